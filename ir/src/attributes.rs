@@ -1,0 +1,263 @@
+//! Builtin attributes and locations, uniqued in the context as in MLIR.
+
+use crate::context::{Attribute, Context, Ident, Location, Type};
+use crate::float::FloatKind;
+use crate::types::TypeKind;
+
+/// What an attribute is. Compare attributes through their interned handles.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AttrKind {
+    /// `42 : i32`, `true` (an `i1` integer), `-1 : index`. The value is kept in
+    /// two's complement truncated to the type's width (at most 128 bits).
+    Integer { ty: Type, value: u128 },
+    /// `1.0 : f32`; `bits` is the IEEE (or f8...) bit pattern.
+    Float { ty: Type, bits: u128 },
+    /// `"text"`, optionally typed (`"text" : i32`). Bytes, as MLIR strings may hold any.
+    String { value: Box<[u8]>, ty: Option<Type> },
+    /// `unit`.
+    Unit,
+    /// `[a, b, c]`.
+    Array(Box<[Attribute]>),
+    /// `{a = 1, b}`, entries sorted by name.
+    Dictionary(Box<[(Ident, Attribute)]>),
+    /// A type used as an attribute.
+    Type(Type),
+    /// `@root::@nested...`.
+    SymbolRef {
+        root: Box<[u8]>,
+        nested: Box<[Box<[u8]>]>,
+    },
+    /// `dense<...> : tensor<...>` of integers, floats or complex numbers.
+    DenseElements { ty: Type, data: DenseData },
+    /// `dense<"a", "b"> : tensor<2x!foo.string>`-like string elements.
+    DenseStrings { ty: Type, values: Box<[Box<[u8]>]> },
+    /// `array<i64: 1, 2>`; element bit patterns.
+    DenseArray { element: Type, values: Box<[u64]> },
+    /// `strided<[s0, s1], offset: o>` memref layout.
+    Strided { strides: Box<[i64]>, offset: i64 },
+    /// An attribute of an unregistered dialect kept as text: `#foo.bar<...>`.
+    Opaque {
+        dialect: Ident,
+        data: Box<str>,
+        ty: Option<Type>,
+    },
+    /// A source location.
+    Location(LocKind),
+}
+
+/// Element data of a `dense<...>` attribute: each element (or each half of a
+/// complex element) stored little-endian in `ceil(bits / 8)` bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DenseData {
+    /// The raw element bytes (one element when `splat`).
+    pub raw: Box<[u8]>,
+    /// All elements are equal; `raw` holds one of them.
+    pub splat: bool,
+}
+
+/// What a location is (locations are attributes).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LocKind {
+    /// `loc(unknown)`.
+    Unknown,
+    /// `loc("file":line:col)`, or a range `"file":l:c to l2:c2`.
+    FileLineCol {
+        file: Box<[u8]>,
+        line: u32,
+        col: u32,
+        end: Option<(u32, u32)>,
+    },
+    /// `loc("name")` or `loc("name"(child))`.
+    Name {
+        name: Box<[u8]>,
+        child: Option<Location>,
+    },
+    /// `loc(callsite(callee at caller))`.
+    CallSite { callee: Location, caller: Location },
+    /// `loc(fused<metadata>[locs...])`.
+    Fused {
+        locs: Box<[Location]>,
+        metadata: Option<Attribute>,
+    },
+}
+
+/// Storage bytes of one element (one half of a complex element) of type `ty`.
+pub fn dense_storage_bytes(ctx: &Context, ty: Type) -> Option<usize> {
+    let bits = match ctx.type_kind(ty) {
+        TypeKind::Complex(inner) => return dense_storage_bytes(ctx, *inner).map(|b| b * 2),
+        _ => ctx.int_or_float_bit_width(ty)?,
+    };
+    Some((bits as usize).div_ceil(8).max(1))
+}
+
+/// Convenience constructors for builtin attributes and locations.
+impl Context {
+    /// An integer attribute; `value` is truncated to the type's width.
+    pub fn integer_attr(&mut self, ty: Type, value: i128) -> Attribute {
+        let width = self.int_or_float_bit_width(ty).unwrap_or(64);
+        let value = truncate(value as u128, width);
+        self.intern_attr(AttrKind::Integer { ty, value })
+    }
+
+    /// `true` / `false` (`i1` integer attributes).
+    pub fn bool_attr(&mut self, value: bool) -> Attribute {
+        let i1 = self.integer_type(1);
+        self.intern_attr(AttrKind::Integer {
+            ty: i1,
+            value: value as u128,
+        })
+    }
+
+    /// A float attribute from an `f64` value, rounded to the type.
+    pub fn float_attr(&mut self, ty: Type, value: f64) -> Attribute {
+        let kind = self.float_kind(ty).unwrap_or(FloatKind::F64);
+        let bits = crate::float::from_f64(kind, value);
+        self.intern_attr(AttrKind::Float { ty, bits })
+    }
+
+    /// An untyped string attribute.
+    pub fn string_attr(&mut self, value: &str) -> Attribute {
+        self.intern_attr(AttrKind::String {
+            value: value.as_bytes().into(),
+            ty: None,
+        })
+    }
+
+    /// `unit`.
+    pub fn unit_attr(&mut self) -> Attribute {
+        self.intern_attr(AttrKind::Unit)
+    }
+
+    /// A type attribute.
+    pub fn type_attr(&mut self, ty: Type) -> Attribute {
+        self.intern_attr(AttrKind::Type(ty))
+    }
+
+    /// `[elements...]`.
+    pub fn array_attr(&mut self, elements: Vec<Attribute>) -> Attribute {
+        self.intern_attr(AttrKind::Array(elements.into()))
+    }
+
+    /// A dictionary; entries are sorted by name and, for equal names, the last wins.
+    pub fn dictionary_attr(&mut self, mut entries: Vec<(Ident, Attribute)>) -> Attribute {
+        sort_dictionary(self, &mut entries);
+        self.intern_attr(AttrKind::Dictionary(entries.into()))
+    }
+
+    /// The empty dictionary `{}`.
+    pub fn empty_dictionary(&mut self) -> Attribute {
+        self.intern_attr(AttrKind::Dictionary(Box::new([])))
+    }
+
+    /// The entries of a dictionary attribute (empty for other attributes).
+    pub fn dictionary_entries(&self, dict: Attribute) -> &[(Ident, Attribute)] {
+        match self.attr_kind(dict) {
+            AttrKind::Dictionary(entries) => entries,
+            _ => &[],
+        }
+    }
+
+    /// `loc(unknown)`.
+    pub fn unknown_loc(&mut self) -> Location {
+        self.intern_attr(AttrKind::Location(LocKind::Unknown))
+    }
+
+    /// `loc("file":line:col)`.
+    pub fn file_line_col_loc(&mut self, file: &str, line: u32, col: u32) -> Location {
+        self.intern_attr(AttrKind::Location(LocKind::FileLineCol {
+            file: file.as_bytes().into(),
+            line,
+            col,
+            end: None,
+        }))
+    }
+
+    /// `loc("name")`, or `loc("name"(child))`.
+    pub fn name_loc(&mut self, name: &str, child: Option<Location>) -> Location {
+        self.intern_attr(AttrKind::Location(LocKind::Name {
+            name: name.as_bytes().into(),
+            child,
+        }))
+    }
+
+    /// `loc(fused<metadata>[locs])`, canonicalized as MLIR's `FusedLoc::get`:
+    /// nested fused locations with the same metadata are flattened, unknown
+    /// and duplicate locations dropped, and a single location without metadata
+    /// stands for itself.
+    pub fn fused_loc(&mut self, locs: &[Location], metadata: Option<Attribute>) -> Location {
+        let mut flat: Vec<Location> = Vec::with_capacity(locs.len());
+        for &loc in locs {
+            match self.attr_kind(loc) {
+                AttrKind::Location(LocKind::Fused {
+                    locs: inner,
+                    metadata: m,
+                }) if *m == metadata => {
+                    for &l in inner.iter() {
+                        if !flat.contains(&l) {
+                            flat.push(l);
+                        }
+                    }
+                }
+                AttrKind::Location(LocKind::Unknown) => {}
+                _ => {
+                    if !flat.contains(&loc) {
+                        flat.push(loc);
+                    }
+                }
+            }
+        }
+        if flat.is_empty() {
+            let unknown = self.unknown_loc();
+            if metadata.is_none() {
+                return unknown;
+            }
+            flat.push(unknown);
+        } else if flat.len() == 1 && metadata.is_none() {
+            return flat[0];
+        }
+        self.intern_attr(AttrKind::Location(LocKind::Fused {
+            locs: flat.into(),
+            metadata,
+        }))
+    }
+
+    /// Whether `attr` is a location.
+    pub fn is_location(&self, attr: Attribute) -> bool {
+        matches!(self.attr_kind(attr), AttrKind::Location(_))
+    }
+}
+
+/// Sort dictionary entries by name (byte order, as MLIR's `StringRef` compare)
+/// and drop earlier duplicates.
+pub(crate) fn sort_dictionary(ctx: &Context, entries: &mut Vec<(Ident, Attribute)>) {
+    entries.sort_by(|a, b| ctx.ident_str(a.0).cmp(ctx.ident_str(b.0)));
+    entries.dedup_by(|later, earlier| {
+        if later.0 == earlier.0 {
+            earlier.1 = later.1;
+            true
+        } else {
+            false
+        }
+    });
+}
+
+/// Keep the low `width` bits of `value`.
+pub fn truncate(value: u128, width: u32) -> u128 {
+    if width >= 128 {
+        value
+    } else {
+        value & ((1u128 << width) - 1)
+    }
+}
+
+/// Interpret the low `width` bits of `value` as a two's complement number.
+pub fn sign_extend(value: u128, width: u32) -> i128 {
+    if width == 0 {
+        return 0;
+    }
+    if width >= 128 {
+        return value as i128;
+    }
+    let shift = 128 - width;
+    ((value << shift) as i128) >> shift
+}

@@ -1,0 +1,66 @@
+//! The builtin dialect's operations: `builtin.module` and
+//! `builtin.unrealized_conversion_cast`.
+
+use crate::attributes::AttrKind;
+use crate::context::{Context, Operation};
+use crate::diagnostics::Diagnostic;
+use crate::dialect::{OpDefinition, OpTraits};
+
+/// Register the builtin dialect in `ctx`.
+pub(crate) fn register(ctx: &mut Context) {
+    let registry = ctx.registry_mut();
+    registry.register_op(OpDefinition {
+        name: "builtin.module",
+        summary: "A top level container operation",
+        traits: OpTraits {
+            no_terminator: true,
+            isolated_from_above: true,
+            single_block: true,
+            symbol_table: true,
+            num_operands: Some(0),
+            num_results: Some(0),
+            num_regions: Some(1),
+            ..OpTraits::default()
+        },
+        inherent_attrs: &["sym_name", "sym_visibility"],
+        verify: Some(verify_module),
+    });
+    registry.register_op(OpDefinition {
+        name: "builtin.unrealized_conversion_cast",
+        summary: "An unrealized conversion from one set of types to another",
+        traits: OpTraits {
+            num_regions: Some(0),
+            ..OpTraits::default()
+        },
+        inherent_attrs: &[],
+        verify: None,
+    });
+}
+
+fn verify_module(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let loc = ctx.op_loc(op);
+    if let Some(region) = ctx.op_regions(op).first() {
+        if let Some(block) = ctx.region_entry_block(*region) {
+            if ctx.num_block_args(block) != 0 {
+                return Err(Diagnostic::error(
+                    loc,
+                    "'builtin.module' op expects region to have no arguments",
+                ));
+            }
+        }
+    }
+    if let Some(props) = ctx.op_properties(op) {
+        for (name, value) in ctx.dictionary_entries(props) {
+            let name = ctx.ident_str(*name);
+            if matches!(name, "sym_name" | "sym_visibility")
+                && !matches!(ctx.attr_kind(*value), AttrKind::String { ty: None, .. })
+            {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("'builtin.module' op attribute '{name}' failed to satisfy constraint: string attribute"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

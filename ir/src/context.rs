@@ -1,0 +1,189 @@
+//! The `Context`: owner of every operation, block, region, type, attribute and
+//! interned string. Everything else is a small `Copy` handle into it.
+
+use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
+
+use crate::attributes::AttrKind;
+use crate::dialect::DialectRegistry;
+use crate::ir::{BlockData, OperationData, RegionData};
+use crate::types::TypeKind;
+
+macro_rules! handle {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub(crate) u32);
+
+        impl $name {
+            /// The arena index of this handle (stable for the life of the context).
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+handle!(
+    /// An interned type; equality is type equality.
+    Type
+);
+handle!(
+    /// An interned attribute (locations are attributes too); equality is attribute equality.
+    Attribute
+);
+handle!(
+    /// An interned string: operation names, attribute names, dialect names.
+    Ident
+);
+handle!(
+    /// An operation in the context's arena.
+    Operation
+);
+handle!(
+    /// A block in the context's arena.
+    Block
+);
+handle!(
+    /// A region in the context's arena.
+    Region
+);
+
+/// A location is an attribute whose kind is `AttrKind::Location`.
+pub type Location = Attribute;
+
+/// A hash-consing table: each distinct value is stored once and named by its index.
+pub(crate) struct Interner<T: Eq + Hash + Clone> {
+    items: Vec<T>,
+    map: FxHashMap<T, u32>,
+}
+
+impl<T: Eq + Hash + Clone> Default for Interner<T> {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            map: FxHashMap::default(),
+        }
+    }
+}
+
+impl<T: Eq + Hash + Clone> Interner<T> {
+    pub(crate) fn intern(&mut self, item: T) -> u32 {
+        if let Some(&id) = self.map.get(&item) {
+            return id;
+        }
+        let id = self.items.len() as u32;
+        self.items.push(item.clone());
+        self.map.insert(item, id);
+        id
+    }
+
+    pub(crate) fn get(&self, id: u32) -> &T {
+        &self.items[id as usize]
+    }
+
+    pub(crate) fn lookup(&self, item: &T) -> Option<u32> {
+        self.map.get(item).copied()
+    }
+}
+
+/// Owns all IR objects. Not `Sync`: one context per thread of work.
+pub struct Context {
+    pub(crate) idents: Interner<Box<str>>,
+    pub(crate) types: Interner<TypeKind>,
+    pub(crate) attrs: Interner<AttrKind>,
+    pub(crate) ops: Vec<OperationData>,
+    pub(crate) blocks: Vec<BlockData>,
+    pub(crate) regions: Vec<RegionData>,
+    pub(crate) registry: DialectRegistry,
+    allow_unregistered_dialects: bool,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Context {
+    /// A context with the builtin dialect registered.
+    pub fn new() -> Self {
+        let mut ctx = Context {
+            idents: Interner::default(),
+            types: Interner::default(),
+            attrs: Interner::default(),
+            ops: Vec::new(),
+            blocks: Vec::new(),
+            regions: Vec::new(),
+            registry: DialectRegistry::default(),
+            allow_unregistered_dialects: false,
+        };
+        crate::builtin::register(&mut ctx);
+        ctx
+    }
+
+    /// Whether operations, types and attributes of unknown dialects are accepted
+    /// (mlir-opt's `--allow-unregistered-dialect`).
+    pub fn allows_unregistered_dialects(&self) -> bool {
+        self.allow_unregistered_dialects
+    }
+
+    /// Accept (or reject) operations of dialects that are not registered.
+    pub fn set_allow_unregistered_dialects(&mut self, allow: bool) {
+        self.allow_unregistered_dialects = allow;
+    }
+
+    /// Intern a string.
+    pub fn ident(&mut self, s: &str) -> Ident {
+        if let Some(id) = self.idents.map.get(s) {
+            return Ident(*id);
+        }
+        Ident(self.idents.intern(Box::from(s)))
+    }
+
+    /// The text of an interned string.
+    pub fn ident_str(&self, id: Ident) -> &str {
+        self.idents.get(id.0)
+    }
+
+    /// Intern a type.
+    pub fn intern_type(&mut self, kind: TypeKind) -> Type {
+        Type(self.types.intern(kind))
+    }
+
+    /// What a type is.
+    pub fn type_kind(&self, ty: Type) -> &TypeKind {
+        self.types.get(ty.0)
+    }
+
+    /// Intern an attribute.
+    pub fn intern_attr(&mut self, kind: AttrKind) -> Attribute {
+        Attribute(self.attrs.intern(kind))
+    }
+
+    /// What an attribute is.
+    pub fn attr_kind(&self, attr: Attribute) -> &AttrKind {
+        self.attrs.get(attr.0)
+    }
+
+    /// The attribute if it already exists, without interning it.
+    pub fn lookup_attr(&self, kind: &AttrKind) -> Option<Attribute> {
+        self.attrs.lookup(kind).map(Attribute)
+    }
+
+    /// The dialect registry (registered operations and their definitions).
+    pub fn registry(&self) -> &DialectRegistry {
+        &self.registry
+    }
+
+    /// Mutable access to the registry, to register dialects.
+    pub fn registry_mut(&mut self) -> &mut DialectRegistry {
+        &mut self.registry
+    }
+
+    /// Number of operations ever created (including erased ones).
+    pub fn num_operations_allocated(&self) -> usize {
+        self.ops.len()
+    }
+}

@@ -1,0 +1,194 @@
+//! Diagnostics: located errors, warnings and remarks with notes, rendered the
+//! way MLIR's `SourceMgrDiagnosticHandler` renders them:
+//!
+//! ```text
+//! input.mlir:3:8: error: use of undeclared SSA value name
+//!   "foo.op"(%x) : (i32) -> ()
+//!            ^
+//! ```
+
+use std::fmt;
+
+use crate::attributes::{AttrKind, LocKind};
+use crate::context::{Context, Location};
+use crate::verify_diagnostics::EmittedDiagnostic;
+
+pub use crate::verify_diagnostics::Severity;
+
+/// A located message with optional notes.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    /// How bad it is.
+    pub severity: Severity,
+    /// Where it is.
+    pub loc: Location,
+    /// What it says.
+    pub message: String,
+    /// Attached notes (each with its own location).
+    pub notes: Vec<Diagnostic>,
+}
+
+impl Diagnostic {
+    /// An error at `loc`.
+    pub fn error(loc: Location, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A warning at `loc`.
+    pub fn warning(loc: Location, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(loc, message)
+        }
+    }
+
+    /// A remark at `loc`.
+    pub fn remark(loc: Location, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Remark,
+            ..Diagnostic::error(loc, message)
+        }
+    }
+
+    /// Attach a note at `loc`.
+    pub fn with_note(mut self, loc: Location, message: impl Into<String>) -> Self {
+        self.notes.push(Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(loc, message)
+        });
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.severity.as_str(), self.message)
+    }
+}
+
+/// A source buffer known to the diagnostic renderer.
+#[derive(Clone, Debug)]
+pub struct SourceBuffer {
+    /// The name locations use for it (the file name as given, or `<stdin>`).
+    pub name: String,
+    /// Its text.
+    pub text: String,
+    /// Number of lines that precede this buffer in the original file (split input).
+    pub line_offset: u32,
+}
+
+impl SourceBuffer {
+    /// A buffer that starts at line 1 of its file.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceBuffer {
+            name: name.into(),
+            text: text.into(),
+            line_offset: 0,
+        }
+    }
+
+    /// The text of (original-file) line `line`, if it is in this buffer.
+    pub fn line_text(&self, line: u32) -> Option<&str> {
+        let local = line.checked_sub(self.line_offset)?;
+        self.text.split('\n').nth(local.checked_sub(1)? as usize)
+    }
+}
+
+/// The first file:line:col location nested in `loc` (MLIR's `findInstanceOf<FileLineColLoc>`).
+pub fn find_file_loc(ctx: &Context, loc: Location) -> Option<(&[u8], u32, u32)> {
+    let AttrKind::Location(kind) = ctx.attr_kind(loc) else {
+        return None;
+    };
+    match kind {
+        LocKind::FileLineCol {
+            file, line, col, ..
+        } => Some((file, *line, *col)),
+        LocKind::Name { child, .. } => child.and_then(|c| find_file_loc(ctx, c)),
+        LocKind::CallSite { callee, caller } => {
+            find_file_loc(ctx, *callee).or_else(|| find_file_loc(ctx, *caller))
+        }
+        LocKind::Fused { locs, .. } => locs.iter().find_map(|l| find_file_loc(ctx, *l)),
+        LocKind::Unknown => None,
+    }
+}
+
+/// Flatten a diagnostic and its notes into position-resolved records, in emission order.
+pub fn resolve(ctx: &Context, diag: &Diagnostic) -> Vec<EmittedDiagnostic> {
+    let mut out = Vec::with_capacity(1 + diag.notes.len());
+    for d in std::iter::once(diag).chain(diag.notes.iter()) {
+        let (file, line, col) = match find_file_loc(ctx, d.loc) {
+            Some((file, line, col)) => {
+                (Some(String::from_utf8_lossy(file).into_owned()), line, col)
+            }
+            None => (None, 0, 0),
+        };
+        out.push(EmittedDiagnostic {
+            severity: d.severity,
+            file,
+            line,
+            col,
+            message: d.message.clone(),
+        });
+    }
+    out
+}
+
+/// Render a diagnostic (and its notes) as MLIR does, showing the source line
+/// and a caret when the location is in one of `buffers`.
+pub fn render(ctx: &Context, diag: &Diagnostic, buffers: &[SourceBuffer]) -> String {
+    let mut out = String::new();
+    render_one(ctx, diag, buffers, &mut out);
+    for note in &diag.notes {
+        render_one(ctx, note, buffers, &mut out);
+    }
+    out
+}
+
+fn render_one(ctx: &Context, diag: &Diagnostic, buffers: &[SourceBuffer], out: &mut String) {
+    use std::fmt::Write;
+    let severity = diag.severity.as_str();
+    let Some((file, line, col)) = find_file_loc(ctx, diag.loc) else {
+        let _ = if matches!(
+            ctx.attr_kind(diag.loc),
+            AttrKind::Location(LocKind::Unknown)
+        ) {
+            writeln!(out, "{severity}: {}", diag.message)
+        } else {
+            let loc = crate::printer::location_to_string(ctx, diag.loc);
+            writeln!(out, "{loc}: {severity}: {}", diag.message)
+        };
+        return;
+    };
+    let file = String::from_utf8_lossy(file);
+    let _ = writeln!(out, "{file}:{line}:{col}: {severity}: {}", diag.message);
+    let source_line = buffers
+        .iter()
+        .filter(|b| b.name == file)
+        .find_map(|b| b.line_text(line));
+    if let Some(text) = source_line {
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        // Expand tabs like LLVM's SourceMgr so the caret lines up.
+        let mut shown = String::new();
+        let mut caret = String::new();
+        for (i, ch) in text.chars().enumerate() {
+            if ch == '\t' {
+                let width = 8 - shown.len() % 8;
+                shown.extend(std::iter::repeat_n(' ', width));
+                if i + 1 < col as usize {
+                    caret.extend(std::iter::repeat_n(' ', width));
+                }
+            } else {
+                shown.push(ch);
+                if i + 1 < col as usize {
+                    caret.push(' ');
+                }
+            }
+        }
+        let _ = writeln!(out, "{shown}\n{caret}^");
+    }
+}

@@ -1,0 +1,327 @@
+//! The printer: MLIR's textual format, character for character as `mlir-opt`
+//! prints it (generic form, `--mlir-print-debuginfo` location aliases, value
+//! and block numbering, predecessor comments).
+
+mod aliases;
+mod attrs;
+mod names;
+
+use crate::context::{Attribute, Block, Context, Operation, Region, Type};
+use crate::ir::Value;
+use aliases::AliasState;
+use attrs::Elision;
+use names::NameState;
+
+/// How to print, with mlir-opt's flag names in mind.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// `--mlir-print-op-generic`: every operation in the generic form.
+    pub generic: bool,
+    /// `--mlir-print-debuginfo`: print locations (as `#loc` aliases).
+    pub debug_info: bool,
+}
+
+/// Print `op` (usually a module) as a top-level operation, with its alias
+/// definitions, followed by a newline.
+pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> String {
+    let names = NameState::new(ctx, op);
+    let aliases = AliasState::new(ctx, op, options);
+    let mut printer = Printer {
+        ctx,
+        out: String::with_capacity(1 << 16),
+        options,
+        names,
+        aliases,
+        indent: 0,
+    };
+    printer.print_alias_definitions(false);
+    printer.print_op_with_loc(op);
+    printer.out.push('\n');
+    printer.print_alias_definitions(true);
+    printer.out
+}
+
+/// One operation in the generic form on a single logical line, without
+/// locations (for diagnostics such as "see current operation").
+pub fn print_op_generic_inline(ctx: &Context, op: Operation) -> String {
+    let mut printer = Printer::detached(ctx);
+    printer.names = NameState::new(ctx, op);
+    printer.options.generic = true;
+    printer.print_op(op);
+    printer.out
+}
+
+/// A type as text (for diagnostics).
+pub fn type_to_string(ctx: &Context, ty: Type) -> String {
+    let mut printer = Printer::detached(ctx);
+    printer.print_type(ty);
+    printer.out
+}
+
+/// An attribute as text (for diagnostics).
+pub fn attribute_to_string(ctx: &Context, attr: Attribute) -> String {
+    let mut printer = Printer::detached(ctx);
+    printer.print_attribute(attr, Elision::Never);
+    printer.out
+}
+
+/// A location as `loc(...)` text (for diagnostics).
+pub fn location_to_string(ctx: &Context, loc: Attribute) -> String {
+    let mut printer = Printer::detached(ctx);
+    printer.out.push_str("loc(");
+    printer.print_location_inner(loc, true);
+    printer.out.push(')');
+    printer.out
+}
+
+pub(crate) struct Printer<'c> {
+    ctx: &'c Context,
+    out: String,
+    options: PrintOptions,
+    names: NameState,
+    aliases: AliasState,
+    indent: usize,
+}
+
+impl<'c> Printer<'c> {
+    fn detached(ctx: &'c Context) -> Self {
+        Printer {
+            ctx,
+            out: String::new(),
+            options: PrintOptions::default(),
+            names: NameState::default(),
+            aliases: AliasState::default(),
+            indent: 0,
+        }
+    }
+
+    fn print_alias_definitions(&mut self, deferred: bool) {
+        let defs = self.aliases.definitions(deferred);
+        for (name, item) in defs {
+            self.out.push_str(&name);
+            self.out.push_str(" = ");
+            match item {
+                aliases::Item::Attr(attr) => self.print_attribute_impl(attr, Elision::Never),
+                aliases::Item::Type(ty) => self.print_type_impl(ty),
+            }
+            self.out.push('\n');
+        }
+    }
+
+    fn push_indent(&mut self) {
+        for _ in 0..self.indent {
+            self.out.push(' ');
+        }
+    }
+
+    fn print_op_with_loc(&mut self, op: Operation) {
+        self.push_indent();
+        self.print_op(op);
+        self.print_trailing_location(self.ctx.op_loc(op), true);
+    }
+
+    fn print_trailing_location(&mut self, loc: Attribute, allow_alias: bool) {
+        if !self.options.debug_info {
+            return;
+        }
+        self.out.push_str(" loc(");
+        match self.aliases.alias_of_attr(loc).filter(|_| allow_alias) {
+            Some(alias) => self.out.push_str(alias),
+            None => self.print_location_inner(loc, true),
+        }
+        self.out.push(')');
+    }
+
+    fn print_op(&mut self, op: Operation) {
+        let ctx = self.ctx;
+        let num_results = ctx.num_results(op);
+        if num_results > 0 {
+            self.names
+                .write_value(&mut self.out, Value::Result(op, 0), false);
+            if num_results > 1 {
+                self.out.push(':');
+                self.out.push_str(&num_results.to_string());
+            }
+            self.out.push_str(" = ");
+        }
+        if !self.options.generic && ctx.op_name_str(op) == "builtin.module" {
+            self.print_module_custom(op);
+            return;
+        }
+        self.print_generic_op(op);
+    }
+
+    fn print_generic_op(&mut self, op: Operation) {
+        let ctx = self.ctx;
+        attrs::write_string(&mut self.out, ctx.op_name_str(op).as_bytes());
+        self.out.push('(');
+        for (i, value) in ctx.operands(op).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.names.write_value(&mut self.out, value, true);
+        }
+        self.out.push(')');
+        if ctx.num_successors(op) > 0 {
+            self.out.push('[');
+            for (i, block) in ctx.successors(op).enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.names.write_block(&mut self.out, block);
+            }
+            self.out.push(']');
+        }
+        if let Some(props) = ctx.op_properties(op) {
+            let registered = ctx.op_definition(op).is_some();
+            if !(registered && ctx.dictionary_entries(props).is_empty()) {
+                self.out.push_str(" <");
+                self.print_attribute(props, Elision::Never);
+                self.out.push('>');
+            }
+        }
+        let regions = ctx.op_regions(op);
+        if !regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &region) in regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.print_region(region, true, true);
+            }
+            self.out.push(')');
+        }
+        self.print_optional_attr_dict(ctx.op_attr_dict(op), false);
+        self.out.push_str(" : (");
+        let mut first = true;
+        for value in ctx.operands(op) {
+            if !first {
+                self.out.push_str(", ");
+            }
+            first = false;
+            self.print_type(ctx.value_type(value));
+        }
+        self.out.push_str(") -> ");
+        let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+        self.print_result_types(&results);
+    }
+
+    fn print_optional_attr_dict(&mut self, dict: Attribute, with_keyword: bool) {
+        let entries = self.ctx.dictionary_entries(dict);
+        if entries.is_empty() {
+            return;
+        }
+        self.out
+            .push_str(if with_keyword { " attributes {" } else { " {" });
+        self.print_named_attributes(entries);
+        self.out.push('}');
+    }
+
+    /// `module @name attributes {...} {...}`
+    fn print_module_custom(&mut self, op: Operation) {
+        let ctx = self.ctx;
+        self.out.push_str("module");
+        let mut extra: Vec<(crate::Ident, Attribute)> = Vec::new();
+        if let Some(props) = ctx.op_properties(op) {
+            for &(name, value) in ctx.dictionary_entries(props) {
+                match (ctx.ident_str(name), ctx.attr_kind(value)) {
+                    ("sym_name", crate::AttrKind::String { value, .. }) => {
+                        self.out.push_str(" @");
+                        attrs::write_keyword_or_string(&mut self.out, value);
+                    }
+                    _ => extra.push((name, value)),
+                }
+            }
+        }
+        extra.extend_from_slice(ctx.dictionary_entries(ctx.op_attr_dict(op)));
+        if !extra.is_empty() {
+            extra.sort_by(|a, b| ctx.ident_str(a.0).cmp(ctx.ident_str(b.0)));
+            self.out.push_str(" attributes {");
+            self.print_named_attributes(&extra);
+            self.out.push('}');
+        }
+        self.out.push(' ');
+        if let Some(&region) = ctx.op_regions(op).first() {
+            self.print_region(region, false, false);
+        }
+    }
+
+    fn print_region(&mut self, region: Region, print_entry_args: bool, print_empty_block: bool) {
+        let ctx = self.ctx;
+        self.out.push_str("{\n");
+        let mut blocks = ctx.region_blocks(region);
+        if let Some(entry) = blocks.next() {
+            let always_header = (print_empty_block && ctx.block_first_op(entry).is_none())
+                || (print_entry_args && ctx.num_block_args(entry) != 0);
+            self.print_block(entry, always_header);
+            for block in blocks {
+                self.print_block(block, true);
+            }
+        }
+        self.push_indent();
+        self.out.push('}');
+    }
+
+    fn print_block(&mut self, block: Block, print_header: bool) {
+        let ctx = self.ctx;
+        if print_header {
+            self.push_indent();
+            self.names.write_block(&mut self.out, block);
+            let num_args = ctx.num_block_args(block);
+            if num_args > 0 {
+                self.out.push('(');
+                for i in 0..num_args {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.names
+                        .write_value(&mut self.out, Value::Argument(block, i as u32), true);
+                    self.out.push_str(": ");
+                    self.print_type(ctx.value_type(Value::Argument(block, i as u32)));
+                    self.print_trailing_location(ctx.block_arg_loc(block, i), false);
+                }
+                self.out.push(')');
+            }
+            self.out.push(':');
+            self.print_predecessor_comment(block);
+            self.out.push('\n');
+        }
+        self.indent += 2;
+        for op in ctx.block_ops(block) {
+            self.print_op_with_loc(op);
+            self.out.push('\n');
+        }
+        self.indent -= 2;
+    }
+
+    fn print_predecessor_comment(&mut self, block: Block) {
+        let ctx = self.ctx;
+        let preds: Vec<Block> = ctx
+            .block_predecessors(block)
+            .filter_map(|use_| ctx.op_parent_block(use_.op))
+            .collect();
+        match preds.len() {
+            0 => {
+                if !ctx.is_entry_block(block) {
+                    self.out.push_str("  // no predecessors");
+                }
+            }
+            1 => {
+                self.out.push_str("  // pred: ");
+                self.names.write_block(&mut self.out, preds[0]);
+            }
+            n => {
+                let mut ids: Vec<(u32, Block)> =
+                    preds.iter().map(|&b| (self.names.block_id(b), b)).collect();
+                ids.sort_by_key(|&(id, _)| id);
+                self.out.push_str(&format!("  // {n} preds: "));
+                for (i, (_, b)) in ids.into_iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.names.write_block(&mut self.out, b);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Builtin types, spelled and uniqued as in MLIR's builtin dialect.
+
+use crate::context::{Attribute, Context, Ident, Type};
+use crate::float::FloatKind;
+
+/// The marker for a dynamic dimension (`?`), as MLIR's `ShapedType::kDynamic`.
+pub const DYNAMIC: i64 = i64::MIN;
+
+/// Integer signedness semantics: `i32` (signless), `si32`, `ui32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Signedness {
+    /// `iN`.
+    Signless,
+    /// `siN`.
+    Signed,
+    /// `uiN`.
+    Unsigned,
+}
+
+/// What a type is. Compare types through their interned `Type` handles.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    /// `iN`, `siN`, `uiN`.
+    Integer { width: u32, signedness: Signedness },
+    /// `index`.
+    Index,
+    /// `f16`, `bf16`, `f32`, ... and the f8/f6/f4 types.
+    Float(FloatKind),
+    /// `none`.
+    None,
+    /// `complex<T>`.
+    Complex(Type),
+    /// `tuple<T, ...>`.
+    Tuple(Vec<Type>),
+    /// `(inputs) -> results`.
+    Function {
+        inputs: Vec<Type>,
+        results: Vec<Type>,
+    },
+    /// `tensor<4x?xf32, encoding>`.
+    RankedTensor {
+        shape: Vec<i64>,
+        element: Type,
+        encoding: Option<Attribute>,
+    },
+    /// `tensor<*xf32>`.
+    UnrankedTensor { element: Type },
+    /// `memref<4x?xf32, layout, memory_space>`.
+    MemRef {
+        shape: Vec<i64>,
+        element: Type,
+        layout: Option<Attribute>,
+        memory_space: Option<Attribute>,
+    },
+    /// `memref<*xf32, memory_space>`.
+    UnrankedMemRef {
+        element: Type,
+        memory_space: Option<Attribute>,
+    },
+    /// `vector<2x[4]xf32>`; `scalable[i]` marks `[n]` dimensions.
+    Vector {
+        shape: Vec<i64>,
+        scalable: Vec<bool>,
+        element: Type,
+    },
+    /// A type of a dialect that is not registered, kept as its text:
+    /// `!foo.bar<...>` is dialect `foo`, data `bar<...>`.
+    Opaque { dialect: Ident, data: Box<str> },
+}
+
+impl TypeKind {
+    /// The shape of a ranked shaped type (tensor, memref, vector).
+    pub fn shape(&self) -> Option<&[i64]> {
+        match self {
+            TypeKind::RankedTensor { shape, .. }
+            | TypeKind::MemRef { shape, .. }
+            | TypeKind::Vector { shape, .. } => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// The element type of a shaped type.
+    pub fn element_type(&self) -> Option<Type> {
+        match self {
+            TypeKind::RankedTensor { element, .. }
+            | TypeKind::UnrankedTensor { element }
+            | TypeKind::MemRef { element, .. }
+            | TypeKind::UnrankedMemRef { element, .. }
+            | TypeKind::Vector { element, .. } => Some(*element),
+            _ => None,
+        }
+    }
+}
+
+/// Convenience constructors for builtin types.
+impl Context {
+    /// `iN` (signless).
+    pub fn integer_type(&mut self, width: u32) -> Type {
+        self.intern_type(TypeKind::Integer {
+            width,
+            signedness: Signedness::Signless,
+        })
+    }
+
+    /// `index`.
+    pub fn index_type(&mut self) -> Type {
+        self.intern_type(TypeKind::Index)
+    }
+
+    /// A float type.
+    pub fn float_type(&mut self, kind: FloatKind) -> Type {
+        self.intern_type(TypeKind::Float(kind))
+    }
+
+    /// `none`.
+    pub fn none_type(&mut self) -> Type {
+        self.intern_type(TypeKind::None)
+    }
+
+    /// `(inputs) -> results`.
+    pub fn function_type(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
+        self.intern_type(TypeKind::Function { inputs, results })
+    }
+
+    /// `tensor<shape x element>` without encoding.
+    pub fn tensor_type(&mut self, shape: Vec<i64>, element: Type) -> Type {
+        self.intern_type(TypeKind::RankedTensor {
+            shape,
+            element,
+            encoding: None,
+        })
+    }
+
+    /// Whether `ty` is an integer type (any signedness) or `index`.
+    pub fn is_int_or_index(&self, ty: Type) -> bool {
+        matches!(
+            self.type_kind(ty),
+            TypeKind::Integer { .. } | TypeKind::Index
+        )
+    }
+
+    /// The float kind of `ty`, if it is a float type.
+    pub fn float_kind(&self, ty: Type) -> Option<FloatKind> {
+        match self.type_kind(ty) {
+            TypeKind::Float(kind) => Some(*kind),
+            _ => None,
+        }
+    }
+
+    /// Bit width of integer, index (64) and float types.
+    pub fn int_or_float_bit_width(&self, ty: Type) -> Option<u32> {
+        match self.type_kind(ty) {
+            TypeKind::Integer { width, .. } => Some(*width),
+            TypeKind::Index => Some(64),
+            TypeKind::Float(kind) => Some(kind.bit_width()),
+            _ => None,
+        }
+    }
+}

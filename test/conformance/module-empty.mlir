@@ -1,0 +1,2 @@
+// A file without operations is an empty module; the empty body block prints
+// as "^bb0:".

@@ -1,0 +1,30 @@
+# lit configuration for strata's test suite (see docs/testing.md).
+#
+# Tests are .mlir files with RUN lines, run by the shell test format. The tools
+# they use (strata-opt, FileCheck, not, ...) are found on PATH; test/tests/lit.rs
+# (run by `cargo test`) puts the built strata tools and LLVM 22's bin directory
+# in front of it. To run lit by hand, set PATH the same way:
+#   PATH=$PWD/target/debug:/usr/lib/llvm-22/bin:$PATH lit -v test/IR/generic.mlir
+
+import os
+import shutil
+
+import lit.formats
+
+config.name = "strata"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir"]
+# conformance/ holds inputs of test/tests/conformance.rs, not lit tests; Inputs/
+# directories hold files that lit tests read.
+config.excludes = ["conformance", "Inputs", "lit.cfg.py", "Cargo.toml", "tests", "target"]
+config.test_source_root = os.path.dirname(__file__)
+
+config.environment["PATH"] = os.environ.get("PATH", "")
+
+for tool in ["strata-opt", "FileCheck", "not"]:
+    if shutil.which(tool, path=config.environment["PATH"]) is None:
+        lit_config.fatal(
+            f"'{tool}' is not on PATH. Run the suite with `cargo test -p strata-test --test lit` "
+            "(after `cargo build --workspace --bins`), or put target/debug and "
+            "/usr/lib/llvm-22/bin on PATH (scripts/setup installs LLVM 22)."
+        )

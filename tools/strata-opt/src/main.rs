@@ -1,0 +1,403 @@
+//! `strata-opt`: parse, verify and print strata IR, with `mlir-opt`'s flags.
+//!
+//! Options follow LLVM's command-line conventions (`-flag` and `--flag` are
+//! the same, values as `--flag=value` or `-o value`), so that lit tests and
+//! muscle memory written for `mlir-opt` work unchanged.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use strata_ir::diagnostics::{self, Diagnostic, SourceBuffer};
+use strata_ir::parser::{parse_source_range, ParseOptions};
+use strata_ir::printer::{print_operation, PrintOptions};
+use strata_ir::verify_diagnostics::{ExpectedDiagnostics, VerifyFailure};
+use strata_ir::{verifier, Context};
+
+const SPLIT_MARKER: &str = "// -----";
+
+const HELP: &str = "OVERVIEW: strata modular optimizer driver
+
+USAGE: strata-opt [options] <input file>
+
+OPTIONS:
+  -o <filename>                     Output filename (default: stdout)
+  --allow-unregistered-dialect      Allow operations of dialects that are not registered
+  --mlir-print-op-generic           Print every operation in the generic form
+  --mlir-print-debuginfo            Print locations (as #loc aliases)
+  --split-input-file[=<marker>]     Split the input on '// -----' and process each chunk
+                                    independently; join the output with the same marker
+  --output-split-marker=<marker>    Marker used to join split output (default: '// -----')
+  --verify-diagnostics              Check that emitted diagnostics match the
+                                    expected-* comments in the input
+  --show-dialects                   Print the registered dialects and exit
+  --version                         Print the version and exit
+  --help                            Print this help and exit
+
+The input file may be '-' (the default) to read standard input.
+";
+
+/// Parsed command line.
+#[derive(Debug, Default)]
+struct Options {
+    input: Option<String>,
+    output: Option<String>,
+    allow_unregistered: bool,
+    print: PrintOptions,
+    split_marker: Option<String>,
+    output_split_marker: Option<String>,
+    verify_diagnostics: bool,
+    show_dialects: bool,
+}
+
+/// A command-line error, reported like LLVM's option parser does.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error("Unknown command line argument '{0}'.  Try: 'strata-opt --help'")]
+    Unknown(String),
+    #[error("for the {0} option: requires a value!")]
+    MissingValue(String),
+    #[error("for the {0} option: does not take a value")]
+    UnexpectedValue(String),
+    #[error("Too many positional arguments specified! Can specify at most 1 positional arguments: See: strata-opt --help")]
+    TooManyPositional,
+}
+
+enum Action {
+    Run(Options),
+    Help,
+    Version,
+}
+
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Action, CliError> {
+    let mut options = Options::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "-" || !arg.starts_with('-') {
+            if options.input.replace(arg).is_some() {
+                return Err(CliError::TooManyPositional);
+            }
+            continue;
+        }
+        let body = arg.trim_start_matches('-');
+        let (name, value) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        let flag = |value: &Option<String>| -> Result<(), CliError> {
+            match value {
+                Some(_) => Err(CliError::UnexpectedValue(name.to_string())),
+                None => Ok(()),
+            }
+        };
+        match name {
+            "help" | "h" => return Ok(Action::Help),
+            "version" => return Ok(Action::Version),
+            "o" => {
+                let value = match value {
+                    Some(v) => v,
+                    None => args
+                        .next()
+                        .ok_or_else(|| CliError::MissingValue("-o".into()))?,
+                };
+                options.output = Some(value);
+            }
+            "allow-unregistered-dialect" => {
+                flag(&value)?;
+                options.allow_unregistered = true;
+            }
+            "mlir-print-op-generic" => {
+                flag(&value)?;
+                options.print.generic = true;
+            }
+            "mlir-print-debuginfo" => {
+                flag(&value)?;
+                options.print.debug_info = true;
+            }
+            "split-input-file" => {
+                options.split_marker = Some(value.unwrap_or_else(|| SPLIT_MARKER.to_string()));
+            }
+            "output-split-marker" => {
+                options.output_split_marker =
+                    Some(value.ok_or_else(|| CliError::MissingValue(name.to_string()))?);
+            }
+            "verify-diagnostics" => {
+                flag(&value)?;
+                options.verify_diagnostics = true;
+            }
+            "show-dialects" => {
+                flag(&value)?;
+                options.show_dialects = true;
+            }
+            _ => return Err(CliError::Unknown(arg)),
+        }
+    }
+    Ok(Action::Run(options))
+}
+
+fn main() -> ExitCode {
+    // Deeply nested IR is parsed and printed recursively: give it room.
+    let worker = std::thread::Builder::new()
+        .name("strata-opt".into())
+        .stack_size(1 << 30)
+        .spawn(run_main);
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("strata-opt: internal error");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_main() -> ExitCode {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(Action::Run(options)) => options,
+        Ok(Action::Help) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Action::Version) => {
+            println!("strata-opt {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            eprintln!("strata-opt: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(&options) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Process the input; returns whether every chunk succeeded.
+fn run(options: &Options) -> Result<bool, String> {
+    if options.show_dialects {
+        let ctx = Context::new();
+        println!(
+            "Available Dialects: {}",
+            ctx.registry().dialects().join(",")
+        );
+        return Ok(true);
+    }
+    let input = options.input.as_deref().unwrap_or("-");
+    let (name, bytes) = if input == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("strata-opt: cannot read standard input: {e}"))?;
+        ("<stdin>".to_string(), bytes)
+    } else {
+        let bytes = std::fs::read(input)
+            .map_err(|e| format!("strata-opt: cannot open input file '{input}': {e}"))?;
+        (input.to_string(), bytes)
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: error: input is not valid UTF-8 (first invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let buffer = SourceBuffer::new(name, text);
+
+    let chunks = split_chunks(&buffer.text, options.split_marker.as_deref());
+    let mut expected = options
+        .verify_diagnostics
+        .then(|| ExpectedDiagnostics::scan(&buffer.name, &buffer.text, 0));
+    let mut failures: Vec<VerifyFailure> = match &mut expected {
+        Some((_, scan_failures)) => std::mem::take(scan_failures),
+        None => Vec::new(),
+    };
+    let mut stderr = std::io::stderr().lock();
+    for failure in &failures {
+        let _ = stderr.write_all(render_failure(&buffer, failure).as_bytes());
+    }
+
+    let mut outputs = Vec::with_capacity(chunks.len());
+    let mut all_ok = true;
+    for (index, &(start, end)) in chunks.iter().enumerate() {
+        let module_loc = if index == 0 {
+            (0, 0)
+        } else {
+            line_col(&buffer.text, start)
+        };
+        let mut ctx = Context::new();
+        ctx.set_allow_unregistered_dialects(options.allow_unregistered);
+        let result = process_chunk(&mut ctx, &buffer, (start, end), module_loc, options.print);
+        match result {
+            Ok(printed) => outputs.push(printed + "\n"),
+            Err(diags) => {
+                all_ok = false;
+                outputs.push(String::new());
+                for diag in &diags {
+                    match &mut expected {
+                        Some((checker, _)) => {
+                            for emitted in diagnostics::resolve(&ctx, diag) {
+                                if let Some(failure) = checker.process(&emitted) {
+                                    let _ = stderr
+                                        .write_all(render_failure(&buffer, &failure).as_bytes());
+                                    failures.push(failure);
+                                }
+                            }
+                        }
+                        None => {
+                            let _ = stderr.write_all(
+                                diagnostics::render(&ctx, diag, std::slice::from_ref(&buffer))
+                                    .as_bytes(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    let marker = options
+        .output_split_marker
+        .clone()
+        .unwrap_or_else(|| SPLIT_MARKER.to_string());
+    let output = outputs.join(&format!("{marker}\n"));
+    write_output(options.output.as_deref(), output.as_bytes())?;
+
+    if let Some((checker, _)) = expected {
+        for failure in checker.finish() {
+            let _ = stderr.write_all(render_failure(&buffer, &failure).as_bytes());
+            failures.push(failure);
+        }
+        return Ok(failures.is_empty());
+    }
+    Ok(all_ok)
+}
+
+/// Parse, verify and print one chunk.
+fn process_chunk(
+    ctx: &mut Context,
+    buffer: &SourceBuffer,
+    range: (usize, usize),
+    module_loc: (u32, u32),
+    print: PrintOptions,
+) -> Result<String, Vec<Diagnostic>> {
+    let module = parse_source_range(ctx, buffer, ParseOptions { range, module_loc })?;
+    verifier::verify(ctx, module)?;
+    Ok(print_operation(ctx, module, print))
+}
+
+/// Byte ranges of the chunks between split markers (the whole text when not splitting).
+fn split_chunks(text: &str, marker: Option<&str>) -> Vec<(usize, usize)> {
+    let Some(marker) = marker.filter(|m| !m.is_empty()) else {
+        return vec![(0, text.len())];
+    };
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    for (pos, _) in text.match_indices(marker) {
+        chunks.push((start, pos));
+        start = pos + marker.len();
+    }
+    chunks.push((start, text.len()));
+    chunks
+}
+
+/// 1-based line and column of a byte offset.
+fn line_col(text: &str, pos: usize) -> (u32, u32) {
+    let before = &text[..pos];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line as u32, (pos - line_start + 1) as u32)
+}
+
+/// A verification failure with its source line, as MLIR's handler prints it.
+fn render_failure(buffer: &SourceBuffer, failure: &VerifyFailure) -> String {
+    let mut out = format!("{failure}\n");
+    if failure.file == buffer.name {
+        if let Some(line) = buffer.line_text(failure.line) {
+            let caret: String = line
+                .chars()
+                .take(failure.col.saturating_sub(1) as usize)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            out.push_str(line);
+            out.push('\n');
+            out.push_str(&caret);
+            out.push_str("^\n");
+        }
+    }
+    out
+}
+
+fn write_output(path: Option<&str>, bytes: &[u8]) -> Result<(), String> {
+    match path {
+        None | Some("-") => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(bytes)
+                .and_then(|_| stdout.flush())
+                .map_err(|e| format!("strata-opt: cannot write output: {e}"))
+        }
+        Some(path) => std::fs::write(path, bytes)
+            .map_err(|e| format!("strata-opt: cannot write output file '{path}': {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn single_and_double_dash_flags_are_the_same() {
+        for dash in ["-", "--"] {
+            let Ok(Action::Run(o)) =
+                parse_args(args(&[&format!("{dash}mlir-print-op-generic"), "in.mlir"]))
+            else {
+                panic!("expected options");
+            };
+            assert!(o.print.generic);
+            assert_eq!(o.input.as_deref(), Some("in.mlir"));
+        }
+    }
+
+    #[test]
+    fn output_flag_takes_a_value_both_ways() {
+        let Ok(Action::Run(o)) = parse_args(args(&["-o", "out.mlir"])) else {
+            panic!("expected options");
+        };
+        assert_eq!(o.output.as_deref(), Some("out.mlir"));
+        let Ok(Action::Run(o)) = parse_args(args(&["-o=x"])) else {
+            panic!("expected options");
+        };
+        assert_eq!(o.output.as_deref(), Some("x"));
+        assert!(matches!(
+            parse_args(args(&["-o"])),
+            Err(CliError::MissingValue(_))
+        ));
+    }
+
+    #[test]
+    fn unknown_flags_and_extra_inputs_are_errors() {
+        assert!(matches!(
+            parse_args(args(&["--bogus"])),
+            Err(CliError::Unknown(_))
+        ));
+        assert!(matches!(
+            parse_args(args(&["a", "b"])),
+            Err(CliError::TooManyPositional)
+        ));
+    }
+
+    #[test]
+    fn split_chunks_follow_the_marker() {
+        let text = "a\n// -----\nb\n// -----\nc";
+        let chunks = split_chunks(text, Some(SPLIT_MARKER));
+        let parts: Vec<&str> = chunks.iter().map(|&(s, e)| &text[s..e]).collect();
+        assert_eq!(parts, vec!["a\n", "\nb\n", "\nc"]);
+        assert_eq!(line_col(text, chunks[1].0), (2, 9));
+    }
+}
