@@ -21,6 +21,8 @@ pub struct OpTraits {
     pub single_block: bool,
     /// It defines a symbol table (`SymbolTable`).
     pub symbol_table: bool,
+    /// Its regions are graph regions: no SSA dominance inside a block (`RegionKindInterface`).
+    pub graph_region: bool,
     /// Fixed operand count, when known (`ZeroOperands`, `OneOperand`, ...).
     pub num_operands: Option<usize>,
     /// Fixed result count, when known.

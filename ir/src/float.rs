@@ -25,23 +25,41 @@ use bignum::Big;
 /// An MLIR builtin floating-point type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatKind {
+    /// IEEE 754 binary16.
     F16,
+    /// bfloat16: binary32's exponent with an 8-bit significand.
     BF16,
+    /// IEEE 754 binary32.
     F32,
+    /// IEEE 754 binary64.
     F64,
+    /// x87 80-bit extended precision (explicit integer bit).
     F80,
+    /// IEEE 754 binary128.
     F128,
+    /// NVIDIA TensorFloat-32 (19 bits: binary32 exponent, 11-bit significand).
     TF32,
+    /// 8-bit, 5 exponent bits, 2 mantissa bits, IEEE-style Inf/NaN.
     F8E5M2,
+    /// 8-bit, 4 exponent bits, 3 mantissa bits, IEEE-style Inf/NaN.
     F8E4M3,
+    /// 8-bit E4M3, no Inf; NaN is `S.1111.111`.
     F8E4M3FN,
+    /// 8-bit E5M2, no Inf, no -0; NaN is `0x80`; bias 16.
     F8E5M2FNUZ,
+    /// 8-bit E4M3, no Inf, no -0; NaN is `0x80`; bias 8.
     F8E4M3FNUZ,
+    /// 8-bit E4M3, no Inf, no -0; NaN is `0x80`; bias 11.
     F8E4M3B11FNUZ,
+    /// 8-bit, 3 exponent bits, 4 mantissa bits, IEEE-style Inf/NaN.
     F8E3M4,
+    /// 4-bit E2M1 (OCP MX), finite only.
     F4E2M1FN,
+    /// 6-bit E2M3 (OCP MX), finite only.
     F6E2M3FN,
+    /// 6-bit E3M2 (OCP MX), finite only.
     F6E3M2FN,
+    /// 8-bit unsigned power of two 2^-127..2^127 (OCP MX scale); no zero; NaN is `0xFF`.
     F8E8M0FNU,
 }
 
@@ -260,13 +278,17 @@ struct Value {
 }
 
 impl Value {
-    fn special(cat: Cat, sign: bool) -> Value {
+    const fn new(cat: Cat, sign: bool, exp: i32, sig: u128) -> Value {
         Value {
             cat,
             sign,
-            exp: 0,
-            sig: 0,
+            exp,
+            sig,
         }
+    }
+
+    const fn special(cat: Cat, sign: bool) -> Value {
+        Value::new(cat, sign, 0, 0)
     }
 }
 
@@ -281,12 +303,7 @@ fn low_mask(bits: u32) -> u128 {
 /// `makeZero`, or the smallest normal for types without a zero (`f8E8M0FNU`).
 fn make_zero(s: &Sem, sign: bool) -> Value {
     if !s.has_zero {
-        return Value {
-            cat: Cat::Normal,
-            sign: false,
-            exp: s.min_exp,
-            sig: 1 << (s.prec - 1),
-        };
+        return Value::new(Cat::Normal, false, s.min_exp, 1 << (s.prec - 1));
     }
     Value::special(Cat::Zero, sign && s.nan != NanEnc::NegZero)
 }
@@ -299,12 +316,7 @@ fn make_nan(s: &Sem, sign: bool) -> Value {
         _ if s.bits == 80 => (sign, 3 << 62), // x87: quiet bit plus explicit integer bit
         _ => (sign, 1 << (s.prec - 2)),
     };
-    Value {
-        cat: Cat::Nan,
-        sign,
-        exp: 0,
-        sig,
-    }
+    Value::new(Cat::Nan, sign, 0, sig)
 }
 
 /// `handleOverflow` for round-to-nearest: Inf, NaN, or the largest finite value.
@@ -312,12 +324,7 @@ fn overflow(s: &Sem, sign: bool) -> Value {
     match s.non_finite {
         NonFinite::Ieee => Value::special(Cat::Inf, sign),
         NonFinite::NanOnly => make_nan(s, sign),
-        NonFinite::FiniteOnly => Value {
-            cat: Cat::Normal,
-            sign,
-            exp: s.max_exp,
-            sig: low_mask(s.prec),
-        },
+        NonFinite::FiniteOnly => Value::new(Cat::Normal, sign, s.max_exp, low_mask(s.prec)),
     }
 }
 
@@ -328,12 +335,7 @@ fn decode(kind: FloatKind, bits: u128) -> Value {
     match kind {
         FloatKind::F80 => decode_x87(bits),
         FloatKind::F8E8M0FNU if bits == 0xFF => make_nan(&s, false),
-        FloatKind::F8E8M0FNU => Value {
-            cat: Cat::Normal,
-            sign: false,
-            exp: bits as i32 - 127,
-            sig: 1,
-        },
+        FloatKind::F8E8M0FNU => Value::new(Cat::Normal, false, bits as i32 - 127, 1),
         _ => decode_ieee(&s, bits),
     }
 }
@@ -356,12 +358,7 @@ fn decode_ieee(s: &Sem, bits: u128) -> Value {
     };
     if is_nan {
         // Keep the payload so that re-encoding reproduces the input bits.
-        return Value {
-            cat: Cat::Nan,
-            sign,
-            exp: 0,
-            sig: mant,
-        };
+        return Value::new(Cat::Nan, sign, 0, mant);
     }
     if is_zero {
         return make_zero(s, sign);
@@ -371,12 +368,7 @@ fn decode_ieee(s: &Sem, bits: u128) -> Value {
     } else {
         (biased - bias, mant | (1 << mant_bits))
     };
-    Value {
-        cat: Cat::Normal,
-        sign,
-        exp,
-        sig,
-    }
+    Value::new(Cat::Normal, sign, exp, sig)
 }
 
 /// `initFromF80LongDoubleAPInt`: the integer bit is explicit; unnormals and
@@ -392,19 +384,14 @@ fn decode_x87(bits: u128) -> Value {
         return Value::special(Cat::Inf, sign);
     }
     if biased == 0x7fff || (biased != 0 && sig >> 63 == 0) {
-        return Value {
-            cat: Cat::Nan,
-            sign,
-            exp: 0,
-            sig,
-        };
+        return Value::new(Cat::Nan, sign, 0, sig);
     }
-    Value {
-        cat: Cat::Normal,
+    Value::new(
+        Cat::Normal,
         sign,
-        exp: if biased == 0 { -16382 } else { biased - 16383 },
+        if biased == 0 { -16382 } else { biased - 16383 },
         sig,
-    }
+    )
 }
 
 /// Encodes an unpacked value (`bitcastToAPInt`).
@@ -482,12 +469,7 @@ fn trailing_all_ones(s: &Sem, sig: &Big) -> bool {
 fn normalize(s: &Sem, sign: bool, mut sig: Big, mut exp: i64, mut lf: Lost) -> Value {
     let prec = i64::from(s.prec);
     let (min, max) = (i64::from(s.min_exp), i64::from(s.max_exp));
-    let finite = |exp: i64, sig: &Big| Value {
-        cat: Cat::Normal,
-        sign,
-        exp: exp as i32,
-        sig: sig.low_u128(),
-    };
+    let finite = |exp: i64, sig: &Big| Value::new(Cat::Normal, sign, exp as i32, sig.low_u128());
     let mut omsb = sig.bit_len() as i64;
     if omsb != 0 || lf != Lost::Zero {
         let mut change = omsb - prec;
@@ -699,21 +681,16 @@ fn adjust_digits(buf: &mut Vec<u8>, exp: &mut i64, precision: usize) {
             first += 1;
         }
     } else {
-        // Decimal add-with-carry; carried-into zeros are dropped with the rest.
-        for i in first..n {
-            if buf[i] == b'9' {
-                first += 1;
-            } else {
-                buf[i] += 1;
-                break;
-            }
-        }
+        // Decimal add-with-carry: the 9s carried through become zeros, which
+        // are dropped with the rest.
+        first += buf[first..].iter().take_while(|&&d| d == b'9').count();
         if first == n {
             *exp += first as i64;
             buf.clear();
             buf.push(b'1');
             return;
         }
+        buf[first] += 1;
     }
     *exp += first as i64;
     buf.drain(..first);
@@ -726,7 +703,7 @@ fn adjust_digits(buf: &mut Vec<u8>, exp: &mut i64, precision: usize) {
 /// N itself; bit_len(N) comes from a log2 estimate unless that is too close to
 /// call (or `exact` is set), in which case N's size is computed exactly.
 fn truncated_digits(n0: u128, pow2: u64, pow5: u64, precision: u32, exact: bool) -> (Big, u64) {
-    let bits_required = (u64::from(precision) * 196 + 58) / 59;
+    let bits_required = (u64::from(precision) * 196).div_ceil(59);
     let bits = if pow5 == 0 {
         u64::from(128 - n0.leading_zeros()) + pow2
     } else {
@@ -771,7 +748,10 @@ fn to_string(s: &Sem, v: &Value, precision: u32, max_padding: u32, truncate_zero
             out.push_str("0.0E+0");
         } else {
             out.push_str("0.0");
-            out.extend(std::iter::repeat('0').take(precision.saturating_sub(1) as usize));
+            out.extend(std::iter::repeat_n(
+                '0',
+                precision.saturating_sub(1) as usize,
+            ));
             out.push_str("e+00");
         }
         return out;
@@ -822,7 +802,7 @@ fn to_string(s: &Sem, v: &Value, precision: u32, max_padding: u32, truncate_zero
         }
         (1..nd).for_each(|i| out.push(digit(i)));
         if !truncate_zero && prec > nd - 1 {
-            out.extend(std::iter::repeat('0').take((prec - nd + 1) as usize));
+            out.extend(std::iter::repeat_n('0', (prec - nd + 1) as usize));
         }
         out.push(if truncate_zero { 'E' } else { 'e' });
         out.push(if exp >= 0 { '+' } else { '-' });
@@ -833,7 +813,7 @@ fn to_string(s: &Sem, v: &Value, precision: u32, max_padding: u32, truncate_zero
         out.push_str(&e);
     } else if exp >= 0 {
         (0..nd).for_each(|i| out.push(digit(i)));
-        out.extend(std::iter::repeat('0').take(exp as usize));
+        out.extend(std::iter::repeat_n('0', exp as usize));
     } else {
         let whole = exp + nd;
         if whole > 0 {
@@ -841,7 +821,7 @@ fn to_string(s: &Sem, v: &Value, precision: u32, max_padding: u32, truncate_zero
             out.push('.');
         } else {
             out.push_str("0.");
-            out.extend(std::iter::repeat('0').take((-whole) as usize));
+            out.extend(std::iter::repeat_n('0', (-whole) as usize));
         }
         (whole.max(0)..nd).for_each(|i| out.push(digit(i)));
     }

@@ -391,14 +391,14 @@ impl Verifier<'_> {
                 let Some(user) = self.ancestor_in_region(region, user) else {
                     return false;
                 };
-                if def == user {
-                    return false;
-                }
                 let Some(user_block) = ctx.op_parent_block(user) else {
                     return false;
                 };
                 if def_block == user_block {
-                    return self.ordinal[def.index()] < self.ordinal[user.index()];
+                    if !self.has_ssa_dominance(region) {
+                        return true;
+                    }
+                    return def != user && self.ordinal[def.index()] < self.ordinal[user.index()];
                 }
                 dom.properly_dominates(ctx, region, def_block, user_block)
             }
@@ -414,6 +414,23 @@ impl Verifier<'_> {
                 };
                 block == user_block || dom.properly_dominates(ctx, region, block, user_block)
             }
+        }
+    }
+
+    /// Whether uses in `region` must follow their definitions. Multi-block
+    /// regions always have SSA dominance; a single block is a graph region
+    /// when its op is `builtin.module` or an unregistered op (as in MLIR).
+    fn has_ssa_dominance(&self, region: Region) -> bool {
+        let ctx = self.ctx;
+        if ctx.region_blocks(region).nth(1).is_some() {
+            return true;
+        }
+        match ctx.region_parent_op(region) {
+            Some(op) => match ctx.op_definition(op) {
+                Some(def) => !def.traits.graph_region,
+                None => false,
+            },
+            None => true,
         }
     }
 

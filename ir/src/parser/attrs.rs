@@ -200,18 +200,8 @@ impl<'a> Parser<'a> {
             return Err(self.error_at(elt.tok.start, "expected floating point literal"));
         }
         let spelling = self.text(elt.tok.start, elt.tok.end);
+        // As mlir-opt: through `double` (overflow becomes infinity), then rounded.
         let value: f64 = spelling.parse().unwrap_or(f64::INFINITY);
-        let underflow = value == 0.0
-            && spelling
-                .bytes()
-                .take_while(|&b| b != b'e' && b != b'E')
-                .any(|b| matches!(b, b'1'..=b'9'));
-        if value.is_infinite() || underflow {
-            return Err(self.error_at(
-                elt.tok.start,
-                "floating point value too large for attribute",
-            ));
-        }
         let value = if elt.negative { -value } else { value };
         Ok(float::from_f64(kind, value))
     }
@@ -585,12 +575,28 @@ impl<'a> Parser<'a> {
             let bits = self.dense_element_bits(*elt, scalar_type)?;
             raw.extend_from_slice(&bits.to_le_bytes()[..scalar_bytes]);
         }
+        let parsed = raw.len() / scalar_bytes.max(1) / if complex { 2 } else { 1 };
+        if parsed != 1 && parsed as i64 != num_elements {
+            let printed = crate::printer::type_to_string(self.ctx, ty);
+            return Err(self.error_at(
+                attr_pos,
+                format!("parsed {parsed} elements, but type ({printed}) expected {num_elements} elements"),
+            ));
+        }
         Ok(self.make_dense(ty, raw, storage))
     }
 
     /// Intern a dense attribute, storing it as a splat when all elements are equal.
     fn make_dense(&mut self, ty: Type, mut raw: Vec<u8>, storage: usize) -> Attribute {
-        let splat = !raw.is_empty() && raw.chunks(storage).all(|c| c == &raw[..storage]);
+        // Zero-width elements have no storage in MLIR, so they are never a splat.
+        let zero_width = self
+            .ctx
+            .type_kind(ty)
+            .element_type()
+            .and_then(|e| self.ctx.int_or_float_bit_width(e))
+            == Some(0);
+        let splat =
+            !zero_width && !raw.is_empty() && raw.chunks(storage).all(|c| c == &raw[..storage]);
         if splat {
             raw.truncate(storage);
         }

@@ -48,45 +48,6 @@ pub(crate) enum Tok {
     FileMetadataEnd,
 }
 
-impl Tok {
-    /// How a token kind is described in "expected ..." messages.
-    pub(crate) fn describe(self) -> &'static str {
-        match self {
-            Tok::Eof => "end of file",
-            Tok::Error => "invalid token",
-            Tok::BareId => "identifier",
-            Tok::AtId => "symbol reference",
-            Tok::PercentId => "SSA value",
-            Tok::CaretId => "block name",
-            Tok::HashId => "attribute alias",
-            Tok::BangId => "type alias",
-            Tok::Integer => "integer literal",
-            Tok::Float => "float literal",
-            Tok::String => "string literal",
-            Tok::LParen => "'('",
-            Tok::RParen => "')'",
-            Tok::LSquare => "'['",
-            Tok::RSquare => "']'",
-            Tok::LBrace => "'{'",
-            Tok::RBrace => "'}'",
-            Tok::Less => "'<'",
-            Tok::Greater => "'>'",
-            Tok::Comma => "','",
-            Tok::Colon => "':'",
-            Tok::Equal => "'='",
-            Tok::Arrow => "'->'",
-            Tok::Question => "'?'",
-            Tok::Star => "'*'",
-            Tok::Plus => "'+'",
-            Tok::Minus => "'-'",
-            Tok::Vertical => "'|'",
-            Tok::Ellipsis => "'...'",
-            Tok::FileMetadataBegin => "'{-#'",
-            Tok::FileMetadataEnd => "'#-}'",
-        }
-    }
-}
-
 /// A token: its kind and its byte range in the source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token {

@@ -551,9 +551,14 @@ impl<'a> Parser<'a> {
         name: &str,
         loc: Location,
     ) -> PResult<()> {
-        let mut props: Vec<(crate::Ident, crate::Attribute)> = match properties {
-            Some(p) => match self.ctx.attr_kind(p) {
-                AttrKind::Dictionary(entries) => entries.to_vec(),
+        let (mut props, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut state.attributes)
+            .into_iter()
+            .partition(|(n, _)| inherent.contains(&self.ctx.ident_str(*n)));
+        state.attributes = rest;
+        if let Some(p) = properties {
+            match self.ctx.attr_kind(p) {
+                // Explicit properties win over inherent attributes in the dictionary.
+                AttrKind::Dictionary(entries) => props.extend(entries.iter().copied()),
                 _ => {
                     let printed = crate::printer::attribute_to_string(self.ctx, p);
                     return Err(Diagnostic::error(
@@ -561,15 +566,8 @@ impl<'a> Parser<'a> {
                         format!("invalid properties {printed} for op {name}: expected DictionaryAttr to set properties"),
                     ));
                 }
-            },
-            None => {
-                let (inh, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut state.attributes)
-                    .into_iter()
-                    .partition(|(n, _)| inherent.contains(&self.ctx.ident_str(*n)));
-                state.attributes = rest;
-                inh
             }
-        };
+        }
         props.retain(|(n, _)| inherent.contains(&self.ctx.ident_str(*n)));
         state.properties = if props.is_empty() && properties.is_none() {
             None

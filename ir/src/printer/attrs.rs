@@ -16,7 +16,7 @@ pub(crate) enum Elision {
     May,
 }
 
-/// Dense attributes with at least this many elements print as a hex blob.
+/// Dense attributes with more elements than this print as a hex blob.
 const HEX_ELEMENT_THRESHOLD: usize = 100;
 
 /// MLIR's `isBareIdentifier`.
@@ -418,7 +418,7 @@ impl Printer<'_> {
         };
         let is_bool =
             !complex && matches!(ctx.type_kind(scalar), TypeKind::Integer { width: 1, .. });
-        if !data.splat && num_elements as usize >= HEX_ELEMENT_THRESHOLD {
+        if !data.splat && num_elements as usize > HEX_ELEMENT_THRESHOLD {
             self.out.push_str("\"0x");
             if is_bool {
                 let mut packed = vec![0u8; (num_elements as usize).div_ceil(8)];
@@ -445,7 +445,9 @@ impl Printer<'_> {
         let read = |i: usize| -> u128 {
             let mut bytes = [0u8; 16];
             let start = i * scalar_bytes;
-            bytes[..scalar_bytes].copy_from_slice(&data.raw[start..start + scalar_bytes]);
+            if let Some(src) = data.raw.get(start..start + scalar_bytes) {
+                bytes[..scalar_bytes].copy_from_slice(src);
+            }
             u128::from_le_bytes(bytes)
         };
         let scalar_text = |out: &mut String, bits: u128| {
@@ -464,7 +466,6 @@ impl Printer<'_> {
                 out.push('(');
                 scalar_text(out, read(2 * i));
                 out.push(',');
-                out.push(' ');
                 scalar_text(out, read(2 * i + 1));
                 out.push(')');
             } else {

@@ -24,7 +24,7 @@ pub struct PrintOptions {
 /// Print `op` (usually a module) as a top-level operation, with its alias
 /// definitions, followed by a newline.
 pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> String {
-    let names = NameState::new(ctx, op);
+    let names = NameState::new(ctx, op, options.generic);
     let aliases = AliasState::new(ctx, op, options);
     let mut printer = Printer {
         ctx,
@@ -45,7 +45,7 @@ pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> S
 /// locations (for diagnostics such as "see current operation").
 pub fn print_op_generic_inline(ctx: &Context, op: Operation) -> String {
     let mut printer = Printer::detached(ctx);
-    printer.names = NameState::new(ctx, op);
+    printer.names = NameState::new(ctx, op, true);
     printer.options.generic = true;
     printer.print_op(op);
     printer.out

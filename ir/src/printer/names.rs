@@ -25,7 +25,10 @@ pub(crate) struct NameState {
 }
 
 impl NameState {
-    pub(crate) fn new(ctx: &Context, top: Operation) -> Self {
+    /// Number everything under `top`. With `unique` (the generic form), the
+    /// counters run on across sibling regions so that every name is unique,
+    /// as MLIR's `shouldPrintUniqueSSAIDs`.
+    pub(crate) fn new(ctx: &Context, top: Operation, unique: bool) -> Self {
         let mut state = NameState {
             op_ids: vec![NONE; ctx.ops.len()],
             block_args: vec![(NONE, false); ctx.blocks.len()],
@@ -33,13 +36,14 @@ impl NameState {
             multi_result: vec![false; ctx.ops.len()],
         };
         // An explicit stack instead of recursion: nesting depth is user controlled.
-        let mut stack: Vec<(Region, u32, u32)> = ctx
-            .op_regions(top)
-            .iter()
-            .rev()
-            .map(|&r| (r, 0, 0))
-            .collect();
-        while let Some((region, mut next_value, mut next_arg)) = stack.pop() {
+        let mut stack: Vec<(Region, u32, u32)> =
+            ctx.op_regions(top).iter().map(|&r| (r, 0, 0)).collect();
+        let (mut next_value, mut next_arg) = (0u32, 0u32);
+        while let Some((region, saved_value, saved_arg)) = stack.pop() {
+            if !unique {
+                next_value = saved_value;
+                next_arg = saved_arg;
+            }
             for (block_id, block) in ctx.region_blocks(region).enumerate() {
                 state.block_ids[block.index()] = block_id as u32;
                 let entry = block_id == 0;
@@ -68,7 +72,8 @@ impl NameState {
                     }
                 }
             }
-            stack.extend(nested.into_iter().rev());
+            // A stack: the last region pushed is numbered first, as in MLIR.
+            stack.extend(nested);
         }
         state
     }
