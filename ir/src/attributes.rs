@@ -62,7 +62,8 @@ pub enum LocKind {
     Unknown,
     /// `loc("file":line:col)`, or a range `"file":l:c to l2:c2`.
     FileLineCol {
-        file: Box<[u8]>,
+        /// The file name (interned: many locations share it).
+        file: Ident,
         line: u32,
         col: u32,
         end: Option<(u32, u32)>,
@@ -164,8 +165,9 @@ impl Context {
 
     /// `loc("file":line:col)`.
     pub fn file_line_col_loc(&mut self, file: &str, line: u32, col: u32) -> Location {
+        let file = self.ident(file);
         self.intern_attr(AttrKind::Location(LocKind::FileLineCol {
-            file: file.as_bytes().into(),
+            file,
             line,
             col,
             end: None,

@@ -53,29 +53,47 @@ handle!(
 /// A location is an attribute whose kind is `AttrKind::Location`.
 pub type Location = Attribute;
 
-/// A hash-consing table: each distinct value is stored once and named by its index.
-pub(crate) struct Interner<T: Eq + Hash + Clone> {
+/// A hash-consing table: each distinct value is stored once and named by its
+/// index. Values are kept only in `items`; the map goes from hash to the first
+/// id with that hash, and `chain` links ids whose hashes collide.
+pub(crate) struct Interner<T: Eq + Hash> {
     items: Vec<T>,
-    map: FxHashMap<T, u32>,
+    heads: FxHashMap<u64, u32>,
+    chain: Vec<u32>,
 }
 
-impl<T: Eq + Hash + Clone> Default for Interner<T> {
+const NO_ID: u32 = u32::MAX;
+
+impl<T: Eq + Hash> Default for Interner<T> {
     fn default() -> Self {
         Self {
             items: Vec::new(),
-            map: FxHashMap::default(),
+            heads: FxHashMap::default(),
+            chain: Vec::new(),
         }
     }
 }
 
-impl<T: Eq + Hash + Clone> Interner<T> {
+fn hash_of<T: Hash + ?Sized>(item: &T) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(item)
+}
+
+impl<T: Eq + Hash> Interner<T> {
     pub(crate) fn intern(&mut self, item: T) -> u32 {
-        if let Some(&id) = self.map.get(&item) {
-            return id;
+        let hash = hash_of(&item);
+        let head = self.heads.get(&hash).copied().unwrap_or(NO_ID);
+        let mut current = head;
+        while current != NO_ID {
+            if self.items[current as usize] == item {
+                return current;
+            }
+            current = self.chain[current as usize];
         }
         let id = self.items.len() as u32;
-        self.items.push(item.clone());
-        self.map.insert(item, id);
+        self.items.push(item);
+        self.chain.push(head);
+        self.heads.insert(hash, id);
         id
     }
 
@@ -83,8 +101,20 @@ impl<T: Eq + Hash + Clone> Interner<T> {
         &self.items[id as usize]
     }
 
-    pub(crate) fn lookup(&self, item: &T) -> Option<u32> {
-        self.map.get(item).copied()
+    /// The id of a value equal to `item`, if interned (`Q` hashes like `T`).
+    pub(crate) fn lookup<Q>(&self, item: &Q) -> Option<u32>
+    where
+        T: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        let mut current = self.heads.get(&hash_of(item)).copied().unwrap_or(NO_ID);
+        while current != NO_ID {
+            if self.items[current as usize].borrow() == item {
+                return Some(current);
+            }
+            current = self.chain[current as usize];
+        }
+        None
     }
 }
 
@@ -136,8 +166,8 @@ impl Context {
 
     /// Intern a string.
     pub fn ident(&mut self, s: &str) -> Ident {
-        if let Some(id) = self.idents.map.get(s) {
-            return Ident(*id);
+        if let Some(id) = self.idents.lookup(s) {
+            return Ident(id);
         }
         Ident(self.idents.intern(Box::from(s)))
     }

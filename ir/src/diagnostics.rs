@@ -107,7 +107,7 @@ pub fn find_file_loc(ctx: &Context, loc: Location) -> Option<(&[u8], u32, u32)> 
     match kind {
         LocKind::FileLineCol {
             file, line, col, ..
-        } => Some((file, *line, *col)),
+        } => Some((ctx.ident_str(*file).as_bytes(), *line, *col)),
         LocKind::Name { child, .. } => child.and_then(|c| find_file_loc(ctx, c)),
         LocKind::CallSite { callee, caller } => {
             find_file_loc(ctx, *callee).or_else(|| find_file_loc(ctx, *caller))

@@ -19,6 +19,13 @@ struct Element {
 impl<'a> Parser<'a> {
     /// attribute-value, optionally with a known type (as MLIR's `parseAttribute(Type)`).
     pub(crate) fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attribute> {
+        self.enter_nesting()?;
+        let result = self.parse_attribute_inner(ty);
+        self.depth -= 1;
+        result
+    }
+
+    pub(crate) fn parse_attribute_inner(&mut self, ty: Option<Type>) -> PResult<Attribute> {
         match self.tok.kind {
             Tok::BareId => match self.spelling() {
                 "array" => self.parse_dense_array(),
@@ -733,6 +740,17 @@ impl<'a> Parser<'a> {
         elements: &mut Vec<Element>,
         dims: &mut Vec<i64>,
     ) -> PResult<()> {
+        self.enter_nesting()?;
+        let result = self.parse_tensor_literal_list_inner(elements, dims);
+        self.depth -= 1;
+        result
+    }
+
+    fn parse_tensor_literal_list_inner(
+        &mut self,
+        elements: &mut Vec<Element>,
+        dims: &mut Vec<i64>,
+    ) -> PResult<()> {
         self.expect(Tok::LSquare, "'['")?;
         let mut size = 0i64;
         let mut inner: Option<Vec<i64>> = None;
@@ -804,6 +822,13 @@ impl<'a> Parser<'a> {
 
     /// The inside of `loc(...)`.
     pub(crate) fn parse_location_instance(&mut self) -> PResult<Location> {
+        self.enter_nesting()?;
+        let result = self.parse_location_instance_inner();
+        self.depth -= 1;
+        result
+    }
+
+    pub(crate) fn parse_location_instance_inner(&mut self) -> PResult<Location> {
         match self.tok.kind {
             Tok::HashId => {
                 let start = self.tok.start;
@@ -895,9 +920,11 @@ impl<'a> Parser<'a> {
         end: Option<(u32, u32)>,
     ) -> Location {
         let end = end.filter(|&e| e != (line, col));
+        // File names are interned strings; a name that is not UTF-8 is kept lossily.
+        let file = self.ctx.ident(&String::from_utf8_lossy(&file));
         self.ctx
             .intern_attr(AttrKind::Location(LocKind::FileLineCol {
-                file: file.into(),
+                file,
                 line,
                 col,
                 end,

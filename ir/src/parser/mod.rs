@@ -94,7 +94,13 @@ pub(crate) struct Parser<'a> {
     /// Trailing `loc(#alias)` references to aliases defined later in the file.
     deferred_locs: Vec<(LocTarget, &'a str, u32)>,
     state: OpParseState<'a>,
+    /// Current nesting of regions, attributes, types and locations.
+    depth: u32,
 }
+
+/// Deeper nesting than this is rejected, so that hostile input cannot
+/// exhaust the stack of the recursive parser, verifier and printer.
+pub const MAX_NESTING: u32 = 1000;
 
 impl<'a> Parser<'a> {
     fn new(ctx: &'a mut Context, buffer: &'a SourceBuffer, range: (usize, usize)) -> Self {
@@ -121,7 +127,19 @@ impl<'a> Parser<'a> {
             type_aliases: FxHashMap::default(),
             deferred_locs: Vec::new(),
             state: OpParseState::default(),
+            depth: 0,
         }
+    }
+
+    fn enter_nesting(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            self.depth -= 1;
+            return Err(self.error_here(format!(
+                "nesting is too deep: more than {MAX_NESTING} levels of regions, attributes or types"
+            )));
+        }
+        Ok(())
     }
 
     // ----- tokens -----

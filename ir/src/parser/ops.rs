@@ -679,6 +679,13 @@ impl<'a> Parser<'a> {
 
     /// region ::= `{` entry-block? block* `}`
     fn parse_region(&mut self, region: Region) -> PResult<()> {
+        self.enter_nesting()?;
+        let result = self.parse_region_inner(region);
+        self.depth -= 1;
+        result
+    }
+
+    fn parse_region_inner(&mut self, region: Region) -> PResult<()> {
         self.expect(Tok::LBrace, "'{' to begin a region")?;
         if self.consume_if(Tok::RBrace) {
             return Ok(());

@@ -12,6 +12,13 @@ const MAX_INT_WIDTH: u64 = 16_777_215;
 impl<'a> Parser<'a> {
     /// type ::= function-type | non-function-type
     pub(crate) fn parse_type(&mut self) -> PResult<Type> {
+        self.enter_nesting()?;
+        let result = self.parse_type_inner();
+        self.depth -= 1;
+        result
+    }
+
+    pub(crate) fn parse_type_inner(&mut self) -> PResult<Type> {
         if self.is(Tok::LParen) {
             return self.parse_function_type();
         }

@@ -495,7 +495,7 @@ impl Printer<'_> {
                 col,
                 end,
             } => {
-                write_string(&mut self.out, file);
+                write_string(&mut self.out, ctx.ident_str(*file).as_bytes());
                 let _ = match end {
                     None => write!(self.out, ":{line}:{col}"),
                     Some((end_line, end_col)) if end_line == line => {

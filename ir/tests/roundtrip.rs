@@ -1,0 +1,157 @@
+//! Property tests: printed IR parses back to the same IR, in both forms, and
+//! no input, however mangled, makes the parser panic.
+
+use proptest::prelude::*;
+use strata_ir::parser::parse_source;
+use strata_ir::printer::{print_operation, PrintOptions};
+use strata_ir::{verifier, Context, SourceBuffer};
+
+fn parse_print(text: &str, options: PrintOptions) -> Result<String, String> {
+    let mut ctx = Context::new();
+    ctx.set_allow_unregistered_dialects(true);
+    let buffer = SourceBuffer::new("input.mlir", text);
+    let module = parse_source(&mut ctx, &buffer).map_err(|d| format!("{:?}", d[0].message))?;
+    verifier::verify(&ctx, module).map_err(|d| format!("{:?}", d[0].message))?;
+    Ok(print_operation(&ctx, module, options))
+}
+
+fn attribute() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        any::<i32>().prop_map(|v| format!("{v} : i32")),
+        any::<i64>().prop_map(|v| format!("{v}")),
+        any::<u8>().prop_map(|v| format!("{v} : ui8")),
+        any::<bool>().prop_map(|v| v.to_string()),
+        any::<f32>()
+            .prop_filter("finite", |v| v.is_finite())
+            .prop_map(|v| format!("{v:.6e} : f32")),
+        any::<u32>().prop_map(|bits| format!("0x{bits:08X} : f32")),
+        "[a-z]{0,6}".prop_map(|s| format!("\"{s}\"")),
+        proptest::collection::vec(any::<u8>(), 0..6).prop_map(|bytes| {
+            let body: String = bytes.iter().map(|b| format!("\\{b:02X}")).collect();
+            format!("\"{body}\"")
+        }),
+        Just("unit".to_string()),
+        Just("tensor<4x?xf32>".to_string()),
+        Just("@sym::@nested".to_string()),
+        Just("#foo.attr<\"x\", [1, 2]>".to_string()),
+        proptest::collection::vec(-5i64..5, 1..5).prop_map(|v| {
+            let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            format!("dense<[{}]> : tensor<{}xi64>", items.join(", "), v.len())
+        }),
+        proptest::collection::vec(-100i64..100, 0..4).prop_map(|v| {
+            let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            if v.is_empty() {
+                "array<i64>".to_string()
+            } else {
+                format!("array<i64: {}>", items.join(", "))
+            }
+        }),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|v| format!("[{}]", v.join(", "))),
+            proptest::collection::vec(("[a-z_][a-z0-9_]{0,4}", inner), 0..4).prop_map(|v| {
+                let mut seen = std::collections::BTreeMap::new();
+                for (k, a) in v {
+                    seen.insert(k, a);
+                }
+                let items: Vec<String> = seen
+                    .into_iter()
+                    .map(|(k, a)| format!("{k} = {a}"))
+                    .collect();
+                format!("{{{}}}", items.join(", "))
+            }),
+        ]
+    })
+}
+
+/// A module of unregistered ops: values flow from earlier ops and block
+/// arguments; some ops carry a region with its own ops.
+fn module_text() -> impl Strategy<Value = String> {
+    let op = (attribute(), 0usize..3, any::<bool>(), 0usize..3);
+    proptest::collection::vec(op, 1..12).prop_map(|ops| {
+        let mut text = String::new();
+        let mut values: Vec<String> = Vec::new();
+        for (i, (attr, results, region, operands)) in ops.into_iter().enumerate() {
+            let used: Vec<String> = values.iter().rev().take(operands).cloned().collect();
+            let lhs = match results {
+                0 => String::new(),
+                1 => format!("%v{i} = "),
+                n => format!("%v{i}:{n} = "),
+            };
+            let body = if region {
+                format!(
+                    " ({{\n^bb0(%a{i}: i32):\n  %w{i} = \"bar.inner\"(%a{i}) : (i32) -> i32\n  \"bar.yield\"(%w{i}) : (i32) -> ()\n}})"
+                )
+            } else {
+                String::new()
+            };
+            let types = vec!["i32"; used.len()].join(", ");
+            let results_ty = match results {
+                0 => "()".to_string(),
+                1 => "i32".to_string(),
+                n => format!("({})", vec!["i32"; n].join(", ")),
+            };
+            text.push_str(&format!(
+                "{lhs}\"foo.op{i}\"({}){body} {{attr = {attr}}} : ({types}) -> {results_ty}\n",
+                used.join(", ")
+            ));
+            match results {
+                0 => {}
+                1 => values.push(format!("%v{i}")),
+                n => values.extend((0..n).map(|k| format!("%v{i}#{k}"))),
+            }
+        }
+        text
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generic_output_round_trips(text in module_text(), debug_info in any::<bool>()) {
+        let options = PrintOptions { generic: true, debug_info };
+        let first = parse_print(&text, options).map_err(TestCaseError::fail)?;
+        let second = parse_print(&first, options).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(first, second);
+    }
+
+    #[test]
+    fn pretty_output_round_trips(text in module_text()) {
+        let options = PrintOptions::default();
+        let first = parse_print(&text, options).map_err(TestCaseError::fail)?;
+        let second = parse_print(&first, options).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(first, second);
+    }
+
+    #[test]
+    fn mangled_input_never_panics(text in module_text(), cut in 0usize..400, junk in "[-<>(){}\\[\\]%^#!@:=,\"0-9a-z. x?*]{0,8}") {
+        let mut bytes = text.into_bytes();
+        let at = cut.min(bytes.len());
+        bytes.splice(at..at, junk.bytes());
+        if let Ok(mangled) = String::from_utf8(bytes) {
+            let _ = parse_print(&mangled, PrintOptions { generic: true, debug_info: true });
+        }
+    }
+}
+
+#[test]
+fn deeply_nested_input_is_an_error_not_a_crash() {
+    let depth = 100_000;
+    let text = format!(
+        "\"foo.a\"() {{a = {}{}}} : () -> ()",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let result = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || parse_print(&text, PrintOptions::default()))
+        .and_then(|h| h.join().map_err(|_| std::io::Error::other("panicked")));
+    let outcome = result.expect("parser must not crash");
+    assert!(
+        outcome.is_err(),
+        "100000 levels of nesting must be rejected"
+    );
+}
