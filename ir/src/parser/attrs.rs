@@ -692,7 +692,7 @@ impl<'a> Parser<'a> {
             ));
         };
         let text = self.text(hex.start + 3, hex.end - 1);
-        if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(self.error_at(
                 hex.start,
                 "expected string containing hex digits starting with `0x`",

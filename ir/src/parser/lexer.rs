@@ -157,13 +157,9 @@ impl<'a> Lexer<'a> {
                         Tok::Minus
                     }
                 }
-                b'.' => {
-                    if self.peek(0) == b'.' && self.peek(1) == b'.' {
-                        self.pos += 2;
-                        Tok::Ellipsis
-                    } else {
-                        return self.error(start, "unexpected character");
-                    }
+                b'.' if self.peek(0) == b'.' && self.peek(1) == b'.' => {
+                    self.pos += 2;
+                    Tok::Ellipsis
                 }
                 b'"' => return self.lex_string(start),
                 b'@' => return self.lex_at(start),
