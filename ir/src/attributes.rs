@@ -10,6 +10,9 @@ pub enum AttrKind {
     /// `42 : i32`, `true` (an `i1` integer), `-1 : index`. The value is kept in
     /// two's complement truncated to the type's width (at most 128 bits).
     Integer { ty: Type, value: u128 },
+    /// An integer of more than 128 bits (`1 : i1024`): little-endian words,
+    /// two's complement, truncated to the type's width.
+    WideInteger { ty: Type, words: Box<[u64]> },
     /// `1.0 : f32`; `bits` is the IEEE (or f8...) bit pattern.
     Float { ty: Type, bits: u128 },
     /// `"text"`, optionally typed (`"text" : i32`). Bytes, as MLIR strings may hold any.

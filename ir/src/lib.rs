@@ -21,6 +21,7 @@ pub mod printer;
 pub mod types;
 pub mod verifier;
 pub mod verify_diagnostics;
+mod wide_int;
 
 pub use attributes::{AttrKind, DenseData, LocKind};
 pub use context::{Attribute, Block, Context, Ident, Location, Operation, Region, Type};

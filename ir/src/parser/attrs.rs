@@ -123,6 +123,13 @@ impl<'a> Parser<'a> {
             ));
         }
         let spelling = self.text(tok.start, tok.end);
+        if self.ctx.int_or_float_bit_width(ty).unwrap_or(64) > 128 {
+            let words = self.build_wide_int(ty, negative, spelling, tok.start)?;
+            return Ok(self.ctx.intern_attr(AttrKind::WideInteger {
+                ty,
+                words: words.into(),
+            }));
+        }
         let value = self.build_int(
             ty,
             negative,
@@ -192,6 +199,40 @@ impl<'a> Parser<'a> {
             return Ok(value);
         }
         if signed && magnitude & sign_bit != 0 {
+            return Err(self.error_at(pos, message));
+        }
+        Ok(magnitude)
+    }
+
+    /// `build_int` for widths above 128 bits.
+    fn build_wide_int(
+        &mut self,
+        ty: Type,
+        negative: bool,
+        spelling: &str,
+        pos: u32,
+    ) -> PResult<Vec<u64>> {
+        use crate::wide_int;
+        let (signed, width) = match self.ctx.type_kind(ty) {
+            TypeKind::Integer { width, signedness } => (*signedness == Signedness::Signed, *width),
+            _ => (false, 64),
+        };
+        let message = "integer constant out of range for attribute";
+        let Some(magnitude) = wide_int::parse_magnitude(spelling) else {
+            return Err(self.error_at(pos, message));
+        };
+        if wide_int::active_bits(&magnitude) > width {
+            return Err(self.error_at(pos, message));
+        }
+        let magnitude = wide_int::fit(magnitude, width);
+        if negative {
+            let value = wide_int::negate(&magnitude, width);
+            if !wide_int::sign_bit(&value, width) {
+                return Err(self.error_at(pos, message));
+            }
+            return Ok(value);
+        }
+        if signed && wide_int::sign_bit(&magnitude, width) {
             return Err(self.error_at(pos, message));
         }
         Ok(magnitude)

@@ -220,9 +220,9 @@ impl Initializer<'_> {
                 _ => {}
             },
             Item::Attr(attr) => match ctx.attr_kind(attr) {
-                AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => {
-                    out.push(Item::Type(*ty))
-                }
+                AttrKind::Integer { ty, .. }
+                | AttrKind::WideInteger { ty, .. }
+                | AttrKind::Float { ty, .. } => out.push(Item::Type(*ty)),
                 AttrKind::String { ty, .. } | AttrKind::Opaque { ty, .. } => {
                     out.extend(ty.map(Item::Type))
                 }

@@ -274,6 +274,16 @@ impl Printer<'_> {
                     typed = Some(*ty);
                 }
             }
+            AttrKind::WideInteger { ty, words } => {
+                let (width, signedness) = match ctx.type_kind(*ty) {
+                    TypeKind::Integer { width, signedness } => (*width, *signedness),
+                    _ => (64, Signedness::Signed),
+                };
+                let text =
+                    crate::wide_int::to_decimal(words, width, signedness != Signedness::Unsigned);
+                self.out.push_str(&text);
+                typed = Some(*ty);
+            }
             AttrKind::Float { ty, bits } => {
                 let kind = ctx.float_kind(*ty).unwrap_or(float::FloatKind::F64);
                 let text = float::format_float(kind, *bits);
