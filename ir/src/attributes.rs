@@ -34,6 +34,9 @@ pub enum AttrKind {
     DenseElements { ty: Type, data: DenseData },
     /// `dense<"a", "b"> : tensor<2x!foo.string>`-like string elements.
     DenseStrings { ty: Type, values: Box<[Box<[u8]>]> },
+    /// `dense_resource<key> : tensor<...>`: elements held in the file's
+    /// `dialect_resources` section (see `Context::resource_blob`).
+    DenseResource { ty: Type, key: Ident },
     /// `array<i64: 1, 2>`; element bit patterns.
     DenseArray { element: Type, values: Box<[u64]> },
     /// `strided<[s0, s1], offset: o>` memref layout.

@@ -128,6 +128,8 @@ pub struct Context {
     pub(crate) regions: Vec<RegionData>,
     pub(crate) registry: DialectRegistry,
     allow_unregistered_dialects: bool,
+    /// `dense_resource` blobs of the builtin dialect, by key.
+    resources: rustc_hash::FxHashMap<Ident, Box<[u8]>>,
 }
 
 impl Default for Context {
@@ -148,6 +150,7 @@ impl Context {
             regions: Vec::new(),
             registry: DialectRegistry::default(),
             allow_unregistered_dialects: false,
+            resources: rustc_hash::FxHashMap::default(),
         };
         crate::builtin::register(&mut ctx);
         ctx
@@ -210,6 +213,17 @@ impl Context {
     /// Mutable access to the registry, to register dialects.
     pub fn registry_mut(&mut self) -> &mut DialectRegistry {
         &mut self.registry
+    }
+
+    /// The blob of a `dense_resource` key: its 4-byte alignment header and
+    /// the element data, as written in the `dialect_resources` section.
+    pub fn resource_blob(&self, key: Ident) -> Option<&[u8]> {
+        self.resources.get(&key).map(|b| &b[..])
+    }
+
+    /// Define (or replace) the blob of a `dense_resource` key.
+    pub fn set_resource_blob(&mut self, key: Ident, blob: Vec<u8>) {
+        self.resources.insert(key, blob.into());
     }
 
     /// Number of operations ever created (including erased ones).

@@ -47,11 +47,11 @@ impl<'a> Parser<'a> {
                     self.bump();
                     Ok(self.ctx.unit_attr())
                 }
-                word @ ("affine_map" | "affine_set" | "dense_resource" | "sparse" | "distinct") => {
-                    Err(self.error_here(format!(
+                "dense_resource" => self.parse_dense_resource(ty),
+                word @ ("affine_map" | "affine_set" | "sparse" | "distinct") => Err(self
+                    .error_here(format!(
                         "'{word}' attributes are not supported by strata yet"
-                    )))
-                }
+                    ))),
                 _ => {
                     let ty = self.parse_type()?;
                     Ok(self.ctx.type_attr(ty))
@@ -460,6 +460,28 @@ impl<'a> Parser<'a> {
             .map_err(|_| self.error_here("integer value too large"))?;
         self.bump();
         Ok(if negative { -value } else { value })
+    }
+
+    /// `dense_resource<key> : type`
+    fn parse_dense_resource(&mut self, known_type: Option<Type>) -> PResult<Attribute> {
+        let pos = self.tok.start;
+        self.bump();
+        self.expect(Tok::Less, "'<' after 'dense_resource'")?;
+        let key = self.parse_resource_key()?;
+        self.expect(Tok::Greater, "'>'")?;
+        let (ty, type_pos) = match known_type {
+            Some(ty) => (ty, pos),
+            None => {
+                let type_pos = self.tok.start;
+                self.expect(Tok::Colon, "':'")?;
+                (self.parse_type()?, type_pos)
+            }
+        };
+        if self.ctx.type_kind(ty).element_type().is_none() {
+            return Err(self.error_at(type_pos, "`dense_resource` expected a shaped type"));
+        }
+        let key = self.ctx.ident(&key);
+        Ok(self.ctx.intern_attr(AttrKind::DenseResource { ty, key }))
     }
 
     // ----- array<T: ...> -----

@@ -230,6 +230,7 @@ impl Initializer<'_> {
                 AttrKind::Dictionary(es) => out.extend(es.iter().map(|&(_, e)| Item::Attr(e))),
                 AttrKind::Type(ty)
                 | AttrKind::DenseElements { ty, .. }
+                | AttrKind::DenseResource { ty, .. }
                 | AttrKind::DenseStrings { ty, .. } => out.push(Item::Type(*ty)),
                 AttrKind::DenseArray { element, .. } => out.push(Item::Type(*element)),
                 AttrKind::Location(LocKind::Name { child, .. }) => {

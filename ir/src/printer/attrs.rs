@@ -328,6 +328,15 @@ impl Printer<'_> {
                 self.out.push('>');
                 typed = Some(*ty);
             }
+            AttrKind::DenseResource { ty, key } => {
+                self.out.push_str("dense_resource<");
+                write_keyword_or_string(&mut self.out, ctx.ident_str(*key).as_bytes());
+                self.out.push('>');
+                if !self.used_resources.contains(key) {
+                    self.used_resources.push(*key);
+                }
+                typed = Some(*ty);
+            }
             AttrKind::DenseStrings { ty, values } => {
                 self.out.push_str("dense<");
                 let shape = ctx.type_kind(*ty).shape().unwrap_or(&[]).to_vec();

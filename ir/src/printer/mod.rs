@@ -33,11 +33,13 @@ pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> S
         names,
         aliases,
         indent: 0,
+        used_resources: Vec::new(),
     };
     printer.print_alias_definitions(false);
     printer.print_op_with_loc(op);
     printer.out.push('\n');
     printer.print_alias_definitions(true);
+    printer.print_file_metadata();
     printer.out
 }
 
@@ -81,6 +83,8 @@ pub(crate) struct Printer<'c> {
     names: NameState,
     aliases: AliasState,
     indent: usize,
+    /// `dense_resource` keys in the order they were printed.
+    used_resources: Vec<crate::Ident>,
 }
 
 impl<'c> Printer<'c> {
@@ -92,6 +96,7 @@ impl<'c> Printer<'c> {
             names: NameState::default(),
             aliases: AliasState::default(),
             indent: 0,
+            used_resources: Vec::new(),
         }
     }
 
@@ -106,6 +111,36 @@ impl<'c> Printer<'c> {
             }
             self.out.push('\n');
         }
+    }
+
+    /// The `{-# dialect_resources ... #-}` section for the blobs that were printed.
+    fn print_file_metadata(&mut self) {
+        use std::fmt::Write;
+        let ctx = self.ctx;
+        let blobs: Vec<(crate::Ident, &[u8])> = self
+            .used_resources
+            .iter()
+            .filter_map(|&key| ctx.resource_blob(key).map(|b| (key, b)))
+            .collect();
+        if blobs.is_empty() {
+            return;
+        }
+        self.out
+            .push_str("\n{-#\n  dialect_resources: {\n    builtin: {\n");
+        for (i, (key, blob)) in blobs.iter().enumerate() {
+            self.out.push_str("      ");
+            attrs::write_keyword_or_string(&mut self.out, ctx.ident_str(*key).as_bytes());
+            self.out.push_str(": \"0x");
+            for b in blob.iter() {
+                let _ = write!(self.out, "{b:02X}");
+            }
+            self.out.push('"');
+            if i + 1 < blobs.len() {
+                self.out.push(',');
+            }
+            self.out.push('\n');
+        }
+        self.out.push_str("    }\n  }\n#-}\n");
     }
 
     fn push_indent(&mut self) {
