@@ -47,6 +47,9 @@ pub enum AttrKind {
         data: Box<str>,
         ty: Option<Type>,
     },
+    /// `distinct[N]<referenced>`: never equal to another distinct attribute;
+    /// `unique` is the context's identity for it (printed ids are renumbered).
+    Distinct { unique: u64, referenced: Attribute },
     /// A source location.
     Location(LocKind),
 }

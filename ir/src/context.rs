@@ -130,6 +130,7 @@ pub struct Context {
     allow_unregistered_dialects: bool,
     /// `dense_resource` blobs of the builtin dialect, by key.
     resources: rustc_hash::FxHashMap<Ident, Box<[u8]>>,
+    next_distinct: u64,
 }
 
 impl Default for Context {
@@ -151,6 +152,7 @@ impl Context {
             registry: DialectRegistry::default(),
             allow_unregistered_dialects: false,
             resources: rustc_hash::FxHashMap::default(),
+            next_distinct: 0,
         };
         crate::builtin::register(&mut ctx);
         ctx
@@ -224,6 +226,12 @@ impl Context {
     /// Define (or replace) the blob of a `dense_resource` key.
     pub fn set_resource_blob(&mut self, key: Ident, blob: Vec<u8>) {
         self.resources.insert(key, blob.into());
+    }
+
+    /// A fresh identity for a `distinct` attribute.
+    pub fn next_distinct_id(&mut self) -> u64 {
+        self.next_distinct += 1;
+        self.next_distinct
     }
 
     /// Number of operations ever created (including erased ones).

@@ -48,10 +48,10 @@ impl<'a> Parser<'a> {
                     Ok(self.ctx.unit_attr())
                 }
                 "dense_resource" => self.parse_dense_resource(ty),
-                word @ ("affine_map" | "affine_set" | "sparse" | "distinct") => Err(self
-                    .error_here(format!(
-                        "'{word}' attributes are not supported by strata yet"
-                    ))),
+                "distinct" => self.parse_distinct(),
+                word @ ("affine_map" | "affine_set" | "sparse") => Err(self.error_here(format!(
+                    "'{word}' attributes are not supported by strata yet"
+                ))),
                 _ => {
                     let ty = self.parse_type()?;
                     Ok(self.ctx.type_attr(ty))
@@ -460,6 +460,50 @@ impl<'a> Parser<'a> {
             .map_err(|_| self.error_here("integer value too large"))?;
         self.bump();
         Ok(if negative { -value } else { value })
+    }
+
+    /// `distinct[N]<attr>`: the same `N` in one file is the same attribute.
+    fn parse_distinct(&mut self) -> PResult<Attribute> {
+        self.bump();
+        self.expect(Tok::LSquare, "'[' after 'distinct'")?;
+        let id_pos = self.tok.start;
+        if !self.is(Tok::Integer) {
+            return Err(self.wrong_token("expected distinct ID"));
+        }
+        let Ok(id) = self.spelling().parse::<u64>() else {
+            return Err(self.error_at(
+                id_pos,
+                format!(
+                    "expected an unsigned 64-bit integer, got: {}",
+                    self.spelling()
+                ),
+            ));
+        };
+        self.bump();
+        self.expect(Tok::RSquare, "']' to close distinct ID")?;
+        self.expect(Tok::Less, "'<' after distinct ID")?;
+        let referenced = if self.is(Tok::Greater) {
+            self.ctx.unit_attr()
+        } else {
+            self.parse_attribute(None)?
+        };
+        self.expect(Tok::Greater, "'>' to close distinct attribute")?;
+        if let Some(&(existing, previous)) = self.distinct_ids.get(&id) {
+            if previous != referenced {
+                let printed = crate::printer::attribute_to_string(self.ctx, previous);
+                return Err(self.error_at(
+                    id_pos,
+                    format!("referenced attribute does not match previous definition: {printed}"),
+                ));
+            }
+            return Ok(existing);
+        }
+        let unique = self.ctx.next_distinct_id();
+        let attr = self
+            .ctx
+            .intern_attr(AttrKind::Distinct { unique, referenced });
+        self.distinct_ids.insert(id, (attr, referenced));
+        Ok(attr)
     }
 
     /// `dense_resource<key> : type`

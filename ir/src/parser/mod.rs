@@ -96,6 +96,8 @@ pub(crate) struct Parser<'a> {
     state: OpParseState<'a>,
     /// Current nesting of regions, attributes, types and locations.
     depth: u32,
+    /// `distinct[N]` ids of this file and the attributes they stand for.
+    distinct_ids: FxHashMap<u64, (Attribute, Attribute)>,
 }
 
 /// Deeper nesting than this is rejected, so that hostile input cannot
@@ -128,6 +130,7 @@ impl<'a> Parser<'a> {
             deferred_locs: Vec::new(),
             state: OpParseState::default(),
             depth: 0,
+            distinct_ids: FxHashMap::default(),
         }
     }
 

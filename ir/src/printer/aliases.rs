@@ -170,9 +170,15 @@ impl Initializer<'_> {
 
     fn prefix(&self, item: Item) -> Option<&'static str> {
         match item {
-            Item::Attr(a) => {
-                matches!(self.ctx.attr_kind(a), AttrKind::Location(_)).then_some("loc")
-            }
+            Item::Attr(a) => match self.ctx.attr_kind(a) {
+                AttrKind::Location(_) => Some("loc"),
+                AttrKind::Distinct { referenced, .. }
+                    if !matches!(self.ctx.attr_kind(*referenced), AttrKind::Unit) =>
+                {
+                    Some("distinct")
+                }
+                _ => None,
+            },
             Item::Type(t) => match self.ctx.type_kind(t) {
                 TypeKind::Tuple(elements) if elements.len() > 16 => Some("tuple"),
                 _ => None,
@@ -233,6 +239,7 @@ impl Initializer<'_> {
                 | AttrKind::DenseResource { ty, .. }
                 | AttrKind::DenseStrings { ty, .. } => out.push(Item::Type(*ty)),
                 AttrKind::DenseArray { element, .. } => out.push(Item::Type(*element)),
+                AttrKind::Distinct { referenced, .. } => out.push(Item::Attr(*referenced)),
                 AttrKind::Location(LocKind::Name { child, .. }) => {
                     out.extend(child.map(Item::Attr))
                 }

@@ -328,6 +328,15 @@ impl Printer<'_> {
                 self.out.push('>');
                 typed = Some(*ty);
             }
+            AttrKind::Distinct { referenced, .. } => {
+                let next = self.distinct_ids.len() as u64;
+                let id = *self.distinct_ids.entry(attr).or_insert(next);
+                let _ = write!(self.out, "distinct[{id}]<");
+                if !matches!(ctx.attr_kind(*referenced), AttrKind::Unit) {
+                    self.print_attribute(*referenced, Elision::Never);
+                }
+                self.out.push('>');
+            }
             AttrKind::DenseResource { ty, key } => {
                 self.out.push_str("dense_resource<");
                 write_keyword_or_string(&mut self.out, ctx.ident_str(*key).as_bytes());

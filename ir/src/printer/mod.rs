@@ -34,6 +34,7 @@ pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> S
         aliases,
         indent: 0,
         used_resources: Vec::new(),
+        distinct_ids: rustc_hash::FxHashMap::default(),
     };
     printer.print_alias_definitions(false);
     printer.print_op_with_loc(op);
@@ -85,6 +86,8 @@ pub(crate) struct Printer<'c> {
     indent: usize,
     /// `dense_resource` keys in the order they were printed.
     used_resources: Vec<crate::Ident>,
+    /// Printed ids of `distinct` attributes, in order of first print.
+    distinct_ids: rustc_hash::FxHashMap<Attribute, u64>,
 }
 
 impl<'c> Printer<'c> {
@@ -97,6 +100,7 @@ impl<'c> Printer<'c> {
             aliases: AliasState::default(),
             indent: 0,
             used_resources: Vec::new(),
+            distinct_ids: rustc_hash::FxHashMap::default(),
         }
     }
 
