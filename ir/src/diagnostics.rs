@@ -26,6 +26,9 @@ pub struct Diagnostic {
     pub message: String,
     /// Attached notes (each with its own location).
     pub notes: Vec<Diagnostic>,
+    /// The operation the diagnostic is about, when there is one: tools print
+    /// it as a "see current operation" note, as mlir-opt does.
+    pub op: Option<crate::Operation>,
 }
 
 impl Diagnostic {
@@ -36,6 +39,7 @@ impl Diagnostic {
             loc,
             message: message.into(),
             notes: Vec::new(),
+            op: None,
         }
     }
 
@@ -53,6 +57,12 @@ impl Diagnostic {
             severity: Severity::Remark,
             ..Diagnostic::error(loc, message)
         }
+    }
+
+    /// Mark the diagnostic as being about `op`.
+    pub fn on_op(mut self, op: crate::Operation) -> Self {
+        self.op = Some(op);
+        self
     }
 
     /// Attach a note at `loc`.
@@ -142,14 +152,40 @@ pub fn resolve(ctx: &Context, diag: &Diagnostic) -> Vec<EmittedDiagnostic> {
 /// and a caret when the location is in one of `buffers`.
 pub fn render(ctx: &Context, diag: &Diagnostic, buffers: &[SourceBuffer]) -> String {
     let mut out = String::new();
-    render_one(ctx, diag, buffers, &mut out);
+    render_one(ctx, diag, buffers, true, &mut out);
+    // A note shows its source line only when it points somewhere else.
+    let mut previous = diag.loc;
     for note in &diag.notes {
-        render_one(ctx, note, buffers, &mut out);
+        render_one(ctx, note, buffers, note.loc != previous, &mut out);
+        previous = note.loc;
     }
     out
 }
 
-fn render_one(ctx: &Context, diag: &Diagnostic, buffers: &[SourceBuffer], out: &mut String) {
+/// `diag` with mlir-opt's "see current operation: ..." note added when it
+/// is about an operation (what `--mlir-print-op-on-diagnostic` does).
+pub fn with_current_operation(ctx: &Context, diag: &Diagnostic) -> Diagnostic {
+    let mut diag = diag.clone();
+    if let Some(op) = diag.op {
+        let printed = crate::printer::print_op_generic_inline(ctx, op);
+        diag.notes.push(Diagnostic {
+            severity: Severity::Note,
+            loc: ctx.op_loc(op),
+            message: format!("see current operation: {printed}"),
+            notes: Vec::new(),
+            op: None,
+        });
+    }
+    diag
+}
+
+fn render_one(
+    ctx: &Context,
+    diag: &Diagnostic,
+    buffers: &[SourceBuffer],
+    show_source: bool,
+    out: &mut String,
+) {
     use std::fmt::Write;
     let severity = diag.severity.as_str();
     let Some((file, line, col)) = find_file_loc(ctx, diag.loc) else {
@@ -168,7 +204,7 @@ fn render_one(ctx: &Context, diag: &Diagnostic, buffers: &[SourceBuffer], out: &
     let _ = writeln!(out, "{file}:{line}:{col}: {severity}: {}", diag.message);
     let source_line = buffers
         .iter()
-        .filter(|b| b.name == file)
+        .filter(|b| show_source && b.name == file)
         .find_map(|b| b.line_text(line));
     if let Some(text) = source_line {
         let text = text.strip_suffix('\r').unwrap_or(text);

@@ -44,6 +44,7 @@ fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Di
         ctx.op_loc(op),
         format!("'{}' op {message}", ctx.op_name_str(op)),
     )
+    .on_op(op)
 }
 
 impl Verifier<'_> {
@@ -208,7 +209,8 @@ impl Verifier<'_> {
             return Err(Diagnostic::error(
                 ctx.op_loc(op),
                 format!("unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"),
-            ));
+            )
+            .on_op(op));
         }
         if !ctx.allows_unregistered_dialects() {
             return Err(op_error(
@@ -253,7 +255,8 @@ impl Verifier<'_> {
                 return Err(Diagnostic::error(
                     ctx.op_loc(op),
                     "operation with block successors must terminate its parent block",
-                ));
+                )
+                .on_op(op));
             }
         }
         let region = ctx.block_parent_region(block);
@@ -276,7 +279,8 @@ impl Verifier<'_> {
             return Err(Diagnostic::error(
                 ctx.op_loc(last),
                 format!("block with no terminator, has {printed}"),
-            ));
+            )
+            .on_op(last));
         }
         Ok(())
     }
@@ -439,7 +443,8 @@ impl Verifier<'_> {
         let diag = Diagnostic::error(
             ctx.op_loc(op),
             format!("operand #{index} does not dominate this use"),
-        );
+        )
+        .on_op(op);
         let value = ctx.operand(op, index);
         let user_region = ctx
             .op_parent_block(op)

@@ -246,10 +246,10 @@ fn run(options: &Options) -> Result<bool, String> {
                             }
                         }
                         None => {
-                            let _ = stderr.write_all(
-                                diagnostics::render(&ctx, diag, std::slice::from_ref(&buffer))
-                                    .as_bytes(),
-                            );
+                            let diag = diagnostics::with_current_operation(&ctx, diag);
+                            let rendered =
+                                diagnostics::render(&ctx, &diag, std::slice::from_ref(&buffer));
+                            let _ = stderr.write_all(rendered.as_bytes());
                         }
                     }
                 }
