@@ -45,7 +45,7 @@ fn verify_module(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
             if ctx.num_block_args(block) != 0 {
                 return Err(Diagnostic::error(
                     loc,
-                    "'builtin.module' op expects region to have no arguments",
+                    "'builtin.module' op region should have no arguments",
                 ));
             }
         }

@@ -6,6 +6,15 @@ use crate::float::FloatKind;
 /// The marker for a dynamic dimension (`?`), as MLIR's `ShapedType::kDynamic`.
 pub const DYNAMIC: i64 = i64::MIN;
 
+/// Number of elements of a static shape; `u64::MAX` when it does not fit
+/// (such shapes are legal types; only a splat can fill them).
+pub fn num_elements(shape: &[i64]) -> u64 {
+    shape
+        .iter()
+        .try_fold(1u64, |acc, &d| acc.checked_mul(d.max(0) as u64))
+        .unwrap_or(u64::MAX)
+}
+
 /// Integer signedness semantics: `i32` (signless), `si32`, `ui32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Signedness {

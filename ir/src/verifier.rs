@@ -482,6 +482,7 @@ impl Verifier<'_> {
                 });
                 let detail = match relation(region) {
                     "" => "neither in a parent nor in a child region".to_string(),
+                    "same region" => "in the same region".to_string(),
                     r => format!("in a {r}"),
                 };
                 diag.with_note(

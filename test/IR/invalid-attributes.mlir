@@ -135,7 +135,7 @@
 // Arrays.
 
 // mlir-opt: "expected ',' or ']'".
-// expected-error @+1 {{expected ']'}}
+// expected-error @+1 {{expected ',' or ']'}}
 "foo.op"() {a = [1, 2} : () -> ()
 
 // -----
@@ -264,7 +264,7 @@
 // -----
 
 // mlir-opt quotes the type: "got: 'tensor<i32>'".
-// expected-error @+1 {{expected integer or float type, got: tensor<i32>}}
+// expected-error @+1 {{expected integer or float type, got: 'tensor<i32>'}}
 "foo.op"() {a = array<tensor<i32>: 1>} : () -> ()
 
 // -----
@@ -402,20 +402,20 @@
 // -----
 
 // mlir-opt quotes the type: "type ('tensor<2xi32>')".
-// expected-error @+1 {{parsed zero elements, but type (tensor<2xi32>) expected at least 1}}
+// expected-error @+1 {{parsed zero elements, but type ('tensor<2xi32>') expected at least 1}}
 "foo.op"() {a = dense<> : tensor<2xi32>} : () -> ()
 
 // -----
 
 // mlir-opt quotes the type: "type ('complex<i32>')".
-// expected-error @+1 {{parsed 1 elements, but type (complex<i32>) expected 2 elements}}
+// expected-error @+1 {{parsed 1 elements, but type ('complex<i32>') expected 2 elements}}
 "foo.op"() {a = dense<1> : tensor<1xcomplex<i32>>} : () -> ()
 
 // -----
 
 // A complex literal for a non-complex element type (mlir-opt accepts it and
 // reads past the parsed elements).
-// expected-error @+1 {{parsed 2 elements, but type (tensor<3xi32>) expected 3 elements}}
+// expected-error @+1 {{parsed 2 elements, but type ('tensor<3xi32>') expected 3 elements}}
 "foo.op"() {a = dense<(1, 2)> : tensor<3xi32>} : () -> ()
 
 // -----
@@ -491,12 +491,12 @@
 // -----
 
 // mlir-opt quotes the type: "type: 'tensor<2xi8>'".
-// expected-error @+1 {{elements hex data size is invalid for provided type: tensor<2xi8>}}
+// expected-error @+1 {{elements hex data size is invalid for provided type: 'tensor<2xi8>'}}
 "foo.op"() {a = dense<"0x010203"> : tensor<2xi8>} : () -> ()
 
 // -----
 
-// expected-error @+1 {{elements hex data size is invalid for provided type: tensor<20xi1>}}
+// expected-error @+1 {{elements hex data size is invalid for provided type: 'tensor<20xi1>'}}
 "foo.op"() {a = dense<"0x0102"> : tensor<20xi1>} : () -> ()
 
 // -----

@@ -15,7 +15,7 @@
 // -----
 
 // A lone '.' (mlir-opt: "expected three consecutive dots for an ellipsis").
-// expected-error @+1 {{unexpected character}}
+// expected-error @+1 {{expected three consecutive dots for an ellipsis}}
 "foo.op"() {a = .} : () -> ()
 
 // -----
@@ -79,7 +79,7 @@
 // -----
 
 // mlir-opt: "expected ',' or '#-}'".
-// expected-error @+1 {{expected '#-}'}}
+// expected-error @+1 {{expected ',' or '#-}'}}
 {-# dialect_resources: {} "foo.op"() : () -> ()
 
 // -----
@@ -141,12 +141,12 @@
 // -----
 
 // mlir-opt: "expected ',' or '}'" (also below).
-// expected-error @+1 {{expected '}'}}
+// expected-error @+1 {{expected ',' or '}'}}
 {-# dialect_resources: { builtin: { k: "0x04000000" #-}
 
 // -----
 
-// expected-error @+1 {{expected '}'}}
+// expected-error @+1 {{expected ',' or '}'}}
 {-# dialect_resources: { builtin: { k: "0x04000000" } #-}
 
 // -----
@@ -241,9 +241,8 @@
 
 // -----
 
-// mlir-opt accepts a result number on a block argument.
+// A result number on a block argument is accepted (and ignored), as in mlir-opt.
 "foo.op"() ({
-// expected-error @+1 {{result number not allowed in argument list}}
 ^bb0(%a#0: i32):
   "foo.t"() : () -> ()
 }) : () -> ()
@@ -257,7 +256,7 @@
 // -----
 
 // mlir-opt: "expected valid ssa identifier".
-// expected-error @+1 {{expected SSA value name}}
+// expected-error @+1 {{expected valid ssa identifier}}
 %x, = "foo.op"() : () -> (i32, i32)
 
 // -----
@@ -343,7 +342,7 @@
 // -----
 
 // mlir-opt: "expected ',' or ']'".
-// expected-error @+1 {{expected ']'}}
+// expected-error @+1 {{expected ',' or ']'}}
 "foo.op"()[^bb1 : () -> ()
 
 // -----

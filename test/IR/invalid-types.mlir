@@ -153,10 +153,9 @@
 
 // -----
 
-// At the end of a chunk, strata reports this error at the start of the next
-// line (here the split marker); mlir-opt moves errors at the end of the input
-// back one character, onto the type's line.
-// expected-error @+2 {{cannot apply encoding to unranked tensor}}
+// At the end of a chunk, the error moves back one character onto the type's
+// line, as in mlir-opt.
+// expected-error @+1 {{cannot apply encoding to unranked tensor}}
 "foo.op"() : () -> tensor<*xi32, "enc">
 // -----
 
@@ -178,7 +177,7 @@
 // -----
 
 // mlir-opt: "expected ',' or '>'".
-// expected-error @+1 {{expected '>' in memref type}}
+// expected-error @+1 {{expected ',' or '>' in memref type}}
 "foo.op"() : () -> memref<4xi32, 1 2>
 
 // -----
@@ -240,7 +239,7 @@
 // -----
 
 // mlir-opt: "missing ']' closing scalable dimension".
-// expected-error @+1 {{expected ']' closing scalable dimension}}
+// expected-error @+1 {{missing ']' closing scalable dimension}}
 "foo.op"() : () -> vector<[4xi32>
 
 // -----

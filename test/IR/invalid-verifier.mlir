@@ -40,7 +40,7 @@
 // -----
 
 // mlir-opt: "'builtin.module' op region should have no arguments".
-// expected-error @+1 {{'builtin.module' op expects region to have no arguments}}
+// expected-error @+1 {{'builtin.module' op region should have no arguments}}
 "builtin.module"() ({
 ^bb0(%a: i32):
   "foo.op"() : () -> ()
@@ -80,7 +80,7 @@ module @foo attributes {sym_visibility = 3} {
   ^bb1:
     "foo.op"() : () -> ()
   }) : () -> ()
-  // expected-error @+1 {{'builtin.module' op expects region to have no arguments}}
+  // expected-error @+1 {{'builtin.module' op region should have no arguments}}
   "builtin.module"() ({
   ^bb0(%a: i32):
     "foo.op"() : () -> ()
@@ -244,7 +244,7 @@ module {
 // -----
 
 // mlir-opt: "operand defined as a block argument (block #1 in the same region)".
-// expected-note @+1 {{operand defined as a block argument (block #1 in a same region)}}
+// expected-note @+1 {{operand defined as a block argument (block #1 in the same region)}}
 "foo.op"() ({
 ^bb0:
   "foo.cond_br"()[^bb1, ^bb2] : () -> ()

@@ -19,14 +19,14 @@
 // MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used",
 // at the end of the attribute (column 52).
 "builtin.module"() ({
-// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:47: error: dialect 'foo' is unknown (use --allow-unregistered-dialect to keep its attributes opaque)
+// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:52: error: #"foo"<"attr"> : 'none' attribute created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used
   "builtin.unrealized_conversion_cast"() {a = #foo.attr} : () -> ()
 }) : () -> ()
 
 // -----
 
 "builtin.module"() ({
-// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:47: error: dialect 'foo' is unknown (use --allow-unregistered-dialect to keep its attributes opaque)
+// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:47: error: #"foo"<"attr"> : 'none' attribute created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used
   "builtin.unrealized_conversion_cast"() {a = #foo<attr>} : () -> ()
 }) : () -> ()
 
@@ -35,14 +35,14 @@
 // mlir-opt: "`!"foo"<"type">` type created with unregistered dialect. ...",
 // at the end of the type (column 60).
 "builtin.module"() ({
-// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:55: error: dialect 'foo' is unknown (use --allow-unregistered-dialect to keep its types opaque)
+// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:60: error: `!"foo"<"type">` type created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used
   %0 = "builtin.unrealized_conversion_cast"() : () -> !foo.type
 }) : () -> ()
 
 // -----
 
 "builtin.module"() ({
-// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:55: error: dialect 'foo' is unknown (use --allow-unregistered-dialect to keep its types opaque)
+// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:55: error: `!"foo"<"type">` type created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used
   %0 = "builtin.unrealized_conversion_cast"() : () -> !foo<type>
 }) : () -> ()
 

@@ -300,7 +300,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            self.expect(Tok::RSquare, "']'")?;
+            self.expect(Tok::RSquare, "',' or ']'")?;
         }
         Ok(self.ctx.array_attr(elements))
     }
@@ -394,13 +394,20 @@ impl<'a> Parser<'a> {
         match self.parse_extended_symbol()? {
             ExtendedSymbol::Alias(name) => match self.attr_aliases.get(name) {
                 Some(&attr) => Ok(attr),
-                None => Err(self.error_at(start, format!("undefined symbol alias id '{name}'"))),
+                None => Err(self.wrong_token(&format!("undefined symbol alias id '{name}'"))),
             },
             ExtendedSymbol::Dialect { dialect, data } => {
                 if !self.ctx.allows_unregistered_dialects() {
+                    // MLIR points at the symbol data of `!d.x`, at the start of `!d<x>`.
+                    let pretty = self.src.get(start as usize + 1 + dialect.len()) == Some(&b'.');
+                    let data_pos = if pretty {
+                        start + 2 + dialect.len() as u32
+                    } else {
+                        start
+                    };
                     return Err(self.error_at(
-                        start,
-                        format!("dialect '{dialect}' is unknown (use --allow-unregistered-dialect to keep its attributes opaque)"),
+                        data_pos,
+                        format!("#\"{dialect}\"<\"{data}\"> : 'none' attribute created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"),
                     ));
                 }
                 let ty = if self.consume_if(Tok::Colon) {
@@ -539,7 +546,7 @@ impl<'a> Parser<'a> {
             let printed = crate::printer::type_to_string(self.ctx, element);
             return Err(self.error_at(
                 type_pos,
-                format!("expected integer or float type, got: {printed}"),
+                format!("expected integer or float type, got: '{printed}'"),
             ));
         };
         if width != 1 && width % 8 != 0 {
@@ -633,10 +640,10 @@ impl<'a> Parser<'a> {
         if type_shape.contains(&DYNAMIC) {
             return Err(self.error_at(attr_pos, "elements literal type must have static shape"));
         }
-        let num_elements: i64 = type_shape.iter().product();
+        let num_elements = crate::types::num_elements(&type_shape);
         let storage = dense_storage_bytes(self.ctx, element_type);
         if let Some(hex) = hex {
-            return self.dense_from_hex(attr_pos, hex, ty, element_type, num_elements as usize);
+            return self.dense_from_hex(attr_pos, hex, ty, element_type, num_elements);
         }
         if !shape.is_empty() && shape != type_shape {
             return Err(self.error_at(
@@ -652,7 +659,7 @@ impl<'a> Parser<'a> {
             let printed = crate::printer::type_to_string(self.ctx, ty);
             return Err(self.error_at(
                 attr_pos,
-                format!("parsed zero elements, but type ({printed}) expected at least 1"),
+                format!("parsed zero elements, but type ('{printed}') expected at least 1"),
             ));
         }
         let Some(storage) = storage else {
@@ -666,7 +673,7 @@ impl<'a> Parser<'a> {
             let expected = if shape.is_empty() && num_elements != 0 {
                 2
             } else {
-                num_elements as usize * 2
+                (num_elements as usize).saturating_mul(2)
             };
             if elements.len() != expected {
                 let printed = if shape.is_empty() {
@@ -677,7 +684,7 @@ impl<'a> Parser<'a> {
                 return Err(self.error_at(
                     attr_pos,
                     format!(
-                        "parsed {} elements, but type ({printed}) expected {expected} elements",
+                        "parsed {} elements, but type ('{printed}') expected {expected} elements",
                         elements.len()
                     ),
                 ));
@@ -690,11 +697,11 @@ impl<'a> Parser<'a> {
             raw.extend_from_slice(&bits.to_le_bytes()[..scalar_bytes]);
         }
         let parsed = raw.len() / scalar_bytes.max(1) / if complex { 2 } else { 1 };
-        if parsed != 1 && parsed as i64 != num_elements {
+        if parsed != 1 && parsed as u64 != num_elements {
             let printed = crate::printer::type_to_string(self.ctx, ty);
             return Err(self.error_at(
                 attr_pos,
-                format!("parsed {parsed} elements, but type ({printed}) expected {num_elements} elements"),
+                format!("parsed {parsed} elements, but type ('{printed}') expected {num_elements} elements"),
             ));
         }
         Ok(self.make_dense(ty, raw, storage))
@@ -789,7 +796,7 @@ impl<'a> Parser<'a> {
         hex: Token,
         ty: Type,
         element: Type,
-        num_elements: usize,
+        num_elements: u64,
     ) -> PResult<Attribute> {
         let Some(storage) = dense_storage_bytes(self.ctx, element) else {
             let printed = crate::printer::type_to_string(self.ctx, element);
@@ -817,25 +824,25 @@ impl<'a> Parser<'a> {
             && matches!(self.ctx.type_kind(element), TypeKind::Integer { .. });
         let invalid = || {
             let printed = crate::printer::type_to_string(self.ctx, ty);
-            format!("elements hex data size is invalid for provided type: {printed}")
+            format!("elements hex data size is invalid for provided type: '{printed}'")
         };
         if is_bool {
             if data.len() == 1 && (data[0] == 0 || data[0] == 0xFF) {
                 return Ok(self.make_dense(ty, vec![u8::from(data[0] != 0)], 1));
             }
-            if data.len() != num_elements.div_ceil(8) {
+            if data.len() as u64 != num_elements.div_ceil(8) {
                 let message = invalid();
                 return Err(self.error_at(pos, message));
             }
             let raw = (0..num_elements)
-                .map(|i| (data[i / 8] >> (i % 8)) & 1)
+                .map(|i| (data[(i / 8) as usize] >> (i % 8)) & 1)
                 .collect();
             return Ok(self.make_dense(ty, raw, 1));
         }
         if data.len() == storage {
             return Ok(self.make_dense(ty, data, storage));
         }
-        if data.len() != storage * num_elements {
+        if Some(data.len() as u64) != (storage as u64).checked_mul(num_elements) {
             let message = invalid();
             return Err(self.error_at(pos, message));
         }

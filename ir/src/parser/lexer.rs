@@ -161,6 +161,9 @@ impl<'a> Lexer<'a> {
                     self.pos += 2;
                     Tok::Ellipsis
                 }
+                b'.' => {
+                    return self.error(self.pos, "expected three consecutive dots for an ellipsis")
+                }
                 b'"' => return self.lex_string(start),
                 b'@' => return self.lex_at(start),
                 b'%' | b'^' | b'!' | b'#' => return self.lex_prefixed(c, start),
@@ -180,14 +183,15 @@ impl<'a> Lexer<'a> {
     fn lex_string(&mut self, start: usize) -> Token {
         loop {
             let Some(&c) = self.src.get(self.pos) else {
-                return self.error(start, "expected '\"' in string literal");
+                // Reported where the string stops, as MLIR does.
+                return self.error(self.pos, "expected '\"' in string literal");
             };
             self.pos += 1;
             match c {
                 b'"' => return self.token(Tok::String, start),
                 b'\n' | b'\r' => {
                     self.pos -= 1;
-                    return self.error(start, "expected '\"' in string literal");
+                    return self.error(self.pos, "expected '\"' in string literal");
                 }
                 b'\\' => {
                     let e = self.peek(0);
@@ -215,7 +219,10 @@ impl<'a> Lexer<'a> {
             return self.token(Tok::AtId, start);
         }
         if !is_id_start(c) {
-            return self.error(start, "@ identifier expected to start with letter or '_'");
+            return self.error(
+                start + 1,
+                "@ identifier expected to start with letter or '_'",
+            );
         }
         while self.pos < self.src.len()
             && (is_id_char(self.src[self.pos]) || self.src[self.pos] == b'-')

@@ -251,7 +251,12 @@ impl<'a> Parser<'a> {
             let why = self.lexer.error;
             return self.error_at(self.tok.start, why);
         }
-        self.error_at(self.tok.start, message)
+        let pos = if self.tok.kind == Tok::Eof {
+            self.tok.start.saturating_sub(1)
+        } else {
+            self.tok.start
+        };
+        self.error_at(pos, message)
     }
 
     /// MLIR's `emitWrongTokenError`: an unexpected token is reported right

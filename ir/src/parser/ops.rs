@@ -113,7 +113,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.expect(Tok::FileMetadataEnd, "'#-}'")
+        self.expect(Tok::FileMetadataEnd, "',' or '#-}'")
     }
 
     fn parse_dialect_resources(&mut self) -> PResult<()> {
@@ -144,13 +144,13 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
-                self.expect(Tok::RBrace, "'}'")?;
+                self.expect(Tok::RBrace, "',' or '}'")?;
             }
             if !self.consume_if(Tok::Comma) {
                 break;
             }
         }
-        self.expect(Tok::RBrace, "'}'")
+        self.expect(Tok::RBrace, "',' or '}'")
     }
 
     /// A resource key: a keyword or a string.
@@ -483,7 +483,7 @@ impl<'a> Parser<'a> {
             loop {
                 let name = self.spelling();
                 let pos = self.tok.start;
-                self.expect(Tok::PercentId, "SSA value name")?;
+                self.expect(Tok::PercentId, "valid ssa identifier")?;
                 let mut count = 1;
                 if self.consume_if(Tok::Colon) {
                     if !self.is(Tok::Integer) {
@@ -601,7 +601,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            self.expect(Tok::RSquare, "']'")?;
+            self.expect(Tok::RSquare, "',' or ']'")?;
         }
 
         let mut properties = None;
@@ -877,8 +877,8 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         loop {
-            let use_info = self.parse_ssa_use(false)?;
-            self.expect(Tok::Colon, "':'")?;
+            let use_info = self.parse_ssa_use(true)?;
+            self.expect(Tok::Colon, "':' and type for SSA operand")?;
             let ty = self.parse_type()?;
             let loc = self.loc_at(use_info.pos);
             let arg = self.ctx.add_block_argument(block, ty, loc);

@@ -71,7 +71,7 @@ impl<'a> Parser<'a> {
         match self.tok.kind {
             Tok::BangId => self.parse_extended_type(),
             Tok::BareId => self.parse_builtin_type(),
-            Tok::LParen => Err(self.error_here("expected non-function type")),
+            Tok::LParen => Err(self.wrong_token("expected non-function type")),
             _ => Err(self.wrong_token("expected non-function type")),
         }
     }
@@ -105,10 +105,10 @@ impl<'a> Parser<'a> {
         } else if let Some(d) = word.strip_prefix('i') {
             (Signedness::Signless, d)
         } else {
-            return Err(self.error_here("expected non-function type"));
+            return Err(self.wrong_token("expected non-function type"));
         };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(self.error_here("expected non-function type"));
+            return Err(self.wrong_token("expected non-function type"));
         }
         let width = digits.parse::<u64>().unwrap_or(u64::MAX);
         if width > MAX_INT_WIDTH {
@@ -130,17 +130,22 @@ impl<'a> Parser<'a> {
             ExtendedSymbol::Alias(name) => {
                 return match self.type_aliases.get(name) {
                     Some(&ty) => Ok(ty),
-                    None => {
-                        Err(self.error_at(start, format!("undefined symbol alias id '{name}'")))
-                    }
+                    None => Err(self.wrong_token(&format!("undefined symbol alias id '{name}'"))),
                 };
             }
             ExtendedSymbol::Dialect { dialect, data } => (dialect, data),
         };
         if !self.ctx.allows_unregistered_dialects() {
+            // MLIR points at the symbol data of `!d.x`, at the start of `!d<x>`.
+            let pretty = self.src.get(start as usize + 1 + dialect.len()) == Some(&b'.');
+            let data_pos = if pretty {
+                start + 2 + dialect.len() as u32
+            } else {
+                start
+            };
             return Err(self.error_at(
-                start,
-                format!("dialect '{dialect}' is unknown (use --allow-unregistered-dialect to keep its types opaque)"),
+                data_pos,
+                format!("`!\"{dialect}\"<\"{data}\">` type created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"),
             ));
         }
         let dialect = self.ctx.ident(dialect);
@@ -359,7 +364,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            self.expect(Tok::Greater, "'>' in memref type")?;
+            self.expect(Tok::Greater, "',' or '>' in memref type")?;
         }
         // The default memory space (integer 0) is not stored, as in MLIR.
         if let Some(space) = memory_space {
@@ -395,7 +400,11 @@ impl<'a> Parser<'a> {
         let element = self.parse_type()?;
         self.expect(Tok::Greater, "'>' in vector type")?;
         if shape.iter().any(|&d| d <= 0) {
-            return Err(self.error_at(start, "vector types must have positive constant sizes"));
+            let bad = shape.iter().find(|&&d| d <= 0).copied().unwrap_or(0);
+            return Err(self.error_at(
+                start,
+                format!("vector types must have positive constant sizes but got {bad}"),
+            ));
         }
         if !matches!(
             self.ctx.type_kind(element),
@@ -463,7 +472,9 @@ impl<'a> Parser<'a> {
             shape.push(dim);
             if let Some(flags) = scalable.as_deref_mut() {
                 if is_scalable {
-                    self.expect(Tok::RSquare, "']' closing scalable dimension")?;
+                    if !self.consume_if(Tok::RSquare) {
+                        return Err(self.error_here("missing ']' closing scalable dimension"));
+                    }
                 }
                 flags.push(is_scalable);
             }

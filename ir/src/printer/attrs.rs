@@ -438,7 +438,7 @@ impl Printer<'_> {
         let kind = ctx.type_kind(ty);
         let shape = kind.shape().unwrap_or(&[]).to_vec();
         let element = kind.element_type().unwrap_or(ty);
-        let num_elements: i64 = shape.iter().product();
+        let num_elements = crate::types::num_elements(&shape);
         let storage = crate::attributes::dense_storage_bytes(ctx, element).unwrap_or(1);
         let (scalar, complex) = match ctx.type_kind(element) {
             TypeKind::Complex(inner) => (*inner, true),
@@ -580,7 +580,7 @@ fn print_nested(
         element(out, 0);
         return;
     }
-    let num_elements: i64 = shape.iter().product();
+    let num_elements = crate::types::num_elements(shape);
     if num_elements == 0 {
         return;
     }
