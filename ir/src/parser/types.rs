@@ -471,10 +471,8 @@ impl<'a> Parser<'a> {
             };
             shape.push(dim);
             if let Some(flags) = scalable.as_deref_mut() {
-                if is_scalable {
-                    if !self.consume_if(Tok::RSquare) {
-                        return Err(self.error_here("missing ']' closing scalable dimension"));
-                    }
+                if is_scalable && !self.consume_if(Tok::RSquare) {
+                    return Err(self.error_here("missing ']' closing scalable dimension"));
                 }
                 flags.push(is_scalable);
             }
