@@ -34,34 +34,57 @@ pub(crate) fn register(ctx: &mut Context) {
             ..OpTraits::default()
         },
         inherent_attrs: &[],
-        verify: None,
+        verify: Some(verify_cast),
     });
 }
 
 fn verify_module(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
-    let loc = ctx.op_loc(op);
-    if let Some(region) = ctx.op_regions(op).first() {
-        if let Some(block) = ctx.region_entry_block(*region) {
-            if ctx.num_block_args(block) != 0 {
-                return Err(Diagnostic::error(
-                    loc,
-                    "'builtin.module' op region should have no arguments",
-                ));
-            }
-        }
-    }
+    let error = |message: String| {
+        Diagnostic::error(ctx.op_loc(op), format!("'builtin.module' op {message}")).on_op(op)
+    };
     if let Some(props) = ctx.op_properties(op) {
         for (name, value) in ctx.dictionary_entries(props) {
             let name = ctx.ident_str(*name);
             if matches!(name, "sym_name" | "sym_visibility")
                 && !matches!(ctx.attr_kind(*value), AttrKind::String { ty: None, .. })
             {
-                return Err(Diagnostic::error(
-                    loc,
-                    format!("'builtin.module' op attribute '{name}' failed to satisfy constraint: string attribute"),
-                ));
+                return Err(error(format!(
+                    "attribute '{name}' failed to satisfy constraint: string attribute"
+                )));
             }
         }
+    }
+    if let Some(&region) = ctx.op_regions(op).first() {
+        let blocks = ctx.region_blocks(region).count();
+        if blocks != 1 {
+            return Err(error(
+                "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks".into(),
+            ));
+        }
+        if let Some(block) = ctx.region_entry_block(region) {
+            if ctx.num_block_args(block) != 0 {
+                return Err(error("region should have no arguments".into()));
+            }
+        }
+    }
+    for (name, _) in ctx.dictionary_entries(ctx.op_attr_dict(op)) {
+        let name = ctx.ident_str(*name);
+        if !name.contains('.') {
+            return Err(error(format!(
+                "can only contain attributes with dialect-prefixed names, found: '{name}'"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn verify_cast(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    if ctx.num_results(op) == 0 {
+        return Err(Diagnostic::error(
+            ctx.op_loc(op),
+            "'builtin.unrealized_conversion_cast' op expected at least one result for cast operation",
+        )
+        .on_op(op));
     }
     Ok(())
 }

@@ -168,13 +168,21 @@ pub fn with_current_operation(ctx: &Context, diag: &Diagnostic) -> Diagnostic {
     let mut diag = diag.clone();
     if let Some(op) = diag.op {
         let printed = crate::printer::print_op_generic_inline(ctx, op);
-        diag.notes.push(Diagnostic {
-            severity: Severity::Note,
-            loc: ctx.op_loc(op),
-            message: format!("see current operation: {printed}"),
-            notes: Vec::new(),
-            op: None,
-        });
+        let newline = if ctx.op_regions(op).is_empty() {
+            ""
+        } else {
+            "\n"
+        };
+        diag.notes.insert(
+            0,
+            Diagnostic {
+                severity: Severity::Note,
+                loc: ctx.op_loc(op),
+                message: format!("see current operation: {newline}{printed}"),
+                notes: Vec::new(),
+                op: None,
+            },
+        );
     }
     diag
 }

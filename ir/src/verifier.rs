@@ -466,6 +466,7 @@ impl Verifier<'_> {
                 } else {
                     match relation(def_region) {
                         "" => " (op is neither in a parent nor in a child region)".to_string(),
+                        "same region" => " (op in the same region)".to_string(),
                         r => format!(" (op in a {r})"),
                     }
                 };

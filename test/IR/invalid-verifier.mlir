@@ -169,7 +169,7 @@ module {
   "foo.br"()[^bb1] : () -> ()
 ^bb1:
   %0 = "foo.def"() : () -> i32
-  // expected-error @+1 {{block with no terminator, has <<UNKNOWN SSA VALUE>>:2 = "builtin.unrealized_conversion_cast"(<<UNKNOWN SSA VALUE>>) {a = 1 : i64} : (i32) -> (i32, i64)}}
+  // expected-error @+1 {{block with no terminator, has %1:2 = "builtin.unrealized_conversion_cast"(%0) {a = 1 : i64} : (i32) -> (i32, i64)}}
   %1:2 = "builtin.unrealized_conversion_cast"(%0) {a = 1} : (i32) -> (i32, i64)
 }) : () -> ()
 
@@ -231,7 +231,7 @@ module {
 ^bb0:
   "foo.cond_br"()[^bb1, ^bb2] : () -> ()
 ^bb1:
-  // expected-note @+1 {{operand defined here (op in a same region)}}
+  // expected-note @+1 {{operand defined here (op in the same region)}}
   %0 = "foo.def"() : () -> i32
   "foo.br"()[^bb3] : () -> ()
 ^bb2:
@@ -290,3 +290,21 @@ module {
   }) : () -> ()
   "foo.t"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks}}
+"builtin.module"() ({
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op can only contain attributes with dialect-prefixed names, found: 'other'}}
+"builtin.module"() ({
+  "foo.a"() : () -> ()
+}) {other = 1} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'builtin.unrealized_conversion_cast' op expected at least one result for cast operation}}
+"builtin.unrealized_conversion_cast"() : () -> ()

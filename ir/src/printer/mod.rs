@@ -48,7 +48,12 @@ pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> S
 /// locations (for diagnostics such as "see current operation").
 pub fn print_op_generic_inline(ctx: &Context, op: Operation) -> String {
     let mut printer = Printer::detached(ctx);
-    printer.names = NameState::new(ctx, op, true);
+    // Values are named as in the whole IR the op belongs to, as mlir-opt does.
+    let mut root = op;
+    while let Some(parent) = ctx.op_parent_op(root) {
+        root = parent;
+    }
+    printer.names = NameState::new(ctx, root, true);
     printer.options.generic = true;
     printer.print_op(op);
     printer.out
