@@ -268,3 +268,15 @@
 
 // expected-error @+1 {{expected '>' in tuple type}}
 "foo.op"() : () -> tuple<i32, i64
+
+// -----
+
+// Memory spaces are integer, string or dictionary attributes (or another
+// dialect's attributes), as in MLIR.
+// expected-error @+1 {{unsupported memory space Attribute}}
+"foo.op"() {t = memref<4xf32, [1]>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{unsupported memory space Attribute}}
+"foo.op"() {t = memref<*xf32, #foo.space>} : () -> ()

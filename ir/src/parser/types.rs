@@ -308,6 +308,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_memref_type(&mut self) -> PResult<Type> {
+        let start = self.tok.start;
         self.bump();
         self.expect(Tok::Less, "'<' in memref type")?;
         let unranked = self.consume_if(Tok::Star);
@@ -365,6 +366,17 @@ impl<'a> Parser<'a> {
                 }
             }
             self.expect(Tok::Greater, "',' or '>' in memref type")?;
+        }
+        // Integer, string and dictionary attributes (or another dialect's) name
+        // a memory space, as MLIR's `isSupportedMemorySpace`.
+        if let Some(space) = memory_space {
+            use crate::attributes::AttrKind;
+            if !matches!(
+                self.ctx.attr_kind(space),
+                AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_)
+            ) {
+                return Err(self.error_at(start, "unsupported memory space Attribute"));
+            }
         }
         // The default memory space (integer 0) is not stored, as in MLIR.
         if let Some(space) = memory_space {
