@@ -25,11 +25,14 @@ use std::process::Command;
 use std::time::Duration;
 
 /// The flag sets every input is printed with, by name.
-const FLAG_SETS: [(&str, &[&str]); 2] = [
+const FLAG_SETS: [(&str, &[&str]); 3] = [
     (
         "generic",
         &["--allow-unregistered-dialect", "--mlir-print-op-generic"],
     ),
+    // The default form: custom assembly for the registered (builtin) ops,
+    // per-region value numbering.
+    ("pretty", &["--allow-unregistered-dialect"]),
     (
         "debuginfo",
         &[

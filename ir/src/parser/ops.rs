@@ -741,6 +741,13 @@ impl<'a> Parser<'a> {
             self.bump();
             return self.parse_module_custom(name_pos);
         }
+        if matches!(
+            word,
+            "unrealized_conversion_cast" | "builtin.unrealized_conversion_cast"
+        ) {
+            self.bump();
+            return self.parse_cast_custom(name_pos);
+        }
         match word.split_once('.') {
             Some((dialect, _)) if !self.ctx.registry().has_dialect(dialect) => {
                 let loc = self.loc_at(name_pos);
@@ -755,6 +762,46 @@ impl<'a> Parser<'a> {
                 "custom op '{word}' is unknown (tried 'builtin.{word}' as well)"
             ))),
         }
+    }
+
+    /// `unrealized_conversion_cast (%a, %b : i32, i64)? to f32 {attrs}`
+    fn parse_cast_custom(&mut self, name_pos: u32) -> PResult<Operation> {
+        let loc = self.loc_at(name_pos);
+        let name = self.ctx.ident("builtin.unrealized_conversion_cast");
+        let mut state = OperationState::new(name, loc);
+        let mut operands = Vec::new();
+        if self.is(Tok::PercentId) {
+            loop {
+                operands.push(self.parse_ssa_use(true)?);
+                if !self.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::Colon, "':'")?;
+            let types_pos = self.tok.start;
+            let types = self.parse_type_list_no_parens()?;
+            if types.len() != operands.len() {
+                return Err(self.error_at(
+                    types_pos,
+                    format!(
+                        "{} operands present, but expected {}",
+                        operands.len(),
+                        types.len()
+                    ),
+                ));
+            }
+            for (use_info, ty) in operands.into_iter().zip(types) {
+                state.operands.push(self.resolve_use(use_info, ty)?);
+            }
+        }
+        self.expect_keyword("to", "expected 'to'")?;
+        state.result_types = self.parse_type_list_no_parens()?;
+        if self.is(Tok::LBrace) {
+            state.attributes = self.parse_dictionary_entries()?;
+        }
+        let op = self.ctx.create_operation(state);
+        self.parse_trailing_location(LocTarget::Op(op))?;
+        Ok(op)
     }
 
     /// `module (@name)? (attributes {...})? { ... }`

@@ -35,6 +35,7 @@ pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> S
         indent: 0,
         used_resources: Vec::new(),
         distinct_ids: rustc_hash::FxHashMap::default(),
+        default_dialect: vec!["builtin"],
     };
     printer.print_alias_definitions(false);
     printer.print_op_with_loc(op);
@@ -93,6 +94,9 @@ pub(crate) struct Printer<'c> {
     used_resources: Vec<crate::Ident>,
     /// Printed ids of `distinct` attributes, in order of first print.
     distinct_ids: rustc_hash::FxHashMap<Attribute, u64>,
+    /// Dialect whose prefix is left out of custom op names in the current
+    /// region (MLIR's default dialect): `builtin` in a module, none elsewhere.
+    default_dialect: Vec<&'static str>,
 }
 
 impl<'c> Printer<'c> {
@@ -106,6 +110,7 @@ impl<'c> Printer<'c> {
             indent: 0,
             used_resources: Vec::new(),
             distinct_ids: rustc_hash::FxHashMap::default(),
+            default_dialect: vec!["builtin"],
         }
     }
 
@@ -188,11 +193,47 @@ impl<'c> Printer<'c> {
             }
             self.out.push_str(" = ");
         }
-        if !self.options.generic && ctx.op_name_str(op) == "builtin.module" {
-            self.print_module_custom(op);
-            return;
+        if !self.options.generic {
+            match ctx.op_name_str(op) {
+                "builtin.module" => return self.print_module_custom(op),
+                "builtin.unrealized_conversion_cast" => return self.print_cast_custom(op),
+                _ => {}
+            }
         }
         self.print_generic_op(op);
+    }
+
+    /// A custom op name, without the prefix of the default dialect.
+    fn print_custom_name(&mut self, name: &str) {
+        let default = self.default_dialect.last().copied().unwrap_or("");
+        match name.split_once('.') {
+            Some((dialect, rest)) if !default.is_empty() && dialect == default => {
+                self.out.push_str(rest)
+            }
+            _ => self.out.push_str(name),
+        }
+    }
+
+    /// `unrealized_conversion_cast %a, %b : i32, i64 to f32 {attrs}`
+    fn print_cast_custom(&mut self, op: Operation) {
+        let ctx = self.ctx;
+        self.print_custom_name("builtin.unrealized_conversion_cast");
+        if ctx.num_operands(op) > 0 {
+            self.out.push(' ');
+            for (i, value) in ctx.operands(op).enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.names.write_value(&mut self.out, value, true);
+            }
+            self.out.push_str(" : ");
+            let types: Vec<Type> = ctx.operands(op).map(|v| ctx.value_type(v)).collect();
+            self.print_type_list(&types);
+        }
+        self.out.push_str(" to ");
+        let types: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+        self.print_type_list(&types);
+        self.print_optional_attr_dict(ctx.op_attr_dict(op), false);
     }
 
     fn print_generic_op(&mut self, op: Operation) {
@@ -227,12 +268,14 @@ impl<'c> Printer<'c> {
         let regions = ctx.op_regions(op);
         if !regions.is_empty() {
             self.out.push_str(" (");
+            self.default_dialect.push("");
             for (i, &region) in regions.iter().enumerate() {
                 if i > 0 {
                     self.out.push_str(", ");
                 }
                 self.print_region(region, true, true);
             }
+            self.default_dialect.pop();
             self.out.push(')');
         }
         self.print_optional_attr_dict(ctx.op_attr_dict(op), false);
@@ -264,7 +307,7 @@ impl<'c> Printer<'c> {
     /// `module @name attributes {...} {...}`
     fn print_module_custom(&mut self, op: Operation) {
         let ctx = self.ctx;
-        self.out.push_str("module");
+        self.print_custom_name("builtin.module");
         let mut extra: Vec<(crate::Ident, Attribute)> = Vec::new();
         if let Some(props) = ctx.op_properties(op) {
             for &(name, value) in ctx.dictionary_entries(props) {
@@ -286,7 +329,9 @@ impl<'c> Printer<'c> {
         }
         self.out.push(' ');
         if let Some(&region) = ctx.op_regions(op).first() {
+            self.default_dialect.push("builtin");
             self.print_region(region, false, false);
+            self.default_dialect.pop();
         }
     }
 
