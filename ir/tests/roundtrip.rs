@@ -155,3 +155,18 @@ fn deeply_nested_input_is_an_error_not_a_crash() {
         "100000 levels of nesting must be rejected"
     );
 }
+
+/// Found by fuzzing: f80 values print with more digits than a double holds;
+/// they must read back exactly.
+#[test]
+fn wide_float_literals_round_trip() {
+    let text = "\"foo.a\"() {a = 1.00000000000060457422 : f80, b = -3.14159265358979323846264 : f128} : () -> ()";
+    let options = PrintOptions {
+        generic: true,
+        debug_info: false,
+    };
+    let first = parse_print(text, options).expect("parses");
+    let second = parse_print(&first, options).expect("parses again");
+    assert_eq!(first, second);
+    assert!(first.contains("1.00000000000060457422 : f80"), "{first}");
+}
