@@ -8,6 +8,28 @@
 //!
 //! Start reading at [`Context`], then [`ir`] (operations and values),
 //! [`parser::parse_source`] and [`printer::print_operation`].
+//!
+//! ```
+//! use strata_ir::{parser, printer, verifier, Context, SourceBuffer};
+//!
+//! let mut ctx = Context::new();
+//! ctx.set_allow_unregistered_dialects(true);
+//! let text = r#"%0 = "toy.constant"() {value = 1.5 : f32} : () -> f32"#;
+//! let module = parser::parse_source(&mut ctx, &SourceBuffer::new("input.mlir", text))
+//!     .expect("valid IR");
+//! verifier::verify(&ctx, module).expect("verifies");
+//!
+//! // Walk the IR: the module's single block holds the constant.
+//! let body = ctx.region_entry_block(ctx.op_regions(module)[0]).expect("a block");
+//! let constant = ctx.block_first_op(body).expect("an op");
+//! assert_eq!(ctx.op_name_str(constant), "toy.constant");
+//!
+//! let options = printer::PrintOptions { generic: true, ..Default::default() };
+//! assert_eq!(
+//!     printer::print_operation(&ctx, module, options),
+//!     "\"builtin.module\"() ({\n  %0 = \"toy.constant\"() {value = 1.500000e+00 : f32} : () -> f32\n}) : () -> ()\n"
+//! );
+//! ```
 
 pub mod attributes;
 mod builtin;
