@@ -7,7 +7,11 @@
 //! the value is defined; values defined in a region are not visible after it.
 
 mod attrs;
+mod custom;
+mod dense;
 mod lexer;
+mod locations;
+mod metadata;
 mod ops;
 mod types;
 

@@ -12,7 +12,7 @@ use crate::ir::{OperationState, Value};
 
 /// A use of a value before its type is known: `%name#number` at `pos`.
 #[derive(Clone, Copy)]
-struct UnresolvedOperand<'a> {
+pub(super) struct UnresolvedOperand<'a> {
     name: &'a str,
     number: u32,
     pos: u32,
@@ -78,128 +78,6 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-    }
-
-    /// `{-# dialect_resources: { builtin: { key: "0x..." } } #-}`
-    fn parse_file_metadata(&mut self) -> PResult<()> {
-        self.bump();
-        if self.consume_if(Tok::FileMetadataEnd) {
-            return Ok(());
-        }
-        loop {
-            let key_pos = self.tok.start;
-            if !self.is(Tok::BareId) {
-                return Err(self.error_here("expected identifier key in file metadata dictionary"));
-            }
-            let key = self.spelling();
-            self.bump();
-            self.expect(Tok::Colon, "':'")?;
-            match key {
-                "dialect_resources" => self.parse_dialect_resources()?,
-                "external_resources" => {
-                    return Err(self.error_at(
-                        key_pos,
-                        "external resources are not supported by strata yet",
-                    ));
-                }
-                _ => {
-                    return Err(self.error_at(
-                        key_pos,
-                        format!("unknown key '{key}' in file metadata dictionary"),
-                    ));
-                }
-            }
-            if !self.consume_if(Tok::Comma) {
-                break;
-            }
-        }
-        self.expect(Tok::FileMetadataEnd, "',' or '#-}'")
-    }
-
-    fn parse_dialect_resources(&mut self) -> PResult<()> {
-        self.expect(Tok::LBrace, "'{'")?;
-        if self.consume_if(Tok::RBrace) {
-            return Ok(());
-        }
-        loop {
-            let name_pos = self.tok.start;
-            if !self.is(Tok::BareId) {
-                return Err(self.error_here("expected identifier key for 'resource' entry"));
-            }
-            let dialect = self.spelling();
-            self.bump();
-            self.expect(Tok::Colon, "':'")?;
-            self.expect(Tok::LBrace, "'{'")?;
-            if dialect != "builtin" {
-                return Err(self.error_at(name_pos, format!("dialect '{dialect}' is unknown")));
-            }
-            if !self.consume_if(Tok::RBrace) {
-                loop {
-                    let key = self.parse_resource_key()?;
-                    self.expect(Tok::Colon, "':'")?;
-                    let blob = self.parse_resource_blob(&key)?;
-                    let key = self.ctx.ident(&key);
-                    self.ctx.set_resource_blob(key, blob);
-                    if !self.consume_if(Tok::Comma) {
-                        break;
-                    }
-                }
-                self.expect(Tok::RBrace, "',' or '}'")?;
-            }
-            if !self.consume_if(Tok::Comma) {
-                break;
-            }
-        }
-        self.expect(Tok::RBrace, "',' or '}'")
-    }
-
-    /// A resource key: a keyword or a string.
-    pub(crate) fn parse_resource_key(&mut self) -> PResult<String> {
-        let key = match self.tok.kind {
-            Tok::BareId => self.spelling().to_string(),
-            Tok::String => String::from_utf8_lossy(&unescape(self.spelling())).into_owned(),
-            _ => return Err(self.error_here("expected identifier key for 'resource' entry")),
-        };
-        self.bump();
-        Ok(key)
-    }
-
-    fn parse_resource_blob(&mut self, key: &str) -> PResult<Vec<u8>> {
-        let pos = self.tok.start;
-        let spelling = self.spelling();
-        let hex = (self.is(Tok::String) && spelling.starts_with("\"0x"))
-            .then(|| &spelling[3..spelling.len() - 1])
-            .filter(|h| h.len() % 2 == 0 && h.bytes().all(|b| b.is_ascii_hexdigit()));
-        let Some(hex) = hex else {
-            return Err(self.error_at(pos, format!("expected hex string blob for key '{key}'")));
-        };
-        let blob: Vec<u8> = hex
-            .as_bytes()
-            .chunks(2)
-            .map(|p| {
-                let d = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
-                d(p[0]) * 16 + d(p[1])
-            })
-            .collect();
-        self.bump();
-        if blob.len() < 4 {
-            return Err(self.error_at(
-                pos,
-                format!(
-                    "expected hex string blob for key '{key}' to encode alignment in first 4 bytes"
-                ),
-            ));
-        }
-        let align = u32::from_le_bytes([blob[0], blob[1], blob[2], blob[3]]);
-        if align != 0 && !align.is_power_of_two() {
-            return Err(self.error_at(
-                pos,
-                format!(
-                    "expected hex string blob for key '{key}' to encode alignment in first 4 bytes, but got non-power-of-2 value: {align}"
-                ),
-            ));
-        }
-        Ok(blob)
     }
 
     fn parse_attribute_alias_def(&mut self) -> PResult<()> {
@@ -387,7 +265,11 @@ impl<'a> Parser<'a> {
     }
 
     /// The value a use refers to, or a forward-reference placeholder of type `ty`.
-    fn resolve_use(&mut self, use_info: UnresolvedOperand<'a>, ty: Type) -> PResult<Value> {
+    pub(super) fn resolve_use(
+        &mut self,
+        use_info: UnresolvedOperand<'a>,
+        ty: Type,
+    ) -> PResult<Value> {
         let number = use_info.number as usize;
         let (found, first) = {
             let entries = self.value_entries(use_info.name);
@@ -437,7 +319,10 @@ impl<'a> Parser<'a> {
         Ok(value)
     }
 
-    fn parse_ssa_use(&mut self, allow_result_number: bool) -> PResult<UnresolvedOperand<'a>> {
+    pub(super) fn parse_ssa_use(
+        &mut self,
+        allow_result_number: bool,
+    ) -> PResult<UnresolvedOperand<'a>> {
         let name = self.spelling();
         let pos = self.tok.start;
         self.expect(Tok::PercentId, "SSA operand")?;
@@ -696,7 +581,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `loc(...)` after an operation or block argument.
-    fn parse_trailing_location(&mut self, target: LocTarget) -> PResult<()> {
+    pub(super) fn parse_trailing_location(&mut self, target: LocTarget) -> PResult<()> {
         if !self.consume_keyword("loc") {
             return Ok(());
         }
@@ -733,117 +618,10 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Custom (pretty) forms. Only `builtin.module` has one so far.
-    fn parse_custom_operation(&mut self) -> PResult<Operation> {
-        let name_pos = self.tok.start;
-        let word = self.spelling();
-        if matches!(word, "module" | "builtin.module") {
-            self.bump();
-            return self.parse_module_custom(name_pos);
-        }
-        if matches!(
-            word,
-            "unrealized_conversion_cast" | "builtin.unrealized_conversion_cast"
-        ) {
-            self.bump();
-            return self.parse_cast_custom(name_pos);
-        }
-        match word.split_once('.') {
-            Some((dialect, _)) if !self.ctx.registry().has_dialect(dialect) => {
-                let loc = self.loc_at(name_pos);
-                let dialects = self.ctx.registry().dialects().join(", ");
-                Err(Diagnostic::error(loc, format!("Dialect `{dialect}' not found for custom op '{word}' ")).with_note(
-                    loc,
-                    format!("Available dialects: {dialects} ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management"),
-                ))
-            }
-            Some(_) => Err(self.error_here(format!("custom op '{word}' is unknown"))),
-            None => Err(self.error_here(format!(
-                "custom op '{word}' is unknown (tried 'builtin.{word}' as well)"
-            ))),
-        }
-    }
-
-    /// `unrealized_conversion_cast (%a, %b : i32, i64)? to f32 {attrs}`
-    fn parse_cast_custom(&mut self, name_pos: u32) -> PResult<Operation> {
-        let loc = self.loc_at(name_pos);
-        let name = self.ctx.ident("builtin.unrealized_conversion_cast");
-        let mut state = OperationState::new(name, loc);
-        let mut operands = Vec::new();
-        if self.is(Tok::PercentId) {
-            loop {
-                operands.push(self.parse_ssa_use(true)?);
-                if !self.consume_if(Tok::Comma) {
-                    break;
-                }
-            }
-            self.expect(Tok::Colon, "':'")?;
-            let types_pos = self.tok.start;
-            let types = self.parse_type_list_no_parens()?;
-            if types.len() != operands.len() {
-                return Err(self.error_at(
-                    types_pos,
-                    format!(
-                        "{} operands present, but expected {}",
-                        operands.len(),
-                        types.len()
-                    ),
-                ));
-            }
-            for (use_info, ty) in operands.into_iter().zip(types) {
-                state.operands.push(self.resolve_use(use_info, ty)?);
-            }
-        }
-        self.expect_keyword("to", "expected 'to'")?;
-        state.result_types = self.parse_type_list_no_parens()?;
-        if self.is(Tok::LBrace) {
-            state.attributes = self.parse_dictionary_entries()?;
-        }
-        let op = self.ctx.create_operation(state);
-        self.parse_trailing_location(LocTarget::Op(op))?;
-        Ok(op)
-    }
-
-    /// `module (@name)? (attributes {...})? { ... }`
-    fn parse_module_custom(&mut self, name_pos: u32) -> PResult<Operation> {
-        let loc = self.loc_at(name_pos);
-        let module = self.ctx.ident("builtin.module");
-        let mut state = OperationState::new(module, loc);
-        let mut props = Vec::new();
-        if self.is(Tok::AtId) {
-            let sym = String::from_utf8_lossy(&self.symbol_name()).into_owned();
-            self.bump();
-            let key = self.ctx.ident("sym_name");
-            let value = self.ctx.string_attr(&sym);
-            props.push((key, value));
-        }
-        if self.consume_keyword("attributes") {
-            let entries = self.parse_dictionary_entries()?;
-            let (inh, rest): (Vec<_>, Vec<_>) = entries.into_iter().partition(|(n, _)| {
-                matches!(self.ctx.ident_str(*n), "sym_name" | "sym_visibility")
-            });
-            props.extend(inh);
-            state.attributes = rest;
-        }
-        if !props.is_empty() {
-            state.properties = Some(self.ctx.dictionary_attr(props));
-        }
-        let region = self.ctx.create_region();
-        self.parse_region(region)?;
-        if self.ctx.region_is_empty(region) {
-            let block = self.ctx.create_block();
-            self.ctx.append_block(region, block);
-        }
-        state.regions.push(region);
-        let op = self.ctx.create_operation(state);
-        self.parse_trailing_location(LocTarget::Op(op))?;
-        Ok(op)
-    }
-
     // ----- regions -----
 
     /// region ::= `{` entry-block? block* `}`
-    fn parse_region(&mut self, region: Region) -> PResult<()> {
+    pub(super) fn parse_region(&mut self, region: Region) -> PResult<()> {
         self.enter_nesting()?;
         let result = self.parse_region_inner(region);
         self.depth -= 1;
