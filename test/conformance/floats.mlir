@@ -31,10 +31,9 @@
   d = 2.718281828 : f32,
   e = 12345.678 : f32,
   f = 7.0e300 : f64,
-  g = 0.0001 : f32,
-  h = 0.1 : f80,
-  i = 0.1 : f128
+  g = 0.0001 : f32
 } : () -> ()
+// (`0.1 : f80` is a known, deliberate difference: see test/IR/float-wide.mlir.)
 
 // Integral values too long for `%e` print as hex.
 "foo.hex_printed"() {

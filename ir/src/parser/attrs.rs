@@ -248,18 +248,12 @@ impl<'a> Parser<'a> {
             return Err(self.error_at(elt.tok.start, "expected floating point literal"));
         }
         let spelling = self.text(elt.tok.start, elt.tok.end);
-        // Types wider than f64 get literals with more digits than a double
-        // holds (that is how they print): those are rounded directly, so that
-        // printed IR reads back to the same value. mlir-opt goes through
-        // `double` here too and loses them; for everything else we do as it
-        // does: through `double` (overflow becomes infinity), then rounded.
-        let significant = spelling
-            .bytes()
-            .take_while(|&b| b != b'e' && b != b'E')
-            .filter(u8::is_ascii_digit)
-            .skip_while(|&b| b == b'0')
-            .count();
-        if kind.bit_width() > 64 && significant > 17 {
+        // Types wider than f64 are rounded directly from the decimal text, so
+        // that every printed value reads back to itself. (mlir-opt goes
+        // through `double` here, which loses their extra precision and range:
+        // its own output does not always read back.) Everything else goes
+        // through `double` as in mlir-opt: overflow becomes infinity.
+        if kind.bit_width() > 64 {
             let text = if elt.negative {
                 format!("-{spelling}")
             } else {
