@@ -244,14 +244,12 @@
 
 // -----
 
-// mlir-opt: "expected a 64-bit signed integer or '?'".
-// expected-error @+1 {{expected '?' or integer}}
+// expected-error @+1 {{expected a 64-bit signed integer or '?'}}
 "foo.op"() {a = strided<[x]>} : () -> ()
 
 // -----
-
 // mlir-opt: "expected a 64-bit signed integer or '?'".
-// expected-error @+1 {{integer value too large}}
+// expected-error @+1 {{expected a 64-bit signed integer or '?'}}
 "foo.op"() {a = strided<[99999999999999999999]>} : () -> ()
 
 // -----

@@ -474,16 +474,20 @@ impl<'a> Parser<'a> {
         if self.consume_if(Tok::Question) {
             return Ok(DYNAMIC);
         }
+        const MESSAGE: &str = "expected a 64-bit signed integer or '?'";
         let negative = self.consume_if(Tok::Minus);
         if !self.is(Tok::Integer) {
-            return Err(self.wrong_token("expected '?' or integer"));
+            return Err(self.error_here(MESSAGE));
         }
-        let value = self
-            .spelling()
-            .parse::<i64>()
-            .map_err(|_| self.error_here("integer value too large"))?;
+        let digits = self.spelling();
+        let value = if negative {
+            format!("-{digits}").parse::<i64>()
+        } else {
+            digits.parse::<i64>()
+        };
+        let value = value.map_err(|_| self.error_here(MESSAGE))?;
         self.bump();
-        Ok(if negative { -value } else { value })
+        Ok(value)
     }
 
     /// `distinct[N]<attr>`: the same `N` in one file is the same attribute.

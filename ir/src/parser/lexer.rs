@@ -120,7 +120,8 @@ impl<'a> Lexer<'a> {
             };
             self.pos += 1;
             let kind = match c {
-                b' ' | b'\t' | b'\n' | b'\r' => continue,
+                // A NUL inside the buffer is skipped, as MLIR's lexer does.
+                b' ' | b'\t' | b'\n' | b'\r' | 0 => continue,
                 b'/' if self.peek(0) == b'/' => {
                     while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
                         self.pos += 1;
