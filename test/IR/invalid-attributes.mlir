@@ -248,7 +248,7 @@
 "foo.op"() {a = strided<[x]>} : () -> ()
 
 // -----
-// mlir-opt: "expected a 64-bit signed integer or '?'".
+
 // expected-error @+1 {{expected a 64-bit signed integer or '?'}}
 "foo.op"() {a = strided<[99999999999999999999]>} : () -> ()
 
