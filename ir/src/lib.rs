@@ -40,6 +40,7 @@ pub mod float;
 pub mod ir;
 pub mod parser;
 pub mod printer;
+pub mod symbol_table;
 pub mod types;
 pub mod verifier;
 pub mod verify_diagnostics;

@@ -201,6 +201,9 @@ impl Verifier<'_> {
             if self.is_isolated(op) {
                 self.verify_isolated_from_above(op)?;
             }
+            if ctx.is_symbol_table(op) {
+                self.verify_symbol_table(op)?;
+            }
             return Ok(());
         }
         let name = ctx.op_name_str(op);
@@ -314,6 +317,28 @@ impl Verifier<'_> {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Symbol names are unique among the ops of a symbol table.
+    fn verify_symbol_table(&self, table: Operation) -> VResult {
+        let ctx = self.ctx;
+        let mut seen: FxHashMap<&[u8], Operation> = FxHashMap::default();
+        for op in crate::symbol_table::symbol_ops(ctx, table) {
+            let Some(name) = ctx.symbol_name(op) else {
+                continue;
+            };
+            if let Some(&first) = seen.get(name) {
+                let name = String::from_utf8_lossy(name);
+                return Err(Diagnostic::error(
+                    ctx.op_loc(op),
+                    format!("redefinition of symbol named '{name}'"),
+                )
+                .on_op(op)
+                .with_note(ctx.op_loc(first), "see existing symbol definition here"));
+            }
+            seen.insert(name, op);
         }
         Ok(())
     }

@@ -308,3 +308,19 @@ module {
 
 // expected-error @+1 {{'builtin.unrealized_conversion_cast' op expected at least one result for cast operation}}
 "builtin.unrealized_conversion_cast"() : () -> ()
+
+// -----
+
+// expected-note @+1 {{see existing symbol definition here}}
+"foo.f"() <{sym_name = "a"}> : () -> ()
+// expected-error @+1 {{redefinition of symbol named 'a'}}
+"foo.g"() {sym_name = "a"} : () -> ()
+
+// -----
+
+module @m {
+  // expected-note @+1 {{see existing symbol definition here}}
+  "foo.f"() {sym_name = "b"} : () -> ()
+  // expected-error @+1 {{redefinition of symbol named 'b'}}
+  "foo.f"() {sym_name = "b"} : () -> ()
+}
