@@ -170,3 +170,33 @@ fn wide_float_literals_round_trip() {
     assert_eq!(first, second);
     assert!(first.contains("1.00000000000060457422 : f80"), "{first}");
 }
+
+/// Inputs the fuzzer (fuzz/fuzz_targets/parse.rs) once failed on: each must
+/// still parse, print, and read back to the same text (or be rejected).
+#[test]
+fn fuzz_regressions_stay_fixed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz/regressions exists") {
+        let path = entry.expect("readable entry").path();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let options = PrintOptions {
+            generic: true,
+            debug_info: true,
+        };
+        if let Ok(first) = parse_print(&text, options) {
+            let second = parse_print(&first, options).unwrap_or_else(|e| {
+                panic!("{}: printed IR does not parse back: {e}", path.display())
+            });
+            assert_eq!(first, second, "{}: printing is not stable", path.display());
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 0,
+        "no regression inputs found in {}",
+        dir.display()
+    );
+}

@@ -1,0 +1,13 @@
+// RUN: strata-opt --allow-unregistered-dialect --mlir-print-op-generic %s | FileCheck %s
+// RUN: strata-opt --allow-unregistered-dialect --mlir-print-op-generic %s | strata-opt --allow-unregistered-dialect --mlir-print-op-generic | FileCheck %s
+
+// Dialect attributes and types of unknown dialects keep their text. The
+// pretty form `#d.data` is used when the data is simple enough, as in MLIR.
+// CHECK: a = #foo.bar<1, "x">
+// CHECK-SAME: b = #foo<"verbose">
+// CHECK-SAME: c = #foo.dotted.name
+// Deliberate difference from mlir-opt 22: it prints `#foo<layou->`, which
+// it cannot read back (`->` is an arrow); strata keeps the pretty form.
+// CHECK-SAME: d = #foo.layou-
+// CHECK-SAME: t = !foo.ty<[1, 2]>
+"foo.op"() {a = #foo.bar<1, "x">, b = #foo<"verbose">, c = #foo<dotted.name>, d = #foo.layou-, t = !foo.ty<[1, 2]>} : () -> ()
