@@ -16,7 +16,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir"]
 # conformance/ holds inputs of test/tests/conformance.rs, not lit tests; Inputs/
 # directories hold files that lit tests read.
-config.excludes = ["conformance-unsupported", "conformance", "Inputs", "lit.cfg.py", "Cargo.toml", "tests", "target"]
+config.excludes = ["conformance", "Inputs", "lit.cfg.py", "Cargo.toml", "tests", "target"]
 config.test_source_root = os.path.dirname(__file__)
 
 config.environment["PATH"] = os.environ.get("PATH", "")

@@ -39,6 +39,10 @@ pub enum AttrKind {
     DenseResource { ty: Type, key: Ident },
     /// `array<i64: 1, 2>`; element bit patterns.
     DenseArray { element: Type, values: Box<[u64]> },
+    /// `affine_map<(d0, d1)[s0] -> (d0 + s0, d1)>` (also a memref layout).
+    AffineMap(crate::affine::AffineMap),
+    /// `affine_set<(d0)[s0] : (d0 - s0 >= 0)>`.
+    IntegerSet(crate::affine::IntegerSet),
     /// `strided<[s0, s1], offset: o>` memref layout.
     Strided { strides: Box<[i64]>, offset: i64 },
     /// An attribute of an unregistered dialect kept as text: `#foo.bar<...>`.

@@ -31,6 +31,7 @@
 //! );
 //! ```
 
+pub mod affine;
 pub mod attributes;
 mod builtin;
 pub mod context;

@@ -583,22 +583,28 @@
 
 // -----
 
-// Attribute kinds strata does not support yet (mlir-opt accepts them).
+// Affine maps and integer sets (messages as mlir-opt's).
 
-// expected-error @+1 {{'affine_map' attributes are not supported by strata yet}}
-"foo.op"() {a = affine_map<(d0) -> (d0)>} : () -> ()
-
-// -----
-
-// expected-error @+1 {{'affine_set' attributes are not supported by strata yet}}
-"foo.op"() {a = affine_set<(d0) : (d0 >= 0)>} : () -> ()
+// expected-error @+1 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
+"foo.op"() {a = affine_map<(d0) -> (d0 * d0)>} : () -> ()
 
 // -----
 
+// expected-error @+1 {{expected '== affine-expr' or '>= affine-expr' at end of affine constraint}}
+"foo.op"() {a = affine_set<(d0) : (d0)>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{use of undeclared identifier}}
+"foo.op"() {a = affine_map<(d0) -> (d1)>} : () -> ()
+
+// -----
+
+// An attribute kind strata does not support yet (mlir-opt accepts it).
 // expected-error @+1 {{'sparse' attributes are not supported by strata yet}}
 "foo.op"() {a = sparse<[[0]], [1]> : tensor<2xi32>} : () -> ()
 
 // -----
 
-// expected-error @+1 {{'affine_map' attributes are not supported by strata yet}}
-"foo.op"() : () -> memref<4xi32, affine_map<(d0) -> (d0)>>
+// expected-error @+1 {{memref layout mismatch between rank and affine map: 1 != 2}}
+"foo.op"() : () -> memref<4xi32, affine_map<(d0, d1) -> (d0)>>

@@ -49,7 +49,8 @@ impl<'a> Parser<'a> {
                 }
                 "dense_resource" => self.parse_dense_resource(ty),
                 "distinct" => self.parse_distinct(),
-                word @ ("affine_map" | "affine_set" | "sparse") => Err(self.error_here(format!(
+                "affine_map" | "affine_set" => self.parse_affine(),
+                word @ "sparse" => Err(self.error_here(format!(
                     "'{word}' attributes are not supported by strata yet"
                 ))),
                 _ => {
@@ -488,6 +489,32 @@ impl<'a> Parser<'a> {
         let value = value.map_err(|_| self.error_here(MESSAGE))?;
         self.bump();
         Ok(value)
+    }
+
+    /// `affine_map<...>` or `affine_set<...>`, parsed by the affine parser on
+    /// the text after `<`.
+    fn parse_affine(&mut self) -> PResult<Attribute> {
+        let is_map = self.spelling() == "affine_map";
+        self.bump();
+        if !self.is(Tok::Less) {
+            let what = if is_map { "affine_map" } else { "affine_set" };
+            return Err(self.wrong_token(&format!("expected '<' after '{what}'")));
+        }
+        let body_start = self.tok.end as usize;
+        let text = std::str::from_utf8(&self.src[body_start..]).unwrap_or("");
+        let parsed = if is_map {
+            crate::affine::parse_affine_map_prefix(text).map(|(m, n)| (AttrKind::AffineMap(m), n))
+        } else {
+            crate::affine::parse_integer_set_prefix(text).map(|(s, n)| (AttrKind::IntegerSet(s), n))
+        };
+        match parsed {
+            Ok((kind, consumed)) => {
+                self.lexer.reset(body_start + consumed);
+                self.bump();
+                Ok(self.ctx.intern_attr(kind))
+            }
+            Err(e) => Err(self.error_at((body_start + e.offset) as u32, e.message)),
+        }
     }
 
     /// `distinct[N]<attr>`: the same `N` in one file is the same attribute.

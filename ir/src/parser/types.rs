@@ -343,6 +343,7 @@ impl<'a> Parser<'a> {
                 let is_layout = matches!(
                     self.ctx.attr_kind(attr),
                     crate::attributes::AttrKind::Strided { .. }
+                        | crate::attributes::AttrKind::AffineMap(_)
                 );
                 if is_layout {
                     if unranked {
@@ -366,6 +367,25 @@ impl<'a> Parser<'a> {
                 }
             }
             self.expect(Tok::Greater, "',' or '>' in memref type")?;
+        }
+        // An affine-map layout takes one dimension per memref dimension; the
+        // identity map is the default layout and is not stored, as in MLIR.
+        if let Some(l) = layout {
+            if let crate::attributes::AttrKind::AffineMap(map) = self.ctx.attr_kind(l) {
+                if map.num_dims as usize != shape.len() {
+                    return Err(self.error_at(
+                        start,
+                        format!(
+                            "memref layout mismatch between rank and affine map: {} != {}",
+                            shape.len(),
+                            map.num_dims
+                        ),
+                    ));
+                }
+                if map.is_identity() {
+                    layout = None;
+                }
+            }
         }
         // Integer, string and dictionary attributes (or another dialect's) name
         // a memory space, as MLIR's `isSupportedMemorySpace`.

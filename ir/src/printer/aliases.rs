@@ -172,6 +172,8 @@ impl Initializer<'_> {
         match item {
             Item::Attr(a) => match self.ctx.attr_kind(a) {
                 AttrKind::Location(_) => Some("loc"),
+                AttrKind::AffineMap(_) => Some("map"),
+                AttrKind::IntegerSet(_) => Some("set"),
                 AttrKind::Distinct { referenced, .. }
                     if !matches!(self.ctx.attr_kind(*referenced), AttrKind::Unit) =>
                 {

@@ -395,6 +395,12 @@ impl Printer<'_> {
                 self.out.push('>');
                 return;
             }
+            AttrKind::AffineMap(map) => {
+                let _ = write!(self.out, "affine_map<{map}>");
+            }
+            AttrKind::IntegerSet(set) => {
+                let _ = write!(self.out, "affine_set<{set}>");
+            }
             AttrKind::Strided { strides, offset } => {
                 self.out.push_str("strided<[");
                 for (i, &s) in strides.iter().enumerate() {
