@@ -626,3 +626,13 @@ module @name {
 // mlir-opt reports this after the alias, at the ']'.
 // expected-error @+1 {{expected location attribute, but got1 : i64}}
 "foo.op"() : () -> () loc(fused[#a])
+
+// -----
+
+// expected-error @+1 {{invalid dialect namespace '""'}}
+"foo.op"() {a = #.x} : () -> ()
+
+// -----
+
+// expected-error @+1 {{invalid dialect namespace '"a-b"'}}
+"foo.op"() {a = !a-b.x} : () -> ()

@@ -415,19 +415,9 @@ impl<'a> Parser<'a> {
                 None => Err(self.wrong_token(&format!("undefined symbol alias id '{name}'"))),
             },
             ExtendedSymbol::Dialect { dialect, data } => {
-                if !self.ctx.allows_unregistered_dialects() {
-                    // MLIR points at the symbol data of `!d.x`, at the start of `!d<x>`.
-                    let pretty = self.src.get(start as usize + 1 + dialect.len()) == Some(&b'.');
-                    let data_pos = if pretty {
-                        start + 2 + dialect.len() as u32
-                    } else {
-                        start
-                    };
-                    return Err(self.error_at(
-                        data_pos,
-                        format!("#\"{dialect}\"<\"{data}\"> : 'none' attribute created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"),
-                    ));
-                }
+                self.check_opaque_symbol(start, dialect, || {
+                    format!("#\"{dialect}\"<\"{data}\"> : 'none' attribute")
+                })?;
                 let ty = if self.consume_if(Tok::Colon) {
                     Some(self.parse_type()?)
                 } else {

@@ -135,24 +135,48 @@ impl<'a> Parser<'a> {
             }
             ExtendedSymbol::Dialect { dialect, data } => (dialect, data),
         };
-        if !self.ctx.allows_unregistered_dialects() {
-            // MLIR points at the symbol data of `!d.x`, at the start of `!d<x>`.
-            let pretty = self.src.get(start as usize + 1 + dialect.len()) == Some(&b'.');
-            let data_pos = if pretty {
-                start + 2 + dialect.len() as u32
-            } else {
-                start
-            };
-            return Err(self.error_at(
-                data_pos,
-                format!("`!\"{dialect}\"<\"{data}\">` type created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"),
-            ));
-        }
+        self.check_opaque_symbol(start, dialect, || {
+            format!("`!\"{dialect}\"<\"{data}\">` type")
+        })?;
         let dialect = self.ctx.ident(dialect);
         Ok(self.ctx.intern_type(TypeKind::Opaque {
             dialect,
             data: data.into(),
         }))
+    }
+
+    /// Checks for a dialect type or attribute kept opaque (MLIR's
+    /// `OpaqueType::verify` / `OpaqueAttr::verify`): a valid namespace, and
+    /// unknown dialects only when allowed. `what` names it in the message.
+    pub(crate) fn check_opaque_symbol(
+        &mut self,
+        start: u32,
+        dialect: &str,
+        what: impl FnOnce() -> String,
+    ) -> PResult<()> {
+        // MLIR points at the symbol data of `!d.x`, at the start of `!d<x>`.
+        let pretty = self.src.get(start as usize + 1 + dialect.len()) == Some(&b'.');
+        let data_pos = if pretty {
+            start + 2 + dialect.len() as u32
+        } else {
+            start
+        };
+        let valid = dialect.bytes().enumerate().all(|(i, c)| {
+            c.is_ascii_alphabetic() || c == b'_' || (i > 0 && (c.is_ascii_digit() || c == b'$'))
+        }) && !dialect.is_empty();
+        if !valid {
+            let mut quoted = String::new();
+            crate::printer::write_string_literal(&mut quoted, dialect.as_bytes());
+            return Err(self.error_at(data_pos, format!("invalid dialect namespace '{quoted}'")));
+        }
+        if !self.ctx.allows_unregistered_dialects() {
+            let what = what();
+            return Err(self.error_at(
+                data_pos,
+                format!("{what} created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"),
+            ));
+        }
+        Ok(())
     }
 
     /// After `!` or `#`: an alias name, or a dialect symbol with its verbatim body.

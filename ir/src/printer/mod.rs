@@ -60,6 +60,11 @@ pub fn print_op_generic_inline(ctx: &Context, op: Operation) -> String {
     printer.out
 }
 
+/// A quoted, escaped string literal, as MLIR prints string attributes.
+pub fn write_string_literal(out: &mut String, bytes: &[u8]) {
+    attrs::write_string(out, bytes);
+}
+
 /// A type as text (for diagnostics).
 pub fn type_to_string(ctx: &Context, ty: Type) -> String {
     let mut printer = Printer::detached(ctx);
