@@ -34,6 +34,13 @@ pub enum AttrKind {
     DenseElements { ty: Type, data: DenseData },
     /// `dense<"a", "b"> : tensor<2x!foo.string>`-like string elements.
     DenseStrings { ty: Type, values: Box<[Box<[u8]>]> },
+    /// `sparse<indices, values> : tensor<...>`: `indices` is a dense
+    /// `tensor<N x rank x i64>`, `values` a dense `tensor<N x T>`.
+    Sparse {
+        ty: Type,
+        indices: Attribute,
+        values: Attribute,
+    },
     /// `dense_resource<key> : tensor<...>`: elements held in the file's
     /// `dialect_resources` section (see `Context::resource_blob`).
     DenseResource { ty: Type, key: Ident },

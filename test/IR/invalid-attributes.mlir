@@ -600,9 +600,18 @@
 
 // -----
 
-// An attribute kind strata does not support yet (mlir-opt accepts it).
-// expected-error @+1 {{'sparse' attributes are not supported by strata yet}}
-"foo.op"() {a = sparse<[[0]], [1]> : tensor<2xi32>} : () -> ()
+// expected-error @+1 {{expected shape ([3, 4]); inferred shape of indices literal ([2]); inferred shape of values literal ([2])}}
+"foo.op"() {a = sparse<[1, 2], 7.5> : tensor<3x4xf32>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{sparse index #0 is not contained within the value shape, with index=[1, 9], and type='tensor<3x4xf32>'}}
+"foo.op"() {a = sparse<[[1, 9]], 7.5> : tensor<3x4xf32>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{expected 1-d tensor for sparse element values}}
+"foo.op"() {a = sparse<[[1, 1]], [[7.5]]> : tensor<3x4xf32>} : () -> ()
 
 // -----
 

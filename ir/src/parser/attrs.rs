@@ -50,9 +50,7 @@ impl<'a> Parser<'a> {
                 "dense_resource" => self.parse_dense_resource(ty),
                 "distinct" => self.parse_distinct(),
                 "affine_map" | "affine_set" => self.parse_affine(),
-                word @ "sparse" => Err(self.error_here(format!(
-                    "'{word}' attributes are not supported by strata yet"
-                ))),
+                "sparse" => self.parse_sparse_elements(ty),
                 _ => {
                     let ty = self.parse_type()?;
                     Ok(self.ctx.type_attr(ty))

@@ -8,6 +8,14 @@ use crate::attributes::{dense_storage_bytes, AttrKind, DenseData};
 use crate::context::{Attribute, Type};
 use crate::types::{TypeKind, DYNAMIC};
 
+/// What was between `dense<` and `>`.
+#[derive(Default)]
+struct TensorLiteral {
+    elements: Vec<Element>,
+    shape: Vec<i64>,
+    hex: Option<Token>,
+}
+
 impl Parser<'_> {
     // ----- array<T: ...> -----
 
@@ -81,27 +89,207 @@ impl Parser<'_> {
         let attr_pos = self.tok.start;
         self.bump();
         self.expect(Tok::Less, "'<' after 'dense'")?;
-        let mut elements = Vec::new();
-        let mut shape: Vec<i64> = Vec::new();
-        let mut hex: Option<Token> = None;
+        let mut literal = TensorLiteral::default();
         if !self.consume_if(Tok::Greater) {
-            match self.tok.kind {
-                Tok::LSquare => self.parse_tensor_literal_list(&mut elements, &mut shape)?,
-                Tok::String if self.spelling().starts_with("\"0x") => {
-                    hex = Some(self.tok);
-                    self.bump();
-                }
-                _ => self.parse_tensor_literal_element(&mut elements)?,
-            }
+            literal = self.parse_tensor_literal(true)?;
             self.expect(Tok::Greater, "'>'")?;
         }
-        let ty = match known_type {
-            Some(ty) => ty,
+        let ty = self.parse_elements_type(known_type)?;
+        self.build_dense(attr_pos, literal, ty)
+    }
+
+    /// `sparse<indices, values> : type` (MLIR's `parseSparseElementsAttr`).
+    pub(super) fn parse_sparse_elements(&mut self, known_type: Option<Type>) -> PResult<Attribute> {
+        let attr_pos = self.tok.start;
+        self.bump();
+        self.expect(Tok::Less, "'<' after 'sparse'")?;
+        let i64_type = self.ctx.integer_type(64);
+        if self.consume_if(Tok::Greater) {
+            let ty = self.parse_elements_type(known_type)?;
+            self.check_shaped_static(attr_pos, ty)?;
+            let (shape, element) = self.shape_and_element(ty);
+            let indices_ty = self.ctx.tensor_type(vec![0, shape.len() as i64], i64_type);
+            let values_ty = self.ctx.tensor_type(vec![0], element);
+            let indices = self.build_dense(attr_pos, TensorLiteral::default(), indices_ty)?;
+            let values = self.build_dense(attr_pos, TensorLiteral::default(), values_ty)?;
+            return Ok(self.ctx.intern_attr(AttrKind::Sparse {
+                ty,
+                indices,
+                values,
+            }));
+        }
+        let indices_pos = self.tok.start;
+        let indices_literal = self.parse_tensor_literal(false)?;
+        self.expect(Tok::Comma, "','")?;
+        let values_pos = self.tok.start;
+        let values_literal = self.parse_tensor_literal(true)?;
+        self.expect(Tok::Greater, "'>'")?;
+        let ty = self.parse_elements_type(known_type)?;
+        self.check_shaped_static(attr_pos, ty)?;
+        let (shape, element) = self.shape_and_element(ty);
+        let indices_shape = if indices_literal.shape.is_empty() {
+            vec![1, shape.len() as i64]
+        } else {
+            indices_literal.shape.clone()
+        };
+        let num_indices = indices_shape.first().copied().unwrap_or(0);
+        let indices_ty = self.ctx.tensor_type(indices_shape.clone(), i64_type);
+        let indices = self.build_dense(indices_pos, indices_literal, indices_ty)?;
+        let values_shape = if values_literal.shape.is_empty() {
+            vec![num_indices]
+        } else {
+            values_literal.shape.clone()
+        };
+        let values_ty = self.ctx.tensor_type(values_shape.clone(), element);
+        let values = self.build_dense(values_pos, values_literal, values_ty)?;
+        self.verify_sparse(attr_pos, ty, &shape, indices, &indices_shape, &values_shape)?;
+        Ok(self.ctx.intern_attr(AttrKind::Sparse {
+            ty,
+            indices,
+            values,
+        }))
+    }
+
+    /// MLIR's `SparseElementsAttr::verify`: indices of shape [N, rank] (or
+    /// [N] for 1-d types), N values, every index inside the shape.
+    fn verify_sparse(
+        &mut self,
+        pos: u32,
+        ty: Type,
+        shape: &[i64],
+        indices: Attribute,
+        indices_shape: &[i64],
+        values_shape: &[i64],
+    ) -> PResult<()> {
+        if values_shape.len() != 1 {
+            return Err(self.error_at(pos, "expected 1-d tensor for sparse element values"));
+        }
+        let rank = shape.len();
+        let shape_error = |this: &mut Self| {
+            this.error_at(
+                pos,
+                format!(
+                    "expected shape ([{}]); inferred shape of indices literal ([{}]); inferred shape of values literal ([{}])",
+                    join_dims(shape),
+                    join_dims(indices_shape),
+                    join_dims(values_shape)
+                ),
+            )
+        };
+        match indices_shape.len() {
+            2 if indices_shape[1] != rank as i64 => return Err(shape_error(self)),
+            2 => {}
+            1 if rank == 1 => {}
+            _ => return Err(shape_error(self)),
+        }
+        let num_indices = indices_shape[0];
+        if num_indices != values_shape[0] {
+            return Err(shape_error(self));
+        }
+        let AttrKind::DenseElements { data, .. } = self.ctx.attr_kind(indices) else {
+            return Ok(());
+        };
+        let read = |i: usize| -> i64 {
+            if data.splat {
+                return data
+                    .raw
+                    .get(..8)
+                    .map_or(0, |b| i64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+            }
+            data.raw
+                .get(i * 8..i * 8 + 8)
+                .map_or(0, |b| i64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
+        };
+        let count = if data.splat {
+            1
+        } else {
+            num_indices.max(0) as usize
+        };
+        for i in 0..count {
+            let index: Vec<i64> = (0..rank).map(|d| read(i * rank + d)).collect();
+            let inside = index.iter().zip(shape).all(|(&x, &d)| x >= 0 && x < d);
+            if !inside {
+                let printed = crate::printer::type_to_string(self.ctx, ty);
+                let index: Vec<String> = index.iter().map(|x| (*x as u64).to_string()).collect();
+                return Err(self.error_at(
+                    pos,
+                    format!(
+                        "sparse index #{i} is not contained within the value shape, with index=[{}], and type='{printed}'",
+                        index.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The literal between `dense<` and `>`: a nested list, a single element,
+    /// or (when allowed) a hex blob.
+    fn parse_tensor_literal(&mut self, allow_hex: bool) -> PResult<TensorLiteral> {
+        let mut literal = TensorLiteral::default();
+        match self.tok.kind {
+            Tok::LSquare => {
+                self.parse_tensor_literal_list(&mut literal.elements, &mut literal.shape)?
+            }
+            Tok::String if allow_hex && self.spelling().starts_with("\"0x") => {
+                literal.hex = Some(self.tok);
+                self.bump();
+            }
+            _ => self.parse_tensor_literal_element(&mut literal.elements)?,
+        }
+        Ok(literal)
+    }
+
+    /// The `: type` after an elements literal (unless the type is known).
+    fn parse_elements_type(&mut self, known_type: Option<Type>) -> PResult<Type> {
+        match known_type {
+            Some(ty) => Ok(ty),
             None => {
                 self.expect(Tok::Colon, "':'")?;
-                self.parse_type()?
+                self.parse_type()
             }
-        };
+        }
+    }
+
+    fn check_shaped_static(&mut self, attr_pos: u32, ty: Type) -> PResult<()> {
+        match self.ctx.type_kind(ty) {
+            TypeKind::RankedTensor { shape, .. }
+            | TypeKind::Vector { shape, .. }
+            | TypeKind::MemRef { shape, .. } => {
+                if shape.contains(&DYNAMIC) {
+                    return Err(
+                        self.error_at(attr_pos, "elements literal type must have static shape")
+                    );
+                }
+                Ok(())
+            }
+            TypeKind::UnrankedTensor { .. } | TypeKind::UnrankedMemRef { .. } => {
+                Err(self.error_at(attr_pos, "elements literal type must have static shape"))
+            }
+            _ => Err(self.error_at(attr_pos, "elements literal must be a shaped type")),
+        }
+    }
+
+    fn shape_and_element(&self, ty: Type) -> (Vec<i64>, Type) {
+        let kind = self.ctx.type_kind(ty);
+        (
+            kind.shape().unwrap_or(&[]).to_vec(),
+            kind.element_type().unwrap_or(ty),
+        )
+    }
+
+    /// A dense attribute of type `ty` from a parsed literal (MLIR's `TensorLiteralParser::getAttr`).
+    fn build_dense(
+        &mut self,
+        attr_pos: u32,
+        literal: TensorLiteral,
+        ty: Type,
+    ) -> PResult<Attribute> {
+        let TensorLiteral {
+            elements,
+            shape,
+            hex,
+        } = literal;
         let (type_shape, element_type) = match self.ctx.type_kind(ty) {
             TypeKind::RankedTensor { shape, element, .. }
             | TypeKind::Vector { shape, element, .. } => (shape.clone(), *element),

@@ -242,6 +242,15 @@ impl Initializer<'_> {
                 | AttrKind::DenseStrings { ty, .. } => out.push(Item::Type(*ty)),
                 AttrKind::DenseArray { element, .. } => out.push(Item::Type(*element)),
                 AttrKind::Distinct { referenced, .. } => out.push(Item::Attr(*referenced)),
+                AttrKind::Sparse {
+                    ty,
+                    indices,
+                    values,
+                } => {
+                    out.push(Item::Attr(*indices));
+                    out.push(Item::Attr(*values));
+                    out.push(Item::Type(*ty));
+                }
                 AttrKind::Location(LocKind::Name { child, .. }) => {
                     out.extend(child.map(Item::Attr))
                 }

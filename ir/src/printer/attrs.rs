@@ -332,7 +332,7 @@ impl Printer<'_> {
             }
             AttrKind::DenseElements { ty, data } => {
                 self.out.push_str("dense<");
-                self.print_dense_elements(*ty, data);
+                self.print_dense_elements(*ty, data, true);
                 self.out.push('>');
                 typed = Some(*ty);
             }
@@ -344,6 +344,33 @@ impl Printer<'_> {
                     self.print_attribute(*referenced, Elision::Never);
                 }
                 self.out.push('>');
+            }
+            AttrKind::Sparse {
+                ty,
+                indices,
+                values,
+            } => {
+                self.out.push_str("sparse<");
+                if let (
+                    AttrKind::DenseElements {
+                        ty: ity,
+                        data: idata,
+                    },
+                    AttrKind::DenseElements {
+                        ty: vty,
+                        data: vdata,
+                    },
+                ) = (ctx.attr_kind(*indices), ctx.attr_kind(*values))
+                {
+                    let count = ctx.type_kind(*ity).shape().map(crate::types::num_elements);
+                    if count != Some(0) {
+                        self.print_dense_elements(*ity, idata, false);
+                        self.out.push_str(", ");
+                        self.print_dense_elements(*vty, vdata, true);
+                    }
+                }
+                self.out.push('>');
+                typed = Some(*ty);
             }
             AttrKind::DenseResource { ty, key } => {
                 self.out.push_str("dense_resource<");
@@ -447,7 +474,7 @@ impl Printer<'_> {
         }
     }
 
-    fn print_dense_elements(&mut self, ty: Type, data: &DenseData) {
+    fn print_dense_elements(&mut self, ty: Type, data: &DenseData, allow_hex: bool) {
         let ctx = self.ctx;
         let kind = ctx.type_kind(ty);
         let shape = kind.shape().unwrap_or(&[]).to_vec();
@@ -460,7 +487,7 @@ impl Printer<'_> {
         };
         let is_bool =
             !complex && matches!(ctx.type_kind(scalar), TypeKind::Integer { width: 1, .. });
-        if !data.splat && num_elements as usize > HEX_ELEMENT_THRESHOLD {
+        if allow_hex && !data.splat && num_elements as usize > HEX_ELEMENT_THRESHOLD {
             self.out.push_str("\"0x");
             if is_bool {
                 let mut packed = vec![0u8; (num_elements as usize).div_ceil(8)];
