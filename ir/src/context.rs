@@ -50,6 +50,17 @@ handle!(
     Region
 );
 
+/// The value of a resource entry in the file metadata section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceValue {
+    /// `true` / `false`.
+    Bool(bool),
+    /// A string (bytes, as MLIR strings may hold any).
+    String(Vec<u8>),
+    /// A `"0x..."` blob: a 4-byte alignment header, then the data.
+    Blob(Vec<u8>),
+}
+
 /// A location is an attribute whose kind is `AttrKind::Location`.
 pub type Location = Attribute;
 
@@ -130,6 +141,8 @@ pub struct Context {
     allow_unregistered_dialects: bool,
     /// `dense_resource` blobs of the builtin dialect, by key.
     resources: rustc_hash::FxHashMap<Ident, Box<[u8]>>,
+    /// `external_resources` entries, kept to be printed back, by group.
+    external_resources: Vec<(String, Vec<(String, ResourceValue)>)>,
     next_distinct: u64,
 }
 
@@ -152,6 +165,7 @@ impl Context {
             registry: DialectRegistry::default(),
             allow_unregistered_dialects: false,
             resources: rustc_hash::FxHashMap::default(),
+            external_resources: Vec::new(),
             next_distinct: 0,
         };
         crate::builtin::register(&mut ctx);
@@ -226,6 +240,28 @@ impl Context {
     /// Define (or replace) the blob of a `dense_resource` key.
     pub fn set_resource_blob(&mut self, key: Ident, blob: Vec<u8>) {
         self.resources.insert(key, blob.into());
+    }
+
+    /// The `external_resources` of the parsed file, by group, in order.
+    pub fn external_resources(&self) -> &[(String, Vec<(String, ResourceValue)>)] {
+        &self.external_resources
+    }
+
+    /// Add (or replace) an `external_resources` entry.
+    pub fn set_external_resource(&mut self, group: &str, key: &str, value: ResourceValue) {
+        let index = match self.external_resources.iter().position(|(g, _)| g == group) {
+            Some(i) => i,
+            None => {
+                self.external_resources
+                    .push((group.to_string(), Vec::new()));
+                self.external_resources.len() - 1
+            }
+        };
+        let entries = &mut self.external_resources[index].1;
+        match entries.iter_mut().find(|(k, _)| k == key) {
+            Some(entry) => entry.1 = value,
+            None => entries.push((key.to_string(), value)),
+        }
     }
 
     /// A fresh identity for a `distinct` attribute.

@@ -48,7 +48,9 @@ pub mod verify_diagnostics;
 mod wide_int;
 
 pub use attributes::{AttrKind, DenseData, LocKind};
-pub use context::{Attribute, Block, Context, Ident, Location, Operation, Region, Type};
+pub use context::{
+    Attribute, Block, Context, Ident, Location, Operation, Region, ResourceValue, Type,
+};
 pub use diagnostics::{Diagnostic, Severity, SourceBuffer};
 pub use ir::{OpOperand, OperationState, Value};
 pub use types::TypeKind;

@@ -67,9 +67,10 @@
 
 // -----
 
-// mlir-opt accepts external resources.
-// expected-error @+1 {{external resources are not supported by strata yet}}
-{-# external_resources: {} #-}
+{-# external_resources: { group: {
+  // expected-error @+1 {{expected string value for key 'x'}}
+  x: 1
+} } #-}
 
 // -----
 

@@ -20,12 +20,7 @@ impl Parser<'_> {
             self.expect(Tok::Colon, "':'")?;
             match key {
                 "dialect_resources" => self.parse_dialect_resources()?,
-                "external_resources" => {
-                    return Err(self.error_at(
-                        key_pos,
-                        "external resources are not supported by strata yet",
-                    ));
-                }
+                "external_resources" => self.parse_external_resources()?,
                 _ => {
                     return Err(self.error_at(
                         key_pos,
@@ -77,6 +72,55 @@ impl Parser<'_> {
         self.expect(Tok::RBrace, "',' or '}'")
     }
 
+    /// `{ group: { key: value, ... }, ... }`: kept and printed back, as MLIR's
+    /// fallback resource map does for groups without a handler.
+    fn parse_external_resources(&mut self) -> PResult<()> {
+        self.expect(Tok::LBrace, "'{'")?;
+        if self.consume_if(Tok::RBrace) {
+            return Ok(());
+        }
+        loop {
+            if !self.is(Tok::BareId) {
+                return Err(self.error_here("expected identifier key for 'resource' entry"));
+            }
+            let group = self.spelling().to_string();
+            self.bump();
+            self.expect(Tok::Colon, "':'")?;
+            self.expect(Tok::LBrace, "'{'")?;
+            if !self.consume_if(Tok::RBrace) {
+                loop {
+                    let key = self.parse_resource_key()?;
+                    self.expect(Tok::Colon, "':'")?;
+                    let value =
+                        if matches!(self.spelling(), "true" | "false") && self.is(Tok::BareId) {
+                            let value = self.spelling() == "true";
+                            self.bump();
+                            crate::context::ResourceValue::Bool(value)
+                        } else if self.spelling().starts_with("\"0x") {
+                            crate::context::ResourceValue::Blob(self.parse_resource_blob(&key)?)
+                        } else if self.is(Tok::String) {
+                            let value = unescape(self.spelling());
+                            self.bump();
+                            crate::context::ResourceValue::String(value)
+                        } else {
+                            return Err(
+                                self.error_here(format!("expected string value for key '{key}'"))
+                            );
+                        };
+                    self.ctx.set_external_resource(&group, &key, value);
+                    if !self.consume_if(Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RBrace, "',' or '}'")?;
+            }
+            if !self.consume_if(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace, "',' or '}'")
+    }
+
     /// A resource key: a keyword or a string.
     pub(crate) fn parse_resource_key(&mut self) -> PResult<String> {
         let key = match self.tok.kind {
@@ -88,7 +132,7 @@ impl Parser<'_> {
         Ok(key)
     }
 
-    fn parse_resource_blob(&mut self, key: &str) -> PResult<Vec<u8>> {
+    pub(super) fn parse_resource_blob(&mut self, key: &str) -> PResult<Vec<u8>> {
         let pos = self.tok.start;
         let spelling = self.spelling();
         let hex = (self.is(Tok::String) && spelling.starts_with("\"0x"))

@@ -136,30 +136,83 @@ impl<'c> Printer<'c> {
     fn print_file_metadata(&mut self) {
         use std::fmt::Write;
         let ctx = self.ctx;
-        let blobs: Vec<(crate::Ident, &[u8])> = self
+        let hex = |blob: &[u8]| {
+            let mut text = String::from("\"0x");
+            for b in blob {
+                let _ = write!(text, "{b:02X}");
+            }
+            text.push('"');
+            text
+        };
+        let mut sections: Vec<(&str, Vec<(String, Vec<(String, String)>)>)> = Vec::new();
+        let blobs: Vec<(String, String)> = self
             .used_resources
             .iter()
-            .filter_map(|&key| ctx.resource_blob(key).map(|b| (key, b)))
+            .filter_map(|&key| {
+                ctx.resource_blob(key)
+                    .map(|b| (ctx.ident_str(key).to_string(), hex(b)))
+            })
             .collect();
-        if blobs.is_empty() {
+        if !blobs.is_empty() {
+            sections.push(("dialect_resources", vec![("builtin".to_string(), blobs)]));
+        }
+        let external: Vec<(String, Vec<(String, String)>)> = ctx
+            .external_resources()
+            .iter()
+            .filter(|(_, entries)| !entries.is_empty())
+            .map(|(group, entries)| {
+                let entries = entries
+                    .iter()
+                    .map(|(key, value)| {
+                        let text = match value {
+                            crate::context::ResourceValue::Bool(b) => b.to_string(),
+                            crate::context::ResourceValue::Blob(blob) => hex(blob),
+                            crate::context::ResourceValue::String(bytes) => {
+                                let mut text = String::new();
+                                attrs::write_string(&mut text, bytes);
+                                text
+                            }
+                        };
+                        (key.clone(), text)
+                    })
+                    .collect();
+                (group.clone(), entries)
+            })
+            .collect();
+        if !external.is_empty() {
+            sections.push(("external_resources", external));
+        }
+        if sections.is_empty() {
             return;
         }
-        self.out
-            .push_str("\n{-#\n  dialect_resources: {\n    builtin: {\n");
-        for (i, (key, blob)) in blobs.iter().enumerate() {
-            self.out.push_str("      ");
-            attrs::write_keyword_or_string(&mut self.out, ctx.ident_str(*key).as_bytes());
-            self.out.push_str(": \"0x");
-            for b in blob.iter() {
-                let _ = write!(self.out, "{b:02X}");
+        self.out.push_str("\n{-#\n");
+        for (s, (section, groups)) in sections.iter().enumerate() {
+            let _ = writeln!(self.out, "  {section}: {{");
+            for (g, (group, entries)) in groups.iter().enumerate() {
+                self.out.push_str("    ");
+                attrs::write_keyword_or_string(&mut self.out, group.as_bytes());
+                self.out.push_str(": {\n");
+                for (e, (key, value)) in entries.iter().enumerate() {
+                    self.out.push_str("      ");
+                    attrs::write_keyword_or_string(&mut self.out, key.as_bytes());
+                    self.out.push_str(": ");
+                    self.out.push_str(value);
+                    self.out
+                        .push_str(if e + 1 < entries.len() { ",\n" } else { "\n" });
+                }
+                self.out.push_str(if g + 1 < groups.len() {
+                    "    },\n"
+                } else {
+                    "    }\n"
+                });
             }
-            self.out.push('"');
-            if i + 1 < blobs.len() {
-                self.out.push(',');
-            }
-            self.out.push('\n');
+            self.out.push_str(if s + 1 < sections.len() {
+                "  },\n"
+            } else {
+                "  }\n"
+            });
         }
-        self.out.push_str("    }\n  }\n#-}\n");
+        self.out.push_str("#-}\n");
     }
 
     fn push_indent(&mut self) {
