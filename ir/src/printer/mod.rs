@@ -88,6 +88,9 @@ pub fn location_to_string(ctx: &Context, loc: Attribute) -> String {
     printer.out
 }
 
+/// A group of the metadata section and its printed (key, value) entries.
+type ResourceGroup = (String, Vec<(String, String)>);
+
 pub(crate) struct Printer<'c> {
     ctx: &'c Context,
     out: String,
@@ -144,7 +147,7 @@ impl<'c> Printer<'c> {
             text.push('"');
             text
         };
-        let mut sections: Vec<(&str, Vec<(String, Vec<(String, String)>)>)> = Vec::new();
+        let mut sections: Vec<(&str, Vec<ResourceGroup>)> = Vec::new();
         let blobs: Vec<(String, String)> = self
             .used_resources
             .iter()
@@ -156,7 +159,7 @@ impl<'c> Printer<'c> {
         if !blobs.is_empty() {
             sections.push(("dialect_resources", vec![("builtin".to_string(), blobs)]));
         }
-        let external: Vec<(String, Vec<(String, String)>)> = ctx
+        let external: Vec<ResourceGroup> = ctx
             .external_resources()
             .iter()
             .filter(|(_, entries)| !entries.is_empty())
