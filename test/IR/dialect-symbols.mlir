@@ -11,3 +11,6 @@
 // CHECK-SAME: d = #foo.layou-
 // CHECK-SAME: t = !foo.ty<[1, 2]>
 "foo.op"() {a = #foo.bar<1, "x">, b = #foo<"verbose">, c = #foo<dotted.name>, d = #foo.layou-, t = !foo.ty<[1, 2]>} : () -> ()
+
+// CHECK: "foo.op2"() {a = #foo.-, b = !foo.x-y-}
+"foo.op2"() {a = #foo.-, b = !foo.x-y-} : () -> ()

@@ -85,19 +85,19 @@ fn write_dialect_symbol(out: &mut String, prefix: char, dialect: &str, data: &st
                         .unwrap_or(bytes.len());
                     &bytes[n..]
                 };
-                rest.is_empty()
-                    || (rest[0] == b'<' && rest[rest.len() - 1] == b'>')
-                    // Deliberate difference from mlir-opt: `#d<x->` cannot be
-                    // read back (`->` is an arrow), so data that is a whole
-                    // identifier ending in `-` keeps the pretty form.
-                    || (data.ends_with('-')
-                        && rest
-                            .iter()
-                            .all(|&c| c.is_ascii_alphanumeric() || b"._$-".contains(&c)))
+                rest.is_empty() || (rest[0] == b'<' && rest[rest.len() - 1] == b'>')
             }
             _ => false,
         }
     };
+    // Deliberate difference from mlir-opt: `#d<x->` cannot be read back (`->`
+    // is an arrow), so data made of identifier characters that ends in `-`
+    // keeps the pretty form `#d.x-`, which can.
+    let simple = simple
+        || (data.ends_with('-')
+            && data
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"._$-".contains(&c)));
     if simple {
         out.push('.');
         out.push_str(data);
