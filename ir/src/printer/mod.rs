@@ -24,11 +24,25 @@ pub struct PrintOptions {
 /// Print `op` (usually a module) as a top-level operation, with its alias
 /// definitions, followed by a newline.
 pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> String {
+    let mut bytes = Vec::new();
+    // Writing into a Vec cannot fail, and the printer only writes UTF-8.
+    let _ = print_operation_to(ctx, op, options, &mut bytes);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Like [`print_operation`], streaming the text to `sink` as it is produced
+/// (large modules are never held in memory as a whole string).
+pub fn print_operation_to(
+    ctx: &Context,
+    op: Operation,
+    options: PrintOptions,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let names = NameState::new(ctx, op, options.generic);
     let aliases = AliasState::new(ctx, op, options);
     let mut printer = Printer {
         ctx,
-        out: String::with_capacity(1 << 16),
+        out: String::with_capacity(FLUSH_THRESHOLD + (1 << 16)),
         options,
         names,
         aliases,
@@ -36,14 +50,23 @@ pub fn print_operation(ctx: &Context, op: Operation, options: PrintOptions) -> S
         used_resources: Vec::new(),
         distinct_ids: rustc_hash::FxHashMap::default(),
         default_dialect: vec!["builtin"],
+        sink: Some(sink),
+        sink_error: None,
     };
     printer.print_alias_definitions(false);
     printer.print_op_with_loc(op);
     printer.out.push('\n');
     printer.print_alias_definitions(true);
     printer.print_file_metadata();
-    printer.out
+    printer.flush();
+    match printer.sink_error.take() {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
 }
+
+/// Printed text is handed to the sink in pieces of about this size.
+const FLUSH_THRESHOLD: usize = 1 << 20;
 
 /// One operation in the generic form on a single logical line, without
 /// locations (for diagnostics such as "see current operation").
@@ -105,6 +128,10 @@ pub(crate) struct Printer<'c> {
     /// Dialect whose prefix is left out of custom op names in the current
     /// region (MLIR's default dialect): `builtin` in a module, none elsewhere.
     default_dialect: Vec<&'static str>,
+    /// Where finished text goes; `None` keeps it all in `out`.
+    sink: Option<&'c mut dyn std::io::Write>,
+    /// The first write error of the sink.
+    sink_error: Option<std::io::Error>,
 }
 
 impl<'c> Printer<'c> {
@@ -119,6 +146,8 @@ impl<'c> Printer<'c> {
             used_resources: Vec::new(),
             distinct_ids: rustc_hash::FxHashMap::default(),
             default_dialect: vec!["builtin"],
+            sink: None,
+            sink_error: None,
         }
     }
 
@@ -216,6 +245,18 @@ impl<'c> Printer<'c> {
             });
         }
         self.out.push_str("#-}\n");
+    }
+
+    /// Hand the text printed so far to the sink.
+    fn flush(&mut self) {
+        if let Some(sink) = self.sink.as_mut() {
+            if self.sink_error.is_none() {
+                if let Err(error) = sink.write_all(self.out.as_bytes()) {
+                    self.sink_error = Some(error);
+                }
+            }
+            self.out.clear();
+        }
     }
 
     fn push_indent(&mut self) {
@@ -440,6 +481,9 @@ impl<'c> Printer<'c> {
         for op in ctx.block_ops(block) {
             self.print_op_with_loc(op);
             self.out.push('\n');
+            if self.out.len() >= FLUSH_THRESHOLD {
+                self.flush();
+            }
         }
         self.indent -= 2;
     }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use strata_ir::diagnostics::{self, Diagnostic, SourceBuffer};
 use strata_ir::parser::{parse_source_range, ParseOptions};
-use strata_ir::printer::{print_operation, PrintOptions};
+use strata_ir::printer::{print_operation_to, PrintOptions};
 use strata_ir::verify_diagnostics::{ExpectedDiagnostics, VerifyFailure};
 use strata_ir::{verifier, Context};
 
@@ -218,9 +218,16 @@ fn run(options: &Options) -> Result<bool, String> {
         let _ = stderr.write_all(render_failure(&buffer, failure).as_bytes());
     }
 
-    let mut outputs = Vec::with_capacity(chunks.len());
+    let marker = options
+        .output_split_marker
+        .clone()
+        .unwrap_or_else(|| SPLIT_MARKER.to_string());
+    let mut output = Output::open(options.output.as_deref())?;
     let mut all_ok = true;
     for (index, &(start, end)) in chunks.iter().enumerate() {
+        if index > 0 {
+            output.write(format!("{marker}\n").as_bytes())?;
+        }
         let module_loc = if index == 0 {
             (0, 0)
         } else {
@@ -228,12 +235,18 @@ fn run(options: &Options) -> Result<bool, String> {
         };
         let mut ctx = Context::new();
         ctx.set_allow_unregistered_dialects(options.allow_unregistered);
-        let result = process_chunk(&mut ctx, &buffer, (start, end), module_loc, options.print);
+        let result = process_chunk(
+            &mut ctx,
+            &buffer,
+            (start, end),
+            module_loc,
+            options.print,
+            &mut output,
+        )?;
         match result {
-            Ok(printed) => outputs.push(printed + "\n"),
+            Ok(()) => output.write(b"\n")?,
             Err(diags) => {
                 all_ok = false;
-                outputs.push(String::new());
                 for diag in &diags {
                     match &mut expected {
                         Some((checker, _)) => {
@@ -257,34 +270,39 @@ fn run(options: &Options) -> Result<bool, String> {
         }
     }
 
-    let marker = options
-        .output_split_marker
-        .clone()
-        .unwrap_or_else(|| SPLIT_MARKER.to_string());
-    let output = outputs.join(&format!("{marker}\n"));
-    write_output(options.output.as_deref(), output.as_bytes())?;
-
-    if let Some((checker, _)) = expected {
-        for failure in checker.finish() {
-            let _ = stderr.write_all(render_failure(&buffer, &failure).as_bytes());
-            failures.push(failure);
+    let success = match expected {
+        Some((checker, _)) => {
+            for failure in checker.finish() {
+                let _ = stderr.write_all(render_failure(&buffer, &failure).as_bytes());
+                failures.push(failure);
+            }
+            failures.is_empty()
         }
-        return Ok(failures.is_empty());
-    }
-    Ok(all_ok)
+        None => all_ok,
+    };
+    output.finish(success)?;
+    Ok(success)
 }
 
-/// Parse, verify and print one chunk.
+/// Parse, verify and print one chunk to `output`. The outer error is an
+/// output failure; the inner one the chunk's diagnostics.
 fn process_chunk(
     ctx: &mut Context,
     buffer: &SourceBuffer,
     range: (usize, usize),
     module_loc: (u32, u32),
     print: PrintOptions,
-) -> Result<String, Vec<Diagnostic>> {
-    let module = parse_source_range(ctx, buffer, ParseOptions { range, module_loc })?;
-    verifier::verify(ctx, module)?;
-    Ok(print_operation(ctx, module, print))
+    output: &mut Output,
+) -> Result<Result<(), Vec<Diagnostic>>, String> {
+    let module = match parse_source_range(ctx, buffer, ParseOptions { range, module_loc }) {
+        Ok(module) => module,
+        Err(diags) => return Ok(Err(diags)),
+    };
+    if let Err(diags) = verifier::verify(ctx, module) {
+        return Ok(Err(diags));
+    }
+    print_operation_to(ctx, module, print, &mut output.writer).map_err(|e| output.error(&e))?;
+    Ok(Ok(()))
 }
 
 /// Byte ranges of the chunks between split markers (the whole text when not splitting).
@@ -329,17 +347,70 @@ fn render_failure(buffer: &SourceBuffer, failure: &VerifyFailure) -> String {
     out
 }
 
-fn write_output(path: Option<&str>, bytes: &[u8]) -> Result<(), String> {
-    match path {
-        None | Some("-") => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(bytes)
-                .and_then(|_| stdout.flush())
-                .map_err(|e| format!("strata-opt: cannot write output: {e}"))
+/// Where the printed IR goes: standard output, streamed, or a file that is
+/// written under a temporary name and kept only when everything succeeded
+/// (as mlir-opt's `-o`).
+struct Output {
+    writer: std::io::BufWriter<Box<dyn Write>>,
+    file: Option<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+impl Output {
+    fn open(path: Option<&str>) -> Result<Output, String> {
+        match path {
+            None | Some("-") => Ok(Output {
+                writer: std::io::BufWriter::new(Box::new(std::io::stdout())),
+                file: None,
+            }),
+            Some(path) => {
+                let target = std::path::PathBuf::from(path);
+                let mut temp = target.clone().into_os_string();
+                temp.push(format!(".strata-opt-{}.tmp", std::process::id()));
+                let temp = std::path::PathBuf::from(temp);
+                let file = std::fs::File::create(&temp)
+                    .map_err(|e| format!("strata-opt: cannot write output file '{path}': {e}"))?;
+                Ok(Output {
+                    writer: std::io::BufWriter::new(Box::new(file)),
+                    file: Some((temp, target)),
+                })
+            }
         }
-        Some(path) => std::fs::write(path, bytes)
-            .map_err(|e| format!("strata-opt: cannot write output file '{path}': {e}")),
+    }
+
+    fn error(&self, error: &std::io::Error) -> String {
+        match &self.file {
+            Some((_, target)) => {
+                format!(
+                    "strata-opt: cannot write output file '{}': {error}",
+                    target.display()
+                )
+            }
+            None => format!("strata-opt: cannot write output: {error}"),
+        }
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.writer.write_all(bytes).map_err(|e| self.error(&e))
+    }
+
+    /// Flush; keep the output file only on success.
+    fn finish(mut self, success: bool) -> Result<(), String> {
+        self.writer.flush().map_err(|e| self.error(&e))?;
+        let Some((temp, target)) = self.file.take() else {
+            return Ok(());
+        };
+        drop(self.writer);
+        if success {
+            std::fs::rename(&temp, &target).map_err(|e| {
+                format!(
+                    "strata-opt: cannot write output file '{}': {e}",
+                    target.display()
+                )
+            })
+        } else {
+            let _ = std::fs::remove_file(&temp);
+            Ok(())
+        }
     }
 }
 
