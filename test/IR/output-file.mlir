@@ -8,3 +8,7 @@
 // CHECK: module {
 // CHECK-NEXT: "foo.ok"() : () -> ()
 "foo.ok"() : () -> ()
+// Devices are written to, never replaced (regression: -o /dev/null once
+// renamed a temporary file over /dev/null).
+// RUN: strata-opt --allow-unregistered-dialect %s -o /dev/null
+// RUN: test -c /dev/null

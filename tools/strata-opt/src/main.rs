@@ -364,11 +364,27 @@ impl Output {
             }),
             Some(path) => {
                 let target = std::path::PathBuf::from(path);
+                let open_error = |e: std::io::Error| {
+                    format!("strata-opt: cannot write output file '{path}': {e}")
+                };
+                // Devices, pipes and the like (`-o /dev/null`) are written
+                // directly; only regular files go through a temporary file
+                // that replaces them on success.
+                let special = std::fs::metadata(&target).is_ok_and(|m| !m.is_file());
+                if special {
+                    let file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&target)
+                        .map_err(open_error)?;
+                    return Ok(Output {
+                        writer: std::io::BufWriter::new(Box::new(file)),
+                        file: None,
+                    });
+                }
                 let mut temp = target.clone().into_os_string();
                 temp.push(format!(".strata-opt-{}.tmp", std::process::id()));
                 let temp = std::path::PathBuf::from(temp);
-                let file = std::fs::File::create(&temp)
-                    .map_err(|e| format!("strata-opt: cannot write output file '{path}': {e}"))?;
+                let file = std::fs::File::create(&temp).map_err(open_error)?;
                 Ok(Output {
                     writer: std::io::BufWriter::new(Box::new(file)),
                     file: Some((temp, target)),
