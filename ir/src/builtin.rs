@@ -25,16 +25,19 @@ pub(crate) fn register(ctx: &mut Context) {
         },
         inherent_attrs: &["sym_name", "sym_visibility"],
         verify: Some(verify_module),
+        fold: None,
     });
     registry.register_op(OpDefinition {
         name: "builtin.unrealized_conversion_cast",
         summary: "An unrealized conversion from one set of types to another",
         traits: OpTraits {
             num_regions: Some(0),
+            pure: true,
             ..OpTraits::default()
         },
         inherent_attrs: &[],
         verify: Some(verify_cast),
+        fold: None,
     });
 }
 

@@ -5,8 +5,9 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::context::{Context, Operation};
+use crate::context::{Attribute, Context, Location, Operation, Type};
 use crate::diagnostics::Diagnostic;
+use crate::ir::Value;
 
 /// Structural properties of an operation kind, as MLIR's op traits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23,6 +24,14 @@ pub struct OpTraits {
     pub symbol_table: bool,
     /// Its regions are graph regions: no SSA dominance inside a block (`RegionKindInterface`).
     pub graph_region: bool,
+    /// No memory effects and no undefined behavior (`Pure`): such an op may
+    /// be removed when unused and merged with an identical one.
+    pub pure: bool,
+    /// Produces a constant from an attribute (`ConstantLike`); its folder
+    /// returns that attribute.
+    pub constant_like: bool,
+    /// Operand order does not matter (`Commutative`).
+    pub commutative: bool,
     /// Fixed operand count, when known (`ZeroOperands`, `OneOperand`, ...).
     pub num_operands: Option<usize>,
     /// Fixed result count, when known.
@@ -33,6 +42,25 @@ pub struct OpTraits {
 
 /// A verifier hook: returns the diagnostics for an invalid operation.
 pub type VerifyFn = fn(&Context, Operation) -> Result<(), Diagnostic>;
+
+/// One folded result: a constant attribute or an existing value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldResult {
+    /// The result is this constant (materialized by the dialect when needed).
+    Attr(Attribute),
+    /// The result is this existing value.
+    Value(Value),
+}
+
+/// A folder (MLIR's `fold`): given the op and the constant value of each
+/// operand (when known), the folded results, or `None` when it does not
+/// fold. The context is mutable only to intern attributes: a folder never
+/// creates or changes operations.
+pub type FoldFn = fn(&mut Context, Operation, &[Option<Attribute>]) -> Option<Vec<FoldResult>>;
+
+/// Creates a constant op of `ty` holding `value` (MLIR's
+/// `Dialect::materializeConstant`); returns `None` when it cannot.
+pub type MaterializeFn = fn(&mut Context, Attribute, Type, Location) -> Option<Operation>;
 
 /// What the context knows about one registered operation kind.
 #[derive(Clone, Debug)]
@@ -47,6 +75,8 @@ pub struct OpDefinition {
     pub inherent_attrs: &'static [&'static str],
     /// Op-specific verification, run after the structural checks.
     pub verify: Option<VerifyFn>,
+    /// Folder, if the op folds.
+    pub fold: Option<FoldFn>,
 }
 
 /// The registered dialects and operations.
@@ -54,6 +84,7 @@ pub struct OpDefinition {
 pub struct DialectRegistry {
     ops: FxHashMap<String, OpDefinition>,
     dialects: Vec<&'static str>,
+    materializers: FxHashMap<&'static str, MaterializeFn>,
 }
 
 impl DialectRegistry {
@@ -71,6 +102,17 @@ impl DialectRegistry {
             self.register_dialect(dialect);
         }
         self.ops.insert(def.name.to_string(), def);
+    }
+
+    /// Let `dialect` materialize constants (for folding).
+    pub fn register_constant_materializer(&mut self, dialect: &'static str, f: MaterializeFn) {
+        self.register_dialect(dialect);
+        self.materializers.insert(dialect, f);
+    }
+
+    /// The constant materializer of a dialect.
+    pub fn constant_materializer(&self, dialect: &str) -> Option<MaterializeFn> {
+        self.materializers.get(dialect).copied()
     }
 
     /// The definition of a registered operation.

@@ -42,6 +42,7 @@ pub mod ir;
 pub mod parser;
 pub mod printer;
 pub mod symbol_table;
+pub mod testing;
 pub mod types;
 pub mod verifier;
 pub mod verify_diagnostics;
