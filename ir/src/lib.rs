@@ -40,6 +40,7 @@ pub mod dialect;
 pub mod float;
 pub mod ir;
 pub mod parser;
+pub mod pass;
 pub mod printer;
 pub mod symbol_table;
 pub mod testing;

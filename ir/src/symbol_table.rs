@@ -65,6 +65,11 @@ impl SymbolTable {
         SymbolTable { symbols }
     }
 
+    /// The operations directly inside `table_op`'s region.
+    pub fn ops_of(ctx: &Context, table_op: Operation) -> Vec<Operation> {
+        symbol_ops(ctx, table_op)
+    }
+
     /// The operation that defines `name`.
     pub fn lookup(&self, name: &[u8]) -> Option<Operation> {
         self.symbols.get(name).copied()

@@ -4,135 +4,22 @@
 //! the same, values as `--flag=value` or `-o value`), so that lit tests and
 //! muscle memory written for `mlir-opt` work unchanged.
 
+mod cli;
+mod passes;
+
 use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use cli::{parse_args, Action, Options, HELP, SPLIT_MARKER};
+use passes::Passes;
+use strata_ir::pass::PassRegistry;
 
 use strata_ir::diagnostics::{self, Diagnostic, SourceBuffer};
 use strata_ir::parser::{parse_source_range, ParseOptions};
-use strata_ir::printer::{print_operation_to, PrintOptions};
+use strata_ir::printer::print_operation_to;
 use strata_ir::verify_diagnostics::{ExpectedDiagnostics, VerifyFailure};
 use strata_ir::{verifier, Context};
-
-const SPLIT_MARKER: &str = "// -----";
-
-const HELP: &str = "OVERVIEW: strata modular optimizer driver
-
-USAGE: strata-opt [options] <input file>
-
-OPTIONS:
-  -o <filename>                     Output filename (default: stdout)
-  --allow-unregistered-dialect      Allow operations of dialects that are not registered
-  --mlir-print-op-generic           Print every operation in the generic form
-  --mlir-print-debuginfo            Print locations (as #loc aliases)
-  --split-input-file[=<marker>]     Split the input on '// -----' and process each chunk
-                                    independently; join the output with the same marker
-  --output-split-marker=<marker>    Marker used to join split output (default: '// -----')
-  --verify-diagnostics              Check that emitted diagnostics match the
-                                    expected-* comments in the input
-  --show-dialects                   Print the registered dialects and exit
-  --version                         Print the version and exit
-  --help                            Print this help and exit
-
-The input file may be '-' (the default) to read standard input.
-";
-
-/// Parsed command line.
-#[derive(Debug, Default)]
-struct Options {
-    input: Option<String>,
-    output: Option<String>,
-    allow_unregistered: bool,
-    print: PrintOptions,
-    split_marker: Option<String>,
-    output_split_marker: Option<String>,
-    verify_diagnostics: bool,
-    show_dialects: bool,
-}
-
-/// A command-line error, reported like LLVM's option parser does.
-#[derive(Debug, thiserror::Error)]
-enum CliError {
-    #[error("Unknown command line argument '{0}'.  Try: 'strata-opt --help'")]
-    Unknown(String),
-    #[error("for the {0} option: requires a value!")]
-    MissingValue(String),
-    #[error("for the {0} option: does not take a value")]
-    UnexpectedValue(String),
-    #[error("Too many positional arguments specified! Can specify at most 1 positional arguments: See: strata-opt --help")]
-    TooManyPositional,
-}
-
-enum Action {
-    Run(Options),
-    Help,
-    Version,
-}
-
-fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Action, CliError> {
-    let mut options = Options::default();
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        if arg == "-" || !arg.starts_with('-') {
-            if options.input.replace(arg).is_some() {
-                return Err(CliError::TooManyPositional);
-            }
-            continue;
-        }
-        let body = arg.trim_start_matches('-');
-        let (name, value) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (body, None),
-        };
-        let flag = |value: &Option<String>| -> Result<(), CliError> {
-            match value {
-                Some(_) => Err(CliError::UnexpectedValue(name.to_string())),
-                None => Ok(()),
-            }
-        };
-        match name {
-            "help" | "h" => return Ok(Action::Help),
-            "version" => return Ok(Action::Version),
-            "o" => {
-                let value = match value {
-                    Some(v) => v,
-                    None => args
-                        .next()
-                        .ok_or_else(|| CliError::MissingValue("-o".into()))?,
-                };
-                options.output = Some(value);
-            }
-            "allow-unregistered-dialect" => {
-                flag(&value)?;
-                options.allow_unregistered = true;
-            }
-            "mlir-print-op-generic" => {
-                flag(&value)?;
-                options.print.generic = true;
-            }
-            "mlir-print-debuginfo" => {
-                flag(&value)?;
-                options.print.debug_info = true;
-            }
-            "split-input-file" => {
-                options.split_marker = Some(value.unwrap_or_else(|| SPLIT_MARKER.to_string()));
-            }
-            "output-split-marker" => {
-                options.output_split_marker =
-                    Some(value.ok_or_else(|| CliError::MissingValue(name.to_string()))?);
-            }
-            "verify-diagnostics" => {
-                flag(&value)?;
-                options.verify_diagnostics = true;
-            }
-            "show-dialects" => {
-                flag(&value)?;
-                options.show_dialects = true;
-            }
-            _ => return Err(CliError::Unknown(arg)),
-        }
-    }
-    Ok(Action::Run(options))
-}
 
 fn main() -> ExitCode {
     // Deeply nested IR is parsed and printed recursively: give it room.
@@ -150,7 +37,9 @@ fn main() -> ExitCode {
 }
 
 fn run_main() -> ExitCode {
-    let options = match parse_args(std::env::args().skip(1)) {
+    let mut registry = PassRegistry::default();
+    strata_passes::register_all(&mut registry);
+    let options = match parse_args(std::env::args().skip(1), &registry) {
         Ok(Action::Run(options)) => options,
         Ok(Action::Help) => {
             print!("{HELP}");
@@ -165,7 +54,7 @@ fn run_main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match run(&options) {
+    match run(&options, &registry) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(message) => {
@@ -175,10 +64,23 @@ fn run_main() -> ExitCode {
     }
 }
 
+/// A context with the dialects strata-opt knows.
+fn new_context(options: &Options) -> Context {
+    let mut ctx = Context::new();
+    strata_ir::testing::register_test_dialect(&mut ctx);
+    ctx.set_allow_unregistered_dialects(options.allow_unregistered);
+    ctx
+}
+
 /// Process the input; returns whether every chunk succeeded.
-fn run(options: &Options) -> Result<bool, String> {
+fn run(options: &Options, registry: &PassRegistry) -> Result<bool, String> {
+    if options.list_passes {
+        print!("{}", registry.describe());
+        return Ok(true);
+    }
+    let mut passes = Passes::new(options, registry)?;
     if options.show_dialects {
-        let ctx = Context::new();
+        let ctx = new_context(options);
         println!(
             "Available Dialects: {}",
             ctx.registry().dialects().join(",")
@@ -223,6 +125,7 @@ fn run(options: &Options) -> Result<bool, String> {
         .clone()
         .unwrap_or_else(|| SPLIT_MARKER.to_string());
     let mut output = Output::open(options.output.as_deref())?;
+    let mut parse_time = Duration::ZERO;
     let mut all_ok = true;
     for (index, &(start, end)) in chunks.iter().enumerate() {
         if index > 0 {
@@ -233,14 +136,13 @@ fn run(options: &Options) -> Result<bool, String> {
         } else {
             line_col(&buffer.text, start)
         };
-        let mut ctx = Context::new();
-        ctx.set_allow_unregistered_dialects(options.allow_unregistered);
+        let mut ctx = new_context(options);
         let result = process_chunk(
             &mut ctx,
             &buffer,
             (start, end),
             module_loc,
-            options.print,
+            (options, registry, &mut passes, &mut parse_time),
             &mut output,
         )?;
         match result {
@@ -281,6 +183,7 @@ fn run(options: &Options) -> Result<bool, String> {
         None => all_ok,
     };
     output.finish(success)?;
+    passes.finish(options, parse_time)?;
     Ok(success)
 }
 
@@ -291,17 +194,24 @@ fn process_chunk(
     buffer: &SourceBuffer,
     range: (usize, usize),
     module_loc: (u32, u32),
-    print: PrintOptions,
+    (options, registry, passes, parse_time): (&Options, &PassRegistry, &mut Passes, &mut Duration),
     output: &mut Output,
 ) -> Result<Result<(), Vec<Diagnostic>>, String> {
-    let module = match parse_source_range(ctx, buffer, ParseOptions { range, module_loc }) {
+    let start = Instant::now();
+    let parsed = parse_source_range(ctx, buffer, ParseOptions { range, module_loc });
+    *parse_time += start.elapsed();
+    let module = match parsed {
         Ok(module) => module,
         Err(diags) => return Ok(Err(diags)),
     };
     if let Err(diags) = verifier::verify(ctx, module) {
         return Ok(Err(diags));
     }
-    print_operation_to(ctx, module, print, &mut output.writer).map_err(|e| output.error(&e))?;
+    if let Err(diags) = passes.run(ctx, module, options, registry) {
+        return Ok(Err(diags));
+    }
+    print_operation_to(ctx, module, options.print, &mut output.writer)
+        .map_err(|e| output.error(&e))?;
     Ok(Ok(()))
 }
 
@@ -427,64 +337,5 @@ impl Output {
             let _ = std::fs::remove_file(&temp);
             Ok(())
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn single_and_double_dash_flags_are_the_same() {
-        for dash in ["-", "--"] {
-            let Ok(Action::Run(o)) =
-                parse_args(args(&[&format!("{dash}mlir-print-op-generic"), "in.mlir"]))
-            else {
-                panic!("expected options");
-            };
-            assert!(o.print.generic);
-            assert_eq!(o.input.as_deref(), Some("in.mlir"));
-        }
-    }
-
-    #[test]
-    fn output_flag_takes_a_value_both_ways() {
-        let Ok(Action::Run(o)) = parse_args(args(&["-o", "out.mlir"])) else {
-            panic!("expected options");
-        };
-        assert_eq!(o.output.as_deref(), Some("out.mlir"));
-        let Ok(Action::Run(o)) = parse_args(args(&["-o=x"])) else {
-            panic!("expected options");
-        };
-        assert_eq!(o.output.as_deref(), Some("x"));
-        assert!(matches!(
-            parse_args(args(&["-o"])),
-            Err(CliError::MissingValue(_))
-        ));
-    }
-
-    #[test]
-    fn unknown_flags_and_extra_inputs_are_errors() {
-        assert!(matches!(
-            parse_args(args(&["--bogus"])),
-            Err(CliError::Unknown(_))
-        ));
-        assert!(matches!(
-            parse_args(args(&["a", "b"])),
-            Err(CliError::TooManyPositional)
-        ));
-    }
-
-    #[test]
-    fn split_chunks_follow_the_marker() {
-        let text = "a\n// -----\nb\n// -----\nc";
-        let chunks = split_chunks(text, Some(SPLIT_MARKER));
-        let parts: Vec<&str> = chunks.iter().map(|&(s, e)| &text[s..e]).collect();
-        assert_eq!(parts, vec!["a\n", "\nb\n", "\nc"]);
-        assert_eq!(line_col(text, chunks[1].0), (2, 9));
     }
 }

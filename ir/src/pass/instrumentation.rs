@@ -1,0 +1,364 @@
+//! What happens around each pass: IR dumps (`--mlir-print-ir-*`), verification
+//! after each pass, wall-clock timing (`--mlir-timing`), Chrome trace events
+//! (`--trace`).
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use super::{Pass, Statistics};
+use crate::context::{Context, Operation};
+use crate::diagnostics::Diagnostic;
+use crate::printer::{print_operation, PrintOptions};
+
+/// One pass execution, for a Chrome trace (`chrome://tracing`, Perfetto).
+#[derive(Clone, Debug)]
+pub struct TraceEvent {
+    /// The pass (or pipeline) name.
+    pub name: String,
+    /// The operation it ran on, e.g. `builtin.module` or `test.func @f`.
+    pub op: String,
+    /// Start, in microseconds since the first event's origin.
+    pub start_us: u64,
+    /// Duration in microseconds.
+    pub duration_us: u64,
+}
+
+/// A node of the timing tree.
+#[derive(Clone, Debug)]
+struct TimingNode {
+    label: String,
+    depth: usize,
+    total: Duration,
+}
+
+/// Settings and collected data of a pass-manager run.
+pub struct Instrumentation {
+    /// Verify the IR after each pass (`--verify-each`, on by default).
+    pub verify_each: bool,
+    /// Dump the IR before these passes (`--mlir-print-ir-before=`).
+    pub print_before: Vec<String>,
+    /// Dump the IR after these passes (`--mlir-print-ir-after=`).
+    pub print_after: Vec<String>,
+    /// Dump before every pass.
+    pub print_before_all: bool,
+    /// Dump after every pass.
+    pub print_after_all: bool,
+    /// Dump after a pass only when it changed the IR.
+    pub print_after_change: bool,
+    /// Dump after a pass that failed.
+    pub print_after_failure: bool,
+    /// The form of the dumps.
+    pub print_options: PrintOptions,
+    /// Collect wall-clock times (`--mlir-timing`).
+    pub timing: bool,
+    /// Collect trace events (`--trace=FILE`).
+    pub trace: bool,
+    /// Where the IR dumps go (standard error by default).
+    pub dump_sink: Box<dyn Write>,
+    origin: Instant,
+    timings: Vec<TimingNode>,
+    events: Vec<TraceEvent>,
+}
+
+impl Default for Instrumentation {
+    fn default() -> Self {
+        Instrumentation {
+            verify_each: true,
+            print_before: Vec::new(),
+            print_after: Vec::new(),
+            print_before_all: false,
+            print_after_all: false,
+            print_after_change: false,
+            print_after_failure: false,
+            print_options: PrintOptions::default(),
+            timing: false,
+            trace: false,
+            dump_sink: Box::new(std::io::stderr()),
+            origin: Instant::now(),
+            timings: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+}
+
+/// A started timing scope (a nested pipeline).
+pub(crate) struct Scope {
+    index: usize,
+    start: Instant,
+}
+
+impl Instrumentation {
+    fn wants_before(&self, pass: &dyn Pass) -> bool {
+        self.print_before_all || self.print_before.iter().any(|n| n == pass.name())
+    }
+
+    fn wants_after(&self, pass: &dyn Pass) -> bool {
+        self.print_after_all
+            || self.print_after_change
+            || self.print_after.iter().any(|n| n == pass.name())
+    }
+
+    fn dump(&mut self, ctx: &Context, op: Operation, when: &str, pass: &dyn Pass) {
+        let scope = if ctx.op_parent_op(op).is_some() {
+            let name = ctx.op_name_str(op);
+            match ctx.symbol_name(op) {
+                Some(sym) => {
+                    format!(" ('{name}' operation: @{})", String::from_utf8_lossy(sym))
+                }
+                None => format!(" ('{name}' operation)"),
+            }
+        } else {
+            String::new()
+        };
+        let text = print_operation(ctx, op, self.print_options);
+        let _ = write!(
+            self.dump_sink,
+            "// -----// IR Dump {when} {} ({}){scope} //----- //\n{text}\n",
+            pass.display_name(),
+            pass.name()
+        );
+    }
+
+    /// Run one pass on `op` with everything around it.
+    pub(crate) fn run_pass(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        pass: &mut dyn Pass,
+        statistics: &mut Statistics,
+        depth: usize,
+    ) -> Result<(), Vec<Diagnostic>> {
+        if self.wants_before(pass) {
+            self.dump(ctx, op, "Before", pass);
+        }
+        let before_text = (self.print_after_change && self.wants_after(pass))
+            .then(|| print_operation(ctx, op, self.print_options));
+        let start = Instant::now();
+        let result = pass.run(ctx, op, statistics);
+        let elapsed = start.elapsed();
+        self.record(pass.display_name(), ctx, op, start, elapsed, depth);
+        if let Err(diag) = result {
+            if self.print_after_failure {
+                self.dump(ctx, op, "After Failed", pass);
+            }
+            return Err(vec![diag]);
+        }
+        if self.wants_after(pass) {
+            let changed = match &before_text {
+                Some(before) => *before != print_operation(ctx, op, self.print_options),
+                None => true,
+            };
+            if changed || !self.print_after_change {
+                self.dump(ctx, op, "After", pass);
+            }
+        }
+        if self.verify_each {
+            if let Err(mut diags) = crate::verifier::verify(ctx, op) {
+                let name = pass.name();
+                for diag in &mut diags {
+                    diag.notes.push(Diagnostic {
+                        severity: crate::diagnostics::Severity::Note,
+                        loc: ctx.op_loc(op),
+                        message: format!("the IR is invalid after running pass '{name}'"),
+                        notes: Vec::new(),
+                        op: None,
+                    });
+                }
+                if self.print_after_failure {
+                    self.dump(ctx, op, "After Failed", pass);
+                }
+                return Err(diags);
+            }
+        }
+        Ok(())
+    }
+
+    fn record(
+        &mut self,
+        name: &str,
+        ctx: &Context,
+        op: Operation,
+        start: Instant,
+        elapsed: Duration,
+        depth: usize,
+    ) {
+        if self.timing {
+            self.add_time(name, depth, elapsed);
+        }
+        if self.trace {
+            let op_name = match ctx.symbol_name(op) {
+                Some(sym) => format!("{} @{}", ctx.op_name_str(op), String::from_utf8_lossy(sym)),
+                None => ctx.op_name_str(op).to_string(),
+            };
+            self.events.push(TraceEvent {
+                name: name.to_string(),
+                op: op_name,
+                start_us: start.duration_since(self.origin).as_micros() as u64,
+                duration_us: elapsed.as_micros() as u64,
+            });
+        }
+    }
+
+    fn add_time(&mut self, label: &str, depth: usize, elapsed: Duration) {
+        // Repeated runs (one per nested op) add up in one node.
+        let existing = self
+            .timings
+            .iter_mut()
+            .rev()
+            .take_while(|n| n.depth >= depth)
+            .find(|n| n.depth == depth && n.label == label);
+        match existing {
+            Some(node) => node.total += elapsed,
+            None => self.timings.push(TimingNode {
+                label: label.to_string(),
+                depth,
+                total: elapsed,
+            }),
+        }
+    }
+
+    pub(crate) fn begin_scope(&mut self, label: &str, depth: usize) -> Scope {
+        let index = if self.timing {
+            self.add_time(label, depth, Duration::ZERO);
+            self.timings
+                .iter()
+                .rposition(|n| n.depth == depth && n.label == label)
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        Scope {
+            index,
+            start: Instant::now(),
+        }
+    }
+
+    pub(crate) fn end_scope(&mut self, scope: Scope) {
+        if self.timing {
+            if let Some(node) = self.timings.get_mut(scope.index) {
+                node.total += scope.start.elapsed();
+            }
+        }
+    }
+
+    /// Add a top-level phase of the tool (parsing, output) to the timing report.
+    pub fn add_phase(&mut self, label: &str, elapsed: Duration) {
+        if self.timing {
+            self.timings.push(TimingNode {
+                label: label.to_string(),
+                depth: 0,
+                total: elapsed,
+            });
+        }
+    }
+
+    /// Put a phase of the tool (e.g. parsing) first in the timing report.
+    pub fn prepend_phase(&mut self, label: &str, elapsed: Duration) {
+        if self.timing {
+            self.timings.insert(
+                0,
+                TimingNode {
+                    label: label.to_string(),
+                    depth: 0,
+                    total: elapsed,
+                },
+            );
+        }
+    }
+
+    /// MLIR's "Execution time report": one line per pass and pipeline.
+    pub fn timing_report(&self, total: Duration) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let rule =
+            "===-------------------------------------------------------------------------===";
+        let _ = writeln!(out, "{rule}");
+        let _ = writeln!(
+            out,
+            "                         ... Execution time report ..."
+        );
+        let _ = writeln!(out, "{rule}");
+        let total_s = total.as_secs_f64();
+        let _ = writeln!(out, "  Total Execution Time: {total_s:.4} seconds\n");
+        let _ = writeln!(out, "  ----Wall Time----  ----Name----");
+        let percent = |d: Duration| {
+            if total_s > 0.0 {
+                100.0 * d.as_secs_f64() / total_s
+            } else {
+                0.0
+            }
+        };
+        for node in &self.timings {
+            let _ = writeln!(
+                out,
+                "  {:>8.4} ({:>5.1}%)  {}{}",
+                node.total.as_secs_f64(),
+                percent(node.total),
+                "  ".repeat(node.depth),
+                node.label
+            );
+        }
+        let _ = writeln!(out, "  {total_s:>8.4} (100.0%)  Total");
+        out
+    }
+
+    /// The trace events collected so far.
+    pub fn events(&self) -> &[TraceEvent] {
+        &self.events
+    }
+
+    /// The trace as Chrome trace-event JSON.
+    pub fn trace_json(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::from("{\"traceEvents\":[\n");
+        for (i, e) in self.events.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{{\"name\":{},\"cat\":\"pass\",\"ph\":\"X\",\"ts\":{},\"dur\":{},\"pid\":1,\"tid\":1,\"args\":{{\"op\":{}}}}}{}",
+                json_string(&e.name),
+                e.start_us,
+                e.duration_us,
+                json_string(&e.op),
+                if i + 1 < self.events.len() { ",\n" } else { "\n" }
+            );
+        }
+        out.push_str("],\"displayTimeUnit\":\"ms\"}\n");
+        out
+    }
+}
+
+/// A JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// MLIR's "Pass statistics report" for a pass manager.
+pub fn statistics_report(pm: &super::OpPassManager) -> String {
+    use std::fmt::Write;
+    let rule = "===-------------------------------------------------------------------------===";
+    let mut out =
+        format!("{rule}\n                         ... Pass statistics report ...\n{rule}\n");
+    for (label, depth, stats) in pm.statistics() {
+        let _ = writeln!(out, "{}{label}", "  ".repeat(depth));
+        for (name, description, value) in stats {
+            let _ = writeln!(
+                out,
+                "{}(S) {value} {name} - {description}",
+                "  ".repeat(depth + 1)
+            );
+        }
+    }
+    out
+}

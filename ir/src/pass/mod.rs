@@ -1,0 +1,448 @@
+//! Passes and pass managers, driven by MLIR's textual pipeline syntax.
+//!
+//! A [`Pass`] transforms the operation it runs on and what is nested in it,
+//! never its parent or siblings. An [`OpPassManager`] is anchored on an
+//! operation name (or `any`) and holds passes and nested pass managers; a
+//! nested manager runs on each operation with its anchor name directly inside
+//! the regions of the operation its parent runs on, as MLIR's
+//! `OpToOpPassAdaptor` does.
+//!
+//! Threading: passes run on one thread. The `Context` owns every
+//! operation, type and attribute in arenas that are mutated without locks;
+//! running sibling isolated-from-above operations in parallel would need
+//! per-thread interning or locking on every type and attribute lookup, which
+//! costs the single-threaded path that compile-time measurements care about
+//! most (see docs/passes.md).
+
+mod instrumentation;
+pub mod options;
+pub mod pipeline;
+
+use std::collections::BTreeMap;
+
+use crate::context::{Context, Operation};
+use crate::diagnostics::Diagnostic;
+pub use instrumentation::{statistics_report, Instrumentation, TraceEvent};
+pub use options::{OptionKind, PassOptionDef, PassOptions};
+use pipeline::PipelineElement;
+
+/// A transformation of one operation and what is nested in it.
+pub trait Pass {
+    /// The name used in pipelines and on the command line (`cse`).
+    fn name(&self) -> &'static str;
+    /// The name shown in IR dumps and reports (`CSE`); defaults to `name`.
+    fn display_name(&self) -> &'static str {
+        self.name()
+    }
+    /// One-line description for `--list-passes`.
+    fn description(&self) -> &'static str;
+    /// The operation this pass must run on, or `None` for any operation.
+    fn anchor(&self) -> Option<&'static str> {
+        None
+    }
+    /// The pass's options, if it has any.
+    fn options(&self) -> Option<&PassOptions> {
+        None
+    }
+    /// Mutable access to the options, to set them from pipeline text.
+    fn options_mut(&mut self) -> Option<&mut PassOptions> {
+        None
+    }
+    /// Run on `op`. An error stops the pipeline and is reported.
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        statistics: &mut Statistics,
+    ) -> Result<(), Diagnostic>;
+}
+
+/// Counters a pass reports (`--mlir-pass-statistics`).
+#[derive(Clone, Debug, Default)]
+pub struct Statistics {
+    entries: Vec<(&'static str, &'static str, u64)>,
+}
+
+impl Statistics {
+    /// Add `amount` to the counter `name` (described by `description`).
+    pub fn add(&mut self, name: &'static str, description: &'static str, amount: u64) {
+        match self.entries.iter_mut().find(|(n, _, _)| *n == name) {
+            Some(entry) => entry.2 += amount,
+            None => self.entries.push((name, description, amount)),
+        }
+    }
+
+    /// The counters: (name, description, value).
+    pub fn entries(&self) -> &[(&'static str, &'static str, u64)] {
+        &self.entries
+    }
+}
+
+/// One line of the statistics report: a pipeline or pass label, its depth,
+/// and its counters (name, description, value).
+pub type StatisticsEntry = (String, usize, Vec<(&'static str, &'static str, u64)>);
+
+/// How a pass is made from its name.
+#[derive(Clone, Copy)]
+pub struct PassRegistration {
+    /// The pipeline name.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// Its options (for `--list-passes`).
+    pub options: &'static [PassOptionDef],
+    /// A fresh instance with default options.
+    pub create: fn() -> Box<dyn Pass>,
+}
+
+/// The passes known by name.
+#[derive(Default)]
+pub struct PassRegistry {
+    passes: BTreeMap<&'static str, PassRegistration>,
+}
+
+impl PassRegistry {
+    /// Register a pass.
+    pub fn register(&mut self, registration: PassRegistration) {
+        self.passes.insert(registration.name, registration);
+    }
+
+    /// A registered pass by name.
+    pub fn get(&self, name: &str) -> Option<&PassRegistration> {
+        self.passes.get(name)
+    }
+
+    /// All registered passes, sorted by name.
+    pub fn iter(&self) -> impl Iterator<Item = &PassRegistration> {
+        self.passes.values()
+    }
+
+    /// `--list-passes`: names, descriptions and options.
+    pub fn describe(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::from("Available Passes:\n");
+        for reg in self.iter() {
+            let _ = writeln!(out, "  --{:<30} - {}", reg.name, reg.description);
+            for opt in reg.options {
+                let _ = writeln!(
+                    out,
+                    "    --{:<28} - {} ({}, default: {})",
+                    format!("{}=<{}>", opt.name, opt.kind.describe()),
+                    opt.help,
+                    opt.kind.describe(),
+                    if opt.default.is_empty() {
+                        "none"
+                    } else {
+                        opt.default
+                    }
+                );
+                if let OptionKind::Enum(words) = opt.kind {
+                    let _ = writeln!(out, "      one of: {}", words.join(", "));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// An error building a pass manager from pipeline text, located in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PipelineBuildError {
+    /// Byte offset in the pipeline text, when the error has a position.
+    pub offset: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl PipelineBuildError {
+    /// The error rendered as MLIR's textual pipeline parser does, with the
+    /// pipeline text and a caret.
+    pub fn render(&self, text: &str) -> String {
+        match self.offset {
+            Some(offset) => format!(
+                "MLIR Textual PassPipeline Parser:1:{}: error: {}\n{text}\n{}^",
+                offset + 1,
+                self.message,
+                " ".repeat(offset)
+            ),
+            None => self.message.clone(),
+        }
+    }
+}
+
+enum Element {
+    Pass {
+        pass: Box<dyn Pass>,
+        statistics: Statistics,
+    },
+    Nested(OpPassManager),
+}
+
+/// A pipeline of passes anchored on an operation name (or `any`).
+pub struct OpPassManager {
+    anchor: String,
+    elements: Vec<Element>,
+}
+
+impl OpPassManager {
+    /// An empty pass manager for operations named `anchor` (or `any`).
+    pub fn new(anchor: impl Into<String>) -> Self {
+        OpPassManager {
+            anchor: anchor.into(),
+            elements: Vec::new(),
+        }
+    }
+
+    /// The operation name this manager runs on.
+    pub fn anchor(&self) -> &str {
+        &self.anchor
+    }
+
+    /// Number of passes and nested managers directly in this manager.
+    pub fn len(&self) -> usize {
+        self.elements.len()
+    }
+
+    /// Whether the manager holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty()
+    }
+
+    /// Add a pass; a pass restricted to another operation is an error.
+    pub fn add_pass(&mut self, pass: Box<dyn Pass>) -> Result<(), String> {
+        if let Some(anchor) = pass.anchor() {
+            if anchor != self.anchor && self.anchor != "any" {
+                return Err(format!(
+                    "can't add pass '{}' restricted to '{anchor}' on a PassManager intended to run on '{}', did you intend to nest?",
+                    pass.display_name(),
+                    self.anchor
+                ));
+            }
+        }
+        self.elements.push(Element::Pass {
+            pass,
+            statistics: Statistics::default(),
+        });
+        Ok(())
+    }
+
+    /// Add a nested manager for operations named `anchor` and return it.
+    pub fn nest(&mut self, anchor: impl Into<String>) -> &mut OpPassManager {
+        self.elements
+            .push(Element::Nested(OpPassManager::new(anchor)));
+        match self.elements.last_mut() {
+            Some(Element::Nested(pm)) => pm,
+            _ => unreachable!("just pushed a nested pass manager"),
+        }
+    }
+
+    /// Build from MLIR pipeline text: `builtin.module(func.func(cse),canonicalize{max-iterations=3})`.
+    pub fn parse(registry: &PassRegistry, text: &str) -> Result<OpPassManager, PipelineBuildError> {
+        let elements = pipeline::parse_pipeline(text).map_err(|e| PipelineBuildError {
+            offset: Some(e.offset),
+            message: e.message,
+        })?;
+        match elements.as_slice() {
+            [PipelineElement::Nested {
+                anchor, elements, ..
+            }] => {
+                let mut pm = OpPassManager::new(anchor.clone());
+                pm.add_elements(registry, elements)?;
+                Ok(pm)
+            }
+            _ => Err(PipelineBuildError {
+                offset: None,
+                message: "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'".into(),
+            }),
+        }
+    }
+
+    /// Add the passes and nested managers of parsed pipeline text.
+    pub fn add_elements(
+        &mut self,
+        registry: &PassRegistry,
+        elements: &[PipelineElement],
+    ) -> Result<(), PipelineBuildError> {
+        for element in elements {
+            match element {
+                PipelineElement::Pass {
+                    name,
+                    options,
+                    offset,
+                } => {
+                    let pass = create_pass(registry, name, options.as_deref(), *offset)?;
+                    self.add_pass(pass).map_err(|message| PipelineBuildError {
+                        offset: None,
+                        message,
+                    })?;
+                }
+                PipelineElement::Nested {
+                    anchor, elements, ..
+                } => self.nest(anchor.clone()).add_elements(registry, elements)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The pipeline on one line, as MLIR prints it (options with their values).
+    pub fn to_text(&self) -> String {
+        pipeline::print_pipeline(&[self.to_element()])
+    }
+
+    /// The pipeline as `--dump-pass-pipeline` prints it.
+    pub fn to_pretty_text(&self) -> String {
+        pipeline::print_pipeline_pretty(&[self.to_element()])
+    }
+
+    fn to_element(&self) -> PipelineElement {
+        PipelineElement::Nested {
+            anchor: self.anchor.clone(),
+            elements: self
+                .elements
+                .iter()
+                .map(|e| match e {
+                    Element::Pass { pass, .. } => PipelineElement::Pass {
+                        name: pass.name().to_string(),
+                        options: pass
+                            .options()
+                            .map(PassOptions::render)
+                            .filter(|o| !o.is_empty()),
+                        offset: 0,
+                    },
+                    Element::Nested(pm) => pm.to_element(),
+                })
+                .collect(),
+            offset: 0,
+        }
+    }
+
+    /// Run on `op`, which must be named as this manager's anchor.
+    pub fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        instrumentation: &mut Instrumentation,
+    ) -> Result<(), Vec<Diagnostic>> {
+        if self.anchor != "any" && ctx.op_name_str(op) != self.anchor {
+            let message = format!(
+                "can't run '{}' pass manager on '{}' op",
+                self.anchor,
+                ctx.op_name_str(op)
+            );
+            return Err(vec![Diagnostic::error(ctx.op_loc(op), message)]);
+        }
+        self.run_on(ctx, op, instrumentation, 0)
+    }
+
+    fn run_on(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        instrumentation: &mut Instrumentation,
+        depth: usize,
+    ) -> Result<(), Vec<Diagnostic>> {
+        for element in &mut self.elements {
+            match element {
+                Element::Pass { pass, statistics } => {
+                    instrumentation.run_pass(ctx, op, pass.as_mut(), statistics, depth)?;
+                }
+                Element::Nested(pm) => {
+                    let targets: Vec<Operation> = ctx
+                        .op_regions(op)
+                        .iter()
+                        .flat_map(|&r| ctx.region_blocks(r))
+                        .flat_map(|b| ctx.block_ops(b))
+                        .filter(|&o| pm.matches(ctx, o))
+                        .collect();
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    let label = format!("'{}' Pipeline", pm.anchor);
+                    let scope = instrumentation.begin_scope(&label, depth);
+                    let mut result = Ok(());
+                    for target in targets {
+                        result = pm.run_on(ctx, target, instrumentation, depth + 1);
+                        if result.is_err() {
+                            break;
+                        }
+                    }
+                    instrumentation.end_scope(scope);
+                    result?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn matches(&self, ctx: &Context, op: Operation) -> bool {
+        if self.anchor == "any" {
+            return ctx
+                .op_definition(op)
+                .is_some_and(|d| d.traits.isolated_from_above);
+        }
+        ctx.op_name_str(op) == self.anchor
+    }
+
+    /// The statistics of every pass, in pipeline order, for the report.
+    pub fn statistics(&self) -> Vec<StatisticsEntry> {
+        let mut out = Vec::new();
+        self.collect_statistics(0, &mut out);
+        out
+    }
+
+    fn collect_statistics(&self, depth: usize, out: &mut Vec<StatisticsEntry>) {
+        out.push((format!("'{}' Pipeline", self.anchor), depth, Vec::new()));
+        for element in &self.elements {
+            match element {
+                Element::Pass { pass, statistics } => out.push((
+                    pass.display_name().to_string(),
+                    depth + 1,
+                    statistics.entries().to_vec(),
+                )),
+                Element::Nested(pm) => pm.collect_statistics(depth + 1, out),
+            }
+        }
+    }
+}
+
+fn create_pass(
+    registry: &PassRegistry,
+    name: &str,
+    options: Option<&str>,
+    offset: usize,
+) -> Result<Box<dyn Pass>, PipelineBuildError> {
+    let Some(registration) = registry.get(name) else {
+        return Err(PipelineBuildError {
+            offset: Some(offset),
+            message: format!("'{name}' does not refer to a registered pass or pass pipeline"),
+        });
+    };
+    let mut pass = (registration.create)();
+    if let Some(text) = options.filter(|t| !t.trim().is_empty()) {
+        let failed = |why: String| PipelineBuildError {
+            offset: None,
+            message: format!(
+                "{why}\nfailed to add `{name}` with options `{}`",
+                text.trim()
+            ),
+        };
+        let pairs = pipeline::parse_options(text).map_err(|e| failed(e.message))?;
+        let Some(opts) = pass.options_mut() else {
+            let key = pairs.first().map(|(k, _)| k.clone()).unwrap_or_default();
+            return Err(failed(format!(
+                "<Pass-Options-Parser>: no such option {key}"
+            )));
+        };
+        for (key, value) in pairs {
+            let value = (!value.is_empty()).then_some(value.as_str());
+            opts.set(&key, value).map_err(|why| {
+                failed(if why.starts_with("no such option") {
+                    format!("<Pass-Options-Parser>: {why}")
+                } else {
+                    why
+                })
+            })?;
+        }
+    }
+    Ok(pass)
+}

@@ -1,0 +1,291 @@
+//! `cse`: common subexpression elimination, as MLIR's CSE pass.
+//!
+//! Two operations are the same expression when they have the same name,
+//! operands, result types, properties and attributes, and no regions. Only
+//! operations known to have no memory effects (`pure`) are merged; an
+//! operation whose effects are unknown (every unregistered one) never is.
+//! Known expressions are scoped by dominance: an expression is reused in the
+//! blocks its block dominates and in nested regions, but never across an
+//! isolated-from-above boundary. In graph regions (no SSA dominance) only an
+//! earlier identical operation of the same block is reused. Trivially dead
+//! operations met on the way are erased too, as MLIR does.
+
+use rustc_hash::FxHashMap;
+
+use strata_ir::pass::{Pass, PassRegistration, Statistics};
+use strata_ir::{Attribute, Block, Context, Diagnostic, Ident, Operation, Region, Type, Value};
+
+use crate::dce::is_trivially_dead;
+
+pub(crate) fn registration() -> PassRegistration {
+    PassRegistration {
+        name: "cse",
+        description: "Eliminate common sub-expressions",
+        options: &[],
+        create: || Box::new(Cse),
+    }
+}
+
+struct Cse;
+
+impl Pass for Cse {
+    fn name(&self) -> &'static str {
+        "cse"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "CSE"
+    }
+
+    fn description(&self) -> &'static str {
+        "Eliminate common sub-expressions"
+    }
+
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let mut driver = Driver {
+            known: Vec::new(),
+            to_erase: Vec::new(),
+            num_cse: 0,
+            num_dce: 0,
+        };
+        for region in ctx.op_regions(op).to_vec() {
+            driver.simplify_region(ctx, region);
+        }
+        for dead in std::mem::take(&mut driver.to_erase) {
+            if ctx.op_parent_block(dead).is_some() {
+                ctx.erase_op(dead);
+            }
+        }
+        stats.add("num-cse'd", "Number of operations CSE'd", driver.num_cse);
+        stats.add("num-dce'd", "Number of operations DCE'd", driver.num_dce);
+        Ok(())
+    }
+}
+
+/// What makes two operations the same expression.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    name: Ident,
+    operands: Vec<Value>,
+    result_types: Vec<Type>,
+    properties: Option<Attribute>,
+    attributes: Attribute,
+}
+
+struct Driver {
+    /// Scopes of known expressions; lookups go from the innermost outwards.
+    known: Vec<FxHashMap<Key, Operation>>,
+    to_erase: Vec<Operation>,
+    num_cse: u64,
+    num_dce: u64,
+}
+
+impl Driver {
+    fn lookup(&self, key: &Key) -> Option<Operation> {
+        self.known
+            .iter()
+            .rev()
+            .find_map(|scope| scope.get(key).copied())
+    }
+
+    fn simplify_region(&mut self, ctx: &mut Context, region: Region) {
+        let blocks: Vec<Block> = ctx.region_blocks(region).collect();
+        let ssa = has_ssa_dominance(ctx, region);
+        if blocks.len() == 1 {
+            self.known.push(FxHashMap::default());
+            self.simplify_block(ctx, blocks[0], ssa);
+            self.known.pop();
+            return;
+        }
+        if blocks.is_empty() || !ssa {
+            return;
+        }
+        // Walk the dominator tree: a block sees what its dominators defined.
+        let tree = DomTree::new(ctx, region, &blocks);
+        let mut stack: Vec<(usize, bool)> = vec![(0, false)];
+        while let Some((node, done)) = stack.pop() {
+            if done {
+                self.known.pop();
+                continue;
+            }
+            self.known.push(FxHashMap::default());
+            self.simplify_block(ctx, tree.blocks[node], true);
+            stack.push((node, true));
+            for &child in tree.children[node].iter().rev() {
+                stack.push((child, false));
+            }
+        }
+    }
+
+    fn simplify_block(&mut self, ctx: &mut Context, block: Block, ssa: bool) {
+        let ops: Vec<Operation> = ctx.block_ops(block).collect();
+        for op in ops {
+            if is_trivially_dead(ctx, op) {
+                self.to_erase.push(op);
+                self.num_dce += 1;
+                continue;
+            }
+            let regions = ctx.op_regions(op).to_vec();
+            if !regions.is_empty() {
+                let isolated = ctx
+                    .op_definition(op)
+                    .is_some_and(|d| d.traits.isolated_from_above);
+                let saved = isolated.then(|| std::mem::take(&mut self.known));
+                for region in regions {
+                    self.simplify_region(ctx, region);
+                }
+                if let Some(saved) = saved {
+                    self.known = saved;
+                }
+                continue;
+            }
+            let pure = ctx.op_definition(op).is_some_and(|d| d.traits.pure);
+            if !pure || ctx.num_successors(op) > 0 {
+                continue;
+            }
+            let key = Key {
+                name: ctx.op_name(op),
+                operands: ctx.operands(op).collect(),
+                result_types: ctx.results(op).map(|v| ctx.value_type(v)).collect(),
+                properties: ctx.op_properties(op),
+                attributes: ctx.op_attr_dict(op),
+            };
+            match self.lookup(&key) {
+                // In a graph region only an earlier op of the same block is
+                // known to be usable wherever this one is.
+                Some(existing) if ssa || ctx.op_parent_block(existing) == Some(block) => {
+                    let results: Vec<Value> = ctx.results(op).collect();
+                    for (i, value) in results.into_iter().enumerate() {
+                        ctx.replace_all_uses_with(value, ctx.result(existing, i));
+                    }
+                    self.to_erase.push(op);
+                    self.num_cse += 1;
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(scope) = self.known.last_mut() {
+                        scope.insert(key, op);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `region` has SSA dominance (see the verifier's rules).
+fn has_ssa_dominance(ctx: &Context, region: Region) -> bool {
+    if ctx.region_blocks(region).nth(1).is_some() {
+        return true;
+    }
+    match ctx.region_parent_op(region) {
+        Some(op) => ctx
+            .op_definition(op)
+            .is_some_and(|d| !d.traits.graph_region),
+        None => true,
+    }
+}
+
+/// A dominator tree over the reachable blocks of one region.
+struct DomTree {
+    blocks: Vec<Block>,
+    children: Vec<Vec<usize>>,
+}
+
+impl DomTree {
+    fn new(ctx: &Context, region: Region, all: &[Block]) -> DomTree {
+        // Reverse post-order from the entry block.
+        let index: FxHashMap<Block, usize> = all.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let succs = |b: Block| -> Vec<usize> {
+            ctx.block_last_op(b)
+                .map(|t| {
+                    ctx.successors(t)
+                        .filter(|s| ctx.block_parent_region(*s) == Some(region))
+                        .filter_map(|s| index.get(&s).copied())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut post = Vec::new();
+        let mut seen = vec![false; all.len()];
+        let mut stack = vec![(0usize, false)];
+        while let Some((b, done)) = stack.pop() {
+            if done {
+                post.push(b);
+                continue;
+            }
+            if seen[b] {
+                continue;
+            }
+            seen[b] = true;
+            stack.push((b, true));
+            for s in succs(all[b]).into_iter().rev() {
+                if !seen[s] {
+                    stack.push((s, false));
+                }
+            }
+        }
+        let rpo: Vec<usize> = post.into_iter().rev().collect();
+        let mut order = vec![usize::MAX; all.len()];
+        for (i, &b) in rpo.iter().enumerate() {
+            order[b] = i;
+        }
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); rpo.len()];
+        for (i, &b) in rpo.iter().enumerate() {
+            for s in succs(all[b]) {
+                if order[s] != usize::MAX {
+                    preds[order[s]].push(i);
+                }
+            }
+        }
+        const UNDEF: usize = usize::MAX;
+        let mut idom = vec![UNDEF; rpo.len()];
+        if !rpo.is_empty() {
+            idom[0] = 0;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in 1..rpo.len() {
+                let mut new = UNDEF;
+                for &p in &preds[b] {
+                    if idom[p] == UNDEF {
+                        continue;
+                    }
+                    new = if new == UNDEF {
+                        p
+                    } else {
+                        let (mut x, mut y) = (p, new);
+                        while x != y {
+                            while x > y {
+                                x = idom[x];
+                            }
+                            while y > x {
+                                y = idom[y];
+                            }
+                        }
+                        x
+                    };
+                }
+                if new != idom[b] {
+                    idom[b] = new;
+                    changed = true;
+                }
+            }
+        }
+        let mut children = vec![Vec::new(); rpo.len()];
+        for b in 1..rpo.len() {
+            if idom[b] != UNDEF {
+                children[idom[b]].push(b);
+            }
+        }
+        DomTree {
+            blocks: rpo.iter().map(|&b| all[b]).collect(),
+            children,
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! `dce`: erase operations that are trivially dead (no uses of their results
+//! and no effects), cascading to the operations that fed them.
+
+use strata_ir::pass::{Pass, PassRegistration, Statistics};
+use strata_ir::{Context, Diagnostic, Operation, Value};
+
+pub(crate) fn registration() -> PassRegistration {
+    PassRegistration {
+        name: "dce",
+        description: "Erase trivially dead operations",
+        options: &[],
+        create: || Box::new(Dce),
+    }
+}
+
+struct Dce;
+
+impl Pass for Dce {
+    fn name(&self) -> &'static str {
+        "dce"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "DCE"
+    }
+
+    fn description(&self) -> &'static str {
+        "Erase trivially dead operations"
+    }
+
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let erased = erase_trivially_dead(ctx, op);
+        stats.add("num-dce'd", "Number of operations DCE'd", erased);
+        Ok(())
+    }
+}
+
+/// Whether `op` can be erased: a registered op without effects and regions,
+/// none of whose results is used.
+pub(crate) fn is_trivially_dead(ctx: &Context, op: Operation) -> bool {
+    ctx.op_regions(op).is_empty()
+        && ctx
+            .op_definition(op)
+            .is_some_and(|d| d.traits.pure && !d.traits.terminator)
+        && ctx.results(op).all(|v| ctx.use_empty(v))
+}
+
+/// Erase every trivially dead op nested in `root`; returns how many.
+pub(crate) fn erase_trivially_dead(ctx: &mut Context, root: Operation) -> u64 {
+    let mut worklist = nested_ops(ctx, root);
+    // Later ops first, so that a use disappears before its definition is looked at.
+    worklist.reverse();
+    let mut erased = 0;
+    let mut index = 0;
+    while index < worklist.len() {
+        let op = worklist[index];
+        index += 1;
+        if ctx.op_parent_block(op).is_none() || !is_trivially_dead(ctx, op) {
+            continue;
+        }
+        let feeders: Vec<Operation> = ctx
+            .operands(op)
+            .filter_map(|v| match v {
+                Value::Result(def, _) => Some(def),
+                Value::Argument(..) => None,
+            })
+            .collect();
+        ctx.erase_op(op);
+        erased += 1;
+        worklist.extend(feeders);
+    }
+    erased
+}
+
+/// Every op nested in `root`'s regions, in pre-order.
+pub(crate) fn nested_ops(ctx: &Context, root: Operation) -> Vec<Operation> {
+    let mut out = Vec::new();
+    let mut stack: Vec<Operation> = vec![root];
+    while let Some(op) = stack.pop() {
+        let mut children = Vec::new();
+        for &region in ctx.op_regions(op) {
+            for block in ctx.region_blocks(region) {
+                for inner in ctx.block_ops(block) {
+                    out.push(inner);
+                    children.push(inner);
+                }
+            }
+        }
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
