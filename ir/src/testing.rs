@@ -78,6 +78,19 @@ pub fn register_test_dialect(ctx: &mut Context) {
         fold: None,
     });
     registry.register_op(OpDefinition {
+        name: "test.region",
+        summary: "An op with one region that sees values from above (unknown effects)",
+        traits: OpTraits {
+            no_terminator: true,
+            single_block: true,
+            num_regions: Some(1),
+            ..OpTraits::default()
+        },
+        inherent_attrs: &[],
+        verify: None,
+        fold: None,
+    });
+    registry.register_op(OpDefinition {
         name: "test.return",
         summary: "A terminator returning its operands",
         traits: OpTraits {

@@ -6,8 +6,10 @@
 //! operation whose effects are unknown (every unregistered one) never is.
 //! Known expressions are scoped by dominance: an expression is reused in the
 //! blocks its block dominates and in nested regions, but never across an
-//! isolated-from-above boundary. In graph regions (no SSA dominance) only an
-//! earlier identical operation of the same block is reused. Trivially dead
+//! isolated-from-above boundary (or into an unregistered op, which might be
+//! one). In graph regions (no SSA dominance, e.g. the
+//! regions of unregistered ops) a use is redirected only when its user has
+//! not been visited yet, as MLIR does. Trivially dead
 //! operations met on the way are erased too, as MLIR does.
 
 use rustc_hash::FxHashMap;
@@ -49,6 +51,7 @@ impl Pass for Cse {
     ) -> Result<(), Diagnostic> {
         let mut driver = Driver {
             known: Vec::new(),
+            inserted: rustc_hash::FxHashSet::default(),
             to_erase: Vec::new(),
             num_cse: 0,
             num_dce: 0,
@@ -80,6 +83,8 @@ struct Key {
 struct Driver {
     /// Scopes of known expressions; lookups go from the innermost outwards.
     known: Vec<FxHashMap<Key, Operation>>,
+    /// Every op ever recorded as a known expression.
+    inserted: rustc_hash::FxHashSet<Operation>,
     to_erase: Vec<Operation>,
     num_cse: u64,
     num_dce: u64,
@@ -132,9 +137,11 @@ impl Driver {
             }
             let regions = ctx.op_regions(op).to_vec();
             if !regions.is_empty() {
+                // An unregistered op might be isolated from above: its
+                // regions start from nothing, as in MLIR.
                 let isolated = ctx
                     .op_definition(op)
-                    .is_some_and(|d| d.traits.isolated_from_above);
+                    .is_none_or(|d| d.traits.isolated_from_above);
                 let saved = isolated.then(|| std::mem::take(&mut self.known));
                 for region in regions {
                     self.simplify_region(ctx, region);
@@ -156,20 +163,32 @@ impl Driver {
                 attributes: ctx.op_attr_dict(op),
             };
             match self.lookup(&key) {
-                // In a graph region only an earlier op of the same block is
-                // known to be usable wherever this one is.
-                Some(existing) if ssa || ctx.op_parent_block(existing) == Some(block) => {
+                Some(existing) => {
                     let results: Vec<Value> = ctx.results(op).collect();
                     for (i, value) in results.into_iter().enumerate() {
-                        ctx.replace_all_uses_with(value, ctx.result(existing, i));
+                        let replacement = ctx.result(existing, i);
+                        if ssa {
+                            ctx.replace_all_uses_with(value, replacement);
+                            continue;
+                        }
+                        // Without SSA dominance a use may already have been
+                        // visited (and be known itself): those keep the value.
+                        let uses: Vec<_> = ctx.uses(value).collect();
+                        for u in uses {
+                            if !self.inserted.contains(&u.op) {
+                                ctx.set_operand(u.op, u.index as usize, replacement);
+                            }
+                        }
                     }
-                    self.to_erase.push(op);
-                    self.num_cse += 1;
+                    if ctx.results(op).all(|v| ctx.use_empty(v)) {
+                        self.to_erase.push(op);
+                        self.num_cse += 1;
+                    }
                 }
-                Some(_) => {}
                 None => {
                     if let Some(scope) = self.known.last_mut() {
                         scope.insert(key, op);
+                        self.inserted.insert(op);
                     }
                 }
             }
