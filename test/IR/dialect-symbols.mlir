@@ -14,3 +14,8 @@
 
 // CHECK: "foo.op2"() {a = #foo.-, b = !foo.x-y-}
 "foo.op2"() {a = #foo.-, b = !foo.x-y-} : () -> ()
+
+// Deliberate difference from mlir-opt 22, which prints this `#foo.a<1>, b<2>`
+// (it only checks the first and last characters) and cannot read it back.
+// CHECK: "foo.op3"() {h = #foo<a<1>, b<2>>}
+"foo.op3"() {h = #foo<a<1>, b<2>>} : () -> ()

@@ -24,9 +24,27 @@ struct ValueEntry {
     pos: u32,
 }
 
+/// The values named `%name#N`, by result number (sparse: a forward
+/// reference may name any number, and must not cost memory for the gap).
+#[derive(Default)]
+struct ResultEntries(Vec<(u32, ValueEntry)>);
+
+impl ResultEntries {
+    fn get(&self, number: u32) -> Option<ValueEntry> {
+        self.0.iter().find(|(n, _)| *n == number).map(|(_, e)| *e)
+    }
+
+    fn set(&mut self, number: u32, entry: ValueEntry) {
+        match self.0.iter_mut().find(|(n, _)| *n == number) {
+            Some(slot) => slot.1 = entry,
+            None => self.0.push((number, entry)),
+        }
+    }
+}
+
 #[derive(Default)]
 struct IsolatedScope<'a> {
-    values: FxHashMap<&'a str, Vec<Option<ValueEntry>>>,
+    values: FxHashMap<&'a str, ResultEntries>,
     /// Names defined in each nested region scope, erased when it ends.
     definitions: Vec<Vec<&'a str>>,
 }
@@ -197,7 +215,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn value_entries(&mut self, name: &'a str) -> &mut Vec<Option<ValueEntry>> {
+    fn value_entries(&mut self, name: &'a str) -> &mut ResultEntries {
         let scope = self
             .state
             .isolated
@@ -212,14 +230,8 @@ impl<'a> Parser<'a> {
 
     /// Record a definition of `%name#number`.
     fn add_definition(&mut self, use_info: UnresolvedOperand<'a>, value: Value) -> PResult<()> {
-        let number = use_info.number as usize;
-        let existing = {
-            let entries = self.value_entries(use_info.name);
-            if entries.len() <= number {
-                entries.resize(number + 1, None);
-            }
-            entries[number]
-        };
+        let number = use_info.number;
+        let existing = self.value_entries(use_info.name).get(number);
         if let Some(existing) = existing {
             if !self.is_forward_ref(existing.value) {
                 let note = self.loc_at(existing.pos);
@@ -252,10 +264,13 @@ impl<'a> Parser<'a> {
                 self.ctx.erase_op(placeholder);
             }
         }
-        self.value_entries(use_info.name)[number] = Some(ValueEntry {
-            value,
-            pos: use_info.pos,
-        });
+        self.value_entries(use_info.name).set(
+            number,
+            ValueEntry {
+                value,
+                pos: use_info.pos,
+            },
+        );
         if let Some(scope) = self.state.isolated.last_mut() {
             if let Some(defs) = scope.definitions.last_mut() {
                 defs.push(use_info.name);
@@ -270,13 +285,10 @@ impl<'a> Parser<'a> {
         use_info: UnresolvedOperand<'a>,
         ty: Type,
     ) -> PResult<Value> {
-        let number = use_info.number as usize;
+        let number = use_info.number;
         let (found, first) = {
             let entries = self.value_entries(use_info.name);
-            (
-                entries.get(number).copied().flatten(),
-                entries.first().copied().flatten(),
-            )
+            (entries.get(number), entries.get(0))
         };
         if let Some(entry) = found {
             let actual = self.ctx.value_type(entry.value);
@@ -308,14 +320,13 @@ impl<'a> Parser<'a> {
         let placeholder = self.ctx.create_operation(state);
         self.state.forward_refs.insert(placeholder, use_info.pos);
         let value = Value::Result(placeholder, 0);
-        let entries = self.value_entries(use_info.name);
-        if entries.len() <= number {
-            entries.resize(number + 1, None);
-        }
-        entries[number] = Some(ValueEntry {
-            value,
-            pos: use_info.pos,
-        });
+        self.value_entries(use_info.name).set(
+            number,
+            ValueEntry {
+                value,
+                pos: use_info.pos,
+            },
+        );
         Ok(value)
     }
 

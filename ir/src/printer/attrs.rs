@@ -85,7 +85,11 @@ fn write_dialect_symbol(out: &mut String, prefix: char, dialect: &str, data: &st
                         .unwrap_or(bytes.len());
                     &bytes[n..]
                 };
-                rest.is_empty() || (rest[0] == b'<' && rest[rest.len() - 1] == b'>')
+                // Deliberate difference from mlir-opt, which only checks the
+                // first and last characters: `#d.a<1>, b<2>` would not read
+                // back, so the `<...>` must be one balanced group.
+                rest.is_empty()
+                    || (rest[0] == b'<' && rest[rest.len() - 1] == b'>' && closes_at_end(rest))
             }
             _ => false,
         }
@@ -106,6 +110,41 @@ fn write_dialect_symbol(out: &mut String, prefix: char, dialect: &str, data: &st
         out.push_str(data);
         out.push('>');
     }
+}
+
+/// Whether the `<` at the start of `text` is closed by its last character
+/// (brackets balanced, strings skipped, `->` not a closer), so that the
+/// pretty form `#d.name<...>` reads back as one symbol.
+fn closes_at_end(text: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'<' | b'[' | b'(' | b'{' => depth += 1,
+            b'-' if text.get(i + 1) == Some(&b'>') => i += 1,
+            b'>' | b']' | b')' | b'}' => {
+                depth = match depth.checked_sub(1) {
+                    Some(d) => d,
+                    None => return false,
+                };
+                if depth == 0 {
+                    return i + 1 == text.len();
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    if text[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 impl Printer<'_> {
