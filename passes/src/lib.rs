@@ -6,6 +6,7 @@
 mod cse;
 mod dce;
 mod symbol_dce;
+mod test_passes;
 
 use strata_ir::pass::PassRegistry;
 
@@ -14,4 +15,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(cse::registration());
     registry.register(dce::registration());
     registry.register(symbol_dce::registration());
+    for registration in test_passes::registrations() {
+        registry.register(registration);
+    }
 }

@@ -1,0 +1,38 @@
+// RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-print-ir-before=cse --mlir-print-ir-after-all %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
+// RUN: strata-opt --allow-unregistered-dialect --cse --dce --mlir-print-ir-after-change %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
+// RUN: strata-opt --allow-unregistered-dialect --cse --mlir-pass-statistics %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-timing %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --trace=%t.json %s -o /dev/null
+// RUN: python3 -c "import json,sys; t=json.load(open(sys.argv[1])); print(sorted({(e['name'], e['args']['op']) for e in t['traceEvents']}))" %t.json | FileCheck %s --check-prefix=TRACE
+
+// PRINT:      // -----// IR Dump Before CSE (cse) ('test.func' operation: @f) //----- //
+// PRINT-NEXT: "test.func"() <{sym_name = "f"}> ({
+// PRINT:      // -----// IR Dump After CSE (cse) ('test.func' operation: @f) //----- //
+// PRINT:      // -----// IR Dump After DCE (dce) //----- //
+// PRINT-NEXT: module {
+
+// Only the pass that changed the IR is printed.
+// CHANGE:     // -----// IR Dump After CSE (cse) //----- //
+// CHANGE-NOT: IR Dump After DCE
+
+// STATS:      ... Pass statistics report ...
+// STATS:      'builtin.module' Pipeline
+// STATS-NEXT:   CSE
+// STATS-NEXT:     (S) 1 num-cse'd - Number of operations CSE'd
+// STATS-NEXT:     (S) 0 num-dce'd - Number of operations DCE'd
+
+// TIMING:      ... Execution time report ...
+// TIMING:      Total Execution Time: {{[0-9.]+}} seconds
+// TIMING:      ----Wall Time----  ----Name----
+// TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  Parser
+// TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  'test.func' Pipeline
+// TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)    CSE
+// TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  DCE
+// TIMING-NEXT: {{[0-9.]+}} (100.0%)  Total
+
+// TRACE: [('CSE', 'test.func @f'), ('DCE', 'builtin.module')]
+"test.func"() <{sym_name = "f"}> ({
+  %c = "test.constant"() <{value = 2 : i32}> : () -> i32
+  %d = "test.constant"() <{value = 2 : i32}> : () -> i32
+  "test.effect"(%c, %d) : (i32, i32) -> ()
+}) : () -> ()
