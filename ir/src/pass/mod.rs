@@ -155,15 +155,16 @@ pub struct PipelineBuildError {
 }
 
 impl PipelineBuildError {
-    /// The error rendered as MLIR's textual pipeline parser does, with the
-    /// pipeline text and a caret.
+    /// The error rendered as MLIR's textual pipeline parser does: located
+    /// in the body of the anchored pipeline, with its line and a caret.
     pub fn render(&self, text: &str) -> String {
         match self.offset {
-            Some(offset) => format!(
-                "MLIR Textual PassPipeline Parser:1:{}: error: {}\n{text}\n{}^",
-                offset + 1,
-                self.message,
-                " ".repeat(offset)
+            Some(offset) => pipeline::render_error(
+                text,
+                &pipeline::PipelineError {
+                    offset,
+                    message: self.message.clone(),
+                },
             ),
             None => self.message.clone(),
         }
@@ -246,7 +247,9 @@ impl OpPassManager {
             [PipelineElement::Nested {
                 anchor, elements, ..
             }] => {
-                let mut pm = OpPassManager::new(anchor.clone());
+                // An empty anchor is `any`, as in MLIR.
+                let anchor = if anchor.is_empty() { "any" } else { anchor.as_str() };
+                let mut pm = OpPassManager::new(anchor);
                 pm.add_elements(registry, elements)?;
                 Ok(pm)
             }
@@ -278,7 +281,14 @@ impl OpPassManager {
                 }
                 PipelineElement::Nested {
                     anchor, elements, ..
-                } => self.nest(anchor.clone()).add_elements(registry, elements)?,
+                } => {
+                    let anchor = if anchor.is_empty() {
+                        "any"
+                    } else {
+                        anchor.as_str()
+                    };
+                    self.nest(anchor).add_elements(registry, elements)?
+                }
             }
         }
         Ok(())
@@ -422,11 +432,11 @@ fn create_pass(
         let failed = |why: String| PipelineBuildError {
             offset: None,
             message: format!(
-                "{why}\nfailed to add `{name}` with options `{}`",
+                "{why}\n\nfailed to add `{name}` with options `{}`\n",
                 text.trim()
             ),
         };
-        let pairs = pipeline::parse_options(text).map_err(|e| failed(e.message))?;
+        let pairs = pipeline::split_options(text);
         let Some(opts) = pass.options_mut() else {
             let key = pairs.first().map(|(k, _)| k.clone()).unwrap_or_default();
             return Err(failed(format!(
@@ -434,8 +444,7 @@ fn create_pass(
             )));
         };
         for (key, value) in pairs {
-            let value = (!value.is_empty()).then_some(value.as_str());
-            opts.set(&key, value).map_err(|why| {
+            opts.set(&key, value.as_deref()).map_err(|why| {
                 failed(if why.starts_with("no such option") {
                     format!("<Pass-Options-Parser>: {why}")
                 } else {

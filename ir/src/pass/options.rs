@@ -55,6 +55,8 @@ pub struct PassOptionDef {
 pub struct PassOptions {
     defs: &'static [PassOptionDef],
     values: Vec<String>,
+    /// Whether each option was set explicitly (unset lists print as nothing).
+    explicit: Vec<bool>,
 }
 
 impl PassOptions {
@@ -63,6 +65,7 @@ impl PassOptions {
         PassOptions {
             defs,
             values: defs.iter().map(|d| d.default.to_string()).collect(),
+            explicit: vec![false; defs.len()],
         }
     }
 
@@ -87,7 +90,16 @@ impl PassOptions {
                 )
             })?,
         };
-        self.values[index] = value;
+        if matches!(def.kind, OptionKind::IntList | OptionKind::StringList)
+            && self.explicit[index]
+            && !value.is_empty()
+        {
+            // A list given twice keeps both, as llvm::cl lists do.
+            self.values[index] = format!("{},{value}", self.values[index]);
+        } else {
+            self.values[index] = value;
+        }
+        self.explicit[index] = true;
         Ok(())
     }
 
@@ -127,22 +139,33 @@ impl PassOptions {
         raw.split(',').map(str::to_string).collect()
     }
 
-    /// The options as MLIR prints them inside `{...}`: each as ` key=value`
-    /// after a leading space (so the text starts with two spaces), lists
-    /// without their braces; empty when the pass has no options.
+    /// The options as MLIR prints them inside `{...}`: sorted by name, each
+    /// `key=value` (lists as `key={a,b}`), joined by single spaces; a list
+    /// that was never set prints as an empty item (hence the double spaces
+    /// in `canonicalize{  max-iterations=10 ...}`).
     pub fn render(&self) -> String {
-        let mut out = String::new();
-        for (def, value) in self.defs.iter().zip(&self.values) {
-            if matches!(def.kind, OptionKind::IntList | OptionKind::StringList) && value.is_empty()
-            {
-                continue;
-            }
-            let _ = write!(out, " {}={}", def.name, value);
-        }
-        if !out.is_empty() {
-            out.insert(0, ' ');
-        }
-        out
+        let mut items: Vec<(&str, String)> = self
+            .defs
+            .iter()
+            .zip(&self.values)
+            .zip(&self.explicit)
+            .map(|((def, value), &explicit)| {
+                let item = match def.kind {
+                    OptionKind::IntList | OptionKind::StringList if !explicit => String::new(),
+                    OptionKind::IntList | OptionKind::StringList => {
+                        format!("{}={{{value}}}", def.name)
+                    }
+                    _ => format!("{}={value}", def.name),
+                };
+                (def.name, item)
+            })
+            .collect();
+        items.sort_by(|a, b| a.0.cmp(b.0));
+        items
+            .into_iter()
+            .map(|(_, item)| item)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -228,9 +251,10 @@ mod tests {
     #[test]
     fn set_and_render() {
         let mut options = PassOptions::new(DEFS);
+        // Sorted by name; the unset list leaves an empty item.
         assert_eq!(
             options.render(),
-            "  max-iterations=10 top-down=true mode=normal"
+            "max-iterations=10 mode=normal  top-down=true"
         );
         options.set("max-iterations", Some("3")).expect("valid");
         options.set("top-down", None).expect("flag");
@@ -239,7 +263,7 @@ mod tests {
         assert_eq!(options.list("sizes"), vec!["1", "2", "3"]);
         assert_eq!(
             options.render(),
-            "  max-iterations=3 top-down=true mode=normal sizes=1,2,3"
+            "max-iterations=3 mode=normal sizes={1,2,3} top-down=true"
         );
     }
 

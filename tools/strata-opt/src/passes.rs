@@ -64,7 +64,7 @@ impl Passes {
         if options.dump_pass_pipeline {
             if let Some(pm) = &passes.pm {
                 eprint!(
-                    "Pass Manager with {} passes:\n{}\n",
+                    "Pass Manager with {} passes:\n{}\n\n",
                     pm.len(),
                     pm.to_pretty_text()
                 );
