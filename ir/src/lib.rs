@@ -42,6 +42,7 @@ pub mod ir;
 pub mod parser;
 pub mod pass;
 pub mod printer;
+pub mod rewrite;
 pub mod symbol_table;
 pub mod testing;
 pub mod types;
