@@ -40,15 +40,7 @@ impl Pass for Dce {
     }
 }
 
-/// Whether `op` can be erased: a registered op without effects and regions,
-/// none of whose results is used.
-pub(crate) fn is_trivially_dead(ctx: &Context, op: Operation) -> bool {
-    ctx.op_regions(op).is_empty()
-        && ctx
-            .op_definition(op)
-            .is_some_and(|d| d.traits.pure && !d.traits.terminator)
-        && ctx.results(op).all(|v| ctx.use_empty(v))
-}
+pub(crate) use strata_ir::rewrite::is_trivially_dead;
 
 /// Erase every trivially dead op nested in `root`; returns how many.
 pub(crate) fn erase_trivially_dead(ctx: &mut Context, root: Operation) -> u64 {

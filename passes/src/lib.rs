@@ -1,8 +1,10 @@
-//! strata-passes: generic transformations (`cse`, `dce`, `symbol-dce`, ...)
+//! strata-passes: generic transformations (`canonicalize`, `cse`, `dce`,
+//! `symbol-dce`, ...)
 //! and, later, the graph- and tensor-level ones.
 //!
 //! Each pass lives in its own file and is registered by [`register_all`].
 
+mod canonicalize;
 mod cse;
 mod dce;
 mod symbol_dce;
@@ -12,6 +14,7 @@ use strata_ir::pass::PassRegistry;
 
 /// Register every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
+    registry.register(canonicalize::registration());
     registry.register(cse::registration());
     registry.register(dce::registration());
     registry.register(symbol_dce::registration());

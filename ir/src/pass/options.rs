@@ -1,7 +1,6 @@
 //! Typed pass options, declared once per pass as a table and set from
 //! pipeline text (`canonicalize{max-iterations=3 top-down=false}`).
 
-
 /// The type of an option's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
