@@ -58,6 +58,7 @@ pub struct Instrumentation {
     origin: Instant,
     timings: Vec<TimingNode>,
     events: Vec<TraceEvent>,
+    failure_dump: Option<String>,
 }
 
 impl Default for Instrumentation {
@@ -77,6 +78,7 @@ impl Default for Instrumentation {
             origin: Instant::now(),
             timings: Vec::new(),
             events: Vec::new(),
+            failure_dump: None,
         }
     }
 }
@@ -99,6 +101,29 @@ impl Instrumentation {
     }
 
     fn dump(&mut self, ctx: &Context, op: Operation, when: &str, pass: &dyn Pass) {
+        let text = self.dump_text(ctx, op, when, pass);
+        let _ = self.dump_sink.write_all(text.as_bytes());
+    }
+
+    /// After a failure the dump is kept until the failure's diagnostics have
+    /// been reported (mlir-opt prints them first).
+    fn dump_failure(&mut self, ctx: &Context, op: Operation, pass: &dyn Pass) {
+        let text = self.dump_text(
+            ctx,
+            op,
+            &format!("After {} Failed", pass.display_name()),
+            pass,
+        );
+        self.failure_dump = Some(text);
+    }
+
+    /// The IR dump of a failed pass (`--mlir-print-ir-after-failure`), to be
+    /// written after its diagnostics.
+    pub fn take_failure_dump(&mut self) -> Option<String> {
+        self.failure_dump.take()
+    }
+
+    fn dump_text(&self, ctx: &Context, op: Operation, when: &str, pass: &dyn Pass) -> String {
         let scope = if ctx.op_parent_op(op).is_some() {
             let name = ctx.op_name_str(op);
             match ctx.symbol_name(op) {
@@ -111,12 +136,16 @@ impl Instrumentation {
             String::new()
         };
         let text = print_operation(ctx, op, self.print_options);
-        let _ = write!(
-            self.dump_sink,
-            "// -----// IR Dump {when} {} ({}){scope} //----- //\n{text}\n",
-            pass.display_name(),
+        // "After Failed" dumps name the pass inside `when`.
+        let title = if when.ends_with("Failed") {
+            when.to_string()
+        } else {
+            format!("{when} {}", pass.display_name())
+        };
+        format!(
+            "// -----// IR Dump {title} ({}){scope} //----- //\n{text}\n\n",
             pass.name()
-        );
+        )
     }
 
     /// Run one pass on `op` with everything around it.
@@ -139,7 +168,7 @@ impl Instrumentation {
         self.record(pass.display_name(), ctx, op, start, elapsed, depth);
         if let Err(diag) = result {
             if self.print_after_failure {
-                self.dump(ctx, op, "After Failed", pass);
+                self.dump_failure(ctx, op, pass);
             }
             return Err(vec![diag]);
         }
@@ -165,7 +194,7 @@ impl Instrumentation {
                     });
                 }
                 if self.print_after_failure {
-                    self.dump(ctx, op, "After Failed", pass);
+                    self.dump_failure(ctx, op, pass);
                 }
                 return Err(diags);
             }

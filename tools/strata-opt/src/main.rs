@@ -168,6 +168,9 @@ fn run(options: &Options, registry: &PassRegistry) -> Result<bool, String> {
                         }
                     }
                 }
+                if let Some(dump) = passes.instrumentation.take_failure_dump() {
+                    let _ = stderr.write_all(dump.as_bytes());
+                }
             }
         }
     }
