@@ -28,6 +28,8 @@
 // TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  'test.func' Pipeline
 // TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)    CSE
 // TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  DCE
+// TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  Output
+// TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  Rest
 // TIMING-NEXT: {{[0-9.]+}} (100.0%)  Total
 
 // TRACE: [('CSE', 'test.func @f'), ('DCE', 'builtin.module')]

@@ -327,6 +327,20 @@ impl Instrumentation {
                 node.label
             );
         }
+        // What no line accounts for (setup, verification, writing), as mlir-opt's "Rest".
+        let accounted: Duration = self
+            .timings
+            .iter()
+            .filter(|n| n.depth == 0)
+            .map(|n| n.total)
+            .sum();
+        let rest = total.saturating_sub(accounted);
+        let _ = writeln!(
+            out,
+            "  {:>8.4} ({:>5.1}%)  Rest",
+            rest.as_secs_f64(),
+            percent(rest)
+        );
         let _ = writeln!(out, "  {total_s:>8.4} (100.0%)  Total");
         out
     }

@@ -213,8 +213,10 @@ fn process_chunk(
     if let Err(diags) = passes.run(ctx, module, options, registry) {
         return Ok(Err(diags));
     }
+    let start = Instant::now();
     print_operation_to(ctx, module, options.print, &mut output.writer)
         .map_err(|e| output.error(&e))?;
+    passes.output_time += start.elapsed();
     Ok(Ok(()))
 }
 

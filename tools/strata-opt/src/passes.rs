@@ -17,6 +17,8 @@ pub(crate) struct Passes {
     pm: Option<OpPassManager>,
     pub(crate) instrumentation: Instrumentation,
     start: Instant,
+    /// Time spent printing the output (for the timing report).
+    pub(crate) output_time: std::time::Duration,
 }
 
 impl Passes {
@@ -60,6 +62,7 @@ impl Passes {
             pm,
             instrumentation,
             start: Instant::now(),
+            output_time: std::time::Duration::ZERO,
         };
         if options.dump_pass_pipeline {
             if let Some(pm) = &passes.pm {
@@ -158,6 +161,7 @@ impl Passes {
         }
         if options.timing {
             self.instrumentation.prepend_phase("Parser", parse_time);
+            self.instrumentation.add_phase("Output", self.output_time);
             eprint!(
                 "{}",
                 self.instrumentation.timing_report(self.start.elapsed())
