@@ -29,7 +29,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
     });
     registry.register_op(OpDefinition {
         name: "test.addi",
-        summary: "Integer addition, folded when both operands are constants or one is zero",
+        summary: "Integer addition, folded as arith.addi: `x + 0` and constant operands",
         traits: OpTraits {
             pure: true,
             commutative: true,
@@ -147,15 +147,15 @@ fn fold_addi(
         int(operands.first().copied()?),
         int(operands.get(1).copied()?),
     );
+    // As arith.addi's folder: `x + 0` first, then constants.
     match (lhs, rhs) {
+        (_, Some((_, 0))) => Some(vec![FoldResult::Value(ctx.operand(op, 0))]),
         (Some((ty, a)), Some((_, b))) => {
             let width = ctx.int_or_float_bit_width(ty).unwrap_or(64);
             let sum = truncate(a.wrapping_add(b), width);
             let attr = ctx.intern_attr(AttrKind::Integer { ty, value: sum });
             Some(vec![FoldResult::Attr(attr)])
         }
-        (_, Some((_, 0))) => Some(vec![FoldResult::Value(ctx.operand(op, 0))]),
-        (Some((_, 0)), _) => Some(vec![FoldResult::Value(ctx.operand(op, 1))]),
         _ => None,
     }
 }
