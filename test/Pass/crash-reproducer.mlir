@@ -7,12 +7,12 @@
 
 // ERR: error: operation contains potentially unknown symbol table
 // ERR: error: Failures have been detected while processing an MLIR pass pipeline
-// ERR: note: Pipeline failed while executing `builtin.module(cse,symbol-dce)`: reproducer generated at `{{.*}}repro.mlir`
+// ERR: note: Pipeline failed while executing `builtin.module(cse, symbol-dce)`: reproducer generated at `{{.*}}repro.mlir`
 
 // REPRO: "foo.op"() ({
 // REPRO:      external_resources: {
 // REPRO-NEXT:   mlir_reproducer: {
-// REPRO-NEXT:     pipeline: "builtin.module(cse,symbol-dce)",
+// REPRO-NEXT:     pipeline: "builtin.module(cse, symbol-dce)",
 // REPRO-NEXT:     disable_threading: true,
 // REPRO-NEXT:     verify_each: true
 

@@ -299,6 +299,17 @@ impl OpPassManager {
         pipeline::print_pipeline(&[self.to_element()])
     }
 
+    /// The pipeline as MLIR's crash reproducer records it (top-level passes
+    /// separated by `, `).
+    pub fn to_reproducer_text(&self) -> String {
+        match self.to_element() {
+            PipelineElement::Nested { elements, .. } => {
+                pipeline::print_reproducer_pipeline(&self.anchor, &elements)
+            }
+            element => pipeline::print_pipeline(&[element]),
+        }
+    }
+
     /// The pipeline as `--dump-pass-pipeline` prints it.
     pub fn to_pretty_text(&self) -> String {
         pipeline::print_pipeline_pretty(&[self.to_element()])

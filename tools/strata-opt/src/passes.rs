@@ -124,7 +124,7 @@ impl Passes {
         let (Some(path), Some(before)) = (&options.crash_reproducer, before) else {
             return Err(failure);
         };
-        let pipeline = pm.to_text();
+        let pipeline = pm.to_reproducer_text();
         let verify_each = self.instrumentation.verify_each;
         let text = format!(
             "{before}\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n      pipeline: \"{}\",\n      disable_threading: true,\n      verify_each: {verify_each}\n    }}\n  }}\n#-}}\n",
