@@ -38,6 +38,7 @@
 //! assert!(!out.contains("test.addi"));
 //! ```
 
+pub mod conversion;
 mod folder;
 mod greedy;
 mod pattern;

@@ -1,0 +1,74 @@
+//! `reconcile-unrealized-casts`: fold away the
+//! `builtin.unrealized_conversion_cast` operations that partial conversions
+//! leave behind, as MLIR 22's pass of that name.
+//!
+//! Chains of casts that come back to their input types (`A -> B -> A`,
+//! `A -> B -> C -> A`, or a single `A -> A`) are replaced by their inputs,
+//! and casts without uses are erased, cascading up the chains (see
+//! [`reconcile_unrealized_casts`]). Live casts that cannot be folded
+//! (`A -> B` with a user of `B`) stay: like MLIR 22's pass, this one does
+//! not fail on them.
+
+use strata_ir::pass::{Pass, PassRegistration, Statistics};
+use strata_ir::rewrite::conversion::reconcile_unrealized_casts;
+use strata_ir::{Context, Diagnostic, Operation};
+
+const DESCRIPTION: &str = "Simplify and eliminate unrealized conversion casts";
+
+/// The name under which the pass is registered, with its constructor.
+pub(crate) fn registration() -> PassRegistration {
+    PassRegistration {
+        name: "reconcile-unrealized-casts",
+        description: DESCRIPTION,
+        options: &[],
+        create: || Box::new(ReconcileUnrealizedCasts),
+    }
+}
+
+struct ReconcileUnrealizedCasts;
+
+impl Pass for ReconcileUnrealizedCasts {
+    fn name(&self) -> &'static str {
+        "reconcile-unrealized-casts"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "ReconcileUnrealizedCastsPass"
+    }
+
+    fn description(&self) -> &'static str {
+        DESCRIPTION
+    }
+
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        _: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        // MLIR's pass has no statistics; neither has this one.
+        let casts = collect_casts(ctx, op);
+        reconcile_unrealized_casts(ctx, &casts);
+        Ok(())
+    }
+}
+
+/// The casts nested in `root` (and `root` itself if it is one), in
+/// program order.
+fn collect_casts(ctx: &Context, root: Operation) -> Vec<Operation> {
+    let mut casts = Vec::new();
+    let mut stack = vec![root];
+    while let Some(op) = stack.pop() {
+        if ctx.op_name_str(op) == "builtin.unrealized_conversion_cast" {
+            casts.push(op);
+        }
+        let mut nested = Vec::new();
+        for &region in ctx.op_regions(op) {
+            for block in ctx.region_blocks(region) {
+                nested.extend(ctx.block_ops(block));
+            }
+        }
+        stack.extend(nested.into_iter().rev());
+    }
+    casts
+}
