@@ -32,6 +32,15 @@ pub struct OpTraits {
     pub constant_like: bool,
     /// Operand order does not matter (`Commutative`).
     pub commutative: bool,
+    /// Calls the symbol in its `callee` property with all its operands as
+    /// arguments (`CallOpInterface`).
+    pub call: bool,
+    /// Can be called: its first region is the body, whose entry block
+    /// arguments are the parameters (`CallableOpInterface`).
+    pub callable: bool,
+    /// Returns its operands to the caller of the enclosing callable
+    /// (`ReturnLike`).
+    pub return_like: bool,
     /// Fixed operand count, when known (`ZeroOperands`, `OneOperand`, ...).
     pub num_operands: Option<usize>,
     /// Fixed result count, when known.

@@ -747,3 +747,89 @@ impl Context {
         }
     }
 }
+
+/// A map from values and blocks of cloned IR to their copies (MLIR's `IRMapping`).
+#[derive(Default, Debug)]
+pub struct IrMapping {
+    values: rustc_hash::FxHashMap<Value, Value>,
+    blocks: rustc_hash::FxHashMap<Block, Block>,
+}
+
+impl IrMapping {
+    /// Map `from` to `to`.
+    pub fn map_value(&mut self, from: Value, to: Value) {
+        self.values.insert(from, to);
+    }
+
+    /// The copy of `value`, or `value` itself when it was not cloned.
+    pub fn lookup_value(&self, value: Value) -> Value {
+        self.values.get(&value).copied().unwrap_or(value)
+    }
+
+    /// The copy of `block`, or `block` itself when it was not cloned.
+    pub fn lookup_block(&self, block: Block) -> Block {
+        self.blocks.get(&block).copied().unwrap_or(block)
+    }
+}
+
+/// Cloning.
+impl Context {
+    /// A detached deep copy of `op` (regions included). Operands and
+    /// successors are remapped through `mapping`, which learns the copies of
+    /// the results, nested blocks and block arguments.
+    pub fn clone_op(&mut self, op: Operation, mapping: &mut IrMapping) -> Operation {
+        let data = &self.ops[op.index()];
+        let mut state = OperationState::new(data.name, data.loc);
+        state.properties = data.properties;
+        state.attributes = self.dictionary_entries(data.attrs).to_vec();
+        state.result_types = data.results.iter().map(|r| r.ty).collect();
+        let regions = data.regions.clone();
+        for &region in &regions {
+            let copy = self.create_region();
+            self.clone_region_into(region, copy, mapping);
+            state.regions.push(copy);
+        }
+        state.operands = self
+            .operands(op)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|v| mapping.lookup_value(v))
+            .collect();
+        state.successors = self
+            .successors(op)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|b| mapping.lookup_block(b))
+            .collect();
+        let clone = self.create_operation(state);
+        for i in 0..self.num_results(op) {
+            mapping.map_value(Value::Result(op, i as u32), Value::Result(clone, i as u32));
+        }
+        clone
+    }
+
+    /// Append copies of `from`'s blocks to `into`.
+    pub fn clone_region_into(&mut self, from: Region, into: Region, mapping: &mut IrMapping) {
+        let blocks: Vec<Block> = self.region_blocks(from).collect();
+        // Blocks first, so that branches to later blocks find their copies.
+        for &block in &blocks {
+            let copy = self.create_block();
+            for i in 0..self.num_block_args(block) {
+                let ty = self.value_type(Value::Argument(block, i as u32));
+                let loc = self.block_arg_loc(block, i);
+                let arg = self.add_block_argument(copy, ty, loc);
+                mapping.map_value(Value::Argument(block, i as u32), arg);
+            }
+            mapping.blocks.insert(block, copy);
+            self.append_block(into, copy);
+        }
+        for &block in &blocks {
+            let copy = mapping.lookup_block(block);
+            let ops: Vec<Operation> = self.block_ops(block).collect();
+            for op in ops {
+                let cloned = self.clone_op(op, mapping);
+                self.append_op(copy, cloned);
+            }
+        }
+    }
+}

@@ -55,5 +55,5 @@ pub use context::{
     Attribute, Block, Context, Ident, Location, Operation, Region, ResourceValue, Type,
 };
 pub use diagnostics::{Diagnostic, Severity, SourceBuffer};
-pub use ir::{OpOperand, OperationState, Value};
+pub use ir::{IrMapping, OpOperand, OperationState, Value};
 pub use types::TypeKind;

@@ -67,6 +67,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         summary: "A function-like op: isolated from above, a symbol, one region",
         traits: OpTraits {
             isolated_from_above: true,
+            callable: true,
             no_terminator: true,
             num_operands: Some(0),
             num_results: Some(0),
@@ -74,6 +75,18 @@ pub fn register_test_dialect(ctx: &mut Context) {
             ..OpTraits::default()
         },
         inherent_attrs: &["sym_name", "sym_visibility"],
+        verify: None,
+        fold: None,
+    });
+    registry.register_op(OpDefinition {
+        name: "test.call",
+        summary: "Calls the `callee` symbol with its operands (unknown effects)",
+        traits: OpTraits {
+            call: true,
+            num_regions: Some(0),
+            ..OpTraits::default()
+        },
+        inherent_attrs: &["callee"],
         verify: None,
         fold: None,
     });
@@ -95,6 +108,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         summary: "A terminator returning its operands",
         traits: OpTraits {
             terminator: true,
+            return_like: true,
             num_results: Some(0),
             num_regions: Some(0),
             ..OpTraits::default()

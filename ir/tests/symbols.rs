@@ -28,3 +28,41 @@ module @outer {
     assert_eq!(ctx.symbol_name(found_g), Some(&b"g"[..]));
     assert!(SymbolTable::lookup_ref(&ctx, module, missing).is_none());
 }
+
+#[test]
+fn clone_op_copies_regions_and_remaps_values() {
+    use strata_ir::printer::{print_operation, PrintOptions};
+    use strata_ir::IrMapping;
+    let text = r#"
+%x = "foo.def"() : () -> i32
+"foo.region"(%x) ({
+^bb0(%a: i32):
+  %y = "foo.add"(%a, %x) : (i32, i32) -> i32
+  "foo.br"(%y)[^bb1] : (i32) -> ()
+^bb1:
+  "foo.ret"() : () -> ()
+}) : (i32) -> ()
+"#;
+    let mut ctx = Context::new();
+    ctx.set_allow_unregistered_dialects(true);
+    let module = parse_source(&mut ctx, &SourceBuffer::new("c.mlir", text)).expect("parses");
+    let body = ctx
+        .region_entry_block(ctx.op_regions(module)[0])
+        .expect("a block");
+    let ops: Vec<_> = ctx.block_ops(body).collect();
+    let mut mapping = IrMapping::default();
+    let clone = ctx.clone_op(ops[1], &mut mapping);
+    ctx.append_op(body, clone);
+    let printed = print_operation(
+        &ctx,
+        module,
+        PrintOptions {
+            generic: true,
+            debug_info: false,
+        },
+    );
+    // The copy uses the same outer value, its own block argument and block.
+    assert_eq!(printed.matches("\"foo.add\"(%arg").count(), 2, "{printed}");
+    assert_eq!(printed.matches("[^bb1]").count(), 2, "{printed}");
+    strata_ir::verifier::verify(&ctx, module).expect("the copy verifies");
+}

@@ -7,6 +7,7 @@
 mod canonicalize;
 mod cse;
 mod dce;
+mod inline;
 mod reconcile_casts;
 mod symbol_dce;
 mod test_passes;
@@ -18,6 +19,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::registration());
     registry.register(cse::registration());
     registry.register(dce::registration());
+    registry.register(inline::registration());
     registry.register(reconcile_casts::registration());
     registry.register(symbol_dce::registration());
     for registration in test_passes::registrations() {

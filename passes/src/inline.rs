@@ -1,0 +1,283 @@
+//! `inline`: inline calls to symbols whose body can be copied, as MLIR's
+//! Inliner pass (same options).
+//!
+//! A call (an op with the `call` trait and a `callee` symbol) is inlined when
+//! its callee is a `callable` op in the enclosing symbol table whose body is
+//! a single block ending in a `return_like` op, with matching argument and
+//! result types, made only of registered ops (an unregistered op may not be
+//! legal to inline, as in MLIR), and the call is not inside the callee
+//! itself. The callees are first simplified with the `default-pipeline`, and
+//! private callables left without uses are erased.
+
+use strata_ir::attributes::AttrKind;
+use strata_ir::pass::{
+    Instrumentation, OpPassManager, OptionKind, Pass, PassOptionDef, PassOptions, PassRegistration,
+    PassRegistry, Statistics,
+};
+use strata_ir::symbol_table::{SymbolTable, VISIBILITY_ATTR_NAME};
+use strata_ir::{Context, Diagnostic, IrMapping, Operation, Value};
+
+use crate::dce::nested_ops;
+
+const OPTIONS: &[PassOptionDef] = &[
+    PassOptionDef {
+        name: "default-pipeline",
+        help: "The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList",
+        kind: OptionKind::String,
+        default: "canonicalize",
+    },
+    PassOptionDef {
+        name: "op-pipelines",
+        help: "Callable operation specific optimizer pipelines (in the form of `dialect.op(pipeline)`)",
+        kind: OptionKind::StringList,
+        default: "",
+    },
+    PassOptionDef {
+        name: "max-iterations",
+        help: "Maximum number of iterations when inlining within an SCC",
+        kind: OptionKind::UInt,
+        default: "4",
+    },
+    PassOptionDef {
+        name: "inlining-threshold",
+        help: "If the ratio between the number of the operations in the callee and the number of the operations in the caller exceeds this value (in percentage), then the callee is not inlined even if it is legal to inline it",
+        kind: OptionKind::UInt,
+        default: "4294967295",
+    },
+];
+
+pub(crate) fn registration() -> PassRegistration {
+    PassRegistration {
+        name: "inline",
+        description: "Inline function calls",
+        options: OPTIONS,
+        create: || {
+            Box::new(Inline {
+                options: PassOptions::new(OPTIONS),
+            })
+        },
+    }
+}
+
+struct Inline {
+    options: PassOptions,
+}
+
+impl Pass for Inline {
+    fn name(&self) -> &'static str {
+        "inline"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Inliner"
+    }
+
+    fn description(&self) -> &'static str {
+        "Inline function calls"
+    }
+
+    fn options(&self) -> Option<&PassOptions> {
+        Some(&self.options)
+    }
+
+    fn options_mut(&mut self) -> Option<&mut PassOptions> {
+        Some(&mut self.options)
+    }
+
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        self.optimize_callables(ctx, op)?;
+        let mut inlined = 0;
+        for _ in 0..self.options.uint("max-iterations").max(1) {
+            let count = inline_once(ctx, op);
+            inlined += count;
+            if count == 0 {
+                break;
+            }
+        }
+        stats.add("num-inlined-calls", "Number of inlined calls", inlined);
+        let erased = erase_dead_callables(ctx, op);
+        stats.add("num-dce'd", "Number of dead callables erased", erased);
+        Ok(())
+    }
+}
+
+impl Inline {
+    /// Run the default pipeline on each callable directly in `root`.
+    fn optimize_callables(&self, ctx: &mut Context, root: Operation) -> Result<(), Diagnostic> {
+        let text = self.options.string("default-pipeline").trim().to_string();
+        if text.is_empty() {
+            return Ok(());
+        }
+        let mut registry = PassRegistry::default();
+        crate::register_all(&mut registry);
+        let callables: Vec<Operation> = SymbolTable::ops_of(ctx, root)
+            .into_iter()
+            .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.callable))
+            .collect();
+        for callable in callables {
+            let anchor = ctx.op_name_str(callable).to_string();
+            let mut pm =
+                OpPassManager::parse(&registry, &format!("{anchor}({text})")).map_err(|e| {
+                    Diagnostic::error(
+                        ctx.op_loc(root),
+                        format!("invalid default pipeline `{text}`: {}", e.message),
+                    )
+                })?;
+            let mut instrumentation = Instrumentation::default();
+            pm.run(ctx, callable, &mut instrumentation)
+                .map_err(|diags| {
+                    diags
+                        .into_iter()
+                        .next()
+                        .unwrap_or_else(|| Diagnostic::error(ctx.op_loc(root), "inlining failed"))
+                })?;
+        }
+        Ok(())
+    }
+}
+
+/// Inline every inlinable call nested in `root` once; returns how many.
+fn inline_once(ctx: &mut Context, root: Operation) -> u64 {
+    let calls: Vec<Operation> = nested_ops(ctx, root)
+        .into_iter()
+        .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.call))
+        .collect();
+    let mut count = 0;
+    for call in calls {
+        if ctx.op_parent_block(call).is_none() {
+            continue;
+        }
+        let Some(callee) = resolve_callee(ctx, root, call) else {
+            continue;
+        };
+        if inline_call(ctx, call, callee) {
+            count += 1;
+        }
+    }
+    count
+}
+
+fn resolve_callee(ctx: &Context, root: Operation, call: Operation) -> Option<Operation> {
+    let callee = ctx.op_attr_any(call, "callee")?;
+    let target = SymbolTable::lookup_ref(ctx, root, callee)?;
+    ctx.op_definition(target)
+        .is_some_and(|d| d.traits.callable)
+        .then_some(target)
+}
+
+/// Copy `callee`'s body in place of `call`; false (and no change) when it
+/// cannot be inlined.
+fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
+    if ctx.is_ancestor(callee, call) {
+        return false; // Recursive.
+    }
+    let Some(&region) = ctx.op_regions(callee).first() else {
+        return false;
+    };
+    let mut blocks = ctx.region_blocks(region);
+    let (Some(body), None) = (blocks.next(), blocks.next()) else {
+        return false;
+    };
+    let Some(terminator) = ctx.block_last_op(body) else {
+        return false;
+    };
+    if !ctx
+        .op_definition(terminator)
+        .is_some_and(|d| d.traits.return_like)
+    {
+        return false;
+    }
+    let legal = std::iter::once(callee)
+        .chain(nested_ops(ctx, callee))
+        .all(|o| ctx.op_definition(o).is_some());
+    let args: Vec<Value> = ctx.operands(call).collect();
+    let params: Vec<Value> = ctx.block_args(body).collect();
+    let returned: Vec<Value> = ctx.operands(terminator).collect();
+    let types_match = args.len() == params.len()
+        && args
+            .iter()
+            .zip(&params)
+            .all(|(a, p)| ctx.value_type(*a) == ctx.value_type(*p))
+        && returned.len() == ctx.num_results(call)
+        && returned
+            .iter()
+            .zip(ctx.results(call))
+            .all(|(r, c)| ctx.value_type(*r) == ctx.value_type(c));
+    if !legal || !types_match {
+        return false;
+    }
+    let mut mapping = IrMapping::default();
+    for (param, arg) in params.iter().zip(&args) {
+        mapping.map_value(*param, *arg);
+    }
+    let body_ops: Vec<Operation> = ctx.block_ops(body).filter(|&o| o != terminator).collect();
+    for op in body_ops {
+        let copy = ctx.clone_op(op, &mut mapping);
+        ctx.insert_op_before(call, copy);
+    }
+    let results: Vec<Value> = ctx.results(call).collect();
+    for (result, value) in results.into_iter().zip(returned) {
+        let replacement = mapping.lookup_value(value);
+        ctx.replace_all_uses_with(result, replacement);
+    }
+    ctx.erase_op(call);
+    true
+}
+
+/// Erase private callables in `root`'s symbol table that nothing references.
+fn erase_dead_callables(ctx: &mut Context, root: Operation) -> u64 {
+    let mut erased = 0;
+    loop {
+        let candidates: Vec<Operation> = SymbolTable::ops_of(ctx, root)
+            .into_iter()
+            .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.callable))
+            .filter(|&o| {
+                ctx.op_attr_any(o, VISIBILITY_ATTR_NAME).is_some_and(|v| {
+                    matches!(ctx.attr_kind(v), AttrKind::String { value, .. } if &value[..] == b"private")
+                })
+            })
+            .collect();
+        let dead: Vec<Operation> = candidates
+            .into_iter()
+            .filter(|&c| {
+                let Some(name) = ctx.symbol_name(c).map(<[u8]>::to_vec) else {
+                    return false;
+                };
+                !references(ctx, root, c, &name)
+            })
+            .collect();
+        if dead.is_empty() {
+            return erased;
+        }
+        for op in dead {
+            ctx.erase_op(op);
+            erased += 1;
+        }
+    }
+}
+
+/// Whether anything in `root` other than `symbol` itself references `name`.
+fn references(ctx: &Context, root: Operation, symbol: Operation, name: &[u8]) -> bool {
+    nested_ops(ctx, root)
+        .into_iter()
+        .filter(|&o| !ctx.is_ancestor(symbol, o))
+        .any(|o| {
+            let mut found = false;
+            let mut stack = vec![ctx.op_attr_dict(o)];
+            stack.extend(ctx.op_properties(o));
+            while let Some(a) = stack.pop() {
+                match ctx.attr_kind(a) {
+                    AttrKind::SymbolRef { root, .. } if &root[..] == name => found = true,
+                    AttrKind::Array(items) => stack.extend(items.iter().copied()),
+                    AttrKind::Dictionary(entries) => stack.extend(entries.iter().map(|(_, v)| *v)),
+                    _ => {}
+                }
+            }
+            found
+        })
+}
