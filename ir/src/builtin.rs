@@ -17,6 +17,7 @@ pub(crate) fn register(ctx: &mut Context) {
             isolated_from_above: true,
             single_block: true,
             symbol_table: true,
+            symbol: true,
             graph_region: true,
             num_operands: Some(0),
             num_results: Some(0),

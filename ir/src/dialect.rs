@@ -22,6 +22,9 @@ pub struct OpTraits {
     pub single_block: bool,
     /// It defines a symbol table (`SymbolTable`).
     pub symbol_table: bool,
+    /// It is a symbol (`SymbolOpInterface`): its `sym_name` names it and
+    /// its `sym_visibility` says who may reference it.
+    pub symbol: bool,
     /// Its regions are graph regions: no SSA dominance inside a block (`RegionKindInterface`).
     pub graph_region: bool,
     /// No memory effects and no undefined behavior (`Pure`): such an op may

@@ -776,42 +776,77 @@ impl IrMapping {
 impl Context {
     /// A detached deep copy of `op` (regions included). Operands and
     /// successors are remapped through `mapping`, which learns the copies of
-    /// the results, nested blocks and block arguments.
+    /// the results, nested blocks and block arguments. All operations are
+    /// created first and their operands remapped afterwards, so uses that
+    /// come before their definition (graph regions, blocks laid out before
+    /// the blocks that dominate them) are remapped too, as MLIR's `clone`.
     pub fn clone_op(&mut self, op: Operation, mapping: &mut IrMapping) -> Operation {
+        let mut pairs = Vec::new();
+        let clone = self.clone_op_unmapped(op, mapping, &mut pairs);
+        self.remap_clones(&pairs, mapping);
+        clone
+    }
+
+    /// Append copies of `from`'s blocks to `into` (see [`Context::clone_op`]).
+    pub fn clone_region_into(&mut self, from: Region, into: Region, mapping: &mut IrMapping) {
+        let mut pairs = Vec::new();
+        self.clone_region_unmapped(from, into, mapping, &mut pairs);
+        self.remap_clones(&pairs, mapping);
+    }
+
+    fn remap_clones(&mut self, pairs: &[(Operation, Operation)], mapping: &IrMapping) {
+        for &(original, clone) in pairs {
+            for index in 0..self.num_operands(original) {
+                let value = mapping.lookup_value(self.operand(original, index));
+                if self.operand(clone, index) != value {
+                    self.set_operand(clone, index, value);
+                }
+            }
+            for index in 0..self.num_successors(original) {
+                let block =
+                    mapping.lookup_block(self.ops[original.index()].successors[index].block);
+                if self.ops[clone.index()].successors[index].block != block {
+                    self.set_successor(clone, index, block);
+                }
+            }
+        }
+    }
+
+    fn clone_op_unmapped(
+        &mut self,
+        op: Operation,
+        mapping: &mut IrMapping,
+        pairs: &mut Vec<(Operation, Operation)>,
+    ) -> Operation {
         let data = &self.ops[op.index()];
         let mut state = OperationState::new(data.name, data.loc);
         state.properties = data.properties;
         state.attributes = self.dictionary_entries(data.attrs).to_vec();
         state.result_types = data.results.iter().map(|r| r.ty).collect();
         let regions = data.regions.clone();
+        state.operands = self.operands(op).collect();
+        state.successors = self.successors(op).collect();
         for &region in &regions {
             let copy = self.create_region();
-            self.clone_region_into(region, copy, mapping);
+            self.clone_region_unmapped(region, copy, mapping, pairs);
             state.regions.push(copy);
         }
-        state.operands = self
-            .operands(op)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|v| mapping.lookup_value(v))
-            .collect();
-        state.successors = self
-            .successors(op)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|b| mapping.lookup_block(b))
-            .collect();
         let clone = self.create_operation(state);
         for i in 0..self.num_results(op) {
             mapping.map_value(Value::Result(op, i as u32), Value::Result(clone, i as u32));
         }
+        pairs.push((op, clone));
         clone
     }
 
-    /// Append copies of `from`'s blocks to `into`.
-    pub fn clone_region_into(&mut self, from: Region, into: Region, mapping: &mut IrMapping) {
+    fn clone_region_unmapped(
+        &mut self,
+        from: Region,
+        into: Region,
+        mapping: &mut IrMapping,
+        pairs: &mut Vec<(Operation, Operation)>,
+    ) {
         let blocks: Vec<Block> = self.region_blocks(from).collect();
-        // Blocks first, so that branches to later blocks find their copies.
         for &block in &blocks {
             let copy = self.create_block();
             for i in 0..self.num_block_args(block) {
@@ -827,7 +862,7 @@ impl Context {
             let copy = mapping.lookup_block(block);
             let ops: Vec<Operation> = self.block_ops(block).collect();
             for op in ops {
-                let cloned = self.clone_op(op, mapping);
+                let cloned = self.clone_op_unmapped(op, mapping, pairs);
                 self.append_op(copy, cloned);
             }
         }

@@ -40,6 +40,13 @@ impl Context {
         }
     }
 
+    /// Whether `op` is a symbol (a registered op with the `symbol` trait,
+    /// MLIR's `SymbolOpInterface`). Any op's `sym_name` is looked up and
+    /// checked for uniqueness, but only symbols may be discarded.
+    pub fn is_symbol(&self, op: Operation) -> bool {
+        self.op_definition(op).is_some_and(|d| d.traits.symbol)
+    }
+
     /// Whether `op` is a symbol table (has the `SymbolTable` trait).
     pub fn is_symbol_table(&self, op: Operation) -> bool {
         self.op_definition(op)

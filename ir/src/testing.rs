@@ -68,6 +68,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         traits: OpTraits {
             isolated_from_above: true,
             callable: true,
+            symbol: true,
             no_terminator: true,
             num_operands: Some(0),
             num_results: Some(0),

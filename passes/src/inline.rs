@@ -5,8 +5,8 @@
 //! its callee is a `callable` op in the enclosing symbol table whose body is
 //! a single block ending in a `return_like` op, with matching argument and
 //! result types, made only of registered ops (an unregistered op may not be
-//! legal to inline, as in MLIR), and the call is not inside the callee
-//! itself. The callees are first simplified with the `default-pipeline`, and
+//! legal to inline, as in MLIR), the call is inside a callable, and the
+//! callee cannot reach the caller through calls (recursion, direct or not). The callees are first simplified with the `default-pipeline`, and
 //! private callables left without uses are erased.
 
 use strata_ir::attributes::AttrKind;
@@ -147,14 +147,24 @@ fn inline_once(ctx: &mut Context, root: Operation) -> u64 {
         .into_iter()
         .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.call))
         .collect();
+    let graph = CallGraph::new(ctx, root);
     let mut count = 0;
     for call in calls {
         if ctx.op_parent_block(call).is_none() {
             continue;
         }
-        let Some(callee) = resolve_callee(ctx, root, call) else {
+        // Only calls inside a callable are inlined (not ones at module level).
+        let Some(caller) = enclosing_callable(ctx, call) else {
             continue;
         };
+        let Some(callee) = resolve_callee(ctx, call) else {
+            continue;
+        };
+        // Callees in the caller's SCC (recursion, direct or not) are not
+        // inlined, as in MLIR: that would never end.
+        if graph.reaches(callee, caller) {
+            continue;
+        }
         if inline_call(ctx, call, callee) {
             count += 1;
         }
@@ -162,20 +172,74 @@ fn inline_once(ctx: &mut Context, root: Operation) -> u64 {
     count
 }
 
-fn resolve_callee(ctx: &Context, root: Operation, call: Operation) -> Option<Operation> {
+/// The closest `callable` op enclosing `op`.
+fn enclosing_callable(ctx: &Context, op: Operation) -> Option<Operation> {
+    let mut current = ctx.op_parent_op(op);
+    while let Some(parent) = current {
+        if ctx.op_definition(parent).is_some_and(|d| d.traits.callable) {
+            return Some(parent);
+        }
+        current = ctx.op_parent_op(parent);
+    }
+    None
+}
+
+/// The callee of `call`, looked up from the nearest symbol table around it.
+fn resolve_callee(ctx: &Context, call: Operation) -> Option<Operation> {
     let callee = ctx.op_attr_any(call, "callee")?;
-    let target = SymbolTable::lookup_ref(ctx, root, callee)?;
+    let mut scope = ctx.op_parent_op(call);
+    while let Some(op) = scope {
+        if ctx.is_symbol_table(op) {
+            break;
+        }
+        scope = ctx.op_parent_op(op);
+    }
+    let target = SymbolTable::lookup_ref(ctx, scope?, callee)?;
     ctx.op_definition(target)
         .is_some_and(|d| d.traits.callable)
         .then_some(target)
 }
 
+/// Which callables call which (directly), to detect recursion.
+struct CallGraph {
+    edges: rustc_hash::FxHashMap<Operation, Vec<Operation>>,
+}
+
+impl CallGraph {
+    fn new(ctx: &Context, root: Operation) -> Self {
+        let mut edges: rustc_hash::FxHashMap<Operation, Vec<Operation>> = Default::default();
+        for op in nested_ops(ctx, root) {
+            if !ctx.op_definition(op).is_some_and(|d| d.traits.call) {
+                continue;
+            }
+            if let (Some(caller), Some(callee)) =
+                (enclosing_callable(ctx, op), resolve_callee(ctx, op))
+            {
+                edges.entry(caller).or_default().push(callee);
+            }
+        }
+        CallGraph { edges }
+    }
+
+    /// Whether `from` reaches `to` through calls (including `from == to`).
+    fn reaches(&self, from: Operation, to: Operation) -> bool {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![from];
+        while let Some(op) = stack.pop() {
+            if op == to {
+                return true;
+            }
+            if seen.insert(op) {
+                stack.extend(self.edges.get(&op).into_iter().flatten().copied());
+            }
+        }
+        false
+    }
+}
+
 /// Copy `callee`'s body in place of `call`; false (and no change) when it
 /// cannot be inlined.
 fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
-    if ctx.is_ancestor(callee, call) {
-        return false; // Recursive.
-    }
     let Some(&region) = ctx.op_regions(callee).first() else {
         return false;
     };

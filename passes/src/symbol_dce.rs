@@ -58,7 +58,14 @@ impl Pass for SymbolDce {
             }
         }
         if !ctx.is_symbol_table(op) {
-            return Ok(());
+            return Err(Diagnostic::error(
+                ctx.op_loc(op),
+                format!(
+                    "'{}' op  was scheduled to run under SymbolDCE, but does not define a symbol table",
+                    ctx.op_name_str(op)
+                ),
+            )
+            .on_op(op));
         }
         // Symbols directly in the table, by name.
         let symbols: Vec<(Vec<u8>, Operation)> =
@@ -78,7 +85,7 @@ impl Pass for SymbolDce {
             }
         }
         for o in strata_ir::symbol_table::SymbolTable::ops_of(ctx, op) {
-            if ctx.symbol_name(o).is_none() {
+            if !ctx.is_symbol(o) || ctx.symbol_name(o).is_none() {
                 worklist.push(o);
             }
         }

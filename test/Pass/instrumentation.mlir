@@ -1,13 +1,13 @@
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-print-ir-before=cse --mlir-print-ir-after-all %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
-// RUN: strata-opt --allow-unregistered-dialect --cse --dce --mlir-print-ir-after-change %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
+// RUN: strata-opt --allow-unregistered-dialect --cse --dce --mlir-print-ir-after-all --mlir-print-ir-after-change %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
 // RUN: strata-opt --allow-unregistered-dialect --cse --mlir-pass-statistics %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-timing %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --trace=%t.json %s -o /dev/null
 // RUN: python3 -c "import json,sys; t=json.load(open(sys.argv[1])); print(sorted({(e['name'], e['args']['op']) for e in t['traceEvents']}))" %t.json | FileCheck %s --check-prefix=TRACE
 
-// PRINT:      // -----// IR Dump Before CSE (cse) ('test.func' operation: @f) //----- //
+// PRINT:      // -----// IR Dump Before CSE (cse) //----- //
 // PRINT-NEXT: "test.func"() <{sym_name = "f"}> ({
-// PRINT:      // -----// IR Dump After CSE (cse) ('test.func' operation: @f) //----- //
+// PRINT:      // -----// IR Dump After CSE (cse) //----- //
 // PRINT:      // -----// IR Dump After DCE (dce) //----- //
 // PRINT-NEXT: module {
 

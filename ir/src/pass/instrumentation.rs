@@ -94,10 +94,10 @@ impl Instrumentation {
         self.print_before_all || self.print_before.iter().any(|n| n == pass.name())
     }
 
+    /// `--mlir-print-ir-after-change` only narrows the other "after" flags
+    /// (to passes that changed the IR), as in MLIR.
     fn wants_after(&self, pass: &dyn Pass) -> bool {
-        self.print_after_all
-            || self.print_after_change
-            || self.print_after.iter().any(|n| n == pass.name())
+        self.print_after_all || self.print_after.iter().any(|n| n == pass.name())
     }
 
     fn dump(&mut self, ctx: &Context, op: Operation, when: &str, pass: &dyn Pass) {
@@ -124,17 +124,6 @@ impl Instrumentation {
     }
 
     fn dump_text(&self, ctx: &Context, op: Operation, when: &str, pass: &dyn Pass) -> String {
-        let scope = if ctx.op_parent_op(op).is_some() {
-            let name = ctx.op_name_str(op);
-            match ctx.symbol_name(op) {
-                Some(sym) => {
-                    format!(" ('{name}' operation: @{})", String::from_utf8_lossy(sym))
-                }
-                None => format!(" ('{name}' operation)"),
-            }
-        } else {
-            String::new()
-        };
         let text = print_operation(ctx, op, self.print_options);
         // "After Failed" dumps name the pass inside `when`.
         let title = if when.ends_with("Failed") {
@@ -143,7 +132,7 @@ impl Instrumentation {
             format!("{when} {}", pass.display_name())
         };
         format!(
-            "// -----// IR Dump {title} ({}){scope} //----- //\n{text}\n\n",
+            "// -----// IR Dump {title} ({}) //----- //\n{text}\n\n",
             pass.name()
         )
     }

@@ -378,6 +378,22 @@ impl OpPassManager {
                     if targets.is_empty() {
                         continue;
                     }
+                    // A pass may only run on an op it cannot see past (MLIR's rule).
+                    for &target in &targets {
+                        let problem = match ctx.op_definition(target) {
+                            None => Some("trying to schedule a pass on an unregistered operation"),
+                            Some(d) if !d.traits.isolated_from_above => Some(
+                                "trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'",
+                            ),
+                            Some(_) => None,
+                        };
+                        if let Some(problem) = problem {
+                            let message = format!("'{}' op {problem}", ctx.op_name_str(target));
+                            return Err(vec![
+                                Diagnostic::error(ctx.op_loc(target), message).on_op(target)
+                            ]);
+                        }
+                    }
                     let label = format!("'{}' Pipeline", pm.anchor);
                     let scope = instrumentation.begin_scope(&label, depth);
                     let mut result = Ok(());

@@ -87,8 +87,6 @@ pub(crate) enum CliError {
     Unknown(String),
     #[error("for the {0} option: requires a value!")]
     MissingValue(String),
-    #[error("for the {0} option: does not take a value")]
-    UnexpectedValue(String),
     #[error("for the {0} option: '{1}' is invalid value for boolean argument! Try 0 or 1")]
     InvalidBool(String, String),
     #[error("Too many positional arguments specified! Can specify at most 1 positional arguments: See: strata-opt --help")]
@@ -135,12 +133,9 @@ pub(crate) fn parse_args(
             Some((n, v)) => (n, Some(v.to_string())),
             None => (body, None),
         };
-        let flag = |value: &Option<String>| -> Result<bool, CliError> {
-            match value {
-                Some(_) => Err(CliError::UnexpectedValue(name.to_string())),
-                None => Ok(true),
-            }
-        };
+        // Boolean flags take an optional `=true|false|1|0`, as llvm::cl's.
+        let flag =
+            |value: &Option<String>| -> Result<bool, CliError> { parse_bool(name, value.clone()) };
         let required = |value: Option<String>| -> Result<String, CliError> {
             value.ok_or_else(|| CliError::MissingValue(name.to_string()))
         };
@@ -163,7 +158,13 @@ pub(crate) fn parse_args(
                 options.split_marker = Some(value.unwrap_or_else(|| SPLIT_MARKER.to_string()));
             }
             "output-split-marker" => options.output_split_marker = Some(required(value)?),
-            "verify-diagnostics" => options.verify_diagnostics = flag(&value)?,
+            "verify-diagnostics" => {
+                // MLIR 22 also takes `=all` / `=only-expected`.
+                options.verify_diagnostics = match value.as_deref() {
+                    Some("all" | "only-expected") => true,
+                    _ => flag(&value)?,
+                }
+            }
             "show-dialects" => options.show_dialects = flag(&value)?,
             "list-passes" => options.list_passes = flag(&value)?,
             "pass-pipeline" => options.pass_pipeline = Some(required(value)?),

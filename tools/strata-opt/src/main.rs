@@ -339,7 +339,12 @@ impl Output {
                 )
             })
         } else {
+            // As mlir-opt: a failed run leaves no output file behind, so
+            // that build systems do not take a stale one for up to date.
             let _ = std::fs::remove_file(&temp);
+            if std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_file()) {
+                let _ = std::fs::remove_file(&target);
+            }
             Ok(())
         }
     }
