@@ -138,6 +138,7 @@ pub struct ExpectedDiagnostics {
     file: Vec<Expected>,
     unknown: Vec<Expected>,
     failures: Vec<VerifyFailure>,
+    only_expected: bool,
 }
 
 impl ExpectedDiagnostics {
@@ -148,6 +149,7 @@ impl ExpectedDiagnostics {
             file: Vec::new(),
             unknown: Vec::new(),
             failures: Vec::new(),
+            only_expected: false,
         };
         let mut errors = Vec::new();
         let lines: Vec<&str> = source.split('\n').collect();
@@ -204,6 +206,13 @@ impl ExpectedDiagnostics {
         (this, errors)
     }
 
+    /// Check only the expectations (MLIR's `--verify-diagnostics=only-expected`):
+    /// a diagnostic that matches none is ignored rather than reported, and
+    /// only expectations never produced fail the check.
+    pub fn set_only_expected(&mut self, only_expected: bool) {
+        self.only_expected = only_expected;
+    }
+
     /// Match one emitted diagnostic against the expectations; returns false when it was not expected (the failure is kept for [`finish`](Self::finish)).
     pub fn check(&mut self, diag: &EmittedDiagnostic) -> bool {
         match self.process(diag) {
@@ -234,6 +243,9 @@ impl ExpectedDiagnostics {
                 }
                 near_miss = Some((e.kind, e.at));
             }
+        }
+        if self.only_expected {
+            return None;
         }
         let kind = diag.severity.as_str();
         Some(match near_miss {

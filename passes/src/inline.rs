@@ -293,8 +293,24 @@ fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
     true
 }
 
-/// Erase private callables in `root`'s symbol table that nothing references.
+/// Erase private callables that nothing references, in `root`'s symbol table
+/// and in every symbol table nested in it. A private symbol is invisible
+/// outside its own table, so each table only needs scanning for its own uses.
 fn erase_dead_callables(ctx: &mut Context, root: Operation) -> u64 {
+    let tables: Vec<Operation> = std::iter::once(root)
+        .chain(nested_ops(ctx, root))
+        .filter(|&o| ctx.is_symbol_table(o))
+        .collect();
+    // Innermost tables first (reverse pre-order): a table is settled before
+    // its parent may erase the op that holds it.
+    tables
+        .into_iter()
+        .rev()
+        .map(|t| erase_dead_callables_in(ctx, t))
+        .sum()
+}
+
+fn erase_dead_callables_in(ctx: &mut Context, root: Operation) -> u64 {
     let mut erased = 0;
     loop {
         let candidates: Vec<Operation> = SymbolTable::ops_of(ctx, root)

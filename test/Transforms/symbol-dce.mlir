@@ -33,3 +33,16 @@ module {
   "foo.op"() ({
   }) : () -> ()
 }
+
+// -----
+
+// An unregistered op carrying `sym_name` is not known to be a symbol, so it
+// is never discarded; the registered private function beside it is.
+// CHECK-LABEL: module @unregistered {
+// CHECK-NEXT:    "foo.thing"() {sym_name = "kept", sym_visibility = "private"}
+// CHECK-NEXT:  }
+module @unregistered {
+  "foo.thing"() {sym_name = "kept", sym_visibility = "private"} : () -> ()
+  "test.func"() <{sym_name = "gone", sym_visibility = "private"}> ({
+  }) : () -> ()
+}

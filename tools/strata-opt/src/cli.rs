@@ -60,6 +60,8 @@ pub(crate) struct Options {
     pub(crate) split_marker: Option<String>,
     pub(crate) output_split_marker: Option<String>,
     pub(crate) verify_diagnostics: bool,
+    /// `--verify-diagnostics=only-expected`: unexpected diagnostics are ignored.
+    pub(crate) verify_only_expected: bool,
     pub(crate) show_dialects: bool,
     pub(crate) list_passes: bool,
     pub(crate) pass_pipeline: Option<String>,
@@ -85,10 +87,12 @@ pub(crate) struct Options {
 pub(crate) enum CliError {
     #[error("Unknown command line argument '{0}'.  Try: 'strata-opt --help'")]
     Unknown(String),
-    #[error("for the {0} option: requires a value!")]
+    #[error("for the {} option: requires a value!", dashed(.0))]
     MissingValue(String),
-    #[error("for the {0} option: '{1}' is invalid value for boolean argument! Try 0 or 1")]
+    #[error("for the {opt} option: '{1}' is invalid value for boolean argument! Try 0 or 1", opt = dashed(.0))]
     InvalidBool(String, String),
+    #[error("for the {opt} option: Cannot find option named '{1}'!", opt = dashed(.0))]
+    UnknownValue(String, String),
     #[error("Too many positional arguments specified! Can specify at most 1 positional arguments: See: strata-opt --help")]
     TooManyPositional,
     #[error("'--pass-pipeline' option can't be used with individual pass options")]
@@ -99,6 +103,12 @@ pub(crate) enum Action {
     Run(Box<Options>),
     Help,
     Version,
+}
+
+/// An option's name as LLVM's parser prints it: `-o`, `--pass-pipeline`.
+fn dashed(name: &str) -> String {
+    let dashes = if name.chars().count() == 1 { "-" } else { "--" };
+    format!("{dashes}{name}")
 }
 
 fn parse_bool(name: &str, value: Option<String>) -> Result<bool, CliError> {
@@ -147,7 +157,7 @@ pub(crate) fn parse_args(
                     Some(v) => v,
                     None => args
                         .next()
-                        .ok_or_else(|| CliError::MissingValue("-o".into()))?,
+                        .ok_or_else(|| CliError::MissingValue("o".into()))?,
                 };
                 options.output = Some(value);
             }
@@ -159,11 +169,15 @@ pub(crate) fn parse_args(
             }
             "output-split-marker" => options.output_split_marker = Some(required(value)?),
             "verify-diagnostics" => {
-                // MLIR 22 also takes `=all` / `=only-expected`.
-                options.verify_diagnostics = match value.as_deref() {
-                    Some("all" | "only-expected") => true,
-                    _ => flag(&value)?,
-                }
+                // MLIR 22's levels: `all` (the default) and `only-expected`.
+                options.verify_only_expected = match value.as_deref() {
+                    None | Some("all") => false,
+                    Some("only-expected") => true,
+                    Some(other) => {
+                        return Err(CliError::UnknownValue(name.to_string(), other.to_string()))
+                    }
+                };
+                options.verify_diagnostics = true;
             }
             "show-dialects" => options.show_dialects = flag(&value)?,
             "list-passes" => options.list_passes = flag(&value)?,

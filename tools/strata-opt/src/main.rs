@@ -112,7 +112,10 @@ fn run(options: &Options, registry: &PassRegistry) -> Result<bool, String> {
         .verify_diagnostics
         .then(|| ExpectedDiagnostics::scan(&buffer.name, &buffer.text, 0));
     let mut failures: Vec<VerifyFailure> = match &mut expected {
-        Some((_, scan_failures)) => std::mem::take(scan_failures),
+        Some((expected, scan_failures)) => {
+            expected.set_only_expected(options.verify_only_expected);
+            std::mem::take(scan_failures)
+        }
         None => Vec::new(),
     };
     let mut stderr = std::io::stderr().lock();
