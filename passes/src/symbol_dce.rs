@@ -1,18 +1,22 @@
 //! `symbol-dce`: erase private symbols that nothing references, as MLIR's
 //! SymbolDCE pass.
 //!
-//! Public symbols (no `sym_visibility`, or `"public"`) and every operation
-//! that is not a symbol are live; a symbol referenced (through a symbol
-//! reference attribute, anywhere in a live operation) by something live is
-//! live. Private and nested symbols that stay dead are erased. An operation
-//! with regions whose kind is unknown might be a symbol table, so symbol uses
-//! cannot be computed and the pass fails, as MLIR's does.
+//! Liveness starts from every operation of the anchor symbol table that is
+//! not a discardable symbol (a registered symbol whose visibility is not
+//! public); in a hidden table (the top level, an unnamed or a private one)
+//! nested-visibility symbols start dead too, otherwise only private ones do.
+//! A live operation makes live every symbol its references name, with every
+//! symbol on a nested path (`@a::@b`), resolved in the enclosing table; a live
+//! symbol table has its own liveness computed the same way. Dead discardable
+//! symbols are then erased from every symbol table under the anchor. A live
+//! operation that might be an unknown symbol table (unregistered, with
+//! regions) makes symbol uses uncomputable, and the pass fails, as MLIR's does.
 
 use rustc_hash::FxHashSet;
 
 use strata_ir::attributes::AttrKind;
 use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::symbol_table::VISIBILITY_ATTR_NAME;
+use strata_ir::symbol_table::{SymbolTable, VISIBILITY_ATTR_NAME};
 use strata_ir::{Attribute, Context, Diagnostic, Operation};
 
 use crate::dce::nested_ops;
@@ -47,16 +51,6 @@ impl Pass for SymbolDce {
         op: Operation,
         stats: &mut Statistics,
     ) -> Result<(), Diagnostic> {
-        let all = nested_ops(ctx, op);
-        for &inner in &all {
-            if ctx.op_definition(inner).is_none() && !ctx.op_regions(inner).is_empty() {
-                return Err(Diagnostic::error(
-                    ctx.op_loc(inner),
-                    "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses",
-                )
-                .on_op(inner));
-            }
-        }
         if !ctx.is_symbol_table(op) {
             return Err(Diagnostic::error(
                 ctx.op_loc(op),
@@ -67,50 +61,24 @@ impl Pass for SymbolDce {
             )
             .on_op(op));
         }
-        // Symbols directly in the table, by name.
-        let symbols: Vec<(Vec<u8>, Operation)> =
-            strata_ir::symbol_table::SymbolTable::ops_of(ctx, op)
-                .into_iter()
-                .filter_map(|o| ctx.symbol_name(o).map(|n| (n.to_vec(), o)))
-                .collect();
-        let is_private = |o: Operation| {
-            ctx.op_attr_any(o, VISIBILITY_ATTR_NAME)
-                .is_some_and(|v| !matches!(ctx.attr_kind(v), AttrKind::String { value, .. } if &value[..] == b"public"))
-        };
-        let mut live: FxHashSet<Operation> = FxHashSet::default();
-        let mut worklist: Vec<Operation> = Vec::new();
-        for &(_, o) in &symbols {
-            if !is_private(o) {
-                worklist.push(o);
-            }
-        }
-        for o in strata_ir::symbol_table::SymbolTable::ops_of(ctx, op) {
-            if !ctx.is_symbol(o) || ctx.symbol_name(o).is_none() {
-                worklist.push(o);
-            }
-        }
-        while let Some(o) = worklist.pop() {
-            if !live.insert(o) {
-                continue;
-            }
-            let mut refs = Vec::new();
-            for inner in std::iter::once(o).chain(nested_ops(ctx, o)) {
-                collect_refs(ctx, ctx.op_attr_dict(inner), &mut refs);
-                if let Some(props) = ctx.op_properties(inner) {
-                    collect_refs(ctx, props, &mut refs);
-                }
-            }
-            for name in refs {
-                if let Some(&(_, target)) = symbols.iter().find(|(n, _)| *n == name) {
-                    worklist.push(target);
-                }
-            }
-        }
+        let mut live = FxHashSet::default();
+        // The anchor itself is hidden when it has no parent (nothing outside
+        // can see it) or is a private symbol, as in MLIR.
+        let hidden = ctx.op_parent_op(op).is_none() || (ctx.is_symbol(op) && is_private(ctx, op));
+        compute_liveness(ctx, op, hidden, &mut live)?;
+
+        // Erase what stayed dead, innermost symbol tables first.
+        let tables: Vec<Operation> = std::iter::once(op)
+            .chain(nested_ops(ctx, op))
+            .filter(|&o| ctx.is_symbol_table(o))
+            .collect();
         let mut erased = 0;
-        for (_, o) in symbols {
-            if !live.contains(&o) {
-                ctx.erase_op(o);
-                erased += 1;
+        for table in tables.into_iter().rev() {
+            for o in SymbolTable::ops_of(ctx, table) {
+                if is_discardable(ctx, o) && !live.contains(&o) {
+                    ctx.erase_op(o);
+                    erased += 1;
+                }
             }
         }
         stats.add("num-dce'd", "Number of symbols DCE'd", erased);
@@ -118,12 +86,130 @@ impl Pass for SymbolDce {
     }
 }
 
-/// Root names of every symbol reference inside `attr`.
-fn collect_refs(ctx: &Context, attr: Attribute, out: &mut Vec<Vec<u8>>) {
+fn visibility(ctx: &Context, op: Operation) -> Option<Box<[u8]>> {
+    let v = ctx.op_attr_any(op, VISIBILITY_ATTR_NAME)?;
+    match ctx.attr_kind(v) {
+        AttrKind::String { value, .. } => Some(value.clone()),
+        _ => None,
+    }
+}
+
+fn is_private(ctx: &Context, op: Operation) -> bool {
+    visibility(ctx, op).is_some_and(|v| &v[..] == b"private")
+}
+
+/// A symbol that may be erased once nothing uses it: any registered symbol
+/// that is not public (MLIR's `canDiscardOnUseEmpty`).
+fn is_discardable(ctx: &Context, op: Operation) -> bool {
+    ctx.is_symbol(op)
+        && ctx.symbol_name(op).is_some()
+        && visibility(ctx, op).is_some_and(|v| &v[..] != b"public")
+}
+
+/// Mark the live symbols of `table` and, through the live symbol tables in
+/// it, of the tables nested inside (MLIR's `computeLiveness`). In a `hidden`
+/// table (private, unnamed, or the top level) every discardable symbol
+/// starts dead; otherwise only private ones do.
+fn compute_liveness(
+    ctx: &Context,
+    table: Operation,
+    hidden: bool,
+    live: &mut FxHashSet<Operation>,
+) -> Result<(), Diagnostic> {
+    let mut worklist = Vec::new();
+    for o in SymbolTable::ops_of(ctx, table) {
+        let starts_dead = is_discardable(ctx, o) && (hidden || is_private(ctx, o));
+        if !starts_dead && live.insert(o) {
+            worklist.push(o);
+        }
+    }
+    while let Some(o) = worklist.pop() {
+        if ctx.is_symbol_table(o) {
+            let nested_hidden = hidden || !ctx.is_symbol(o) || is_private(ctx, o);
+            compute_liveness(ctx, o, nested_hidden, live)?;
+        }
+        let Some(uses) = symbol_uses(ctx, o) else {
+            return Err(Diagnostic::error(
+                ctx.op_loc(o),
+                "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses",
+            )
+            .on_op(o));
+        };
+        for reference in uses {
+            // Every symbol on the path of `@a::@b` is live; references to
+            // unknown symbols are ignored.
+            for target in resolve_path(ctx, table, reference) {
+                if live.insert(target) {
+                    worklist.push(target);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An op MLIR cannot see into: unregistered, with regions.
+fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
+    ctx.op_definition(op).is_none() && !ctx.op_regions(op).is_empty()
+}
+
+/// The symbol references held by `op` and the ops nested in it, without
+/// entering nested symbol tables (their uses are scoped to them); `None` when
+/// an op that might be an unknown symbol table is met.
+fn symbol_uses(ctx: &Context, op: Operation) -> Option<Vec<Attribute>> {
+    let mut refs = Vec::new();
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        if is_potentially_unknown_symbol_table(ctx, o) {
+            return None;
+        }
+        collect_refs(ctx, ctx.op_attr_dict(o), &mut refs);
+        if let Some(props) = ctx.op_properties(o) {
+            collect_refs(ctx, props, &mut refs);
+        }
+        // A symbol table is a scope of its own: its uses are not ours.
+        if ctx.is_symbol_table(o) {
+            continue;
+        }
+        for &region in ctx.op_regions(o) {
+            for block in ctx.region_blocks(region) {
+                stack.extend(ctx.block_ops(block));
+            }
+        }
+    }
+    Some(refs)
+}
+
+/// The ops named along `reference` (`@a::@b` gives `@a` and `@a::@b`),
+/// looked up from `table`; empty when any step does not resolve.
+fn resolve_path(ctx: &Context, table: Operation, reference: Attribute) -> Vec<Operation> {
+    let AttrKind::SymbolRef { root, nested } = ctx.attr_kind(reference) else {
+        return Vec::new();
+    };
+    let mut path = Vec::new();
+    let Some(mut op) = SymbolTable::new(ctx, table).lookup(root) else {
+        return path;
+    };
+    path.push(op);
+    for name in nested.iter() {
+        if !ctx.is_symbol_table(op) {
+            return Vec::new();
+        }
+        match SymbolTable::new(ctx, op).lookup(name) {
+            Some(next) => op = next,
+            None => return Vec::new(),
+        }
+        path.push(op);
+    }
+    path
+}
+
+/// Every symbol reference inside `attr`.
+fn collect_refs(ctx: &Context, attr: Attribute, out: &mut Vec<Attribute>) {
     let mut stack = vec![attr];
     while let Some(a) = stack.pop() {
         match ctx.attr_kind(a) {
-            AttrKind::SymbolRef { root, .. } => out.push(root.to_vec()),
+            AttrKind::SymbolRef { .. } => out.push(a),
             AttrKind::Array(items) => stack.extend(items.iter().copied()),
             AttrKind::Dictionary(entries) => stack.extend(entries.iter().map(|(_, v)| *v)),
             AttrKind::Distinct { referenced, .. } => stack.push(*referenced),

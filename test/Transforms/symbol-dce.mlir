@@ -46,3 +46,57 @@ module @unregistered {
   "test.func"() <{sym_name = "gone", sym_visibility = "private"}> ({
   }) : () -> ()
 }
+
+// -----
+
+// Nested symbol tables, as MLIR 22's SymbolDCE: the top level and unnamed or
+// private tables are hidden, so their non-public symbols start dead; a live
+// public table keeps its nested-visibility symbols; `@inner::@g` keeps both
+// symbols on its path; a private table nobody references goes whole; a table
+// inside a function body loses its dead private symbols.
+// CHECK-LABEL: module @nested {
+// CHECK-NEXT:    "test.func"() <{sym_name = "pub"}> ({
+// CHECK-NEXT:      "test.effect"() {r = @inner::@g}
+// CHECK-NEXT:    })
+// CHECK-NEXT:    module @inner {
+// CHECK-NEXT:      "test.func"() <{sym_name = "g", sym_visibility = "nested"}>
+// CHECK-NEXT:      })
+// CHECK-NEXT:      "test.func"() <{sym_name = "k"}>
+// CHECK-NEXT:      })
+// CHECK-NEXT:    }
+// CHECK-NEXT:    module {
+// CHECK-NEXT:      "test.func"() <{sym_name = "y"}>
+// CHECK-NEXT:      })
+// CHECK-NEXT:    }
+// CHECK-NEXT:    "test.func"() <{sym_name = "body"}> ({
+// CHECK-NEXT:      builtin.module @m2 {
+// CHECK-NEXT:        "test.func"() <{sym_name = "v"}>
+// CHECK-NEXT:        })
+// CHECK-NEXT:      }
+// CHECK-NEXT:    })
+// CHECK-NEXT:  }
+module @nested {
+  "test.func"() <{sym_name = "n", sym_visibility = "nested"}> ({}) : () -> ()
+  "test.func"() <{sym_name = "p", sym_visibility = "private"}> ({}) : () -> ()
+  "test.func"() <{sym_name = "pub"}> ({
+    "test.effect"() {r = @inner::@g} : () -> ()
+  }) : () -> ()
+  module @inner {
+    "test.func"() <{sym_name = "g", sym_visibility = "nested"}> ({}) : () -> ()
+    "test.func"() <{sym_name = "h", sym_visibility = "private"}> ({}) : () -> ()
+    "test.func"() <{sym_name = "k"}> ({}) : () -> ()
+  }
+  module @dead attributes {sym_visibility = "private"} {
+    "test.func"() <{sym_name = "x"}> ({}) : () -> ()
+  }
+  module {
+    "test.func"() <{sym_name = "y"}> ({}) : () -> ()
+    "test.func"() <{sym_name = "z", sym_visibility = "private"}> ({}) : () -> ()
+  }
+  "test.func"() <{sym_name = "body"}> ({
+    module @m2 {
+      "test.func"() <{sym_name = "w", sym_visibility = "private"}> ({}) : () -> ()
+      "test.func"() <{sym_name = "v"}> ({}) : () -> ()
+    }
+  }) : () -> ()
+}
