@@ -2,6 +2,7 @@
 // RUN: strata-opt --allow-unregistered-dialect --cse --dce --mlir-print-ir-after-all --mlir-print-ir-after-change %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
 // RUN: strata-opt --allow-unregistered-dialect --cse --mlir-pass-statistics %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-timing %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(dce,test.func(cse,cse),dce,test.func(cse))' --mlir-timing %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPEAT
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --trace=%t.json %s -o /dev/null
 // RUN: python3 -c "import json,sys; t=json.load(open(sys.argv[1])); print(sorted({(e['name'], e['args']['op']) for e in t['traceEvents']}))" %t.json | FileCheck %s --check-prefix=TRACE
 
@@ -32,9 +33,25 @@
 // TIMING-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  Rest
 // TIMING-NEXT: {{[0-9.]+}} (100.0%)  Total
 
-// TRACE: [('CSE', 'test.func @f'), ('DCE', 'builtin.module')]
+// Each pass instance and pipeline gets its own line, as in mlir-opt's report;
+// runs of one instance over several ops add up in its line.
+// REPEAT:      ----Wall Time----  ----Name----
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  Parser
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  DCE
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  'test.func' Pipeline
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)    CSE
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)    CSE
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  DCE
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  'test.func' Pipeline
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)    CSE
+// REPEAT-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  Output
+
+// TRACE: [('CSE', 'test.func @f'), ('CSE', 'test.func @g'), ('DCE', 'builtin.module')]
 "test.func"() <{sym_name = "f"}> ({
   %c = "test.constant"() <{value = 2 : i32}> : () -> i32
   %d = "test.constant"() <{value = 2 : i32}> : () -> i32
   "test.effect"(%c, %d) : (i32, i32) -> ()
+}) : () -> ()
+"test.func"() <{sym_name = "g"}> ({
+  "test.effect"() : () -> ()
 }) : () -> ()

@@ -26,6 +26,9 @@ pub struct TraceEvent {
 /// A node of the timing tree.
 #[derive(Clone, Debug)]
 struct TimingNode {
+    /// The pass or nested pipeline timed (its address while the pass manager
+    /// runs); `None` for the tool's phases.
+    key: Option<usize>,
     label: String,
     depth: usize,
     total: Duration,
@@ -144,6 +147,7 @@ impl Instrumentation {
         op: Operation,
         pass: &mut dyn Pass,
         statistics: &mut Statistics,
+        key: usize,
         depth: usize,
     ) -> Result<(), Vec<Diagnostic>> {
         if self.wants_before(pass) {
@@ -154,7 +158,7 @@ impl Instrumentation {
         let start = Instant::now();
         let result = pass.run(ctx, op, statistics);
         let elapsed = start.elapsed();
-        self.record(pass.display_name(), ctx, op, start, elapsed, depth);
+        self.record(key, pass.display_name(), ctx, op, start, elapsed, depth);
         if let Err(diag) = result {
             if self.print_after_failure {
                 self.dump_failure(ctx, op, pass);
@@ -191,8 +195,10 @@ impl Instrumentation {
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
+        key: usize,
         name: &str,
         ctx: &Context,
         op: Operation,
@@ -201,7 +207,7 @@ impl Instrumentation {
         depth: usize,
     ) {
         if self.timing {
-            self.add_time(name, depth, elapsed);
+            self.add_time(key, name, depth, elapsed);
         }
         if self.trace {
             let op_name = match ctx.symbol_name(op) {
@@ -217,31 +223,31 @@ impl Instrumentation {
         }
     }
 
-    fn add_time(&mut self, label: &str, depth: usize, elapsed: Duration) {
-        // Repeated runs (one per nested op) add up in one node.
-        let existing = self
-            .timings
-            .iter_mut()
-            .rev()
-            .take_while(|n| n.depth >= depth)
-            .find(|n| n.depth == depth && n.label == label);
-        match existing {
-            Some(node) => node.total += elapsed,
-            None => self.timings.push(TimingNode {
-                label: label.to_string(),
-                depth,
-                total: elapsed,
-            }),
+    /// Add `elapsed` to the node of the pass or pipeline `key`. Runs of one
+    /// pass instance (once per nested op) add up in one node; two instances
+    /// of the same pass get a node each, as in MLIR's report.
+    fn add_time(&mut self, key: usize, label: &str, depth: usize, elapsed: Duration) -> usize {
+        match self.timings.iter().rposition(|n| n.key == Some(key)) {
+            Some(index) => {
+                self.timings[index].total += elapsed;
+                index
+            }
+            None => {
+                self.timings.push(TimingNode {
+                    key: Some(key),
+                    label: label.to_string(),
+                    depth,
+                    total: elapsed,
+                });
+                self.timings.len() - 1
+            }
         }
     }
 
-    pub(crate) fn begin_scope(&mut self, label: &str, depth: usize) -> Scope {
+    /// Start timing the nested pipeline `key`.
+    pub(crate) fn begin_scope(&mut self, key: usize, label: &str, depth: usize) -> Scope {
         let index = if self.timing {
-            self.add_time(label, depth, Duration::ZERO);
-            self.timings
-                .iter()
-                .rposition(|n| n.depth == depth && n.label == label)
-                .unwrap_or(0)
+            self.add_time(key, label, depth, Duration::ZERO)
         } else {
             0
         };
@@ -263,6 +269,7 @@ impl Instrumentation {
     pub fn add_phase(&mut self, label: &str, elapsed: Duration) {
         if self.timing {
             self.timings.push(TimingNode {
+                key: None,
                 label: label.to_string(),
                 depth: 0,
                 total: elapsed,
@@ -276,6 +283,7 @@ impl Instrumentation {
             self.timings.insert(
                 0,
                 TimingNode {
+                    key: None,
                     label: label.to_string(),
                     depth: 0,
                     total: elapsed,

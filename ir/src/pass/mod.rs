@@ -363,9 +363,12 @@ impl OpPassManager {
         depth: usize,
     ) -> Result<(), Vec<Diagnostic>> {
         for element in &mut self.elements {
+            // The element's address names this pass (or pipeline) instance
+            // in the timing report while the manager runs.
+            let key = std::ptr::from_ref::<Element>(element) as usize;
             match element {
                 Element::Pass { pass, statistics } => {
-                    instrumentation.run_pass(ctx, op, pass.as_mut(), statistics, depth)?;
+                    instrumentation.run_pass(ctx, op, pass.as_mut(), statistics, key, depth)?;
                 }
                 Element::Nested(pm) => {
                     let targets: Vec<Operation> = ctx
@@ -395,7 +398,7 @@ impl OpPassManager {
                         }
                     }
                     let label = format!("'{}' Pipeline", pm.anchor);
-                    let scope = instrumentation.begin_scope(&label, depth);
+                    let scope = instrumentation.begin_scope(key, &label, depth);
                     let mut result = Ok(());
                     for target in targets {
                         result = pm.run_on(ctx, target, instrumentation, depth + 1);
