@@ -7,7 +7,7 @@
 
 // ERR: error: operation contains potentially unknown symbol table
 // ERR: error: Failures have been detected while processing an MLIR pass pipeline
-// ERR: note: Pipeline failed while executing `builtin.module(cse, symbol-dce)`: reproducer generated at `{{.*}}repro.mlir`
+// ERR: note: Pipeline failed while executing [`SymbolDCE` on 'builtin.module' operation]: reproducer generated at `{{.*}}repro.mlir`
 
 // REPRO: "foo.op"() ({
 // REPRO:      external_resources: {

@@ -62,6 +62,7 @@ pub struct Instrumentation {
     timings: Vec<TimingNode>,
     events: Vec<TraceEvent>,
     failure_dump: Option<String>,
+    running: Option<String>,
 }
 
 impl Default for Instrumentation {
@@ -82,6 +83,7 @@ impl Default for Instrumentation {
             timings: Vec::new(),
             events: Vec::new(),
             failure_dump: None,
+            running: None,
         }
     }
 }
@@ -155,6 +157,20 @@ impl Instrumentation {
         }
         let before_text = (self.print_after_change && self.wants_after(pass))
             .then(|| print_operation(ctx, op, self.print_options));
+        // Kept on failure (or a panic) for the crash reproducer's note.
+        self.running = Some(match ctx.symbol_name(op) {
+            Some(sym) => format!(
+                "`{}` on '{}' operation: @{}",
+                pass.display_name(),
+                ctx.op_name_str(op),
+                String::from_utf8_lossy(sym)
+            ),
+            None => format!(
+                "`{}` on '{}' operation",
+                pass.display_name(),
+                ctx.op_name_str(op)
+            ),
+        });
         let start = Instant::now();
         let result = pass.run(ctx, op, statistics);
         let elapsed = start.elapsed();
@@ -192,7 +208,18 @@ impl Instrumentation {
                 return Err(diags);
             }
         }
+        self.running = None;
         Ok(())
+    }
+
+    pub(crate) fn clear_failed_pass(&mut self) {
+        self.running = None;
+    }
+
+    /// The pass that failed (or panicked) in the last run, as MLIR's crash
+    /// reproducer names it: ``[`CSE` on 'func.func' operation: @f]``.
+    pub fn failed_pass(&self) -> Option<String> {
+        self.running.as_ref().map(|p| format!("[{p}]"))
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -352,6 +352,7 @@ impl OpPassManager {
             );
             return Err(vec![Diagnostic::error(ctx.op_loc(op), message)]);
         }
+        instrumentation.clear_failed_pass();
         self.run_on(ctx, op, instrumentation, 0)
     }
 

@@ -131,10 +131,14 @@ impl Passes {
             pipeline.replace('\\', "\\\\").replace('"', "\\22")
         );
         let mut diags = failure;
+        let what = self
+            .instrumentation
+            .failed_pass()
+            .unwrap_or_else(|| format!("`{pipeline}`"));
         let note = match std::fs::write(path, text) {
-            Ok(()) => format!(
-                "Pipeline failed while executing `{pipeline}`: reproducer generated at `{path}`"
-            ),
+            Ok(()) => {
+                format!("Pipeline failed while executing {what}: reproducer generated at `{path}`")
+            }
             Err(e) => format!("could not write the reproducer to `{path}`: {e}"),
         };
         let loc = ctx.op_loc(module);
