@@ -1,5 +1,6 @@
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-print-ir-before=cse --mlir-print-ir-after-all %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
 // RUN: strata-opt --allow-unregistered-dialect --cse --dce --mlir-print-ir-after-all --mlir-print-ir-after-change %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
+// RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse))' --mlir-print-ir-after-all --mlir-print-ir-module-scope --mlir-disable-threading %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCOPE
 // RUN: strata-opt --allow-unregistered-dialect --cse --mlir-pass-statistics %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-timing %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(dce,test.func(cse,cse),dce,test.func(cse))' --mlir-timing %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPEAT
@@ -21,6 +22,16 @@
 // STATS-NEXT:   CSE
 // STATS-NEXT:     (S) 1 num-cse'd - Number of operations CSE'd
 // STATS-NEXT:     (S) 0 num-dce'd - Number of operations DCE'd
+
+// With --mlir-print-ir-module-scope every dump is the whole module, and the
+// header names the op the pass ran on.
+// SCOPE:      // -----// IR Dump After CSE (cse) ('test.func' operation: @f) //----- //
+// SCOPE-NEXT: module {
+// SCOPE-NEXT:   "test.func"() <{sym_name = "f"}> ({
+// SCOPE:        "test.func"() <{sym_name = "g"}> ({
+// SCOPE:      // -----// IR Dump After CSE (cse) ('test.func' operation: @g) //----- //
+// SCOPE-NEXT: module {
+// SCOPE-NEXT:   "test.func"() <{sym_name = "f"}> ({
 
 // TIMING:      ... Execution time report ...
 // TIMING:      Total Execution Time: {{[0-9.]+}} seconds

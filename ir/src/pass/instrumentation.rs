@@ -50,6 +50,9 @@ pub struct Instrumentation {
     pub print_after_change: bool,
     /// Dump after a pass that failed.
     pub print_after_failure: bool,
+    /// Dump the whole top-level operation rather than the one the pass ran
+    /// on (`--mlir-print-ir-module-scope`); the header then names that op.
+    pub print_module_scope: bool,
     /// The form of the dumps.
     pub print_options: PrintOptions,
     /// Collect wall-clock times (`--mlir-timing`).
@@ -75,6 +78,7 @@ impl Default for Instrumentation {
             print_after_all: false,
             print_after_change: false,
             print_after_failure: false,
+            print_module_scope: false,
             print_options: PrintOptions::default(),
             timing: false,
             trace: false,
@@ -129,7 +133,23 @@ impl Instrumentation {
     }
 
     fn dump_text(&self, ctx: &Context, op: Operation, when: &str, pass: &dyn Pass) -> String {
-        let text = print_operation(ctx, op, self.print_options);
+        let (text, scope) = if self.print_module_scope {
+            let mut top = op;
+            while let Some(parent) = ctx.op_parent_op(top) {
+                top = parent;
+            }
+            let scope = match ctx.symbol_name(op) {
+                Some(sym) => format!(
+                    " ('{}' operation: @{})",
+                    ctx.op_name_str(op),
+                    String::from_utf8_lossy(sym)
+                ),
+                None => format!(" ('{}' operation)", ctx.op_name_str(op)),
+            };
+            (print_operation(ctx, top, self.print_options), scope)
+        } else {
+            (print_operation(ctx, op, self.print_options), String::new())
+        };
         // "After Failed" dumps name the pass inside `when`.
         let title = if when.ends_with("Failed") {
             when.to_string()
@@ -137,7 +157,7 @@ impl Instrumentation {
             format!("{when} {}", pass.display_name())
         };
         format!(
-            "// -----// IR Dump {title} ({}) //----- //\n{text}\n\n",
+            "// -----// IR Dump {title} ({}){scope} //----- //\n{text}\n\n",
             pass.name()
         )
     }

@@ -35,6 +35,8 @@ Passes:
   --mlir-print-ir-after-all         Print the IR after every pass
   --mlir-print-ir-after-change      Print the IR after a pass only when it changed it
   --mlir-print-ir-after-failure     Print the IR after a pass that failed
+  --mlir-print-ir-module-scope      Print the whole top-level op in the IR dumps
+  --mlir-disable-threading          Accepted for mlir-opt compatibility (passes run on one thread)
   --mlir-timing                     Print wall-clock times of the passes
   --mlir-pass-statistics            Print the passes' statistics
   --trace=<file>                    Write a Chrome trace (JSON) of every pass execution
@@ -75,6 +77,7 @@ pub(crate) struct Options {
     pub(crate) print_ir_after_all: bool,
     pub(crate) print_ir_after_change: bool,
     pub(crate) print_ir_after_failure: bool,
+    pub(crate) print_ir_module_scope: bool,
     pub(crate) timing: bool,
     pub(crate) pass_statistics: bool,
     pub(crate) trace: Option<String>,
@@ -190,6 +193,11 @@ pub(crate) fn parse_args(
             "mlir-print-ir-after-all" => options.print_ir_after_all = flag(&value)?,
             "mlir-print-ir-after-change" => options.print_ir_after_change = flag(&value)?,
             "mlir-print-ir-after-failure" => options.print_ir_after_failure = flag(&value)?,
+            "mlir-print-ir-module-scope" => options.print_ir_module_scope = flag(&value)?,
+            // Passes always run on one thread; the flag is checked and accepted.
+            "mlir-disable-threading" => {
+                flag(&value)?;
+            }
             "mlir-timing" => options.timing = flag(&value)?,
             "mlir-pass-statistics" => options.pass_statistics = flag(&value)?,
             "trace" => options.trace = Some(required(value)?),

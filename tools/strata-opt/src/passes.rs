@@ -55,6 +55,7 @@ impl Passes {
         instrumentation.print_after_all = options.print_ir_after_all;
         instrumentation.print_after_change = options.print_ir_after_change;
         instrumentation.print_after_failure = options.print_ir_after_failure;
+        instrumentation.print_module_scope = options.print_ir_module_scope;
         instrumentation.print_options = options.print;
         instrumentation.timing = options.timing;
         instrumentation.trace = options.trace.is_some();
