@@ -713,6 +713,40 @@ impl Context {
         data.next = None;
     }
 
+    /// Unlink `block` from its region, keeping it (and its ops) alive.
+    pub fn detach_block(&mut self, block: Block) {
+        let Some(region) = self.blocks[block.index()].parent else {
+            return;
+        };
+        let (prev, next) = (
+            self.blocks[block.index()].prev,
+            self.blocks[block.index()].next,
+        );
+        match prev {
+            Some(p) => self.blocks[p.index()].next = next,
+            None => self.regions[region.index()].first_block = next,
+        }
+        match next {
+            Some(n) => self.blocks[n.index()].prev = prev,
+            None => self.regions[region.index()].last_block = prev,
+        }
+        let data = &mut self.blocks[block.index()];
+        data.parent = None;
+        data.prev = None;
+        data.next = None;
+    }
+
+    /// Detach and destroy `block` with its ops: their operand and successor
+    /// uses are dropped. The block must have no predecessors left, and its
+    /// arguments and results no uses outside the erased IR.
+    pub fn erase_block(&mut self, block: Block) {
+        self.detach_block(block);
+        let ops: Vec<Operation> = self.block_ops(block).collect();
+        for op in ops {
+            self.drop_references(op);
+        }
+    }
+
     /// Detach and destroy `op` and everything nested in it: its operand uses
     /// and successor uses are dropped. Results must have no remaining uses
     /// outside the erased ops.

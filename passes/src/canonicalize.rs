@@ -3,11 +3,16 @@
 //!
 //! Folding also materializes folded constants through their dialect,
 //! de-duplicates and hoists constants, and erases trivially dead operations.
+//! Between sweeps, `region-simplify` (on by default) erases unreachable
+//! blocks; `aggressive` would also merge identical blocks in MLIR, which is
+//! not implemented yet (it behaves as `normal`).
 //! Operations do not register canonicalization patterns yet; the pattern set
 //! is where they will go (with `disable-patterns` / `enable-patterns`).
 
 use strata_ir::pass::{OptionKind, Pass, PassOptionDef, PassOptions, PassRegistration, Statistics};
-use strata_ir::rewrite::{apply_patterns_greedily, GreedyConfig, RewritePatternSet};
+use strata_ir::rewrite::{
+    apply_patterns_greedily, GreedyConfig, RegionSimplify, RewritePatternSet,
+};
 use strata_ir::{Context, Diagnostic, Operation};
 
 const OPTIONS: &[PassOptionDef] = &[
@@ -114,6 +119,11 @@ impl Pass for Canonicalize {
             // MLIR: -1 means no limit.
             max_iterations: u32::try_from(max_iterations).ok(),
             max_num_rewrites: u64::try_from(max_rewrites).ok(),
+            region_simplify: match self.options.string("region-simplify") {
+                "disabled" => RegionSimplify::Disabled,
+                "aggressive" => RegionSimplify::Aggressive,
+                _ => RegionSimplify::Normal,
+            },
             ..GreedyConfig::default()
         };
         match apply_patterns_greedily(ctx, op, &patterns, &config) {

@@ -27,6 +27,7 @@ use crate::rewrite::folder::{
     apply_fold_values, run_fold_hooks, FoldOutcome, Folded, KnownConstant, OperationFolder,
 };
 use crate::rewrite::pattern::FrozenPatternSet;
+use crate::rewrite::region_simplify::{erase_unreachable_blocks, RegionSimplify};
 use crate::rewrite::rewriter::{PatternRewriter, RewriterListener};
 use crate::rewrite::trivially_dead::is_trivially_dead;
 
@@ -50,6 +51,9 @@ pub struct GreedyConfig {
     /// Merge equal constant ops and hoist them to the entry block of their
     /// isolated region. Default `true`.
     pub cse_constants: bool,
+    /// Simplify the region tree after each sweep (erase unreachable blocks).
+    /// Default [`RegionSimplify::Normal`].
+    pub region_simplify: RegionSimplify,
 }
 
 impl Default for GreedyConfig {
@@ -60,6 +64,7 @@ impl Default for GreedyConfig {
             max_num_rewrites: None,
             fold: true,
             cse_constants: true,
+            region_simplify: RegionSimplify::Normal,
         }
     }
 }
@@ -146,7 +151,12 @@ impl Driver<'_> {
             changed |= self.seed(ctx, &mut folder, config);
             let rewrote = self.process(ctx, patterns, config);
             changed |= rewrote;
-            if !rewrote {
+            // The worklist is empty here and the next sweep reseeds it, so
+            // only the user's listener hears of the erased blocks.
+            let simplified = config.region_simplify != RegionSimplify::Disabled
+                && erase_unreachable_blocks(ctx, &[self.scope], &mut *self.user);
+            changed |= simplified;
+            if !rewrote && !simplified {
                 return Outcome {
                     changed,
                     converged: true,

@@ -42,6 +42,7 @@ pub mod conversion;
 mod folder;
 mod greedy;
 mod pattern;
+mod region_simplify;
 mod rewriter;
 mod trivially_dead;
 
@@ -51,5 +52,6 @@ pub use greedy::{
     NON_CONVERGENCE_MESSAGE,
 };
 pub use pattern::{FrozenPatternSet, RewritePattern, RewritePatternSet};
+pub use region_simplify::{erase_unreachable_blocks, RegionSimplify};
 pub use rewriter::{InsertionPoint, PatternRewriter, RewriterListener};
 pub use trivially_dead::{is_trivially_dead, would_op_be_trivially_dead};

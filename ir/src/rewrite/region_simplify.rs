@@ -1,0 +1,128 @@
+//! Region simplification run by the greedy driver between sweeps, as MLIR's
+//! `simplifyRegions` (`RegionUtils.cpp`): blocks that control flow from the
+//! entry block cannot reach are erased.
+
+use rustc_hash::FxHashSet;
+
+use crate::context::{Block, Context, Operation, Region};
+use crate::rewrite::RewriterListener;
+
+/// How much the greedy driver simplifies regions between sweeps (MLIR's
+/// `GreedySimplifyRegionLevel`, the canonicalizer's `region-simplify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionSimplify {
+    /// Leave the region tree alone.
+    Disabled,
+    /// Erase unreachable blocks.
+    Normal,
+    /// [`Normal`](Self::Normal); MLIR also merges identical blocks here,
+    /// which strata does not do yet.
+    Aggressive,
+}
+
+/// Erase, in `regions` and every region nested in them, the blocks that no
+/// path of successors from their region's entry block reaches. Blocks whose
+/// values are still used from outside the unreachable set are kept (only
+/// invalid IR can have such uses). Every erased op is reported to
+/// `listener`. Returns whether anything was erased.
+pub fn erase_unreachable_blocks(
+    ctx: &mut Context,
+    regions: &[Region],
+    listener: &mut dyn RewriterListener,
+) -> bool {
+    let mut changed = false;
+    let mut worklist: Vec<Region> = regions.to_vec();
+    while let Some(region) = worklist.pop() {
+        let blocks: Vec<Block> = ctx.region_blocks(region).collect();
+        let Some(&entry) = blocks.first() else {
+            continue;
+        };
+        let reachable = if blocks.len() == 1 {
+            blocks.iter().copied().collect()
+        } else {
+            reachable_blocks(ctx, entry)
+        };
+        let dead: Vec<Block> = blocks
+            .iter()
+            .copied()
+            .filter(|b| !reachable.contains(b))
+            .collect();
+        if !dead.is_empty() && only_used_within(ctx, &dead) {
+            for &block in &dead {
+                for op in ctx.block_ops(block).collect::<Vec<Operation>>() {
+                    notify_erased(ctx, op, listener);
+                }
+            }
+            for block in dead {
+                ctx.erase_block(block);
+            }
+            changed = true;
+        }
+        for block in blocks.into_iter().filter(|b| reachable.contains(b)) {
+            for op in ctx.block_ops(block) {
+                worklist.extend(ctx.op_regions(op).iter().copied());
+            }
+        }
+    }
+    changed
+}
+
+/// The blocks reachable from `entry` through the successors of their ops.
+fn reachable_blocks(ctx: &Context, entry: Block) -> FxHashSet<Block> {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![entry];
+    while let Some(block) = stack.pop() {
+        if !seen.insert(block) {
+            continue;
+        }
+        for op in ctx.block_ops(block) {
+            stack.extend(ctx.successors(op));
+        }
+    }
+    seen
+}
+
+/// Whether every use of a value defined in `blocks` (arguments, results,
+/// nested results) and every branch to them comes from inside `blocks`.
+fn only_used_within(ctx: &Context, blocks: &[Block]) -> bool {
+    let inside = |op: Operation| {
+        let mut current = Some(op);
+        while let Some(o) = current {
+            match ctx.op_parent_block(o) {
+                Some(b) if blocks.contains(&b) => return true,
+                _ => current = ctx.op_parent_op(o),
+            }
+        }
+        false
+    };
+    blocks.iter().all(|&block| {
+        let branches_inside = ctx.block_predecessors(block).all(|p| inside(p.op));
+        let args_inside = ctx
+            .block_args(block)
+            .all(|v| ctx.uses(v).all(|u| inside(u.op)));
+        let mut ops: Vec<Operation> = ctx.block_ops(block).collect();
+        let mut results_inside = true;
+        while let Some(op) = ops.pop() {
+            results_inside &= ctx.results(op).all(|v| ctx.uses(v).all(|u| inside(u.op)));
+            for &r in ctx.op_regions(op) {
+                for b in ctx.region_blocks(r) {
+                    ops.extend(ctx.block_ops(b));
+                    results_inside &= ctx.block_args(b).all(|v| ctx.uses(v).all(|u| inside(u.op)));
+                }
+            }
+        }
+        branches_inside && args_inside && results_inside
+    })
+}
+
+/// Report `op` and everything nested in it (innermost first) as erased.
+fn notify_erased(ctx: &Context, op: Operation, listener: &mut dyn RewriterListener) {
+    for &r in ctx.op_regions(op) {
+        for b in ctx.region_blocks(r) {
+            for inner in ctx.block_ops(b) {
+                notify_erased(ctx, inner, listener);
+            }
+        }
+    }
+    listener.notify_operation_erased(ctx, op);
+}
