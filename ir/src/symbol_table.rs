@@ -43,8 +43,11 @@ impl Context {
     /// Whether `op` is a symbol (a registered op with the `symbol` trait,
     /// MLIR's `SymbolOpInterface`). Any op's `sym_name` is looked up and
     /// checked for uniqueness, but only symbols may be discarded.
+    ///
+    /// A symbol op without a name (an unnamed `builtin.module`, whose name is
+    /// optional) is not one, as in MLIR.
     pub fn is_symbol(&self, op: Operation) -> bool {
-        self.op_definition(op).is_some_and(|d| d.traits.symbol)
+        self.op_definition(op).is_some_and(|d| d.traits.symbol) && self.symbol_name(op).is_some()
     }
 
     /// Whether `op` is a symbol table (has the `SymbolTable` trait).

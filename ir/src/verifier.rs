@@ -555,7 +555,12 @@ impl Dominance {
             return false;
         }
         let tree = self.tree(ctx, region);
-        let (Some(&ai), Some(&bi)) = (tree.rpo_index.get(&a), tree.rpo_index.get(&b)) else {
+        // As LLVM's dominator trees: anything dominates an unreachable block
+        // (uses nested in one are not checked against outer definitions).
+        let Some(&bi) = tree.rpo_index.get(&b) else {
+            return true;
+        };
+        let Some(&ai) = tree.rpo_index.get(&a) else {
             return false;
         };
         let mut current = bi;

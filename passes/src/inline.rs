@@ -294,8 +294,9 @@ fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
 }
 
 /// Erase private callables that nothing references, in `root`'s symbol table
-/// and in every symbol table nested in it. A private symbol is invisible
-/// outside its own table, so each table only needs scanning for its own uses.
+/// and in every symbol table nested in it. Uses are looked for in all of
+/// `root` and match by any name on a reference's path, so `@inner::@f` from
+/// outside keeps `@inner`'s private `@f` (as mlir-opt does).
 fn erase_dead_callables(ctx: &mut Context, root: Operation) -> u64 {
     let tables: Vec<Operation> = std::iter::once(root)
         .chain(nested_ops(ctx, root))
@@ -306,14 +307,14 @@ fn erase_dead_callables(ctx: &mut Context, root: Operation) -> u64 {
     tables
         .into_iter()
         .rev()
-        .map(|t| erase_dead_callables_in(ctx, t))
+        .map(|t| erase_dead_callables_in(ctx, root, t))
         .sum()
 }
 
-fn erase_dead_callables_in(ctx: &mut Context, root: Operation) -> u64 {
+fn erase_dead_callables_in(ctx: &mut Context, root: Operation, table: Operation) -> u64 {
     let mut erased = 0;
     loop {
-        let candidates: Vec<Operation> = SymbolTable::ops_of(ctx, root)
+        let candidates: Vec<Operation> = SymbolTable::ops_of(ctx, table)
             .into_iter()
             .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.callable))
             .filter(|&o| {
@@ -352,7 +353,9 @@ fn references(ctx: &Context, root: Operation, symbol: Operation, name: &[u8]) ->
             stack.extend(ctx.op_properties(o));
             while let Some(a) = stack.pop() {
                 match ctx.attr_kind(a) {
-                    AttrKind::SymbolRef { root, .. } if &root[..] == name => found = true,
+                    AttrKind::SymbolRef { root, nested } => {
+                        found |= &root[..] == name || nested.iter().any(|n| &n[..] == name);
+                    }
                     AttrKind::Array(items) => stack.extend(items.iter().copied()),
                     AttrKind::Dictionary(entries) => stack.extend(entries.iter().map(|(_, v)| *v)),
                     _ => {}

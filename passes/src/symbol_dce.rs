@@ -9,8 +9,8 @@
 //! symbol on a nested path (`@a::@b`), resolved in the enclosing table; a live
 //! symbol table has its own liveness computed the same way. Dead discardable
 //! symbols are then erased from every symbol table under the anchor. A live
-//! operation that might be an unknown symbol table (unregistered, with
-//! regions) makes symbol uses uncomputable, and the pass fails, as MLIR's does.
+//! operation that might be an unknown symbol table (one region, dialect
+//! not registered) makes symbol uses uncomputable, and the pass fails, as MLIR's does.
 
 use rustc_hash::FxHashSet;
 
@@ -62,9 +62,9 @@ impl Pass for SymbolDce {
             .on_op(op));
         }
         let mut live = FxHashSet::default();
-        // The anchor itself is hidden when it has no parent (nothing outside
-        // can see it) or is a private symbol, as in MLIR.
-        let hidden = ctx.op_parent_op(op).is_none() || (ctx.is_symbol(op) && is_private(ctx, op));
+        // The anchor is hidden unless it is a nested symbol that is not
+        // private (something outside may name its symbols), as in MLIR.
+        let hidden = ctx.op_parent_op(op).is_none() || !ctx.is_symbol(op) || is_private(ctx, op);
         compute_liveness(ctx, op, hidden, &mut live)?;
 
         // Erase what stayed dead, innermost symbol tables first.
@@ -148,9 +148,11 @@ fn compute_liveness(
     Ok(())
 }
 
-/// An op MLIR cannot see into: unregistered, with regions.
+/// An op MLIR cannot see into: one region, and no registered dialect.
 fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
-    ctx.op_definition(op).is_none() && !ctx.op_regions(op).is_empty()
+    let name = ctx.op_name_str(op);
+    let dialect = name.split_once('.').map_or("", |(d, _)| d);
+    ctx.op_regions(op).len() == 1 && !ctx.registry().has_dialect(dialect)
 }
 
 /// The symbol references held by `op` and the ops nested in it, without

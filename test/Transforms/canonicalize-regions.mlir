@@ -40,3 +40,23 @@
     "foo.ret"() : () -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// A use nested in an unreachable block is not checked against the
+// definitions outside it (anything dominates an unreachable block, as in
+// MLIR), so this verifies; the block is then erased.
+// CHECK-LABEL: "foo.func"() ({
+// CHECK-NEXT:  ^bb0(%[[A:.*]]: i32):
+// CHECK-NEXT:    "foo.ret"(%[[A]]) : (i32) -> ()
+// CHECK-NEXT:  }) : () -> ()
+"foo.func"() ({
+^bb0(%a: i32):
+  "foo.ret"(%a) : (i32) -> ()
+^bb1:
+  "foo.wrap"() ({
+    "foo.use"(%a) : (i32) -> ()
+    "foo.yield"() : () -> ()
+  }) : () -> ()
+  "foo.ret"(%a) : (i32) -> ()
+}) : () -> ()

@@ -47,3 +47,17 @@ module @inner {
     "test.return"(%0) : (i32) -> ()
   }) : () -> ()
 }
+
+// -----
+
+// A nested reference from outside (`@inner::@f`) keeps @inner's private @f.
+// CHECK-LABEL: module {
+// CHECK:         module @inner {
+// CHECK-NEXT:      "test.func"() <{sym_name = "f", sym_visibility = "private"}>
+"test.func"() <{sym_name = "main"}> ({
+  "test.effect"() {callee = @inner::@f} : () -> ()
+}) : () -> ()
+module @inner {
+  "test.func"() <{sym_name = "f", sym_visibility = "private"}> ({
+  }) : () -> ()
+}

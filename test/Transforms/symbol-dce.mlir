@@ -100,3 +100,17 @@ module @nested {
     }
   }) : () -> ()
 }
+
+// -----
+
+// Only an op of an unregistered dialect with exactly one region might be an
+// unknown symbol table; with two regions it is not one (as MLIR).
+// CHECK-LABEL: module @two_regions {
+// CHECK-NEXT:    "foo.two"() ({
+// CHECK-NEXT:    }, {
+// CHECK-NEXT:    }) : () -> ()
+// CHECK-NEXT:  }
+module @two_regions {
+  "foo.two"() ({}, {}) : () -> ()
+  "test.func"() <{sym_name = "gone", sym_visibility = "private"}> ({}) : () -> ()
+}
