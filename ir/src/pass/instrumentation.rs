@@ -5,7 +5,8 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use super::{Pass, Statistics};
+use super::pipeline::{print_reproducer_pipeline, PipelineElement};
+use super::{Pass, PassOptions, Statistics};
 use crate::context::{Context, Operation};
 use crate::diagnostics::Diagnostic;
 use crate::printer::{print_operation, PrintOptions};
@@ -50,6 +51,9 @@ pub struct Instrumentation {
     pub print_after_change: bool,
     /// Dump after a pass that failed.
     pub print_after_failure: bool,
+    /// Before each pass, keep the IR and a one-pass pipeline for a local
+    /// crash reproducer (`--mlir-pass-pipeline-local-reproducer`).
+    pub local_reproducer: bool,
     /// Dump the whole top-level operation rather than the one the pass ran
     /// on (`--mlir-print-ir-module-scope`); the header then names that op.
     pub print_module_scope: bool,
@@ -66,6 +70,7 @@ pub struct Instrumentation {
     events: Vec<TraceEvent>,
     failure_dump: Option<String>,
     running: Option<String>,
+    local_snapshot: Option<(String, String)>,
 }
 
 impl Default for Instrumentation {
@@ -79,6 +84,7 @@ impl Default for Instrumentation {
             print_after_change: false,
             print_after_failure: false,
             print_module_scope: false,
+            local_reproducer: false,
             print_options: PrintOptions::default(),
             timing: false,
             trace: false,
@@ -88,6 +94,7 @@ impl Default for Instrumentation {
             events: Vec::new(),
             failure_dump: None,
             running: None,
+            local_snapshot: None,
         }
     }
 }
@@ -177,6 +184,9 @@ impl Instrumentation {
         }
         let before_text = (self.print_after_change && self.wants_after(pass))
             .then(|| print_operation(ctx, op, self.print_options));
+        if self.local_reproducer {
+            self.local_snapshot = Some(local_snapshot(ctx, op, pass));
+        }
         // Kept on failure (or a panic) for the crash reproducer's note.
         self.running = Some(match ctx.symbol_name(op) {
             Some(sym) => format!(
@@ -234,6 +244,16 @@ impl Instrumentation {
 
     pub(crate) fn clear_failed_pass(&mut self) {
         self.running = None;
+    }
+
+    /// For a local crash reproducer: the IR (whole top-level op) just before
+    /// the pass that failed, and a pipeline that runs only that pass on the
+    /// op it failed on. `None` when no pass failed or the option is off.
+    pub fn local_reproducer_snapshot(&self) -> Option<(&str, &str)> {
+        self.running.as_ref()?;
+        self.local_snapshot
+            .as_ref()
+            .map(|(ir, pipeline)| (ir.as_str(), pipeline.as_str()))
     }
 
     /// The pass that failed (or panicked) in the last run, as MLIR's crash
@@ -448,4 +468,40 @@ pub fn statistics_report(pm: &super::OpPassManager) -> String {
         }
     }
     out
+}
+
+/// The top-level op's IR (generic, with locations) and the pipeline that runs
+/// `pass` alone on `op`, nested through `op`'s ancestors.
+fn local_snapshot(ctx: &Context, op: Operation, pass: &dyn Pass) -> (String, String) {
+    let mut chain = vec![op];
+    while let Some(parent) = ctx.op_parent_op(chain[chain.len() - 1]) {
+        chain.push(parent);
+    }
+    let top = chain[chain.len() - 1];
+    let ir = print_operation(
+        ctx,
+        top,
+        PrintOptions {
+            generic: true,
+            debug_info: true,
+        },
+    );
+    let mut element = PipelineElement::Pass {
+        name: pass.name().to_string(),
+        options: pass
+            .options()
+            .map(PassOptions::render)
+            .filter(|o| !o.is_empty()),
+        offset: 0,
+    };
+    // Wrap in every ancestor below the top, innermost first.
+    for &anchor in chain[..chain.len() - 1].iter() {
+        element = PipelineElement::Nested {
+            anchor: ctx.op_name_str(anchor).to_string(),
+            elements: vec![element],
+            offset: 0,
+        };
+    }
+    let pipeline = print_reproducer_pipeline(ctx.op_name_str(top), &[element]);
+    (ir, pipeline)
 }

@@ -43,6 +43,9 @@ Passes:
   --mlir-pass-pipeline-crash-reproducer=<file>
                                     When a pass fails or crashes, write the input IR and the
                                     pipeline to <file> (replay with --run-reproducer)
+  --mlir-pass-pipeline-local-reproducer
+                                    Make the reproducer run only the failing pass, on the IR
+                                    as it was just before it
   --run-reproducer                  Run the pipeline recorded in the input's
                                     external_resources (as written by the reproducer)
 
@@ -82,6 +85,7 @@ pub(crate) struct Options {
     pub(crate) pass_statistics: bool,
     pub(crate) trace: Option<String>,
     pub(crate) crash_reproducer: Option<String>,
+    pub(crate) local_reproducer: bool,
     pub(crate) run_reproducer: bool,
 }
 
@@ -201,6 +205,7 @@ pub(crate) fn parse_args(
             "mlir-timing" => options.timing = flag(&value)?,
             "mlir-pass-statistics" => options.pass_statistics = flag(&value)?,
             "trace" => options.trace = Some(required(value)?),
+            "mlir-pass-pipeline-local-reproducer" => options.local_reproducer = flag(&value)?,
             "mlir-pass-pipeline-crash-reproducer" => {
                 options.crash_reproducer = Some(required(value)?);
             }

@@ -56,6 +56,8 @@ impl Passes {
         instrumentation.print_after_change = options.print_ir_after_change;
         instrumentation.print_after_failure = options.print_ir_after_failure;
         instrumentation.print_module_scope = options.print_ir_module_scope;
+        instrumentation.local_reproducer =
+            options.local_reproducer && options.crash_reproducer.is_some();
         instrumentation.print_options = options.print;
         instrumentation.timing = options.timing;
         instrumentation.trace = options.trace.is_some();
@@ -125,17 +127,26 @@ impl Passes {
         let (Some(path), Some(before)) = (&options.crash_reproducer, before) else {
             return Err(failure);
         };
-        let pipeline = pm.to_reproducer_text();
+        let (before, pipeline) = match self.instrumentation.local_reproducer_snapshot() {
+            Some((ir, pipeline)) => (ir.to_string(), pipeline.to_string()),
+            None => (before, pm.to_reproducer_text()),
+        };
         let verify_each = self.instrumentation.verify_each;
         let text = format!(
             "{before}\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n      pipeline: \"{}\",\n      disable_threading: true,\n      verify_each: {verify_each}\n    }}\n  }}\n#-}}\n",
             pipeline.replace('\\', "\\\\").replace('"', "\\22")
         );
         let mut diags = failure;
-        let what = self
-            .instrumentation
-            .failed_pass()
-            .unwrap_or_else(|| format!("`{pipeline}`"));
+        // mlir-opt brackets the failing pass only in a full reproducer's note.
+        let local = self.instrumentation.local_reproducer_snapshot().is_some();
+        let what = match self.instrumentation.failed_pass() {
+            Some(pass) if local => pass
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string(),
+            Some(pass) => pass,
+            None => format!("`{pipeline}`"),
+        };
         let note = match std::fs::write(path, text) {
             Ok(()) => {
                 format!("Pipeline failed while executing {what}: reproducer generated at `{path}`")
