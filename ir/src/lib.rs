@@ -37,6 +37,7 @@ mod builtin;
 pub mod context;
 pub mod diagnostics;
 pub mod dialect;
+pub mod dominance;
 pub mod float;
 pub mod ir;
 pub mod parser;

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 
 use crate::context::{Block, Context, Operation, Region};
 use crate::diagnostics::Diagnostic;
+use crate::dominance::DomTree;
 use crate::ir::Value;
 
 /// Verify `op` and everything nested in it.
@@ -526,18 +527,11 @@ struct Dominance {
     trees: FxHashMap<Region, DomTree>,
 }
 
-struct DomTree {
-    /// Block -> position in reverse post-order (only reachable blocks).
-    rpo_index: FxHashMap<Block, usize>,
-    /// Immediate dominator of each block, by RPO index.
-    idom: Vec<usize>,
-}
-
 impl Dominance {
     fn tree(&mut self, ctx: &Context, region: Region) -> &DomTree {
         self.trees
             .entry(region)
-            .or_insert_with(|| DomTree::build(ctx, region))
+            .or_insert_with(|| DomTree::new(ctx, region))
     }
 
     fn is_reachable(&mut self, ctx: &Context, block: Block) -> bool {
@@ -547,109 +541,12 @@ impl Dominance {
         if ctx.region_entry_block(region) == Some(block) {
             return true;
         }
-        self.tree(ctx, region).rpo_index.contains_key(&block)
+        self.tree(ctx, region).is_reachable(block)
     }
 
     fn properly_dominates(&mut self, ctx: &Context, region: Region, a: Block, b: Block) -> bool {
-        if a == b {
-            return false;
-        }
-        let tree = self.tree(ctx, region);
-        // As LLVM's dominator trees: anything dominates an unreachable block
-        // (uses nested in one are not checked against outer definitions).
-        let Some(&bi) = tree.rpo_index.get(&b) else {
-            return true;
-        };
-        let Some(&ai) = tree.rpo_index.get(&a) else {
-            return false;
-        };
-        let mut current = bi;
-        while current != 0 {
-            current = tree.idom[current];
-            if current == ai {
-                return true;
-            }
-        }
-        false
-    }
-}
-
-impl DomTree {
-    /// Cooper, Harvey and Kennedy's iterative algorithm over reverse post-order.
-    fn build(ctx: &Context, region: Region) -> DomTree {
-        let mut rpo: Vec<Block> = Vec::new();
-        let mut rpo_index = FxHashMap::default();
-        if let Some(entry) = ctx.region_entry_block(region) {
-            let mut visited = rustc_hash::FxHashSet::default();
-            let mut post = Vec::new();
-            let mut stack = vec![(entry, false)];
-            while let Some((block, done)) = stack.pop() {
-                if done {
-                    post.push(block);
-                    continue;
-                }
-                if !visited.insert(block) {
-                    continue;
-                }
-                stack.push((block, true));
-                if let Some(last) = ctx.block_last_op(block) {
-                    let succs: Vec<Block> = ctx.successors(last).collect();
-                    for s in succs.into_iter().rev() {
-                        if !visited.contains(&s) && ctx.block_parent_region(s) == Some(region) {
-                            stack.push((s, false));
-                        }
-                    }
-                }
-            }
-            rpo = post.into_iter().rev().collect();
-        }
-        for (i, &b) in rpo.iter().enumerate() {
-            rpo_index.insert(b, i);
-        }
-        let preds: Vec<Vec<usize>> = rpo
-            .iter()
-            .map(|&b| {
-                ctx.block_predecessors(b)
-                    .filter_map(|u| ctx.op_parent_block(u.op))
-                    .filter_map(|p| rpo_index.get(&p).copied())
-                    .collect()
-            })
-            .collect();
-        const UNDEF: usize = usize::MAX;
-        let mut idom = vec![UNDEF; rpo.len()];
-        if !rpo.is_empty() {
-            idom[0] = 0;
-        }
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for b in 1..rpo.len() {
-                let mut new_idom = UNDEF;
-                for &p in &preds[b] {
-                    if idom[p] == UNDEF {
-                        continue;
-                    }
-                    new_idom = if new_idom == UNDEF {
-                        p
-                    } else {
-                        let (mut x, mut y) = (p, new_idom);
-                        while x != y {
-                            while x > y {
-                                x = idom[x];
-                            }
-                            while y > x {
-                                y = idom[y];
-                            }
-                        }
-                        x
-                    };
-                }
-                if new_idom != idom[b] {
-                    idom[b] = new_idom;
-                    changed = true;
-                }
-            }
-        }
-        DomTree { rpo_index, idom }
+        // Anything dominates an unreachable block: uses nested in one are
+        // not checked against outer definitions.
+        self.tree(ctx, region).properly_dominates(a, b)
     }
 }

@@ -14,6 +14,7 @@
 
 use rustc_hash::FxHashMap;
 
+use strata_ir::dominance::DomTree;
 use strata_ir::pass::{Pass, PassRegistration, Statistics};
 use strata_ir::{Attribute, Block, Context, Diagnostic, Ident, Operation, Region, Type, Value};
 
@@ -111,17 +112,18 @@ impl Driver {
             return;
         }
         // Walk the dominator tree: a block sees what its dominators defined.
-        let tree = DomTree::new(ctx, region, &blocks);
-        let mut stack: Vec<(usize, bool)> = vec![(0, false)];
-        while let Some((node, done)) = stack.pop() {
+        let tree = DomTree::new(ctx, region);
+        let mut stack: Vec<(Block, bool)> = tree.root().map(|b| (b, false)).into_iter().collect();
+        while let Some((block, done)) = stack.pop() {
             if done {
                 self.known.pop();
                 continue;
             }
             self.known.push(FxHashMap::default());
-            self.simplify_block(ctx, tree.blocks[node], true);
-            stack.push((node, true));
-            for &child in tree.children[node].iter().rev() {
+            self.simplify_block(ctx, block, true);
+            stack.push((block, true));
+            let children: Vec<Block> = tree.children(block).collect();
+            for child in children.into_iter().rev() {
                 stack.push((child, false));
             }
         }
@@ -206,105 +208,5 @@ fn has_ssa_dominance(ctx: &Context, region: Region) -> bool {
             .op_definition(op)
             .is_some_and(|d| !d.traits.graph_region),
         None => true,
-    }
-}
-
-/// A dominator tree over the reachable blocks of one region.
-struct DomTree {
-    blocks: Vec<Block>,
-    children: Vec<Vec<usize>>,
-}
-
-impl DomTree {
-    fn new(ctx: &Context, region: Region, all: &[Block]) -> DomTree {
-        // Reverse post-order from the entry block.
-        let index: FxHashMap<Block, usize> = all.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-        let succs = |b: Block| -> Vec<usize> {
-            ctx.block_last_op(b)
-                .map(|t| {
-                    ctx.successors(t)
-                        .filter(|s| ctx.block_parent_region(*s) == Some(region))
-                        .filter_map(|s| index.get(&s).copied())
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let mut post = Vec::new();
-        let mut seen = vec![false; all.len()];
-        let mut stack = vec![(0usize, false)];
-        while let Some((b, done)) = stack.pop() {
-            if done {
-                post.push(b);
-                continue;
-            }
-            if seen[b] {
-                continue;
-            }
-            seen[b] = true;
-            stack.push((b, true));
-            for s in succs(all[b]).into_iter().rev() {
-                if !seen[s] {
-                    stack.push((s, false));
-                }
-            }
-        }
-        let rpo: Vec<usize> = post.into_iter().rev().collect();
-        let mut order = vec![usize::MAX; all.len()];
-        for (i, &b) in rpo.iter().enumerate() {
-            order[b] = i;
-        }
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); rpo.len()];
-        for (i, &b) in rpo.iter().enumerate() {
-            for s in succs(all[b]) {
-                if order[s] != usize::MAX {
-                    preds[order[s]].push(i);
-                }
-            }
-        }
-        const UNDEF: usize = usize::MAX;
-        let mut idom = vec![UNDEF; rpo.len()];
-        if !rpo.is_empty() {
-            idom[0] = 0;
-        }
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for b in 1..rpo.len() {
-                let mut new = UNDEF;
-                for &p in &preds[b] {
-                    if idom[p] == UNDEF {
-                        continue;
-                    }
-                    new = if new == UNDEF {
-                        p
-                    } else {
-                        let (mut x, mut y) = (p, new);
-                        while x != y {
-                            while x > y {
-                                x = idom[x];
-                            }
-                            while y > x {
-                                y = idom[y];
-                            }
-                        }
-                        x
-                    };
-                }
-                if new != idom[b] {
-                    idom[b] = new;
-                    changed = true;
-                }
-            }
-        }
-        let mut children = vec![Vec::new(); rpo.len()];
-        for b in 1..rpo.len() {
-            if idom[b] != UNDEF {
-                children[idom[b]].push(b);
-            }
-        }
-        DomTree {
-            blocks: rpo.iter().map(|&b| all[b]).collect(),
-            children,
-        }
     }
 }

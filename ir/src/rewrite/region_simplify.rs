@@ -5,6 +5,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::context::{Block, Context, Operation, Region};
+use crate::dominance::reverse_post_order;
 use crate::rewrite::RewriterListener;
 
 /// How much the greedy driver simplifies regions between sweeps (MLIR's
@@ -34,13 +35,13 @@ pub fn erase_unreachable_blocks(
     let mut worklist: Vec<Region> = regions.to_vec();
     while let Some(region) = worklist.pop() {
         let blocks: Vec<Block> = ctx.region_blocks(region).collect();
-        let Some(&entry) = blocks.first() else {
+        if blocks.is_empty() {
             continue;
-        };
-        let reachable = if blocks.len() == 1 {
+        }
+        let reachable: FxHashSet<Block> = if blocks.len() == 1 {
             blocks.iter().copied().collect()
         } else {
-            reachable_blocks(ctx, entry)
+            reverse_post_order(ctx, region).into_iter().collect()
         };
         let dead: Vec<Block> = blocks
             .iter()
@@ -65,21 +66,6 @@ pub fn erase_unreachable_blocks(
         }
     }
     changed
-}
-
-/// The blocks reachable from `entry` through the successors of their ops.
-fn reachable_blocks(ctx: &Context, entry: Block) -> FxHashSet<Block> {
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![entry];
-    while let Some(block) = stack.pop() {
-        if !seen.insert(block) {
-            continue;
-        }
-        for op in ctx.block_ops(block) {
-            stack.extend(ctx.successors(op));
-        }
-    }
-    seen
 }
 
 /// Whether every use of a value defined in `blocks` (arguments, results,
