@@ -32,6 +32,14 @@ impl Context {
         self.op_attr(op, name)
     }
 
+    /// `op`'s `sym_visibility` (`public`, `private`, `nested`), if it has one.
+    pub fn symbol_visibility(&self, op: Operation) -> Option<&[u8]> {
+        match self.attr_kind(self.op_attr_any(op, VISIBILITY_ATTR_NAME)?) {
+            AttrKind::String { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
     /// The symbol `op` defines, if any.
     pub fn symbol_name(&self, op: Operation) -> Option<&[u8]> {
         match self.attr_kind(self.op_attr_any(op, SYMBOL_ATTR_NAME)?) {

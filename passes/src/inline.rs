@@ -14,7 +14,7 @@ use strata_ir::pass::{
     Instrumentation, OpPassManager, OptionKind, Pass, PassOptionDef, PassOptions, PassRegistration,
     PassRegistry, Statistics,
 };
-use strata_ir::symbol_table::{SymbolTable, VISIBILITY_ATTR_NAME};
+use strata_ir::symbol_table::SymbolTable;
 use strata_ir::{Context, Diagnostic, IrMapping, Operation, Value};
 
 use crate::dce::nested_ops;
@@ -317,11 +317,7 @@ fn erase_dead_callables_in(ctx: &mut Context, root: Operation, table: Operation)
         let candidates: Vec<Operation> = SymbolTable::ops_of(ctx, table)
             .into_iter()
             .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.callable))
-            .filter(|&o| {
-                ctx.op_attr_any(o, VISIBILITY_ATTR_NAME).is_some_and(|v| {
-                    matches!(ctx.attr_kind(v), AttrKind::String { value, .. } if &value[..] == b"private")
-                })
-            })
+            .filter(|&o| ctx.symbol_visibility(o) == Some(b"private"))
             .collect();
         let dead: Vec<Operation> = candidates
             .into_iter()

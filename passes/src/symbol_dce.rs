@@ -16,7 +16,7 @@ use rustc_hash::FxHashSet;
 
 use strata_ir::attributes::AttrKind;
 use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::symbol_table::{SymbolTable, VISIBILITY_ATTR_NAME};
+use strata_ir::symbol_table::SymbolTable;
 use strata_ir::{Attribute, Context, Diagnostic, Operation};
 
 use crate::dce::nested_ops;
@@ -86,16 +86,8 @@ impl Pass for SymbolDce {
     }
 }
 
-fn visibility(ctx: &Context, op: Operation) -> Option<Box<[u8]>> {
-    let v = ctx.op_attr_any(op, VISIBILITY_ATTR_NAME)?;
-    match ctx.attr_kind(v) {
-        AttrKind::String { value, .. } => Some(value.clone()),
-        _ => None,
-    }
-}
-
 fn is_private(ctx: &Context, op: Operation) -> bool {
-    visibility(ctx, op).is_some_and(|v| &v[..] == b"private")
+    ctx.symbol_visibility(op) == Some(b"private")
 }
 
 /// A symbol that may be erased once nothing uses it: any registered symbol
@@ -103,7 +95,7 @@ fn is_private(ctx: &Context, op: Operation) -> bool {
 fn is_discardable(ctx: &Context, op: Operation) -> bool {
     ctx.is_symbol(op)
         && ctx.symbol_name(op).is_some()
-        && visibility(ctx, op).is_some_and(|v| &v[..] != b"public")
+        && ctx.symbol_visibility(op).is_some_and(|v| v != b"public")
 }
 
 /// Mark the live symbols of `table` and, through the live symbol tables in

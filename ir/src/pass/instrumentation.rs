@@ -145,14 +145,7 @@ impl Instrumentation {
             while let Some(parent) = ctx.op_parent_op(top) {
                 top = parent;
             }
-            let scope = match ctx.symbol_name(op) {
-                Some(sym) => format!(
-                    " ('{}' operation: @{})",
-                    ctx.op_name_str(op),
-                    String::from_utf8_lossy(sym)
-                ),
-                None => format!(" ('{}' operation)", ctx.op_name_str(op)),
-            };
+            let scope = format!(" ({})", describe_op(ctx, op));
             (print_operation(ctx, top, self.print_options), scope)
         } else {
             (print_operation(ctx, op, self.print_options), String::new())
@@ -188,19 +181,11 @@ impl Instrumentation {
             self.local_snapshot = Some(local_snapshot(ctx, op, pass));
         }
         // Kept on failure (or a panic) for the crash reproducer's note.
-        self.running = Some(match ctx.symbol_name(op) {
-            Some(sym) => format!(
-                "`{}` on '{}' operation: @{}",
-                pass.display_name(),
-                ctx.op_name_str(op),
-                String::from_utf8_lossy(sym)
-            ),
-            None => format!(
-                "`{}` on '{}' operation",
-                pass.display_name(),
-                ctx.op_name_str(op)
-            ),
-        });
+        self.running = Some(format!(
+            "`{}` on {}",
+            pass.display_name(),
+            describe_op(ctx, op)
+        ));
         let start = Instant::now();
         let result = pass.run(ctx, op, statistics);
         let elapsed = start.elapsed();
@@ -468,6 +453,19 @@ pub fn statistics_report(pm: &super::OpPassManager) -> String {
         }
     }
     out
+}
+
+/// `'test.func' operation: @f` (or without the symbol), as MLIR names the op
+/// a pass ran on in IR dump headers and reproducer notes.
+fn describe_op(ctx: &Context, op: Operation) -> String {
+    match ctx.symbol_name(op) {
+        Some(sym) => format!(
+            "'{}' operation: @{}",
+            ctx.op_name_str(op),
+            String::from_utf8_lossy(sym)
+        ),
+        None => format!("'{}' operation", ctx.op_name_str(op)),
+    }
 }
 
 /// The top-level op's IR (generic, with locations) and the pipeline that runs
