@@ -27,6 +27,7 @@ pub(crate) fn register(ctx: &mut Context) {
         inherent_attrs: &["sym_name", "sym_visibility"],
         verify: Some(verify_module),
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "builtin.unrealized_conversion_cast",
@@ -39,6 +40,7 @@ pub(crate) fn register(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: Some(verify_cast),
         fold: None,
+        ..OpDefinition::EMPTY
     });
 }
 

@@ -1,7 +1,10 @@
 //! The dialect registry: which operations are known, their traits and verifiers.
 //!
-//! The declarative op-definition mechanism arrives with the core dialects; for
-//! now an operation is registered with an `OpDefinition` value.
+//! An operation kind is registered with an `OpDefinition`: its traits and
+//! hooks. Most definitions come from a declarative [`OpSpec`](crate::ods::OpSpec)
+//! (the `#[op]` macro of `strata-ir-macros`), which supplies the verifier,
+//! the assembly format and typed accessors; hand-written definitions remain
+//! possible for ops that need it.
 
 use rustc_hash::FxHashMap;
 
@@ -44,6 +47,20 @@ pub struct OpTraits {
     /// Returns its operands to the caller of the enclosing callable
     /// (`ReturnLike`).
     pub return_like: bool,
+    /// All operands and results have one type (`SameOperandsAndResultType`).
+    pub same_operands_and_result_type: bool,
+    /// All operands have one type (`SameTypeOperands`).
+    pub same_type_operands: bool,
+    /// Operands and results have the same shape (`SameOperandsAndResultShape`).
+    pub same_operands_and_result_shape: bool,
+    /// Applies element by element to vectors and tensors (`Elementwise`).
+    pub elementwise: bool,
+    /// Its regions end in a terminator it inserts itself when the text
+    /// leaves it out (`SingleBlockImplicitTerminator`).
+    pub implicit_terminator: bool,
+    /// Its memory effects are those of the ops in its regions
+    /// (`RecursiveMemoryEffects`).
+    pub recursive_memory_effects: bool,
     /// Fixed operand count, when known (`ZeroOperands`, `OneOperand`, ...).
     pub num_operands: Option<usize>,
     /// Fixed result count, when known.
@@ -51,6 +68,50 @@ pub struct OpTraits {
     /// Fixed region count, when known.
     pub num_regions: Option<usize>,
 }
+
+impl OpTraits {
+    /// No traits (for `..OpTraits::NONE` in constant definitions).
+    pub const NONE: OpTraits = OpTraits {
+        terminator: false,
+        no_terminator: false,
+        isolated_from_above: false,
+        single_block: false,
+        symbol_table: false,
+        symbol: false,
+        graph_region: false,
+        pure: false,
+        constant_like: false,
+        commutative: false,
+        call: false,
+        callable: false,
+        return_like: false,
+        same_operands_and_result_type: false,
+        same_type_operands: false,
+        same_operands_and_result_shape: false,
+        elementwise: false,
+        implicit_terminator: false,
+        recursive_memory_effects: false,
+        num_operands: None,
+        num_results: None,
+        num_regions: None,
+    };
+}
+
+/// A custom (pretty) parser: fills `state` from the text after the op name.
+pub type ParseFn = for<'p, 'a> fn(
+    &mut crate::parser::asm::OpAsmParser<'p, 'a>,
+    &mut crate::ir::OperationState,
+) -> Result<(), Diagnostic>;
+
+/// A custom (pretty) printer: prints what follows the op name.
+pub type PrintFn = fn(&mut crate::printer::asm::OpAsmPrinter<'_, '_>, Operation);
+
+/// Suggested names for an op's results (MLIR's `getAsmResultNames`):
+/// `%c0_i32` rather than `%0`.
+pub type ResultNamesFn = fn(&Context, Operation) -> Vec<(Value, String)>;
+
+/// Adds an op's canonicalization patterns to a set.
+pub type CanonicalizeFn = fn(&mut crate::rewrite::RewritePatternSet);
 
 /// A verifier hook: returns the diagnostics for an invalid operation.
 pub type VerifyFn = fn(&Context, Operation) -> Result<(), Diagnostic>;
@@ -89,7 +150,52 @@ pub struct OpDefinition {
     pub verify: Option<VerifyFn>,
     /// Folder, if the op folds.
     pub fold: Option<FoldFn>,
+    /// Verification that needs the nested ops verified first (MLIR's
+    /// `verifyRegions`), run when the verifier leaves the op.
+    pub verify_regions: Option<VerifyFn>,
+    /// Custom-form parser, if the op has a custom form.
+    pub parse: Option<ParseFn>,
+    /// Custom-form printer; an op with a parser has one too.
+    pub print: Option<PrintFn>,
+    /// Result name suggestions for the printer.
+    pub result_names: Option<ResultNamesFn>,
+    /// Dialect whose prefix may be left out of op names in its regions
+    /// (`OpAsmOpInterface::getDefaultDialect`).
+    pub default_dialect: Option<&'static str>,
+    /// Canonicalization patterns of the op.
+    pub canonicalize: Option<CanonicalizeFn>,
+    /// The declarative definition it came from, if any.
+    pub spec: Option<&'static crate::ods::OpSpec>,
 }
+
+impl OpDefinition {
+    /// No name, traits or hooks: the base of `..OpDefinition::EMPTY`.
+    pub const EMPTY: OpDefinition = OpDefinition::new("", "");
+
+    /// A definition with no traits and no hooks.
+    pub const fn new(name: &'static str, summary: &'static str) -> Self {
+        OpDefinition {
+            name,
+            summary,
+            traits: OpTraits::NONE,
+            inherent_attrs: &[],
+            verify: None,
+            fold: None,
+            verify_regions: None,
+            parse: None,
+            print: None,
+            result_names: None,
+            default_dialect: None,
+            canonicalize: None,
+            spec: None,
+        }
+    }
+}
+
+/// Parses the body of a dialect attribute (`fast` of `#arith.fastmath<fast>`,
+/// the text after the dialect prefix) into an attribute; the error text is
+/// reported at the attribute.
+pub type AttrParseFn = fn(&mut Context, &str) -> Result<Attribute, String>;
 
 /// The registered dialects and operations.
 #[derive(Default)]
@@ -97,6 +203,7 @@ pub struct DialectRegistry {
     ops: FxHashMap<String, OpDefinition>,
     dialects: Vec<&'static str>,
     materializers: FxHashMap<&'static str, MaterializeFn>,
+    attr_parsers: FxHashMap<&'static str, AttrParseFn>,
 }
 
 impl DialectRegistry {
@@ -120,6 +227,17 @@ impl DialectRegistry {
     pub fn register_constant_materializer(&mut self, dialect: &'static str, f: MaterializeFn) {
         self.register_dialect(dialect);
         self.materializers.insert(dialect, f);
+    }
+
+    /// Let `dialect` parse its attributes (`#dialect.xxx`).
+    pub fn register_attr_parser(&mut self, dialect: &'static str, f: AttrParseFn) {
+        self.register_dialect(dialect);
+        self.attr_parsers.insert(dialect, f);
+    }
+
+    /// The attribute parser of a dialect.
+    pub fn attr_parser(&self, dialect: &str) -> Option<AttrParseFn> {
+        self.attr_parsers.get(dialect).copied()
     }
 
     /// The constant materializer of a dialect.

@@ -31,6 +31,8 @@
 //! );
 //! ```
 
+extern crate self as strata_ir;
+
 pub mod affine;
 pub mod attributes;
 mod builtin;
@@ -40,6 +42,7 @@ pub mod dialect;
 pub mod dominance;
 pub mod float;
 pub mod ir;
+pub mod ods;
 pub mod parser;
 pub mod pass;
 pub mod printer;
@@ -57,4 +60,5 @@ pub use context::{
 };
 pub use diagnostics::{Diagnostic, Severity, SourceBuffer};
 pub use ir::{IrMapping, OpOperand, OperationState, Value};
+pub use strata_ir_macros::op;
 pub use types::TypeKind;

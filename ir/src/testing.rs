@@ -26,6 +26,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &["value"],
         verify: Some(verify_constant),
         fold: Some(fold_constant),
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "test.addi",
@@ -41,6 +42,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: Some(fold_addi),
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "test.pure",
@@ -53,6 +55,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "test.effect",
@@ -61,6 +64,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "test.func",
@@ -78,6 +82,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &["sym_name", "sym_visibility"],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "test.call",
@@ -90,6 +95,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &["callee"],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "test.region",
@@ -103,6 +109,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "test.return",
@@ -117,6 +124,7 @@ pub fn register_test_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_constant_materializer("test", materialize_constant);
 }

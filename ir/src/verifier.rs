@@ -198,7 +198,10 @@ impl Verifier<'_> {
                 .pop()
                 .unwrap_or_else(|| op_error(ctx, op, "failed to verify")));
         }
-        if ctx.op_definition(op).is_some() {
+        if let Some(def) = ctx.op_definition(op) {
+            if let Some(verify_regions) = def.verify_regions {
+                verify_regions(ctx, op)?;
+            }
             if self.is_isolated(op) {
                 self.verify_isolated_from_above(op)?;
             }

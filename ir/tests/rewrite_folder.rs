@@ -69,6 +69,7 @@ fn register_rw_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: Some(fold_to_seven),
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "rw.partial",
@@ -77,6 +78,7 @@ fn register_rw_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: Some(fold_first_result),
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "rw.region",
@@ -85,6 +87,7 @@ fn register_rw_dialect(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
     registry.register_op(OpDefinition {
         name: "rw.symbol",
@@ -93,6 +96,7 @@ fn register_rw_dialect(ctx: &mut Context) {
         inherent_attrs: &["sym_name"],
         verify: None,
         fold: None,
+        ..OpDefinition::EMPTY
     });
 }
 

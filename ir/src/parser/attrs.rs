@@ -413,6 +413,9 @@ impl<'a> Parser<'a> {
                 None => Err(self.wrong_token(&format!("undefined symbol alias id '{name}'"))),
             },
             ExtendedSymbol::Dialect { dialect, data } => {
+                if let Some(parse) = self.ctx.registry().attr_parser(dialect) {
+                    return parse(self.ctx, &data).map_err(|message| self.error_at(start, message));
+                }
                 self.check_opaque_symbol(start, dialect, || {
                     format!("#\"{dialect}\"<\"{data}\"> : 'none' attribute")
                 })?;

@@ -1,6 +1,7 @@
 //! The custom (pretty) forms of the builtin operations: `module` and
 //! `unrealized_conversion_cast`.
 
+use super::asm::OpAsmParser;
 use super::lexer::Tok;
 use super::{LocTarget, PResult, Parser};
 use crate::context::Operation;
@@ -8,34 +9,90 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::OperationState;
 
 impl Parser<'_> {
-    /// Custom (pretty) forms. Only `builtin.module` has one so far.
+    /// A custom (pretty) operation: the name, resolved with the default
+    /// dialect, then the op's own parse hook.
     pub(super) fn parse_custom_operation(&mut self) -> PResult<Operation> {
         let name_pos = self.tok.start;
         let word = self.spelling();
-        if matches!(word, "module" | "builtin.module") {
-            self.bump();
-            return self.parse_module_custom(name_pos);
+        let default = self.default_dialect.last().copied().unwrap_or("");
+        let Some(def) = self.resolve_custom_op_name(word, default) else {
+            return Err(self.unknown_custom_op(word, default, name_pos));
+        };
+        let name = def.name;
+        self.bump();
+        match name {
+            "builtin.module" => return self.parse_module_custom(name_pos),
+            "builtin.unrealized_conversion_cast" => return self.parse_cast_custom(name_pos),
+            _ => {}
         }
-        if matches!(
-            word,
-            "unrealized_conversion_cast" | "builtin.unrealized_conversion_cast"
-        ) {
-            self.bump();
-            return self.parse_cast_custom(name_pos);
+        let Some(parse) = def.parse else {
+            return Err(self.error_at(
+                name_pos,
+                format!("'{name}' op has no custom assembly form; use the generic form"),
+            ));
+        };
+        let loc = self.loc_at(name_pos);
+        let name_id = self.ctx.ident(name);
+        let mut state = OperationState::new(name_id, loc);
+        self.default_dialect.push(def.default_dialect.unwrap_or(""));
+        let result = {
+            let mut asm = OpAsmParser {
+                p: self,
+                name_pos,
+                op_name: name,
+            };
+            parse(&mut asm, &mut state)
+        };
+        self.default_dialect.pop();
+        result?;
+        let properties = state.properties.take();
+        self.split_inherent_attributes(&mut state, properties, def.inherent_attrs, name, loc)?;
+        if let Some(spec) = def.spec {
+            crate::ods::fill_default_properties(self.ctx, spec, &mut state);
         }
+        let op = self.ctx.create_operation(state);
+        self.parse_trailing_location(LocTarget::Op(op))?;
+        Ok(op)
+    }
+
+    /// The registered op `word` names: itself, or prefixed with the default
+    /// dialect, `builtin` or `func` (MLIR's lookup order).
+    fn resolve_custom_op_name(
+        &self,
+        word: &str,
+        default: &str,
+    ) -> Option<crate::dialect::OpDefinition> {
+        let registry = self.ctx.registry();
+        if let Some(def) = registry.op(word) {
+            return Some(def.clone());
+        }
+        if word.contains('.') {
+            return None;
+        }
+        [default, "builtin", "func"]
+            .into_iter()
+            .filter(|d| !d.is_empty())
+            .find_map(|d| registry.op(&format!("{d}.{word}")))
+            .cloned()
+    }
+
+    fn unknown_custom_op(&mut self, word: &str, default: &str, name_pos: u32) -> Diagnostic {
         match word.split_once('.') {
             Some((dialect, _)) if !self.ctx.registry().has_dialect(dialect) => {
                 let loc = self.loc_at(name_pos);
                 let dialects = self.ctx.registry().dialects().join(", ");
-                Err(Diagnostic::error(loc, format!("Dialect `{dialect}' not found for custom op '{word}' ")).with_note(
+                Diagnostic::error(loc, format!("Dialect `{dialect}' not found for custom op '{word}' ")).with_note(
                     loc,
                     format!("Available dialects: {dialects} ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management"),
+                )
+            }
+            Some(_) => self.error_here(format!("custom op '{word}' is unknown")),
+            None => {
+                let tried = if default.is_empty() { "builtin" } else { default };
+                self.error_here(format!(
+                    "custom op '{word}' is unknown (tried '{tried}.{word}' as well)"
                 ))
             }
-            Some(_) => Err(self.error_here(format!("custom op '{word}' is unknown"))),
-            None => Err(self.error_here(format!(
-                "custom op '{word}' is unknown (tried 'builtin.{word}' as well)"
-            ))),
         }
     }
 

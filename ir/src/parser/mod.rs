@@ -6,6 +6,7 @@
 //! as MLIR: forward references inside a region are allowed and resolved when
 //! the value is defined; values defined in a region are not visible after it.
 
+pub mod asm;
 mod attrs;
 mod custom;
 mod dense;
@@ -22,6 +23,7 @@ use crate::diagnostics::{Diagnostic, SourceBuffer};
 use lexer::{Lexer, Tok, Token};
 
 pub(crate) use ops::OpParseState;
+pub use ops::UnresolvedOperand;
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -102,6 +104,10 @@ pub(crate) struct Parser<'a> {
     depth: u32,
     /// `distinct[N]` ids of this file and the attributes they stand for.
     distinct_ids: FxHashMap<u64, (Attribute, Attribute)>,
+    /// Dialect tried first for unprefixed custom op names (MLIR's default
+    /// dialect stack): `builtin` at the top level, then whatever the
+    /// enclosing custom op names.
+    default_dialect: Vec<&'static str>,
 }
 
 /// Deeper nesting than this is rejected, so that hostile input cannot
@@ -135,6 +141,7 @@ impl<'a> Parser<'a> {
             state: OpParseState::default(),
             depth: 0,
             distinct_ids: FxHashMap::default(),
+            default_dialect: vec!["builtin"],
         }
     }
 

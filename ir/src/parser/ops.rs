@@ -11,11 +11,23 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{OperationState, Value};
 
 /// A use of a value before its type is known: `%name#number` at `pos`.
-#[derive(Clone, Copy)]
-pub(super) struct UnresolvedOperand<'a> {
-    name: &'a str,
-    number: u32,
-    pos: u32,
+#[derive(Clone, Copy, Debug)]
+pub struct UnresolvedOperand<'a> {
+    pub(super) name: &'a str,
+    pub(super) number: u32,
+    pub(super) pos: u32,
+}
+
+impl<'a> UnresolvedOperand<'a> {
+    /// The SSA name, with its `%`.
+    pub fn name(&self) -> &'a str {
+        self.name
+    }
+
+    /// Where the use is written.
+    pub fn pos(&self) -> super::asm::SourcePos {
+        super::asm::SourcePos(self.pos)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -185,7 +197,7 @@ impl<'a> Parser<'a> {
 
     // ----- scopes -----
 
-    fn push_scope(&mut self, isolated: bool) {
+    pub(super) fn push_scope(&mut self, isolated: bool) {
         self.state.blocks.push(FxHashMap::default());
         if isolated || self.state.isolated.is_empty() {
             self.state.isolated.push(IsolatedScope::default());
@@ -195,7 +207,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn pop_scope(&mut self) -> PResult<()> {
+    pub(super) fn pop_scope(&mut self) -> PResult<()> {
         let blocks = self.state.blocks.pop().unwrap_or_default();
         let mut undefined: Vec<u32> = blocks.values().filter_map(|b| b.forward_use).collect();
         if !undefined.is_empty() {
@@ -224,12 +236,18 @@ impl<'a> Parser<'a> {
         scope.values.entry(name).or_default()
     }
 
+    /// Whether `%name#number` is already defined (not just forward-referenced).
+    pub(super) fn is_defined(&mut self, use_info: UnresolvedOperand<'a>) -> bool {
+        let entry = self.value_entries(use_info.name).get(use_info.number);
+        entry.is_some_and(|e| !self.is_forward_ref(e.value))
+    }
+
     fn is_forward_ref(&self, value: Value) -> bool {
         matches!(value, Value::Result(op, _) if self.state.forward_refs.contains_key(&op))
     }
 
     /// Record a definition of `%name#number`.
-    fn add_definition(&mut self, use_info: UnresolvedOperand<'a>, value: Value) -> PResult<()> {
+    pub(super) fn add_definition(&mut self, use_info: UnresolvedOperand<'a>, value: Value) -> PResult<()> {
         let number = use_info.number;
         let existing = self.value_entries(use_info.name).get(number);
         if let Some(existing) = existing {
@@ -352,7 +370,7 @@ impl<'a> Parser<'a> {
 
     // ----- blocks -----
 
-    fn block_named(&mut self, name: &'a str, pos: u32) -> Block {
+    pub(super) fn block_named(&mut self, name: &'a str, pos: u32) -> Block {
         if let Some(def) = self.state.blocks.last().and_then(|m| m.get(name)) {
             return def.block;
         }
@@ -547,6 +565,9 @@ impl<'a> Parser<'a> {
 
         if let Some(def) = &registered {
             self.split_inherent_attributes(&mut state, properties, def.inherent_attrs, &name, loc)?;
+            if let Some(spec) = def.spec {
+                crate::ods::fill_default_properties(self.ctx, spec, &mut state);
+            }
         } else {
             state.properties = properties;
         }
@@ -557,7 +578,7 @@ impl<'a> Parser<'a> {
 
     /// Registered ops keep inherent attributes as properties; inherent
     /// attributes written in the attribute dictionary move there, as in MLIR.
-    fn split_inherent_attributes(
+    pub(super) fn split_inherent_attributes(
         &mut self,
         state: &mut OperationState,
         properties: Option<crate::Attribute>,
@@ -639,7 +660,7 @@ impl<'a> Parser<'a> {
         result
     }
 
-    fn parse_region_inner(&mut self, region: Region) -> PResult<()> {
+    pub(super) fn parse_region_inner(&mut self, region: Region) -> PResult<()> {
         self.expect(Tok::LBrace, "'{' to begin a region")?;
         if self.consume_if(Tok::RBrace) {
             return Ok(());
@@ -663,7 +684,7 @@ impl<'a> Parser<'a> {
     }
 
     /// block ::= `^name` (`(` args `)`)? `:` operation*
-    fn parse_block(&mut self) -> PResult<Block> {
+    pub(super) fn parse_block(&mut self) -> PResult<Block> {
         let pos = self.tok.start;
         let name = self.spelling();
         self.expect(Tok::CaretId, "block name")?;
@@ -729,7 +750,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn parse_block_body(&mut self, block: Block) -> PResult<()> {
+    pub(super) fn parse_block_body(&mut self, block: Block) -> PResult<()> {
         while !matches!(self.tok.kind, Tok::CaretId | Tok::RBrace) {
             let op = self.parse_operation()?;
             self.ctx.append_op(block, op);

@@ -206,7 +206,7 @@ impl<'a> Parser<'a> {
 
     /// The verbatim text of a `<...>` body with balanced brackets and strings
     /// (MLIR's `parseDialectSymbolBody`).
-    fn parse_dialect_symbol_body(&mut self) -> PResult<&'a str> {
+    pub(super) fn parse_dialect_symbol_body(&mut self) -> PResult<&'a str> {
         let start = self.tok.start as usize;
         let src = self.src;
         let mut nested: Vec<u8> = Vec::new();

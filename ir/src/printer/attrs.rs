@@ -14,6 +14,8 @@ use crate::types::{Signedness, TypeKind, DYNAMIC};
 pub(crate) enum Elision {
     Never,
     May,
+    /// MLIR's `printAttributeWithoutType`: never print the `: type` suffix.
+    Always,
 }
 
 /// Dense attributes with more elements than this print as a hex blob.
@@ -492,7 +494,7 @@ impl Printer<'_> {
                 self.out.push(')');
             }
         }
-        if let Some(ty) = typed {
+        if let Some(ty) = typed.filter(|_| elision != Elision::Always) {
             self.out.push_str(" : ");
             self.print_type(ty);
         }

@@ -2,6 +2,7 @@
 //! prints it (generic form, `--mlir-print-debuginfo` location aliases, value
 //! and block numbering, predecessor comments).
 
+pub mod asm;
 mod aliases;
 mod attrs;
 mod names;
@@ -301,6 +302,15 @@ impl<'c> Printer<'c> {
                 "builtin.unrealized_conversion_cast" => return self.print_cast_custom(op),
                 _ => {}
             }
+            if let Some(def) = ctx.op_definition(op) {
+                if let Some(print) = def.print {
+                    self.print_custom_name(def.name);
+                    self.default_dialect.push(def.default_dialect.unwrap_or(""));
+                    print(&mut asm::OpAsmPrinter { p: self }, op);
+                    self.default_dialect.pop();
+                    return;
+                }
+            }
         }
         self.print_generic_op(op);
     }
@@ -438,22 +448,32 @@ impl<'c> Printer<'c> {
     }
 
     fn print_region(&mut self, region: Region, print_entry_args: bool, print_empty_block: bool) {
+        self.print_region_with(region, print_entry_args, true, print_empty_block);
+    }
+
+    fn print_region_with(
+        &mut self,
+        region: Region,
+        print_entry_args: bool,
+        print_terminators: bool,
+        print_empty_block: bool,
+    ) {
         let ctx = self.ctx;
         self.out.push_str("{\n");
         let mut blocks = ctx.region_blocks(region);
         if let Some(entry) = blocks.next() {
             let always_header = (print_empty_block && ctx.block_first_op(entry).is_none())
                 || (print_entry_args && ctx.num_block_args(entry) != 0);
-            self.print_block(entry, always_header);
+            self.print_block(entry, always_header, print_terminators);
             for block in blocks {
-                self.print_block(block, true);
+                self.print_block(block, true, print_terminators);
             }
         }
         self.push_indent();
         self.out.push('}');
     }
 
-    fn print_block(&mut self, block: Block, print_header: bool) {
+    fn print_block(&mut self, block: Block, print_header: bool, print_terminator: bool) {
         let ctx = self.ctx;
         if print_header {
             self.push_indent();
@@ -478,7 +498,16 @@ impl<'c> Printer<'c> {
             self.out.push('\n');
         }
         self.indent += 2;
+        let skip = if print_terminator {
+            None
+        } else {
+            ctx.block_last_op(block)
+                .filter(|&last| ctx.op_definition(last).is_some_and(|d| d.traits.terminator))
+        };
         for op in ctx.block_ops(block) {
+            if Some(op) == skip {
+                continue;
+            }
             self.print_op_with_loc(op);
             self.out.push('\n');
             if self.out.len() >= FLUSH_THRESHOLD {

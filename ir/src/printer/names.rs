@@ -22,6 +22,61 @@ pub(crate) struct NameState {
     block_ids: Vec<u32>,
     /// Per op: result count (to know when `#N` is needed).
     multi_result: Vec<bool>,
+    /// Results named by their op (`%c0_i32`), already made unique.
+    named: rustc_hash::FxHashMap<Value, String>,
+}
+
+/// Names in use in the current region and its ancestors (MLIR's scoped
+/// `usedNames`): a set plus an undo log to leave a region's scope.
+#[derive(Default)]
+struct UsedNames {
+    set: rustc_hash::FxHashSet<String>,
+    log: Vec<String>,
+}
+
+impl UsedNames {
+    fn truncate(&mut self, mark: usize) {
+        for name in self.log.drain(mark..) {
+            self.set.remove(&name);
+        }
+    }
+
+    /// `name`, or `name_K` with the next free conflict id (MLIR's
+    /// `uniqueValueName`).
+    fn unique(&mut self, name: &str, next_conflict: &mut u32) -> String {
+        let name = sanitize_identifier(name);
+        let unique = if !self.set.contains(&name) {
+            name
+        } else {
+            loop {
+                let probe = format!("{name}_{next_conflict}");
+                *next_conflict += 1;
+                if !self.set.contains(&probe) {
+                    break probe;
+                }
+            }
+        };
+        self.set.insert(unique.clone());
+        self.log.push(unique.clone());
+        unique
+    }
+}
+
+/// MLIR's `sanitizeIdentifier`: a leading digit gets a `_`, characters that
+/// cannot appear in an SSA name become `_`.
+fn sanitize_identifier(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 1);
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        out.push('_');
+    }
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-') {
+            out.push(c);
+        } else {
+            out.push('_');
+        }
+    }
+    out
 }
 
 impl NameState {
@@ -34,15 +89,21 @@ impl NameState {
             block_args: vec![(NONE, false); ctx.blocks.len()],
             block_ids: vec![NONE; ctx.blocks.len()],
             multi_result: vec![false; ctx.ops.len()],
+            named: rustc_hash::FxHashMap::default(),
         };
-        // An explicit stack instead of recursion: nesting depth is user controlled.
-        let mut stack: Vec<(Region, u32, u32)> =
-            ctx.op_regions(top).iter().map(|&r| (r, 0, 0)).collect();
-        let (mut next_value, mut next_arg) = (0u32, 0u32);
-        while let Some((region, saved_value, saved_arg)) = stack.pop() {
+        let mut used = UsedNames::default();
+        // An explicit stack instead of recursion: nesting depth is user
+        // controlled. Each entry: the region, the counters to start from and
+        // the used-name scope of its parent.
+        let mut stack: Vec<(Region, u32, u32, u32, usize)> =
+            ctx.op_regions(top).iter().map(|&r| (r, 0, 0, 0, 0)).collect();
+        let (mut next_value, mut next_arg, mut next_conflict) = (0u32, 0u32, 0u32);
+        while let Some((region, saved_value, saved_arg, saved_conflict, mark)) = stack.pop() {
             if !unique {
                 next_value = saved_value;
                 next_arg = saved_arg;
+                next_conflict = saved_conflict;
+                used.truncate(mark);
             }
             for (block_id, block) in ctx.region_blocks(region).enumerate() {
                 state.block_ids[block.index()] = block_id as u32;
@@ -57,6 +118,15 @@ impl NameState {
                 }
                 for op in ctx.block_ops(block) {
                     let n = ctx.num_results(op);
+                    let hints = match ctx.op_definition(op).and_then(|d| d.result_names) {
+                        Some(names) if !unique && n == 1 => names(ctx, op),
+                        _ => Vec::new(),
+                    };
+                    if let Some((value, hint)) = hints.into_iter().next() {
+                        let name = used.unique(&hint, &mut next_conflict);
+                        state.named.insert(value, name);
+                        continue;
+                    }
                     if n > 0 {
                         state.op_ids[op.index()] = next_value;
                         state.multi_result[op.index()] = n > 1;
@@ -68,7 +138,7 @@ impl NameState {
             for block in ctx.region_blocks(region) {
                 for op in ctx.block_ops(block) {
                     for &r in ctx.op_regions(op) {
-                        nested.push((r, next_value, next_arg));
+                        nested.push((r, next_value, next_arg, next_conflict, used.log.len()));
                     }
                 }
             }
@@ -80,6 +150,11 @@ impl NameState {
 
     /// `%N`, `%N#k` or `%argN`.
     pub(crate) fn write_value(&self, out: &mut String, value: Value, print_result_no: bool) {
+        if let Some(name) = self.named.get(&value) {
+            out.push('%');
+            out.push_str(name);
+            return;
+        }
         match value {
             Value::Result(op, index) => match self.op_ids.get(op.index()).copied() {
                 Some(id) if id != NONE => {

@@ -68,6 +68,7 @@ fn run_main() -> ExitCode {
 fn new_context(options: &Options) -> Context {
     let mut ctx = Context::new();
     strata_ir::testing::register_test_dialect(&mut ctx);
+    strata_dialects::register_all(&mut ctx);
     ctx.set_allow_unregistered_dialects(options.allow_unregistered);
     ctx
 }

@@ -1,0 +1,17 @@
+//! strata's MLIR-compatible core dialects: `func`, `arith`, `math` and `scf`.
+//!
+//! Each op is one `#[op]` declaration (see `strata_ir::ods`): operands,
+//! results, attributes and regions with their constraints, traits, the
+//! assembly format and hooks. Names, semantics, verifier messages and the
+//! custom (pretty) forms are MLIR 22's, so that text round-trips between
+//! `strata-opt` and `mlir-opt`.
+
+pub mod arith;
+mod fold;
+
+use strata_ir::Context;
+
+/// Register every core dialect with `ctx`.
+pub fn register_all(ctx: &mut Context) {
+    arith::register(ctx);
+}

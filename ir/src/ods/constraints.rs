@@ -1,0 +1,402 @@
+//! Common type and attribute constraints (MLIR's `CommonTypeConstraints.td`
+//! and `CommonAttrConstraints.td`), and enum attributes.
+//!
+//! A constraint is a zero-sized type implementing [`TypeConstraintDef`] or
+//! [`AttrConstraintDef`], so that an op declaration names it as a type:
+//! `Operand<SignlessIntegerLike>`. Define new ones with [`type_constraint!`]
+//! and [`attr_constraint!`](crate::attr_constraint).
+
+use super::{AttrConstraint, AttrConstraintDef, AttrSyntax};
+use crate::attributes::AttrKind;
+use crate::context::{Attribute, Context, Type};
+use crate::types::{Signedness, TypeKind};
+
+/// Defines a type constraint: `type_constraint!(Name, "summary", |ctx, ty| predicate);`.
+#[macro_export]
+macro_rules! type_constraint {
+    ($(#[$meta:meta])* $name:ident, $summary:expr, |$ctx:ident, $ty:ident| $body:expr) => {
+        $(#[$meta])*
+        pub struct $name;
+        impl $crate::ods::TypeConstraintDef for $name {
+            const CONSTRAINT: $crate::ods::TypeConstraint = $crate::ods::TypeConstraint {
+                summary: $summary,
+                check: {
+                    fn check($ctx: &$crate::Context, $ty: $crate::Type) -> bool {
+                        $body
+                    }
+                    check
+                },
+            };
+        }
+    };
+}
+
+/// Defines an attribute constraint written as any attribute:
+/// `attr_constraint!(Name, "summary", |ctx, attr| predicate);`.
+#[macro_export]
+macro_rules! attr_constraint {
+    ($(#[$meta:meta])* $name:ident, $summary:expr, $syntax:expr, |$ctx:ident, $attr:ident| $body:expr) => {
+        $(#[$meta])*
+        pub struct $name;
+        impl $crate::ods::AttrConstraintDef for $name {
+            const CONSTRAINT: $crate::ods::AttrConstraint = $crate::ods::AttrConstraint {
+                summary: $summary,
+                check: {
+                    fn check($ctx: &$crate::Context, $attr: $crate::Attribute) -> bool {
+                        $body
+                    }
+                    check
+                },
+                syntax: $syntax,
+                unit: false,
+            };
+        }
+    };
+}
+
+pub use crate::{attr_constraint, type_constraint};
+
+// ----- type predicates -----
+
+/// `iN` without signedness, or `index`.
+pub fn is_signless_int_or_index(ctx: &Context, ty: Type) -> bool {
+    matches!(
+        ctx.type_kind(ty),
+        TypeKind::Integer {
+            signedness: Signedness::Signless,
+            ..
+        } | TypeKind::Index
+    )
+}
+
+/// `iN` without signedness.
+pub fn is_signless_int(ctx: &Context, ty: Type) -> bool {
+    matches!(
+        ctx.type_kind(ty),
+        TypeKind::Integer {
+            signedness: Signedness::Signless,
+            ..
+        }
+    )
+}
+
+/// Any float type.
+pub fn is_float(ctx: &Context, ty: Type) -> bool {
+    matches!(ctx.type_kind(ty), TypeKind::Float(_))
+}
+
+/// `i1`.
+pub fn is_i1(ctx: &Context, ty: Type) -> bool {
+    matches!(
+        ctx.type_kind(ty),
+        TypeKind::Integer {
+            width: 1,
+            signedness: Signedness::Signless
+        }
+    )
+}
+
+/// `ty` itself, or the element type of a vector or tensor, satisfies `pred`
+/// (MLIR's `*Like` constraints: scalar, `VectorOfAnyRankOf`, `TensorOf`).
+pub fn is_like(ctx: &Context, ty: Type, pred: fn(&Context, Type) -> bool) -> bool {
+    match ctx.type_kind(ty) {
+        TypeKind::Vector { element, .. }
+        | TypeKind::RankedTensor { element, .. }
+        | TypeKind::UnrankedTensor { element } => pred(ctx, *element),
+        _ => pred(ctx, ty),
+    }
+}
+
+/// The element type of a vector or tensor, or the type itself.
+pub fn element_type_or_self(ctx: &Context, ty: Type) -> Type {
+    ctx.type_kind(ty).element_type().unwrap_or(ty)
+}
+
+type_constraint!(
+    /// Any type.
+    AnyType, "any type", |_ctx, _ty| true
+);
+type_constraint!(
+    /// `index`.
+    Index, "index", |ctx, ty| matches!(ctx.type_kind(ty), TypeKind::Index)
+);
+type_constraint!(
+    /// `i1`.
+    I1, "1-bit signless integer", |ctx, ty| is_i1(ctx, ty)
+);
+type_constraint!(
+    /// A signless integer or index, or a vector or tensor of them.
+    SignlessIntegerOrIndexLike, "signless-integer-like", |ctx, ty| is_like(ctx, ty, is_signless_int_or_index)
+);
+type_constraint!(
+    /// A signless integer, or a vector or tensor of them (no index).
+    SignlessFixedWidthIntegerLike, "signless-fixed-width-integer-like", |ctx, ty| is_like(ctx, ty, is_signless_int)
+);
+type_constraint!(
+    /// A float, or a vector or tensor of floats.
+    FloatLike, "floating-point-like", |ctx, ty| is_like(ctx, ty, is_float)
+);
+type_constraint!(
+    /// `i1`, or a vector or tensor of `i1`.
+    BoolLike, "bool-like", |ctx, ty| is_like(ctx, ty, is_i1)
+);
+type_constraint!(
+    /// A signless integer, index or float, or a vector or tensor of them.
+    SignlessIntegerOrFloatLike, "signless-integer-or-float-like", |ctx, ty| is_like(ctx, ty, |c, t| is_signless_int_or_index(c, t) || is_float(c, t))
+);
+type_constraint!(
+    /// A signless integer or index or float, or a vector or tensor of them
+    /// (the operands of `arith.bitcast`).
+    SignlessIntegerOrFloatLikeNoIndex, "signless-integer-or-float-like", |ctx, ty| is_like(ctx, ty, |c, t| is_signless_int(c, t) || is_float(c, t))
+);
+
+// ----- attribute constraints -----
+
+fn i64_type(ctx: &mut Context) -> Type {
+    ctx.integer_type(64)
+}
+
+fn i32_type(ctx: &mut Context) -> Type {
+    ctx.integer_type(32)
+}
+
+/// Whether `attr` is an integer attribute of the signless type of `width` bits.
+pub fn is_signless_int_attr(ctx: &Context, attr: Attribute, width: u32) -> bool {
+    match ctx.attr_kind(attr) {
+        AttrKind::Integer { ty, .. } => matches!(
+            ctx.type_kind(*ty),
+            TypeKind::Integer { width: w, signedness: Signedness::Signless } if *w == width
+        ),
+        _ => false,
+    }
+}
+
+attr_constraint!(
+    /// Any attribute.
+    AnyAttr, "any attribute", AttrSyntax::Generic, |_ctx, _attr| true
+);
+attr_constraint!(
+    /// An attribute with a type (integer, float, elements...).
+    TypedAttr, "TypedAttr instance", AttrSyntax::Generic, |ctx, attr| attr_type(ctx, attr).is_some()
+);
+attr_constraint!(
+    /// A 64-bit signless integer attribute.
+    I64Attr, "64-bit signless integer attribute", AttrSyntax::Typed(i64_type), |ctx, attr| is_signless_int_attr(ctx, attr, 64)
+);
+attr_constraint!(
+    /// A 32-bit signless integer attribute.
+    I32Attr, "32-bit signless integer attribute", AttrSyntax::Typed(i32_type), |ctx, attr| is_signless_int_attr(ctx, attr, 32)
+);
+attr_constraint!(
+    /// A string attribute.
+    StrAttr, "string attribute", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::String { .. })
+);
+attr_constraint!(
+    /// A symbol reference without nested references.
+    FlatSymbolRefAttr, "flat symbol reference attribute", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::SymbolRef { nested, .. } if nested.is_empty())
+);
+attr_constraint!(
+    /// A type attribute holding a function type.
+    FunctionTypeAttr, "type attribute of function type", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::Type(t) if matches!(ctx.type_kind(*t), TypeKind::Function { .. }))
+);
+attr_constraint!(
+    /// An array of dictionary attributes.
+    DictArrayAttr, "Array of dictionary attributes", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::Array(items) if items.iter().all(|&a| matches!(ctx.attr_kind(a), AttrKind::Dictionary(_))))
+);
+
+/// A unit attribute (a flag).
+pub struct UnitAttr;
+impl AttrConstraintDef for UnitAttr {
+    const CONSTRAINT: AttrConstraint = AttrConstraint {
+        summary: "unit attribute",
+        check: |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::Unit),
+        syntax: AttrSyntax::Generic,
+        unit: true,
+    };
+}
+
+/// The type of a typed attribute.
+pub fn attr_type(ctx: &Context, attr: Attribute) -> Option<Type> {
+    match ctx.attr_kind(attr) {
+        AttrKind::Integer { ty, .. }
+        | AttrKind::WideInteger { ty, .. }
+        | AttrKind::Float { ty, .. }
+        | AttrKind::DenseElements { ty, .. }
+        | AttrKind::DenseStrings { ty, .. }
+        | AttrKind::DenseResource { ty, .. }
+        | AttrKind::Sparse { ty, .. } => Some(*ty),
+        AttrKind::String { ty, .. } => *ty,
+        AttrKind::Opaque { ty, .. } => *ty,
+        _ => None,
+    }
+}
+
+// ----- enums -----
+
+/// How an enum attribute is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnumStorage {
+    /// An integer attribute of this width (`I64EnumAttr`): `2 : i64`.
+    Integer(u32),
+    /// A dialect attribute `#dialect.mnemonic<cases>`.
+    Dialect {
+        /// The dialect namespace.
+        dialect: &'static str,
+        /// The attribute mnemonic.
+        mnemonic: &'static str,
+    },
+}
+
+/// An enum (or bit-enum) attribute: its cases and how it is stored.
+#[derive(Debug)]
+pub struct EnumSpec {
+    /// The enum's name (for docs).
+    pub name: &'static str,
+    /// Verifier summary.
+    pub summary: &'static str,
+    /// Cases: keyword and value. For a bit enum, single bits and named
+    /// combinations (`fast`); the value 0 is the `none` case.
+    pub cases: &'static [(&'static str, u64)],
+    /// Whether values are sets of bits.
+    pub bit_enum: bool,
+    /// Separator between printed bits (`,` or `, `).
+    pub separator: &'static str,
+    /// Storage.
+    pub storage: EnumStorage,
+}
+
+impl EnumSpec {
+    /// The keyword of a plain enum value.
+    pub fn keyword(&self, value: u64) -> Option<&'static str> {
+        self.cases.iter().find(|c| c.1 == value).map(|c| c.0)
+    }
+
+    /// The value of a keyword.
+    pub fn value_of(&self, word: &str) -> Option<u64> {
+        self.cases.iter().find(|c| c.0 == word).map(|c| c.1)
+    }
+
+    /// Text of a value: a keyword, or for a bit enum a combination's name
+    /// or the set bits joined by the separator (MLIR's `stringifyEnum`).
+    pub fn stringify(&self, value: u64) -> Option<String> {
+        if !self.bit_enum || value == 0 {
+            return self.keyword(value).map(str::to_string);
+        }
+        if let Some(word) = self.cases.iter().find(|c| c.1 == value && c.1.count_ones() > 1) {
+            return Some(word.0.to_string());
+        }
+        let mut words = Vec::new();
+        let mut covered = 0;
+        for &(word, bits) in self.cases {
+            if bits.count_ones() == 1 && value & bits == bits {
+                words.push(word);
+                covered |= bits;
+            }
+        }
+        (covered == value).then(|| words.join(self.separator))
+    }
+
+    /// The value of a (bit-)enum text: `nnan, ninf`.
+    pub fn parse_text(&self, text: &str) -> Option<u64> {
+        if !self.bit_enum {
+            return self.value_of(text.trim());
+        }
+        let mut value = 0;
+        for word in text.split(',') {
+            value |= self.value_of(word.trim())?;
+        }
+        Some(value)
+    }
+
+    /// The attribute holding `value`.
+    pub fn attr(&self, ctx: &mut Context, value: u64) -> Option<Attribute> {
+        match self.storage {
+            EnumStorage::Integer(width) => {
+                let ty = ctx.integer_type(width);
+                Some(ctx.integer_attr(ty, value as i128))
+            }
+            EnumStorage::Dialect { dialect, mnemonic } => {
+                let text = self.stringify(value)?;
+                let dialect = ctx.ident(dialect);
+                Some(ctx.intern_attr(AttrKind::Opaque {
+                    dialect,
+                    data: format!("{mnemonic}<{text}>").into(),
+                    ty: None,
+                }))
+            }
+        }
+    }
+
+    /// The value an attribute holds, if it is one of this enum's.
+    pub fn value(&self, ctx: &Context, attr: Attribute) -> Option<u64> {
+        match (self.storage, ctx.attr_kind(attr)) {
+            (EnumStorage::Integer(width), AttrKind::Integer { ty, value })
+                if is_signless_int_attr(ctx, attr, width) =>
+            {
+                let _ = ty;
+                let value = *value as u64;
+                self.keyword(value).map(|_| value)
+            }
+            (EnumStorage::Dialect { dialect, mnemonic }, AttrKind::Opaque { dialect: d, data, .. })
+                if ctx.ident_str(*d) == dialect =>
+            {
+                let body = data.strip_prefix(mnemonic)?;
+                let inner = body.strip_prefix('<')?.strip_suffix('>')?;
+                self.parse_text(inner)
+            }
+            _ => None,
+        }
+    }
+
+    /// Parses `mnemonic<cases>` (the body of `#dialect.mnemonic<cases>`)
+    /// into the canonical attribute.
+    pub fn parse_dialect_body(&self, ctx: &mut Context, body: &str) -> Result<Attribute, String> {
+        let EnumStorage::Dialect { mnemonic, .. } = self.storage else {
+            return Err(format!("'{}' is not a dialect attribute", self.name));
+        };
+        let inner = body
+            .strip_prefix(mnemonic)
+            .and_then(|b| b.trim_start().strip_prefix('<'))
+            .and_then(|b| b.strip_suffix('>'))
+            .ok_or_else(|| format!("expected '{mnemonic}<...>'"))?;
+        let value = self
+            .parse_text(inner)
+            .ok_or_else(|| format!("expected {} to be one of: {}", self.name, self.case_list()))?;
+        self.attr(ctx, value)
+            .ok_or_else(|| format!("invalid {} value", self.name))
+    }
+
+    /// `a, b, c`: the case keywords.
+    pub fn case_list(&self) -> String {
+        self.cases
+            .iter()
+            .map(|c| c.0)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Defines an enum attribute constraint from an [`EnumSpec`] static:
+/// `enum_attr!(Name, SPEC, Keyword)` or `enum_attr!(Name, SPEC, Stripped)`.
+#[macro_export]
+macro_rules! enum_attr {
+    ($(#[$meta:meta])* $name:ident, $spec:path, $syntax:ident) => {
+        $(#[$meta])*
+        pub struct $name;
+        impl $crate::ods::AttrConstraintDef for $name {
+            const CONSTRAINT: $crate::ods::AttrConstraint = $crate::ods::AttrConstraint {
+                summary: $spec.summary,
+                check: {
+                    fn check(ctx: &$crate::Context, attr: $crate::Attribute) -> bool {
+                        $spec.value(ctx, attr).is_some()
+                    }
+                    check
+                },
+                syntax: $crate::ods::AttrSyntax::$syntax(&$spec),
+                unit: false,
+            };
+        }
+    };
+}
+
+pub use crate::enum_attr;

@@ -1,0 +1,780 @@
+//! Declarative operation definitions, in the spirit of MLIR's ODS.
+//!
+//! An [`OpSpec`] describes one operation kind: its operands, results,
+//! attributes, regions and successors with their constraints, its traits,
+//! an optional declarative assembly format and its hooks (verifier, folder,
+//! canonicalization patterns). The `#[op]` attribute macro of
+//! `strata-ir-macros` writes the spec and typed accessors from a struct
+//! declaration; [`OpSpec::definition`] turns it into the registry's
+//! [`OpDefinition`], whose verifier checks every declared constraint with
+//! MLIR's messages and whose parser and printer interpret the format.
+//!
+//! ```ignore
+//! /// Integer addition with two's-complement wraparound.
+//! #[op("arith.addi", traits(Pure, Commutative, SameOperandsAndResultType),
+//!      format = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)")]
+//! pub struct AddIOp {
+//!     lhs: Operand<SignlessIntegerLike>,
+//!     rhs: Operand<SignlessIntegerLike>,
+//!     #[default = "#arith.overflow<none>"]
+//!     overflowFlags: Attr<IntegerOverflowFlags>,
+//!     result: Result<SignlessIntegerLike>,
+//! }
+//! ```
+
+pub mod constraints;
+pub mod format;
+
+use std::sync::OnceLock;
+
+pub use constraints::EnumSpec;
+
+use crate::context::{Attribute, Context, Operation, Type};
+use crate::diagnostics::Diagnostic;
+use crate::dialect::{
+    CanonicalizeFn, FoldFn, OpDefinition, OpTraits, ParseFn, PrintFn, ResultNamesFn, VerifyFn,
+};
+use crate::ir::{OperationState, Value};
+
+/// A constraint on the type of an operand or result.
+#[derive(Clone, Copy)]
+pub struct TypeConstraint {
+    /// How verifier messages name it: "signless-integer-like".
+    pub summary: &'static str,
+    /// Whether a type satisfies it.
+    pub check: fn(&Context, Type) -> bool,
+}
+
+/// A named type constraint usable in `Operand<C>` (implemented by the
+/// `type_constraint!` macro).
+pub trait TypeConstraintDef {
+    /// The constraint.
+    const CONSTRAINT: TypeConstraint;
+}
+
+/// How an attribute is written where an assembly format names it.
+#[derive(Clone, Copy)]
+pub enum AttrSyntax {
+    /// As any attribute, with its type (`0 : i32`).
+    Generic,
+    /// As any attribute whose type is implied: `5` for an `i64` (the type
+    /// is added when parsing and left out when printing).
+    Typed(fn(&mut Context) -> Type),
+    /// A keyword standing for an integer (an enum case): `slt`.
+    Keyword(&'static EnumSpec),
+    /// A dialect attribute without its `#dialect.mnemonic` prefix: `<fast>`.
+    Stripped(&'static EnumSpec),
+}
+
+/// A constraint on an attribute.
+#[derive(Clone, Copy)]
+pub struct AttrConstraint {
+    /// How verifier messages name it.
+    pub summary: &'static str,
+    /// Whether an attribute satisfies it.
+    pub check: fn(&Context, Attribute) -> bool,
+    /// How an assembly format reads and writes it.
+    pub syntax: AttrSyntax,
+    /// Whether it is a unit attribute (a flag whose presence is the value).
+    pub unit: bool,
+}
+
+/// A named attribute constraint usable in `Attr<C>`.
+pub trait AttrConstraintDef {
+    /// The constraint.
+    const CONSTRAINT: AttrConstraint;
+}
+
+/// How many values an operand or result group holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    /// Exactly one.
+    Single,
+    /// Zero or one.
+    Optional,
+    /// Any number.
+    Variadic,
+}
+
+/// A declared operand or result.
+#[derive(Clone, Copy)]
+pub struct ValueSpec {
+    /// Its name in the format and in accessors.
+    pub name: &'static str,
+    /// How many values it holds.
+    pub arity: Arity,
+    /// The constraint on each value's type.
+    pub constraint: TypeConstraint,
+}
+
+/// Whether an attribute must be present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrPresence {
+    /// It must be present.
+    Required,
+    /// It may be absent.
+    Optional,
+    /// It takes this value (MLIR text) when absent; always materialized.
+    Default(&'static str),
+}
+
+/// A declared inherent attribute (stored as a property).
+#[derive(Clone, Copy)]
+pub struct AttrSpec {
+    /// Its name.
+    pub name: &'static str,
+    /// Its constraint.
+    pub constraint: AttrConstraint,
+    /// Whether it must be present.
+    pub presence: AttrPresence,
+}
+
+/// A declared region.
+#[derive(Clone, Copy)]
+pub struct RegionSpec {
+    /// Its name.
+    pub name: &'static str,
+    /// Whether it is a variadic group of regions.
+    pub variadic: bool,
+    /// `SizedRegion<N>`: the number of blocks it must have.
+    pub num_blocks: Option<usize>,
+}
+
+/// A declared successor.
+#[derive(Clone, Copy)]
+pub struct SuccessorSpec {
+    /// Its name.
+    pub name: &'static str,
+    /// Whether it is a variadic group.
+    pub variadic: bool,
+}
+
+/// Infers result types from operands, attributes and regions (MLIR's
+/// `InferTypeOpInterface::inferReturnTypes`); the error is reported at the op.
+pub type InferFn = fn(&mut Context, &OperationState) -> Result<Vec<Type>, String>;
+
+/// A declarative op definition.
+pub struct OpSpec {
+    /// Full name, `dialect.op`.
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Longer description (markdown), from the doc comment.
+    pub description: &'static str,
+    /// Operands in order.
+    pub operands: &'static [ValueSpec],
+    /// Results in order.
+    pub results: &'static [ValueSpec],
+    /// Inherent attributes.
+    pub attributes: &'static [AttrSpec],
+    /// Regions in order.
+    pub regions: &'static [RegionSpec],
+    /// Successors in order.
+    pub successors: &'static [SuccessorSpec],
+    /// Traits.
+    pub traits: OpTraits,
+    /// Groups of operands/results that must have the same type
+    /// (`AllTypesMatch`), by name.
+    pub all_types_match: &'static [&'static [&'static str]],
+    /// Declarative assembly format, if any.
+    pub format: Option<&'static str>,
+    /// The compiled format (filled on first use).
+    pub compiled_format: OnceLock<Result<format::Format, String>>,
+    /// Hand-written parser (instead of a format).
+    pub parse: Option<ParseFn>,
+    /// Hand-written printer (instead of a format).
+    pub print: Option<PrintFn>,
+    /// Op-specific verification after the declared constraints.
+    pub verify: Option<VerifyFn>,
+    /// Verification after the nested ops (MLIR's `verifyRegions`).
+    pub verify_regions: Option<VerifyFn>,
+    /// Folder.
+    pub fold: Option<FoldFn>,
+    /// Canonicalization patterns.
+    pub canonicalize: Option<CanonicalizeFn>,
+    /// Result type inference.
+    pub infer_result_types: Option<InferFn>,
+    /// Result name suggestions.
+    pub result_names: Option<ResultNamesFn>,
+    /// Default dialect of its regions.
+    pub default_dialect: Option<&'static str>,
+}
+
+impl std::fmt::Debug for OpSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpSpec").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl OpSpec {
+    /// A spec with nothing declared (the base of `..OpSpec::EMPTY`).
+    pub const EMPTY: OpSpec = OpSpec {
+        name: "",
+        summary: "",
+        description: "",
+        operands: &[],
+        results: &[],
+        attributes: &[],
+        regions: &[],
+        successors: &[],
+        traits: OpTraits::NONE,
+        all_types_match: &[],
+        format: None,
+        compiled_format: OnceLock::new(),
+        parse: None,
+        print: None,
+        verify: None,
+        verify_regions: None,
+        fold: None,
+        canonicalize: None,
+        infer_result_types: None,
+        result_names: None,
+        default_dialect: None,
+    };
+
+    /// The dialect namespace.
+    pub fn dialect(&self) -> &'static str {
+        self.name.split_once('.').map_or("", |(d, _)| d)
+    }
+
+    /// The registry entry for this op.
+    pub fn definition(&'static self, inherent_attrs: &'static [&'static str]) -> OpDefinition {
+        let has_format = self.format.is_some();
+        let mut traits = self.traits;
+        traits.num_regions = (!self.regions.iter().any(|r| r.variadic)).then_some(self.regions.len());
+        OpDefinition {
+            name: self.name,
+            summary: self.summary,
+            traits,
+            inherent_attrs,
+            verify: Some(verify_op),
+            fold: self.fold,
+            verify_regions: self.verify_regions,
+            parse: if has_format {
+                Some(format::parse_with_format)
+            } else {
+                self.parse
+            },
+            print: if has_format {
+                Some(format::print_with_format)
+            } else {
+                self.print
+            },
+            result_names: self.result_names,
+            default_dialect: self.default_dialect,
+            canonicalize: self.canonicalize,
+            spec: Some(self),
+        }
+    }
+
+    /// The compiled assembly format, or why it does not compile.
+    pub fn compiled_format(&'static self) -> Option<&'static Result<format::Format, String>> {
+        let text = self.format?;
+        Some(
+            self.compiled_format
+                .get_or_init(|| format::Format::compile(self, text)),
+        )
+    }
+
+    fn has_variadic_operands(&self) -> bool {
+        self.operands.iter().any(|o| o.arity != Arity::Single)
+    }
+
+    fn has_variadic_results(&self) -> bool {
+        self.results.iter().any(|o| o.arity != Arity::Single)
+    }
+
+    /// Whether operand groups are sized by `operandSegmentSizes`.
+    pub fn operand_segments(&self) -> bool {
+        self.operands.iter().filter(|o| o.arity != Arity::Single).count() > 1
+    }
+
+    /// Whether result groups are sized by `resultSegmentSizes`.
+    pub fn result_segments(&self) -> bool {
+        self.results.iter().filter(|o| o.arity != Arity::Single).count() > 1
+    }
+}
+
+/// Registers a spec (the `#[op]` macro generates a `register` that calls this).
+pub fn register(ctx: &mut Context, spec: &'static OpSpec, inherent: &'static [&'static str]) {
+    ctx.registry_mut().register_op(spec.definition(inherent));
+}
+
+/// Sets default-valued properties that the text left out, as MLIR's
+/// property storage always holds them.
+pub fn fill_default_properties(ctx: &mut Context, spec: &OpSpec, state: &mut OperationState) {
+    let missing: Vec<&AttrSpec> = spec
+        .attributes
+        .iter()
+        .filter(|a| matches!(a.presence, AttrPresence::Default(_)))
+        .filter(|a| {
+            state.properties.is_none_or(|p| {
+                !ctx.dictionary_entries(p)
+                    .iter()
+                    .any(|(n, _)| ctx.ident_str(*n) == a.name)
+            })
+        })
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let mut entries: Vec<_> = state
+        .properties
+        .map(|p| ctx.dictionary_entries(p).to_vec())
+        .unwrap_or_default();
+    for spec in missing {
+        if let Some(value) = default_value(ctx, spec) {
+            let name = ctx.ident(spec.name);
+            entries.push((name, value));
+        }
+    }
+    state.properties = Some(ctx.dictionary_attr(entries));
+}
+
+/// The default value of a default-valued attribute.
+pub fn default_value(ctx: &mut Context, spec: &AttrSpec) -> Option<Attribute> {
+    match spec.presence {
+        AttrPresence::Default(text) => crate::parser::parse_attribute(ctx, text).ok(),
+        _ => None,
+    }
+}
+
+/// The inherent attribute `name` of `op` (a property or, failing that, a
+/// discardable attribute of that name).
+pub fn inherent_attr(ctx: &Context, op: Operation, name: &str) -> Option<Attribute> {
+    if let Some(props) = ctx.op_properties(op) {
+        if let Some(&(_, value)) = ctx
+            .dictionary_entries(props)
+            .iter()
+            .find(|(n, _)| ctx.ident_str(*n) == name)
+        {
+            return Some(value);
+        }
+    }
+    ctx.op_attr(op, name)
+}
+
+/// The sizes of an op's operand (or result) groups, from the declared
+/// arities and the segment-size property when there is one.
+pub fn group_sizes(
+    ctx: &Context,
+    op: Operation,
+    groups: &[ValueSpec],
+    total: usize,
+    segment_attr: &str,
+) -> Result<Vec<usize>, String> {
+    let variadic = groups.iter().filter(|g| g.arity != Arity::Single).count();
+    if variadic > 1 {
+        let Some(attr) = inherent_attr(ctx, op, segment_attr) else {
+            return Err(format!("requires attribute '{segment_attr}'"));
+        };
+        let sizes: Vec<usize> = match ctx.attr_kind(attr) {
+            crate::AttrKind::DenseArray { values, .. } => {
+                values.iter().map(|&v| v as i32 as usize).collect()
+            }
+            _ => return Err(format!("attribute '{segment_attr}' must be a dense i32 array")),
+        };
+        if sizes.len() != groups.len() {
+            return Err(format!(
+                "'{segment_attr}' attribute for specifying {} segments must have {} elements, but got {}",
+                if segment_attr.starts_with("operand") { "operand" } else { "result" },
+                groups.len(),
+                sizes.len()
+            ));
+        }
+        let sum: usize = sizes.iter().sum();
+        if sum != total {
+            return Err(format!(
+                "{} count ({total}) does not match with the total size ({sum}) specified in attribute '{segment_attr}'",
+                if segment_attr.starts_with("operand") { "operand" } else { "result" },
+            ));
+        }
+        return Ok(sizes);
+    }
+    let fixed = groups.len() - variadic;
+    let rest = total.saturating_sub(fixed);
+    Ok(groups
+        .iter()
+        .map(|g| if g.arity == Arity::Single { 1 } else { rest })
+        .collect())
+}
+
+/// The start index and length of group `index`.
+pub fn group_range(sizes: &[usize], index: usize) -> std::ops::Range<usize> {
+    let start: usize = sizes[..index].iter().sum();
+    start..start + sizes.get(index).copied().unwrap_or(0)
+}
+
+/// The values of operand group `index` of `op`.
+pub fn operand_group(ctx: &Context, op: Operation, spec: &OpSpec, index: usize) -> Vec<Value> {
+    let total = ctx.num_operands(op);
+    let sizes = group_sizes(ctx, op, spec.operands, total, "operandSegmentSizes")
+        .unwrap_or_else(|_| vec![0; spec.operands.len()]);
+    group_range(&sizes, index)
+        .filter(|&i| i < total)
+        .map(|i| ctx.operand(op, i))
+        .collect()
+}
+
+/// The values of result group `index` of `op`.
+pub fn result_group(ctx: &Context, op: Operation, spec: &OpSpec, index: usize) -> Vec<Value> {
+    let total = ctx.num_results(op);
+    let sizes = group_sizes(ctx, op, spec.results, total, "resultSegmentSizes")
+        .unwrap_or_else(|_| vec![0; spec.results.len()]);
+    group_range(&sizes, index)
+        .filter(|&i| i < total)
+        .map(|i| ctx.result(op, i))
+        .collect()
+}
+
+fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(
+        ctx.op_loc(op),
+        format!("'{}' op {message}", ctx.op_name_str(op)),
+    )
+    .on_op(op)
+}
+
+fn type_str(ctx: &Context, ty: Type) -> String {
+    crate::printer::type_to_string(ctx, ty)
+}
+
+/// The verifier of every declarative op: counts, attributes, operand and
+/// result types, regions, traits, then the op's own verifier, in MLIR's order.
+pub fn verify_op(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let Some(spec) = ctx.op_definition(op).and_then(|d| d.spec) else {
+        return Ok(());
+    };
+    verify_counts(ctx, op, spec)?;
+    verify_attributes(ctx, op, spec)?;
+    verify_value_groups(ctx, op, spec)?;
+    verify_regions_decl(ctx, op, spec)?;
+    verify_traits(ctx, op, spec)?;
+    if let Some(verify) = spec.verify {
+        verify(ctx, op)?;
+    }
+    Ok(())
+}
+
+fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
+    let num_regions = ctx.op_regions(op).len();
+    let declared_regions = spec.regions.len();
+    if !spec.regions.iter().any(|r| r.variadic) && num_regions != declared_regions {
+        let message = match declared_regions {
+            0 => "requires zero regions".to_string(),
+            1 => "requires one region".to_string(),
+            n => format!("expected {n} regions"),
+        };
+        return Err(op_error(ctx, op, message));
+    }
+    let results = ctx.num_results(op);
+    let fixed_results = spec.results.iter().filter(|r| r.arity == Arity::Single).count();
+    if !spec.has_variadic_results() {
+        if results != fixed_results {
+            let message = match fixed_results {
+                0 => "requires zero results".to_string(),
+                1 => "requires one result".to_string(),
+                n => format!("expected {n} results, but found {results}"),
+            };
+            return Err(op_error(ctx, op, message));
+        }
+    } else if results < fixed_results {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expected {fixed_results} or more results, but found {results}"),
+        ));
+    }
+    let successors = ctx.num_successors(op);
+    if spec.successors.is_empty() && successors != 0 {
+        return Err(op_error(ctx, op, "requires zero successors"));
+    }
+    if !spec.successors.iter().any(|s| s.variadic) && successors != spec.successors.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "requires {} successor{} but found {successors}",
+                spec.successors.len(),
+                if spec.successors.len() == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let operands = ctx.num_operands(op);
+    let fixed_operands = spec.operands.iter().filter(|o| o.arity == Arity::Single).count();
+    if !spec.has_variadic_operands() {
+        if operands != fixed_operands {
+            let message = match fixed_operands {
+                0 => "requires zero operands".to_string(),
+                1 => "requires a single operand".to_string(),
+                n => format!("expected {n} operands, but found {operands}"),
+            };
+            return Err(op_error(ctx, op, message));
+        }
+    } else if operands < fixed_operands {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expected {fixed_operands} or more operands, but found {operands}"),
+        ));
+    }
+    Ok(())
+}
+
+fn verify_attributes(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
+    for attr in spec.attributes {
+        match inherent_attr(ctx, op, attr.name) {
+            None if attr.presence == AttrPresence::Required => {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!("requires attribute '{}'", attr.name),
+                ));
+            }
+            None => {}
+            Some(value) => {
+                if !(attr.constraint.check)(ctx, value) {
+                    return Err(op_error(
+                        ctx,
+                        op,
+                        format!(
+                            "attribute '{}' failed to satisfy constraint: {}",
+                            attr.name, attr.constraint.summary
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_value_groups(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
+    let operand_sizes = group_sizes(
+        ctx,
+        op,
+        spec.operands,
+        ctx.num_operands(op),
+        "operandSegmentSizes",
+    )
+    .map_err(|m| op_error(ctx, op, m))?;
+    for (index, group) in spec.operands.iter().enumerate() {
+        let range = group_range(&operand_sizes, index);
+        if group.arity == Arity::Optional && range.len() > 1 {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "operand group starting at #{} requires 0 or 1 element, but found {}",
+                    range.start,
+                    range.len()
+                ),
+            ));
+        }
+        for i in range {
+            let ty = ctx.value_type(ctx.operand(op, i));
+            if !(group.constraint.check)(ctx, ty) {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "operand #{i} must be {}, but got '{}'",
+                        group.constraint.summary,
+                        type_str(ctx, ty)
+                    ),
+                ));
+            }
+        }
+    }
+    let result_sizes = group_sizes(
+        ctx,
+        op,
+        spec.results,
+        ctx.num_results(op),
+        "resultSegmentSizes",
+    )
+    .map_err(|m| op_error(ctx, op, m))?;
+    for (index, group) in spec.results.iter().enumerate() {
+        let range = group_range(&result_sizes, index);
+        if group.arity == Arity::Optional && range.len() > 1 {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "result group starting at #{} requires 0 or 1 element, but found {}",
+                    range.start,
+                    range.len()
+                ),
+            ));
+        }
+        for i in range {
+            let ty = ctx.value_type(ctx.result(op, i));
+            if !(group.constraint.check)(ctx, ty) {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "result #{i} must be {}, but got '{}'",
+                        group.constraint.summary,
+                        type_str(ctx, ty)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_regions_decl(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
+    for (i, (region, decl)) in ctx.op_regions(op).iter().zip(spec.regions).enumerate() {
+        if let Some(n) = decl.num_blocks {
+            if ctx.region_blocks(*region).count() != n {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "region #{i} ('{}') failed to verify constraint: region with {n} blocks",
+                        decl.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
+    let traits = &spec.traits;
+    let operand_types: Vec<Type> = ctx.operands(op).map(|v| ctx.value_type(v)).collect();
+    let result_types: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    if traits.same_type_operands
+        && operand_types.windows(2).any(|w| w[0] != w[1])
+    {
+        return Err(op_error(ctx, op, "requires all operands to have the same type"));
+    }
+    if traits.same_operands_and_result_shape {
+        let shapes: Vec<Option<Vec<i64>>> = operand_types
+            .iter()
+            .chain(&result_types)
+            .map(|&t| ctx.type_kind(t).shape().map(|s| s.to_vec()))
+            .collect();
+        if shapes.windows(2).any(|w| w[0] != w[1]) {
+            return Err(op_error(
+                ctx,
+                op,
+                "requires the same shape for all operands and results",
+            ));
+        }
+    }
+    if traits.elementwise {
+        verify_elementwise(ctx, op, &operand_types, &result_types)?;
+    }
+    if traits.same_operands_and_result_type {
+        let all: Vec<Type> = operand_types.iter().chain(&result_types).copied().collect();
+        if all.windows(2).any(|w| w[0] != w[1]) {
+            return Err(op_error(
+                ctx,
+                op,
+                "requires the same type for all operands and results",
+            ));
+        }
+    }
+    for group in spec.all_types_match {
+        let types: Vec<Type> = group
+            .iter()
+            .filter_map(|name| named_value_type(ctx, op, spec, name))
+            .collect();
+        if types.windows(2).any(|w| w[0] != w[1]) {
+            let names: Vec<String> = group.iter().map(|n| format!("{n}")).collect();
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "failed to verify that all of {{{}}} have same type",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The type of the single operand or result called `name`.
+fn named_value_type(ctx: &Context, op: Operation, spec: &OpSpec, name: &str) -> Option<Type> {
+    if let Some(i) = spec.operands.iter().position(|o| o.name == name) {
+        return operand_group(ctx, op, spec, i)
+            .first()
+            .map(|&v| ctx.value_type(v));
+    }
+    let i = spec.results.iter().position(|o| o.name == name)?;
+    result_group(ctx, op, spec, i)
+        .first()
+        .map(|&v| ctx.value_type(v))
+}
+
+fn verify_elementwise(
+    ctx: &Context,
+    op: Operation,
+    operands: &[Type],
+    results: &[Type],
+) -> Result<(), Diagnostic> {
+    let is_shaped = |t: Type| {
+        matches!(
+            ctx.type_kind(t),
+            crate::TypeKind::RankedTensor { .. }
+                | crate::TypeKind::UnrankedTensor { .. }
+                | crate::TypeKind::Vector { .. }
+        )
+    };
+    let shaped_result = results.iter().find(|&&t| is_shaped(t));
+    if shaped_result.is_none() {
+        if operands.iter().any(|&t| is_shaped(t)) {
+            return Err(op_error(
+                ctx,
+                op,
+                "if an operand is non-scalar, then there must be at least one non-scalar result",
+            ));
+        }
+        return Ok(());
+    }
+    if results.len() != 1 && results.iter().any(|&t| !is_shaped(t)) {
+        return Err(op_error(
+            ctx,
+            op,
+            "if an operand is non-scalar, then all results must be non-scalar",
+        ));
+    }
+    let container = |t: Type| -> Option<(u8, Option<Vec<i64>>)> {
+        match ctx.type_kind(t) {
+            crate::TypeKind::RankedTensor { shape, .. } => Some((0, Some(shape.clone()))),
+            crate::TypeKind::UnrankedTensor { .. } => Some((0, None)),
+            crate::TypeKind::Vector { shape, .. } => Some((1, Some(shape.clone()))),
+            _ => None,
+        }
+    };
+    let shapes: Vec<(u8, Option<Vec<i64>>)> = operands
+        .iter()
+        .chain(results)
+        .filter_map(|&t| container(t))
+        .collect();
+    let compatible = |a: &(u8, Option<Vec<i64>>), b: &(u8, Option<Vec<i64>>)| {
+        a.0 == b.0
+            && match (&a.1, &b.1) {
+                (Some(x), Some(y)) => {
+                    x.len() == y.len()
+                        && x.iter().zip(y).all(|(&p, &q)| {
+                            p == q || p == crate::types::DYNAMIC || q == crate::types::DYNAMIC
+                        })
+                }
+                _ => true,
+            }
+    };
+    if shapes.windows(2).any(|w| !compatible(&w[0], &w[1])) {
+        return Err(op_error(
+            ctx,
+            op,
+            "all non-scalar operands/results must have the same shape and base type",
+        ));
+    }
+    Ok(())
+}
