@@ -272,7 +272,7 @@ fn constant_names(ctx: &Context, op: Operation) -> Vec<(Value, String)> {
 
 /// arith's constant materializer: an `arith.constant` when the attribute's
 /// type is the wanted type.
-fn materialize_constant(
+pub(crate) fn materialize_constant(
     ctx: &mut Context,
     value: Attribute,
     ty: Type,

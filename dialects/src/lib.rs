@@ -8,10 +8,16 @@
 
 pub mod arith;
 mod fold;
+pub mod func;
+pub mod math;
+pub mod scf;
 
 use strata_ir::Context;
 
 /// Register every core dialect with `ctx`.
 pub fn register_all(ctx: &mut Context) {
+    func::register(ctx);
     arith::register(ctx);
+    math::register(ctx);
+    scf::register(ctx);
 }

@@ -6,7 +6,7 @@
 //! `Operand<SignlessIntegerLike>`. Define new ones with [`type_constraint!`]
 //! and [`attr_constraint!`](crate::attr_constraint).
 
-use super::{AttrConstraint, AttrConstraintDef, AttrSyntax};
+use super::{AttrConstraint, AttrConstraintDef, AttrSyntax, TypeConstraint, TypeConstraintDef};
 use crate::attributes::AttrKind;
 use crate::context::{Attribute, Context, Type};
 use crate::types::{Signedness, TypeKind};
@@ -26,6 +26,7 @@ macro_rules! type_constraint {
                     }
                     check
                 },
+                build: None,
             };
         }
     };
@@ -120,10 +121,15 @@ type_constraint!(
     /// `index`.
     Index, "index", |ctx, ty| matches!(ctx.type_kind(ty), TypeKind::Index)
 );
-type_constraint!(
-    /// `i1`.
-    I1, "1-bit signless integer", |ctx, ty| is_i1(ctx, ty)
-);
+/// `i1`.
+pub struct I1;
+impl TypeConstraintDef for I1 {
+    const CONSTRAINT: TypeConstraint = TypeConstraint {
+        summary: "1-bit signless integer",
+        check: is_i1,
+        build: Some(|ctx| ctx.integer_type(1)),
+    };
+}
 type_constraint!(
     /// A signless integer or index, or a vector or tensor of them.
     SignlessIntegerOrIndexLike, "signless-integer-like", |ctx, ty| is_like(ctx, ty, is_signless_int_or_index)

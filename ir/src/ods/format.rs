@@ -726,6 +726,14 @@ fn finish_parse<'a>(
             }
         }
     }
+    for (i, slot) in ps.operand_types.iter_mut().enumerate() {
+        if slot.is_none() {
+            if let Some(build) = spec.operands[i].constraint.build {
+                let ty = build(p.ctx());
+                *slot = Some(vec![ty; ps.operands[i].len()]);
+            }
+        }
+    }
     // Resolve operands.
     let mut segment_sizes = Vec::new();
     for (i, uses) in ps.operands.iter().enumerate() {

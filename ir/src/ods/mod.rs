@@ -43,6 +43,9 @@ pub struct TypeConstraint {
     pub summary: &'static str,
     /// Whether a type satisfies it.
     pub check: fn(&Context, Type) -> bool,
+    /// The one type it allows, when it allows one (ODS's buildable types,
+    /// e.g. `I1`): an assembly format may then leave the type out.
+    pub build: Option<fn(&mut Context) -> Type>,
 }
 
 /// A named type constraint usable in `Operand<C>` (implemented by the

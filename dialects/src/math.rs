@@ -1,0 +1,137 @@
+//! The `math` dialect: elementary functions on floats (MLIR's `math`).
+
+use strata_ir::dialect::FoldResult;
+use strata_ir::ods::constraints::FloatLike;
+use strata_ir::{op, Attribute, Context, Operation};
+
+use crate::arith::FastMathAttr;
+use crate::fold::{const_float, float_attr_like};
+
+macro_rules! unary {
+    ($name:ident, $mnemonic:tt, $summary:tt, $fold:expr) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+             traits(Pure, SameOperandsAndResultType, Elementwise),
+             format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+             fold = $fold)]
+        pub struct $name {
+            operand: Operand<FloatLike>,
+            #[default = "#arith.fastmath<none>"]
+            fastmath: Attr<FastMathAttr>,
+            result: Result<FloatLike>,
+        }
+    };
+}
+
+/// Folds a unary op on an f32 or f64 constant with `f32` / `f64`
+/// functions (MLIR folds these for f32 and f64 only).
+fn fold_unary(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+    f32_fn: fn(f32) -> Option<f32>,
+    f64_fn: fn(f64) -> Option<f64>,
+) -> Option<Vec<FoldResult>> {
+    let value = const_float(ctx, consts.first().copied().flatten()?)?.value;
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let result = match ctx.int_or_float_bit_width(ty)? {
+        32 => f64::from(f32_fn(value as f32)?),
+        64 => f64_fn(value)?,
+        _ => return None,
+    };
+    Some(vec![FoldResult::Attr(float_attr_like(ctx, ty, result)?)])
+}
+
+macro_rules! unary_folder {
+    ($fn_name:ident, $f32:expr, $f64:expr) => {
+        fn $fn_name(
+            ctx: &mut Context,
+            op: Operation,
+            consts: &[Option<Attribute>],
+        ) -> Option<Vec<FoldResult>> {
+            fold_unary(ctx, op, consts, $f32, $f64)
+        }
+    };
+}
+
+unary_folder!(fold_exp, |x| Some(x.exp()), |x| Some(x.exp()));
+unary_folder!(fold_log, |x| (x >= 0.0).then(|| x.ln()), |x| (x >= 0.0).then(|| x.ln()));
+unary_folder!(fold_tanh, |x| Some(x.tanh()), |x| Some(x.tanh()));
+unary_folder!(fold_sqrt, |x| (x >= 0.0).then(|| x.sqrt()), |x| (x >= 0.0).then(|| x.sqrt()));
+unary_folder!(fold_sin, |x| Some(x.sin()), |x| Some(x.sin()));
+unary_folder!(fold_cos, |x| Some(x.cos()), |x| Some(x.cos()));
+
+fn fold_absf(ctx: &mut Context, op: Operation, consts: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+    let value = const_float(ctx, consts.first().copied().flatten()?)?.value;
+    let ty = ctx.value_type(ctx.result(op, 0));
+    Some(vec![FoldResult::Attr(float_attr_like(ctx, ty, value.abs())?)])
+}
+
+fn no_fold(_: &mut Context, _: Operation, _: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+    None
+}
+
+unary!(ExpOp, "math.exp", "Base-e exponential of the specified value.", fold_exp);
+unary!(LogOp, "math.log", "Base-e logarithm of the specified value.", fold_log);
+unary!(TanhOp, "math.tanh", "Hyperbolic tangent of the specified value.", fold_tanh);
+unary!(ErfOp, "math.erf", "Error function of the specified value.", no_fold);
+unary!(SqrtOp, "math.sqrt", "Square root of the specified value.", fold_sqrt);
+unary!(RsqrtOp, "math.rsqrt", "Reciprocal of the square root of the specified value.", no_fold);
+unary!(AbsFOp, "math.absf", "Floating point absolute-value operation.", fold_absf);
+unary!(SinOp, "math.sin", "Sine of the specified value.", fold_sin);
+unary!(CosOp, "math.cos", "Cosine of the specified value.", fold_cos);
+
+/// Floating point raised to the power of another.
+#[op("math.powf",
+     traits(Pure, SameOperandsAndResultType, Elementwise),
+     format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+     fold = fold_powf)]
+pub struct PowFOp {
+    lhs: Operand<FloatLike>,
+    rhs: Operand<FloatLike>,
+    #[default = "#arith.fastmath<none>"]
+    fastmath: Attr<FastMathAttr>,
+    result: Result<FloatLike>,
+}
+
+fn fold_powf(ctx: &mut Context, op: Operation, consts: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+    let a = const_float(ctx, consts.first().copied().flatten()?)?.value;
+    let b = const_float(ctx, consts.get(1).copied().flatten()?)?.value;
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let result = match ctx.int_or_float_bit_width(ty)? {
+        32 => f64::from((a as f32).powf(b as f32)),
+        64 => a.powf(b),
+        _ => return None,
+    };
+    Some(vec![FoldResult::Attr(float_attr_like(ctx, ty, result)?)])
+}
+
+/// Fused multiply-add: `a * b + c` with a single rounding.
+#[op("math.fma",
+     traits(Pure, SameOperandsAndResultType, Elementwise),
+     format = "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)")]
+pub struct FmaOp {
+    a: Operand<FloatLike>,
+    b: Operand<FloatLike>,
+    c: Operand<FloatLike>,
+    #[default = "#arith.fastmath<none>"]
+    fastmath: Attr<FastMathAttr>,
+    result: Result<FloatLike>,
+}
+
+/// Register the math dialect.
+pub fn register(ctx: &mut Context) {
+    ExpOp::register(ctx);
+    LogOp::register(ctx);
+    TanhOp::register(ctx);
+    ErfOp::register(ctx);
+    SqrtOp::register(ctx);
+    RsqrtOp::register(ctx);
+    AbsFOp::register(ctx);
+    SinOp::register(ctx);
+    CosOp::register(ctx);
+    PowFOp::register(ctx);
+    FmaOp::register(ctx);
+    ctx.registry_mut()
+        .register_constant_materializer("math", crate::arith::materialize_constant);
+}

@@ -1,0 +1,600 @@
+//! The `scf` dialect: structured control flow (MLIR's `scf`): `for` loops
+//! with loop-carried values, `if` with results, `while` loops.
+
+use strata_ir::ods::constraints::{AnyType, UnitAttr, I1};
+use strata_ir::parser::asm::{Argument, OpAsmParser, Punct};
+use strata_ir::printer::asm::OpAsmPrinter;
+use strata_ir::{
+    op, type_constraint, Context, Diagnostic, Location, Operation, OperationState, Region, Type,
+    Value,
+};
+
+type_constraint!(
+    /// A signless integer or index (loop bounds).
+    AnySignlessIntegerOrIndex, "signless integer or index", |ctx, ty| strata_ir::ods::constraints::is_signless_int_or_index(ctx, ty)
+);
+
+fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(
+        ctx.op_loc(op),
+        format!("'{}' op {message}", ctx.op_name_str(op)),
+    )
+    .on_op(op)
+}
+
+fn type_str(ctx: &Context, ty: Type) -> String {
+    strata_ir::printer::type_to_string(ctx, ty)
+}
+
+/// Adds an empty `scf.yield` to each block of `region` that does not end in
+/// a terminator (and a block to an empty region), as
+/// `SingleBlockImplicitTerminator` does.
+fn ensure_terminator(ctx: &mut Context, region: Region, loc: Location) {
+    if ctx.region_is_empty(region) {
+        let block = ctx.create_block();
+        ctx.append_block(region, block);
+    }
+    let blocks: Vec<_> = ctx.region_blocks(region).collect();
+    for block in blocks {
+        let terminated = ctx
+            .block_last_op(block)
+            .and_then(|o| ctx.op_definition(o))
+            .is_some_and(|d| d.traits.terminator);
+        if !terminated {
+            let yield_op = YieldOp::build(ctx, loc, &[]);
+            ctx.append_op(block, yield_op.op());
+        }
+    }
+}
+
+/// The terminator of the single block of `region`.
+fn terminator(ctx: &Context, region: Region) -> Option<Operation> {
+    ctx.region_entry_block(region)
+        .and_then(|b| ctx.block_last_op(b))
+}
+
+/// `(%a = %x, %b = %y)`: region arguments and their initial values.
+fn parse_init_list<'a>(
+    p: &mut OpAsmParser<'_, 'a>,
+) -> Result<(Vec<Argument<'a>>, Vec<strata_ir::parser::UnresolvedOperand<'a>>), Diagnostic> {
+    let (mut args, mut inits) = (Vec::new(), Vec::new());
+    p.parse_punct(Punct::LParen)?;
+    if !p.parse_optional_punct(Punct::RParen) {
+        loop {
+            args.push(p.parse_argument(false, false)?);
+            p.parse_punct(Punct::Equal)?;
+            inits.push(p.parse_operand()?);
+            if !p.parse_optional_punct(Punct::Comma) {
+                break;
+            }
+        }
+        p.parse_punct(Punct::RParen)?;
+    }
+    Ok((args, inits))
+}
+
+fn print_init_list(p: &mut OpAsmPrinter<'_, '_>, prefix: &str, args: &[Value], inits: &[Value]) {
+    if inits.is_empty() {
+        return;
+    }
+    p.write(prefix);
+    p.write_char('(');
+    for (i, (&arg, &init)) in args.iter().zip(inits).enumerate() {
+        if i > 0 {
+            p.write(", ");
+        }
+        p.print_operand(arg);
+        p.write(" = ");
+        p.print_operand(init);
+    }
+    p.write_char(')');
+}
+
+// ----- for -----
+
+/// For operation.
+///
+/// Iterates from `lowerBound` to `upperBound` (exclusive) by `step`; the body
+/// receives the induction variable and the loop-carried values (`iter_args`),
+/// and yields the next values; the results are the final values.
+#[op("scf.for",
+     traits(RecursiveMemoryEffects, ImplicitTerminator, SingleBlock),
+     all_types_match(lowerBound, upperBound, step),
+     parse = parse_for,
+     print = print_for,
+     verify = verify_for,
+     verify_regions = verify_for_regions)]
+pub struct ForOp {
+    lowerBound: Operand<AnySignlessIntegerOrIndex>,
+    upperBound: Operand<AnySignlessIntegerOrIndex>,
+    step: Operand<AnySignlessIntegerOrIndex>,
+    initArgs: Variadic<AnyType>,
+    unsignedCmp: OptionalAttr<UnitAttr>,
+    results: VariadicResult<AnyType>,
+    region: SizedRegion<1>,
+}
+
+fn parse_for(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    if p.parse_optional_keyword("unsigned") {
+        let name = p.ctx().ident("unsignedCmp");
+        let unit = p.ctx().unit_attr();
+        state.attributes.push((name, unit));
+    }
+    let mut iv = p.parse_argument(false, false)?;
+    p.parse_punct(Punct::Equal)?;
+    let lb = p.parse_operand()?;
+    p.parse_keyword("to")?;
+    let ub = p.parse_operand()?;
+    p.parse_keyword("step")?;
+    let step = p.parse_operand()?;
+    let (mut args, mut inits, mut types) = (Vec::new(), Vec::new(), Vec::new());
+    let mut inits_pos = p.pos();
+    if p.parse_optional_keyword("iter_args") {
+        inits_pos = p.pos();
+        (args, inits) = parse_init_list(p)?;
+        p.parse_punct(Punct::Arrow)?;
+        types = p.parse_function_result_types()?;
+        if types.len() != args.len() {
+            return Err(p.error_at(
+                inits_pos,
+                "mismatch in number of loop-carried values and defined values",
+            ));
+        }
+    }
+    let iv_type = if p.parse_optional_punct(Punct::Colon) {
+        p.parse_type()?
+    } else {
+        p.ctx().index_type()
+    };
+    iv.ty = Some(iv_type);
+    for (arg, &ty) in args.iter_mut().zip(&types) {
+        arg.ty = Some(ty);
+    }
+    let mut region_args = vec![iv];
+    region_args.extend(args);
+    let region = p.ctx().create_region();
+    p.parse_region(region, &region_args)?;
+    let loc = p.loc(p.name_pos());
+    ensure_terminator(p.ctx(), region, loc);
+    state.regions.push(region);
+    state.attributes.extend(p.parse_optional_attr_dict()?);
+    let bounds = p.resolve_operands(&[lb, ub, step], &[iv_type; 3], inits_pos)?;
+    state.operands.extend(bounds);
+    let inits = p.resolve_operands(&inits, &types, inits_pos)?;
+    state.operands.extend(inits);
+    state.result_types = types;
+    Ok(())
+}
+
+fn print_for(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
+    let ctx = p.ctx();
+    let for_op = ForOp(op);
+    if for_op.unsigned_cmp(ctx).is_some() {
+        p.write(" unsigned");
+    }
+    let Some(region) = for_op.region(ctx) else {
+        return;
+    };
+    let Some(body) = ctx.region_entry_block(region) else {
+        return;
+    };
+    let args: Vec<Value> = ctx.block_args(body).collect();
+    let Some((&iv, iter_args)) = args.split_first() else {
+        return;
+    };
+    p.write_char(' ');
+    p.print_operand(iv);
+    p.write(" = ");
+    p.print_operand(ctx.operand(op, 0));
+    p.write(" to ");
+    p.print_operand(ctx.operand(op, 1));
+    p.write(" step ");
+    p.print_operand(ctx.operand(op, 2));
+    let inits = for_op.init_args(ctx);
+    print_init_list(p, " iter_args", iter_args, &inits);
+    if !inits.is_empty() {
+        p.write(" -> (");
+        p.print_value_types(inits.iter().copied());
+        p.write_char(')');
+    }
+    p.write_char(' ');
+    let iv_type = ctx.value_type(iv);
+    if !matches!(ctx.type_kind(iv_type), strata_ir::TypeKind::Index) {
+        p.write(" : ");
+        p.print_type(iv_type);
+        p.write_char(' ');
+    }
+    p.print_region(region, false, !inits.is_empty());
+    p.print_optional_attr_dict(op, &["unsignedCmp"]);
+}
+
+fn verify_for(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let for_op = ForOp(op);
+    if for_op.init_args(ctx).len() != ctx.num_results(op) {
+        return Err(op_error(
+            ctx,
+            op,
+            "mismatch in number of loop-carried values and defined values",
+        ));
+    }
+    Ok(())
+}
+
+fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let for_op = ForOp(op);
+    let Some(body) = for_op.region(ctx).and_then(|r| ctx.region_entry_block(r)) else {
+        return Ok(());
+    };
+    let args: Vec<Value> = ctx.block_args(body).collect();
+    let inits = for_op.init_args(ctx);
+    let Some((&iv, iter_args)) = args.split_first() else {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("different number of inits and region iter_args: {} != {}", inits.len(), u64::MAX),
+        ));
+    };
+    if ctx.value_type(iv) != ctx.value_type(ctx.operand(op, 0)) {
+        return Err(op_error(
+            ctx,
+            op,
+            "expected induction variable to be same type as bounds and step",
+        ));
+    }
+    if iter_args.len() != inits.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "different number of inits and region iter_args: {} != {}",
+                inits.len(),
+                iter_args.len()
+            ),
+        ));
+    }
+    for (i, (&init, &arg)) in inits.iter().zip(iter_args).enumerate() {
+        let (a, b) = (ctx.value_type(init), ctx.value_type(arg));
+        if a != b {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "{i}-th init and {i}-th region iter_arg have different type: '{}' != '{}'",
+                    type_str(ctx, a),
+                    type_str(ctx, b)
+                ),
+            ));
+        }
+    }
+    if let Some(yield_op) = ctx.block_last_op(body).filter(|&y| ctx.op_name_str(y) == YieldOp::NAME) {
+        let yielded: Vec<Value> = ctx.operands(yield_op).collect();
+        if yielded.len() != iter_args.len() {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "different number of region iter_args and yielded values: {} != {}",
+                    iter_args.len(),
+                    yielded.len()
+                ),
+            ));
+        }
+        for (i, (&arg, &value)) in iter_args.iter().zip(&yielded).enumerate() {
+            let (a, b) = (ctx.value_type(arg), ctx.value_type(value));
+            if a != b {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "{i}-th region iter_arg and {i}-th yielded value have different type: '{}' != '{}'",
+                        type_str(ctx, a),
+                        type_str(ctx, b)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+// ----- if -----
+
+/// If-then-else operation.
+///
+/// Runs the `then` region when the condition holds, else the `else` region;
+/// with results, both regions yield them (and the `else` region is required).
+#[op("scf.if",
+     traits(RecursiveMemoryEffects, ImplicitTerminator, SingleBlock),
+     parse = parse_if,
+     print = print_if,
+     verify = verify_if,
+     verify_regions = verify_if_regions)]
+pub struct IfOp {
+    condition: Operand<I1>,
+    results: VariadicResult<AnyType>,
+    thenRegion: SizedRegion<1>,
+    elseRegion: Region,
+}
+
+fn parse_if(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let cond = p.parse_operand()?;
+    let i1 = p.ctx().integer_type(1);
+    let cond = p.resolve_operand(cond, i1)?;
+    state.operands.push(cond);
+    if p.parse_optional_punct(Punct::Arrow) {
+        state.result_types = p.parse_function_result_types()?;
+    }
+    let loc = p.loc(p.name_pos());
+    let then_region = p.ctx().create_region();
+    p.parse_region(then_region, &[])?;
+    ensure_terminator(p.ctx(), then_region, loc);
+    let else_region = p.ctx().create_region();
+    if p.parse_optional_keyword("else") {
+        p.parse_region(else_region, &[])?;
+        ensure_terminator(p.ctx(), else_region, loc);
+    }
+    state.regions.push(then_region);
+    state.regions.push(else_region);
+    state.attributes.extend(p.parse_optional_attr_dict()?);
+    Ok(())
+}
+
+fn print_if(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
+    let ctx = p.ctx();
+    p.write_char(' ');
+    p.print_operand(ctx.operand(op, 0));
+    let has_results = ctx.num_results(op) > 0;
+    if has_results {
+        p.write(" -> (");
+        p.print_value_types(ctx.results(op));
+        p.write_char(')');
+    }
+    let regions = ctx.op_regions(op).to_vec();
+    p.write_char(' ');
+    if let Some(&then_region) = regions.first() {
+        p.print_region(then_region, false, has_results);
+    }
+    if let Some(&else_region) = regions.get(1) {
+        if !ctx.region_is_empty(else_region) {
+            p.write(" else ");
+            p.print_region(else_region, false, has_results);
+        }
+    }
+    p.print_optional_attr_dict(op, &[]);
+}
+
+fn verify_if(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let else_empty = ctx
+        .op_regions(op)
+        .get(1)
+        .is_none_or(|&r| ctx.region_is_empty(r));
+    if ctx.num_results(op) != 0 && else_empty {
+        return Err(op_error(ctx, op, "must have an else block if defining values"));
+    }
+    Ok(())
+}
+
+/// MLIR's region-branch check of values flowing from `terminator` to the
+/// results of `op` (`to parent`) or to a region's arguments.
+fn check_edge(
+    ctx: &Context,
+    op: Operation,
+    from: Operation,
+    to: &str,
+    operands: &[Value],
+    inputs: &[Type],
+) -> Result<(), Diagnostic> {
+    let from_name = ctx.op_name_str(from);
+    if operands.len() != inputs.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "along control flow edge from Operation {from_name} to {to}: region branch point has {} operands, but region successor needs {} inputs",
+                operands.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    for (i, (&value, &ty)) in operands.iter().zip(inputs).enumerate() {
+        let have = ctx.value_type(value);
+        if have != ty {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "along control flow edge from Operation {from_name} to {to}: successor operand type #{i} '{}' should match successor input type #{i} '{}'",
+                    type_str(ctx, have),
+                    type_str(ctx, ty)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_if_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    for &region in ctx.op_regions(op) {
+        if let Some(term) = terminator(ctx, region).filter(|&t| ctx.op_name_str(t) == YieldOp::NAME) {
+            let operands: Vec<Value> = ctx.operands(term).collect();
+            check_edge(ctx, op, term, "parent", &operands, &results)?;
+        }
+    }
+    Ok(())
+}
+
+// ----- while -----
+
+/// A generic 'while' loop.
+///
+/// The `before` region computes the condition and forwards values with
+/// `scf.condition`; while it holds, the `after` region runs on them and
+/// yields the next values of the `before` region's arguments.
+#[op("scf.while",
+     traits(RecursiveMemoryEffects, SingleBlock),
+     parse = parse_while,
+     print = print_while,
+     verify_regions = verify_while_regions)]
+pub struct WhileOp {
+    inits: Variadic<AnyType>,
+    results: VariadicResult<AnyType>,
+    before: SizedRegion<1>,
+    after: SizedRegion<1>,
+}
+
+fn parse_while(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let (mut args, mut inits) = (Vec::new(), Vec::new());
+    let pos = p.pos();
+    if p.peek_punct(Punct::LParen) {
+        (args, inits) = parse_init_list(p)?;
+    }
+    p.parse_punct(Punct::Colon)?;
+    let (inputs, results) = p.parse_function_type()?;
+    let values = p.resolve_operands(&inits, &inputs, pos)?;
+    state.operands = values;
+    state.result_types = results;
+    for (arg, &ty) in args.iter_mut().zip(&inputs) {
+        arg.ty = Some(ty);
+    }
+    let before = p.ctx().create_region();
+    p.parse_region(before, &args)?;
+    p.parse_keyword("do")?;
+    let after = p.ctx().create_region();
+    p.parse_region(after, &[])?;
+    state.regions.push(before);
+    state.regions.push(after);
+    state
+        .attributes
+        .extend(p.parse_optional_attr_dict_with_keyword()?);
+    Ok(())
+}
+
+fn print_while(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
+    let ctx = p.ctx();
+    let regions = ctx.op_regions(op).to_vec();
+    let (Some(&before), Some(&after)) = (regions.first(), regions.get(1)) else {
+        return;
+    };
+    let inits: Vec<Value> = ctx.operands(op).collect();
+    let before_args: Vec<Value> = ctx
+        .region_entry_block(before)
+        .map(|b| ctx.block_args(b).collect())
+        .unwrap_or_default();
+    print_init_list(p, " ", &before_args, &inits);
+    p.write(" : ");
+    let inputs: Vec<Type> = inits.iter().map(|&v| ctx.value_type(v)).collect();
+    let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    p.print_function_type(&inputs, &results);
+    p.write_char(' ');
+    p.print_region(before, false, true);
+    p.write(" do ");
+    p.print_region(after, true, true);
+    p.print_optional_attr_dict_with_keyword(op, &[]);
+}
+
+fn verify_while_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let regions = ctx.op_regions(op).to_vec();
+    let (Some(&before), Some(&after)) = (regions.first(), regions.get(1)) else {
+        return Ok(());
+    };
+    let Some(condition) = terminator(ctx, before).filter(|&t| ctx.op_name_str(t) == ConditionOp::NAME) else {
+        return Err(op_error(
+            ctx,
+            op,
+            "expects the 'before' region to terminate with 'scf.condition'",
+        ));
+    };
+    let Some(yield_op) = terminator(ctx, after).filter(|&t| ctx.op_name_str(t) == YieldOp::NAME) else {
+        return Err(op_error(
+            ctx,
+            op,
+            "expects the 'after' region to terminate with 'scf.yield'",
+        ));
+    };
+    let block_types = |region: Region| -> Vec<Type> {
+        ctx.region_entry_block(region)
+            .map(|b| ctx.block_args(b).map(|v| ctx.value_type(v)).collect())
+            .unwrap_or_default()
+    };
+    let inits: Vec<Value> = ctx.operands(op).collect();
+    let forwarded: Vec<Value> = ctx.operands(condition).skip(1).collect();
+    let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    let yielded: Vec<Value> = ctx.operands(yield_op).collect();
+    let before_types = block_types(before);
+    if inits.len() != before_types.len()
+        || inits.iter().zip(&before_types).any(|(&v, &t)| ctx.value_type(v) != t)
+    {
+        let inputs: Vec<Type> = before_types.clone();
+        if inits.len() != inputs.len() {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "along control flow edge from parent operands to Region #0: region branch point has {} operands, but region successor needs {} inputs",
+                    inits.len(),
+                    inputs.len()
+                ),
+            ));
+        }
+    }
+    check_edge(ctx, op, condition, "Region #1", &forwarded, &block_types(after))?;
+    check_edge(ctx, op, condition, "parent", &forwarded, &results)?;
+    check_edge(ctx, op, yield_op, "Region #0", &yielded, &before_types)?;
+    Ok(())
+}
+
+// ----- terminators -----
+
+/// Loop yield and termination operation: the values a region of `scf.for`,
+/// `scf.if` or `scf.while` produces.
+#[op("scf.yield",
+     traits(Pure, Terminator, ReturnLike),
+     format = "attr-dict ($results^ `:` type($results))?",
+     verify = verify_yield)]
+pub struct YieldOp {
+    results: Variadic<AnyType>,
+}
+
+fn verify_yield(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let parent = ctx.op_parent_op(op).map(|p| ctx.op_name_str(p));
+    if !matches!(
+        parent,
+        Some("scf.execute_region" | "scf.for" | "scf.if" | "scf.index_switch" | "scf.while")
+    ) {
+        return Err(op_error(
+            ctx,
+            op,
+            "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'",
+        ));
+    }
+    Ok(())
+}
+
+/// Loop continuation condition of `scf.while`: whether to run the `after`
+/// region, and the values forwarded to it (or to the results).
+#[op("scf.condition",
+     traits(Pure, Terminator),
+     format = "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+     verify = verify_condition)]
+pub struct ConditionOp {
+    condition: Operand<I1>,
+    args: Variadic<AnyType>,
+}
+
+fn verify_condition(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let parent = ctx.op_parent_op(op).map(|p| ctx.op_name_str(p));
+    if parent != Some(WhileOp::NAME) {
+        return Err(op_error(ctx, op, "expects parent op 'scf.while'"));
+    }
+    Ok(())
+}
+
+/// Register the scf dialect.
+pub fn register(ctx: &mut Context) {
+    ForOp::register(ctx);
+    IfOp::register(ctx);
+    WhileOp::register(ctx);
+    YieldOp::register(ctx);
+    ConditionOp::register(ctx);
+}
