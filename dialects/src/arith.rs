@@ -167,7 +167,6 @@ type_constraint!(
     }
 );
 
-
 // ----- constant -----
 
 /// Integer or floating point constant.
@@ -177,7 +176,7 @@ type_constraint!(
 #[op("arith.constant",
      traits(Pure, ConstantLike),
      format = "attr-dict $value",
-     verify = verify_constant,
+     verify_predicates = verify_constant,
      fold = fold_constant,
      infer = infer_constant,
      result_names = constant_names)]
@@ -240,9 +239,7 @@ fn fold_constant(
     op: Operation,
     _operands: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    ConstantOp(op)
-        .value(ctx)
-        .map(|v| vec![FoldResult::Attr(v)])
+    ConstantOp(op).value(ctx).map(|v| vec![FoldResult::Attr(v)])
 }
 
 fn constant_names(ctx: &Context, op: Operation) -> Vec<(Value, String)> {
@@ -253,7 +250,11 @@ fn constant_names(ctx: &Context, op: Operation) -> Vec<(Value, String)> {
     let name = match ctx.attr_kind(value) {
         AttrKind::Integer { ty, value } => match ctx.type_kind(*ty) {
             TypeKind::Integer { width: 1, .. } => {
-                if *value != 0 { "true".to_string() } else { "false".to_string() }
+                if *value != 0 {
+                    "true".to_string()
+                } else {
+                    "false".to_string()
+                }
             }
             TypeKind::Integer { width, .. } => {
                 let v = strata_ir::attributes::sign_extend(*value, *width);
@@ -304,7 +305,7 @@ macro_rules! int_binary_overflow {
     ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*]) => {
         #[doc = $summary]
         #[op($mnemonic,
-             traits(Pure, SameOperandsAndResultType, Elementwise $(, $t)*),
+             traits(Pure, Elementwise, SameOperandsAndResultType $(, $t)*),
              format = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)",
              fold = $fold)]
         pub struct $name {
@@ -321,7 +322,7 @@ macro_rules! int_binary_exact {
     ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*]) => {
         #[doc = $summary]
         #[op($mnemonic,
-             traits(SameOperandsAndResultType, Elementwise $(, $t)*),
+             traits(Elementwise, SameOperandsAndResultType $(, $t)*),
              format = "$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)",
              fold = $fold)]
         pub struct $name {
@@ -337,7 +338,7 @@ macro_rules! int_binary {
     ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*]) => {
         #[doc = $summary]
         #[op($mnemonic,
-             traits(SameOperandsAndResultType, Elementwise $(, $t)*),
+             traits(Elementwise, SameOperandsAndResultType $(, $t)*),
              format = "$lhs `,` $rhs attr-dict `:` type($result)",
              fold = $fold)]
         pub struct $name {
@@ -348,25 +349,133 @@ macro_rules! int_binary {
     };
 }
 
-int_binary_overflow!(AddIOp, "arith.addi", "Integer addition operation.", fold_addi, [Commutative]);
-int_binary_overflow!(SubIOp, "arith.subi", "Integer subtraction operation.", fold_subi, []);
-int_binary_overflow!(MulIOp, "arith.muli", "Integer multiplication operation.", fold_muli, [Commutative]);
+int_binary_overflow!(
+    AddIOp,
+    "arith.addi",
+    "Integer addition operation.",
+    fold_addi,
+    [Commutative]
+);
+int_binary_overflow!(
+    SubIOp,
+    "arith.subi",
+    "Integer subtraction operation.",
+    fold_subi,
+    []
+);
+int_binary_overflow!(
+    MulIOp,
+    "arith.muli",
+    "Integer multiplication operation.",
+    fold_muli,
+    [Commutative]
+);
 int_binary_overflow!(ShLIOp, "arith.shli", "Integer left-shift.", fold_shli, []);
-int_binary_exact!(DivSIOp, "arith.divsi", "Signed integer division operation.", fold_divsi, []);
-int_binary_exact!(DivUIOp, "arith.divui", "Unsigned integer division operation.", fold_divui, []);
-int_binary_exact!(ShRSIOp, "arith.shrsi", "Signed integer right-shift.", fold_shrsi, [Pure]);
-int_binary_exact!(ShRUIOp, "arith.shrui", "Unsigned integer right-shift.", fold_shrui, [Pure]);
-int_binary!(CeilDivSIOp, "arith.ceildivsi", "Signed ceil integer division operation.", fold_ceildivsi, []);
-int_binary!(FloorDivSIOp, "arith.floordivsi", "Signed floor integer division operation.", fold_floordivsi, [Pure]);
-int_binary!(RemSIOp, "arith.remsi", "Signed integer division remainder operation.", fold_remsi, [Pure]);
-int_binary!(RemUIOp, "arith.remui", "Unsigned integer division remainder operation.", fold_remui, [Pure]);
-int_binary!(AndIOp, "arith.andi", "Integer binary and.", fold_andi, [Pure, Commutative]);
-int_binary!(OrIOp, "arith.ori", "Integer binary or.", fold_ori, [Pure, Commutative]);
-int_binary!(XOrIOp, "arith.xori", "Integer binary xor.", fold_xori, [Pure, Commutative]);
-int_binary!(MaxSIOp, "arith.maxsi", "Signed integer maximum operation.", fold_maxsi, [Pure, Commutative]);
-int_binary!(MaxUIOp, "arith.maxui", "Unsigned integer maximum operation.", fold_maxui, [Pure, Commutative]);
-int_binary!(MinSIOp, "arith.minsi", "Signed integer minimum operation.", fold_minsi, [Pure, Commutative]);
-int_binary!(MinUIOp, "arith.minui", "Unsigned integer minimum operation.", fold_minui, [Pure, Commutative]);
+int_binary_exact!(
+    DivSIOp,
+    "arith.divsi",
+    "Signed integer division operation.",
+    fold_divsi,
+    []
+);
+int_binary_exact!(
+    DivUIOp,
+    "arith.divui",
+    "Unsigned integer division operation.",
+    fold_divui,
+    []
+);
+int_binary_exact!(
+    ShRSIOp,
+    "arith.shrsi",
+    "Signed integer right-shift.",
+    fold_shrsi,
+    [Pure]
+);
+int_binary_exact!(
+    ShRUIOp,
+    "arith.shrui",
+    "Unsigned integer right-shift.",
+    fold_shrui,
+    [Pure]
+);
+int_binary!(
+    CeilDivSIOp,
+    "arith.ceildivsi",
+    "Signed ceil integer division operation.",
+    fold_ceildivsi,
+    []
+);
+int_binary!(
+    FloorDivSIOp,
+    "arith.floordivsi",
+    "Signed floor integer division operation.",
+    fold_floordivsi,
+    [Pure]
+);
+int_binary!(
+    RemSIOp,
+    "arith.remsi",
+    "Signed integer division remainder operation.",
+    fold_remsi,
+    [Pure]
+);
+int_binary!(
+    RemUIOp,
+    "arith.remui",
+    "Unsigned integer division remainder operation.",
+    fold_remui,
+    [Pure]
+);
+int_binary!(
+    AndIOp,
+    "arith.andi",
+    "Integer binary and.",
+    fold_andi,
+    [Pure, Commutative]
+);
+int_binary!(
+    OrIOp,
+    "arith.ori",
+    "Integer binary or.",
+    fold_ori,
+    [Pure, Commutative]
+);
+int_binary!(
+    XOrIOp,
+    "arith.xori",
+    "Integer binary xor.",
+    fold_xori,
+    [Pure, Commutative]
+);
+int_binary!(
+    MaxSIOp,
+    "arith.maxsi",
+    "Signed integer maximum operation.",
+    fold_maxsi,
+    [Pure, Commutative]
+);
+int_binary!(
+    MaxUIOp,
+    "arith.maxui",
+    "Unsigned integer maximum operation.",
+    fold_maxui,
+    [Pure, Commutative]
+);
+int_binary!(
+    MinSIOp,
+    "arith.minsi",
+    "Signed integer minimum operation.",
+    fold_minsi,
+    [Pure, Commutative]
+);
+int_binary!(
+    MinUIOp,
+    "arith.minui",
+    "Unsigned integer minimum operation.",
+    fold_minui,
+    [Pure, Commutative]
+);
 
 // ----- float ops -----
 
@@ -374,7 +483,7 @@ macro_rules! float_binary {
     ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*]) => {
         #[doc = $summary]
         #[op($mnemonic,
-             traits(Pure, SameOperandsAndResultType, Elementwise $(, $t)*),
+             traits(Pure, Elementwise, SameOperandsAndResultType $(, $t)*),
              format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
              fold = $fold)]
         pub struct $name {
@@ -387,19 +496,73 @@ macro_rules! float_binary {
     };
 }
 
-float_binary!(AddFOp, "arith.addf", "Floating point addition operation.", fold_addf, [Commutative]);
-float_binary!(SubFOp, "arith.subf", "Floating point subtraction operation.", fold_subf, []);
-float_binary!(MulFOp, "arith.mulf", "Floating point multiplication operation.", fold_mulf, [Commutative]);
-float_binary!(DivFOp, "arith.divf", "Floating point division operation.", fold_divf, []);
-float_binary!(RemFOp, "arith.remf", "Floating point division remainder operation.", fold_remf, []);
-float_binary!(MaxNumFOp, "arith.maxnumf", "Floating-point maximum operation (NaNs are ignored).", fold_maxnumf, [Commutative]);
-float_binary!(MinNumFOp, "arith.minnumf", "Floating-point minimum operation (NaNs are ignored).", fold_minnumf, [Commutative]);
-float_binary!(MaximumFOp, "arith.maximumf", "Floating-point maximum operation (NaN propagating).", fold_maximumf, [Commutative]);
-float_binary!(MinimumFOp, "arith.minimumf", "Floating-point minimum operation (NaN propagating).", fold_minimumf, [Commutative]);
+float_binary!(
+    AddFOp,
+    "arith.addf",
+    "Floating point addition operation.",
+    fold_addf,
+    [Commutative]
+);
+float_binary!(
+    SubFOp,
+    "arith.subf",
+    "Floating point subtraction operation.",
+    fold_subf,
+    []
+);
+float_binary!(
+    MulFOp,
+    "arith.mulf",
+    "Floating point multiplication operation.",
+    fold_mulf,
+    [Commutative]
+);
+float_binary!(
+    DivFOp,
+    "arith.divf",
+    "Floating point division operation.",
+    fold_divf,
+    []
+);
+float_binary!(
+    RemFOp,
+    "arith.remf",
+    "Floating point division remainder operation.",
+    fold_remf,
+    []
+);
+float_binary!(
+    MaxNumFOp,
+    "arith.maxnumf",
+    "Floating-point maximum operation (NaNs are ignored).",
+    fold_maxnumf,
+    [Commutative]
+);
+float_binary!(
+    MinNumFOp,
+    "arith.minnumf",
+    "Floating-point minimum operation (NaNs are ignored).",
+    fold_minnumf,
+    [Commutative]
+);
+float_binary!(
+    MaximumFOp,
+    "arith.maximumf",
+    "Floating-point maximum operation (NaN propagating).",
+    fold_maximumf,
+    [Commutative]
+);
+float_binary!(
+    MinimumFOp,
+    "arith.minimumf",
+    "Floating-point minimum operation (NaN propagating).",
+    fold_minimumf,
+    [Commutative]
+);
 
 /// Floating point negation.
 #[op("arith.negf",
-     traits(Pure, SameOperandsAndResultType, Elementwise),
+     traits(Pure, Elementwise, SameOperandsAndResultType),
      format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
      fold = fold_negf)]
 pub struct NegFOp {
@@ -419,7 +582,7 @@ pub struct NegFOp {
 #[op("arith.cmpi",
      traits(Pure, SameTypeOperands, Elementwise),
      format = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
-     verify = verify_cmp_result,
+     verify_predicates = verify_cmp_result,
      infer = infer_cmp,
      fold = fold_cmpi)]
 pub struct CmpIOp {
@@ -433,7 +596,7 @@ pub struct CmpIOp {
 #[op("arith.cmpf",
      traits(Pure, SameTypeOperands, Elementwise),
      format = "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
-     verify = verify_cmp_result,
+     verify_predicates = verify_cmp_result,
      infer = infer_cmp,
      fold = fold_cmpf)]
 pub struct CmpFOp {
@@ -449,17 +612,23 @@ pub struct CmpFOp {
 fn i1_like(ctx: &mut Context, ty: Type) -> Type {
     let i1 = ctx.integer_type(1);
     match ctx.type_kind(ty).clone() {
-        TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector {
+        TypeKind::Vector {
+            shape, scalable, ..
+        } => ctx.intern_type(TypeKind::Vector {
             shape,
             scalable,
             element: i1,
         }),
-        TypeKind::RankedTensor { shape, encoding, .. } => ctx.intern_type(TypeKind::RankedTensor {
+        TypeKind::RankedTensor {
+            shape, encoding, ..
+        } => ctx.intern_type(TypeKind::RankedTensor {
             shape,
             element: i1,
             encoding,
         }),
-        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { element: i1 }),
+        TypeKind::UnrankedTensor { .. } => {
+            ctx.intern_type(TypeKind::UnrankedTensor { element: i1 })
+        }
         _ => i1,
     }
 }
@@ -497,7 +666,7 @@ fn verify_cmp_result(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
      all_types_match(true_value, false_value, result),
      parse = parse_select,
      print = print_select,
-     verify = verify_select,
+     verify_predicates = verify_select,
      fold = fold_select)]
 pub struct SelectOp {
     condition: Operand<BoolLike>,
@@ -562,10 +731,10 @@ macro_rules! cast_op {
     ($name:ident, $mnemonic:tt, $summary:tt, $in:ident, $out:ident, $compatible:path, $fold:path) => {
         #[doc = $summary]
         #[op($mnemonic,
-             traits(Pure, SameOperandsAndResultShape, Elementwise),
-             format = "$in attr-dict `:` type($in) `to` type($out)",
-             verify = $compatible,
-             fold = $fold)]
+                             traits(Pure, SameOperandsAndResultShape, Elementwise),
+                             format = "$in attr-dict `:` type($in) `to` type($out)",
+                             verify = $compatible,
+                             fold = $fold)]
         pub struct $name {
             r#in: Operand<$in>,
             out: Result<$out>,
@@ -573,15 +742,87 @@ macro_rules! cast_op {
     };
 }
 
-cast_op!(ExtUIOp, "arith.extui", "Integer zero extension operation.", SignlessFixedWidthIntegerLike, SignlessFixedWidthIntegerLike, verify_widening_int, fold_extui);
-cast_op!(ExtSIOp, "arith.extsi", "Integer sign extension operation.", SignlessFixedWidthIntegerLike, SignlessFixedWidthIntegerLike, verify_widening_int, fold_extsi);
-cast_op!(SIToFPOp, "arith.sitofp", "Cast from a signed integer to floating-point.", SignlessFixedWidthIntegerLike, FloatLike, verify_same_shape_cast, fold_sitofp);
-cast_op!(UIToFPOp, "arith.uitofp", "Cast from an unsigned integer to floating-point.", SignlessFixedWidthIntegerLike, FloatLike, verify_same_shape_cast, fold_uitofp);
-cast_op!(FPToSIOp, "arith.fptosi", "Cast from floating-point to a signed integer.", FloatLike, SignlessFixedWidthIntegerLike, verify_same_shape_cast, fold_fptosi);
-cast_op!(FPToUIOp, "arith.fptoui", "Cast from floating-point to an unsigned integer.", FloatLike, SignlessFixedWidthIntegerLike, verify_same_shape_cast, fold_fptoui);
-cast_op!(IndexCastOp, "arith.index_cast", "Cast between index and integer types (signed).", IndexCastType, IndexCastType, verify_index_cast, fold_index_cast);
-cast_op!(IndexCastUIOp, "arith.index_castui", "Cast between index and integer types (unsigned).", IndexCastType, IndexCastType, verify_index_cast, fold_index_castui);
-cast_op!(BitcastOp, "arith.bitcast", "Bitcast between values of equal bit width.", BitcastType, BitcastType, verify_bitcast, fold_bitcast);
+cast_op!(
+    ExtUIOp,
+    "arith.extui",
+    "Integer zero extension operation.",
+    SignlessFixedWidthIntegerLike,
+    SignlessFixedWidthIntegerLike,
+    verify_widening_int,
+    fold_extui
+);
+cast_op!(
+    ExtSIOp,
+    "arith.extsi",
+    "Integer sign extension operation.",
+    SignlessFixedWidthIntegerLike,
+    SignlessFixedWidthIntegerLike,
+    verify_widening_int,
+    fold_extsi
+);
+cast_op!(
+    SIToFPOp,
+    "arith.sitofp",
+    "Cast from a signed integer to floating-point.",
+    SignlessFixedWidthIntegerLike,
+    FloatLike,
+    verify_same_shape_cast,
+    fold_sitofp
+);
+cast_op!(
+    UIToFPOp,
+    "arith.uitofp",
+    "Cast from an unsigned integer to floating-point.",
+    SignlessFixedWidthIntegerLike,
+    FloatLike,
+    verify_same_shape_cast,
+    fold_uitofp
+);
+cast_op!(
+    FPToSIOp,
+    "arith.fptosi",
+    "Cast from floating-point to a signed integer.",
+    FloatLike,
+    SignlessFixedWidthIntegerLike,
+    verify_same_shape_cast,
+    fold_fptosi
+);
+cast_op!(
+    FPToUIOp,
+    "arith.fptoui",
+    "Cast from floating-point to an unsigned integer.",
+    FloatLike,
+    SignlessFixedWidthIntegerLike,
+    verify_same_shape_cast,
+    fold_fptoui
+);
+cast_op!(
+    IndexCastOp,
+    "arith.index_cast",
+    "Cast between index and integer types (signed).",
+    IndexCastType,
+    IndexCastType,
+    verify_index_cast,
+    fold_index_cast
+);
+cast_op!(
+    IndexCastUIOp,
+    "arith.index_castui",
+    "Cast between index and integer types (unsigned).",
+    IndexCastType,
+    IndexCastType,
+    verify_index_cast,
+    fold_index_castui
+);
+cast_op!(
+    BitcastOp,
+    "arith.bitcast",
+    "Bitcast between values of equal bit width.",
+    BitcastType,
+    BitcastType,
+    verify_bitcast,
+    fold_bitcast
+);
 
 /// Integer truncation operation.
 #[op("arith.trunci",
@@ -742,7 +983,11 @@ fn fold_muli(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     int_binary_fold(ctx, op, c, |a, b| Some(a.value.wrapping_mul(b.value)))
 }
 
-fn fold_divsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_divsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
@@ -755,14 +1000,22 @@ fn fold_divsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Opti
     })
 }
 
-fn fold_divui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_divui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
     int_binary_fold(ctx, op, c, |a, b| (b.value != 0).then(|| a.value / b.value))
 }
 
-fn fold_ceildivsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_ceildivsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
@@ -773,11 +1026,21 @@ fn fold_ceildivsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> 
         }
         let q = x / y;
         let r = x % y;
-        Some((if r != 0 && ((r > 0) == (y > 0)) { q + 1 } else { q }) as u128)
+        Some(
+            (if r != 0 && ((r > 0) == (y > 0)) {
+                q + 1
+            } else {
+                q
+            }) as u128,
+        )
     })
 }
 
-fn fold_floordivsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_floordivsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
@@ -788,11 +1051,21 @@ fn fold_floordivsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) ->
         }
         let q = x / y;
         let r = x % y;
-        Some((if r != 0 && ((r < 0) != (y < 0)) { q - 1 } else { q }) as u128)
+        Some(
+            (if r != 0 && ((r < 0) != (y < 0)) {
+                q - 1
+            } else {
+                q
+            }) as u128,
+        )
     })
 }
 
-fn fold_remsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_remsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
         let ty = ctx.value_type(ctx.result(op, 0));
         return fold::int_attr_like(ctx, ty, 0).map(|a| vec![FoldResult::Attr(a)]);
@@ -803,7 +1076,11 @@ fn fold_remsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Opti
     })
 }
 
-fn fold_remui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_remui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
         let ty = ctx.value_type(ctx.result(op, 0));
         return fold::int_attr_like(ctx, ty, 0).map(|a| vec![FoldResult::Attr(a)]);
@@ -860,11 +1137,19 @@ fn fold_shli(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     shift_fold(ctx, op, c, |a, s| a.value << s)
 }
 
-fn fold_shrui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_shrui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     shift_fold(ctx, op, c, |a, s| a.value >> s)
 }
 
-fn fold_shrsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_shrsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     shift_fold(ctx, op, c, |a, s| (a.signed() >> s) as u128)
 }
 
@@ -880,19 +1165,47 @@ fn minmax_fold(
     int_binary_fold(ctx, op, c, |a, b| Some(f(a, b)))
 }
 
-fn fold_maxsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    minmax_fold(ctx, op, c, |a, b| if a.signed() >= b.signed() { a.value } else { b.value })
+fn fold_maxsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    minmax_fold(ctx, op, c, |a, b| {
+        if a.signed() >= b.signed() {
+            a.value
+        } else {
+            b.value
+        }
+    })
 }
 
-fn fold_maxui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_maxui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     minmax_fold(ctx, op, c, |a, b| a.value.max(b.value))
 }
 
-fn fold_minsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    minmax_fold(ctx, op, c, |a, b| if a.signed() <= b.signed() { a.value } else { b.value })
+fn fold_minsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    minmax_fold(ctx, op, c, |a, b| {
+        if a.signed() <= b.signed() {
+            a.value
+        } else {
+            b.value
+        }
+    })
 }
 
-fn fold_minui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_minui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     minmax_fold(ctx, op, c, |a, b| a.value.min(b.value))
 }
 
@@ -906,11 +1219,16 @@ fn float_binary_fold(
     let b = const_float(ctx, consts.get(1).copied().flatten()?)?;
     let value = f(a.value, b.value);
     let ty = ctx.value_type(ctx.result(op, 0));
-    Some(vec![FoldResult::Attr(fold::float_attr_like(ctx, ty, value)?)])
+    Some(vec![FoldResult::Attr(fold::float_attr_like(
+        ctx, ty, value,
+    )?)])
 }
 
 fn float_operand(ctx: &Context, c: &[Option<Attribute>], index: usize) -> Option<FloatConst> {
-    c.get(index).copied().flatten().and_then(|a| const_float(ctx, a))
+    c.get(index)
+        .copied()
+        .flatten()
+        .and_then(|a| const_float(ctx, a))
 }
 
 fn fold_addf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
@@ -945,21 +1263,37 @@ fn fold_remf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     float_binary_fold(ctx, op, c, |a, b| a % b)
 }
 
-fn fold_maxnumf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    if ctx.operand(op, 0) == ctx.operand(op, 1) || float_operand(ctx, c, 1).is_some_and(|f| f.value.is_nan()) {
+fn fold_maxnumf(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    if ctx.operand(op, 0) == ctx.operand(op, 1)
+        || float_operand(ctx, c, 1).is_some_and(|f| f.value.is_nan())
+    {
         return Some(vec![lhs(ctx, op)]);
     }
     float_binary_fold(ctx, op, c, f64::max)
 }
 
-fn fold_minnumf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    if ctx.operand(op, 0) == ctx.operand(op, 1) || float_operand(ctx, c, 1).is_some_and(|f| f.value.is_nan()) {
+fn fold_minnumf(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    if ctx.operand(op, 0) == ctx.operand(op, 1)
+        || float_operand(ctx, c, 1).is_some_and(|f| f.value.is_nan())
+    {
         return Some(vec![lhs(ctx, op)]);
     }
     float_binary_fold(ctx, op, c, f64::min)
 }
 
-fn fold_maximumf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_maximumf(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if ctx.operand(op, 0) == ctx.operand(op, 1)
         || float_operand(ctx, c, 1).is_some_and(|f| f.value == f64::NEG_INFINITY)
     {
@@ -968,7 +1302,11 @@ fn fold_maximumf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> O
     float_binary_fold(ctx, op, c, fold::maximum)
 }
 
-fn fold_minimumf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_minimumf(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if ctx.operand(op, 0) == ctx.operand(op, 1)
         || float_operand(ctx, c, 1).is_some_and(|f| f.value == f64::INFINITY)
     {
@@ -984,7 +1322,9 @@ fn fold_negf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     }
     let a = float_operand(ctx, c, 0)?;
     let ty = ctx.value_type(ctx.result(op, 0));
-    Some(vec![FoldResult::Attr(fold::float_attr_like(ctx, ty, -a.value)?)])
+    Some(vec![FoldResult::Attr(fold::float_attr_like(
+        ctx, ty, -a.value,
+    )?)])
 }
 
 fn cmpi_eval(predicate: u64, a: &IntConst, b: &IntConst) -> Option<bool> {
@@ -1012,7 +1352,8 @@ fn fold_cmpi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     let result_ty = ctx.value_type(ctx.result(op, 0));
     if ctx.operand(op, 0) == ctx.operand(op, 1) {
         let value = matches!(predicate, 0 | 3 | 5 | 7 | 9);
-        return fold::int_attr_like(ctx, result_ty, value as u128).map(|a| vec![FoldResult::Attr(a)]);
+        return fold::int_attr_like(ctx, result_ty, value as u128)
+            .map(|a| vec![FoldResult::Attr(a)]);
     }
     let a = const_int(ctx, c.first().copied().flatten()?)?;
     let b = const_int(ctx, c.get(1).copied().flatten()?)?;
@@ -1054,7 +1395,11 @@ fn fold_cmpf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     fold::int_attr_like(ctx, result_ty, value as u128).map(|a| vec![FoldResult::Attr(a)])
 }
 
-fn fold_select(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_select(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     let (t, f) = (ctx.operand(op, 1), ctx.operand(op, 2));
     if t == f {
         return Some(vec![FoldResult::Value(t)]);
@@ -1088,21 +1433,37 @@ fn fold_ext_chain(ctx: &mut Context, op: Operation, name: &str) -> Option<Vec<Fo
     Some(vec![FoldResult::Value(ctx.result(op, 0))])
 }
 
-fn fold_extui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_extui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if let Some(r) = fold_ext_chain(ctx, op, ExtUIOp::NAME) {
         return Some(r);
     }
-    cast_fold(ctx, op, c, |ctx, a, _| const_int(ctx, a).map(|i| fold::Scalar::Int(i.value)))
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_int(ctx, a).map(|i| fold::Scalar::Int(i.value))
+    })
 }
 
-fn fold_extsi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_extsi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     if let Some(r) = fold_ext_chain(ctx, op, ExtSIOp::NAME) {
         return Some(r);
     }
-    cast_fold(ctx, op, c, |ctx, a, _| const_int(ctx, a).map(|i| fold::Scalar::Int(i.signed() as u128)))
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_int(ctx, a).map(|i| fold::Scalar::Int(i.signed() as u128))
+    })
 }
 
-fn fold_trunci(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_trunci(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     let input = ctx.operand(op, 0);
     if let Some(inner) = ctx.defining_op(input) {
         let name = ctx.op_name_str(inner);
@@ -1114,47 +1475,87 @@ fn fold_trunci(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Opt
             }
         }
     }
-    cast_fold(ctx, op, c, |ctx, a, _| const_int(ctx, a).map(|i| fold::Scalar::Int(i.value)))
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_int(ctx, a).map(|i| fold::Scalar::Int(i.value))
+    })
 }
 
-fn fold_sitofp(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| const_int(ctx, a).map(|i| fold::Scalar::Float(i.signed() as f64)))
+fn fold_sitofp(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_int(ctx, a).map(|i| fold::Scalar::Float(i.signed() as f64))
+    })
 }
 
-fn fold_uitofp(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| const_int(ctx, a).map(|i| fold::Scalar::Float(i.value as f64)))
+fn fold_uitofp(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_int(ctx, a).map(|i| fold::Scalar::Float(i.value as f64))
+    })
 }
 
-fn fold_fptosi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_fptosi(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     cast_fold(ctx, op, c, |ctx, a, ty| {
         let v = const_float(ctx, a)?.value.trunc();
         let w = ctx.int_or_float_bit_width(ty)?;
         let (lo, hi) = (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1));
-        (v >= lo && v < hi).then(|| fold::Scalar::Int(v as i128 as u128))
+        (v >= lo && v < hi).then_some(fold::Scalar::Int(v as i128 as u128))
     })
 }
 
-fn fold_fptoui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_fptoui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     cast_fold(ctx, op, c, |ctx, a, ty| {
         let v = const_float(ctx, a)?.value.trunc();
         let w = ctx.int_or_float_bit_width(ty)?;
-        (v >= 0.0 && v < 2f64.powi(w as i32)).then(|| fold::Scalar::Int(v as u128))
+        (v >= 0.0 && v < 2f64.powi(w as i32)).then_some(fold::Scalar::Int(v as u128))
     })
 }
 
-fn fold_index_cast(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| const_int(ctx, a).map(|i| fold::Scalar::Int(i.signed() as u128)))
+fn fold_index_cast(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_int(ctx, a).map(|i| fold::Scalar::Int(i.signed() as u128))
+    })
 }
 
-fn fold_index_castui(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| const_int(ctx, a).map(|i| fold::Scalar::Int(i.value)))
+fn fold_index_castui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_int(ctx, a).map(|i| fold::Scalar::Int(i.value))
+    })
 }
 
 fn fold_extf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| const_float(ctx, a).map(|f| fold::Scalar::Float(f.value)))
+    cast_fold(ctx, op, c, |ctx, a, _| {
+        const_float(ctx, a).map(|f| fold::Scalar::Float(f.value))
+    })
 }
 
-fn fold_truncf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_truncf(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     cast_fold(ctx, op, c, |ctx, a, ty| {
         let v = const_float(ctx, a)?.value;
         let kind = ctx.float_kind(ty)?;
@@ -1163,7 +1564,11 @@ fn fold_truncf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Opt
     })
 }
 
-fn fold_bitcast(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_bitcast(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     let input = ctx.operand(op, 0);
     if ctx.value_type(input) == ctx.value_type(ctx.result(op, 0)) {
         return Some(vec![FoldResult::Value(input)]);
@@ -1178,7 +1583,8 @@ fn fold_bitcast(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Op
 
 /// Register the arith dialect.
 pub fn register(ctx: &mut Context) {
-    ctx.registry_mut().register_attr_parser("arith", parse_arith_attr);
+    ctx.registry_mut()
+        .register_attr_parser("arith", parse_arith_attr);
     ctx.registry_mut()
         .register_constant_materializer("arith", materialize_constant);
     ConstantOp::register(ctx);

@@ -7,7 +7,9 @@ use strata_ir::ods::constraints::{
 use strata_ir::parser::asm::{Argument, OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
 use strata_ir::symbol_table::SymbolTable;
-use strata_ir::{op, Attribute, Context, Diagnostic, Ident, Operation, OperationState, Type, TypeKind};
+use strata_ir::{
+    op, Attribute, Context, Diagnostic, Ident, Operation, OperationState, Type, TypeKind,
+};
 
 /// An operation with a name containing a single `SSACFG` region.
 ///
@@ -50,9 +52,36 @@ fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Di
 }
 
 fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
-    let Some((inputs, _)) = function_signature(ctx, op) else {
+    let Some((inputs, results)) = function_signature(ctx, op) else {
         return Ok(());
     };
+    if let Some(vis) = ctx.symbol_visibility(op) {
+        if !matches!(vis, b"public" | b"private" | b"nested") {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "visibility expected to be one of [\"public\", \"private\", \"nested\"], but got \"{}\"",
+                    String::from_utf8_lossy(vis)
+                ),
+            ));
+        }
+    }
+    for (what, attr, count) in [
+        ("argument", FuncOp(op).arg_attrs(ctx), inputs.len()),
+        ("result", FuncOp(op).res_attrs(ctx), results.len()),
+    ] {
+        let n = dict_items(ctx, attr).len();
+        if attr.is_some() && n != count {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "expects {what} attribute array to have the same number of elements as the number of function {what}s, got {n}, but expected {count}"
+                ),
+            ));
+        }
+    }
     let Some(body) = FuncOp(op).body(ctx) else {
         return Ok(());
     };
@@ -142,14 +171,12 @@ fn dict_array(ctx: &mut Context, attrs: &[Option<Attribute>]) -> Option<Attribut
 
 /// `[visibility] @name(args) [-> results] [attributes {...}] [{ body }]`.
 fn parse_func(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<(), Diagnostic> {
-    let visibility = p
-        .parse_optional_string()?
-        .or_else(|| {
-            ["private", "public", "nested"]
-                .into_iter()
-                .find(|v| p.parse_optional_keyword(v))
-                .map(str::to_string)
-        });
+    let visibility = p.parse_optional_string()?.or_else(|| {
+        ["private", "public", "nested"]
+            .into_iter()
+            .find(|v| p.parse_optional_keyword(v))
+            .map(str::to_string)
+    });
     let name = p.parse_symbol_name()?;
     // Arguments: named (`%a: i32`) in a definition, bare types in a declaration.
     p.parse_punct(Punct::LParen)?;
@@ -421,9 +448,11 @@ fn verify_call(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         if have != want {
             let have_s = strata_ir::printer::type_to_string(ctx, have);
             let want_s = strata_ir::printer::type_to_string(ctx, want);
-            return Err(op_error(ctx, op, format!("result type mismatch at index {i}"))
-                .with_note(ctx.op_loc(op), format!("      op result types: '{have_s}'"))
-                .with_note(ctx.op_loc(op), format!("function result types: '{want_s}'")));
+            return Err(
+                op_error(ctx, op, format!("result type mismatch at index {i}"))
+                    .with_note(ctx.op_loc(op), format!("      op result types: '{have_s}'"))
+                    .with_note(ctx.op_loc(op), format!("function result types: '{want_s}'")),
+            );
         }
     }
     Ok(())

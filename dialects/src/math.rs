@@ -11,9 +11,9 @@ macro_rules! unary {
     ($name:ident, $mnemonic:tt, $summary:tt, $fold:expr) => {
         #[doc = $summary]
         #[op($mnemonic,
-             traits(Pure, SameOperandsAndResultType, Elementwise),
-             format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-             fold = $fold)]
+                     traits(Pure, SameOperandsAndResultType, Elementwise),
+                     format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+                     fold = $fold)]
         pub struct $name {
             operand: Operand<FloatLike>,
             #[default = "#arith.fastmath<none>"]
@@ -55,31 +55,81 @@ macro_rules! unary_folder {
 }
 
 unary_folder!(fold_exp, |x| Some(x.exp()), |x| Some(x.exp()));
-unary_folder!(fold_log, |x| (x >= 0.0).then(|| x.ln()), |x| (x >= 0.0).then(|| x.ln()));
+unary_folder!(fold_log, |x| (x >= 0.0).then(|| x.ln()), |x| (x >= 0.0)
+    .then(|| x.ln()));
 unary_folder!(fold_tanh, |x| Some(x.tanh()), |x| Some(x.tanh()));
-unary_folder!(fold_sqrt, |x| (x >= 0.0).then(|| x.sqrt()), |x| (x >= 0.0).then(|| x.sqrt()));
+unary_folder!(fold_sqrt, |x| (x >= 0.0).then(|| x.sqrt()), |x| (x >= 0.0)
+    .then(|| x.sqrt()));
 unary_folder!(fold_sin, |x| Some(x.sin()), |x| Some(x.sin()));
 unary_folder!(fold_cos, |x| Some(x.cos()), |x| Some(x.cos()));
 
-fn fold_absf(ctx: &mut Context, op: Operation, consts: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_absf(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     let value = const_float(ctx, consts.first().copied().flatten()?)?.value;
     let ty = ctx.value_type(ctx.result(op, 0));
-    Some(vec![FoldResult::Attr(float_attr_like(ctx, ty, value.abs())?)])
+    Some(vec![FoldResult::Attr(float_attr_like(
+        ctx,
+        ty,
+        value.abs(),
+    )?)])
 }
 
 fn no_fold(_: &mut Context, _: Operation, _: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     None
 }
 
-unary!(ExpOp, "math.exp", "Base-e exponential of the specified value.", fold_exp);
-unary!(LogOp, "math.log", "Base-e logarithm of the specified value.", fold_log);
-unary!(TanhOp, "math.tanh", "Hyperbolic tangent of the specified value.", fold_tanh);
-unary!(ErfOp, "math.erf", "Error function of the specified value.", no_fold);
-unary!(SqrtOp, "math.sqrt", "Square root of the specified value.", fold_sqrt);
-unary!(RsqrtOp, "math.rsqrt", "Reciprocal of the square root of the specified value.", no_fold);
-unary!(AbsFOp, "math.absf", "Floating point absolute-value operation.", fold_absf);
+unary!(
+    ExpOp,
+    "math.exp",
+    "Base-e exponential of the specified value.",
+    fold_exp
+);
+unary!(
+    LogOp,
+    "math.log",
+    "Base-e logarithm of the specified value.",
+    fold_log
+);
+unary!(
+    TanhOp,
+    "math.tanh",
+    "Hyperbolic tangent of the specified value.",
+    fold_tanh
+);
+unary!(
+    ErfOp,
+    "math.erf",
+    "Error function of the specified value.",
+    no_fold
+);
+unary!(
+    SqrtOp,
+    "math.sqrt",
+    "Square root of the specified value.",
+    fold_sqrt
+);
+unary!(
+    RsqrtOp,
+    "math.rsqrt",
+    "Reciprocal of the square root of the specified value.",
+    no_fold
+);
+unary!(
+    AbsFOp,
+    "math.absf",
+    "Floating point absolute-value operation.",
+    fold_absf
+);
 unary!(SinOp, "math.sin", "Sine of the specified value.", fold_sin);
-unary!(CosOp, "math.cos", "Cosine of the specified value.", fold_cos);
+unary!(
+    CosOp,
+    "math.cos",
+    "Cosine of the specified value.",
+    fold_cos
+);
 
 /// Floating point raised to the power of another.
 #[op("math.powf",
@@ -94,7 +144,11 @@ pub struct PowFOp {
     result: Result<FloatLike>,
 }
 
-fn fold_powf(ctx: &mut Context, op: Operation, consts: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_powf(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
     let a = const_float(ctx, consts.first().copied().flatten()?)?.value;
     let b = const_float(ctx, consts.get(1).copied().flatten()?)?.value;
     let ty = ctx.value_type(ctx.result(op, 0));
@@ -107,9 +161,11 @@ fn fold_powf(ctx: &mut Context, op: Operation, consts: &[Option<Attribute>]) -> 
 }
 
 /// Fused multiply-add: `a * b + c` with a single rounding.
-#[op("math.fma",
-     traits(Pure, SameOperandsAndResultType, Elementwise),
-     format = "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)")]
+#[op(
+    "math.fma",
+    traits(Pure, SameOperandsAndResultType, Elementwise),
+    format = "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+)]
 pub struct FmaOp {
     a: Operand<FloatLike>,
     b: Operand<FloatLike>,

@@ -56,7 +56,13 @@ fn terminator(ctx: &Context, region: Region) -> Option<Operation> {
 /// `(%a = %x, %b = %y)`: region arguments and their initial values.
 fn parse_init_list<'a>(
     p: &mut OpAsmParser<'_, 'a>,
-) -> Result<(Vec<Argument<'a>>, Vec<strata_ir::parser::UnresolvedOperand<'a>>), Diagnostic> {
+) -> Result<
+    (
+        Vec<Argument<'a>>,
+        Vec<strata_ir::parser::UnresolvedOperand<'a>>,
+    ),
+    Diagnostic,
+> {
     let (mut args, mut inits) = (Vec::new(), Vec::new());
     p.parse_punct(Punct::LParen)?;
     if !p.parse_optional_punct(Punct::RParen) {
@@ -231,7 +237,11 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         return Err(op_error(
             ctx,
             op,
-            format!("different number of inits and region iter_args: {} != {}", inits.len(), u64::MAX),
+            format!(
+                "different number of inits and region iter_args: {} != {}",
+                inits.len(),
+                u64::MAX
+            ),
         ));
     };
     if ctx.value_type(iv) != ctx.value_type(ctx.operand(op, 0)) {
@@ -266,18 +276,28 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
             ));
         }
     }
-    if let Some(yield_op) = ctx.block_last_op(body).filter(|&y| ctx.op_name_str(y) == YieldOp::NAME) {
-        let yielded: Vec<Value> = ctx.operands(yield_op).collect();
-        if yielded.len() != iter_args.len() {
+    for (i, (&arg, result)) in iter_args.iter().zip(ctx.results(op)).enumerate() {
+        let (a, b) = (ctx.value_type(arg), ctx.value_type(result));
+        if a != b {
             return Err(op_error(
                 ctx,
                 op,
                 format!(
-                    "different number of region iter_args and yielded values: {} != {}",
-                    iter_args.len(),
-                    yielded.len()
+                    "{i}-th region iter_arg and {i}-th loop result have different type: '{}' != '{}'",
+                    type_str(ctx, a),
+                    type_str(ctx, b)
                 ),
             ));
+        }
+    }
+    if let Some(yield_op) = ctx
+        .block_last_op(body)
+        .filter(|&y| ctx.op_name_str(y) == YieldOp::NAME)
+    {
+        let yielded: Vec<Value> = ctx.operands(yield_op).collect();
+        if yielded.len() != iter_args.len() {
+            let iter_types: Vec<Type> = iter_args.iter().map(|&v| ctx.value_type(v)).collect();
+            check_edge(ctx, op, yield_op, "Region #0", &yielded, &iter_types)?;
         }
         for (i, (&arg, &value)) in iter_args.iter().zip(&yielded).enumerate() {
             let (a, b) = (ctx.value_type(arg), ctx.value_type(value));
@@ -364,12 +384,28 @@ fn print_if(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
 }
 
 fn verify_if(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    for (i, &region) in ctx.op_regions(op).iter().enumerate() {
+        if ctx
+            .region_entry_block(region)
+            .is_some_and(|b| ctx.num_block_args(b) > 0)
+        {
+            return Err(op_error(
+                ctx,
+                op,
+                format!("region #{i} should have no arguments"),
+            ));
+        }
+    }
     let else_empty = ctx
         .op_regions(op)
         .get(1)
         .is_none_or(|&r| ctx.region_is_empty(r));
     if ctx.num_results(op) != 0 && else_empty {
-        return Err(op_error(ctx, op, "must have an else block if defining values"));
+        return Err(op_error(
+            ctx,
+            op,
+            "must have an else block if defining values",
+        ));
     }
     Ok(())
 }
@@ -384,30 +420,35 @@ fn check_edge(
     operands: &[Value],
     inputs: &[Type],
 ) -> Result<(), Diagnostic> {
-    let from_name = ctx.op_name_str(from);
+    let from_name = if from == op {
+        "parent".to_string()
+    } else {
+        format!("Operation {}", ctx.op_name_str(from))
+    };
+    let note = |d: Diagnostic| d.with_note(ctx.op_loc(from), "region branch point");
     if operands.len() != inputs.len() {
-        return Err(op_error(
+        return Err(note(op_error(
             ctx,
             op,
             format!(
-                "along control flow edge from Operation {from_name} to {to}: region branch point has {} operands, but region successor needs {} inputs",
+                "along control flow edge from {from_name} to {to}: region branch point has {} operands, but region successor needs {} inputs",
                 operands.len(),
                 inputs.len()
             ),
-        ));
+        )));
     }
     for (i, (&value, &ty)) in operands.iter().zip(inputs).enumerate() {
         let have = ctx.value_type(value);
         if have != ty {
-            return Err(op_error(
+            return Err(note(op_error(
                 ctx,
                 op,
                 format!(
-                    "along control flow edge from Operation {from_name} to {to}: successor operand type #{i} '{}' should match successor input type #{i} '{}'",
+                    "along control flow edge from {from_name} to {to}: successor operand type #{i} '{}' should match successor input type #{i} '{}'",
                     type_str(ctx, have),
                     type_str(ctx, ty)
                 ),
-            ));
+            )));
         }
     }
     Ok(())
@@ -416,7 +457,8 @@ fn check_edge(
 fn verify_if_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
     for &region in ctx.op_regions(op) {
-        if let Some(term) = terminator(ctx, region).filter(|&t| ctx.op_name_str(t) == YieldOp::NAME) {
+        if let Some(term) = terminator(ctx, region).filter(|&t| ctx.op_name_str(t) == YieldOp::NAME)
+        {
             let operands: Vec<Value> = ctx.operands(term).collect();
             check_edge(ctx, op, term, "parent", &operands, &results)?;
         }
@@ -498,20 +540,25 @@ fn verify_while_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> 
     let (Some(&before), Some(&after)) = (regions.first(), regions.get(1)) else {
         return Ok(());
     };
-    let Some(condition) = terminator(ctx, before).filter(|&t| ctx.op_name_str(t) == ConditionOp::NAME) else {
-        return Err(op_error(
-            ctx,
-            op,
-            "expects the 'before' region to terminate with 'scf.condition'",
-        ));
+    let expect_terminator = |region: Region, name: &str, which: &str| {
+        let term = terminator(ctx, region);
+        match term.filter(|&t| ctx.op_name_str(t) == name) {
+            Some(t) => Ok(t),
+            None => {
+                let error = op_error(
+                    ctx,
+                    op,
+                    format!("expects the '{which}' region to terminate with '{name}'"),
+                );
+                Err(match term {
+                    Some(t) => error.with_note(ctx.op_loc(t), "terminator here"),
+                    None => error,
+                })
+            }
+        }
     };
-    let Some(yield_op) = terminator(ctx, after).filter(|&t| ctx.op_name_str(t) == YieldOp::NAME) else {
-        return Err(op_error(
-            ctx,
-            op,
-            "expects the 'after' region to terminate with 'scf.yield'",
-        ));
-    };
+    let condition = expect_terminator(before, ConditionOp::NAME, "before")?;
+    let yield_op = expect_terminator(after, YieldOp::NAME, "after")?;
     let block_types = |region: Region| -> Vec<Type> {
         ctx.region_entry_block(region)
             .map(|b| ctx.block_args(b).map(|v| ctx.value_type(v)).collect())
@@ -522,24 +569,16 @@ fn verify_while_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> 
     let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
     let yielded: Vec<Value> = ctx.operands(yield_op).collect();
     let before_types = block_types(before);
-    if inits.len() != before_types.len()
-        || inits.iter().zip(&before_types).any(|(&v, &t)| ctx.value_type(v) != t)
-    {
-        let inputs: Vec<Type> = before_types.clone();
-        if inits.len() != inputs.len() {
-            return Err(op_error(
-                ctx,
-                op,
-                format!(
-                    "along control flow edge from parent operands to Region #0: region branch point has {} operands, but region successor needs {} inputs",
-                    inits.len(),
-                    inputs.len()
-                ),
-            ));
-        }
-    }
-    check_edge(ctx, op, condition, "Region #1", &forwarded, &block_types(after))?;
+    check_edge(ctx, op, op, "Region #0", &inits, &before_types)?;
     check_edge(ctx, op, condition, "parent", &forwarded, &results)?;
+    check_edge(
+        ctx,
+        op,
+        condition,
+        "Region #1",
+        &forwarded,
+        &block_types(after),
+    )?;
     check_edge(ctx, op, yield_op, "Region #0", &yielded, &before_types)?;
     Ok(())
 }

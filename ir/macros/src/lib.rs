@@ -29,6 +29,7 @@
 //! Op arguments: the name, then `traits(...)` (fields of `OpTraits` in
 //! CamelCase), `format = "..."`, `all_types_match(a, b, ...)`,
 //! `default_dialect = "..."`, and hooks given as paths: `verify`,
+//! `verify_predicates`,
 //! `verify_regions`, `fold`, `canonicalize`, `infer`, `result_names`,
 //! `parse`, `print`. A format is checked when the crate compiles.
 
@@ -37,7 +38,9 @@ use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathArguments, Token, Type};
+use syn::{
+    Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, Path, PathArguments, Token, Type,
+};
 
 enum ArgValue {
     Str(LitStr),
@@ -145,7 +148,8 @@ fn doc_lines(attrs: &[syn::Attribute]) -> Vec<String> {
         .filter_map(|a| match &a.meta {
             syn::Meta::NameValue(nv) => match &nv.value {
                 syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s), ..
+                    lit: syn::Lit::Str(s),
+                    ..
                 }) => Some(s.value()),
                 _ => None,
             },
@@ -169,7 +173,10 @@ fn parse_field(field: &syn::Field) -> syn::Result<FieldDecl> {
         format_ident!("r#{}", accessor_name)
     };
     let Type::Path(path) = &field.ty else {
-        return Err(syn::Error::new_spanned(&field.ty, "expected a field kind such as Operand<C>"));
+        return Err(syn::Error::new_spanned(
+            &field.ty,
+            "expected a field kind such as Operand<C>",
+        ));
     };
     let Some(last) = path.path.segments.last() else {
         return Err(syn::Error::new_spanned(&field.ty, "expected a field kind"));
@@ -190,14 +197,18 @@ fn parse_field(field: &syn::Field) -> syn::Result<FieldDecl> {
         if attr.path().is_ident("default") {
             if let syn::Meta::NameValue(nv) = &attr.meta {
                 if let syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s), ..
+                    lit: syn::Lit::Str(s),
+                    ..
                 }) = &nv.value
                 {
                     default = Some(s.clone());
                     continue;
                 }
             }
-            return Err(syn::Error::new_spanned(attr, "expected #[default = \"mlir attribute\"]"));
+            return Err(syn::Error::new_spanned(
+                attr,
+                "expected #[default = \"mlir attribute\"]",
+            ));
         }
     }
     let kind_name = last.ident.to_string();
@@ -222,12 +233,21 @@ fn parse_field(field: &syn::Field) -> syn::Result<FieldDecl> {
             ))
         }
     };
-    let needs_constraint = matches!(kind, FieldKind::Operand(_) | FieldKind::Result(_) | FieldKind::Attr(_));
+    let needs_constraint = matches!(
+        kind,
+        FieldKind::Operand(_) | FieldKind::Result(_) | FieldKind::Attr(_)
+    );
     if needs_constraint && constraint.is_none() {
-        return Err(syn::Error::new_spanned(&field.ty, "expected a constraint: Kind<Constraint>"));
+        return Err(syn::Error::new_spanned(
+            &field.ty,
+            "expected a constraint: Kind<Constraint>",
+        ));
     }
     if default.is_some() && !matches!(kind, FieldKind::Attr(_)) {
-        return Err(syn::Error::new_spanned(&field.ty, "#[default] applies to attributes only"));
+        return Err(syn::Error::new_spanned(
+            &field.ty,
+            "#[default] applies to attributes only",
+        ));
     }
     Ok(FieldDecl {
         name,
@@ -249,15 +269,28 @@ fn trait_field(path: &Path) -> syn::Result<Ident> {
 
 fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
     let Data::Struct(data) = &input.data else {
-        return Err(syn::Error::new_spanned(&input.ident, "#[op] applies to a struct"));
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[op] applies to a struct",
+        ));
     };
     let Fields::Named(named) = &data.fields else {
-        return Err(syn::Error::new_spanned(&input.ident, "#[op] needs named fields"));
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[op] needs named fields",
+        ));
     };
-    let fields: Vec<FieldDecl> = named.named.iter().map(parse_field).collect::<syn::Result<_>>()?;
+    let fields: Vec<FieldDecl> = named
+        .named
+        .iter()
+        .map(parse_field)
+        .collect::<syn::Result<_>>()?;
     let op_name = args.name.value();
     if !op_name.contains('.') {
-        return Err(syn::Error::new_spanned(&args.name, "the op name must be `dialect.op`"));
+        return Err(syn::Error::new_spanned(
+            &args.name,
+            "the op name must be `dialect.op`",
+        ));
     }
 
     let mut traits = Vec::new();
@@ -283,8 +316,8 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 all_types_match.push(names);
             }
             (
-                "verify" | "verify_regions" | "fold" | "canonicalize" | "infer" | "result_names"
-                | "parse" | "print",
+                "verify" | "verify_predicates" | "verify_regions" | "fold" | "canonicalize"
+                | "infer" | "result_names" | "parse" | "print",
                 ArgValue::Path(path),
             ) => hooks.push((key.to_string(), path.clone())),
             (other, _) => {
@@ -297,17 +330,26 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
     }
     let has_hook = |name: &str| hooks.iter().any(|(k, _)| k == name);
     if format.is_some() && (has_hook("parse") || has_hook("print")) {
-        return Err(syn::Error::new_spanned(&args.name, "give either a format or parse/print hooks"));
+        return Err(syn::Error::new_spanned(
+            &args.name,
+            "give either a format or parse/print hooks",
+        ));
     }
     if has_hook("parse") != has_hook("print") {
-        return Err(syn::Error::new_spanned(&args.name, "a custom form needs both parse and print"));
+        return Err(syn::Error::new_spanned(
+            &args.name,
+            "a custom form needs both parse and print",
+        ));
     }
     // Check that names used in the format and all_types_match exist.
     let value_names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
     for group in &all_types_match {
         for name in group {
             if !value_names.contains(&name.as_str()) {
-                return Err(syn::Error::new_spanned(&args.name, format!("all_types_match: no value `{name}`")));
+                return Err(syn::Error::new_spanned(
+                    &args.name,
+                    format!("all_types_match: no value `{name}`"),
+                ));
             }
         }
     }
@@ -317,7 +359,13 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
 
     let docs = doc_lines(&input.attrs);
     let summary = docs.first().cloned().unwrap_or_default();
-    let description = docs.iter().skip(1).skip_while(|l| l.is_empty()).cloned().collect::<Vec<_>>().join("\n");
+    let description = docs
+        .iter()
+        .skip(1)
+        .skip_while(|l| l.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n");
 
     let krate = quote!(::strata_ir);
     let value_spec = |f: &FieldDecl, arity: Arity| {
@@ -427,6 +475,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
         Some((_, path)) => quote!(Some(#path)),
         None => quote!(None),
     };
+    let verify_predicates = hook("verify_predicates");
     let (verify, verify_regions, fold, canonicalize, infer, result_names, parse, print) = (
         hook("verify"),
         hook("verify_regions"),
@@ -437,6 +486,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
         hook("parse"),
         hook("print"),
     );
+    let trait_names: Vec<String> = traits.iter().map(|t| t.to_string()).collect();
     let atm_groups = all_types_match.iter().map(|g| quote!(&[#(#g),*]));
 
     let vis = &input.vis;
@@ -446,18 +496,23 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
 
     // Accessors.
     let mut accessors = Vec::new();
-    let (mut operand_index, mut result_index, mut region_index, mut successor_index) = (0usize, 0usize, 0usize, 0usize);
+    let (mut operand_index, mut result_index, mut region_index, mut successor_index) =
+        (0usize, 0usize, 0usize, 0usize);
     let simple_operands = operand_variadics == 0;
     let simple_results = result_variadics == 0;
     for f in &fields {
         let acc = &f.accessor;
-        let doc = format!("The `{}` {} of the op.", f.name, match f.kind {
-            FieldKind::Operand(_) => "operand",
-            FieldKind::Result(_) => "result",
-            FieldKind::Attr(_) => "attribute",
-            FieldKind::Region { .. } => "region",
-            FieldKind::Successor { .. } => "successor",
-        });
+        let doc = format!(
+            "The `{}` {} of the op.",
+            f.name,
+            match f.kind {
+                FieldKind::Operand(_) => "operand",
+                FieldKind::Result(_) => "result",
+                FieldKind::Attr(_) => "attribute",
+                FieldKind::Region { .. } => "region",
+                FieldKind::Successor { .. } => "successor",
+            }
+        );
         let tokens = match f.kind {
             FieldKind::Operand(arity) => {
                 let i = operand_index;
@@ -673,11 +728,13 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
             regions: &[#(#regions),*],
             successors: &[#(#successors),*],
             traits: #krate::dialect::OpTraits { #(#traits: true,)* ..#krate::dialect::OpTraits::NONE },
+            trait_order: &[#(#trait_names),*],
             all_types_match: &[#(#atm_groups),*],
             format: #format_tokens,
             compiled_format: ::std::sync::OnceLock::new(),
             parse: #parse,
             print: #print,
+            verify_predicates: #verify_predicates,
             verify: #verify,
             verify_regions: #verify_regions,
             fold: #fold,
@@ -750,12 +807,16 @@ fn check_format(text: &str, fields: &[FieldDecl]) -> Result<(), String> {
             b'$' => {
                 let start = i + 1;
                 let mut end = start;
-                while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
                     end += 1;
                 }
                 let name = &text[start..end];
                 if !names.contains(&name) {
-                    return Err(format!("format names `${name}`, which the op does not declare"));
+                    return Err(format!(
+                        "format names `${name}`, which the op does not declare"
+                    ));
                 }
                 i = end;
             }
@@ -772,13 +833,22 @@ fn check_format(text: &str, fields: &[FieldDecl]) -> Result<(), String> {
             }
             c if c.is_ascii_alphabetic() => {
                 let start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'-' | b'_')) {
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'-' | b'_'))
+                {
                     i += 1;
                 }
                 let word = &text[start..i];
                 if !matches!(
                     word,
-                    "attr-dict" | "attr-dict-with-keyword" | "type" | "functional-type" | "operands" | "results" | "regions" | "successors"
+                    "attr-dict"
+                        | "attr-dict-with-keyword"
+                        | "type"
+                        | "functional-type"
+                        | "operands"
+                        | "results"
+                        | "regions"
+                        | "successors"
                 ) {
                     return Err(format!("unknown format directive `{word}`"));
                 }

@@ -182,8 +182,8 @@ attr_constraint!(
     AnyAttr, "any attribute", AttrSyntax::Generic, |_ctx, _attr| true
 );
 attr_constraint!(
-    /// An attribute with a type (integer, float, elements...).
-    TypedAttr, "TypedAttr instance", AttrSyntax::Generic, |ctx, attr| attr_type(ctx, attr).is_some()
+    /// An attribute with a type (integer, float, string, elements...).
+    TypedAttr, "TypedAttr instance", AttrSyntax::Generic, |ctx, attr| attr_type(ctx, attr).is_some() || matches!(ctx.attr_kind(attr), AttrKind::String { .. })
 );
 attr_constraint!(
     /// A 64-bit signless integer attribute.
@@ -288,7 +288,11 @@ impl EnumSpec {
         if !self.bit_enum || value == 0 {
             return self.keyword(value).map(str::to_string);
         }
-        if let Some(word) = self.cases.iter().find(|c| c.1 == value && c.1.count_ones() > 1) {
+        if let Some(word) = self
+            .cases
+            .iter()
+            .find(|c| c.1 == value && c.1.count_ones() > 1)
+        {
             return Some(word.0.to_string());
         }
         let mut words = Vec::new();
@@ -343,9 +347,12 @@ impl EnumSpec {
                 let value = *value as u64;
                 self.keyword(value).map(|_| value)
             }
-            (EnumStorage::Dialect { dialect, mnemonic }, AttrKind::Opaque { dialect: d, data, .. })
-                if ctx.ident_str(*d) == dialect =>
-            {
+            (
+                EnumStorage::Dialect { dialect, mnemonic },
+                AttrKind::Opaque {
+                    dialect: d, data, ..
+                },
+            ) if ctx.ident_str(*d) == dialect => {
                 let body = data.strip_prefix(mnemonic)?;
                 let inner = body.strip_prefix('<')?.strip_suffix('>')?;
                 self.parse_text(inner)

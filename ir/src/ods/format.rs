@@ -100,7 +100,9 @@ fn tokenize(text: &'static str) -> Result<Vec<FTok>, String> {
             b'$' => {
                 let start = i + 1;
                 let mut end = start;
-                while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
                     end += 1;
                 }
                 if end == start {
@@ -131,7 +133,9 @@ fn tokenize(text: &'static str) -> Result<Vec<FTok>, String> {
             }
             c if c.is_ascii_alphabetic() => {
                 let start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'-' | b'_')) {
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'-' | b'_'))
+                {
                     i += 1;
                 }
                 toks.push(FTok::Word(&text[start..i]));
@@ -237,9 +241,13 @@ impl Compiler<'_> {
             return Ok((Kind::Successor(i), Anchor::Region(i)));
         }
         if spec.results.iter().any(|r| r.name == name) {
-            return Err(format!("result '{name}' can only appear in a type directive"));
+            return Err(format!(
+                "result '{name}' can only appear in a type directive"
+            ));
         }
-        Err(format!("'{name}' is not an operand, attribute, region or successor"))
+        Err(format!(
+            "'{name}' is not an operand, attribute, region or successor"
+        ))
     }
 
     fn target(&mut self) -> Result<Target, String> {
@@ -311,11 +319,7 @@ fn assign_spaces(elements: &mut [Element], emit_space: &mut bool, last_punct: &m
             }
             Kind::Space(value) => {
                 element.space = *value;
-                if *value {
-                    *last_punct = false;
-                } else {
-                    *last_punct = true;
-                }
+                *last_punct = !*value;
                 *emit_space = false;
             }
             Kind::AttrDict { .. } => {
@@ -378,10 +382,15 @@ struct ParseState<'a> {
     all_operand_types: Option<Vec<Type>>,
     all_result_types: Option<Vec<Type>>,
     regions_parsed: bool,
+    /// Where each operand group's `type(...)` directive was written.
+    type_pos: Vec<Option<SourcePos>>,
 }
 
 /// The parse hook of every op with a declarative format.
-pub fn parse_with_format(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+pub fn parse_with_format(
+    p: &mut OpAsmParser<'_, '_>,
+    state: &mut OperationState,
+) -> Result<(), Diagnostic> {
     let name = p.op_name().to_string();
     let Some(spec) = spec_of(p.ctx(), &name) else {
         return Err(p.error("is not a declarative op"));
@@ -394,6 +403,7 @@ pub fn parse_with_format(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState
         all_operand_types: None,
         all_result_types: None,
         regions_parsed: false,
+        type_pos: vec![None; spec.operands.len()],
     };
     for _ in spec.regions {
         state.regions.push(p.ctx().create_region());
@@ -511,11 +521,19 @@ fn parse_element<'a>(
             state.attributes.extend(entries);
         }
         Kind::Type(target) => {
+            let pos = p.pos();
             let types = match target {
-                Target::Operand(i) if spec.operands[*i].arity == Arity::Single => vec![p.parse_type()?],
-                Target::Result(i) if spec.results[*i].arity == Arity::Single => vec![p.parse_type()?],
+                Target::Operand(i) if spec.operands[*i].arity == Arity::Single => {
+                    vec![p.parse_type()?]
+                }
+                Target::Result(i) if spec.results[*i].arity == Arity::Single => {
+                    vec![p.parse_type()?]
+                }
                 _ => parse_type_list_optional(p)?,
             };
+            if let Target::Operand(i) = target {
+                ps.type_pos[*i] = Some(pos);
+            }
             store_types(ps, *target, types);
         }
         Kind::FunctionalType(inputs, results) => {
@@ -581,14 +599,19 @@ fn attr_may_start(p: &OpAsmParser<'_, '_>, spec: &super::AttrSpec) -> bool {
     match spec.constraint.syntax {
         AttrSyntax::Keyword(e) => e.cases.iter().any(|c| p.peek_keyword(c.0)),
         AttrSyntax::Stripped(_) => p.peek_punct(Punct::Less),
-        _ => !(p.peek_punct(Punct::Colon)
-            || p.peek_punct(Punct::LBrace)
-            || p.peek_punct(Punct::RParen)
-            || p.peek_operand()),
+        _ => {
+            !(p.peek_punct(Punct::Colon)
+                || p.peek_punct(Punct::LBrace)
+                || p.peek_punct(Punct::RParen)
+                || p.peek_operand())
+        }
     }
 }
 
-fn parse_attr_value(p: &mut OpAsmParser<'_, '_>, spec: &super::AttrSpec) -> Result<Attribute, Diagnostic> {
+fn parse_attr_value(
+    p: &mut OpAsmParser<'_, '_>,
+    spec: &super::AttrSpec,
+) -> Result<Attribute, Diagnostic> {
     let constraint = spec.constraint;
     if constraint.unit {
         return Ok(p.ctx().unit_attr());
@@ -609,10 +632,7 @@ fn parse_attr_value(p: &mut OpAsmParser<'_, '_>, spec: &super::AttrSpec) -> Resu
                     .chain(e.cases.iter().map(|c| c.0).filter(|&w| w != "none"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                return Err(p.error_at(
-                    pos,
-                    format!("expected {} to be one of: {list}", e.name),
-                ));
+                return Err(p.error_at(pos, format!("expected {} to be one of: {list}", e.name)));
             };
             match e.attr(p.ctx(), value) {
                 Some(attr) => Ok(attr),
@@ -688,7 +708,11 @@ fn finish_parse<'a>(
             }
             for (i, slot) in ps.result_types.iter_mut().enumerate() {
                 if slot.is_none() {
-                    let n = if spec.results[i].arity == Arity::Single { 1 } else { 0 };
+                    let n = if spec.results[i].arity == Arity::Single {
+                        1
+                    } else {
+                        0
+                    };
                     *slot = Some(vec![ty; n]);
                 }
             }
@@ -708,7 +732,9 @@ fn finish_parse<'a>(
         let mut ty = None;
         for name in group.iter() {
             if let Some(i) = spec.operands.iter().position(|o| o.name == *name) {
-                ty = ty.or(ps.operand_types[i].as_ref().and_then(|t| t.first().copied()));
+                ty = ty.or(ps.operand_types[i]
+                    .as_ref()
+                    .and_then(|t| t.first().copied()));
             } else if let Some(i) = spec.results.iter().position(|o| o.name == *name) {
                 ty = ty.or(ps.result_types[i].as_ref().and_then(|t| t.first().copied()));
             }
@@ -744,7 +770,10 @@ fn finish_parse<'a>(
             }
             return Err(p.error_at(
                 operands_pos,
-                format!("could not infer the type of operand '{}'", spec.operands[i].name),
+                format!(
+                    "could not infer the type of operand '{}'",
+                    spec.operands[i].name
+                ),
             ));
         };
         let pos = uses.first().map_or(operands_pos, |u| u.pos());
@@ -759,7 +788,12 @@ fn finish_parse<'a>(
     }
     // Result types.
     if ps.result_types.iter().all(Option::is_some) {
-        let sizes: Vec<u64> = ps.result_types.iter().flatten().map(|t| t.len() as u64).collect();
+        let sizes: Vec<u64> = ps
+            .result_types
+            .iter()
+            .flatten()
+            .map(|t| t.len() as u64)
+            .collect();
         state.result_types = ps.result_types.into_iter().flatten().flatten().collect();
         if spec.result_segments() {
             let attr = segment_attr(p.ctx(), &sizes);
@@ -767,6 +801,8 @@ fn finish_parse<'a>(
             state.attributes.push((name, attr));
         }
     } else if let Some(infer) = spec.infer_result_types {
+        // As ODS: operand types are checked before inference relies on them.
+        check_operand_types(p, spec, &ps.operand_types, &ps.type_pos, operands_pos)?;
         match infer(p.ctx(), state) {
             Ok(types) => state.result_types = types,
             Err(message) => {
@@ -781,12 +817,46 @@ fn finish_parse<'a>(
     Ok(())
 }
 
+fn check_operand_types(
+    p: &mut OpAsmParser<'_, '_>,
+    spec: &OpSpec,
+    types: &[Option<Vec<Type>>],
+    positions: &[Option<SourcePos>],
+    fallback: SourcePos,
+) -> Result<(), Diagnostic> {
+    for (i, group) in types.iter().enumerate() {
+        let operand = &spec.operands[i];
+        for &ty in group.iter().flatten() {
+            if !(operand.constraint.check)(p.ctx(), ty) {
+                let printed = crate::printer::type_to_string(p.ctx(), ty);
+                let pos = positions[i].unwrap_or(fallback);
+                return Err(p.error_at(
+                    pos,
+                    format!(
+                        "'{}' must be {}, but got '{printed}'",
+                        operand.name, operand.constraint.summary
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn distribute_results(spec: &OpSpec, ps: &mut ParseState<'_>, all: Vec<Type>) {
-    let fixed = spec.results.iter().filter(|r| r.arity == Arity::Single).count();
+    let fixed = spec
+        .results
+        .iter()
+        .filter(|r| r.arity == Arity::Single)
+        .count();
     let extra = all.len().saturating_sub(fixed);
     let mut rest = all.as_slice();
     for (i, result) in spec.results.iter().enumerate() {
-        let n = if result.arity == Arity::Single { 1 } else { extra };
+        let n = if result.arity == Arity::Single {
+            1
+        } else {
+            extra
+        };
         let take = n.min(rest.len());
         ps.result_types[i] = Some(rest[..take].to_vec());
         rest = &rest[take..];

@@ -176,6 +176,9 @@ pub struct OpSpec {
     pub successors: &'static [SuccessorSpec],
     /// Traits.
     pub traits: OpTraits,
+    /// The declared traits in order (snake_case), which is the order their
+    /// verifiers run in.
+    pub trait_order: &'static [&'static str],
     /// Groups of operands/results that must have the same type
     /// (`AllTypesMatch`), by name.
     pub all_types_match: &'static [&'static [&'static str]],
@@ -187,7 +190,11 @@ pub struct OpSpec {
     pub parse: Option<ParseFn>,
     /// Hand-written printer (instead of a format).
     pub print: Option<PrintFn>,
-    /// Op-specific verification after the declared constraints.
+    /// Checks of ODS predicate traits (`TypesMatchWith`, `PredOpTrait`,
+    /// `AllTypesMatch` written by hand), run with the declared constraints,
+    /// before the native traits.
+    pub verify_predicates: Option<VerifyFn>,
+    /// Op-specific verification after the declared constraints and traits.
     pub verify: Option<VerifyFn>,
     /// Verification after the nested ops (MLIR's `verifyRegions`).
     pub verify_regions: Option<VerifyFn>,
@@ -205,12 +212,16 @@ pub struct OpSpec {
 
 impl std::fmt::Debug for OpSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpSpec").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("OpSpec")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 
 impl OpSpec {
-    /// A spec with nothing declared (the base of `..OpSpec::EMPTY`).
+    /// A spec with nothing declared (the base of `..OpSpec::EMPTY` in a
+    /// `static`; each use is a fresh value with its own format cache).
+    #[allow(clippy::declare_interior_mutable_const)]
     pub const EMPTY: OpSpec = OpSpec {
         name: "",
         summary: "",
@@ -221,11 +232,13 @@ impl OpSpec {
         regions: &[],
         successors: &[],
         traits: OpTraits::NONE,
+        trait_order: &[],
         all_types_match: &[],
         format: None,
         compiled_format: OnceLock::new(),
         parse: None,
         print: None,
+        verify_predicates: None,
         verify: None,
         verify_regions: None,
         fold: None,
@@ -244,7 +257,8 @@ impl OpSpec {
     pub fn definition(&'static self, inherent_attrs: &'static [&'static str]) -> OpDefinition {
         let has_format = self.format.is_some();
         let mut traits = self.traits;
-        traits.num_regions = (!self.regions.iter().any(|r| r.variadic)).then_some(self.regions.len());
+        traits.num_regions =
+            (!self.regions.iter().any(|r| r.variadic)).then_some(self.regions.len());
         OpDefinition {
             name: self.name,
             summary: self.summary,
@@ -289,12 +303,20 @@ impl OpSpec {
 
     /// Whether operand groups are sized by `operandSegmentSizes`.
     pub fn operand_segments(&self) -> bool {
-        self.operands.iter().filter(|o| o.arity != Arity::Single).count() > 1
+        self.operands
+            .iter()
+            .filter(|o| o.arity != Arity::Single)
+            .count()
+            > 1
     }
 
     /// Whether result groups are sized by `resultSegmentSizes`.
     pub fn result_segments(&self) -> bool {
-        self.results.iter().filter(|o| o.arity != Arity::Single).count() > 1
+        self.results
+            .iter()
+            .filter(|o| o.arity != Arity::Single)
+            .count()
+            > 1
     }
 }
 
@@ -332,6 +354,34 @@ pub fn fill_default_properties(ctx: &mut Context, spec: &OpSpec, state: &mut Ope
         }
     }
     state.properties = Some(ctx.dictionary_attr(entries));
+}
+
+/// MLIR's property conversion: an enum-typed property must hold one of the
+/// enum's values, or the op cannot be created (`invalid properties ...`).
+pub fn check_properties(ctx: &Context, spec: &OpSpec, props: Attribute) -> Result<(), String> {
+    for &(name, value) in ctx.dictionary_entries(props) {
+        let Some(attr) = spec
+            .attributes
+            .iter()
+            .find(|a| a.name == ctx.ident_str(name))
+        else {
+            continue;
+        };
+        let typed = matches!(
+            attr.constraint.syntax,
+            AttrSyntax::Keyword(_) | AttrSyntax::Stripped(_)
+        );
+        if typed && !(attr.constraint.check)(ctx, value) {
+            return Err(format!(
+                "invalid properties {} for op {}: Invalid attribute `{}` in property conversion: {}",
+                crate::printer::attribute_to_string(ctx, props),
+                spec.name,
+                attr.name,
+                crate::printer::attribute_to_string(ctx, value)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The default value of a default-valued attribute.
@@ -375,7 +425,11 @@ pub fn group_sizes(
             crate::AttrKind::DenseArray { values, .. } => {
                 values.iter().map(|&v| v as i32 as usize).collect()
             }
-            _ => return Err(format!("attribute '{segment_attr}' must be a dense i32 array")),
+            _ => {
+                return Err(format!(
+                    "attribute '{segment_attr}' must be a dense i32 array"
+                ))
+            }
         };
         if sizes.len() != groups.len() {
             return Err(format!(
@@ -449,9 +503,19 @@ pub fn verify_op(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         return Ok(());
     };
     verify_counts(ctx, op, spec)?;
+    if spec.traits.terminator && ctx.op_next(op).is_some() {
+        return Err(op_error(
+            ctx,
+            op,
+            "must be the last operation in the parent block",
+        ));
+    }
     verify_attributes(ctx, op, spec)?;
     verify_value_groups(ctx, op, spec)?;
     verify_regions_decl(ctx, op, spec)?;
+    if let Some(verify) = spec.verify_predicates {
+        verify(ctx, op)?;
+    }
     verify_traits(ctx, op, spec)?;
     if let Some(verify) = spec.verify {
         verify(ctx, op)?;
@@ -471,7 +535,11 @@ fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
         return Err(op_error(ctx, op, message));
     }
     let results = ctx.num_results(op);
-    let fixed_results = spec.results.iter().filter(|r| r.arity == Arity::Single).count();
+    let fixed_results = spec
+        .results
+        .iter()
+        .filter(|r| r.arity == Arity::Single)
+        .count();
     if !spec.has_variadic_results() {
         if results != fixed_results {
             let message = match fixed_results {
@@ -504,7 +572,11 @@ fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
         ));
     }
     let operands = ctx.num_operands(op);
-    let fixed_operands = spec.operands.iter().filter(|o| o.arity == Arity::Single).count();
+    let fixed_operands = spec
+        .operands
+        .iter()
+        .filter(|o| o.arity == Arity::Single)
+        .count();
     if !spec.has_variadic_operands() {
         if operands != fixed_operands {
             let message = match fixed_operands {
@@ -535,18 +607,17 @@ fn verify_attributes(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), 
                 ));
             }
             None => {}
-            Some(value) => {
-                if !(attr.constraint.check)(ctx, value) {
-                    return Err(op_error(
-                        ctx,
-                        op,
-                        format!(
-                            "attribute '{}' failed to satisfy constraint: {}",
-                            attr.name, attr.constraint.summary
-                        ),
-                    ));
-                }
+            Some(value) if !(attr.constraint.check)(ctx, value) => {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "attribute '{}' failed to satisfy constraint: {}",
+                        attr.name, attr.constraint.summary
+                    ),
+                ));
             }
+            Some(_) => {}
         }
     }
     Ok(())
@@ -647,39 +718,43 @@ fn verify_regions_decl(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
 }
 
 fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
-    let traits = &spec.traits;
     let operand_types: Vec<Type> = ctx.operands(op).map(|v| ctx.value_type(v)).collect();
     let result_types: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
-    if traits.same_type_operands
-        && operand_types.windows(2).any(|w| w[0] != w[1])
-    {
-        return Err(op_error(ctx, op, "requires all operands to have the same type"));
-    }
-    if traits.same_operands_and_result_shape {
-        let shapes: Vec<Option<Vec<i64>>> = operand_types
-            .iter()
-            .chain(&result_types)
-            .map(|&t| ctx.type_kind(t).shape().map(|s| s.to_vec()))
-            .collect();
-        if shapes.windows(2).any(|w| w[0] != w[1]) {
-            return Err(op_error(
-                ctx,
-                op,
-                "requires the same shape for all operands and results",
-            ));
-        }
-    }
-    if traits.elementwise {
-        verify_elementwise(ctx, op, &operand_types, &result_types)?;
-    }
-    if traits.same_operands_and_result_type {
-        let all: Vec<Type> = operand_types.iter().chain(&result_types).copied().collect();
-        if all.windows(2).any(|w| w[0] != w[1]) {
-            return Err(op_error(
-                ctx,
-                op,
-                "requires the same type for all operands and results",
-            ));
+    for &name in spec.trait_order {
+        match name {
+            "same_type_operands" if operand_types.windows(2).any(|w| w[0] != w[1]) => {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    "requires all operands to have the same type",
+                ));
+            }
+            "same_operands_and_result_shape" => {
+                let shapes: Vec<Option<Vec<i64>>> = operand_types
+                    .iter()
+                    .chain(&result_types)
+                    .map(|&t| ctx.type_kind(t).shape().map(|s| s.to_vec()))
+                    .collect();
+                if shapes.windows(2).any(|w| w[0] != w[1]) {
+                    return Err(op_error(
+                        ctx,
+                        op,
+                        "requires the same shape for all operands and results",
+                    ));
+                }
+            }
+            "elementwise" => verify_elementwise(ctx, op, &operand_types, &result_types)?,
+            "same_operands_and_result_type" => {
+                let all: Vec<Type> = operand_types.iter().chain(&result_types).copied().collect();
+                if all.windows(2).any(|w| w[0] != w[1]) {
+                    return Err(op_error(
+                        ctx,
+                        op,
+                        "requires the same type for all operands and results",
+                    ));
+                }
+            }
+            _ => {}
         }
     }
     for group in spec.all_types_match {
@@ -688,7 +763,7 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
             .filter_map(|name| named_value_type(ctx, op, spec, name))
             .collect();
         if types.windows(2).any(|w| w[0] != w[1]) {
-            let names: Vec<String> = group.iter().map(|n| format!("{n}")).collect();
+            let names: Vec<String> = group.iter().map(|n| n.to_string()).collect();
             return Err(op_error(
                 ctx,
                 op,

@@ -185,17 +185,20 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     }
 
     /// MLIR's "expected ..." error for an unexpected token: placed right
-    /// after the preceding text.
+    /// after the preceding text, prefixed `custom op 'name' `.
     pub fn wrong_token(&mut self, message: &str) -> Diagnostic {
-        self.p.wrong_token(message)
+        let text = format!("custom op '{}' {message}", self.op_name);
+        self.p.wrong_token(&text)
     }
 
     // ----- punctuation and keywords -----
 
     /// Consume `punct` or fail with "expected 'punct'".
     pub fn parse_punct(&mut self, punct: Punct) -> PResult<()> {
-        let what = format!("'{}'", punct.spelling());
-        self.p.expect(punct.tok(), &what)
+        if self.p.consume_if(punct.tok()) {
+            return Ok(());
+        }
+        Err(self.wrong_token(&format!("expected '{}'", punct.spelling())))
     }
 
     /// Consume `punct` if it is next.
@@ -210,8 +213,10 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
 
     /// Consume the keyword `word` or fail with "expected 'word'".
     pub fn parse_keyword(&mut self, word: &str) -> PResult<()> {
-        let message = format!("expected '{word}'");
-        self.p.expect_keyword(word, &message)
+        if self.p.consume_keyword(word) {
+            return Ok(());
+        }
+        Err(self.wrong_token(&format!("expected '{word}'")))
     }
 
     /// Consume the keyword `word` if it is next.
@@ -228,7 +233,7 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     pub fn parse_keyword_any(&mut self, what: &str) -> PResult<&'a str> {
         match self.parse_optional_keyword_any() {
             Some(word) => Ok(word),
-            None => Err(self.p.wrong_token(&format!("expected {what}"))),
+            None => Err(self.wrong_token(&format!("expected {what}"))),
         }
     }
 
@@ -306,7 +311,7 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     pub fn parse_symbol_name(&mut self) -> PResult<String> {
         match self.parse_optional_symbol_name()? {
             Some(name) => Ok(name),
-            None => Err(self.p.wrong_token("expected valid '@'-identifier for symbol name")),
+            None => Err(self.wrong_token("expected valid '@'-identifier for symbol name")),
         }
     }
 
@@ -336,7 +341,12 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         &mut self,
         delimiter: Delimiter,
     ) -> PResult<Vec<UnresolvedOperand<'a>>> {
-        self.parse_list(delimiter, "operand", |p| p.peek_operand(), |p| p.parse_operand())
+        self.parse_list(
+            delimiter,
+            "operand",
+            |p| p.peek_operand(),
+            |p| p.parse_operand(),
+        )
     }
 
     /// The value `operand` names, which must have type `ty`.
@@ -447,6 +457,9 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     /// `attributes {name = value, ...}` if the keyword is next.
     pub fn parse_optional_attr_dict_with_keyword(&mut self) -> PResult<Vec<(Ident, Attribute)>> {
         if self.p.consume_keyword("attributes") {
+            if !self.p.is(Tok::LBrace) {
+                return Err(self.p.wrong_token("expected '{' in attribute dictionary"));
+            }
             self.p.parse_dictionary_entries()
         } else {
             Ok(Vec::new())
@@ -532,7 +545,11 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         result
     }
 
-    fn parse_region_with_args(&mut self, region: Region, arguments: &[Argument<'a>]) -> PResult<()> {
+    fn parse_region_with_args(
+        &mut self,
+        region: Region,
+        arguments: &[Argument<'a>],
+    ) -> PResult<()> {
         if arguments.is_empty() {
             return self.p.parse_region_inner(region);
         }

@@ -66,14 +66,10 @@ impl Parser<'_> {
         if let Some(def) = registry.op(word) {
             return Some(def.clone());
         }
-        if word.contains('.') {
+        if word.contains('.') || default.is_empty() {
             return None;
         }
-        [default, "builtin", "func"]
-            .into_iter()
-            .filter(|d| !d.is_empty())
-            .find_map(|d| registry.op(&format!("{d}.{word}")))
-            .cloned()
+        registry.op(&format!("{default}.{word}")).cloned()
     }
 
     fn unknown_custom_op(&mut self, word: &str, default: &str, name_pos: u32) -> Diagnostic {
@@ -87,12 +83,21 @@ impl Parser<'_> {
                 )
             }
             Some(_) => self.error_here(format!("custom op '{word}' is unknown")),
-            None => {
-                let tried = if default.is_empty() { "builtin" } else { default };
-                self.error_here(format!(
-                    "custom op '{word}' is unknown (tried '{tried}.{word}' as well)"
-                ))
+            None if default.is_empty() => {
+                let loc = self.loc_at(name_pos);
+                let dialects = self.ctx.registry().dialects().join(", ");
+                Diagnostic::error(
+                    loc,
+                    format!("Dialect `' not found for custom op '{word}'  (tried '.{word}' as well)"),
+                )
+                .with_note(
+                    loc,
+                    format!("Available dialects: {dialects} ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management"),
+                )
             }
+            None => self.error_here(format!(
+                "custom op '{word}' is unknown (tried '{default}.{word}' as well)"
+            )),
         }
     }
 

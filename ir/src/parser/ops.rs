@@ -247,7 +247,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Record a definition of `%name#number`.
-    pub(super) fn add_definition(&mut self, use_info: UnresolvedOperand<'a>, value: Value) -> PResult<()> {
+    pub(super) fn add_definition(
+        &mut self,
+        use_info: UnresolvedOperand<'a>,
+        value: Value,
+    ) -> PResult<()> {
         let number = use_info.number;
         let existing = self.value_entries(use_info.name).get(number);
         if let Some(existing) = existing {
@@ -566,6 +570,10 @@ impl<'a> Parser<'a> {
         if let Some(def) = &registered {
             self.split_inherent_attributes(&mut state, properties, def.inherent_attrs, &name, loc)?;
             if let Some(spec) = def.spec {
+                if let Some(props) = state.properties {
+                    crate::ods::check_properties(self.ctx, spec, props)
+                        .map_err(|message| Diagnostic::error(loc, message))?;
+                }
                 crate::ods::fill_default_properties(self.ctx, spec, &mut state);
             }
         } else {

@@ -119,11 +119,9 @@ impl<'c> OpAsmPrinter<'_, 'c> {
         if entries.is_empty() {
             return;
         }
-        self.p.out.push_str(if with_keyword {
-            " attributes {"
-        } else {
-            " {"
-        });
+        self.p
+            .out
+            .push_str(if with_keyword { " attributes {" } else { " {" });
         self.p.print_named_attributes(&entries);
         self.p.out.push('}');
     }
@@ -157,7 +155,12 @@ impl<'c> OpAsmPrinter<'_, 'c> {
     /// A region: `{`, its blocks, `}`. `print_entry_args` prints the entry
     /// block's header; `print_terminators: false` leaves out the terminator
     /// of each block (for ops that insert it implicitly).
-    pub fn print_region(&mut self, region: Region, print_entry_args: bool, print_terminators: bool) {
+    pub fn print_region(
+        &mut self,
+        region: Region,
+        print_entry_args: bool,
+        print_terminators: bool,
+    ) {
         self.p
             .print_region_with(region, print_entry_args, print_terminators, false);
     }

@@ -2,8 +2,8 @@
 //! prints it (generic form, `--mlir-print-debuginfo` location aliases, value
 //! and block numbering, predecessor comments).
 
-pub mod asm;
 mod aliases;
+pub mod asm;
 mod attrs;
 mod names;
 

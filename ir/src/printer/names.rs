@@ -95,8 +95,11 @@ impl NameState {
         // An explicit stack instead of recursion: nesting depth is user
         // controlled. Each entry: the region, the counters to start from and
         // the used-name scope of its parent.
-        let mut stack: Vec<(Region, u32, u32, u32, usize)> =
-            ctx.op_regions(top).iter().map(|&r| (r, 0, 0, 0, 0)).collect();
+        let mut stack: Vec<(Region, u32, u32, u32, usize)> = ctx
+            .op_regions(top)
+            .iter()
+            .map(|&r| (r, 0, 0, 0, 0))
+            .collect();
         let (mut next_value, mut next_arg, mut next_conflict) = (0u32, 0u32, 0u32);
         while let Some((region, saved_value, saved_arg, saved_conflict, mark)) = stack.pop() {
             if !unique {
