@@ -731,10 +731,10 @@ macro_rules! cast_op {
     ($name:ident, $mnemonic:tt, $summary:tt, $in:ident, $out:ident, $compatible:path, $fold:path) => {
         #[doc = $summary]
         #[op($mnemonic,
-                             traits(Pure, SameOperandsAndResultShape, Elementwise),
-                             format = "$in attr-dict `:` type($in) `to` type($out)",
-                             verify = $compatible,
-                             fold = $fold)]
+                                     traits(Pure, SameOperandsAndResultShape, Elementwise),
+                                     format = "$in attr-dict `:` type($in) `to` type($out)",
+                                     verify = $compatible,
+                                     fold = $fold)]
         pub struct $name {
             r#in: Operand<$in>,
             out: Result<$out>,
