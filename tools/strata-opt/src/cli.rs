@@ -22,6 +22,8 @@ OPTIONS:
   --verify-diagnostics              Check that emitted diagnostics match the
                                     expected-* comments in the input
   --show-dialects                   Print the registered dialects and exit
+  --list-dialects                   Print the registered dialects, one per line, and exit
+  --list-ops                        Print every registered operation with its summary and exit
 
 Passes:
   --pass-pipeline=<pipeline>        A textual pipeline, e.g. 'builtin.module(func.func(cse),canonicalize)'
@@ -68,6 +70,8 @@ pub(crate) struct Options {
     /// `--verify-diagnostics=only-expected`: unexpected diagnostics are ignored.
     pub(crate) verify_only_expected: bool,
     pub(crate) show_dialects: bool,
+    pub(crate) list_dialects: bool,
+    pub(crate) list_ops: bool,
     pub(crate) list_passes: bool,
     pub(crate) pass_pipeline: Option<String>,
     /// Passes given as flags, with their option text.
@@ -187,6 +191,8 @@ pub(crate) fn parse_args(
                 options.verify_diagnostics = true;
             }
             "show-dialects" => options.show_dialects = flag(&value)?,
+            "list-dialects" => options.list_dialects = flag(&value)?,
+            "list-ops" => options.list_ops = flag(&value)?,
             "list-passes" => options.list_passes = flag(&value)?,
             "pass-pipeline" => options.pass_pipeline = Some(required(value)?),
             "dump-pass-pipeline" => options.dump_pass_pipeline = flag(&value)?,

@@ -64,6 +64,17 @@ fn run_main() -> ExitCode {
     }
 }
 
+/// Write a listing to standard output; a closed pipe (`| head`) ends the
+/// listing quietly instead of failing.
+fn write_stdout(text: &str) -> Result<bool, String> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(true),
+        Err(e) => Err(format!("strata-opt: cannot write to standard output: {e}")),
+    }
+}
+
 /// A context with the dialects strata-opt knows.
 fn new_context(options: &Options) -> Context {
     let mut ctx = Context::new();
@@ -76,17 +87,32 @@ fn new_context(options: &Options) -> Context {
 /// Process the input; returns whether every chunk succeeded.
 fn run(options: &Options, registry: &PassRegistry) -> Result<bool, String> {
     if options.list_passes {
-        print!("{}", registry.describe());
-        return Ok(true);
+        return write_stdout(&registry.describe());
     }
     let mut passes = Passes::new(options, registry)?;
     if options.show_dialects {
         let ctx = new_context(options);
-        println!(
-            "Available Dialects: {}",
-            ctx.registry().dialects().join(",")
-        );
-        return Ok(true);
+        let dialects = ctx.registry().dialects().join(",");
+        return write_stdout(&format!("Available Dialects: {dialects}\n"));
+    }
+    if options.list_dialects {
+        let ctx = new_context(options);
+        let mut text = String::new();
+        for dialect in ctx.registry().dialects() {
+            text.push_str(dialect);
+            text.push('\n');
+        }
+        return write_stdout(&text);
+    }
+    if options.list_ops {
+        let ctx = new_context(options);
+        let ops = ctx.registry().ops();
+        let width = ops.iter().map(|d| d.name.len()).max().unwrap_or(0);
+        let mut text = String::new();
+        for def in ops {
+            text.push_str(&format!("{:width$}  {}\n", def.name, def.summary));
+        }
+        return write_stdout(&text);
     }
     let input = options.input.as_deref().unwrap_or("-");
     let (name, bytes) = if input == "-" {

@@ -1,0 +1,21 @@
+// The registered dialects and operations, as strata-opt lists them.
+// RUN: strata-opt --list-dialects | FileCheck %s --check-prefix=DIALECTS
+// RUN: strata-opt --list-ops | FileCheck %s --check-prefix=OPS
+// RUN: strata-opt --show-dialects | FileCheck %s --check-prefix=SHOW
+
+// DIALECTS:      arith
+// DIALECTS-NEXT: builtin
+// DIALECTS-NEXT: func
+// DIALECTS-NEXT: math
+// DIALECTS-NEXT: scf
+
+// OPS: arith.addf {{ +}}Floating point addition operation.
+// OPS: arith.cmpi {{ +}}Integer comparison operation.
+// OPS: builtin.module {{ +}}A top level container operation
+// OPS: func.call {{ +}}Call operation: calls the function named by `callee` with the operands.
+// OPS: func.func
+// OPS: math.fma
+// OPS: scf.for {{ +}}For operation.
+// OPS: scf.while
+
+// SHOW: Available Dialects: arith,builtin,func,math,scf,test
