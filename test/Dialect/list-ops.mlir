@@ -9,13 +9,13 @@
 // DIALECTS-NEXT: math
 // DIALECTS-NEXT: scf
 
-// OPS: arith.addf {{ +}}Floating point addition operation.
-// OPS: arith.cmpi {{ +}}Integer comparison operation.
-// OPS: builtin.module {{ +}}A top level container operation
-// OPS: func.call {{ +}}Call operation: calls the function named by `callee` with the operands.
+// OPS: arith.addf Floating point addition operation.
+// OPS: arith.cmpi Integer comparison operation.
+// OPS: builtin.module A top level container operation
+// OPS: func.call Call operation: calls the function named by `callee` with the operands.
 // OPS: func.func
 // OPS: math.fma
-// OPS: scf.for {{ +}}For operation.
+// OPS: scf.for For operation.
 // OPS: scf.while
 
 // SHOW: Available Dialects: arith,builtin,func,math,scf,test
