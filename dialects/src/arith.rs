@@ -15,7 +15,8 @@ use strata_ir::{
     OperationState, Type, TypeKind, Value,
 };
 
-use crate::fold::{self, const_float, const_int, FloatConst, IntConst};
+use crate::fold::{self, const_float, const_int, Consts, FloatConst, IntConst};
+use strata_ir::attributes::sign_extend;
 
 // ----- enums -----
 
@@ -302,12 +303,12 @@ fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Di
 // ----- integer binary ops -----
 
 macro_rules! int_binary_overflow {
-    ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*]) => {
+    ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*] $(, $key:ident = $val:path)*) => {
         #[doc = $summary]
         #[op($mnemonic,
              traits(Pure, Elementwise, SameOperandsAndResultType $(, $t)*),
              format = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)",
-             fold = $fold)]
+             fold = $fold $(, $key = $val)*)]
         pub struct $name {
             lhs: Operand<SignlessIntegerOrIndexLike>,
             rhs: Operand<SignlessIntegerOrIndexLike>,
@@ -354,7 +355,8 @@ int_binary_overflow!(
     "arith.addi",
     "Integer addition operation.",
     fold_addi,
-    [Commutative]
+    [Commutative],
+    canonicalize = addi_patterns
 );
 int_binary_overflow!(
     SubIOp,
@@ -368,7 +370,8 @@ int_binary_overflow!(
     "arith.muli",
     "Integer multiplication operation.",
     fold_muli,
-    [Commutative]
+    [Commutative],
+    canonicalize = muli_patterns
 );
 int_binary_overflow!(ShLIOp, "arith.shli", "Integer left-shift.", fold_shli, []);
 int_binary_exact!(
@@ -667,6 +670,7 @@ fn verify_cmp_result(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
      parse = parse_select,
      print = print_select,
      verify_predicates = verify_select,
+     canonicalize = select_patterns,
      fold = fold_select)]
 pub struct SelectOp {
     condition: Operand<BoolLike>,
@@ -731,10 +735,10 @@ macro_rules! cast_op {
     ($name:ident, $mnemonic:tt, $summary:tt, $in:ident, $out:ident, $compatible:path, $fold:path) => {
         #[doc = $summary]
         #[op($mnemonic,
-                                     traits(Pure, SameOperandsAndResultShape, Elementwise),
-                                     format = "$in attr-dict `:` type($in) `to` type($out)",
-                                     verify = $compatible,
-                                     fold = $fold)]
+                                             traits(Pure, SameOperandsAndResultShape, Elementwise),
+                                             format = "$in attr-dict `:` type($in) `to` type($out)",
+                                             verify = $compatible,
+                                             fold = $fold)]
         pub struct $name {
             r#in: Operand<$in>,
             out: Result<$out>,
@@ -928,47 +932,109 @@ fn verify_bitcast(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
 
 // ----- folders -----
 
+/// The constant elements of operand `index`.
+fn operand_consts(ctx: &Context, c: &[Option<Attribute>], index: usize) -> Option<Consts> {
+    fold::consts(ctx, c.get(index).copied().flatten()?)
+}
+
+fn result_type(ctx: &Context, op: Operation) -> Type {
+    ctx.value_type(ctx.result(op, 0))
+}
+
+fn int_width(ctx: &Context, c: &Consts) -> Option<u32> {
+    ctx.is_int_or_index(c.elem)
+        .then(|| ctx.int_or_float_bit_width(c.elem))
+        .flatten()
+}
+
+fn float_kind(ctx: &Context, c: &Consts) -> Option<strata_ir::float::FloatKind> {
+    ctx.float_kind(c.elem).filter(|k| k.bit_width() <= 64)
+}
+
+fn attr_result(attr: Option<Attribute>) -> Option<Vec<FoldResult>> {
+    attr.map(|a| vec![FoldResult::Attr(a)])
+}
+
 fn int_binary_fold(
     ctx: &mut Context,
     op: Operation,
-    consts: &[Option<Attribute>],
+    c: &[Option<Attribute>],
     f: impl Fn(&IntConst, &IntConst) -> Option<u128>,
 ) -> Option<Vec<FoldResult>> {
-    let a = const_int(ctx, consts.first().copied().flatten()?)?;
-    let b = const_int(ctx, consts.get(1).copied().flatten()?)?;
-    let value = f(&a, &b)?;
-    let ty = ctx.value_type(ctx.result(op, 0));
-    Some(vec![FoldResult::Attr(fold::int_attr_like(ctx, ty, value)?)])
+    let a = operand_consts(ctx, c, 0)?;
+    let b = operand_consts(ctx, c, 1)?;
+    let width = int_width(ctx, &a)?;
+    let ty = result_type(ctx, op);
+    let int = |value| IntConst { value, width };
+    attr_result(fold::map2(ctx, ty, &a, &b, |x, y| f(&int(x), &int(y))))
 }
 
-/// The operand `index` if its constant equals `value` (splats included).
-fn operand_is(ctx: &Context, consts: &[Option<Attribute>], index: usize, value: i128) -> bool {
-    consts
-        .get(index)
-        .copied()
-        .flatten()
-        .and_then(|a| const_int(ctx, a))
-        .is_some_and(|c| c.signed() == value || (value == -1 && c.is_all_ones()))
+/// Whether operand `index` is a constant whose every element is `value`
+/// (read as signed; `-1` also matches all ones).
+fn operand_is(ctx: &Context, c: &[Option<Attribute>], index: usize, value: i128) -> bool {
+    let Some(consts) = operand_consts(ctx, c, index) else {
+        return false;
+    };
+    let Some(width) = int_width(ctx, &consts) else {
+        return false;
+    };
+    consts.all(|v| {
+        let k = IntConst { value: v, width };
+        k.signed() == value || (value == -1 && k.is_all_ones())
+    })
+}
+
+/// A zero of the result type (scalar or splat).
+fn zero_like(ctx: &mut Context, op: Operation) -> Option<Vec<FoldResult>> {
+    let ty = result_type(ctx, op);
+    attr_result(fold::make_attr(ctx, ty, &[0]))
 }
 
 fn lhs(ctx: &Context, op: Operation) -> FoldResult {
     FoldResult::Value(ctx.operand(op, 0))
 }
 
+/// The operands of `value`'s defining op when it is a `name` op.
+fn defined_by(ctx: &Context, value: Value, name: &str) -> Option<Vec<Value>> {
+    let op = ctx.defining_op(value)?;
+    (ctx.op_name_str(op) == name).then(|| ctx.operands(op).collect())
+}
+
 fn fold_addi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 0) {
         return Some(vec![lhs(ctx, op)]);
+    }
+    let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    // (x - y) + y -> x; y + (x - y) -> x
+    if let Some(sub) = defined_by(ctx, a, SubIOp::NAME) {
+        if sub[1] == b {
+            return Some(vec![FoldResult::Value(sub[0])]);
+        }
+    }
+    if let Some(sub) = defined_by(ctx, b, SubIOp::NAME) {
+        if sub[1] == a {
+            return Some(vec![FoldResult::Value(sub[0])]);
+        }
     }
     int_binary_fold(ctx, op, c, |a, b| Some(a.value.wrapping_add(b.value)))
 }
 
 fn fold_subi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    if ctx.operand(op, 0) == ctx.operand(op, 1) {
-        let ty = ctx.value_type(ctx.result(op, 0));
-        return fold::int_attr_like(ctx, ty, 0).map(|a| vec![FoldResult::Attr(a)]);
+    let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    if a == b {
+        return zero_like(ctx, op);
     }
     if operand_is(ctx, c, 1, 0) {
         return Some(vec![lhs(ctx, op)]);
+    }
+    // (x + y) - y -> x; (x + y) - x -> y
+    if let Some(add) = defined_by(ctx, a, AddIOp::NAME) {
+        if add[1] == b {
+            return Some(vec![FoldResult::Value(add[0])]);
+        }
+        if add[0] == b {
+            return Some(vec![FoldResult::Value(add[1])]);
+        }
     }
     int_binary_fold(ctx, op, c, |a, b| Some(a.value.wrapping_sub(b.value)))
 }
@@ -983,6 +1049,16 @@ fn fold_muli(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     int_binary_fold(ctx, op, c, |a, b| Some(a.value.wrapping_mul(b.value)))
 }
 
+/// Signed division and remainders that are defined (no division by zero,
+/// no `MIN / -1` overflow).
+fn signed_div(a: &IntConst, b: &IntConst) -> Option<(i128, i128)> {
+    let (x, y) = (a.signed(), b.signed());
+    if y == 0 || (x == a.min_signed() && y == -1) {
+        return None;
+    }
+    Some((x.checked_div(y)?, x.checked_rem(y)?))
+}
+
 fn fold_divsi(
     ctx: &mut Context,
     op: Operation,
@@ -991,13 +1067,7 @@ fn fold_divsi(
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
-    int_binary_fold(ctx, op, c, |a, b| {
-        let (x, y) = (a.signed(), b.signed());
-        if y == 0 || (x == a.min_signed() && y == -1) {
-            return None;
-        }
-        Some((x / y) as u128)
-    })
+    int_binary_fold(ctx, op, c, |a, b| signed_div(a, b).map(|(q, _)| q as u128))
 }
 
 fn fold_divui(
@@ -1008,7 +1078,7 @@ fn fold_divui(
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
-    int_binary_fold(ctx, op, c, |a, b| (b.value != 0).then(|| a.value / b.value))
+    int_binary_fold(ctx, op, c, |a, b| a.value.checked_div(b.value))
 }
 
 fn fold_ceildivsi(
@@ -1020,12 +1090,8 @@ fn fold_ceildivsi(
         return Some(vec![lhs(ctx, op)]);
     }
     int_binary_fold(ctx, op, c, |a, b| {
-        let (x, y) = (a.signed(), b.signed());
-        if y == 0 || (x == a.min_signed() && y == -1) {
-            return None;
-        }
-        let q = x / y;
-        let r = x % y;
+        let (q, r) = signed_div(a, b)?;
+        let y = b.signed();
         Some(
             (if r != 0 && ((r > 0) == (y > 0)) {
                 q + 1
@@ -1045,12 +1111,8 @@ fn fold_floordivsi(
         return Some(vec![lhs(ctx, op)]);
     }
     int_binary_fold(ctx, op, c, |a, b| {
-        let (x, y) = (a.signed(), b.signed());
-        if y == 0 || (x == a.min_signed() && y == -1) {
-            return None;
-        }
-        let q = x / y;
-        let r = x % y;
+        let (q, r) = signed_div(a, b)?;
+        let y = b.signed();
         Some(
             (if r != 0 && ((r < 0) != (y < 0)) {
                 q - 1
@@ -1067,8 +1129,7 @@ fn fold_remsi(
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
-        let ty = ctx.value_type(ctx.result(op, 0));
-        return fold::int_attr_like(ctx, ty, 0).map(|a| vec![FoldResult::Attr(a)]);
+        return zero_like(ctx, op);
     }
     int_binary_fold(ctx, op, c, |a, b| {
         let y = b.signed();
@@ -1082,10 +1143,9 @@ fn fold_remui(
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 1) {
-        let ty = ctx.value_type(ctx.result(op, 0));
-        return fold::int_attr_like(ctx, ty, 0).map(|a| vec![FoldResult::Attr(a)]);
+        return zero_like(ctx, op);
     }
-    int_binary_fold(ctx, op, c, |a, b| (b.value != 0).then(|| a.value % b.value))
+    int_binary_fold(ctx, op, c, |a, b| a.value.checked_rem(b.value))
 }
 
 fn fold_andi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
@@ -1112,9 +1172,20 @@ fn fold_xori(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     if operand_is(ctx, c, 1, 0) {
         return Some(vec![lhs(ctx, op)]);
     }
-    if ctx.operand(op, 0) == ctx.operand(op, 1) {
-        let ty = ctx.value_type(ctx.result(op, 0));
-        return fold::int_attr_like(ctx, ty, 0).map(|a| vec![FoldResult::Attr(a)]);
+    let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    if a == b {
+        return zero_like(ctx, op);
+    }
+    // xor(xor(x, y), y) -> x, in all four arrangements.
+    for (inner, other) in [(a, b), (b, a)] {
+        if let Some(xor) = defined_by(ctx, inner, XOrIOp::NAME) {
+            if xor[1] == other {
+                return Some(vec![FoldResult::Value(xor[0])]);
+            }
+            if xor[0] == other {
+                return Some(vec![FoldResult::Value(xor[1])]);
+            }
+        }
     }
     int_binary_fold(ctx, op, c, |a, b| Some(a.value ^ b.value))
 }
@@ -1212,16 +1283,17 @@ fn fold_minui(
 fn float_binary_fold(
     ctx: &mut Context,
     op: Operation,
-    consts: &[Option<Attribute>],
+    c: &[Option<Attribute>],
     f: impl Fn(f64, f64) -> f64,
 ) -> Option<Vec<FoldResult>> {
-    let a = const_float(ctx, consts.first().copied().flatten()?)?;
-    let b = const_float(ctx, consts.get(1).copied().flatten()?)?;
-    let value = f(a.value, b.value);
-    let ty = ctx.value_type(ctx.result(op, 0));
-    Some(vec![FoldResult::Attr(fold::float_attr_like(
-        ctx, ty, value,
-    )?)])
+    let a = operand_consts(ctx, c, 0)?;
+    let b = operand_consts(ctx, c, 1)?;
+    let kind = float_kind(ctx, &a)?;
+    let ty = result_type(ctx, op);
+    let value = |bits| strata_ir::float::to_f64(kind, bits);
+    attr_result(fold::map2(ctx, ty, &a, &b, |x, y| {
+        Some(strata_ir::float::from_f64(kind, f(value(x), value(y))))
+    }))
 }
 
 fn float_operand(ctx: &Context, c: &[Option<Attribute>], index: usize) -> Option<FloatConst> {
@@ -1317,14 +1389,18 @@ fn fold_minimumf(
 
 fn fold_negf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     let input = ctx.operand(op, 0);
-    if let Some(inner) = ctx.defining_op(input).and_then(|d| NegFOp::from_op(ctx, d)) {
-        return Some(vec![FoldResult::Value(ctx.operand(inner.op(), 0))]);
+    if let Some(inner) = defined_by(ctx, input, NegFOp::NAME) {
+        return Some(vec![FoldResult::Value(inner[0])]);
     }
-    let a = float_operand(ctx, c, 0)?;
-    let ty = ctx.value_type(ctx.result(op, 0));
-    Some(vec![FoldResult::Attr(fold::float_attr_like(
-        ctx, ty, -a.value,
-    )?)])
+    let a = operand_consts(ctx, c, 0)?;
+    let kind = float_kind(ctx, &a)?;
+    let ty = result_type(ctx, op);
+    attr_result(fold::map1(ctx, ty, &a, |x| {
+        Some(strata_ir::float::from_f64(
+            kind,
+            -strata_ir::float::to_f64(kind, x),
+        ))
+    }))
 }
 
 fn cmpi_eval(predicate: u64, a: &IntConst, b: &IntConst) -> Option<bool> {
@@ -1349,16 +1425,18 @@ fn fold_cmpi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     let predicate = CmpIOp(op)
         .predicate(ctx)
         .and_then(|p| CMPI_PREDICATE.value(ctx, p))?;
-    let result_ty = ctx.value_type(ctx.result(op, 0));
+    let ty = result_type(ctx, op);
     if ctx.operand(op, 0) == ctx.operand(op, 1) {
         let value = matches!(predicate, 0 | 3 | 5 | 7 | 9);
-        return fold::int_attr_like(ctx, result_ty, value as u128)
-            .map(|a| vec![FoldResult::Attr(a)]);
+        return attr_result(fold::make_attr(ctx, ty, &[value as u128]));
     }
-    let a = const_int(ctx, c.first().copied().flatten()?)?;
-    let b = const_int(ctx, c.get(1).copied().flatten()?)?;
-    let value = cmpi_eval(predicate, &a, &b)?;
-    fold::int_attr_like(ctx, result_ty, value as u128).map(|a| vec![FoldResult::Attr(a)])
+    let a = operand_consts(ctx, c, 0)?;
+    let b = operand_consts(ctx, c, 1)?;
+    let width = int_width(ctx, &a)?;
+    let int = |value| IntConst { value, width };
+    attr_result(fold::map2(ctx, ty, &a, &b, |x, y| {
+        cmpi_eval(predicate, &int(x), &int(y)).map(u128::from)
+    }))
 }
 
 fn cmpf_eval(predicate: u64, a: f64, b: f64) -> Option<bool> {
@@ -1388,11 +1466,14 @@ fn fold_cmpf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     let predicate = CmpFOp(op)
         .predicate(ctx)
         .and_then(|p| CMPF_PREDICATE.value(ctx, p))?;
-    let a = float_operand(ctx, c, 0)?;
-    let b = float_operand(ctx, c, 1)?;
-    let value = cmpf_eval(predicate, a.value, b.value)?;
-    let result_ty = ctx.value_type(ctx.result(op, 0));
-    fold::int_attr_like(ctx, result_ty, value as u128).map(|a| vec![FoldResult::Attr(a)])
+    let a = operand_consts(ctx, c, 0)?;
+    let b = operand_consts(ctx, c, 1)?;
+    let kind = float_kind(ctx, &a)?;
+    let ty = result_type(ctx, op);
+    let value = |bits| strata_ir::float::to_f64(kind, bits);
+    attr_result(fold::map2(ctx, ty, &a, &b, |x, y| {
+        cmpf_eval(predicate, value(x), value(y)).map(u128::from)
+    }))
 }
 
 fn fold_select(
@@ -1404,32 +1485,51 @@ fn fold_select(
     if t == f {
         return Some(vec![FoldResult::Value(t)]);
     }
-    let cond = const_int(ctx, c.first().copied().flatten()?)?;
-    Some(vec![FoldResult::Value(if cond.value != 0 { t } else { f })])
+    if let Some(cond) = c.first().copied().flatten().and_then(|a| const_int(ctx, a)) {
+        return Some(vec![FoldResult::Value(if cond.value != 0 { t } else { f })]);
+    }
+    // select(c, true, false) -> c for i1 results.
+    let result = result_type(ctx, op);
+    let bit = |i: usize| {
+        c.get(i)
+            .copied()
+            .flatten()
+            .and_then(|a| const_int(ctx, a))
+            .map(|k| k.value)
+    };
+    if strata_ir::ods::constraints::is_i1(ctx, result) && bit(1) == Some(1) && bit(2) == Some(0) {
+        return Some(vec![lhs(ctx, op)]);
+    }
+    None
 }
 
+/// Folds a cast of a constant element by element: `f` maps the input bits
+/// to the output bits.
 fn cast_fold(
     ctx: &mut Context,
     op: Operation,
     c: &[Option<Attribute>],
-    f: impl Fn(&Context, Attribute, Type) -> Option<fold::Scalar>,
+    f: impl Fn(u128) -> Option<u128>,
 ) -> Option<Vec<FoldResult>> {
-    let input = c.first().copied().flatten()?;
-    let out_ty = ctx.value_type(ctx.result(op, 0));
-    let element = element_type_or_self(ctx, out_ty);
-    let scalar = f(ctx, input, element)?;
-    fold::scalar_attr_like(ctx, out_ty, scalar).map(|a| vec![FoldResult::Attr(a)])
+    let a = operand_consts(ctx, c, 0)?;
+    let ty = result_type(ctx, op);
+    attr_result(fold::map1(ctx, ty, &a, f))
 }
 
-/// `ext(ext(x))` of the same kind becomes one `ext` of `x`: done in place.
-fn fold_ext_chain(ctx: &mut Context, op: Operation, name: &str) -> Option<Vec<FoldResult>> {
-    let input = ctx.operand(op, 0);
-    let inner = ctx.defining_op(input)?;
-    if ctx.op_name_str(inner) != name {
-        return None;
-    }
-    let source = ctx.operand(inner, 0);
-    ctx.set_operand(op, 0, source);
+/// The widths or float kinds of a cast's input and output elements.
+fn cast_elements(ctx: &Context, op: Operation) -> (Type, Type) {
+    let input = ctx.value_type(ctx.operand(op, 0));
+    let output = result_type(ctx, op);
+    (
+        element_type_or_self(ctx, input),
+        element_type_or_self(ctx, output),
+    )
+}
+
+/// `op(op(x))` becomes `op(x)` in place (chains of the same cast).
+fn fold_chain_in_place(ctx: &mut Context, op: Operation, name: &str) -> Option<Vec<FoldResult>> {
+    let inner = defined_by(ctx, ctx.operand(op, 0), name)?;
+    ctx.set_operand(op, 0, inner[0]);
     Some(vec![FoldResult::Value(ctx.result(op, 0))])
 }
 
@@ -1438,12 +1538,10 @@ fn fold_extui(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    if let Some(r) = fold_ext_chain(ctx, op, ExtUIOp::NAME) {
+    if let Some(r) = fold_chain_in_place(ctx, op, ExtUIOp::NAME) {
         return Some(r);
     }
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_int(ctx, a).map(|i| fold::Scalar::Int(i.value))
-    })
+    cast_fold(ctx, op, c, Some)
 }
 
 fn fold_extsi(
@@ -1451,12 +1549,12 @@ fn fold_extsi(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    if let Some(r) = fold_ext_chain(ctx, op, ExtSIOp::NAME) {
+    if let Some(r) = fold_chain_in_place(ctx, op, ExtSIOp::NAME) {
         return Some(r);
     }
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_int(ctx, a).map(|i| fold::Scalar::Int(i.signed() as u128))
-    })
+    let (input, _) = cast_elements(ctx, op);
+    let width = ctx.int_or_float_bit_width(input)?;
+    cast_fold(ctx, op, c, |v| Some(sign_extend(v, width) as u128))
 }
 
 fn fold_trunci(
@@ -1465,19 +1563,19 @@ fn fold_trunci(
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
     let input = ctx.operand(op, 0);
-    if let Some(inner) = ctx.defining_op(input) {
-        let name = ctx.op_name_str(inner);
-        if name == ExtSIOp::NAME || name == ExtUIOp::NAME {
-            let source = ctx.operand(inner, 0);
-            let out = ctx.value_type(ctx.result(op, 0));
+    let out = result_type(ctx, op);
+    for ext in [ExtSIOp::NAME, ExtUIOp::NAME] {
+        if let Some(inner) = defined_by(ctx, input, ext) {
+            let source = inner[0];
             if ctx.value_type(source) == out {
                 return Some(vec![FoldResult::Value(source)]);
             }
         }
     }
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_int(ctx, a).map(|i| fold::Scalar::Int(i.value))
-    })
+    if let Some(r) = fold_chain_in_place(ctx, op, TruncIOp::NAME) {
+        return Some(r);
+    }
+    cast_fold(ctx, op, c, Some)
 }
 
 fn fold_sitofp(
@@ -1485,8 +1583,14 @@ fn fold_sitofp(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_int(ctx, a).map(|i| fold::Scalar::Float(i.signed() as f64))
+    let (input, output) = cast_elements(ctx, op);
+    let width = ctx.int_or_float_bit_width(input)?;
+    let kind = ctx.float_kind(output).filter(|k| k.bit_width() <= 64)?;
+    cast_fold(ctx, op, c, |v| {
+        Some(strata_ir::float::from_f64(
+            kind,
+            sign_extend(v, width) as f64,
+        ))
     })
 }
 
@@ -1495,8 +1599,10 @@ fn fold_uitofp(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_int(ctx, a).map(|i| fold::Scalar::Float(i.value as f64))
+    let (_, output) = cast_elements(ctx, op);
+    let kind = ctx.float_kind(output).filter(|k| k.bit_width() <= 64)?;
+    cast_fold(ctx, op, c, |v| {
+        Some(strata_ir::float::from_f64(kind, v as f64))
     })
 }
 
@@ -1505,11 +1611,13 @@ fn fold_fptosi(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, ty| {
-        let v = const_float(ctx, a)?.value.trunc();
-        let w = ctx.int_or_float_bit_width(ty)?;
-        let (lo, hi) = (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1));
-        (v >= lo && v < hi).then_some(fold::Scalar::Int(v as i128 as u128))
+    let (input, output) = cast_elements(ctx, op);
+    let kind = ctx.float_kind(input).filter(|k| k.bit_width() <= 64)?;
+    let width = ctx.int_or_float_bit_width(output)?.min(127);
+    let bound = 2f64.powi(width as i32 - 1);
+    cast_fold(ctx, op, c, |v| {
+        let x = strata_ir::float::to_f64(kind, v).trunc();
+        (x >= -bound && x < bound).then_some(x as i128 as u128)
     })
 }
 
@@ -1518,11 +1626,21 @@ fn fold_fptoui(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, ty| {
-        let v = const_float(ctx, a)?.value.trunc();
-        let w = ctx.int_or_float_bit_width(ty)?;
-        (v >= 0.0 && v < 2f64.powi(w as i32)).then_some(fold::Scalar::Int(v as u128))
+    let (input, output) = cast_elements(ctx, op);
+    let kind = ctx.float_kind(input).filter(|k| k.bit_width() <= 64)?;
+    let width = ctx.int_or_float_bit_width(output)?.min(127);
+    let bound = 2f64.powi(width as i32);
+    cast_fold(ctx, op, c, |v| {
+        let x = strata_ir::float::to_f64(kind, v).trunc();
+        (x >= 0.0 && x < bound).then_some(x as u128)
     })
+}
+
+/// `index_cast(index_cast(x))` back to `x`'s type is `x` (MLIR 22 folds
+/// this even through a narrower type).
+fn fold_cast_round_trip(ctx: &Context, op: Operation, name: &str) -> Option<Vec<FoldResult>> {
+    let inner = defined_by(ctx, ctx.operand(op, 0), name)?;
+    (ctx.value_type(inner[0]) == result_type(ctx, op)).then(|| vec![FoldResult::Value(inner[0])])
 }
 
 fn fold_index_cast(
@@ -1530,9 +1648,12 @@ fn fold_index_cast(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_int(ctx, a).map(|i| fold::Scalar::Int(i.signed() as u128))
-    })
+    if let Some(r) = fold_cast_round_trip(ctx, op, IndexCastOp::NAME) {
+        return Some(r);
+    }
+    let (input, _) = cast_elements(ctx, op);
+    let width = ctx.int_or_float_bit_width(input)?;
+    cast_fold(ctx, op, c, |v| Some(sign_extend(v, width) as u128))
 }
 
 fn fold_index_castui(
@@ -1540,14 +1661,21 @@ fn fold_index_castui(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_int(ctx, a).map(|i| fold::Scalar::Int(i.value))
-    })
+    if let Some(r) = fold_cast_round_trip(ctx, op, IndexCastUIOp::NAME) {
+        return Some(r);
+    }
+    cast_fold(ctx, op, c, Some)
 }
 
 fn fold_extf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, _| {
-        const_float(ctx, a).map(|f| fold::Scalar::Float(f.value))
+    let (input, output) = cast_elements(ctx, op);
+    let from = ctx.float_kind(input).filter(|k| k.bit_width() <= 64)?;
+    let to = ctx.float_kind(output).filter(|k| k.bit_width() <= 64)?;
+    cast_fold(ctx, op, c, |v| {
+        Some(strata_ir::float::from_f64(
+            to,
+            strata_ir::float::to_f64(from, v),
+        ))
     })
 }
 
@@ -1556,11 +1684,19 @@ fn fold_truncf(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    cast_fold(ctx, op, c, |ctx, a, ty| {
-        let v = const_float(ctx, a)?.value;
-        let kind = ctx.float_kind(ty)?;
-        let rounded = strata_ir::float::to_f64(kind, strata_ir::float::from_f64(kind, v));
-        (rounded == v || v.is_nan()).then_some(fold::Scalar::Float(v))
+    // truncf(extf(x)) -> x when it goes back to x's type.
+    if let Some(inner) = defined_by(ctx, ctx.operand(op, 0), ExtFOp::NAME) {
+        if ctx.value_type(inner[0]) == result_type(ctx, op) {
+            return Some(vec![FoldResult::Value(inner[0])]);
+        }
+    }
+    let (input, output) = cast_elements(ctx, op);
+    let from = ctx.float_kind(input).filter(|k| k.bit_width() <= 64)?;
+    let to = ctx.float_kind(output).filter(|k| k.bit_width() <= 64)?;
+    cast_fold(ctx, op, c, |v| {
+        let x = strata_ir::float::to_f64(from, v);
+        let bits = strata_ir::float::from_f64(to, x);
+        (strata_ir::float::to_f64(to, bits) == x || x.is_nan()).then_some(bits)
     })
 }
 
@@ -1570,15 +1706,13 @@ fn fold_bitcast(
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
     let input = ctx.operand(op, 0);
-    if ctx.value_type(input) == ctx.value_type(ctx.result(op, 0)) {
+    if ctx.value_type(input) == result_type(ctx, op) {
         return Some(vec![FoldResult::Value(input)]);
     }
-    cast_fold(ctx, op, c, |ctx, a, _| match ctx.attr_kind(a) {
-        AttrKind::Integer { value, .. } | AttrKind::Float { bits: value, .. } => {
-            Some(fold::Scalar::Bits(*value))
-        }
-        _ => None,
-    })
+    if let Some(r) = fold_cast_round_trip(ctx, op, BitcastOp::NAME) {
+        return Some(r);
+    }
+    cast_fold(ctx, op, c, Some)
 }
 
 /// Register the arith dialect.
@@ -1632,4 +1766,150 @@ pub fn register(ctx: &mut Context) {
     BitcastOp::register(ctx);
     ExtFOp::register(ctx);
     TruncFOp::register(ctx);
+}
+
+// ----- canonicalization patterns -----
+
+use strata_ir::rewrite::{PatternRewriter, RewritePattern, RewritePatternSet};
+
+/// The constant attribute a value is defined by, if any.
+fn constant_of(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<Attribute> {
+    strata_ir::rewrite::constant_value(rewriter.ctx_mut(), value)
+}
+
+/// The overflow flags two merged ops may keep: those both have (MLIR's
+/// `MergeOverflow`).
+fn merge_overflow(ctx: &mut Context, a: Operation, b: Operation) -> Option<Attribute> {
+    let flags = |ctx: &Context, op: Operation| {
+        strata_ir::ods::inherent_attr(ctx, op, "overflowFlags")
+            .and_then(|f| OVERFLOW.value(ctx, f))
+            .unwrap_or(0)
+    };
+    let merged = flags(ctx, a) & flags(ctx, b);
+    OVERFLOW.attr(ctx, merged)
+}
+
+/// `addi(addi(x, c0), c1)` -> `addi(x, c0 + c1)`; likewise for `muli`
+/// (MLIR's `AddIAddConstant` and `MulIMulIConstant`).
+struct ReassociateConstant {
+    root: &'static str,
+    name: &'static str,
+    combine: fn(u128, u128) -> u128,
+}
+
+impl RewritePattern for ReassociateConstant {
+    fn root_name(&self) -> Option<&str> {
+        Some(self.root)
+    }
+
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+        let ctx = rewriter.ctx();
+        let (lhs, rhs) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        let Some(inner) = ctx
+            .defining_op(lhs)
+            .filter(|&d| ctx.op_name_str(d) == self.root)
+        else {
+            return false;
+        };
+        let x = ctx.operand(inner, 0);
+        let inner_rhs = ctx.operand(inner, 1);
+        let (Some(c0), Some(c1)) = (constant_of(rewriter, inner_rhs), constant_of(rewriter, rhs))
+        else {
+            return false;
+        };
+        let ctx = rewriter.ctx();
+        let (Some(a), Some(b)) = (fold::consts(ctx, c0), fold::consts(ctx, c1)) else {
+            return false;
+        };
+        let ty = ctx.value_type(ctx.result(op, 0));
+        let loc = ctx.op_loc(op);
+        let combine = self.combine;
+        let ctx = rewriter.ctx_mut();
+        let Some(value) = fold::map2(ctx, ty, &a, &b, |p, q| Some(combine(p, q))) else {
+            return false;
+        };
+        let flags = merge_overflow(ctx, op, inner);
+        let constant = ConstantOp::build(ctx, loc, value, ty).op();
+        rewriter.insert(constant);
+        let ctx = rewriter.ctx_mut();
+        let constant_value = ctx.result(constant, 0);
+        let name = ctx.ident(self.root);
+        let mut state = OperationState::new(name, loc);
+        state.operands = vec![x, constant_value];
+        state.result_types = vec![ty];
+        if let Some(flags) = flags {
+            let key = ctx.ident("overflowFlags");
+            state.properties = Some(ctx.dictionary_attr(vec![(key, flags)]));
+        }
+        let new_op = rewriter.create(state);
+        let result = rewriter.ctx().result(new_op, 0);
+        rewriter.replace_op(op, &[result]);
+        true
+    }
+}
+
+/// `select(c, false, true)` on `i1` -> `xori(c, true)` (MLIR's `SelectI1ToNot`).
+struct SelectI1ToNot;
+
+impl RewritePattern for SelectI1ToNot {
+    fn root_name(&self) -> Option<&str> {
+        Some(SelectOp::NAME)
+    }
+
+    fn name(&self) -> &str {
+        "SelectI1ToNot"
+    }
+
+    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+        let ctx = rewriter.ctx();
+        let ty = ctx.value_type(ctx.result(op, 0));
+        if !strata_ir::ods::constraints::is_i1(ctx, ty) {
+            return false;
+        }
+        let (cond, t, f) = (ctx.operand(op, 0), ctx.operand(op, 1), ctx.operand(op, 2));
+        let (Some(t), Some(f)) = (constant_of(rewriter, t), constant_of(rewriter, f)) else {
+            return false;
+        };
+        let ctx = rewriter.ctx();
+        let is = |a: Attribute, v: u128| const_int(ctx, a).is_some_and(|c| c.value == v);
+        if !(is(t, 0) && is(f, 1)) {
+            return false;
+        }
+        let loc = ctx.op_loc(op);
+        let ctx = rewriter.ctx_mut();
+        let one = ctx.bool_attr(true);
+        let constant = ConstantOp::build(ctx, loc, one, ty).op();
+        rewriter.insert(constant);
+        let ctx = rewriter.ctx_mut();
+        let true_value = ctx.result(constant, 0);
+        let xor = XOrIOp::build(ctx, loc, cond, true_value).op();
+        rewriter.insert(xor);
+        let result = rewriter.ctx().result(xor, 0);
+        rewriter.replace_op(op, &[result]);
+        true
+    }
+}
+
+fn addi_patterns(set: &mut RewritePatternSet) {
+    set.add(ReassociateConstant {
+        root: AddIOp::NAME,
+        name: "AddIAddConstant",
+        combine: u128::wrapping_add,
+    });
+}
+
+fn muli_patterns(set: &mut RewritePatternSet) {
+    set.add(ReassociateConstant {
+        root: MulIOp::NAME,
+        name: "MulIMulIConstant",
+        combine: u128::wrapping_mul,
+    });
+}
+
+fn select_patterns(set: &mut RewritePatternSet) {
+    set.add(SelectI1ToNot);
 }

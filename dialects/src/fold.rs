@@ -49,70 +49,181 @@ fn mask(width: u32) -> u128 {
     }
 }
 
-/// The integer constant an attribute holds.
-pub fn const_int(ctx: &Context, attr: Attribute) -> Option<IntConst> {
-    match ctx.attr_kind(attr) {
-        AttrKind::Integer { ty, value } => Some(IntConst {
-            value: *value,
-            width: ctx.int_or_float_bit_width(*ty)?,
-        }),
-        _ => None,
+/// The constant elements an attribute holds: one for a scalar integer or
+/// float attribute, all of them (or one, for a splat) for dense elements.
+#[derive(Clone, Debug)]
+pub struct Consts {
+    /// The element type.
+    pub elem: Type,
+    /// Each element's bits (one value when `splat`).
+    pub values: Vec<u128>,
+    /// Whether one value stands for every element.
+    pub splat: bool,
+}
+
+impl Consts {
+    /// Element `i` (the splat value for any `i`).
+    pub fn get(&self, i: usize) -> u128 {
+        if self.splat {
+            self.values[0]
+        } else {
+            self.values.get(i).copied().unwrap_or(0)
+        }
+    }
+
+    /// Whether every element satisfies `pred`.
+    pub fn all(&self, pred: impl Fn(u128) -> bool) -> bool {
+        self.values.iter().all(|&v| pred(v))
     }
 }
 
-/// The float constant an attribute holds (kinds wider than f64 excluded).
-pub fn const_float(ctx: &Context, attr: Attribute) -> Option<FloatConst> {
+/// The elements of an integer, float or dense (non-complex) attribute.
+pub fn consts(ctx: &Context, attr: Attribute) -> Option<Consts> {
     match ctx.attr_kind(attr) {
-        AttrKind::Float { ty, bits } => {
-            let kind = ctx.float_kind(*ty)?;
-            (kind.bit_width() <= 64).then(|| FloatConst {
-                value: float::to_f64(kind, *bits),
+        AttrKind::Integer { ty, value } => Some(Consts {
+            elem: *ty,
+            values: vec![*value],
+            splat: true,
+        }),
+        AttrKind::Float { ty, bits } => Some(Consts {
+            elem: *ty,
+            values: vec![*bits],
+            splat: true,
+        }),
+        AttrKind::DenseElements { ty, data } => {
+            let elem = ctx.type_kind(*ty).element_type()?;
+            let width = ctx.int_or_float_bit_width(elem)?;
+            if width > 128 {
+                return None;
+            }
+            let bytes = (width as usize).div_ceil(8).max(1);
+            let values: Vec<u128> = data
+                .raw
+                .chunks_exact(bytes)
+                .map(|chunk| {
+                    let mut buf = [0u8; 16];
+                    buf[..bytes].copy_from_slice(chunk);
+                    u128::from_le_bytes(buf) & mask(width)
+                })
+                .collect();
+            if values.is_empty() {
+                return None;
+            }
+            Some(Consts {
+                elem,
+                values,
+                splat: data.splat,
             })
         }
         _ => None,
     }
 }
 
-/// A folded scalar before it is given a type.
-#[derive(Clone, Copy, Debug)]
-pub enum Scalar {
-    /// Integer bits (truncated to the result width).
-    Int(u128),
-    /// A float value (rounded to the result type).
-    Float(f64),
-    /// Raw bits reinterpreted as the result type.
-    Bits(u128),
+/// An integer view of element bits.
+pub fn int_const(ctx: &Context, elem: Type, bits: u128) -> Option<IntConst> {
+    let width = ctx.int_or_float_bit_width(elem)?;
+    ctx.is_int_or_index(elem).then_some(IntConst {
+        value: bits & mask(width),
+        width,
+    })
 }
 
-/// An integer attribute of the scalar type `ty` (no shaped types).
-pub fn int_attr_like(ctx: &mut Context, ty: Type, value: u128) -> Option<Attribute> {
-    match ctx.type_kind(ty) {
-        TypeKind::Integer { .. } | TypeKind::Index => Some(ctx.integer_attr(ty, value as i128)),
-        _ => None,
-    }
+/// A float view of element bits (kinds wider than f64 excluded).
+pub fn float_const(ctx: &Context, elem: Type, bits: u128) -> Option<FloatConst> {
+    let kind = ctx.float_kind(elem)?;
+    (kind.bit_width() <= 64).then(|| FloatConst {
+        value: float::to_f64(kind, bits),
+    })
 }
 
-/// A float attribute of the scalar float type `ty`.
-pub fn float_attr_like(ctx: &mut Context, ty: Type, value: f64) -> Option<Attribute> {
-    let kind = ctx.float_kind(ty)?;
-    if kind.bit_width() > 64 {
+/// The integer constant an attribute holds (a scalar or a splat).
+pub fn const_int(ctx: &Context, attr: Attribute) -> Option<IntConst> {
+    let c = consts(ctx, attr)?;
+    if !c.splat {
         return None;
     }
-    Some(ctx.float_attr(ty, value))
+    int_const(ctx, c.elem, c.values[0])
 }
 
-/// An attribute of the scalar type `ty` holding `scalar`.
-pub fn scalar_attr_like(ctx: &mut Context, ty: Type, scalar: Scalar) -> Option<Attribute> {
-    match (scalar, ctx.type_kind(ty).clone()) {
-        (Scalar::Int(v), TypeKind::Integer { .. } | TypeKind::Index) => int_attr_like(ctx, ty, v),
-        (Scalar::Float(v), TypeKind::Float(_)) => float_attr_like(ctx, ty, v),
-        (Scalar::Bits(bits), TypeKind::Integer { .. }) => int_attr_like(ctx, ty, bits),
-        (Scalar::Bits(bits), TypeKind::Float(kind)) => {
-            let bits = bits & mask(kind.bit_width());
-            Some(ctx.intern_attr(AttrKind::Float { ty, bits }))
-        }
-        _ => None,
+/// The float constant an attribute holds (a scalar or a splat).
+pub fn const_float(ctx: &Context, attr: Attribute) -> Option<FloatConst> {
+    let c = consts(ctx, attr)?;
+    if !c.splat {
+        return None;
     }
+    float_const(ctx, c.elem, c.values[0])
+}
+
+/// An attribute of type `ty` (a scalar, or a statically shaped vector or
+/// tensor) holding `values` (one per element, or one for all).
+pub fn make_attr(ctx: &mut Context, ty: Type, values: &[u128]) -> Option<Attribute> {
+    let kind = ctx.type_kind(ty).clone();
+    let (elem, count) = match &kind {
+        TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) => {
+            let &[value] = values else { return None };
+            let width = ctx.int_or_float_bit_width(ty)?;
+            let bits = value & mask(width);
+            return Some(match kind {
+                TypeKind::Float(_) => ctx.intern_attr(AttrKind::Float { ty, bits }),
+                _ => ctx.intern_attr(AttrKind::Integer { ty, value: bits }),
+            });
+        }
+        TypeKind::Vector { shape, element, .. } | TypeKind::RankedTensor { shape, element, .. } => {
+            if shape.iter().any(|&d| d < 0) {
+                return None;
+            }
+            (*element, strata_ir::types::num_elements(shape))
+        }
+        _ => return None,
+    };
+    let width = ctx.int_or_float_bit_width(elem)?;
+    if width > 128 || values.is_empty() || (values.len() != 1 && values.len() as u64 != count) {
+        return None;
+    }
+    let bytes = (width as usize).div_ceil(8).max(1);
+    let splat = values.windows(2).all(|w| w[0] == w[1]);
+    let stored = if splat { &values[..1] } else { values };
+    let mut raw = Vec::with_capacity(stored.len() * bytes);
+    for &v in stored {
+        raw.extend_from_slice(&(v & mask(width)).to_le_bytes()[..bytes]);
+    }
+    Some(ctx.intern_attr(AttrKind::DenseElements {
+        ty,
+        data: strata_ir::attributes::DenseData {
+            raw: raw.into(),
+            splat,
+        },
+    }))
+}
+
+/// Applies `f` element by element to two constants of the same shape and
+/// builds the result of type `ty`.
+pub fn map2(
+    ctx: &mut Context,
+    ty: Type,
+    a: &Consts,
+    b: &Consts,
+    f: impl Fn(u128, u128) -> Option<u128>,
+) -> Option<Attribute> {
+    let n = if a.splat && b.splat {
+        1
+    } else {
+        a.values.len().max(b.values.len())
+    };
+    let values: Option<Vec<u128>> = (0..n).map(|i| f(a.get(i), b.get(i))).collect();
+    make_attr(ctx, ty, &values?)
+}
+
+/// Applies `f` element by element to a constant and builds the result of
+/// type `ty`.
+pub fn map1(
+    ctx: &mut Context,
+    ty: Type,
+    a: &Consts,
+    f: impl Fn(u128) -> Option<u128>,
+) -> Option<Attribute> {
+    let values: Option<Vec<u128>> = a.values.iter().map(|&v| f(v)).collect();
+    make_attr(ctx, ty, &values?)
 }
 
 /// IEEE 754-2019 `maximum`: NaN-propagating, `+0 > -0`.

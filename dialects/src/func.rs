@@ -122,6 +122,8 @@ fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// The properties the custom form spells itself (`no_inline` stays in the
+/// attribute dictionary, as MLIR prints it: `attributes {no_inline}`).
 const FUNC_INHERENT: [&str; 5] = [
     "sym_name",
     "function_type",

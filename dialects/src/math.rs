@@ -5,7 +5,7 @@ use strata_ir::ods::constraints::FloatLike;
 use strata_ir::{op, Attribute, Context, Operation};
 
 use crate::arith::FastMathAttr;
-use crate::fold::{const_float, float_attr_like};
+use crate::fold;
 
 macro_rules! unary {
     ($name:ident, $mnemonic:tt, $summary:tt, $fold:expr) => {
@@ -23,8 +23,9 @@ macro_rules! unary {
     };
 }
 
-/// Folds a unary op on an f32 or f64 constant with `f32` / `f64`
-/// functions (MLIR folds these for f32 and f64 only).
+/// Folds a unary op on f32 or f64 constants (scalars, splats or dense
+/// elements) with `f32` / `f64` functions; MLIR folds these for f32 and f64
+/// only.
 fn fold_unary(
     ctx: &mut Context,
     op: Operation,
@@ -32,14 +33,20 @@ fn fold_unary(
     f32_fn: fn(f32) -> Option<f32>,
     f64_fn: fn(f64) -> Option<f64>,
 ) -> Option<Vec<FoldResult>> {
-    let value = const_float(ctx, consts.first().copied().flatten()?)?.value;
+    let input = fold::consts(ctx, consts.first().copied().flatten()?)?;
+    let width = ctx.int_or_float_bit_width(input.elem)?;
+    ctx.float_kind(input.elem)?;
     let ty = ctx.value_type(ctx.result(op, 0));
-    let result = match ctx.int_or_float_bit_width(ty)? {
-        32 => f64::from(f32_fn(value as f32)?),
-        64 => f64_fn(value)?,
-        _ => return None,
-    };
-    Some(vec![FoldResult::Attr(float_attr_like(ctx, ty, result)?)])
+    let attr = match width {
+        32 => fold::map1(ctx, ty, &input, |bits| {
+            f32_fn(f32::from_bits(bits as u32)).map(|r| u128::from(r.to_bits()))
+        }),
+        64 => fold::map1(ctx, ty, &input, |bits| {
+            f64_fn(f64::from_bits(bits as u64)).map(|r| u128::from(r.to_bits()))
+        }),
+        _ => None,
+    }?;
+    Some(vec![FoldResult::Attr(attr)])
 }
 
 macro_rules! unary_folder {
@@ -68,13 +75,13 @@ fn fold_absf(
     op: Operation,
     consts: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    let value = const_float(ctx, consts.first().copied().flatten()?)?.value;
+    let input = fold::consts(ctx, consts.first().copied().flatten()?)?;
+    let width = ctx.int_or_float_bit_width(input.elem)?;
+    ctx.float_kind(input.elem)?;
+    let sign = 1u128 << (width - 1);
     let ty = ctx.value_type(ctx.result(op, 0));
-    Some(vec![FoldResult::Attr(float_attr_like(
-        ctx,
-        ty,
-        value.abs(),
-    )?)])
+    let attr = fold::map1(ctx, ty, &input, |bits| Some(bits & !sign))?;
+    Some(vec![FoldResult::Attr(attr)])
 }
 
 fn no_fold(_: &mut Context, _: Operation, _: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
@@ -149,15 +156,22 @@ fn fold_powf(
     op: Operation,
     consts: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    let a = const_float(ctx, consts.first().copied().flatten()?)?.value;
-    let b = const_float(ctx, consts.get(1).copied().flatten()?)?.value;
+    let a = fold::consts(ctx, consts.first().copied().flatten()?)?;
+    let b = fold::consts(ctx, consts.get(1).copied().flatten()?)?;
+    ctx.float_kind(a.elem)?;
     let ty = ctx.value_type(ctx.result(op, 0));
-    let result = match ctx.int_or_float_bit_width(ty)? {
-        32 => f64::from((a as f32).powf(b as f32)),
-        64 => a.powf(b),
-        _ => return None,
-    };
-    Some(vec![FoldResult::Attr(float_attr_like(ctx, ty, result)?)])
+    let attr = match ctx.int_or_float_bit_width(a.elem)? {
+        32 => fold::map2(ctx, ty, &a, &b, |x, y| {
+            let r = f32::from_bits(x as u32).powf(f32::from_bits(y as u32));
+            Some(u128::from(r.to_bits()))
+        }),
+        64 => fold::map2(ctx, ty, &a, &b, |x, y| {
+            let r = f64::from_bits(x as u64).powf(f64::from_bits(y as u64));
+            Some(u128::from(r.to_bits()))
+        }),
+        _ => None,
+    }?;
+    Some(vec![FoldResult::Attr(attr)])
 }
 
 /// Fused multiply-add: `a * b + c` with a single rounding.

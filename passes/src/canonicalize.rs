@@ -6,8 +6,8 @@
 //! Between sweeps, `region-simplify` (on by default) erases unreachable
 //! blocks; `aggressive` would also merge identical blocks in MLIR, which is
 //! not implemented yet (it behaves as `normal`).
-//! Operations do not register canonicalization patterns yet; the pattern set
-//! is where they will go (with `disable-patterns` / `enable-patterns`).
+//! The patterns are those every registered op declares (its `canonicalize`
+//! hook), filtered by `disable-patterns` / `enable-patterns`.
 
 use strata_ir::pass::{OptionKind, Pass, PassOptionDef, PassOptions, PassRegistration, Statistics};
 use strata_ir::rewrite::{
@@ -105,6 +105,11 @@ impl Pass for Canonicalize {
         _: &mut Statistics,
     ) -> Result<(), Diagnostic> {
         let mut set = RewritePatternSet::new();
+        for def in ctx.registry().ops() {
+            if let Some(add_patterns) = def.canonicalize {
+                add_patterns(&mut set);
+            }
+        }
         let disabled = self.options.list("disable-patterns");
         let enabled = self.options.list("enable-patterns");
         set.retain(|p| {

@@ -52,6 +52,7 @@ impl Pass for Cse {
     ) -> Result<(), Diagnostic> {
         let mut driver = Driver {
             known: Vec::new(),
+            region_ops: Vec::new(),
             inserted: rustc_hash::FxHashSet::default(),
             to_erase: Vec::new(),
             num_cse: 0,
@@ -84,6 +85,8 @@ struct Key {
 struct Driver {
     /// Scopes of known expressions; lookups go from the innermost outwards.
     known: Vec<FxHashMap<Key, Operation>>,
+    /// Scopes of ops with regions that may be CSE'd (compared structurally).
+    region_ops: Vec<Vec<Operation>>,
     /// Every op ever recorded as a known expression.
     inserted: rustc_hash::FxHashSet<Operation>,
     to_erase: Vec<Operation>,
@@ -104,7 +107,9 @@ impl Driver {
         let ssa = has_ssa_dominance(ctx, region);
         if blocks.len() == 1 {
             self.known.push(FxHashMap::default());
+            self.region_ops.push(Vec::new());
             self.simplify_block(ctx, blocks[0], ssa);
+            self.region_ops.pop();
             self.known.pop();
             return;
         }
@@ -117,9 +122,11 @@ impl Driver {
         while let Some((block, done)) = stack.pop() {
             if done {
                 self.known.pop();
+                self.region_ops.pop();
                 continue;
             }
             self.known.push(FxHashMap::default());
+            self.region_ops.push(Vec::new());
             self.simplify_block(ctx, block, true);
             stack.push((block, true));
             let children: Vec<Block> = tree.children(block).collect();
@@ -144,12 +151,47 @@ impl Driver {
                 let isolated = ctx
                     .op_definition(op)
                     .is_none_or(|d| d.traits.isolated_from_above);
-                let saved = isolated.then(|| std::mem::take(&mut self.known));
+                let saved = isolated.then(|| {
+                    (
+                        std::mem::take(&mut self.known),
+                        std::mem::take(&mut self.region_ops),
+                    )
+                });
                 for region in regions {
                     self.simplify_region(ctx, region);
                 }
-                if let Some(saved) = saved {
-                    self.known = saved;
+                if let Some((known, region_ops)) = saved {
+                    self.known = known;
+                    self.region_ops = region_ops;
+                }
+                // As MLIR: an op with single-block regions and no memory
+                // effects (its own or nested) is a candidate too, matched
+                // structurally against the earlier ones in scope.
+                if isolated || !cse_region_candidate(ctx, op) {
+                    continue;
+                }
+                let existing = self
+                    .region_ops
+                    .iter()
+                    .rev()
+                    .flatten()
+                    .copied()
+                    .find(|&e| equivalent(ctx, e, op, &mut FxHashMap::default()));
+                match existing {
+                    Some(existing) => {
+                        let results: Vec<Value> = ctx.results(op).collect();
+                        for (i, value) in results.into_iter().enumerate() {
+                            let replacement = ctx.result(existing, i);
+                            ctx.replace_all_uses_with(value, replacement);
+                        }
+                        self.to_erase.push(op);
+                        self.num_cse += 1;
+                    }
+                    None => {
+                        if let Some(scope) = self.region_ops.last_mut() {
+                            scope.push(op);
+                        }
+                    }
                 }
                 continue;
             }
@@ -157,9 +199,14 @@ impl Driver {
             if !pure || ctx.num_successors(op) > 0 {
                 continue;
             }
+            let mut operands: Vec<Value> = ctx.operands(op).collect();
+            // Commutative ops are the same expression whatever the operand order.
+            if ctx.op_definition(op).is_some_and(|d| d.traits.commutative) {
+                operands.sort_unstable();
+            }
             let key = Key {
                 name: ctx.op_name(op),
-                operands: ctx.operands(op).collect(),
+                operands,
                 result_types: ctx.results(op).map(|v| ctx.value_type(v)).collect(),
                 properties: ctx.op_properties(op),
                 attributes: ctx.op_attr_dict(op),
@@ -196,6 +243,103 @@ impl Driver {
             }
         }
     }
+}
+
+/// Whether `op` (which has regions) may be merged with an equivalent op:
+/// registered, not isolated, no successors, single-block regions, and no
+/// memory effects of its own or in its regions.
+fn cse_region_candidate(ctx: &Context, op: Operation) -> bool {
+    ctx.num_successors(op) == 0
+        && ctx
+            .op_regions(op)
+            .iter()
+            .all(|&r| ctx.region_blocks(r).nth(1).is_none())
+        && effect_free(ctx, op)
+}
+
+/// No memory effects: `Pure`, or `RecursiveMemoryEffects` with only
+/// effect-free ops inside.
+fn effect_free(ctx: &Context, op: Operation) -> bool {
+    let Some(def) = ctx.op_definition(op) else {
+        return false;
+    };
+    if def.traits.pure {
+        return true;
+    }
+    def.traits.recursive_memory_effects
+        && ctx
+            .op_regions(op)
+            .iter()
+            .flat_map(|&r| ctx.region_blocks(r))
+            .flat_map(|b| ctx.block_ops(b))
+            .all(|inner| effect_free(ctx, inner))
+}
+
+/// Structural equivalence of two ops (MLIR's `OperationEquivalence` with
+/// locations ignored): same name, attributes, result types and regions, and
+/// operands that are identical or correspond inside the compared regions.
+fn equivalent(
+    ctx: &Context,
+    a: Operation,
+    b: Operation,
+    map: &mut FxHashMap<Value, Value>,
+) -> bool {
+    if ctx.op_name(a) != ctx.op_name(b)
+        || ctx.op_properties(a) != ctx.op_properties(b)
+        || ctx.op_attr_dict(a) != ctx.op_attr_dict(b)
+        || ctx.num_operands(a) != ctx.num_operands(b)
+        || ctx.num_results(a) != ctx.num_results(b)
+        || ctx.op_regions(a).len() != ctx.op_regions(b).len()
+        || ctx.num_successors(a) != 0
+        || ctx.num_successors(b) != 0
+    {
+        return false;
+    }
+    let same_operands = ctx
+        .operands(a)
+        .zip(ctx.operands(b))
+        .all(|(x, y)| map.get(&y).copied().unwrap_or(y) == x);
+    let same_types = ctx
+        .results(a)
+        .zip(ctx.results(b))
+        .all(|(x, y)| ctx.value_type(x) == ctx.value_type(y));
+    if !same_operands || !same_types {
+        return false;
+    }
+    for (&ra, &rb) in ctx.op_regions(a).iter().zip(ctx.op_regions(b)) {
+        let (ba, bb): (Vec<_>, Vec<_>) = (
+            ctx.region_blocks(ra).collect(),
+            ctx.region_blocks(rb).collect(),
+        );
+        if ba.len() != bb.len() {
+            return false;
+        }
+        for (&x, &y) in ba.iter().zip(&bb) {
+            if ctx.num_block_args(x) != ctx.num_block_args(y) {
+                return false;
+            }
+            for (p, q) in ctx.block_args(x).zip(ctx.block_args(y)) {
+                if ctx.value_type(p) != ctx.value_type(q) {
+                    return false;
+                }
+                map.insert(q, p);
+            }
+            let (ox, oy): (Vec<_>, Vec<_>) =
+                (ctx.block_ops(x).collect(), ctx.block_ops(y).collect());
+            if ox.len() != oy.len() {
+                return false;
+            }
+            for (&p, &q) in ox.iter().zip(&oy) {
+                if !equivalent(ctx, p, q, map) {
+                    return false;
+                }
+                for (r, s) in ctx.results(p).zip(ctx.results(q)) {
+                    map.insert(s, r);
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Whether `region` has SSA dominance (see the verifier's rules).

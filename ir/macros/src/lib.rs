@@ -12,7 +12,7 @@
 //!     lhs: Operand<SignlessIntegerOrIndexLike>,
 //!     rhs: Operand<SignlessIntegerOrIndexLike>,
 //!     #[default = "#arith.overflow<none>"]
-//!     overflowFlags: Attr<IntegerOverflowFlags>,
+//!     overflowFlags: Attr<IntegerOverflowAttr>,
 //!     result: Result<SignlessIntegerOrIndexLike>,
 //! }
 //! ```
@@ -357,12 +357,21 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
         check_format(&format.value(), &fields).map_err(|e| syn::Error::new_spanned(format, e))?;
     }
 
+    // The first paragraph of the doc comment is the summary, the rest the
+    // description.
     let docs = doc_lines(&input.attrs);
-    let summary = docs.first().cloned().unwrap_or_default();
-    let description = docs
+    let paragraph_end = docs
         .iter()
-        .skip(1)
-        .skip_while(|l| l.is_empty())
+        .position(|l| l.trim().is_empty())
+        .unwrap_or(docs.len());
+    let summary = docs[..paragraph_end]
+        .iter()
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let description = docs[paragraph_end..]
+        .iter()
+        .skip_while(|l| l.trim().is_empty())
         .cloned()
         .collect::<Vec<_>>()
         .join("\n");
@@ -691,6 +700,28 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
             _ => {}
         }
     }
+    let result_segments_tokens = if result_variadics > 1 {
+        let sizes = fields.iter().filter_map(|f| match f.kind {
+            FieldKind::Result(Arity::Single) => Some(quote!(1u64)),
+            FieldKind::Result(Arity::Optional) => {
+                let p = format_ident!("{}_type", f.accessor.to_string().trim_start_matches("r#"));
+                Some(quote!(#p.is_some() as u64))
+            }
+            FieldKind::Result(Arity::Variadic) => {
+                let p = format_ident!("{}_type", f.accessor.to_string().trim_start_matches("r#"));
+                Some(quote!(#p.len() as u64))
+            }
+            _ => None,
+        });
+        quote! {
+            let sizes: Vec<u64> = vec![#(#sizes),*];
+            let i32_type = ctx.integer_type(32);
+            let segments = ctx.intern_attr(#krate::AttrKind::DenseArray { element: i32_type, values: sizes.into() });
+            props.push((ctx.ident("resultSegmentSizes"), segments));
+        }
+    } else {
+        quote!()
+    };
     let infer_tokens = if infer_from_operand {
         let first = first_single_operand.clone();
         quote! {
@@ -779,6 +810,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 #(#body)*
                 #infer_tokens
                 #segments_tokens
+                #result_segments_tokens
                 if !props.is_empty() {
                     state.properties = Some(ctx.dictionary_attr(props));
                 }
@@ -797,6 +829,8 @@ fn check_format(text: &str, fields: &[FieldDecl]) -> Result<(), String> {
     let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
     let bytes = text.as_bytes();
     let mut depth = 0i32;
+    // Anchors seen in each open optional group.
+    let mut anchors: Vec<u32> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -822,12 +856,29 @@ fn check_format(text: &str, fields: &[FieldDecl]) -> Result<(), String> {
             }
             b'(' => {
                 depth += 1;
+                // `type(`, `functional-type(`: directive arguments, not a group.
+                let directive = text[..i].trim_end().ends_with("type");
+                anchors.push(if directive { u32::MAX } else { 0 });
                 i += 1;
             }
             b')' => {
                 depth -= 1;
                 if depth < 0 {
                     return Err("unbalanced ')' in format".into());
+                }
+                match anchors.pop() {
+                    Some(0) => return Err("optional group has no anchor ('^')".into()),
+                    Some(n) if n != u32::MAX && n > 1 => {
+                        return Err("optional group has more than one anchor ('^')".into())
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            b'^' => {
+                match anchors.iter_mut().rev().find(|n| **n != u32::MAX) {
+                    Some(n) => *n += 1,
+                    None => return Err("'^' outside of an optional group".into()),
                 }
                 i += 1;
             }
@@ -853,7 +904,7 @@ fn check_format(text: &str, fields: &[FieldDecl]) -> Result<(), String> {
                     return Err(format!("unknown format directive `{word}`"));
                 }
             }
-            b' ' | b'\n' | b'?' | b'^' | b',' => i += 1,
+            b' ' | b'\n' | b'?' | b',' => i += 1,
             c => return Err(format!("unexpected `{}` in format", c as char)),
         }
     }

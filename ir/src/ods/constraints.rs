@@ -3,8 +3,9 @@
 //!
 //! A constraint is a zero-sized type implementing [`TypeConstraintDef`] or
 //! [`AttrConstraintDef`], so that an op declaration names it as a type:
-//! `Operand<SignlessIntegerLike>`. Define new ones with [`type_constraint!`]
-//! and [`attr_constraint!`](crate::attr_constraint).
+//! `Operand<SignlessIntegerOrIndexLike>`. Define new ones with
+//! [`type_constraint!`], [`attr_constraint!`](crate::attr_constraint) and
+//! [`enum_attr!`](crate::enum_attr).
 
 use super::{AttrConstraint, AttrConstraintDef, AttrSyntax, TypeConstraint, TypeConstraintDef};
 use crate::attributes::AttrKind;
@@ -32,8 +33,9 @@ macro_rules! type_constraint {
     };
 }
 
-/// Defines an attribute constraint written as any attribute:
-/// `attr_constraint!(Name, "summary", |ctx, attr| predicate);`.
+/// Defines an attribute constraint:
+/// `attr_constraint!(Name, "summary", AttrSyntax::Generic, |ctx, attr| predicate);`;
+/// the [`AttrSyntax`] says how an assembly format reads and writes it.
 #[macro_export]
 macro_rules! attr_constraint {
     ($(#[$meta:meta])* $name:ident, $summary:expr, $syntax:expr, |$ctx:ident, $attr:ident| $body:expr) => {

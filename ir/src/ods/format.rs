@@ -50,6 +50,7 @@ enum Anchor {
     Operands,
     Attr(usize),
     Region(usize),
+    Successor(usize),
     Target(Target),
 }
 
@@ -238,7 +239,7 @@ impl Compiler<'_> {
             return Ok((Kind::Region(i), Anchor::Region(i)));
         }
         if let Some(i) = spec.successors.iter().position(|r| r.name == name) {
-            return Ok((Kind::Successor(i), Anchor::Region(i)));
+            return Ok((Kind::Successor(i), Anchor::Successor(i)));
         }
         if spec.results.iter().any(|r| r.name == name) {
             return Err(format!(
@@ -1011,6 +1012,7 @@ fn anchor_present(ctx: &Context, op: Operation, spec: &'static OpSpec, anchor: A
             .op_regions(op)
             .get(i)
             .is_some_and(|&r| !ctx.region_is_empty(r)),
+        Anchor::Successor(i) => ctx.successors(op).nth(i).is_some(),
         Anchor::Target(t) => !target_types(ctx, op, spec, t).is_empty(),
     }
 }

@@ -14,11 +14,11 @@
 //! #[op("arith.addi", traits(Pure, Commutative, SameOperandsAndResultType),
 //!      format = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)")]
 //! pub struct AddIOp {
-//!     lhs: Operand<SignlessIntegerLike>,
-//!     rhs: Operand<SignlessIntegerLike>,
+//!     lhs: Operand<SignlessIntegerOrIndexLike>,
+//!     rhs: Operand<SignlessIntegerOrIndexLike>,
 //!     #[default = "#arith.overflow<none>"]
-//!     overflowFlags: Attr<IntegerOverflowFlags>,
-//!     result: Result<SignlessIntegerLike>,
+//!     overflowFlags: Attr<IntegerOverflowAttr>,
+//!     result: Result<SignlessIntegerOrIndexLike>,
 //! }
 //! ```
 
