@@ -163,7 +163,7 @@ type_constraint!(
 type_constraint!(
     /// Operands of `arith.bitcast`.
     BitcastType, "signless-integer-or-float-like or memref of signless-integer or float", |ctx, ty| {
-        strata_ir::ods::constraints::is_like(ctx, ty, |c, t| strata_ir::ods::constraints::is_signless_int_or_index(c, t) || strata_ir::ods::constraints::is_float(c, t))
+        strata_ir::ods::constraints::is_like(ctx, ty, |c, t| strata_ir::ods::constraints::is_signless_int(c, t) || strata_ir::ods::constraints::is_float(c, t))
             || matches!(ctx.type_kind(ty), TypeKind::MemRef { element, .. } if strata_ir::ods::constraints::is_signless_int(ctx, *element) || strata_ir::ods::constraints::is_float(ctx, *element))
     }
 );
@@ -193,7 +193,12 @@ fn verify_constant(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         return Ok(());
     };
     let result = ctx.value_type(ctx.result(op, 0));
-    if attr_type(ctx, value) != Some(result) {
+    // An untyped attribute (a string) has type `none`.
+    let same_type = match attr_type(ctx, value) {
+        Some(ty) => ty == result,
+        None => matches!(ctx.type_kind(result), TypeKind::None),
+    };
+    if !same_type {
         return Err(op_error(
             ctx,
             op,
@@ -229,9 +234,14 @@ fn infer_constant(ctx: &mut Context, state: &OperationState) -> Result<Vec<Type>
         .iter()
         .find(|(n, _)| ctx.ident_str(*n) == "value")
         .map(|(_, v)| *v);
-    match value.and_then(|v| attr_type(ctx, v)) {
-        Some(ty) => Ok(vec![ty]),
-        None => Err("value must be a typed attribute".into()),
+    match value {
+        Some(v) => match attr_type(ctx, v) {
+            Some(ty) => Ok(vec![ty]),
+            // An untyped attribute (a string) has type `none`; the verifier
+            // then reports the mismatch, as MLIR.
+            None => Ok(vec![ctx.none_type()]),
+        },
+        None => Err("requires attribute 'value'".into()),
     }
 }
 
@@ -697,7 +707,11 @@ fn verify_select(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
 
 /// `%c, %a, %b attrs : T` or `: condType, T`.
 fn parse_select(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let operands_pos = p.pos();
     let operands = p.parse_operand_list(strata_ir::parser::asm::Delimiter::None)?;
+    if operands.len() != 3 {
+        return Err(p.error_at(operands_pos, "expected 3 operands"));
+    }
     let pos = p.pos();
     state.attributes.extend(p.parse_optional_attr_dict()?);
     p.parse_punct(Punct::Colon)?;
@@ -1291,9 +1305,34 @@ fn float_binary_fold(
     let kind = float_kind(ctx, &a)?;
     let ty = result_type(ctx, op);
     let value = |bits| strata_ir::float::to_f64(kind, bits);
+    let is_nan = |bits| strata_ir::float::is_nan(kind, bits);
     attr_result(fold::map2(ctx, ty, &a, &b, |x, y| {
-        Some(strata_ir::float::from_f64(kind, f(value(x), value(y))))
+        let r = f(value(x), value(y));
+        if !r.is_nan() {
+            return Some(strata_ir::float::from_f64(kind, r));
+        }
+        // As APFloat: a NaN operand propagates (quieted); a new NaN is the
+        // positive quiet NaN (the host's arithmetic may give a negative one).
+        Some(if is_nan(x) {
+            quiet(kind, x)
+        } else if is_nan(y) {
+            quiet(kind, y)
+        } else {
+            strata_ir::float::from_f64(kind, f64::NAN)
+        })
     }))
+}
+
+/// A NaN with its quiet bit set (the top mantissa bit).
+fn quiet(kind: strata_ir::float::FloatKind, bits: u128) -> u128 {
+    let quiet_bit = match kind.bit_width() {
+        64 => 1u128 << 51,
+        32 => 1 << 22,
+        16 if matches!(kind, strata_ir::float::FloatKind::BF16) => 1 << 6,
+        16 => 1 << 9,
+        _ => return bits,
+    };
+    bits | quiet_bit
 }
 
 fn float_operand(ctx: &Context, c: &[Option<Attribute>], index: usize) -> Option<FloatConst> {
@@ -1345,7 +1384,7 @@ fn fold_maxnumf(
     {
         return Some(vec![lhs(ctx, op)]);
     }
-    float_binary_fold(ctx, op, c, f64::max)
+    float_binary_fold(ctx, op, c, fold::maxnum)
 }
 
 fn fold_minnumf(
@@ -1358,7 +1397,7 @@ fn fold_minnumf(
     {
         return Some(vec![lhs(ctx, op)]);
     }
-    float_binary_fold(ctx, op, c, f64::min)
+    float_binary_fold(ctx, op, c, fold::minnum)
 }
 
 fn fold_maximumf(
@@ -1578,6 +1617,20 @@ fn fold_trunci(
     cast_fold(ctx, op, c, Some)
 }
 
+/// An integer converted to float `kind` with one rounding: `f32` and `f64`
+/// directly; narrower kinds through `f64` only while that is exact.
+fn int_to_float(kind: strata_ir::float::FloatKind, value: i128) -> Option<u128> {
+    use strata_ir::float::FloatKind;
+    match kind {
+        FloatKind::F32 => Some(u128::from((value as f32).to_bits())),
+        FloatKind::F64 => Some(u128::from((value as f64).to_bits())),
+        _ if value.unsigned_abs() <= 1 << 53 => {
+            Some(strata_ir::float::from_f64(kind, value as f64))
+        }
+        _ => None,
+    }
+}
+
 fn fold_sitofp(
     ctx: &mut Context,
     op: Operation,
@@ -1586,12 +1639,7 @@ fn fold_sitofp(
     let (input, output) = cast_elements(ctx, op);
     let width = ctx.int_or_float_bit_width(input)?;
     let kind = ctx.float_kind(output).filter(|k| k.bit_width() <= 64)?;
-    cast_fold(ctx, op, c, |v| {
-        Some(strata_ir::float::from_f64(
-            kind,
-            sign_extend(v, width) as f64,
-        ))
-    })
+    cast_fold(ctx, op, c, |v| int_to_float(kind, sign_extend(v, width)))
 }
 
 fn fold_uitofp(
@@ -1599,10 +1647,13 @@ fn fold_uitofp(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
+    use strata_ir::float::FloatKind;
     let (_, output) = cast_elements(ctx, op);
     let kind = ctx.float_kind(output).filter(|k| k.bit_width() <= 64)?;
-    cast_fold(ctx, op, c, |v| {
-        Some(strata_ir::float::from_f64(kind, v as f64))
+    cast_fold(ctx, op, c, |v| match kind {
+        FloatKind::F32 => Some(u128::from((v as f32).to_bits())),
+        FloatKind::F64 => Some(u128::from((v as f64).to_bits())),
+        _ => i128::try_from(v).ok().and_then(|v| int_to_float(kind, v)),
     })
 }
 
@@ -1613,7 +1664,9 @@ fn fold_fptosi(
 ) -> Option<Vec<FoldResult>> {
     let (input, output) = cast_elements(ctx, op);
     let kind = ctx.float_kind(input).filter(|k| k.bit_width() <= 64)?;
-    let width = ctx.int_or_float_bit_width(output)?.min(127);
+    let width = ctx
+        .int_or_float_bit_width(output)
+        .filter(|&w| (1..=127).contains(&w))?;
     let bound = 2f64.powi(width as i32 - 1);
     cast_fold(ctx, op, c, |v| {
         let x = strata_ir::float::to_f64(kind, v).trunc();
@@ -1628,7 +1681,7 @@ fn fold_fptoui(
 ) -> Option<Vec<FoldResult>> {
     let (input, output) = cast_elements(ctx, op);
     let kind = ctx.float_kind(input).filter(|k| k.bit_width() <= 64)?;
-    let width = ctx.int_or_float_bit_width(output)?.min(127);
+    let width = ctx.int_or_float_bit_width(output).filter(|&w| w <= 127)?;
     let bound = 2f64.powi(width as i32);
     cast_fold(ctx, op, c, |v| {
         let x = strata_ir::float::to_f64(kind, v).trunc();
@@ -1696,7 +1749,7 @@ fn fold_truncf(
     cast_fold(ctx, op, c, |v| {
         let x = strata_ir::float::to_f64(from, v);
         let bits = strata_ir::float::from_f64(to, x);
-        (strata_ir::float::to_f64(to, bits) == x || x.is_nan()).then_some(bits)
+        (strata_ir::float::to_f64(to, bits) == x).then_some(bits)
     })
 }
 

@@ -21,7 +21,9 @@ impl IntConst {
 
     /// The smallest signed value of the width.
     pub fn min_signed(&self) -> i128 {
-        if self.width >= 128 {
+        if self.width == 0 {
+            0
+        } else if self.width >= 128 {
             i128::MIN
         } else {
             -(1i128 << (self.width - 1))
@@ -79,7 +81,10 @@ impl Consts {
 
 /// The elements of an integer, float or dense (non-complex) attribute.
 pub fn consts(ctx: &Context, attr: Attribute) -> Option<Consts> {
+    // Wider integers (stored as `WideInteger`) are not folded.
+    let narrow = |ty: Type| ctx.int_or_float_bit_width(ty).is_some_and(|w| w <= 128);
     match ctx.attr_kind(attr) {
+        AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } if !narrow(*ty) => None,
         AttrKind::Integer { ty, value } => Some(Consts {
             elem: *ty,
             values: vec![*value],
@@ -121,7 +126,7 @@ pub fn consts(ctx: &Context, attr: Attribute) -> Option<Consts> {
 
 /// An integer view of element bits.
 pub fn int_const(ctx: &Context, elem: Type, bits: u128) -> Option<IntConst> {
-    let width = ctx.int_or_float_bit_width(elem)?;
+    let width = ctx.int_or_float_bit_width(elem).filter(|&w| w <= 128)?;
     ctx.is_int_or_index(elem).then_some(IntConst {
         value: bits & mask(width),
         width,
@@ -161,7 +166,7 @@ pub fn make_attr(ctx: &mut Context, ty: Type, values: &[u128]) -> Option<Attribu
     let (elem, count) = match &kind {
         TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) => {
             let &[value] = values else { return None };
-            let width = ctx.int_or_float_bit_width(ty)?;
+            let width = ctx.int_or_float_bit_width(ty).filter(|&w| w <= 128)?;
             let bits = value & mask(width);
             return Some(match kind {
                 TypeKind::Float(_) => ctx.intern_attr(AttrKind::Float { ty, bits }),
@@ -224,6 +229,35 @@ pub fn map1(
 ) -> Option<Attribute> {
     let values: Option<Vec<u128>> = a.values.iter().map(|&v| f(v)).collect();
     make_attr(ctx, ty, &values?)
+}
+
+/// LLVM's `maxnum` (IEEE 754-2008 `maxNum`): a NaN operand yields the
+/// other operand; `+0 > -0`.
+pub fn maxnum(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a == b && a == 0.0 {
+        return if a.is_sign_negative() { b } else { a };
+    }
+    a.max(b)
+}
+
+/// LLVM's `minnum`: a NaN operand yields the other operand; `-0 < +0`.
+pub fn minnum(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a == b && a == 0.0 {
+        return if a.is_sign_negative() { a } else { b };
+    }
+    a.min(b)
 }
 
 /// IEEE 754-2019 `maximum`: NaN-propagating, `+0 > -0`.

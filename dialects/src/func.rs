@@ -6,7 +6,6 @@ use strata_ir::ods::constraints::{
 };
 use strata_ir::parser::asm::{Argument, OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
-use strata_ir::symbol_table::SymbolTable;
 use strata_ir::{
     op, Attribute, Context, Diagnostic, Ident, Operation, OperationState, Type, TypeKind,
 };
@@ -173,12 +172,9 @@ fn dict_array(ctx: &mut Context, attrs: &[Option<Attribute>]) -> Option<Attribut
 
 /// `[visibility] @name(args) [-> results] [attributes {...}] [{ body }]`.
 fn parse_func(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<(), Diagnostic> {
-    let visibility = p.parse_optional_string()?.or_else(|| {
-        ["private", "public", "nested"]
-            .into_iter()
-            .find(|v| p.parse_optional_keyword(v))
-            .map(str::to_string)
-    });
+    let visibility = ["private", "public", "nested"]
+        .into_iter()
+        .find(|v| p.parse_optional_keyword(v));
     let name = p.parse_symbol_name()?;
     // Arguments: named (`%a: i32`) in a definition, bare types in a declaration.
     p.parse_punct(Punct::LParen)?;
@@ -188,13 +184,16 @@ fn parse_func(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result
     if !p.parse_optional_punct(Punct::RParen) {
         loop {
             if p.peek_operand() {
+                if !input_types.is_empty() && arguments.is_empty() {
+                    return Err(p.error("expected type instead of SSA identifier"));
+                }
                 let argument = p.parse_argument(true, true)?;
                 input_types.extend(argument.ty);
                 arg_attrs.push(argument.attrs);
                 arguments.push(argument);
             } else {
                 if !arguments.is_empty() {
-                    return Err(p.wrong_token("expected SSA identifier"));
+                    return Err(p.error("expected SSA identifier"));
                 }
                 input_types.push(p.parse_type()?);
                 let dict = p.parse_optional_attr_dict()?;
@@ -230,7 +229,7 @@ fn parse_func(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result
     let fn_type = ctx.type_attr(fn_type);
     attributes.push((ctx.ident("function_type"), fn_type));
     if let Some(v) = visibility {
-        let v = ctx.string_attr(&v);
+        let v = ctx.string_attr(v);
         attributes.push((ctx.ident("sym_visibility"), v));
     }
     if let Some(a) = dict_array(ctx, &arg_attrs) {
@@ -383,7 +382,7 @@ fn verify_return(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
 #[op("func.call",
      traits(Call),
      format = "$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
-     verify = verify_call)]
+     verify_symbol_uses = verify_call)]
 pub struct CallOp {
     callee: Attr<FlatSymbolRefAttr>,
     arg_attrs: OptionalAttr<DictArrayAttr>,
@@ -393,7 +392,11 @@ pub struct CallOp {
     results: VariadicResult<AnyType>,
 }
 
-fn verify_call(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+fn verify_call(
+    ctx: &Context,
+    op: Operation,
+    symbols: &strata_ir::symbol_table::SymbolTableCollection,
+) -> Result<(), Diagnostic> {
     let Some(callee) = CallOp(op).callee(ctx) else {
         return Ok(());
     };
@@ -401,19 +404,8 @@ fn verify_call(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         return Ok(());
     };
     let name = String::from_utf8_lossy(root).into_owned();
-    let mut table = ctx.op_parent_op(op);
-    while let Some(t) = table {
-        if ctx.is_symbol_table(t) {
-            break;
-        }
-        table = ctx.op_parent_op(t);
-    }
-    let Some(table) = table else {
-        return Ok(());
-    };
-    let target = SymbolTable::ops_of(ctx, table)
-        .into_iter()
-        .find(|&o| ctx.symbol_name(o) == Some(root.as_ref()))
+    let target = symbols
+        .lookup_nearest(ctx, op, root)
         .filter(|&o| ctx.op_name_str(o) == FuncOp::NAME);
     let Some(target) = target else {
         return Err(op_error(

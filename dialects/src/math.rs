@@ -62,11 +62,17 @@ macro_rules! unary_folder {
 }
 
 unary_folder!(fold_exp, |x| Some(x.exp()), |x| Some(x.exp()));
-unary_folder!(fold_log, |x| (x >= 0.0).then(|| x.ln()), |x| (x >= 0.0)
-    .then(|| x.ln()));
+// As MLIR, log and sqrt of a negative number (-0.0 included) do not fold;
+// NaN folds to NaN.
+unary_folder!(fold_log, |x| (!x.is_sign_negative()).then(|| x.ln()), |x| {
+    (!x.is_sign_negative()).then(|| x.ln())
+});
 unary_folder!(fold_tanh, |x| Some(x.tanh()), |x| Some(x.tanh()));
-unary_folder!(fold_sqrt, |x| (x >= 0.0).then(|| x.sqrt()), |x| (x >= 0.0)
-    .then(|| x.sqrt()));
+unary_folder!(
+    fold_sqrt,
+    |x| (!x.is_sign_negative()).then(|| x.sqrt()),
+    |x| (!x.is_sign_negative()).then(|| x.sqrt())
+);
 unary_folder!(fold_sin, |x| Some(x.sin()), |x| Some(x.sin()));
 unary_folder!(fold_cos, |x| Some(x.cos()), |x| Some(x.cos()));
 

@@ -141,8 +141,9 @@ fn parse_for(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Result<
         p.parse_punct(Punct::Arrow)?;
         types = p.parse_function_result_types()?;
         if types.len() != args.len() {
+            let pos = p.name_pos();
             return Err(p.error_at(
-                inits_pos,
+                pos,
                 "mismatch in number of loop-carried values and defined values",
             ));
         }
@@ -491,8 +492,19 @@ fn parse_while(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> Resul
     if p.peek_punct(Punct::LParen) {
         (args, inits) = parse_init_list(p)?;
     }
+    let type_pos = p.pos();
     p.parse_punct(Punct::Colon)?;
     let (inputs, results) = p.parse_function_type()?;
+    if inputs.len() != inits.len() {
+        return Err(p.error_at(
+            type_pos,
+            format!(
+                "expected as many input types as operands (expected {} got {})",
+                inits.len(),
+                inputs.len()
+            ),
+        ));
+    }
     let values = p.resolve_operands(&inits, &inputs, pos)?;
     state.operands = values;
     state.result_types = results;

@@ -113,6 +113,11 @@ pub type ResultNamesFn = fn(&Context, Operation) -> Vec<(Value, String)>;
 /// Adds an op's canonicalization patterns to a set.
 pub type CanonicalizeFn = fn(&mut crate::rewrite::RewritePatternSet);
 
+/// Verifies the symbol references of an op, looking symbols up through a
+/// shared collection.
+pub type VerifySymbolUsesFn =
+    fn(&Context, Operation, &crate::symbol_table::SymbolTableCollection) -> Result<(), Diagnostic>;
+
 /// A verifier hook: returns the diagnostics for an invalid operation.
 pub type VerifyFn = fn(&Context, Operation) -> Result<(), Diagnostic>;
 
@@ -153,6 +158,10 @@ pub struct OpDefinition {
     /// Verification that needs the nested ops verified first (MLIR's
     /// `verifyRegions`), run when the verifier leaves the op.
     pub verify_regions: Option<VerifyFn>,
+    /// Checks of the symbols the op refers to (MLIR's
+    /// `SymbolUserOpInterface::verifySymbolUses`), run when the verifier
+    /// leaves the enclosing symbol table.
+    pub verify_symbol_uses: Option<VerifySymbolUsesFn>,
     /// Custom-form parser, if the op has a custom form.
     pub parse: Option<ParseFn>,
     /// Custom-form printer; an op with a parser has one too.
@@ -182,6 +191,7 @@ impl OpDefinition {
             verify: None,
             fold: None,
             verify_regions: None,
+            verify_symbol_uses: None,
             parse: None,
             print: None,
             result_names: None,

@@ -121,3 +121,42 @@ pub(crate) fn symbol_ops(ctx: &Context, table_op: Operation) -> Vec<Operation> {
         .flat_map(|b| ctx.block_ops(b))
         .collect()
 }
+
+/// Symbol tables built on demand and kept for repeated lookups (MLIR's
+/// `SymbolTableCollection`): verifying the symbol uses of many calls costs
+/// one index per table, not one scan per call.
+#[derive(Default)]
+pub struct SymbolTableCollection {
+    tables: std::cell::RefCell<FxHashMap<Operation, std::rc::Rc<SymbolTable>>>,
+}
+
+impl SymbolTableCollection {
+    /// An empty collection.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The symbol `name` defined directly in `table_op`.
+    pub fn lookup_in(&self, ctx: &Context, table_op: Operation, name: &[u8]) -> Option<Operation> {
+        let table = self
+            .tables
+            .borrow_mut()
+            .entry(table_op)
+            .or_insert_with(|| std::rc::Rc::new(SymbolTable::new(ctx, table_op)))
+            .clone();
+        table.lookup(name)
+    }
+
+    /// The symbol `name` in the symbol table closest to `from` (its nearest
+    /// enclosing symbol-table op).
+    pub fn lookup_nearest(&self, ctx: &Context, from: Operation, name: &[u8]) -> Option<Operation> {
+        let mut table = ctx.op_parent_op(from);
+        while let Some(t) = table {
+            if ctx.is_symbol_table(t) {
+                return self.lookup_in(ctx, t, name);
+            }
+            table = ctx.op_parent_op(t);
+        }
+        None
+    }
+}

@@ -137,12 +137,12 @@ impl Verifier<'_> {
             }
             if let Some(n) = traits.num_regions {
                 if ctx.op_regions(op).len() != n {
-                    let what = if n == 1 {
-                        "one region".to_string()
-                    } else {
-                        format!("{} regions", count(n))
+                    let message = match n {
+                        0 => "requires zero regions".to_string(),
+                        1 => "requires one region".to_string(),
+                        n => format!("expected {n} regions"),
                     };
-                    return Err(op_error(ctx, op, format!("requires {what}")));
+                    return Err(op_error(ctx, op, message));
                 }
             }
             if !traits.terminator && ctx.num_successors(op) != 0 {
@@ -343,6 +343,26 @@ impl Verifier<'_> {
                 .with_note(ctx.op_loc(first), "see existing symbol definition here"));
             }
             seen.insert(name, op);
+        }
+        // The symbol uses of the ops in the table, not inside nested tables
+        // (MLIR's `walkSymbolTable`).
+        let symbols = crate::symbol_table::SymbolTableCollection::new();
+        let mut stack: Vec<Operation> = crate::symbol_table::symbol_ops(ctx, table);
+        stack.reverse();
+        while let Some(op) = stack.pop() {
+            if let Some(verify) = ctx.op_definition(op).and_then(|d| d.verify_symbol_uses) {
+                verify(ctx, op, &symbols)?;
+            }
+            if ctx.is_symbol_table(op) {
+                continue;
+            }
+            let nested: Vec<Operation> = ctx
+                .op_regions(op)
+                .iter()
+                .flat_map(|&r| ctx.region_blocks(r))
+                .flat_map(|b| ctx.block_ops(b))
+                .collect();
+            stack.extend(nested.into_iter().rev());
         }
         Ok(())
     }

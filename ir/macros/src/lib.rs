@@ -30,7 +30,7 @@
 //! CamelCase), `format = "..."`, `all_types_match(a, b, ...)`,
 //! `default_dialect = "..."`, and hooks given as paths: `verify`,
 //! `verify_predicates`,
-//! `verify_regions`, `fold`, `canonicalize`, `infer`, `result_names`,
+//! `verify_regions`, `verify_symbol_uses`, `fold`, `canonicalize`, `infer`, `result_names`,
 //! `parse`, `print`. A format is checked when the crate compiles.
 
 use proc_macro::TokenStream;
@@ -316,8 +316,8 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 all_types_match.push(names);
             }
             (
-                "verify" | "verify_predicates" | "verify_regions" | "fold" | "canonicalize"
-                | "infer" | "result_names" | "parse" | "print",
+                "verify" | "verify_predicates" | "verify_regions" | "verify_symbol_uses" | "fold"
+                | "canonicalize" | "infer" | "result_names" | "parse" | "print",
                 ArgValue::Path(path),
             ) => hooks.push((key.to_string(), path.clone())),
             (other, _) => {
@@ -485,6 +485,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
         None => quote!(None),
     };
     let verify_predicates = hook("verify_predicates");
+    let verify_symbol_uses = hook("verify_symbol_uses");
     let (verify, verify_regions, fold, canonicalize, infer, result_names, parse, print) = (
         hook("verify"),
         hook("verify_regions"),
@@ -768,6 +769,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
             verify_predicates: #verify_predicates,
             verify: #verify,
             verify_regions: #verify_regions,
+            verify_symbol_uses: #verify_symbol_uses,
             fold: #fold,
             canonicalize: #canonicalize,
             infer_result_types: #infer,

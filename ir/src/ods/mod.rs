@@ -198,6 +198,8 @@ pub struct OpSpec {
     pub verify: Option<VerifyFn>,
     /// Verification after the nested ops (MLIR's `verifyRegions`).
     pub verify_regions: Option<VerifyFn>,
+    /// Checks of the symbols the op uses (`verifySymbolUses`).
+    pub verify_symbol_uses: Option<crate::dialect::VerifySymbolUsesFn>,
     /// Folder.
     pub fold: Option<FoldFn>,
     /// Canonicalization patterns.
@@ -241,6 +243,7 @@ impl OpSpec {
         verify_predicates: None,
         verify: None,
         verify_regions: None,
+        verify_symbol_uses: None,
         fold: None,
         canonicalize: None,
         infer_result_types: None,
@@ -267,6 +270,7 @@ impl OpSpec {
             verify: Some(verify_op),
             fold: self.fold,
             verify_regions: self.verify_regions,
+            verify_symbol_uses: self.verify_symbol_uses,
             parse: if has_format {
                 Some(format::parse_with_format)
             } else {

@@ -184,21 +184,19 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         self.p.error_at(pos.0, text)
     }
 
-    /// MLIR's "expected ..." error for an unexpected token: placed right
-    /// after the preceding text, prefixed `custom op 'name' `.
+    /// MLIR's "expected ..." error for an unexpected token (the generic
+    /// parser's `emitWrongTokenError`): placed right after the preceding
+    /// text, without the `custom op` prefix.
     pub fn wrong_token(&mut self, message: &str) -> Diagnostic {
-        let text = format!("custom op '{}' {message}", self.op_name);
-        self.p.wrong_token(&text)
+        self.p.wrong_token(message)
     }
 
     // ----- punctuation and keywords -----
 
     /// Consume `punct` or fail with "expected 'punct'".
     pub fn parse_punct(&mut self, punct: Punct) -> PResult<()> {
-        if self.p.consume_if(punct.tok()) {
-            return Ok(());
-        }
-        Err(self.wrong_token(&format!("expected '{}'", punct.spelling())))
+        let what = format!("'{}'", punct.spelling());
+        self.p.expect(punct.tok(), &what)
     }
 
     /// Consume `punct` if it is next.
@@ -216,7 +214,7 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         if self.p.consume_keyword(word) {
             return Ok(());
         }
-        Err(self.wrong_token(&format!("expected '{word}'")))
+        Err(self.error(format!("expected '{word}'")))
     }
 
     /// Consume the keyword `word` if it is next.
@@ -233,7 +231,7 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     pub fn parse_keyword_any(&mut self, what: &str) -> PResult<&'a str> {
         match self.parse_optional_keyword_any() {
             Some(word) => Ok(word),
-            None => Err(self.wrong_token(&format!("expected {what}"))),
+            None => Err(self.error(format!("expected {what}"))),
         }
     }
 
@@ -311,7 +309,7 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     pub fn parse_symbol_name(&mut self) -> PResult<String> {
         match self.parse_optional_symbol_name()? {
             Some(name) => Ok(name),
-            None => Err(self.wrong_token("expected valid '@'-identifier for symbol name")),
+            None => Err(self.error("expected valid '@'-identifier for symbol name")),
         }
     }
 

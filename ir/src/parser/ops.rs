@@ -570,7 +570,10 @@ impl<'a> Parser<'a> {
         if let Some(def) = &registered {
             self.split_inherent_attributes(&mut state, properties, def.inherent_attrs, &name, loc)?;
             if let Some(spec) = def.spec {
-                if let Some(props) = state.properties {
+                // Only the explicit `<{...}>` dictionary goes through MLIR's
+                // property conversion; inherent attributes written in the
+                // attribute dictionary are left to the verifier.
+                if let Some(props) = properties {
                     crate::ods::check_properties(self.ctx, spec, props)
                         .map_err(|message| Diagnostic::error(loc, message))?;
                 }
