@@ -471,3 +471,55 @@ func.func @shaped_identities(%v: vector<4xi32>) -> (vector<4xi32>, vector<4xi32>
   %1 = arith.muli %v, %zero : vector<4xi32>
   return %0, %1 : vector<4xi32>, vector<4xi32>
 }
+
+// NaNs made by folding are the positive quiet NaN (the host may make a
+// negative one); maxnumf/minnumf order -0.0 below +0.0, as LLVM.
+// CHECK-LABEL: func.func @nan_and_signed_zero(
+// CHECK-NEXT: %cst = arith.constant 0x7FC00000 : f32
+// CHECK-NEXT: %cst_0 = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %cst_1 = arith.constant 0x7FF8000000000000 : f64
+// CHECK-NEXT: %cst_2 = arith.constant -0.000000e+00 : f32
+// CHECK-NEXT: return %cst, %cst, %cst_0, %cst_1, %cst_2, %cst : f32, f32, f32, f64, f32, f32
+// CHECK-NEXT: }
+func.func @nan_and_signed_zero() -> (f32, f32, f32, f64, f32, f32) {
+  %z = arith.constant 0.0 : f32
+  %nz = arith.constant -0.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %d = arith.constant 0.0 : f64
+  %0 = arith.divf %z, %z : f32
+  %1 = arith.subf %inf, %inf : f32
+  %2 = arith.maxnumf %nz, %z : f32
+  %3 = arith.divf %d, %d : f64
+  %4 = arith.minnumf %z, %nz : f32
+  %5 = arith.mulf %z, %inf : f32
+  return %0, %1, %2, %3, %4, %5 : f32, f32, f32, f64, f32, f32
+}
+
+// Integer to float conversions round once.
+// CHECK-LABEL: func.func @int_to_float_rounding(
+// CHECK-NEXT: %cst = arith.constant 1.15292164E+18 : f32
+// CHECK-NEXT: return %cst, %cst : f32, f32
+// CHECK-NEXT: }
+func.func @int_to_float_rounding() -> (f32, f32) {
+  %c = arith.constant 1152921573326323713 : i64
+  %0 = arith.sitofp %c : i64 to f32
+  %1 = arith.uitofp %c : i64 to f32
+  return %0, %1 : f32, f32
+}
+
+// log and sqrt of -0.0 do not fold; log of NaN does.
+// CHECK-LABEL: func.func @log_sqrt_negative_zero(
+// CHECK-NEXT: %cst = arith.constant 0x7FC00000 : f32
+// CHECK-NEXT: %cst_0 = arith.constant -0.000000e+00 : f32
+// CHECK-NEXT: %0 = math.log %cst_0 : f32
+// CHECK-NEXT: %1 = math.sqrt %cst_0 : f32
+// CHECK-NEXT: return %0, %1, %cst : f32, f32, f32
+// CHECK-NEXT: }
+func.func @log_sqrt_negative_zero() -> (f32, f32, f32) {
+  %nz = arith.constant -0.0 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %0 = math.log %nz : f32
+  %1 = math.sqrt %nz : f32
+  %2 = math.log %nan : f32
+  return %0, %1, %2 : f32, f32, f32
+}

@@ -442,3 +442,12 @@ func.func @constant_int_out_of_range() {
   %0 = arith.constant 256 : i8
   return
 }
+
+// -----
+
+// bitcast takes signless integers and floats, not index.
+func.func @bitcast_index(%a: index) {
+  // expected-error @+1 {{'arith.bitcast' op operand #0 must be signless-integer-or-float-like or memref of signless-integer or float, but got 'index'}}
+  %0 = arith.bitcast %a : index to i64
+  return
+}
