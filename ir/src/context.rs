@@ -108,6 +108,10 @@ impl<T: Eq + Hash> Interner<T> {
         id
     }
 
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
+    }
+
     pub(crate) fn get(&self, id: u32) -> &T {
         &self.items[id as usize]
     }
@@ -144,6 +148,12 @@ pub struct Context {
     /// `external_resources` entries, kept to be printed back, by group.
     external_resources: Vec<(String, Vec<(String, ResourceValue)>)>,
     next_distinct: u64,
+    /// The registry slot of the op each ident names (`u32::MAX`: none), so
+    /// that finding an op's definition needs no string hashing; valid while
+    /// `ident_ops_epoch == registry_epoch`.
+    pub(crate) ident_ops: Vec<u32>,
+    pub(crate) ident_ops_epoch: u64,
+    pub(crate) registry_epoch: u64,
 }
 
 impl Default for Context {
@@ -167,6 +177,9 @@ impl Context {
             resources: rustc_hash::FxHashMap::default(),
             external_resources: Vec::new(),
             next_distinct: 0,
+            ident_ops: Vec::new(),
+            ident_ops_epoch: 0,
+            registry_epoch: 0,
         };
         crate::builtin::register(&mut ctx);
         ctx
@@ -185,10 +198,26 @@ impl Context {
 
     /// Intern a string.
     pub fn ident(&mut self, s: &str) -> Ident {
-        if let Some(id) = self.idents.lookup(s) {
-            return Ident(id);
+        let id = match self.idents.lookup(s) {
+            Some(id) => id,
+            None => self.idents.intern(Box::from(s)),
+        };
+        self.sync_ident_ops();
+        Ident(id)
+    }
+
+    /// Bring the ident -> op definition table up to date: resolve new
+    /// idents, or all of them after the registry changed.
+    fn sync_ident_ops(&mut self) {
+        if self.ident_ops_epoch != self.registry_epoch {
+            self.ident_ops.clear();
+            self.ident_ops_epoch = self.registry_epoch;
         }
-        Ident(self.idents.intern(Box::from(s)))
+        while self.ident_ops.len() < self.idents.len() {
+            let name = self.idents.get(self.ident_ops.len() as u32);
+            let slot = self.registry.index_of(name).map_or(u32::MAX, |i| i as u32);
+            self.ident_ops.push(slot);
+        }
     }
 
     /// The text of an interned string.
@@ -228,6 +257,7 @@ impl Context {
 
     /// Mutable access to the registry, to register dialects.
     pub fn registry_mut(&mut self) -> &mut DialectRegistry {
+        self.registry_epoch += 1;
         &mut self.registry
     }
 

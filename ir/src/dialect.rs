@@ -210,13 +210,26 @@ pub type AttrParseFn = fn(&mut Context, &str) -> Result<Attribute, String>;
 /// The registered dialects and operations.
 #[derive(Default)]
 pub struct DialectRegistry {
-    ops: FxHashMap<String, OpDefinition>,
+    ops: Vec<OpDefinition>,
+    by_name: FxHashMap<String, usize>,
     dialects: Vec<&'static str>,
     materializers: FxHashMap<&'static str, MaterializeFn>,
     attr_parsers: FxHashMap<&'static str, AttrParseFn>,
+    /// Parsed default values of declared attributes, by their MLIR text.
+    defaults: FxHashMap<&'static str, Attribute>,
 }
 
 impl DialectRegistry {
+    /// The attribute a default-value text parsed to, if parsed before.
+    pub fn cached_default(&self, text: &str) -> Option<Attribute> {
+        self.defaults.get(text).copied()
+    }
+
+    /// Remember what a default-value text parses to.
+    pub fn cache_default(&mut self, text: &'static str, value: Attribute) {
+        self.defaults.insert(text, value);
+    }
+
     /// Register a dialect namespace.
     pub fn register_dialect(&mut self, name: &'static str) {
         if !self.dialects.contains(&name) {
@@ -230,7 +243,18 @@ impl DialectRegistry {
             let dialect: &'static str = &def.name[..dialect.len()];
             self.register_dialect(dialect);
         }
-        self.ops.insert(def.name.to_string(), def);
+        match self.by_name.get(def.name) {
+            Some(&index) => self.ops[index] = def,
+            None => {
+                self.by_name.insert(def.name.to_string(), self.ops.len());
+                self.ops.push(def);
+            }
+        }
+    }
+
+    /// The slot of a registered operation (stable while the registry lives).
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
     }
 
     /// Let `dialect` materialize constants (for folding).
@@ -257,7 +281,7 @@ impl DialectRegistry {
 
     /// The definition of a registered operation.
     pub fn op(&self, name: &str) -> Option<&OpDefinition> {
-        self.ops.get(name)
+        self.by_name.get(name).map(|&i| &self.ops[i])
     }
 
     /// Whether a dialect namespace is registered.
@@ -274,7 +298,7 @@ impl DialectRegistry {
 
     /// Registered operations, sorted by name.
     pub fn ops(&self) -> Vec<&OpDefinition> {
-        let mut ops: Vec<_> = self.ops.values().collect();
+        let mut ops: Vec<_> = self.ops.iter().collect();
         ops.sort_by_key(|d| d.name);
         ops
     }
@@ -283,6 +307,12 @@ impl DialectRegistry {
 impl Context {
     /// The definition of `op`'s kind, when it is registered.
     pub fn op_definition(&self, op: Operation) -> Option<&OpDefinition> {
-        self.registry.op(self.op_name_str(op))
+        let name = self.op_name(op);
+        if self.ident_ops_epoch == self.registry_epoch {
+            if let Some(&slot) = self.ident_ops.get(name.index()) {
+                return (slot != u32::MAX).then(|| &self.registry.ops[slot as usize]);
+            }
+        }
+        self.registry.op(self.ident_str(name))
     }
 }

@@ -994,7 +994,10 @@ fn print_attr_value(p: &mut OpAsmPrinter<'_, '_>, spec: &super::AttrSpec, value:
 /// Whether `attr` is the declared default of `spec`.
 fn is_default(ctx: &Context, spec: &super::AttrSpec, attr: Attribute) -> bool {
     match spec.presence {
-        AttrPresence::Default(text) => crate::printer::attribute_to_string(ctx, attr) == text,
+        AttrPresence::Default(text) => match ctx.registry().cached_default(text) {
+            Some(default) => default == attr,
+            None => crate::printer::attribute_to_string(ctx, attr) == text,
+        },
         _ => false,
     }
 }

@@ -390,10 +390,15 @@ pub fn check_properties(ctx: &Context, spec: &OpSpec, props: Attribute) -> Resul
 
 /// The default value of a default-valued attribute.
 pub fn default_value(ctx: &mut Context, spec: &AttrSpec) -> Option<Attribute> {
-    match spec.presence {
-        AttrPresence::Default(text) => crate::parser::parse_attribute(ctx, text).ok(),
-        _ => None,
+    let AttrPresence::Default(text) = spec.presence else {
+        return None;
+    };
+    if let Some(value) = ctx.registry().cached_default(text) {
+        return Some(value);
     }
+    let value = crate::parser::parse_attribute(ctx, text).ok()?;
+    ctx.registry_mut().cache_default(text, value);
+    Some(value)
 }
 
 /// The inherent attribute `name` of `op` (a property or, failing that, a
@@ -628,6 +633,16 @@ fn verify_attributes(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), 
 }
 
 fn verify_value_groups(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
+    // The common case, every group a single value: no sizes to compute.
+    if !spec.has_variadic_operands() && !spec.has_variadic_results() {
+        for (i, (value, group)) in ctx.operands(op).zip(spec.operands).enumerate() {
+            check_value_type(ctx, op, "operand", i, ctx.value_type(value), group)?;
+        }
+        for (i, (value, group)) in ctx.results(op).zip(spec.results).enumerate() {
+            check_value_type(ctx, op, "result", i, ctx.value_type(value), group)?;
+        }
+        return Ok(());
+    }
     let operand_sizes = group_sizes(
         ctx,
         op,
@@ -703,6 +718,28 @@ fn verify_value_groups(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
     Ok(())
 }
 
+fn check_value_type(
+    ctx: &Context,
+    op: Operation,
+    what: &str,
+    index: usize,
+    ty: Type,
+    group: &ValueSpec,
+) -> Result<(), Diagnostic> {
+    if (group.constraint.check)(ctx, ty) {
+        return Ok(());
+    }
+    Err(op_error(
+        ctx,
+        op,
+        format!(
+            "{what} #{index} must be {}, but got '{}'",
+            group.constraint.summary,
+            type_str(ctx, ty)
+        ),
+    ))
+}
+
 fn verify_regions_decl(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
     for (i, (region, decl)) in ctx.op_regions(op).iter().zip(spec.regions).enumerate() {
         if let Some(n) = decl.num_blocks {
@@ -722,11 +759,22 @@ fn verify_regions_decl(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
 }
 
 fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
-    let operand_types: Vec<Type> = ctx.operands(op).map(|v| ctx.value_type(v)).collect();
-    let result_types: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    if spec.trait_order.is_empty() && spec.all_types_match.is_empty() {
+        return Ok(());
+    }
+    let operand_types = || ctx.operands(op).map(|v| ctx.value_type(v));
+    let all_types = || {
+        ctx.operands(op)
+            .chain(ctx.results(op))
+            .map(|v| ctx.value_type(v))
+    };
+    let all_equal = |mut types: Box<dyn Iterator<Item = Type> + '_>| match types.next() {
+        Some(first) => types.all(|t| t == first),
+        None => true,
+    };
     for &name in spec.trait_order {
         match name {
-            "same_type_operands" if operand_types.windows(2).any(|w| w[0] != w[1]) => {
+            "same_type_operands" if !all_equal(Box::new(operand_types())) => {
                 return Err(op_error(
                     ctx,
                     op,
@@ -734,12 +782,9 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                 ));
             }
             "same_operands_and_result_shape" => {
-                let shapes: Vec<Option<Vec<i64>>> = operand_types
-                    .iter()
-                    .chain(&result_types)
-                    .map(|&t| ctx.type_kind(t).shape().map(|s| s.to_vec()))
-                    .collect();
-                if shapes.windows(2).any(|w| w[0] != w[1]) {
+                let mut shapes = all_types().map(|t| ctx.type_kind(t).shape());
+                let first = shapes.next().flatten();
+                if !shapes.all(|s| s == first) {
                     return Err(op_error(
                         ctx,
                         op,
@@ -747,16 +792,20 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                     ));
                 }
             }
-            "elementwise" => verify_elementwise(ctx, op, &operand_types, &result_types)?,
-            "same_operands_and_result_type" => {
-                let all: Vec<Type> = operand_types.iter().chain(&result_types).copied().collect();
-                if all.windows(2).any(|w| w[0] != w[1]) {
-                    return Err(op_error(
-                        ctx,
-                        op,
-                        "requires the same type for all operands and results",
-                    ));
+            "elementwise" => {
+                // Scalars only: nothing to compare.
+                if all_types().any(|t| ctx.type_kind(t).element_type().is_some()) {
+                    let operands: Vec<Type> = operand_types().collect();
+                    let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+                    verify_elementwise(ctx, op, &operands, &results)?;
                 }
+            }
+            "same_operands_and_result_type" if !all_equal(Box::new(all_types())) => {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    "requires the same type for all operands and results",
+                ));
             }
             _ => {}
         }
