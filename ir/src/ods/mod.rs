@@ -792,13 +792,11 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                     ));
                 }
             }
-            "elementwise" => {
-                // Scalars only: nothing to compare.
-                if all_types().any(|t| ctx.type_kind(t).element_type().is_some()) {
-                    let operands: Vec<Type> = operand_types().collect();
-                    let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
-                    verify_elementwise(ctx, op, &operands, &results)?;
-                }
+            // Scalars only: nothing to compare.
+            "elementwise" if all_types().any(|t| ctx.type_kind(t).element_type().is_some()) => {
+                let operands: Vec<Type> = operand_types().collect();
+                let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+                verify_elementwise(ctx, op, &operands, &results)?;
             }
             "same_operands_and_result_type" if !all_equal(Box::new(all_types())) => {
                 return Err(op_error(
