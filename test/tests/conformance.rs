@@ -25,7 +25,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// The flag sets every input is printed with, by name.
-const FLAG_SETS: [(&str, &[&str]); 3] = [
+const FLAG_SETS: [(&str, &[&str]); 4] = [
     (
         "generic",
         &["--allow-unregistered-dialect", "--mlir-print-op-generic"],
@@ -40,6 +40,12 @@ const FLAG_SETS: [(&str, &[&str]); 3] = [
             "--mlir-print-op-generic",
             "--mlir-print-debuginfo",
         ],
+    ),
+    // Custom forms with locations: the aliases must be those of what the
+    // custom printers print (MLIR's dry-run alias collection).
+    (
+        "pretty-debuginfo",
+        &["--allow-unregistered-dialect", "--mlir-print-debuginfo"],
     ),
 ];
 

@@ -74,18 +74,24 @@ impl AliasState {
     }
 }
 
-struct Initializer<'c> {
+pub(crate) struct Initializer<'c> {
     ctx: &'c Context,
     options: PrintOptions,
     entries: Vec<Entry>,
     index: FxHashMap<Item, usize>,
 }
 
-impl Initializer<'_> {
-    fn visit_op(&mut self, op: Operation) {
+impl<'c> Initializer<'c> {
+    pub(crate) fn visit_op(&mut self, op: Operation) {
         let ctx = self.ctx;
         if self.options.debug_info {
             self.visit(Item::Attr(ctx.op_loc(op)), true);
+        }
+        if !self.options.generic {
+            if let Some(print) = ctx.op_definition(op).and_then(|d| d.print) {
+                self.visit_custom(op, print);
+                return;
+            }
         }
         let custom_module = !self.options.generic && ctx.op_name_str(op) == "builtin.module";
         if custom_module {
@@ -118,6 +124,24 @@ impl Initializer<'_> {
         self.visit_attrs(op);
     }
 
+    /// A custom form: run its printer dry, visiting what it prints.
+    fn visit_custom(&mut self, op: Operation, print: crate::dialect::PrintFn) {
+        let empty = Initializer {
+            ctx: self.ctx,
+            options: self.options,
+            entries: Vec::new(),
+            index: FxHashMap::default(),
+        };
+        let state = std::mem::replace(self, empty);
+        let mut printer = super::Printer::detached(self.ctx);
+        printer.options = self.options;
+        printer.collect = Some(Box::new(state));
+        print(&mut super::asm::OpAsmPrinter { p: &mut printer }, op);
+        if let Some(state) = printer.collect.take() {
+            *self = *state;
+        }
+    }
+
     fn visit_attrs(&mut self, op: Operation) {
         let ctx = self.ctx;
         for &(_, value) in ctx.dictionary_entries(ctx.op_attr_dict(op)) {
@@ -129,7 +153,7 @@ impl Initializer<'_> {
     }
 
     /// Visit an item and what it prints; returns (depth, entry index).
-    fn visit(&mut self, item: Item, can_defer: bool) -> (usize, usize) {
+    pub(crate) fn visit(&mut self, item: Item, can_defer: bool) -> (usize, usize) {
         if let Some(&i) = self.index.get(&item) {
             if !can_defer {
                 self.mark_non_deferrable(i);

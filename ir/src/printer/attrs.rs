@@ -151,6 +151,10 @@ fn closes_at_end(text: &[u8]) -> bool {
 
 impl Printer<'_> {
     pub(crate) fn print_type(&mut self, ty: Type) {
+        if let Some(collect) = self.collect.as_mut() {
+            collect.visit(super::aliases::Item::Type(ty), false);
+            return;
+        }
         if let Some(alias) = self.aliases.alias_of_type(ty) {
             self.out.push_str(alias);
             return;
@@ -290,6 +294,10 @@ impl Printer<'_> {
     }
 
     pub(crate) fn print_attribute(&mut self, attr: Attribute, elision: Elision) {
+        if let Some(collect) = self.collect.as_mut() {
+            collect.visit(super::aliases::Item::Attr(attr), false);
+            return;
+        }
         if let Some(alias) = self.aliases.alias_of_attr(attr) {
             self.out.push_str(alias);
             return;
@@ -298,6 +306,10 @@ impl Printer<'_> {
     }
 
     pub(crate) fn print_attribute_impl(&mut self, attr: Attribute, elision: Elision) {
+        if let Some(collect) = self.collect.as_mut() {
+            collect.visit(super::aliases::Item::Attr(attr), false);
+            return;
+        }
         let ctx = self.ctx;
         let mut typed: Option<Type> = None;
         match ctx.attr_kind(attr) {

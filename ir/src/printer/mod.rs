@@ -53,6 +53,7 @@ pub fn print_operation_to(
         default_dialect: vec!["builtin"],
         sink: Some(sink),
         sink_error: None,
+        collect: None,
     };
     printer.print_alias_definitions(false);
     printer.print_op_with_loc(op);
@@ -133,6 +134,10 @@ pub(crate) struct Printer<'c> {
     sink: Option<&'c mut dyn std::io::Write>,
     /// The first write error of the sink.
     sink_error: Option<std::io::Error>,
+    /// Dry run for alias collection: types, attributes and locations are
+    /// visited instead of printed (MLIR's `DummyAliasOperationPrinter`), so
+    /// that custom forms define exactly the aliases of what they print.
+    collect: Option<Box<aliases::Initializer<'c>>>,
 }
 
 impl<'c> Printer<'c> {
@@ -149,6 +154,7 @@ impl<'c> Printer<'c> {
             default_dialect: vec!["builtin"],
             sink: None,
             sink_error: None,
+            collect: None,
         }
     }
 
@@ -267,6 +273,10 @@ impl<'c> Printer<'c> {
     }
 
     fn print_op_with_loc(&mut self, op: Operation) {
+        if let Some(collect) = self.collect.as_mut() {
+            collect.visit_op(op);
+            return;
+        }
         self.push_indent();
         self.print_op(op);
         self.print_trailing_location(self.ctx.op_loc(op), true);
@@ -274,6 +284,11 @@ impl<'c> Printer<'c> {
 
     fn print_trailing_location(&mut self, loc: Attribute, allow_alias: bool) {
         if !self.options.debug_info {
+            return;
+        }
+        if let Some(collect) = self.collect.as_mut() {
+            // Op locations may be defined after the op; argument locations not.
+            collect.visit(aliases::Item::Attr(loc), allow_alias);
             return;
         }
         self.out.push_str(" loc(");
