@@ -1,6 +1,7 @@
 //! The `scf` dialect: structured control flow (MLIR's `scf`): `for` loops
 //! with loop-carried values, `if` with results, `while` loops.
 
+use strata_ir::interfaces::{RegionBranch, RegionSuccessor};
 use strata_ir::ods::constraints::{AnyType, UnitAttr, I1};
 use strata_ir::parser::asm::{Argument, OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
@@ -641,6 +642,38 @@ fn verify_condition(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+// ----- region-branch interface -----
+
+/// `scf.for`: entering may skip the loop (zero trips) or run the body; the
+/// body's end goes around again or out.
+fn for_successors(_: &Context, _: Operation, point: Option<usize>) -> Vec<RegionSuccessor> {
+    let _ = point;
+    vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
+}
+
+/// `scf.if`: entering goes to either region (an empty `else` means straight
+/// out); each region's end goes out.
+fn if_successors(ctx: &Context, op: Operation, point: Option<usize>) -> Vec<RegionSuccessor> {
+    if point.is_some() {
+        return vec![RegionSuccessor::Parent];
+    }
+    let mut successors = vec![RegionSuccessor::Region(0)];
+    match ctx.op_regions(op).get(1) {
+        Some(&r) if !ctx.region_is_empty(r) => successors.push(RegionSuccessor::Region(1)),
+        _ => successors.push(RegionSuccessor::Parent),
+    }
+    successors
+}
+
+/// `scf.while`: entering runs `before`; its `scf.condition` goes to `after`
+/// or out; `after` goes back to `before`.
+fn while_successors(_: &Context, _: Operation, point: Option<usize>) -> Vec<RegionSuccessor> {
+    match point {
+        None | Some(1) => vec![RegionSuccessor::Region(0)],
+        Some(_) => vec![RegionSuccessor::Region(1), RegionSuccessor::Parent],
+    }
+}
+
 /// Register the scf dialect.
 pub fn register(ctx: &mut Context) {
     ForOp::register(ctx);
@@ -648,4 +681,15 @@ pub fn register(ctx: &mut Context) {
     WhileOp::register(ctx);
     YieldOp::register(ctx);
     ConditionOp::register(ctx);
+    let registry = ctx.registry_mut();
+    for (name, successors) in [
+        (
+            ForOp::NAME,
+            for_successors as fn(&Context, Operation, Option<usize>) -> Vec<RegionSuccessor>,
+        ),
+        (IfOp::NAME, if_successors),
+        (WhileOp::NAME, while_successors),
+    ] {
+        registry.attach_interface(name, RegionBranch { successors });
+    }
 }

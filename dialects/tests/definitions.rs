@@ -72,3 +72,43 @@ fn builders_create_valid_ops() {
         "module {\n  %c7_i32 = arith.constant 7 : i32\n  %0 = arith.addi %c7_i32, %c7_i32 : i32\n  %1 = arith.cmpi slt, %c7_i32, %0 : i32\n}\n"
     );
 }
+
+#[test]
+fn scf_region_branch_interface() {
+    use strata_ir::interfaces::{RegionBranch, RegionSuccessor};
+    let mut ctx = context();
+    let text = r#"
+func.func @f(%c: i1, %n: index) {
+  scf.if %c {
+  }
+  scf.for %i = %n to %n step %n {
+  }
+  return
+}
+"#;
+    let buffer = strata_ir::SourceBuffer::new("f.mlir", text);
+    let module = strata_ir::parser::parse_source(&mut ctx, &buffer).expect("parses");
+    let func = ctx
+        .block_first_op(
+            ctx.region_entry_block(ctx.op_regions(module)[0])
+                .expect("body"),
+        )
+        .expect("func");
+    let body = ctx
+        .region_entry_block(ctx.op_regions(func)[0])
+        .expect("func body");
+    let ops: Vec<_> = ctx.block_ops(body).collect();
+    let branch = |ctx: &Context, op| ctx.op_interface::<RegionBranch>(op).copied();
+    let if_op = branch(&ctx, ops[0]).expect("scf.if is a region branch");
+    // No else region: entering goes to `then` or straight out.
+    assert_eq!(
+        (if_op.successors)(&ctx, ops[0], None),
+        vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
+    );
+    let for_op = branch(&ctx, ops[1]).expect("scf.for is a region branch");
+    assert_eq!(
+        (for_op.successors)(&ctx, ops[1], Some(0)),
+        vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
+    );
+    assert!(branch(&ctx, ops[2]).is_none(), "func.return is not");
+}

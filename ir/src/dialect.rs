@@ -217,6 +217,8 @@ pub struct DialectRegistry {
     attr_parsers: FxHashMap<&'static str, AttrParseFn>,
     /// Parsed default values of declared attributes, by their MLIR text.
     defaults: FxHashMap<&'static str, Attribute>,
+    /// Interfaces attached to ops: by interface type and op slot.
+    interfaces: FxHashMap<(std::any::TypeId, usize), Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl DialectRegistry {
@@ -250,6 +252,35 @@ impl DialectRegistry {
                 self.ops.push(def);
             }
         }
+    }
+
+    /// Attach an implementation of interface `I` to the registered op
+    /// `op_name` (replacing an earlier one); returns `false` when no such op
+    /// is registered.
+    pub fn attach_interface<I: Send + Sync + 'static>(
+        &mut self,
+        op_name: &str,
+        implementation: I,
+    ) -> bool {
+        let Some(slot) = self.index_of(op_name) else {
+            return false;
+        };
+        self.interfaces.insert(
+            (std::any::TypeId::of::<I>(), slot),
+            Box::new(implementation),
+        );
+        true
+    }
+
+    /// The implementation of interface `I` attached to `op_name`.
+    pub fn interface<I: 'static>(&self, op_name: &str) -> Option<&I> {
+        self.interface_at(self.index_of(op_name)?)
+    }
+
+    pub(crate) fn interface_at<I: 'static>(&self, slot: usize) -> Option<&I> {
+        self.interfaces
+            .get(&(std::any::TypeId::of::<I>(), slot))
+            .and_then(|b| b.downcast_ref::<I>())
     }
 
     /// The slot of a registered operation (stable while the registry lives).
@@ -305,14 +336,19 @@ impl DialectRegistry {
 }
 
 impl Context {
-    /// The definition of `op`'s kind, when it is registered.
-    pub fn op_definition(&self, op: Operation) -> Option<&OpDefinition> {
+    /// The registry slot of `op`'s kind, when it is registered.
+    pub(crate) fn op_slot(&self, op: Operation) -> Option<usize> {
         let name = self.op_name(op);
         if self.ident_ops_epoch == self.registry_epoch {
             if let Some(&slot) = self.ident_ops.get(name.index()) {
-                return (slot != u32::MAX).then(|| &self.registry.ops[slot as usize]);
+                return (slot != u32::MAX).then_some(slot as usize);
             }
         }
-        self.registry.op(self.ident_str(name))
+        self.registry.index_of(self.ident_str(name))
+    }
+
+    /// The definition of `op`'s kind, when it is registered.
+    pub fn op_definition(&self, op: Operation) -> Option<&OpDefinition> {
+        self.op_slot(op).map(|slot| &self.registry.ops[slot])
     }
 }

@@ -41,6 +41,7 @@ pub mod diagnostics;
 pub mod dialect;
 pub mod dominance;
 pub mod float;
+pub mod interfaces;
 pub mod ir;
 pub mod ods;
 pub mod parser;
