@@ -23,6 +23,7 @@ use strata_ir::attributes::sign_extend;
 /// `arith.cmpi` predicates.
 pub static CMPI_PREDICATE: EnumSpec = EnumSpec {
     name: "CmpIPredicate",
+    attr_def: "",
     summary: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
     cases: &[
         ("eq", 0),
@@ -44,6 +45,7 @@ pub static CMPI_PREDICATE: EnumSpec = EnumSpec {
 /// `arith.cmpf` predicates.
 pub static CMPF_PREDICATE: EnumSpec = EnumSpec {
     name: "CmpFPredicate",
+    attr_def: "",
     summary: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15",
     cases: &[
         ("false", 0),
@@ -71,6 +73,7 @@ pub static CMPF_PREDICATE: EnumSpec = EnumSpec {
 /// Fast-math flags (`#arith.fastmath<...>`).
 pub static FASTMATH: EnumSpec = EnumSpec {
     name: "::mlir::arith::FastMathFlags",
+    attr_def: "Arith_FastMathAttr",
     summary: "Floating point fast math flags",
     cases: &[
         ("none", 0),
@@ -94,6 +97,7 @@ pub static FASTMATH: EnumSpec = EnumSpec {
 /// Integer overflow flags (`#arith.overflow<...>`).
 pub static OVERFLOW: EnumSpec = EnumSpec {
     name: "::mlir::arith::IntegerOverflowFlags",
+    attr_def: "Arith_IntegerOverflowAttr",
     summary: "Integer overflow arith flags",
     cases: &[("none", 0), ("nsw", 1), ("nuw", 2)],
     bit_enum: true,
@@ -107,6 +111,7 @@ pub static OVERFLOW: EnumSpec = EnumSpec {
 /// Rounding modes of `arith.truncf`.
 pub static ROUNDING_MODE: EnumSpec = EnumSpec {
     name: "RoundingMode",
+    attr_def: "",
     summary: "Floating point rounding mode",
     cases: &[
         ("to_nearest_even", 0),

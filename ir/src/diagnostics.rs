@@ -24,7 +24,8 @@ pub struct Diagnostic {
     pub loc: Location,
     /// What it says.
     pub message: String,
-    /// Attached notes (each with its own location).
+    /// Attached notes (each with its own location), and follow-up errors
+    /// reported right after this one (severity `Error`).
     pub notes: Vec<Diagnostic>,
     /// The operation the diagnostic is about, when there is one: tools print
     /// it as a "see current operation" note, as mlir-opt does.
@@ -156,7 +157,9 @@ pub fn render(ctx: &Context, diag: &Diagnostic, buffers: &[SourceBuffer]) -> Str
     // A note shows its source line only when it points somewhere else.
     let mut previous = diag.loc;
     for note in &diag.notes {
-        render_one(ctx, note, buffers, note.loc != previous, &mut out);
+        // A follow-up error (not a note) always shows its line, as MLIR.
+        let show = note.loc != previous || note.severity == Severity::Error;
+        render_one(ctx, note, buffers, show, &mut out);
         previous = note.loc;
     }
     out

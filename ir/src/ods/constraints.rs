@@ -258,8 +258,11 @@ pub enum EnumStorage {
 /// An enum (or bit-enum) attribute: its cases and how it is stored.
 #[derive(Debug)]
 pub struct EnumSpec {
-    /// The enum's name (for docs).
+    /// The enum's name (MLIR's C++ name, as its parse errors spell it).
     pub name: &'static str,
+    /// For a dialect attribute, the name of its attribute definition
+    /// (`Arith_FastMathAttr`), which MLIR's second parse error names.
+    pub attr_def: &'static str,
     /// Verifier summary.
     pub summary: &'static str,
     /// Cases: keyword and value. For a bit enum, single bits and named

@@ -633,7 +633,20 @@ fn parse_attr_value(
                     .chain(e.cases.iter().map(|c| c.0).filter(|&w| w != "none"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                return Err(p.error_at(pos, format!("expected {} to be one of: {list}", e.name)));
+                // MLIR reports the bad case, then that the attribute's
+                // parameter did not parse.
+                let mut diag = p.error_at(pos, format!("expected {} to be one of: {list}", e.name));
+                if !e.attr_def.is_empty() {
+                    let follow_up = p.error_at(
+                        pos,
+                        format!(
+                            "failed to parse {} parameter 'value' which is to be a `{}`",
+                            e.attr_def, e.name
+                        ),
+                    );
+                    diag.notes.push(follow_up);
+                }
+                return Err(diag);
             };
             match e.attr(p.ctx(), value) {
                 Some(attr) => Ok(attr),

@@ -102,9 +102,8 @@ func.func @addi_fastmath(%a: i32) {
 // -----
 
 func.func @unknown_fastmath_flag(%a: f32) {
-  // MLIR follows this error with a second one ("failed to parse ... parameter
-  // 'value'"); strata reports the first only.
-  // expected-error @+1 {{custom op 'arith.addf' expected ::mlir::arith::FastMathFlags to be one of: none, reassoc, nnan, ninf, nsz, arcp, contract, afn, fast}}
+  // expected-error @+2 {{custom op 'arith.addf' expected ::mlir::arith::FastMathFlags to be one of: none, reassoc, nnan, ninf, nsz, arcp, contract, afn, fast}}
+  // expected-error @+1 {{custom op 'arith.addf' failed to parse Arith_FastMathAttr parameter 'value' which is to be a `::mlir::arith::FastMathFlags`}}
   %0 = arith.addf %a, %a fastmath<quick> : f32
   return
 }
@@ -112,9 +111,8 @@ func.func @unknown_fastmath_flag(%a: f32) {
 // -----
 
 func.func @unknown_overflow_flag(%a: i32) {
-  // MLIR follows this error with a second one ("failed to parse ... parameter
-  // 'value'"); strata reports the first only.
-  // expected-error @+1 {{custom op 'arith.addi' expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw}}
+  // expected-error @+2 {{custom op 'arith.addi' expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw}}
+  // expected-error @+1 {{custom op 'arith.addi' failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`}}
   %0 = arith.addi %a, %a overflow<nsx> : i32
   return
 }
@@ -449,5 +447,14 @@ func.func @constant_int_out_of_range() {
 func.func @bitcast_index(%a: index) {
   // expected-error @+1 {{'arith.bitcast' op operand #0 must be signless-integer-or-float-like or memref of signless-integer or float, but got 'index'}}
   %0 = arith.bitcast %a : index to i64
+  return
+}
+
+// -----
+
+// An untyped (string) value gives a `none` result; that is no constant.
+func.func @constant_string() {
+  // expected-error @+1 {{'arith.constant' op value must be an integer, float, or elements attribute}}
+  %0 = arith.constant "s"
   return
 }

@@ -218,3 +218,10 @@ func.func () {
 func.func @attributes_not_dict() attributes [1] {
   return
 }
+
+// -----
+
+// expected-error @+1 {{custom op 'func.func' expected type instead of SSA identifier}}
+func.func @types_then_names(i32, %a: i32) {
+  return
+}

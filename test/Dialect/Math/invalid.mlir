@@ -101,9 +101,8 @@ func.func @tanh_results(%a: f32) {
 
 // Flags: fastmath only, with the arith flag names.
 func.func @rsqrt_bad_fastmath(%a: f32) {
-  // MLIR follows this error with a second one ("failed to parse ... parameter
-  // 'value'"); strata reports the first only.
-  // expected-error @+1 {{custom op 'math.rsqrt' expected ::mlir::arith::FastMathFlags to be one of: none, reassoc, nnan, ninf, nsz, arcp, contract, afn, fast}}
+  // expected-error @+2 {{custom op 'math.rsqrt' expected ::mlir::arith::FastMathFlags to be one of: none, reassoc, nnan, ninf, nsz, arcp, contract, afn, fast}}
+  // expected-error @+1 {{custom op 'math.rsqrt' failed to parse Arith_FastMathAttr parameter 'value' which is to be a `::mlir::arith::FastMathFlags`}}
   %0 = math.rsqrt %a fastmath<fastest> : f32
   return
 }

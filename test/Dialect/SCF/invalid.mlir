@@ -337,3 +337,16 @@ func.func @bare_call_in_for(%n: index) {
   }
   return
 }
+
+// -----
+
+func.func @while_types(%x: index) {
+  // expected-error @+1 {{custom op 'scf.while' expected as many input types as operands (expected 2 got 1)}}
+  scf.while (%a = %x, %b = %x) : (index) -> () {
+    scf.condition(%c) %a : index
+  } do {
+  ^bb0(%a2: index):
+    scf.yield %a2 : index
+  }
+  return
+}
