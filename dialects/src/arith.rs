@@ -147,13 +147,17 @@ enum_attr!(
 );
 
 /// Parses `#arith.fastmath<...>` and `#arith.overflow<...>`.
-fn parse_arith_attr(ctx: &mut Context, body: &str) -> Result<Attribute, String> {
+fn parse_arith_attr(ctx: &mut Context, body: &str) -> Result<Attribute, Vec<(usize, String)>> {
     if body.starts_with("fastmath") {
         FASTMATH.parse_dialect_body(ctx, body)
     } else if body.starts_with("overflow") {
         OVERFLOW.parse_dialect_body(ctx, body)
     } else {
-        Err(format!("unknown attribute `{body}` in dialect `arith`"))
+        let mnemonic = body.split('<').next().unwrap_or(body);
+        Err(vec![(
+            0,
+            format!("unknown attribute `{mnemonic}` in dialect `arith`"),
+        )])
     }
 }
 

@@ -202,10 +202,11 @@ impl OpDefinition {
     }
 }
 
-/// Parses the body of a dialect attribute (`fast` of `#arith.fastmath<fast>`,
-/// the text after the dialect prefix) into an attribute; the error text is
-/// reported at the attribute.
-pub type AttrParseFn = fn(&mut Context, &str) -> Result<Attribute, String>;
+/// Parses the body of a dialect attribute (`fastmath<fast>` of
+/// `#arith.fastmath<fast>`, the text after the dialect prefix) into an
+/// attribute. Errors are (byte offset in the body, message); the first is
+/// the error, the others follow it.
+pub type AttrParseFn = fn(&mut Context, &str) -> Result<Attribute, Vec<(usize, String)>>;
 
 /// The registered dialects and operations.
 #[derive(Default)]

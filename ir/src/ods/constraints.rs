@@ -368,20 +368,68 @@ impl EnumSpec {
 
     /// Parses `mnemonic<cases>` (the body of `#dialect.mnemonic<cases>`)
     /// into the canonical attribute.
-    pub fn parse_dialect_body(&self, ctx: &mut Context, body: &str) -> Result<Attribute, String> {
+    pub fn parse_dialect_body(
+        &self,
+        ctx: &mut Context,
+        body: &str,
+    ) -> Result<Attribute, Vec<(usize, String)>> {
         let EnumStorage::Dialect { mnemonic, .. } = self.storage else {
-            return Err(format!("'{}' is not a dialect attribute", self.name));
+            return Err(vec![(
+                0,
+                format!("'{}' is not a dialect attribute", self.name),
+            )]);
         };
+        let open = body.find('<');
         let inner = body
             .strip_prefix(mnemonic)
             .and_then(|b| b.trim_start().strip_prefix('<'))
-            .and_then(|b| b.strip_suffix('>'))
-            .ok_or_else(|| format!("expected '{mnemonic}<...>'"))?;
-        let value = self
-            .parse_text(inner)
-            .ok_or_else(|| format!("expected {} to be one of: {}", self.name, self.case_list()))?;
-        self.attr(ctx, value)
-            .ok_or_else(|| format!("invalid {} value", self.name))
+            .and_then(|b| b.strip_suffix('>'));
+        let (Some(inner), Some(open)) = (inner, open) else {
+            return Err(vec![(
+                mnemonic.len().min(body.len()),
+                "expected '<'".to_string(),
+            )]);
+        };
+        match self.parse_text(inner).and_then(|v| self.attr(ctx, v)) {
+            Some(attr) => Ok(attr),
+            None => {
+                // As MLIR: the first error at the start of the list, the
+                // second at its closing `>`.
+                let (_, message) = self.diagnose(inner);
+                let follow_up = format!(
+                    "failed to parse {} parameter 'value' which is to be a `{}`",
+                    self.attr_def, self.name
+                );
+                Err(vec![(open + 1, message), (body.len() - 1, follow_up)])
+            }
+        }
+    }
+
+    /// Why a `<...>` body of an enum does not parse: the offset (in the
+    /// body) of the first bad case and MLIR's message for it.
+    pub fn diagnose(&self, inner: &str) -> (usize, String) {
+        let mut offset = 0;
+        for word in inner.split(',') {
+            let lead = word.len() - word.trim_start().len();
+            if self.value_of(word.trim()).is_none() {
+                if word.trim().is_empty() {
+                    return (
+                        offset + lead,
+                        "expected valid keyword or string".to_string(),
+                    );
+                }
+                let list = std::iter::once("none")
+                    .chain(self.cases.iter().map(|c| c.0).filter(|&w| w != "none"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return (
+                    offset + lead,
+                    format!("expected {} to be one of: {list}", self.name),
+                );
+            }
+            offset += word.len() + 1;
+        }
+        (0, format!("invalid {} value", self.name))
     }
 
     /// `a, b, c`: the case keywords.

@@ -383,8 +383,6 @@ struct ParseState<'a> {
     all_operand_types: Option<Vec<Type>>,
     all_result_types: Option<Vec<Type>>,
     regions_parsed: bool,
-    /// Where each operand group's `type(...)` directive was written.
-    type_pos: Vec<Option<SourcePos>>,
 }
 
 /// The parse hook of every op with a declarative format.
@@ -404,7 +402,6 @@ pub fn parse_with_format(
         all_operand_types: None,
         all_result_types: None,
         regions_parsed: false,
-        type_pos: vec![None; spec.operands.len()],
     };
     for _ in spec.regions {
         state.regions.push(p.ctx().create_region());
@@ -522,7 +519,6 @@ fn parse_element<'a>(
             state.attributes.extend(entries);
         }
         Kind::Type(target) => {
-            let pos = p.pos();
             let types = match target {
                 Target::Operand(i) if spec.operands[*i].arity == Arity::Single => {
                     vec![p.parse_type()?]
@@ -532,9 +528,6 @@ fn parse_element<'a>(
                 }
                 _ => parse_type_list_optional(p)?,
             };
-            if let Target::Operand(i) = target {
-                ps.type_pos[*i] = Some(pos);
-            }
             store_types(ps, *target, types);
         }
         Kind::FunctionalType(inputs, results) => {
@@ -629,16 +622,15 @@ fn parse_attr_value(
             let body = p.parse_dialect_attr_body()?;
             let inner = &body[1..body.len() - 1];
             let Some(value) = e.parse_text(inner) else {
-                let list = std::iter::once("none")
-                    .chain(e.cases.iter().map(|c| c.0).filter(|&w| w != "none"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                // MLIR reports the bad case, then that the attribute's
-                // parameter did not parse.
-                let mut diag = p.error_at(pos, format!("expected {} to be one of: {list}", e.name));
+                // MLIR reports the bad case (at it), then that the
+                // attribute's parameter did not parse.
+                let (_, message) = e.diagnose(inner);
+                let at = SourcePos(pos.0 + 1);
+                let mut diag = p.error_at(at, message);
                 if !e.attr_def.is_empty() {
+                    let close = SourcePos(pos.0 + body.len() as u32 - 1);
                     let follow_up = p.error_at(
-                        pos,
+                        close,
                         format!(
                             "failed to parse {} parameter 'value' which is to be a `{}`",
                             e.attr_def, e.name
@@ -816,7 +808,8 @@ fn finish_parse<'a>(
         }
     } else if let Some(infer) = spec.infer_result_types {
         // As ODS: operand types are checked before inference relies on them.
-        check_operand_types(p, spec, &ps.operand_types, &ps.type_pos, operands_pos)?;
+        let name_pos = p.name_pos();
+        check_operand_types(p, spec, &ps.operand_types, name_pos)?;
         match infer(p.ctx(), state) {
             Ok(types) => state.result_types = types,
             Err(message) => {
@@ -831,21 +824,21 @@ fn finish_parse<'a>(
     Ok(())
 }
 
+/// The operand type constraints, checked before result-type inference
+/// relies on them (ODS's generated parsers do this; the error is at the op).
 fn check_operand_types(
     p: &mut OpAsmParser<'_, '_>,
     spec: &OpSpec,
     types: &[Option<Vec<Type>>],
-    positions: &[Option<SourcePos>],
-    fallback: SourcePos,
+    at: SourcePos,
 ) -> Result<(), Diagnostic> {
     for (i, group) in types.iter().enumerate() {
         let operand = &spec.operands[i];
         for &ty in group.iter().flatten() {
             if !(operand.constraint.check)(p.ctx(), ty) {
                 let printed = crate::printer::type_to_string(p.ctx(), ty);
-                let pos = positions[i].unwrap_or(fallback);
                 return Err(p.error_at(
-                    pos,
+                    at,
                     format!(
                         "'{}' must be {}, but got '{printed}'",
                         operand.name, operand.constraint.summary

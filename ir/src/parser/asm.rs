@@ -576,14 +576,18 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
                     .deferred_locs
                     .push((LocTarget::Arg(block, index), name, pos));
             }
-            if self.p.is_defined(argument.name) {
-                return Err(self.p.error_at(
-                    argument.name.pos,
-                    format!(
-                        "region entry argument '{}' is already in use",
-                        argument.name.name
-                    ),
-                ));
+            if let Some(previous) = self.p.reference_pos(argument.name) {
+                let note = self.p.loc_at(previous);
+                return Err(self
+                    .p
+                    .error_at(
+                        argument.name.pos,
+                        format!(
+                            "region entry argument '{}' is already in use",
+                            argument.name.name
+                        ),
+                    )
+                    .with_note(note, "previously referenced here"));
             }
             self.p.add_definition(argument.name, value)?;
         }

@@ -236,10 +236,11 @@ impl<'a> Parser<'a> {
         scope.values.entry(name).or_default()
     }
 
-    /// Whether `%name#number` is already defined (not just forward-referenced).
-    pub(super) fn is_defined(&mut self, use_info: UnresolvedOperand<'a>) -> bool {
-        let entry = self.value_entries(use_info.name).get(use_info.number);
-        entry.is_some_and(|e| !self.is_forward_ref(e.value))
+    /// Where `%name#number` was defined or first referenced, if it was.
+    pub(super) fn reference_pos(&mut self, use_info: UnresolvedOperand<'a>) -> Option<u32> {
+        self.value_entries(use_info.name)
+            .get(use_info.number)
+            .map(|e| e.pos)
     }
 
     fn is_forward_ref(&self, value: Value) -> bool {
