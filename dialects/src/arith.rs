@@ -355,12 +355,12 @@ macro_rules! int_binary_exact {
 }
 
 macro_rules! int_binary {
-    ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*]) => {
+    ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*] $(, $key:ident = $val:path)*) => {
         #[doc = $summary]
         #[op($mnemonic,
              traits(Elementwise, SameOperandsAndResultType $(, $t)*),
              format = "$lhs `,` $rhs attr-dict `:` type($result)",
-             fold = $fold)]
+             fold = $fold $(, $key = $val)*)]
         pub struct $name {
             lhs: Operand<SignlessIntegerOrIndexLike>,
             rhs: Operand<SignlessIntegerOrIndexLike>,
@@ -375,14 +375,15 @@ int_binary_overflow!(
     "Integer addition operation.",
     fold_addi,
     [Commutative],
-    canonicalize = addi_patterns
+    canonicalize = crate::arith_patterns::addi
 );
 int_binary_overflow!(
     SubIOp,
     "arith.subi",
     "Integer subtraction operation.",
     fold_subi,
-    []
+    [],
+    canonicalize = crate::arith_patterns::subi
 );
 int_binary_overflow!(
     MulIOp,
@@ -390,7 +391,7 @@ int_binary_overflow!(
     "Integer multiplication operation.",
     fold_muli,
     [Commutative],
-    canonicalize = muli_patterns
+    canonicalize = crate::arith_patterns::muli
 );
 int_binary_overflow!(ShLIOp, "arith.shli", "Integer left-shift.", fold_shli, []);
 int_binary_exact!(
@@ -454,21 +455,24 @@ int_binary!(
     "arith.andi",
     "Integer binary and.",
     fold_andi,
-    [Pure, Commutative]
+    [Pure, Commutative],
+    canonicalize = crate::arith_patterns::andi
 );
 int_binary!(
     OrIOp,
     "arith.ori",
     "Integer binary or.",
     fold_ori,
-    [Pure, Commutative]
+    [Pure, Commutative],
+    canonicalize = crate::arith_patterns::ori
 );
 int_binary!(
     XOrIOp,
     "arith.xori",
     "Integer binary xor.",
     fold_xori,
-    [Pure, Commutative]
+    [Pure, Commutative],
+    canonicalize = crate::arith_patterns::xori
 );
 int_binary!(
     MaxSIOp,
@@ -502,12 +506,12 @@ int_binary!(
 // ----- float ops -----
 
 macro_rules! float_binary {
-    ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*]) => {
+    ($name:ident, $mnemonic:tt, $summary:tt, $fold:path, [$($t:ident),*] $(, $key:ident = $val:path)*) => {
         #[doc = $summary]
         #[op($mnemonic,
              traits(Pure, Elementwise, SameOperandsAndResultType $(, $t)*),
              format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-             fold = $fold)]
+             fold = $fold $(, $key = $val)*)]
         pub struct $name {
             lhs: Operand<FloatLike>,
             rhs: Operand<FloatLike>,
@@ -537,14 +541,16 @@ float_binary!(
     "arith.mulf",
     "Floating point multiplication operation.",
     fold_mulf,
-    [Commutative]
+    [Commutative],
+    canonicalize = crate::arith_patterns::mulf
 );
 float_binary!(
     DivFOp,
     "arith.divf",
     "Floating point division operation.",
     fold_divf,
-    []
+    [],
+    canonicalize = crate::arith_patterns::divf
 );
 float_binary!(
     RemFOp,
@@ -606,7 +612,8 @@ pub struct NegFOp {
      format = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
      verify_predicates = verify_cmp_result,
      infer = infer_cmp,
-     fold = fold_cmpi)]
+     fold = fold_cmpi,
+     canonicalize = crate::arith_patterns::cmpi)]
 pub struct CmpIOp {
     predicate: Attr<CmpIPredicateAttr>,
     lhs: Operand<SignlessIntegerOrIndexLike>,
@@ -689,7 +696,7 @@ fn verify_cmp_result(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
      parse = parse_select,
      print = print_select,
      verify_predicates = verify_select,
-     canonicalize = select_patterns,
+     canonicalize = crate::arith_patterns::select,
      fold = fold_select)]
 pub struct SelectOp {
     condition: Operand<BoolLike>,
@@ -755,13 +762,13 @@ fn print_select(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
 // ----- casts -----
 
 macro_rules! cast_op {
-    ($name:ident, $mnemonic:tt, $summary:tt, $in:ident, $out:ident, $compatible:path, $fold:path) => {
+    ($name:ident, $mnemonic:tt, $summary:tt, $in:ident, $out:ident, $compatible:path, $fold:path $(, $key:ident = $val:path)*) => {
         #[doc = $summary]
         #[op($mnemonic,
-                                             traits(Pure, SameOperandsAndResultShape, Elementwise),
-                                             format = "$in attr-dict `:` type($in) `to` type($out)",
-                                             verify = $compatible,
-                                             fold = $fold)]
+             traits(Pure, SameOperandsAndResultShape, Elementwise),
+             format = "$in attr-dict `:` type($in) `to` type($out)",
+             verify = $compatible,
+             fold = $fold $(, $key = $val)*)]
         pub struct $name {
             r#in: Operand<$in>,
             out: Result<$out>,
@@ -785,7 +792,8 @@ cast_op!(
     SignlessFixedWidthIntegerLike,
     SignlessFixedWidthIntegerLike,
     verify_widening_int,
-    fold_extsi
+    fold_extsi,
+    canonicalize = crate::arith_patterns::extsi
 );
 cast_op!(
     SIToFPOp,
@@ -830,7 +838,8 @@ cast_op!(
     IndexCastType,
     IndexCastType,
     verify_index_cast,
-    fold_index_cast
+    fold_index_cast,
+    canonicalize = crate::arith_patterns::index_cast
 );
 cast_op!(
     IndexCastUIOp,
@@ -839,7 +848,8 @@ cast_op!(
     IndexCastType,
     IndexCastType,
     verify_index_cast,
-    fold_index_castui
+    fold_index_castui,
+    canonicalize = crate::arith_patterns::index_castui
 );
 cast_op!(
     BitcastOp,
@@ -856,7 +866,8 @@ cast_op!(
      traits(Pure, SameOperandsAndResultShape, Elementwise),
      format = "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)",
      verify = verify_narrowing_int,
-     fold = fold_trunci)]
+     fold = fold_trunci,
+     canonicalize = crate::arith_patterns::trunci)]
 pub struct TruncIOp {
     r#in: Operand<SignlessFixedWidthIntegerLike>,
     #[default = "#arith.overflow<none>"]
@@ -1828,150 +1839,4 @@ pub fn register(ctx: &mut Context) {
     BitcastOp::register(ctx);
     ExtFOp::register(ctx);
     TruncFOp::register(ctx);
-}
-
-// ----- canonicalization patterns -----
-
-use strata_ir::rewrite::{PatternRewriter, RewritePattern, RewritePatternSet};
-
-/// The constant attribute a value is defined by, if any.
-fn constant_of(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<Attribute> {
-    strata_ir::rewrite::constant_value(rewriter.ctx_mut(), value)
-}
-
-/// The overflow flags two merged ops may keep: those both have (MLIR's
-/// `MergeOverflow`).
-fn merge_overflow(ctx: &mut Context, a: Operation, b: Operation) -> Option<Attribute> {
-    let flags = |ctx: &Context, op: Operation| {
-        strata_ir::ods::inherent_attr(ctx, op, "overflowFlags")
-            .and_then(|f| OVERFLOW.value(ctx, f))
-            .unwrap_or(0)
-    };
-    let merged = flags(ctx, a) & flags(ctx, b);
-    OVERFLOW.attr(ctx, merged)
-}
-
-/// `addi(addi(x, c0), c1)` -> `addi(x, c0 + c1)`; likewise for `muli`
-/// (MLIR's `AddIAddConstant` and `MulIMulIConstant`).
-struct ReassociateConstant {
-    root: &'static str,
-    name: &'static str,
-    combine: fn(u128, u128) -> u128,
-}
-
-impl RewritePattern for ReassociateConstant {
-    fn root_name(&self) -> Option<&str> {
-        Some(self.root)
-    }
-
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
-        let ctx = rewriter.ctx();
-        let (lhs, rhs) = (ctx.operand(op, 0), ctx.operand(op, 1));
-        let Some(inner) = ctx
-            .defining_op(lhs)
-            .filter(|&d| ctx.op_name_str(d) == self.root)
-        else {
-            return false;
-        };
-        let x = ctx.operand(inner, 0);
-        let inner_rhs = ctx.operand(inner, 1);
-        let (Some(c0), Some(c1)) = (constant_of(rewriter, inner_rhs), constant_of(rewriter, rhs))
-        else {
-            return false;
-        };
-        let ctx = rewriter.ctx();
-        let (Some(a), Some(b)) = (fold::consts(ctx, c0), fold::consts(ctx, c1)) else {
-            return false;
-        };
-        let ty = ctx.value_type(ctx.result(op, 0));
-        let loc = ctx.op_loc(op);
-        let combine = self.combine;
-        let ctx = rewriter.ctx_mut();
-        let Some(value) = fold::map2(ctx, ty, &a, &b, |p, q| Some(combine(p, q))) else {
-            return false;
-        };
-        let flags = merge_overflow(ctx, op, inner);
-        let constant = ConstantOp::build(ctx, loc, value, ty).op();
-        rewriter.insert(constant);
-        let ctx = rewriter.ctx_mut();
-        let constant_value = ctx.result(constant, 0);
-        let name = ctx.ident(self.root);
-        let mut state = OperationState::new(name, loc);
-        state.operands = vec![x, constant_value];
-        state.result_types = vec![ty];
-        if let Some(flags) = flags {
-            let key = ctx.ident("overflowFlags");
-            state.properties = Some(ctx.dictionary_attr(vec![(key, flags)]));
-        }
-        let new_op = rewriter.create(state);
-        let result = rewriter.ctx().result(new_op, 0);
-        rewriter.replace_op(op, &[result]);
-        true
-    }
-}
-
-/// `select(c, false, true)` on `i1` -> `xori(c, true)` (MLIR's `SelectI1ToNot`).
-struct SelectI1ToNot;
-
-impl RewritePattern for SelectI1ToNot {
-    fn root_name(&self) -> Option<&str> {
-        Some(SelectOp::NAME)
-    }
-
-    fn name(&self) -> &str {
-        "SelectI1ToNot"
-    }
-
-    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
-        let ctx = rewriter.ctx();
-        let ty = ctx.value_type(ctx.result(op, 0));
-        if !strata_ir::ods::constraints::is_i1(ctx, ty) {
-            return false;
-        }
-        let (cond, t, f) = (ctx.operand(op, 0), ctx.operand(op, 1), ctx.operand(op, 2));
-        let (Some(t), Some(f)) = (constant_of(rewriter, t), constant_of(rewriter, f)) else {
-            return false;
-        };
-        let ctx = rewriter.ctx();
-        let is = |a: Attribute, v: u128| const_int(ctx, a).is_some_and(|c| c.value == v);
-        if !(is(t, 0) && is(f, 1)) {
-            return false;
-        }
-        let loc = ctx.op_loc(op);
-        let ctx = rewriter.ctx_mut();
-        let one = ctx.bool_attr(true);
-        let constant = ConstantOp::build(ctx, loc, one, ty).op();
-        rewriter.insert(constant);
-        let ctx = rewriter.ctx_mut();
-        let true_value = ctx.result(constant, 0);
-        let xor = XOrIOp::build(ctx, loc, cond, true_value).op();
-        rewriter.insert(xor);
-        let result = rewriter.ctx().result(xor, 0);
-        rewriter.replace_op(op, &[result]);
-        true
-    }
-}
-
-fn addi_patterns(set: &mut RewritePatternSet) {
-    set.add(ReassociateConstant {
-        root: AddIOp::NAME,
-        name: "AddIAddConstant",
-        combine: u128::wrapping_add,
-    });
-}
-
-fn muli_patterns(set: &mut RewritePatternSet) {
-    set.add(ReassociateConstant {
-        root: MulIOp::NAME,
-        name: "MulIMulIConstant",
-        combine: u128::wrapping_mul,
-    });
-}
-
-fn select_patterns(set: &mut RewritePatternSet) {
-    set.add(SelectI1ToNot);
 }

@@ -7,6 +7,7 @@
 //! `strata-opt` and `mlir-opt`.
 
 pub mod arith;
+mod arith_patterns;
 pub mod docs;
 mod fold;
 pub mod func;

@@ -523,3 +523,181 @@ func.func @log_sqrt_negative_zero() -> (f32, f32, f32) {
   %2 = math.log %nan : f32
   return %0, %1, %2 : f32, f32, f32
 }
+
+// AddISubConstantRHS/LHS, SubIRHSAddConstant, SubILHSAddConstant.
+// CHECK-LABEL: func.func @add_sub_constants(
+// CHECK-NEXT: %c-2_i32 = arith.constant -2 : i32
+// CHECK-NEXT: %c12_i32 = arith.constant 12 : i32
+// CHECK-NEXT: %c2_i32 = arith.constant 2 : i32
+// CHECK-NEXT: %0 = arith.addi %arg0, %c2_i32 : i32
+// CHECK-NEXT: %1 = arith.subi %c12_i32, %arg0 : i32
+// CHECK-NEXT: %2 = arith.addi %arg0, %c-2_i32 : i32
+// CHECK-NEXT: %3 = arith.subi %c2_i32, %arg0 : i32
+// CHECK-NEXT: return %0, %1, %2, %3 : i32, i32, i32, i32
+// CHECK-NEXT: }
+func.func @add_sub_constants(%x: i32) -> (i32, i32, i32, i32) {
+  %c5 = arith.constant 5 : i32
+  %c7 = arith.constant 7 : i32
+  %0 = arith.subi %x, %c5 : i32
+  %1 = arith.addi %0, %c7 : i32
+  %2 = arith.subi %c5, %x : i32
+  %3 = arith.addi %2, %c7 : i32
+  %4 = arith.addi %x, %c5 : i32
+  %5 = arith.subi %4, %c7 : i32
+  %6 = arith.subi %c7, %4 : i32
+  return %1, %3, %5, %6 : i32, i32, i32, i32
+}
+
+// SubIRHSSubConstantRHS/LHS, SubILHSSubConstantRHS/LHS, SubISubILHSRHSLHS.
+// CHECK-LABEL: func.func @sub_sub_constants(
+// CHECK-NEXT: %c-5_i32 = arith.constant -5 : i32
+// CHECK-NEXT: %c2_i32 = arith.constant 2 : i32
+// CHECK-NEXT: %c-2_i32 = arith.constant -2 : i32
+// CHECK-NEXT: %c12_i32 = arith.constant 12 : i32
+// CHECK-NEXT: %0 = arith.subi %arg0, %c12_i32 : i32
+// CHECK-NEXT: %1 = arith.subi %c-2_i32, %arg0 : i32
+// CHECK-NEXT: %2 = arith.subi %c12_i32, %arg0 : i32
+// CHECK-NEXT: %3 = arith.addi %arg0, %c2_i32 : i32
+// CHECK-NEXT: return %0, %1, %2, %3, %c-5_i32 : i32, i32, i32, i32, i32
+// CHECK-NEXT: }
+func.func @sub_sub_constants(%x: i32) -> (i32, i32, i32, i32, i32) {
+  %c5 = arith.constant 5 : i32
+  %c7 = arith.constant 7 : i32
+  %0 = arith.subi %x, %c5 : i32
+  %1 = arith.subi %0, %c7 : i32
+  %2 = arith.subi %c5, %x : i32
+  %3 = arith.subi %2, %c7 : i32
+  %4 = arith.subi %c7, %0 : i32
+  %5 = arith.subi %c7, %2 : i32
+  %6 = arith.subi %0, %x : i32
+  return %1, %3, %4, %5, %6 : i32, i32, i32, i32, i32
+}
+
+// AddIMulNegativeOneRhs/Lhs.
+// CHECK-LABEL: func.func @mul_negative_one(
+// CHECK-NEXT: %0 = arith.subi %arg0, %arg1 : i32
+// CHECK-NEXT: %1 = arith.subi %arg1, %arg0 : i32
+// CHECK-NEXT: return %0, %1 : i32, i32
+// CHECK-NEXT: }
+func.func @mul_negative_one(%x: i32, %y: i32) -> (i32, i32) {
+  %m1 = arith.constant -1 : i32
+  %0 = arith.muli %y, %m1 : i32
+  %1 = arith.addi %x, %0 : i32
+  %2 = arith.muli %x, %m1 : i32
+  %3 = arith.addi %2, %y : i32
+  return %1, %3 : i32, i32
+}
+
+// XOrINotCmpI.
+// CHECK-LABEL: func.func @not_cmpi(
+// CHECK-NEXT: %0 = arith.cmpi sge, %arg0, %arg1 : i32
+// CHECK-NEXT: return %0 : i1
+// CHECK-NEXT: }
+func.func @not_cmpi(%a: i32, %b: i32) -> i1 {
+  %true = arith.constant true
+  %0 = arith.cmpi slt, %a, %b : i32
+  %1 = arith.xori %0, %true : i1
+  return %1 : i1
+}
+
+// CmpIExtSI, CmpIExtUI.
+// CHECK-LABEL: func.func @cmpi_ext(
+// CHECK-NEXT: %0 = arith.cmpi eq, %arg0, %arg1 : i8
+// CHECK-NEXT: %1 = arith.cmpi ne, %arg0, %arg1 : i8
+// CHECK-NEXT: return %0, %1 : i1, i1
+// CHECK-NEXT: }
+func.func @cmpi_ext(%a: i8, %b: i8) -> (i1, i1) {
+  %0 = arith.extsi %a : i8 to i32
+  %1 = arith.extsi %b : i8 to i32
+  %2 = arith.cmpi eq, %0, %1 : i32
+  %3 = arith.extui %a : i8 to i32
+  %4 = arith.extui %b : i8 to i32
+  %5 = arith.cmpi ne, %3, %4 : i32
+  return %2, %5 : i1, i1
+}
+
+// SelectNotCond, RedundantSelectTrue/False.
+// CHECK-LABEL: func.func @selects(
+// CHECK-NEXT: %0 = arith.select %arg0, %arg3, %arg2 : i32
+// CHECK-NEXT: %1 = arith.select %arg1, %arg2, %arg4 : i32
+// CHECK-NEXT: %2 = arith.select %arg1, %arg4, %arg3 : i32
+// CHECK-NEXT: return %0, %1, %2 : i32, i32, i32
+// CHECK-NEXT: }
+func.func @selects(%c: i1, %d: i1, %x: i32, %y: i32, %z: i32) -> (i32, i32, i32) {
+  %true = arith.constant true
+  %0 = arith.xori %c, %true : i1
+  %1 = arith.select %0, %x, %y : i32
+  %2 = arith.select %d, %x, %y : i32
+  %3 = arith.select %d, %2, %z : i32
+  %4 = arith.select %d, %z, %2 : i32
+  return %1, %3, %4 : i32, i32, i32
+}
+
+// ExtSIOfExtUI, IndexCastOfExtSI, IndexCastUIOfExtUI, TruncIExt{SI,UI}ToExt{SI,UI}.
+// CHECK-LABEL: func.func @ext_casts(
+// CHECK-NEXT: %0 = arith.extui %arg0 : i8 to i64
+// CHECK-NEXT: %1 = arith.index_cast %arg1 : i16 to index
+// CHECK-NEXT: %2 = arith.index_castui %arg1 : i16 to index
+// CHECK-NEXT: %3 = arith.extsi %arg0 : i8 to i32
+// CHECK-NEXT: %4 = arith.extui %arg0 : i8 to i32
+// CHECK-NEXT: return %0, %1, %2, %3, %4 : i64, index, index, i32, i32
+// CHECK-NEXT: }
+func.func @ext_casts(%a: i8, %i: i16) -> (i64, index, index, i32, i32) {
+  %0 = arith.extui %a : i8 to i16
+  %1 = arith.extsi %0 : i16 to i64
+  %2 = arith.extsi %i : i16 to i32
+  %3 = arith.index_cast %2 : i32 to index
+  %4 = arith.extui %i : i16 to i64
+  %5 = arith.index_castui %4 : i64 to index
+  %6 = arith.extsi %a : i8 to i64
+  %7 = arith.trunci %6 : i64 to i32
+  %8 = arith.extui %a : i8 to i64
+  %9 = arith.trunci %8 : i64 to i32
+  return %1, %3, %5, %7, %9 : i64, index, index, i32, i32
+}
+
+// AndOfExtUI, OrOfExtSI.
+// CHECK-LABEL: func.func @logic_of_ext(
+// CHECK-NEXT: %0 = arith.andi %arg0, %arg1 : i8
+// CHECK-NEXT: %1 = arith.extui %0 : i8 to i32
+// CHECK-NEXT: %2 = arith.ori %arg0, %arg1 : i8
+// CHECK-NEXT: %3 = arith.extsi %2 : i8 to i32
+// CHECK-NEXT: return %1, %3 : i32, i32
+// CHECK-NEXT: }
+func.func @logic_of_ext(%a: i8, %b: i8) -> (i32, i32) {
+  %0 = arith.extui %a : i8 to i32
+  %1 = arith.extui %b : i8 to i32
+  %2 = arith.andi %0, %1 : i32
+  %3 = arith.extsi %a : i8 to i32
+  %4 = arith.extsi %b : i8 to i32
+  %5 = arith.ori %3, %4 : i32
+  return %2, %5 : i32, i32
+}
+
+// MulFOfNegF (keeping fast-math flags), DivFOfNegF.
+// CHECK-LABEL: func.func @neg_neg(
+// CHECK-NEXT: %0 = arith.mulf %arg0, %arg1 fastmath<fast> : f32
+// CHECK-NEXT: %1 = arith.divf %arg0, %arg1 : f32
+// CHECK-NEXT: return %0, %1 : f32, f32
+// CHECK-NEXT: }
+func.func @neg_neg(%a: f32, %b: f32) -> (f32, f32) {
+  %0 = arith.negf %a : f32
+  %1 = arith.negf %b : f32
+  %2 = arith.mulf %0, %1 fastmath<fast> : f32
+  %3 = arith.divf %0, %1 : f32
+  return %2, %3 : f32, f32
+}
+
+// Reassociated ops keep the overflow flags both had.
+// CHECK-LABEL: func.func @overflow_merge(
+// CHECK-NEXT: %c3_i32 = arith.constant 3 : i32
+// CHECK-NEXT: %0 = arith.addi %arg0, %c3_i32 overflow<nsw> : i32
+// CHECK-NEXT: return %0 : i32
+// CHECK-NEXT: }
+func.func @overflow_merge(%x: i32) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %0 = arith.addi %x, %c1 overflow<nsw, nuw> : i32
+  %1 = arith.addi %0, %c2 overflow<nsw> : i32
+  return %1 : i32
+}
