@@ -110,7 +110,8 @@ fn print_init_list(p: &mut OpAsmPrinter<'_, '_>, prefix: &str, args: &[Value], i
      parse = parse_for,
      print = print_for,
      verify = verify_for,
-     verify_regions = verify_for_regions)]
+     verify_regions = verify_for_regions,
+     canonicalize = for_patterns)]
 pub struct ForOp {
     lowerBound: Operand<AnySignlessIntegerOrIndex>,
     upperBound: Operand<AnySignlessIntegerOrIndex>,
@@ -330,7 +331,8 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
      parse = parse_if,
      print = print_if,
      verify = verify_if,
-     verify_regions = verify_if_regions)]
+     verify_regions = verify_if_regions,
+     canonicalize = if_patterns)]
 pub struct IfOp {
     condition: Operand<I1>,
     results: VariadicResult<AnyType>,
@@ -692,4 +694,351 @@ pub fn register(ctx: &mut Context) {
     ] {
         registry.attach_interface(name, RegionBranch { successors });
     }
+}
+
+// ----- canonicalization patterns -----
+
+use strata_ir::rewrite::{PatternRewriter, RewritePattern, RewritePatternSet};
+
+/// A pattern given by a function.
+struct FnPattern {
+    root: &'static str,
+    name: &'static str,
+    rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
+}
+
+impl RewritePattern for FnPattern {
+    fn root_name(&self) -> Option<&str> {
+        Some(self.root)
+    }
+
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+        (self.rewrite)(rewriter, op)
+    }
+}
+
+/// The integer an `arith.constant`-like value holds.
+fn constant_int(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<i128> {
+    let attr = strata_ir::rewrite::constant_value(rewriter.ctx_mut(), value)?;
+    match rewriter.ctx().attr_kind(attr) {
+        strata_ir::AttrKind::Integer { ty, value } => {
+            let width = rewriter.ctx().int_or_float_bit_width(*ty)?;
+            Some(strata_ir::attributes::sign_extend(*value, width))
+        }
+        _ => None,
+    }
+}
+
+/// Move the ops of `block` but its terminator before `before`, with the
+/// block's arguments replaced by `args`; returns the terminator's operands.
+fn inline_block_before(
+    rewriter: &mut PatternRewriter<'_>,
+    block: strata_ir::Block,
+    before: Operation,
+    args: &[Value],
+) -> Vec<Value> {
+    let params: Vec<Value> = rewriter.ctx().block_args(block).collect();
+    for (&param, &arg) in params.iter().zip(args) {
+        rewriter.replace_all_uses_with(param, arg);
+    }
+    let ops: Vec<Operation> = rewriter.ctx().block_ops(block).collect();
+    let Some((&terminator, body)) = ops.split_last() else {
+        return Vec::new();
+    };
+    for &op in body {
+        rewriter.move_op_before(op, before);
+    }
+    rewriter.ctx().operands(terminator).collect()
+}
+
+/// `scf.if` on a constant condition: the taken region's ops replace it
+/// (MLIR's `RemoveStaticCondition`).
+fn remove_static_condition(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let cond = rewriter.ctx().operand(op, 0);
+    let Some(value) = constant_int(rewriter, cond) else {
+        return false;
+    };
+    let regions = rewriter.ctx().op_regions(op).to_vec();
+    let taken = if value != 0 {
+        regions.first()
+    } else {
+        regions.get(1)
+    };
+    let block = taken.and_then(|&r| rewriter.ctx().region_entry_block(r));
+    let Some(block) = block else {
+        // The false branch of an `scf.if` without `else`: nothing runs.
+        if rewriter.ctx().num_results(op) != 0 {
+            return false;
+        }
+        rewriter.erase_op(op);
+        return true;
+    };
+    let results = inline_block_before(rewriter, block, op, &[]);
+    rewriter.replace_op(op, &results);
+    true
+}
+
+/// `scf.if` yielding values defined outside it: those results become
+/// `arith.select`s of them (or the value itself when both branches yield
+/// it); the others stay in a smaller `scf.if` (MLIR's
+/// `ConvertTrivialIfToSelect`).
+fn convert_trivial_if_to_select(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    if ctx.num_results(op) == 0 {
+        return false;
+    }
+    let regions = ctx.op_regions(op).to_vec();
+    let terminators: Vec<Operation> = regions.iter().filter_map(|&r| terminator(ctx, r)).collect();
+    let [then_yield, else_yield] = terminators.as_slice() else {
+        return false;
+    };
+    let (then_yield, else_yield) = (*then_yield, *else_yield);
+    let then_values: Vec<Value> = ctx.operands(then_yield).collect();
+    let else_values: Vec<Value> = ctx.operands(else_yield).collect();
+    let defined_in = |v: Value, region: Region| {
+        ctx.value_parent_block(v)
+            .and_then(|b| ctx.block_parent_region(b))
+            == Some(region)
+    };
+    let stays: Vec<bool> = then_values
+        .iter()
+        .zip(&else_values)
+        .map(|(&t, &f)| defined_in(t, regions[0]) || defined_in(f, regions[1]))
+        .collect();
+    if stays.iter().all(|&s| s) {
+        return false;
+    }
+    let cond = ctx.operand(op, 0);
+    let loc = ctx.op_loc(op);
+    let name = ctx.op_name(op);
+    let attributes: Vec<_> = ctx.dictionary_entries(ctx.op_attr_dict(op)).to_vec();
+    let remaining: Vec<Type> = then_values
+        .iter()
+        .zip(&stays)
+        .filter(|(_, &s)| s)
+        .map(|(&v, _)| ctx.value_type(v))
+        .collect();
+    // The smaller `scf.if` takes over both blocks.
+    let replacement = if stays.contains(&true) {
+        let ctx = rewriter.ctx_mut();
+        let mut state = OperationState::new(name, loc);
+        state.operands = vec![cond];
+        state.result_types = remaining;
+        state.attributes = attributes;
+        for &region in &regions {
+            let new_region = ctx.create_region();
+            let blocks: Vec<_> = ctx.region_blocks(region).collect();
+            for block in blocks {
+                ctx.detach_block(block);
+                ctx.append_block(new_region, block);
+            }
+            state.regions.push(new_region);
+        }
+        Some(rewriter.create(state))
+    } else {
+        None
+    };
+    if let Some(replacement) = replacement {
+        rewriter.set_insertion_point(replacement);
+    }
+    let mut results = Vec::new();
+    let (mut true_yields, mut false_yields) = (Vec::new(), Vec::new());
+    for (i, (&t, &f)) in then_values.iter().zip(&else_values).enumerate() {
+        if stays[i] {
+            let index = true_yields.len();
+            true_yields.push(t);
+            false_yields.push(f);
+            results.push(rewriter.ctx().result(replacement.unwrap_or(op), index));
+        } else if t == f {
+            results.push(t);
+        } else {
+            let ty = rewriter.ctx().value_type(t);
+            let select =
+                crate::arith::SelectOp::build(rewriter.ctx_mut(), loc, cond, t, f, ty).op();
+            rewriter.insert(select);
+            results.push(rewriter.ctx().result(select, 0));
+        }
+    }
+    if replacement.is_some() {
+        rewriter.modify_op_in_place(then_yield, |ctx| ctx.set_operands(then_yield, &true_yields));
+        rewriter.modify_op_in_place(else_yield, |ctx| {
+            ctx.set_operands(else_yield, &false_yields)
+        });
+    }
+    rewriter.replace_op(op, &results);
+    true
+}
+
+/// `scf.for` that runs zero times (results: the inits) or once (its body
+/// inlined with the lower bound) (MLIR's `SimplifyTrivialLoops`).
+fn simplify_trivial_loops(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let (lb, ub, step) = (ctx.operand(op, 0), ctx.operand(op, 1), ctx.operand(op, 2));
+    let inits: Vec<Value> = ctx.operands(op).skip(3).collect();
+    let unsigned = ForOp(op).unsigned_cmp(ctx).is_some();
+    if lb == ub {
+        rewriter.replace_op(op, &inits);
+        return true;
+    }
+    let (Some(l), Some(u)) = (constant_int(rewriter, lb), constant_int(rewriter, ub)) else {
+        return false;
+    };
+    let width = {
+        let ctx = rewriter.ctx();
+        ctx.int_or_float_bit_width(ctx.value_type(lb)).unwrap_or(64)
+    };
+    let as_unsigned = |v: i128| {
+        if width >= 128 {
+            v
+        } else {
+            v & ((1i128 << width) - 1)
+        }
+    };
+    let (l, u) = if unsigned {
+        (as_unsigned(l), as_unsigned(u))
+    } else {
+        (l, u)
+    };
+    if u <= l {
+        rewriter.replace_op(op, &inits);
+        return true;
+    }
+    let Some(s) = constant_int(rewriter, step) else {
+        return false;
+    };
+    if s <= 0 || u - l > s {
+        return false;
+    }
+    let Some(block) = ForOp(op)
+        .region(rewriter.ctx())
+        .and_then(|r| rewriter.ctx().region_entry_block(r))
+    else {
+        return false;
+    };
+    let mut args = vec![lb];
+    args.extend(inits);
+    let results = inline_block_before(rewriter, block, op, &args);
+    rewriter.replace_op(op, &results);
+    true
+}
+
+fn if_patterns(set: &mut RewritePatternSet) {
+    set.add(FnPattern {
+        root: IfOp::NAME,
+        name: "RemoveStaticCondition",
+        rewrite: remove_static_condition,
+    });
+    set.add(FnPattern {
+        root: IfOp::NAME,
+        name: "ConvertTrivialIfToSelect",
+        rewrite: convert_trivial_if_to_select,
+    });
+}
+
+fn for_patterns(set: &mut RewritePatternSet) {
+    set.add(FnPattern {
+        root: ForOp::NAME,
+        name: "SimplifyTrivialLoops",
+        rewrite: simplify_trivial_loops,
+    });
+    set.add(FnPattern {
+        root: ForOp::NAME,
+        name: "ForwardInvariantIterArgs",
+        rewrite: forward_invariant_iter_args,
+    });
+}
+
+/// `scf.for` loop-carried values the body yields back unchanged are loop
+/// invariant: uses of them (and of the loop's result) become the initial
+/// value, and the loop drops them (what MLIR's region-branch patterns do to
+/// such `scf.for`s).
+fn forward_invariant_iter_args(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let Some(region) = ForOp(op).region(ctx) else {
+        return false;
+    };
+    let Some(block) = ctx.region_entry_block(region) else {
+        return false;
+    };
+    let Some(yield_op) = ctx
+        .block_last_op(block)
+        .filter(|&t| ctx.op_name_str(t) == YieldOp::NAME)
+    else {
+        return false;
+    };
+    let args: Vec<Value> = ctx.block_args(block).collect();
+    let inits: Vec<Value> = ctx.operands(op).skip(3).collect();
+    let yielded: Vec<Value> = ctx.operands(yield_op).collect();
+    if args.len() != inits.len() + 1 || yielded.len() != inits.len() {
+        return false;
+    }
+    let forwarded: Vec<bool> = (0..inits.len())
+        .map(|i| yielded[i] == args[i + 1])
+        .collect();
+    if !forwarded.contains(&true) {
+        return false;
+    }
+    let results: Vec<Value> = ctx.results(op).collect();
+    let loc = ctx.op_loc(op);
+    let name = ctx.op_name(op);
+    let properties = ctx.op_properties(op);
+    let attributes: Vec<_> = ctx.dictionary_entries(ctx.op_attr_dict(op)).to_vec();
+    let bounds: Vec<Value> = ctx.operands(op).take(3).collect();
+    let arg_locs: Vec<_> = (0..args.len())
+        .map(|i| ctx.block_arg_loc(block, i))
+        .collect();
+    // The invariant values: their uses inside and after the loop take the init.
+    for i in (0..inits.len()).filter(|&i| forwarded[i]) {
+        rewriter.replace_all_uses_with(args[i + 1], inits[i]);
+        rewriter.replace_all_uses_with(results[i], inits[i]);
+    }
+    let kept: Vec<usize> = (0..inits.len()).filter(|&i| !forwarded[i]).collect();
+    // The new loop, with a new body block taking the old one's ops.
+    let ctx = rewriter.ctx_mut();
+    let new_region = ctx.create_region();
+    let new_block = ctx.create_block();
+    let iv_type = ctx.value_type(args[0]);
+    let new_iv = ctx.add_block_argument(new_block, iv_type, arg_locs[0]);
+    let mut new_args = Vec::new();
+    for &i in &kept {
+        let ty = ctx.value_type(args[i + 1]);
+        new_args.push(ctx.add_block_argument(new_block, ty, arg_locs[i + 1]));
+    }
+    ctx.append_block(new_region, new_block);
+    let mut state = OperationState::new(name, loc);
+    state.operands = bounds;
+    state.operands.extend(kept.iter().map(|&i| inits[i]));
+    state.result_types = kept.iter().map(|&i| ctx.value_type(results[i])).collect();
+    state.properties = properties;
+    state.attributes = attributes;
+    state.regions.push(new_region);
+    let new_op = rewriter.create(state);
+    rewriter.replace_all_uses_with(args[0], new_iv);
+    for (k, &i) in kept.iter().enumerate() {
+        rewriter.replace_all_uses_with(args[i + 1], new_args[k]);
+    }
+    let ops: Vec<Operation> = rewriter.ctx().block_ops(block).collect();
+    let ctx = rewriter.ctx_mut();
+    for moved in ops {
+        ctx.detach_op(moved);
+        ctx.append_op(new_block, moved);
+    }
+    let kept_yields: Vec<Value> = kept.iter().map(|&i| ctx.operand(yield_op, i)).collect();
+    rewriter.modify_op_in_place(yield_op, |ctx| ctx.set_operands(yield_op, &kept_yields));
+    let mut replacements = Vec::new();
+    let mut k = 0;
+    for i in 0..inits.len() {
+        if forwarded[i] {
+            replacements.push(inits[i]);
+        } else {
+            replacements.push(rewriter.ctx().result(new_op, k));
+            k += 1;
+        }
+    }
+    rewriter.replace_op(op, &replacements);
+    true
 }

@@ -11,14 +11,17 @@ pub fn is_trivially_dead(ctx: &Context, op: Operation) -> bool {
 }
 
 /// Whether `op` could be erased if its results were unused: it is a
-/// registered, `pure` operation that is neither a terminator nor a symbol,
-/// and everything nested in its regions is `pure` too. Unregistered
-/// operations are assumed to have effects.
+/// registered operation that is neither a terminator nor a symbol, with no
+/// memory effects: `pure`, or `RecursiveMemoryEffects` with only such ops
+/// nested in its regions. Unregistered operations are assumed to have
+/// effects.
 pub fn would_op_be_trivially_dead(ctx: &Context, op: Operation) -> bool {
     let Some(def) = ctx.op_definition(op) else {
         return false;
     };
-    if !def.traits.pure || def.traits.terminator || ctx.symbol_name(op).is_some() {
+    let effect_free =
+        |traits: &crate::dialect::OpTraits| traits.pure || traits.recursive_memory_effects;
+    if !effect_free(&def.traits) || def.traits.terminator || ctx.symbol_name(op).is_some() {
         return false;
     }
     // The common case, without allocating.
@@ -27,7 +30,10 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: Operation) -> bool {
     }
     let mut pending = vec![op];
     while let Some(current) = pending.pop() {
-        if !ctx.op_definition(current).is_some_and(|d| d.traits.pure) {
+        if !ctx
+            .op_definition(current)
+            .is_some_and(|d| effect_free(&d.traits))
+        {
             return false;
         }
         for &region in ctx.op_regions(current) {
