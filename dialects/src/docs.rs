@@ -8,14 +8,28 @@ use strata_ir::Context;
 /// The reference page of `dialect`: one section per op with its summary,
 /// description, syntax, operands, attributes, results and traits.
 pub fn dialect_doc(ctx: &Context, dialect: &str) -> String {
+    let source = if dialect == "builtin" {
+        "ir/src/builtin.rs".to_string()
+    } else {
+        format!("dialects/src/{dialect}.rs")
+    };
     let mut out = format!(
-        "# `{dialect}` dialect\n\n<!-- Generated from the op definitions in dialects/src/{dialect}.rs by\n     `STRATA_BLESS=1 cargo test -p strata-dialects --test docs`; do not edit. -->\n"
+        "# `{dialect}` dialect\n\n<!-- Generated from the op definitions in {source} by\n     `STRATA_BLESS=1 cargo test -p strata-dialects --test docs`; do not edit. -->\n"
     );
     for def in ctx.registry().ops() {
-        let Some(spec) = def.spec else { continue };
-        if spec.dialect() != dialect {
+        if def.name.split('.').next() != Some(dialect) {
             continue;
         }
+        let Some(spec) = def.spec else {
+            // A hand-registered op (builtin): its summary and traits.
+            out.push_str(&format!("\n## `{}`\n\n{}\n", def.name, def.summary));
+            out.push_str("\nSyntax: custom (built into the parser and printer).\n");
+            let traits = trait_names(&def.traits);
+            if !traits.is_empty() {
+                out.push_str(&format!("\nTraits: {}\n", traits.join(", ")));
+            }
+            continue;
+        };
         out.push_str(&format!("\n## `{}`\n\n{}\n", spec.name, spec.summary));
         if !spec.description.is_empty() {
             out.push_str(&format!("\n{}\n", spec.description));
@@ -81,4 +95,23 @@ pub fn dialect_doc(ctx: &Context, dialect: &str) -> String {
         }
     }
     out
+}
+
+/// The set flags of a hand-written op's traits, in snake_case.
+fn trait_names(traits: &strata_ir::dialect::OpTraits) -> Vec<&'static str> {
+    let flags = [
+        (traits.terminator, "terminator"),
+        (traits.no_terminator, "no_terminator"),
+        (traits.isolated_from_above, "isolated_from_above"),
+        (traits.single_block, "single_block"),
+        (traits.symbol_table, "symbol_table"),
+        (traits.symbol, "symbol"),
+        (traits.graph_region, "graph_region"),
+        (traits.pure, "pure"),
+    ];
+    flags
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, n)| *n)
+        .collect()
 }

@@ -208,6 +208,12 @@ impl OpDefinition {
 /// the error, the others follow it.
 pub type AttrParseFn = fn(&mut Context, &str) -> Result<Attribute, Vec<(usize, String)>>;
 
+/// Parses the body of a dialect type (`tensor_list<f32>` of
+/// `!mydialect.tensor_list<f32>`) into a type, with errors as for
+/// [`AttrParseFn`]. A dialect type is stored as `TypeKind::Opaque` with its
+/// canonical body text, which the printer writes back as `!dialect.body`.
+pub type TypeParseFn = fn(&mut Context, &str) -> Result<Type, Vec<(usize, String)>>;
+
 /// The registered dialects and operations.
 #[derive(Default)]
 pub struct DialectRegistry {
@@ -216,6 +222,7 @@ pub struct DialectRegistry {
     dialects: Vec<&'static str>,
     materializers: FxHashMap<&'static str, MaterializeFn>,
     attr_parsers: FxHashMap<&'static str, AttrParseFn>,
+    type_parsers: FxHashMap<&'static str, TypeParseFn>,
     /// Parsed default values of declared attributes, by their MLIR text.
     defaults: FxHashMap<&'static str, Attribute>,
     /// Interfaces attached to ops: by interface type and op slot.
@@ -299,6 +306,17 @@ impl DialectRegistry {
     pub fn register_attr_parser(&mut self, dialect: &'static str, f: AttrParseFn) {
         self.register_dialect(dialect);
         self.attr_parsers.insert(dialect, f);
+    }
+
+    /// Let `dialect` parse its types (`!dialect.xxx`).
+    pub fn register_type_parser(&mut self, dialect: &'static str, f: TypeParseFn) {
+        self.register_dialect(dialect);
+        self.type_parsers.insert(dialect, f);
+    }
+
+    /// The type parser of a dialect.
+    pub fn type_parser(&self, dialect: &str) -> Option<TypeParseFn> {
+        self.type_parsers.get(dialect).copied()
     }
 
     /// The attribute parser of a dialect.

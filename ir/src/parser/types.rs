@@ -135,6 +135,20 @@ impl<'a> Parser<'a> {
             }
             ExtendedSymbol::Dialect { dialect, data } => (dialect, data),
         };
+        if let Some(parse) = self.ctx.registry().type_parser(dialect) {
+            // `!dialect.` precedes the body.
+            let body_start = start + 2 + dialect.len() as u32;
+            return parse(self.ctx, &data).map_err(|errors| {
+                let mut errors = errors.into_iter();
+                let (offset, message) = errors.next().unwrap_or((0, "invalid type".to_string()));
+                let mut diag = self.error_at(body_start + offset as u32, message);
+                for (offset, message) in errors {
+                    let follow_up = self.error_at(body_start + offset as u32, message);
+                    diag.notes.push(follow_up);
+                }
+                diag
+            });
+        }
         self.check_opaque_symbol(start, dialect, || {
             format!("`!\"{dialect}\"<\"{data}\">` type")
         })?;
