@@ -208,7 +208,7 @@ fn verify_constant(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         None => matches!(ctx.type_kind(result), TypeKind::None),
     };
     if !same_type {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "failed to verify that all of {value, result} have same type",
@@ -216,7 +216,11 @@ fn verify_constant(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     }
     if let TypeKind::Integer { signedness, .. } = ctx.type_kind(result) {
         if *signedness != Signedness::Signless {
-            return Err(op_error(ctx, op, "integer return type must be signless"));
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                "integer return type must be signless",
+            ));
         }
     }
     if !matches!(
@@ -228,7 +232,7 @@ fn verify_constant(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
             | AttrKind::DenseResource { .. }
             | AttrKind::Sparse { .. }
     ) {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "value must be an integer, float, or elements attribute",
@@ -309,14 +313,6 @@ pub(crate) fn materialize_constant(
         return None;
     }
     Some(ConstantOp::build(ctx, loc, value, ty).op())
-}
-
-fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op_loc(op),
-        format!("'{}' op {message}", ctx.op_name_str(op)),
-    )
-    .on_op(op)
 }
 
 // ----- integer binary ops -----
@@ -679,7 +675,7 @@ fn verify_cmp_result(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         || (ctx.type_kind(lhs).shape().is_none() && ctx.type_kind(result).shape().is_none());
     let element = element_type_or_self(ctx, result);
     if !same_shape || !strata_ir::ods::constraints::is_i1(ctx, element) {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "failed to verify that result type has i1 element type and same shape as operands",
@@ -712,7 +708,7 @@ fn verify_select(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         || ctx.type_kind(cond).shape() == ctx.type_kind(result).shape()
             && ctx.type_kind(result).shape().is_some();
     if !ok {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "failed to verify that condition is signless i1 or has matching shape",
@@ -913,7 +909,7 @@ fn cast_types(ctx: &Context, op: Operation) -> Option<(Type, Type)> {
 fn cast_incompatible(ctx: &Context, op: Operation) -> Diagnostic {
     let a = strata_ir::printer::type_to_string(ctx, ctx.value_type(ctx.operand(op, 0)));
     let b = strata_ir::printer::type_to_string(ctx, ctx.value_type(ctx.result(op, 0)));
-    op_error(
+    Diagnostic::op_error(
         ctx,
         op,
         format!("operand type '{a}' and result type '{b}' are cast incompatible"),

@@ -6,7 +6,7 @@
 //! created right before the root, innermost first, as MLIR's DRR does, so
 //! the canonicalized IR is the same op for op.
 
-use strata_ir::rewrite::{PatternRewriter, RewritePattern, RewritePatternSet};
+use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
 use strata_ir::{Attribute, Context, Location, Operation, OperationState, Type, Value};
 
 use crate::arith::{
@@ -15,38 +15,13 @@ use crate::arith::{
 };
 use crate::fold::{self, const_int};
 
-/// A pattern given by a function.
-struct FnPattern {
-    root: &'static str,
-    name: &'static str,
-    rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
-}
-
-impl RewritePattern for FnPattern {
-    fn root_name(&self) -> Option<&str> {
-        Some(self.root)
-    }
-
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
-        (self.rewrite)(rewriter, op)
-    }
-}
-
 fn add(
     set: &mut RewritePatternSet,
     root: &'static str,
     name: &'static str,
     rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
 ) {
-    set.add(FnPattern {
-        root,
-        name,
-        rewrite,
-    });
+    set.add(FnPattern::new(root, name, rewrite));
 }
 
 // ----- helpers -----

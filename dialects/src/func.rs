@@ -42,21 +42,13 @@ pub fn function_signature(ctx: &Context, op: Operation) -> Option<(Vec<Type>, Ve
     }
 }
 
-fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op_loc(op),
-        format!("'{}' op {message}", ctx.op_name_str(op)),
-    )
-    .on_op(op)
-}
-
 fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let Some((inputs, results)) = function_signature(ctx, op) else {
         return Ok(());
     };
     if let Some(vis) = ctx.symbol_visibility(op) {
         if !matches!(vis, b"public" | b"private" | b"nested") {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -72,7 +64,7 @@ fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     ] {
         let n = dict_items(ctx, attr).len();
         if attr.is_some() && n != count {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -86,7 +78,7 @@ fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     };
     let Some(entry) = ctx.region_entry_block(body) else {
         if ctx.symbol_visibility(op).is_none_or(|v| v == b"public") {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 "symbol declaration cannot have public visibility",
@@ -95,7 +87,7 @@ fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         return Ok(());
     };
     if ctx.num_block_args(entry) != inputs.len() {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!(
@@ -107,7 +99,7 @@ fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     for (i, (arg, &ty)) in ctx.block_args(entry).zip(&inputs).enumerate() {
         let actual = ctx.value_type(arg);
         if actual != ty {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -341,7 +333,11 @@ pub struct ReturnOp {
 fn verify_return(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let parent = ctx.op_parent_op(op);
     let Some(func) = parent.filter(|&f| ctx.op_name_str(f) == FuncOp::NAME) else {
-        return Err(op_error(ctx, op, "expects parent op 'func.func'"));
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "expects parent op 'func.func'",
+        ));
     };
     let Some((_, results)) = function_signature(ctx, func) else {
         return Ok(());
@@ -352,7 +348,7 @@ fn verify_return(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         .unwrap_or_default();
     let operands: Vec<Type> = ctx.operands(op).map(|v| ctx.value_type(v)).collect();
     if operands.len() != results.len() {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!(
@@ -408,7 +404,7 @@ fn verify_call(
         .lookup_nearest(ctx, op, root)
         .filter(|&o| ctx.op_name_str(o) == FuncOp::NAME);
     let Some(target) = target else {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!("'{name}' does not reference a valid function"),
@@ -418,12 +414,16 @@ fn verify_call(
         return Ok(());
     };
     if inputs.len() != ctx.num_operands(op) {
-        return Err(op_error(ctx, op, "incorrect number of operands for callee"));
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "incorrect number of operands for callee",
+        ));
     }
     for (i, (value, &want)) in ctx.operands(op).zip(&inputs).enumerate() {
         let have = ctx.value_type(value);
         if have != want {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -435,18 +435,24 @@ fn verify_call(
         }
     }
     if results.len() != ctx.num_results(op) {
-        return Err(op_error(ctx, op, "incorrect number of results for callee"));
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "incorrect number of results for callee",
+        ));
     }
     for (i, (value, &want)) in ctx.results(op).zip(&results).enumerate() {
         let have = ctx.value_type(value);
         if have != want {
             let have_s = strata_ir::printer::type_to_string(ctx, have);
             let want_s = strata_ir::printer::type_to_string(ctx, want);
-            return Err(
-                op_error(ctx, op, format!("result type mismatch at index {i}"))
-                    .with_note(ctx.op_loc(op), format!("      op result types: '{have_s}'"))
-                    .with_note(ctx.op_loc(op), format!("function result types: '{want_s}'")),
-            );
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!("result type mismatch at index {i}"),
+            )
+            .with_note(ctx.op_loc(op), format!("      op result types: '{have_s}'"))
+            .with_note(ctx.op_loc(op), format!("function result types: '{want_s}'")));
         }
     }
     Ok(())

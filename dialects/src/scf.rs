@@ -15,14 +15,6 @@ type_constraint!(
     AnySignlessIntegerOrIndex, "signless integer or index", |ctx, ty| strata_ir::ods::constraints::is_signless_int_or_index(ctx, ty)
 );
 
-fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op_loc(op),
-        format!("'{}' op {message}", ctx.op_name_str(op)),
-    )
-    .on_op(op)
-}
-
 fn type_str(ctx: &Context, ty: Type) -> String {
     strata_ir::printer::type_to_string(ctx, ty)
 }
@@ -220,7 +212,7 @@ fn print_for(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
 fn verify_for(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let for_op = ForOp(op);
     if for_op.init_args(ctx).len() != ctx.num_results(op) {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "mismatch in number of loop-carried values and defined values",
@@ -237,7 +229,7 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let args: Vec<Value> = ctx.block_args(body).collect();
     let inits = for_op.init_args(ctx);
     let Some((&iv, iter_args)) = args.split_first() else {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!(
@@ -248,14 +240,14 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         ));
     };
     if ctx.value_type(iv) != ctx.value_type(ctx.operand(op, 0)) {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "expected induction variable to be same type as bounds and step",
         ));
     }
     if iter_args.len() != inits.len() {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!(
@@ -268,7 +260,7 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     for (i, (&init, &arg)) in inits.iter().zip(iter_args).enumerate() {
         let (a, b) = (ctx.value_type(init), ctx.value_type(arg));
         if a != b {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -282,7 +274,7 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     for (i, (&arg, result)) in iter_args.iter().zip(ctx.results(op)).enumerate() {
         let (a, b) = (ctx.value_type(arg), ctx.value_type(result));
         if a != b {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -305,7 +297,7 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         for (i, (&arg, &value)) in iter_args.iter().zip(&yielded).enumerate() {
             let (a, b) = (ctx.value_type(arg), ctx.value_type(value));
             if a != b {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     format!(
@@ -393,7 +385,7 @@ fn verify_if(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
             .region_entry_block(region)
             .is_some_and(|b| ctx.num_block_args(b) > 0)
         {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!("region #{i} should have no arguments"),
@@ -405,7 +397,7 @@ fn verify_if(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         .get(1)
         .is_none_or(|&r| ctx.region_is_empty(r));
     if ctx.num_results(op) != 0 && else_empty {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "must have an else block if defining values",
@@ -431,7 +423,7 @@ fn check_edge(
     };
     let note = |d: Diagnostic| d.with_note(ctx.op_loc(from), "region branch point");
     if operands.len() != inputs.len() {
-        return Err(note(op_error(
+        return Err(note(Diagnostic::op_error(
             ctx,
             op,
             format!(
@@ -444,7 +436,7 @@ fn check_edge(
     for (i, (&value, &ty)) in operands.iter().zip(inputs).enumerate() {
         let have = ctx.value_type(value);
         if have != ty {
-            return Err(note(op_error(
+            return Err(note(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -560,7 +552,7 @@ fn verify_while_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> 
         match term.filter(|&t| ctx.op_name_str(t) == name) {
             Some(t) => Ok(t),
             None => {
-                let error = op_error(
+                let error = Diagnostic::op_error(
                     ctx,
                     op,
                     format!("expects the '{which}' region to terminate with '{name}'"),
@@ -616,7 +608,7 @@ fn verify_yield(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         parent,
         Some("scf.execute_region" | "scf.for" | "scf.if" | "scf.index_switch" | "scf.while")
     ) {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'",
@@ -639,7 +631,11 @@ pub struct ConditionOp {
 fn verify_condition(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let parent = ctx.op_parent_op(op).map(|p| ctx.op_name_str(p));
     if parent != Some(WhileOp::NAME) {
-        return Err(op_error(ctx, op, "expects parent op 'scf.while'"));
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "expects parent op 'scf.while'",
+        ));
     }
     Ok(())
 }
@@ -698,28 +694,7 @@ pub fn register(ctx: &mut Context) {
 
 // ----- canonicalization patterns -----
 
-use strata_ir::rewrite::{PatternRewriter, RewritePattern, RewritePatternSet};
-
-/// A pattern given by a function.
-struct FnPattern {
-    root: &'static str,
-    name: &'static str,
-    rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
-}
-
-impl RewritePattern for FnPattern {
-    fn root_name(&self) -> Option<&str> {
-        Some(self.root)
-    }
-
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
-        (self.rewrite)(rewriter, op)
-    }
-}
+use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
 
 /// The integer an `arith.constant`-like value holds.
 fn constant_int(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<i128> {
@@ -927,29 +902,29 @@ fn simplify_trivial_loops(rewriter: &mut PatternRewriter<'_>, op: Operation) -> 
 }
 
 fn if_patterns(set: &mut RewritePatternSet) {
-    set.add(FnPattern {
-        root: IfOp::NAME,
-        name: "RemoveStaticCondition",
-        rewrite: remove_static_condition,
-    });
-    set.add(FnPattern {
-        root: IfOp::NAME,
-        name: "ConvertTrivialIfToSelect",
-        rewrite: convert_trivial_if_to_select,
-    });
+    set.add(FnPattern::new(
+        IfOp::NAME,
+        "RemoveStaticCondition",
+        remove_static_condition,
+    ));
+    set.add(FnPattern::new(
+        IfOp::NAME,
+        "ConvertTrivialIfToSelect",
+        convert_trivial_if_to_select,
+    ));
 }
 
 fn for_patterns(set: &mut RewritePatternSet) {
-    set.add(FnPattern {
-        root: ForOp::NAME,
-        name: "SimplifyTrivialLoops",
-        rewrite: simplify_trivial_loops,
-    });
-    set.add(FnPattern {
-        root: ForOp::NAME,
-        name: "ForwardInvariantIterArgs",
-        rewrite: forward_invariant_iter_args,
-    });
+    set.add(FnPattern::new(
+        ForOp::NAME,
+        "SimplifyTrivialLoops",
+        simplify_trivial_loops,
+    ));
+    set.add(FnPattern::new(
+        ForOp::NAME,
+        "ForwardInvariantIterArgs",
+        forward_invariant_iter_args,
+    ));
 }
 
 /// `scf.for` loop-carried values the body yields back unchanged are loop

@@ -33,6 +33,16 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// An error about `op`, at its location: `'dialect.op' op <message>`,
+    /// as MLIR's `Operation::emitOpError`.
+    pub fn op_error(ctx: &Context, op: crate::Operation, message: impl fmt::Display) -> Self {
+        Diagnostic::error(
+            ctx.op_loc(op),
+            format!("'{}' op {message}", ctx.op_name_str(op)),
+        )
+        .on_op(op)
+    }
+
     /// An error at `loc`.
     pub fn error(loc: Location, message: impl Into<String>) -> Self {
         Diagnostic {

@@ -40,14 +40,6 @@ struct Verifier<'c> {
 
 type VResult = Result<(), Diagnostic>;
 
-fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op_loc(op),
-        format!("'{}' op {message}", ctx.op_name_str(op)),
-    )
-    .on_op(op)
-}
-
 impl Verifier<'_> {
     fn is_isolated(&self, op: Operation) -> bool {
         self.ctx
@@ -111,7 +103,7 @@ impl Verifier<'_> {
             };
             if let Some(n) = traits.num_operands {
                 if ctx.num_operands(op) != n {
-                    return Err(op_error(
+                    return Err(Diagnostic::op_error(
                         ctx,
                         op,
                         format!(
@@ -124,7 +116,7 @@ impl Verifier<'_> {
             }
             if let Some(n) = traits.num_results {
                 if ctx.num_results(op) != n {
-                    return Err(op_error(
+                    return Err(Diagnostic::op_error(
                         ctx,
                         op,
                         format!(
@@ -142,16 +134,16 @@ impl Verifier<'_> {
                         1 => "requires one region".to_string(),
                         n => format!("expected {n} regions"),
                     };
-                    return Err(op_error(ctx, op, message));
+                    return Err(Diagnostic::op_error(ctx, op, message));
                 }
             }
             if !traits.terminator && ctx.num_successors(op) != 0 {
-                return Err(op_error(ctx, op, "requires zero successors"));
+                return Err(Diagnostic::op_error(ctx, op, "requires zero successors"));
             }
             if traits.single_block {
                 for (i, &region) in ctx.op_regions(op).iter().enumerate() {
                     if ctx.region_blocks(region).nth(1).is_some() {
-                        return Err(op_error(
+                        return Err(Diagnostic::op_error(
                             ctx,
                             op,
                             format!("expects region #{i} to have 0 or 1 blocks"),
@@ -196,7 +188,7 @@ impl Verifier<'_> {
             return Err(self
                 .errors
                 .pop()
-                .unwrap_or_else(|| op_error(ctx, op, "failed to verify")));
+                .unwrap_or_else(|| Diagnostic::op_error(ctx, op, "failed to verify")));
         }
         if let Some(def) = ctx.op_definition(op) {
             if let Some(verify_regions) = def.verify_regions {
@@ -220,7 +212,7 @@ impl Verifier<'_> {
             .on_op(op));
         }
         if !ctx.allows_unregistered_dialects() {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR tool used",
@@ -271,7 +263,7 @@ impl Verifier<'_> {
             .successors(last)
             .any(|s| ctx.block_parent_region(s) != region)
         {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 last,
                 "branching to block of a different region",
@@ -304,7 +296,7 @@ impl Verifier<'_> {
                                 .value_region(value)
                                 .is_some_and(|vr| self.region_is_ancestor(region, vr));
                             if !inside {
-                                return Err(op_error(
+                                return Err(Diagnostic::op_error(
                                     ctx,
                                     op,
                                     "using value defined outside the region",

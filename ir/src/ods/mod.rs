@@ -493,14 +493,6 @@ pub fn result_group(ctx: &Context, op: Operation, spec: &OpSpec, index: usize) -
         .collect()
 }
 
-fn op_error(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op_loc(op),
-        format!("'{}' op {message}", ctx.op_name_str(op)),
-    )
-    .on_op(op)
-}
-
 fn type_str(ctx: &Context, ty: Type) -> String {
     crate::printer::type_to_string(ctx, ty)
 }
@@ -513,7 +505,7 @@ pub fn verify_op(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     };
     verify_counts(ctx, op, spec)?;
     if spec.traits.terminator && ctx.op_next(op).is_some() {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "must be the last operation in the parent block",
@@ -541,7 +533,7 @@ fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
             1 => "requires one region".to_string(),
             n => format!("expected {n} regions"),
         };
-        return Err(op_error(ctx, op, message));
+        return Err(Diagnostic::op_error(ctx, op, message));
     }
     let results = ctx.num_results(op);
     let fixed_results = spec
@@ -556,10 +548,10 @@ fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                 1 => "requires one result".to_string(),
                 n => format!("expected {n} results, but found {results}"),
             };
-            return Err(op_error(ctx, op, message));
+            return Err(Diagnostic::op_error(ctx, op, message));
         }
     } else if results < fixed_results {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!("expected {fixed_results} or more results, but found {results}"),
@@ -567,10 +559,10 @@ fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
     }
     let successors = ctx.num_successors(op);
     if spec.successors.is_empty() && successors != 0 {
-        return Err(op_error(ctx, op, "requires zero successors"));
+        return Err(Diagnostic::op_error(ctx, op, "requires zero successors"));
     }
     if !spec.successors.iter().any(|s| s.variadic) && successors != spec.successors.len() {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!(
@@ -593,10 +585,10 @@ fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                 1 => "requires a single operand".to_string(),
                 n => format!("expected {n} operands, but found {operands}"),
             };
-            return Err(op_error(ctx, op, message));
+            return Err(Diagnostic::op_error(ctx, op, message));
         }
     } else if operands < fixed_operands {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             format!("expected {fixed_operands} or more operands, but found {operands}"),
@@ -609,7 +601,7 @@ fn verify_attributes(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), 
     for attr in spec.attributes {
         match inherent_attr(ctx, op, attr.name) {
             None if attr.presence == AttrPresence::Required => {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     format!("requires attribute '{}'", attr.name),
@@ -617,7 +609,7 @@ fn verify_attributes(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), 
             }
             None => {}
             Some(value) if !(attr.constraint.check)(ctx, value) => {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     format!(
@@ -650,11 +642,11 @@ fn verify_value_groups(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
         ctx.num_operands(op),
         "operandSegmentSizes",
     )
-    .map_err(|m| op_error(ctx, op, m))?;
+    .map_err(|m| Diagnostic::op_error(ctx, op, m))?;
     for (index, group) in spec.operands.iter().enumerate() {
         let range = group_range(&operand_sizes, index);
         if group.arity == Arity::Optional && range.len() > 1 {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -667,7 +659,7 @@ fn verify_value_groups(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
         for i in range {
             let ty = ctx.value_type(ctx.operand(op, i));
             if !(group.constraint.check)(ctx, ty) {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     format!(
@@ -686,11 +678,11 @@ fn verify_value_groups(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
         ctx.num_results(op),
         "resultSegmentSizes",
     )
-    .map_err(|m| op_error(ctx, op, m))?;
+    .map_err(|m| Diagnostic::op_error(ctx, op, m))?;
     for (index, group) in spec.results.iter().enumerate() {
         let range = group_range(&result_sizes, index);
         if group.arity == Arity::Optional && range.len() > 1 {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -703,7 +695,7 @@ fn verify_value_groups(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
         for i in range {
             let ty = ctx.value_type(ctx.result(op, i));
             if !(group.constraint.check)(ctx, ty) {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     format!(
@@ -729,7 +721,7 @@ fn check_value_type(
     if (group.constraint.check)(ctx, ty) {
         return Ok(());
     }
-    Err(op_error(
+    Err(Diagnostic::op_error(
         ctx,
         op,
         format!(
@@ -744,7 +736,7 @@ fn verify_regions_decl(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
     for (i, (region, decl)) in ctx.op_regions(op).iter().zip(spec.regions).enumerate() {
         if let Some(n) = decl.num_blocks {
             if ctx.region_blocks(*region).count() != n {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     format!(
@@ -775,7 +767,7 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
     for &name in spec.trait_order {
         match name {
             "same_type_operands" if !all_equal(Box::new(operand_types())) => {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     "requires all operands to have the same type",
@@ -785,7 +777,7 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                 let mut shapes = all_types().map(|t| ctx.type_kind(t).shape());
                 let first = shapes.next().flatten();
                 if !shapes.all(|s| s == first) {
-                    return Err(op_error(
+                    return Err(Diagnostic::op_error(
                         ctx,
                         op,
                         "requires the same shape for all operands and results",
@@ -799,7 +791,7 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                 verify_elementwise(ctx, op, &operands, &results)?;
             }
             "same_operands_and_result_type" if !all_equal(Box::new(all_types())) => {
-                return Err(op_error(
+                return Err(Diagnostic::op_error(
                     ctx,
                     op,
                     "requires the same type for all operands and results",
@@ -815,7 +807,7 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
             .collect();
         if types.windows(2).any(|w| w[0] != w[1]) {
             let names: Vec<String> = group.iter().map(|n| n.to_string()).collect();
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!(
@@ -858,7 +850,7 @@ fn verify_elementwise(
     let shaped_result = results.iter().find(|&&t| is_shaped(t));
     if shaped_result.is_none() {
         if operands.iter().any(|&t| is_shaped(t)) {
-            return Err(op_error(
+            return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 "if an operand is non-scalar, then there must be at least one non-scalar result",
@@ -867,7 +859,7 @@ fn verify_elementwise(
         return Ok(());
     }
     if results.len() != 1 && results.iter().any(|&t| !is_shaped(t)) {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "if an operand is non-scalar, then all results must be non-scalar",
@@ -899,7 +891,7 @@ fn verify_elementwise(
             }
     };
     if shapes.windows(2).any(|w| !compatible(&w[0], &w[1])) {
-        return Err(op_error(
+        return Err(Diagnostic::op_error(
             ctx,
             op,
             "all non-scalar operands/results must have the same shape and base type",

@@ -51,7 +51,7 @@ pub use greedy::{
     apply_patterns_greedily, apply_patterns_greedily_with_listener, GreedyConfig,
     NON_CONVERGENCE_MESSAGE,
 };
-pub use pattern::{FrozenPatternSet, RewritePattern, RewritePatternSet};
+pub use pattern::{FnPattern, FrozenPatternSet, RewritePattern, RewritePatternSet};
 pub use region_simplify::{erase_unreachable_blocks, RegionSimplify};
 pub use rewriter::{InsertionPoint, PatternRewriter, RewriterListener};
 pub use trivially_dead::{is_trivially_dead, would_op_be_trivially_dead};

@@ -34,6 +34,43 @@ pub trait RewritePattern {
     fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool;
 }
 
+/// A pattern given by a function: the op it applies to, its name, and the
+/// rewrite (for the many patterns that need no state of their own).
+pub struct FnPattern {
+    root: &'static str,
+    name: &'static str,
+    rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
+}
+
+impl FnPattern {
+    /// A pattern named `name` rewriting `root` ops with `rewrite`.
+    pub fn new(
+        root: &'static str,
+        name: &'static str,
+        rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
+    ) -> Self {
+        FnPattern {
+            root,
+            name,
+            rewrite,
+        }
+    }
+}
+
+impl RewritePattern for FnPattern {
+    fn root_name(&self) -> Option<&str> {
+        Some(self.root)
+    }
+
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn match_and_rewrite(&self, op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+        (self.rewrite)(rewriter, op)
+    }
+}
+
 /// A list of patterns being collected (MLIR's `RewritePatternSet`).
 #[derive(Default)]
 pub struct RewritePatternSet {
