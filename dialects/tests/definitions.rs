@@ -112,3 +112,32 @@ func.func @f(%c: i1, %n: index) {
     );
     assert!(branch(&ctx, ops[2]).is_none(), "func.return is not");
 }
+
+#[test]
+fn malformed_ops_print_in_generic_form() {
+    // Parsed without verification: custom printers must not see ops with
+    // the wrong number of operands, results or regions.
+    let mut ctx = context();
+    let text = r#"
+%0 = "arith.select"() : () -> i32
+"scf.for"() : () -> ()
+"func.func"() : () -> ()
+%1 = "arith.addi"(%0) : (i32) -> i32
+"scf.if"() ({}) : () -> ()
+"scf.while"() : () -> ()
+"#;
+    let buffer = strata_ir::SourceBuffer::new("bad.mlir", text);
+    let module = strata_ir::parser::parse_source(&mut ctx, &buffer).expect("parses");
+    for debug_info in [false, true] {
+        let options = strata_ir::printer::PrintOptions {
+            debug_info,
+            ..Default::default()
+        };
+        let printed = strata_ir::printer::print_operation(&ctx, module, options);
+        assert!(
+            printed.contains("%0 = \"arith.select\"() : () -> i32"),
+            "{printed}"
+        );
+        assert!(printed.contains("\"scf.while\"() : () -> ()"), "{printed}");
+    }
+}

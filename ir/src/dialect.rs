@@ -366,6 +366,19 @@ impl Context {
         self.registry.index_of(self.ident_str(name))
     }
 
+    /// The custom printer of `op`, when it has one and `op` has the shape
+    /// its definition declares (else it prints in the generic form).
+    pub fn custom_printer(&self, op: Operation) -> Option<(&OpDefinition, PrintFn)> {
+        let def = self.op_definition(op)?;
+        let print = def.print?;
+        if let Some(spec) = def.spec {
+            if !crate::ods::has_declared_shape(self, op, spec) {
+                return None;
+            }
+        }
+        Some((def, print))
+    }
+
     /// The definition of `op`'s kind, when it is registered.
     pub fn op_definition(&self, op: Operation) -> Option<&OpDefinition> {
         self.op_slot(op).map(|slot| &self.registry.ops[slot])

@@ -524,6 +524,30 @@ pub fn verify_op(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// Whether `op` has the operand, result, region and successor counts its
+/// spec declares (and computable segment sizes): what custom printers rely
+/// on. An op without them prints in the generic form, as MLIR prints ops
+/// that fail to verify.
+pub fn has_declared_shape(ctx: &Context, op: Operation, spec: &OpSpec) -> bool {
+    verify_counts(ctx, op, spec).is_ok()
+        && group_sizes(
+            ctx,
+            op,
+            spec.operands,
+            ctx.num_operands(op),
+            "operandSegmentSizes",
+        )
+        .is_ok()
+        && group_sizes(
+            ctx,
+            op,
+            spec.results,
+            ctx.num_results(op),
+            "resultSegmentSizes",
+        )
+        .is_ok()
+}
+
 fn verify_counts(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
     let num_regions = ctx.op_regions(op).len();
     let declared_regions = spec.regions.len();

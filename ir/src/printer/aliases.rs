@@ -88,7 +88,7 @@ impl<'c> Initializer<'c> {
             self.visit(Item::Attr(ctx.op_loc(op)), true);
         }
         if !self.options.generic {
-            if let Some(print) = ctx.op_definition(op).and_then(|d| d.print) {
+            if let Some((_, print)) = ctx.custom_printer(op) {
                 self.visit_custom(op, print);
                 return;
             }

@@ -317,14 +317,12 @@ impl<'c> Printer<'c> {
                 "builtin.unrealized_conversion_cast" => return self.print_cast_custom(op),
                 _ => {}
             }
-            if let Some(def) = ctx.op_definition(op) {
-                if let Some(print) = def.print {
-                    self.print_custom_name(def.name);
-                    self.default_dialect.push(def.default_dialect.unwrap_or(""));
-                    print(&mut asm::OpAsmPrinter { p: self }, op);
-                    self.default_dialect.pop();
-                    return;
-                }
+            if let Some((def, print)) = ctx.custom_printer(op) {
+                self.print_custom_name(def.name);
+                self.default_dialect.push(def.default_dialect.unwrap_or(""));
+                print(&mut asm::OpAsmPrinter { p: self }, op);
+                self.default_dialect.pop();
+                return;
             }
         }
         self.print_generic_op(op);
