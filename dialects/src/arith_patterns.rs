@@ -478,6 +478,45 @@ fn select_i1_to_not(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     replace(rewriter, op, value)
 }
 
+fn select_to_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    // select(c, 1, 0) -> extui(c); select(c, 0, 1) -> extui(xori(c, true))
+    // for an i1 condition and integer results.
+    let ctx = rewriter.ctx();
+    let (cond, t, f, loc) = (
+        ctx.operand(op, 0),
+        ctx.operand(op, 1),
+        ctx.operand(op, 2),
+        ctx.op_loc(op),
+    );
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let cond_ty = ctx.value_type(cond);
+    if !strata_ir::ods::constraints::is_i1(ctx, cond_ty)
+        || !strata_ir::ods::constraints::is_signless_int(ctx, ty)
+        || strata_ir::ods::constraints::is_i1(ctx, ty)
+    {
+        return false;
+    }
+    let (Some(t), Some(f)) = (constant(rewriter, t), constant(rewriter, f)) else {
+        return false;
+    };
+    let ctx = rewriter.ctx();
+    let value = |a: Attribute| const_int(ctx, a).map(|c| c.value);
+    let negate = match (value(t), value(f)) {
+        (Some(1), Some(0)) => false,
+        (Some(0), Some(1)) => true,
+        _ => return false,
+    };
+    let input = if negate {
+        let one = rewriter.ctx_mut().bool_attr(true);
+        let c = make_constant(rewriter, loc, one, cond_ty);
+        make_binary(rewriter, XOrIOp::NAME, loc, cond, c, cond_ty, None)
+    } else {
+        cond
+    };
+    let value = make_unary(rewriter, ExtUIOp::NAME, loc, input, ty);
+    replace(rewriter, op, value)
+}
+
 fn select_not_cond(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     // select(xori(c, true), a, b) -> select(c, b, a)
     let ctx = rewriter.ctx();
@@ -740,6 +779,8 @@ pub(crate) fn muli(set: &mut RewritePatternSet) {
 
 pub(crate) fn xori(set: &mut RewritePatternSet) {
     add(set, XOrIOp::NAME, "XOrINotCmpI", xor_i_not_cmp_i);
+    add(set, XOrIOp::NAME, "XOrIOfExtUI", and_of_ext_ui);
+    add(set, XOrIOp::NAME, "XOrIOfExtSI", and_of_ext_si);
 }
 
 pub(crate) fn cmpi(set: &mut RewritePatternSet) {
@@ -762,6 +803,7 @@ pub(crate) fn select(set: &mut RewritePatternSet) {
     );
     add(set, SelectOp::NAME, "SelectNotCond", select_not_cond);
     add(set, SelectOp::NAME, "SelectI1ToNot", select_i1_to_not);
+    add(set, SelectOp::NAME, "SelectToExtUI", select_to_ext_ui);
 }
 
 pub(crate) fn extsi(set: &mut RewritePatternSet) {

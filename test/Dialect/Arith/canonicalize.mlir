@@ -701,3 +701,37 @@ func.func @overflow_merge(%x: i32) -> i32 {
   %1 = arith.addi %0, %c2 overflow<nsw> : i32
   return %1 : i32
 }
+
+// SelectToExtUI.
+// CHECK-LABEL: func.func @select_to_ext(
+// CHECK-NEXT: %true = arith.constant true
+// CHECK-NEXT: %0 = arith.extui %arg0 : i1 to i32
+// CHECK-NEXT: %1 = arith.xori %arg0, %true : i1
+// CHECK-NEXT: %2 = arith.extui %1 : i1 to i32
+// CHECK-NEXT: return %0, %2 : i32, i32
+// CHECK-NEXT: }
+func.func @select_to_ext(%c: i1) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %0 = arith.select %c, %c1, %c0 : i32
+  %1 = arith.select %c, %c0, %c1 : i32
+  return %0, %1 : i32, i32
+}
+
+// XOrIOfExtUI, XOrIOfExtSI.
+// CHECK-LABEL: func.func @xor_of_ext(
+// CHECK-NEXT: %0 = arith.xori %arg0, %arg1 : i8
+// CHECK-NEXT: %1 = arith.extui %0 : i8 to i32
+// CHECK-NEXT: %2 = arith.xori %arg0, %arg1 : i8
+// CHECK-NEXT: %3 = arith.extsi %2 : i8 to i32
+// CHECK-NEXT: return %1, %3 : i32, i32
+// CHECK-NEXT: }
+func.func @xor_of_ext(%a: i8, %b: i8) -> (i32, i32) {
+  %0 = arith.extui %a : i8 to i32
+  %1 = arith.extui %b : i8 to i32
+  %2 = arith.xori %0, %1 : i32
+  %3 = arith.extsi %a : i8 to i32
+  %4 = arith.extsi %b : i8 to i32
+  %5 = arith.xori %3, %4 : i32
+  return %2, %5 : i32, i32
+}
