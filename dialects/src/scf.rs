@@ -901,6 +901,31 @@ fn simplify_trivial_loops(rewriter: &mut PatternRewriter<'_>, op: Operation) -> 
     true
 }
 
+/// `scf.if` without results whose `else` only yields: the `else` region
+/// goes (MLIR's `RemoveEmptyElseBranch`).
+fn remove_empty_else_branch(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    if ctx.num_results(op) != 0 {
+        return false;
+    }
+    let Some(&else_region) = ctx.op_regions(op).get(1) else {
+        return false;
+    };
+    let blocks: Vec<_> = ctx.region_blocks(else_region).collect();
+    let [block] = blocks.as_slice() else {
+        return false;
+    };
+    let block = *block;
+    let only_yield = ctx.block_first_op(block).is_some_and(|first| {
+        ctx.block_last_op(block) == Some(first) && ctx.op_name_str(first) == YieldOp::NAME
+    });
+    if !only_yield {
+        return false;
+    }
+    rewriter.modify_op_in_place(op, |ctx| ctx.erase_block(block));
+    true
+}
+
 fn if_patterns(set: &mut RewritePatternSet) {
     set.add(FnPattern::new(
         IfOp::NAME,
@@ -911,6 +936,11 @@ fn if_patterns(set: &mut RewritePatternSet) {
         IfOp::NAME,
         "ConvertTrivialIfToSelect",
         convert_trivial_if_to_select,
+    ));
+    set.add(FnPattern::new(
+        IfOp::NAME,
+        "RemoveEmptyElseBranch",
+        remove_empty_else_branch,
     ));
 }
 

@@ -215,3 +215,19 @@ func.func @nested_static(%x: i32) -> i32 {
   }
   return %0 : i32
 }
+
+// RemoveEmptyElseBranch: an else that only yields goes (ops without results).
+// CHECK-LABEL: func.func @empty_else(
+// CHECK-NEXT: scf.if %arg0 {
+// CHECK-NEXT: func.call @use(%arg1) : (i32) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+func.func private @use(i32)
+func.func @empty_else(%c: i1, %x: i32) {
+  scf.if %c {
+    func.call @use(%x) : (i32) -> ()
+  } else {
+  }
+  return
+}
