@@ -797,8 +797,9 @@ fn convert_trivial_if_to_select(rewriter: &mut PatternRewriter<'_>, op: Operatio
         .filter(|(_, &s)| s)
         .map(|(&v, _)| ctx.value_type(v))
         .collect();
-    // The smaller `scf.if` takes over both blocks.
-    let replacement = if stays.contains(&true) {
+    // The smaller `scf.if` takes over both blocks (also with no results: the
+    // blocks may have effects; an empty one is then dead).
+    let replacement = {
         let ctx = rewriter.ctx_mut();
         let mut state = OperationState::new(name, loc);
         state.operands = vec![cond];
@@ -813,13 +814,9 @@ fn convert_trivial_if_to_select(rewriter: &mut PatternRewriter<'_>, op: Operatio
             }
             state.regions.push(new_region);
         }
-        Some(rewriter.create(state))
-    } else {
-        None
+        rewriter.create(state)
     };
-    if let Some(replacement) = replacement {
-        rewriter.set_insertion_point(replacement);
-    }
+    rewriter.set_insertion_point(replacement);
     let mut results = Vec::new();
     let (mut true_yields, mut false_yields) = (Vec::new(), Vec::new());
     for (i, (&t, &f)) in then_values.iter().zip(&else_values).enumerate() {
@@ -827,7 +824,7 @@ fn convert_trivial_if_to_select(rewriter: &mut PatternRewriter<'_>, op: Operatio
             let index = true_yields.len();
             true_yields.push(t);
             false_yields.push(f);
-            results.push(rewriter.ctx().result(replacement.unwrap_or(op), index));
+            results.push(rewriter.ctx().result(replacement, index));
         } else if t == f {
             results.push(t);
         } else {
@@ -838,12 +835,11 @@ fn convert_trivial_if_to_select(rewriter: &mut PatternRewriter<'_>, op: Operatio
             results.push(rewriter.ctx().result(select, 0));
         }
     }
-    if replacement.is_some() {
-        rewriter.modify_op_in_place(then_yield, |ctx| ctx.set_operands(then_yield, &true_yields));
-        rewriter.modify_op_in_place(else_yield, |ctx| {
-            ctx.set_operands(else_yield, &false_yields)
-        });
-    }
+    rewriter.modify_op_in_place(then_yield, |ctx| ctx.set_operands(then_yield, &true_yields));
+    rewriter.modify_op_in_place(else_yield, |ctx| {
+        ctx.set_operands(else_yield, &false_yields)
+    });
+
     rewriter.replace_op(op, &results);
     true
 }
@@ -926,6 +922,58 @@ fn remove_empty_else_branch(rewriter: &mut PatternRewriter<'_>, op: Operation) -
     true
 }
 
+/// Inside `scf.if %c`, `%c` is true in the `then` region and false in the
+/// `else` region (MLIR's `ConditionPropagation`).
+fn condition_propagation(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let cond = ctx.operand(op, 0);
+    if ctx
+        .defining_op(cond)
+        .and_then(|d| ctx.op_definition(d))
+        .is_some_and(|d| d.traits.constant_like)
+    {
+        return false;
+    }
+    let regions = ctx.op_regions(op).to_vec();
+    let region_of = |user: Operation| -> Option<usize> {
+        let mut current = user;
+        loop {
+            let region = ctx
+                .op_parent_block(current)
+                .and_then(|b| ctx.block_parent_region(b))?;
+            if let Some(i) = regions.iter().position(|&r| r == region) {
+                return Some(i);
+            }
+            current = ctx.region_parent_op(region)?;
+        }
+    };
+    let uses: Vec<(Operation, usize, usize)> = ctx
+        .uses(cond)
+        .filter_map(|u| region_of(u.op).map(|r| (u.op, u.index as usize, r)))
+        .collect();
+    if uses.is_empty() {
+        return false;
+    }
+    let loc = ctx.op_loc(op);
+    let i1 = ctx.value_type(cond);
+    let mut constants: [Option<Value>; 2] = [None, None];
+    for (user, index, region) in uses {
+        let value = match constants[region] {
+            Some(v) => v,
+            None => {
+                let attr = rewriter.ctx_mut().bool_attr(region == 0);
+                let c = crate::arith::ConstantOp::build(rewriter.ctx_mut(), loc, attr, i1).op();
+                rewriter.insert(c);
+                let v = rewriter.ctx().result(c, 0);
+                constants[region] = Some(v);
+                v
+            }
+        };
+        rewriter.modify_op_in_place(user, |ctx| ctx.set_operand(user, index, value));
+    }
+    true
+}
+
 fn if_patterns(set: &mut RewritePatternSet) {
     set.add(FnPattern::new(
         IfOp::NAME,
@@ -941,6 +989,11 @@ fn if_patterns(set: &mut RewritePatternSet) {
         IfOp::NAME,
         "RemoveEmptyElseBranch",
         remove_empty_else_branch,
+    ));
+    set.add(FnPattern::new(
+        IfOp::NAME,
+        "ConditionPropagation",
+        condition_propagation,
     ));
 }
 

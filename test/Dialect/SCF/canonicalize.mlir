@@ -231,3 +231,29 @@ func.func @empty_else(%c: i1, %x: i32) {
   }
   return
 }
+
+// ConditionPropagation: the condition is true in `then`, false in `else`.
+// The calls keep the scf.if alive although its result became a value from
+// outside (ConvertTrivialIfToSelect moves the bodies to a result-less if).
+// CHECK-LABEL: func.func @propagate(
+// CHECK-NEXT: %false = arith.constant false
+// CHECK-NEXT: %true = arith.constant true
+// CHECK-NEXT: scf.if %arg0 {
+// CHECK-NEXT: func.call @use_i1(%true) : (i1) -> ()
+// CHECK-NEXT: } else {
+// CHECK-NEXT: func.call @use_i1(%false) : (i1) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return %arg1 : i32
+// CHECK-NEXT: }
+func.func private @use_i1(i1)
+func.func @propagate(%c: i1, %x: i32) -> i32 {
+  %0 = scf.if %c -> (i32) {
+    func.call @use_i1(%c) : (i1) -> ()
+    %1 = arith.select %c, %x, %x : i32
+    scf.yield %1 : i32
+  } else {
+    func.call @use_i1(%c) : (i1) -> ()
+    scf.yield %x : i32
+  }
+  return %0 : i32
+}
