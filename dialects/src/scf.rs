@@ -974,11 +974,147 @@ fn condition_propagation(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
     true
 }
 
+/// Two consecutive `scf.if`s on the same condition become one (MLIR's
+/// `CombineIfs`, for the same-condition case): the first one's results used
+/// in the second become the values the first yields on that branch.
+fn combine_ifs(rewriter: &mut PatternRewriter<'_>, next: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let Some(prev) = ctx
+        .op_prev(next)
+        .filter(|&p| ctx.op_name_str(p) == IfOp::NAME)
+    else {
+        return false;
+    };
+    let cond = ctx.operand(next, 0);
+    if ctx.operand(prev, 0) != cond {
+        return false;
+    }
+    let block_of = |op: Operation, i: usize| {
+        ctx.op_regions(op)
+            .get(i)
+            .and_then(|&r| ctx.region_entry_block(r))
+    };
+    let (Some(prev_then), Some(next_then)) = (block_of(prev, 0), block_of(next, 0)) else {
+        return false;
+    };
+    let (prev_else, next_else) = (block_of(prev, 1), block_of(next, 1));
+    let yield_of = |block: strata_ir::Block| {
+        ctx.block_last_op(block)
+            .filter(|&t| ctx.op_name_str(t) == YieldOp::NAME)
+    };
+    let Some(prev_then_yield) = yield_of(prev_then) else {
+        return false;
+    };
+    let prev_then_values: Vec<Value> = ctx.operands(prev_then_yield).collect();
+    let prev_else_values: Vec<Value> = prev_else
+        .and_then(yield_of)
+        .map(|y| ctx.operands(y).collect())
+        .unwrap_or_default();
+    let next_regions = ctx.op_regions(next).to_vec();
+    let prev_results: Vec<Value> = ctx.results(prev).collect();
+    let next_results: Vec<Value> = ctx.results(next).collect();
+    let within = |user: Operation, region: Region| {
+        let mut current = user;
+        loop {
+            let Some(r) = ctx
+                .op_parent_block(current)
+                .and_then(|b| ctx.block_parent_region(b))
+            else {
+                return false;
+            };
+            if r == region {
+                return true;
+            }
+            match ctx.region_parent_op(r) {
+                Some(parent) => current = parent,
+                None => return false,
+            }
+        }
+    };
+    // Uses of the first results inside the second op take the yielded values.
+    let mut rewires = Vec::new();
+    for (i, &result) in prev_results.iter().enumerate() {
+        for u in ctx.uses(result) {
+            if within(u.op, next_regions[0]) {
+                rewires.push((u.op, u.index as usize, prev_then_values[i]));
+            } else if next_else.is_some() && within(u.op, next_regions[1]) {
+                if let Some(&v) = prev_else_values.get(i) {
+                    rewires.push((u.op, u.index as usize, v));
+                }
+            }
+        }
+    }
+    let result_types: Vec<Type> = prev_results
+        .iter()
+        .chain(&next_results)
+        .map(|&v| ctx.value_type(v))
+        .collect();
+    let loc = ctx.op_loc(next);
+    let name = ctx.op_name(next);
+    for (user, index, value) in rewires {
+        rewriter.modify_op_in_place(user, |ctx| ctx.set_operand(user, index, value));
+    }
+    let ctx = rewriter.ctx_mut();
+    // Then: the first op's block, with the second's ops appended.
+    let then_region = ctx.create_region();
+    ctx.detach_block(prev_then);
+    ctx.append_block(then_region, prev_then);
+    let next_then_ops: Vec<Operation> = ctx.block_ops(next_then).collect();
+    let mut then_values = prev_then_values;
+    if let Some((&next_yield, body)) = next_then_ops.split_last() {
+        then_values.extend(ctx.operands(next_yield));
+        for &op in body {
+            ctx.detach_op(op);
+            ctx.insert_op_before(prev_then_yield, op);
+        }
+    }
+    ctx.set_operands(prev_then_yield, &then_values);
+    // Else: the first op's else block (with the second's ops appended), or
+    // the second's else block when the first has none.
+    let else_region = ctx.create_region();
+    match (prev_else, next_else) {
+        (Some(pe), next_else) => {
+            ctx.detach_block(pe);
+            ctx.append_block(else_region, pe);
+            if let (Some(ne), Some(pe_yield)) = (next_else, ctx.block_last_op(pe)) {
+                let ops: Vec<Operation> = ctx.block_ops(ne).collect();
+                let mut values: Vec<Value> = ctx.operands(pe_yield).collect();
+                if let Some((&ne_yield, body)) = ops.split_last() {
+                    values.extend(ctx.operands(ne_yield));
+                    for &op in body {
+                        ctx.detach_op(op);
+                        ctx.insert_op_before(pe_yield, op);
+                    }
+                }
+                ctx.set_operands(pe_yield, &values);
+            }
+        }
+        (None, Some(ne)) => {
+            ctx.detach_block(ne);
+            ctx.append_block(else_region, ne);
+        }
+        (None, None) => {}
+    }
+    let mut state = OperationState::new(name, loc);
+    state.operands = vec![cond];
+    state.result_types = result_types;
+    state.regions = vec![then_region, else_region];
+    let combined = rewriter.create(state);
+    let combined_results: Vec<Value> = rewriter.ctx().results(combined).collect();
+    let (first, second) = combined_results.split_at(prev_results.len());
+    rewriter.replace_op(prev, first);
+    rewriter.replace_op(next, second);
+    true
+}
+
+/// In MLIR's order (`IfOp::getCanonicalizationPatterns`), which decides
+/// which pattern applies first.
 fn if_patterns(set: &mut RewritePatternSet) {
+    set.add(FnPattern::new(IfOp::NAME, "CombineIfs", combine_ifs));
     set.add(FnPattern::new(
         IfOp::NAME,
-        "RemoveStaticCondition",
-        remove_static_condition,
+        "ConditionPropagation",
+        condition_propagation,
     ));
     set.add(FnPattern::new(
         IfOp::NAME,
@@ -992,8 +1128,8 @@ fn if_patterns(set: &mut RewritePatternSet) {
     ));
     set.add(FnPattern::new(
         IfOp::NAME,
-        "ConditionPropagation",
-        condition_propagation,
+        "RemoveStaticCondition",
+        remove_static_condition,
     ));
 }
 

@@ -257,3 +257,55 @@ func.func @propagate(%c: i1, %x: i32) -> i32 {
   }
   return %0 : i32
 }
+
+// CombineIfs: consecutive scf.ifs on one condition merge (the first one's results
+// used in the second become its yielded values); then their hoistable
+// results become selects.
+// CHECK-LABEL: func.func @combine(
+// CHECK-NEXT: %0 = arith.select %arg0, %arg1, %arg2 : i32
+// CHECK-NEXT: %1 = arith.select %arg0, %arg2, %arg1 : i32
+// CHECK-NEXT: scf.if %arg0 {
+// CHECK-NEXT: func.call @use_i32(%arg1) : (i32) -> ()
+// CHECK-NEXT: func.call @use_i32(%arg2) : (i32) -> ()
+// CHECK-NEXT: } else {
+// CHECK-NEXT: func.call @use_i32(%arg1) : (i32) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return %0, %1 : i32, i32
+// CHECK-NEXT: }
+// CHECK-LABEL: func.func @combine_noresult(
+// CHECK-NEXT: scf.if %arg0 {
+// CHECK-NEXT: func.call @use_i32(%arg1) : (i32) -> ()
+// CHECK-NEXT: func.call @use_i32(%arg1) : (i32) -> ()
+// CHECK-NEXT: } else {
+// CHECK-NEXT: func.call @use_i32(%arg1) : (i32) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+func.func private @use_i32(i32)
+func.func @combine(%c: i1, %x: i32, %y: i32) -> (i32, i32) {
+  %0 = scf.if %c -> (i32) {
+    func.call @use_i32(%x) : (i32) -> ()
+    scf.yield %x : i32
+  } else {
+    scf.yield %y : i32
+  }
+  %1 = scf.if %c -> (i32) {
+    func.call @use_i32(%y) : (i32) -> ()
+    scf.yield %y : i32
+  } else {
+    func.call @use_i32(%x) : (i32) -> ()
+    scf.yield %x : i32
+  }
+  return %0, %1 : i32, i32
+}
+func.func @combine_noresult(%c: i1, %x: i32) {
+  scf.if %c {
+    func.call @use_i32(%x) : (i32) -> ()
+  }
+  scf.if %c {
+    func.call @use_i32(%x) : (i32) -> ()
+  } else {
+    func.call @use_i32(%x) : (i32) -> ()
+  }
+  return
+}
