@@ -395,14 +395,14 @@ int_binary_exact!(
     "arith.divsi",
     "Signed integer division operation.",
     fold_divsi,
-    []
+    [NoMemoryEffect]
 );
 int_binary_exact!(
     DivUIOp,
     "arith.divui",
     "Unsigned integer division operation.",
     fold_divui,
-    []
+    [NoMemoryEffect]
 );
 int_binary_exact!(
     ShRSIOp,
@@ -423,7 +423,7 @@ int_binary!(
     "arith.ceildivsi",
     "Signed ceil integer division operation.",
     fold_ceildivsi,
-    []
+    [NoMemoryEffect]
 );
 int_binary!(
     FloorDivSIOp,
@@ -1178,12 +1178,51 @@ fn fold_remui(
     int_binary_fold(ctx, op, c, |a, b| a.value.checked_rem(b.value))
 }
 
+/// Whether `value` is `xori(x, -1)` (a bitwise not of `x`).
+fn is_not_of(ctx: &mut Context, value: Value, x: Value) -> bool {
+    let Some(not) = defined_by(ctx, value, XOrIOp::NAME) else {
+        return false;
+    };
+    if not[0] != x {
+        return false;
+    }
+    strata_ir::rewrite::constant_value(ctx, not[1])
+        .and_then(|a| fold::consts(ctx, a))
+        .is_some_and(|k| {
+            let width = ctx.int_or_float_bit_width(k.elem).unwrap_or(0);
+            k.all(|v| IntConst { value: v, width }.is_all_ones())
+        })
+}
+
+/// `op(a, op(a, b))` or `op(op(a, b), a)` (and the other orders): the inner
+/// op, for idempotent `op` (andi, ori).
+fn idempotent_inner(ctx: &Context, op: Operation, name: &str) -> Option<Value> {
+    let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    for (x, inner) in [(a, b), (b, a)] {
+        if let Some(operands) = defined_by(ctx, inner, name) {
+            if operands.contains(&x) {
+                return Some(inner);
+            }
+        }
+    }
+    None
+}
+
 fn fold_andi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 0) {
         return c[1].map(|a| vec![FoldResult::Attr(a)]);
     }
     if operand_is(ctx, c, 1, -1) || ctx.operand(op, 0) == ctx.operand(op, 1) {
         return Some(vec![lhs(ctx, op)]);
+    }
+    // x & ~x -> 0, ~x & x -> 0
+    let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    if is_not_of(ctx, b, a) || is_not_of(ctx, a, b) {
+        return zero_like(ctx, op);
+    }
+    // and(a, and(a, b)) -> and(a, b)
+    if let Some(inner) = idempotent_inner(ctx, op, AndIOp::NAME) {
+        return Some(vec![FoldResult::Value(inner)]);
     }
     int_binary_fold(ctx, op, c, |a, b| Some(a.value & b.value))
 }
@@ -1194,6 +1233,16 @@ fn fold_ori(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option
     }
     if operand_is(ctx, c, 1, -1) {
         return c[1].map(|a| vec![FoldResult::Attr(a)]);
+    }
+    // x | ~x -> -1, ~x | x -> -1
+    let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    if is_not_of(ctx, b, a) || is_not_of(ctx, a, b) {
+        let ty = result_type(ctx, op);
+        return attr_result(fold::make_attr(ctx, ty, &[u128::MAX]));
+    }
+    // or(a, or(a, b)) -> or(a, b)
+    if let Some(inner) = idempotent_inner(ctx, op, OrIOp::NAME) {
+        return Some(vec![FoldResult::Value(inner)]);
     }
     int_binary_fold(ctx, op, c, |a, b| Some(a.value | b.value))
 }
@@ -1254,14 +1303,53 @@ fn fold_shrsi(
     shift_fold(ctx, op, c, |a, s| (a.signed() >> s) as u128)
 }
 
+/// Which extreme value of the rhs makes a min/max fold to a known result.
+#[derive(Clone, Copy)]
+enum Extreme {
+    SignedMax,
+    SignedMin,
+    UnsignedMax,
+    Zero,
+}
+
+impl Extreme {
+    fn matches(self, k: &IntConst) -> bool {
+        let signed_max = if k.width == 0 {
+            0
+        } else {
+            (1u128 << (k.width - 1)) - 1
+        };
+        match self {
+            Extreme::SignedMax => k.value == signed_max,
+            Extreme::SignedMin => k.signed() == k.min_signed() && k.width > 0,
+            Extreme::UnsignedMax => k.is_all_ones(),
+            Extreme::Zero => k.value == 0,
+        }
+    }
+}
+
+/// `op(x, x) -> x`; `op(x, c)` with `c` the absorbing extreme -> `c`, with
+/// the neutral extreme -> `x`; constant folding otherwise.
 fn minmax_fold(
     ctx: &mut Context,
     op: Operation,
     c: &[Option<Attribute>],
+    absorbing: Extreme,
+    neutral: Extreme,
     f: fn(&IntConst, &IntConst) -> u128,
 ) -> Option<Vec<FoldResult>> {
     if ctx.operand(op, 0) == ctx.operand(op, 1) {
         return Some(vec![lhs(ctx, op)]);
+    }
+    if let Some(rhs) = c.get(1).copied().flatten() {
+        if let Some(k) = const_int(ctx, rhs) {
+            if absorbing.matches(&k) {
+                return Some(vec![FoldResult::Attr(rhs)]);
+            }
+            if neutral.matches(&k) {
+                return Some(vec![lhs(ctx, op)]);
+            }
+        }
     }
     int_binary_fold(ctx, op, c, |a, b| Some(f(a, b)))
 }
@@ -1271,13 +1359,20 @@ fn fold_maxsi(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    minmax_fold(ctx, op, c, |a, b| {
-        if a.signed() >= b.signed() {
-            a.value
-        } else {
-            b.value
-        }
-    })
+    minmax_fold(
+        ctx,
+        op,
+        c,
+        Extreme::SignedMax,
+        Extreme::SignedMin,
+        |a, b| {
+            if a.signed() >= b.signed() {
+                a.value
+            } else {
+                b.value
+            }
+        },
+    )
 }
 
 fn fold_maxui(
@@ -1285,7 +1380,9 @@ fn fold_maxui(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    minmax_fold(ctx, op, c, |a, b| a.value.max(b.value))
+    minmax_fold(ctx, op, c, Extreme::UnsignedMax, Extreme::Zero, |a, b| {
+        a.value.max(b.value)
+    })
 }
 
 fn fold_minsi(
@@ -1293,13 +1390,20 @@ fn fold_minsi(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    minmax_fold(ctx, op, c, |a, b| {
-        if a.signed() <= b.signed() {
-            a.value
-        } else {
-            b.value
-        }
-    })
+    minmax_fold(
+        ctx,
+        op,
+        c,
+        Extreme::SignedMin,
+        Extreme::SignedMax,
+        |a, b| {
+            if a.signed() <= b.signed() {
+                a.value
+            } else {
+                b.value
+            }
+        },
+    )
 }
 
 fn fold_minui(
@@ -1307,7 +1411,9 @@ fn fold_minui(
     op: Operation,
     c: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    minmax_fold(ctx, op, c, |a, b| a.value.min(b.value))
+    minmax_fold(ctx, op, c, Extreme::Zero, Extreme::UnsignedMax, |a, b| {
+        a.value.min(b.value)
+    })
 }
 
 fn float_binary_fold(
@@ -1485,6 +1591,34 @@ fn fold_cmpi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
         let value = matches!(predicate, 0 | 3 | 5 | 7 | 9);
         return attr_result(fold::make_attr(ctx, ty, &[value as u128]));
     }
+    // A constant on the left only: swap the operands and mirror the
+    // predicate (in place), so that constants end up on the right.
+    if c.first().copied().flatten().is_some() && c.get(1).copied().flatten().is_none() {
+        let mirrored = match predicate {
+            2 => 4,
+            3 => 5,
+            4 => 2,
+            5 => 3,
+            6 => 8,
+            7 => 9,
+            8 => 6,
+            9 => 7,
+            p => p,
+        };
+        let attr = CMPI_PREDICATE.attr(ctx, mirrored)?;
+        let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        ctx.set_operands(op, &[b, a]);
+        let key = ctx.ident("predicate");
+        let mut entries: Vec<_> = ctx
+            .op_properties(op)
+            .map(|p| ctx.dictionary_entries(p).to_vec())
+            .unwrap_or_default();
+        entries.retain(|(n, _)| *n != key);
+        entries.push((key, attr));
+        let props = ctx.dictionary_attr(entries);
+        ctx.set_op_properties(op, Some(props));
+        return Some(vec![FoldResult::Value(ctx.result(op, 0))]);
+    }
     let a = operand_consts(ctx, c, 0)?;
     let b = operand_consts(ctx, c, 1)?;
     let width = int_width(ctx, &a)?;
@@ -1542,6 +1676,23 @@ fn fold_select(
     }
     if let Some(cond) = c.first().copied().flatten().and_then(|a| const_int(ctx, a)) {
         return Some(vec![FoldResult::Value(if cond.value != 0 { t } else { f })]);
+    }
+    // select(cmpi eq a, b), a, b -> b; select(cmpi ne a, b), a, b -> a
+    if let Some(cmp) = ctx
+        .defining_op(ctx.operand(op, 0))
+        .and_then(|d| CmpIOp::from_op(ctx, d))
+    {
+        let predicate = cmp
+            .predicate(ctx)
+            .and_then(|p| CMPI_PREDICATE.value(ctx, p));
+        let (x, y) = (cmp.lhs(ctx), cmp.rhs(ctx));
+        if matches!(predicate, Some(0 | 1)) && ((x == t && y == f) || (y == t && x == f)) {
+            return Some(vec![FoldResult::Value(if predicate == Some(1) {
+                t
+            } else {
+                f
+            })]);
+        }
     }
     // select(c, true, false) -> c for i1 results.
     let result = result_type(ctx, op);

@@ -855,6 +855,12 @@ fn simplify_trivial_loops(rewriter: &mut PatternRewriter<'_>, op: Operation) -> 
         rewriter.replace_op(op, &inits);
         return true;
     }
+    // A constant step that is not positive: MLIR gives the loop no
+    // iterations.
+    if constant_int(rewriter, step).is_some_and(|s| s <= 0) {
+        rewriter.replace_op(op, &inits);
+        return true;
+    }
     let (Some(l), Some(u)) = (constant_int(rewriter, lb), constant_int(rewriter, ub)) else {
         return false;
     };

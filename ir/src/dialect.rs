@@ -33,6 +33,10 @@ pub struct OpTraits {
     /// No memory effects and no undefined behavior (`Pure`): such an op may
     /// be removed when unused and merged with an identical one.
     pub pure: bool,
+    /// No memory effects, but not always speculatable (MLIR's
+    /// `NoMemoryEffect` without `AlwaysSpeculatable`, e.g. a division that
+    /// may trap): removable when unused and mergeable, not hoistable.
+    pub no_memory_effect: bool,
     /// Produces a constant from an attribute (`ConstantLike`); its folder
     /// returns that attribute.
     pub constant_like: bool,
@@ -70,6 +74,11 @@ pub struct OpTraits {
 }
 
 impl OpTraits {
+    /// Whether the op itself has no memory effects (`Pure` or `NoMemoryEffect`).
+    pub fn memory_effect_free(&self) -> bool {
+        self.pure || self.no_memory_effect
+    }
+
     /// No traits (for `..OpTraits::NONE` in constant definitions).
     pub const NONE: OpTraits = OpTraits {
         terminator: false,
@@ -80,6 +89,7 @@ impl OpTraits {
         symbol: false,
         graph_region: false,
         pure: false,
+        no_memory_effect: false,
         constant_like: false,
         commutative: false,
         call: false,

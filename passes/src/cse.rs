@@ -195,7 +195,9 @@ impl Driver {
                 }
                 continue;
             }
-            let pure = ctx.op_definition(op).is_some_and(|d| d.traits.pure);
+            let pure = ctx
+                .op_definition(op)
+                .is_some_and(|d| d.traits.memory_effect_free());
             if !pure || ctx.num_successors(op) > 0 {
                 continue;
             }
@@ -263,7 +265,7 @@ fn effect_free(ctx: &Context, op: Operation) -> bool {
     let Some(def) = ctx.op_definition(op) else {
         return false;
     };
-    if def.traits.pure {
+    if def.traits.memory_effect_free() {
         return true;
     }
     def.traits.recursive_memory_effects

@@ -19,8 +19,9 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: Operation) -> bool {
     let Some(def) = ctx.op_definition(op) else {
         return false;
     };
-    let effect_free =
-        |traits: &crate::dialect::OpTraits| traits.pure || traits.recursive_memory_effects;
+    let effect_free = |traits: &crate::dialect::OpTraits| {
+        traits.memory_effect_free() || traits.recursive_memory_effects
+    };
     if !effect_free(&def.traits) || def.traits.terminator || ctx.symbol_name(op).is_some() {
         return false;
     }
