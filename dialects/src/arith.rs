@@ -623,7 +623,8 @@ pub struct CmpIOp {
      format = "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
      verify_predicates = verify_cmp_result,
      infer = infer_cmp,
-     fold = fold_cmpf)]
+     fold = fold_cmpf,
+     canonicalize = crate::arith_patterns::cmpf)]
 pub struct CmpFOp {
     predicate: Attr<CmpFPredicateAttr>,
     lhs: Operand<FloatLike>,
@@ -1655,8 +1656,19 @@ fn fold_cmpf(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     let predicate = CmpFOp(op)
         .predicate(ctx)
         .and_then(|p| CMPF_PREDICATE.value(ctx, p))?;
-    let a = operand_consts(ctx, c, 0)?;
-    let b = operand_consts(ctx, c, 1)?;
+    // One NaN operand decides: the other may as well be NaN (as MLIR).
+    let nan_scalar = |i: usize| {
+        c.get(i)
+            .copied()
+            .flatten()
+            .and_then(|a| const_float(ctx, a))
+            .is_some_and(|f| f.value.is_nan())
+    };
+    let (a, b) = match (nan_scalar(0), nan_scalar(1)) {
+        (true, _) => (operand_consts(ctx, c, 0)?, operand_consts(ctx, c, 0)?),
+        (_, true) => (operand_consts(ctx, c, 1)?, operand_consts(ctx, c, 1)?),
+        _ => (operand_consts(ctx, c, 0)?, operand_consts(ctx, c, 1)?),
+    };
     let kind = float_kind(ctx, &a)?;
     let ty = result_type(ctx, op);
     let value = |bits| strata_ir::float::to_f64(kind, bits);

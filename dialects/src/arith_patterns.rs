@@ -860,3 +860,188 @@ pub(crate) fn mulf(set: &mut RewritePatternSet) {
 pub(crate) fn divf(set: &mut RewritePatternSet) {
     add(set, DivFOp::NAME, "DivFOfNegF", of_neg_f);
 }
+
+// ----- cmpf of an integer converted to float -----
+
+/// `cmpf(p, sitofp/uitofp(x), c)` with a float constant `c`: an integer
+/// comparison of `x`, or a constant when `c` is out of the integer's range
+/// or not integral (MLIR's `CmpFIntToFPConst`, from LLVM's InstCombine).
+fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    use strata_ir::float::{self as fl, FloatKind};
+    let ctx = rewriter.ctx();
+    let (lhs, rhs_value, loc) = (ctx.operand(op, 0), ctx.operand(op, 1), ctx.op_loc(op));
+    let Some(predicate) = crate::arith::CmpFOp(op)
+        .predicate(ctx)
+        .and_then(|p| crate::arith::CMPF_PREDICATE.value(ctx, p))
+    else {
+        return false;
+    };
+    let (unsigned, int_value) = if let Some(d) = def(ctx, lhs, crate::arith::SIToFPOp::NAME) {
+        (false, ctx.operand(d, 0))
+    } else if let Some(d) = def(ctx, lhs, crate::arith::UIToFPOp::NAME) {
+        (true, ctx.operand(d, 0))
+    } else {
+        return false;
+    };
+    let Some(rhs_attr) = constant(rewriter, rhs_value) else {
+        return false;
+    };
+    let ctx = rewriter.ctx();
+    let (kind, rhs) = match ctx.attr_kind(rhs_attr) {
+        strata_ir::AttrKind::Float { ty, bits } => match ctx.float_kind(*ty) {
+            Some(k) if k.bit_width() <= 64 => (k, fl::to_f64(k, *bits)),
+            _ => return false,
+        },
+        _ => return false,
+    };
+    if rhs.is_nan() {
+        return false;
+    }
+    let (mantissa, max_exponent) = match kind {
+        FloatKind::F64 => (53, 1023),
+        FloatKind::F32 => (24, 127),
+        FloatKind::F16 => (11, 15),
+        FloatKind::BF16 => (8, 127),
+        _ => return false,
+    };
+    let int_ty = ctx.value_type(int_value);
+    let Some(width) = ctx
+        .int_or_float_bit_width(int_ty)
+        .filter(|&w| (1..=64).contains(&w))
+    else {
+        return false;
+    };
+    let value_bits = if unsigned { width } else { width - 1 } as i32;
+    if width as i32 > mantissa {
+        // The conversion loses bits: only fold where that cannot matter.
+        if rhs.is_infinite() {
+            if max_exponent < value_bits {
+                return false;
+            }
+        } else if rhs != 0.0 {
+            let exponent = ilogb(rhs);
+            if mantissa <= exponent && exponent <= value_bits {
+                return false;
+            }
+        }
+    }
+    // eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5, ult 6, ule 7, ugt 8, uge 9
+    let mut pred: u64 = match predicate {
+        7 => return replace_with_bool(rewriter, op, loc, true), // ord
+        14 => return replace_with_bool(rewriter, op, loc, false), // uno
+        1 | 8 => 0,
+        6 | 13 => 1,
+        2 | 9 => {
+            if unsigned {
+                8
+            } else {
+                4
+            }
+        }
+        3 | 10 => {
+            if unsigned {
+                9
+            } else {
+                5
+            }
+        }
+        4 | 11 => {
+            if unsigned {
+                6
+            } else {
+                2
+            }
+        }
+        5 | 12 => {
+            if unsigned {
+                7
+            } else {
+                3
+            }
+        }
+        _ => return false,
+    };
+    // Round an integer bound to the float type, as APFloat::convertFromAPInt.
+    let round = |v: i128| fl::to_f64(kind, fl::from_f64(kind, v as f64));
+    let (min, max) = if unsigned {
+        (0i128, (1i128 << width) - 1)
+    } else {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    };
+    let (lt, le, gt, ge) = if unsigned { (6, 7, 8, 9) } else { (2, 3, 4, 5) };
+    if round(max) < rhs {
+        return replace_with_bool(rewriter, op, loc, pred == 1 || pred == lt || pred == le);
+    }
+    if round(min) > rhs {
+        return replace_with_bool(rewriter, op, loc, pred == 1 || pred == gt || pred == ge);
+    }
+    let truncated = rhs.trunc();
+    if truncated < min as f64 || truncated > max as f64 {
+        return false;
+    }
+    let rhs_int = truncated as i128;
+    if rhs != 0.0 && round(rhs_int) != rhs {
+        // A fractional constant; rhs_int is rounded towards zero.
+        let negative = rhs < 0.0;
+        match pred {
+            1 => return replace_with_bool(rewriter, op, loc, true),
+            0 => return replace_with_bool(rewriter, op, loc, false),
+            7 if negative => return replace_with_bool(rewriter, op, loc, false),
+            3 if negative => pred = 2,
+            6 if negative => return replace_with_bool(rewriter, op, loc, false),
+            6 => pred = 7,
+            2 if !negative => pred = 3,
+            8 if negative => return replace_with_bool(rewriter, op, loc, true),
+            4 if negative => pred = 5,
+            9 if negative => return replace_with_bool(rewriter, op, loc, true),
+            9 => pred = 8,
+            5 if !negative => pred = 4,
+            _ => {}
+        }
+    }
+    let ctx = rewriter.ctx_mut();
+    let value = ctx.integer_attr(int_ty, rhs_int);
+    let c = make_constant(rewriter, loc, value, int_ty);
+    let Some(predicate) = CMPI_PREDICATE.attr(rewriter.ctx_mut(), pred) else {
+        return false;
+    };
+    let i1 = rewriter.ctx().value_type(rewriter.ctx().result(op, 0));
+    let cmp = CmpIOp::build(rewriter.ctx_mut(), loc, predicate, int_value, c, i1).op();
+    rewriter.insert(cmp);
+    let result = rewriter.ctx().result(cmp, 0);
+    replace(rewriter, op, result)
+}
+
+/// The binary exponent of a finite non-zero value (C's `ilogb`).
+fn ilogb(value: f64) -> i32 {
+    let bits = value.abs().to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32;
+    if exponent == 0 {
+        // Subnormal: normalize by the position of the leading mantissa bit.
+        let mantissa = bits & ((1 << 52) - 1);
+        return -1022 - (mantissa.leading_zeros() as i32 - 12) - 1;
+    }
+    exponent - 1023
+}
+
+fn replace_with_bool(
+    rewriter: &mut PatternRewriter<'_>,
+    op: Operation,
+    loc: Location,
+    value: bool,
+) -> bool {
+    let ctx = rewriter.ctx_mut();
+    let attr = ctx.bool_attr(value);
+    let ty = ctx.integer_type(1);
+    let c = make_constant(rewriter, loc, attr, ty);
+    replace(rewriter, op, c)
+}
+
+pub(crate) fn cmpf(set: &mut RewritePatternSet) {
+    add(
+        set,
+        crate::arith::CmpFOp::NAME,
+        "CmpFIntToFPConst",
+        cmp_f_int_to_fp_const,
+    );
+}

@@ -735,3 +735,54 @@ func.func @xor_of_ext(%a: i8, %b: i8) -> (i32, i32) {
   %5 = arith.xori %3, %4 : i32
   return %2, %5 : i32, i32
 }
+
+// CmpFIntToFPConst: a fractional constant decides eq/ne, rounds the others.
+// CHECK-LABEL: func.func @cmpf_fractional(
+// CHECK-NEXT: %false = arith.constant false
+// CHECK-NEXT: %true = arith.constant true
+// CHECK-NEXT: %c2_i32 = arith.constant 2 : i32
+// CHECK-NEXT: %0 = arith.cmpi sle, %arg0, %c2_i32 : i32
+// CHECK-NEXT: %1 = arith.cmpi sgt, %arg0, %c2_i32 : i32
+// CHECK-NEXT: return %false, %true, %0, %1 : i1, i1, i1, i1
+// CHECK-NEXT: }
+func.func @cmpf_fractional(%x: i32) -> (i1, i1, i1, i1) {
+  %c = arith.constant 2.5 : f32
+  %0 = arith.sitofp %x : i32 to f32
+  %1 = arith.cmpf oeq, %0, %c : f32
+  %2 = arith.cmpf one, %0, %c : f32
+  %3 = arith.cmpf olt, %0, %c : f32
+  %4 = arith.cmpf oge, %0, %c : f32
+  return %1, %2, %3, %4 : i1, i1, i1, i1
+}
+
+// CmpFIntToFPConst: out of the integer's range, and unsigned conversions.
+// CHECK-LABEL: func.func @cmpf_range(
+// CHECK-NEXT: %true = arith.constant true
+// CHECK-NEXT: %false = arith.constant false
+// CHECK-NEXT: return %true, %true, %false, %true : i1, i1, i1, i1
+// CHECK-NEXT: }
+func.func @cmpf_range(%x: i8, %y: i16) -> (i1, i1, i1, i1) {
+  %big = arith.constant 1.0e10 : f32
+  %neg = arith.constant -3.0 : f32
+  %0 = arith.sitofp %x : i8 to f32
+  %1 = arith.cmpf olt, %0, %big : f32
+  %2 = arith.uitofp %y : i16 to f32
+  %3 = arith.cmpf ogt, %2, %neg : f32
+  %4 = arith.cmpf ule, %2, %neg : f32
+  %5 = arith.cmpf ord, %0, %big : f32
+  return %1, %3, %4, %5 : i1, i1, i1, i1
+}
+
+// CmpFIntToFPConst does not fold where the conversion may round.
+// CHECK-LABEL: func.func @cmpf_lossy(
+// CHECK-NEXT: %cst = arith.constant 0x4B800000 : f32
+// CHECK-NEXT: %0 = arith.sitofp %arg0 : i64 to f32
+// CHECK-NEXT: %1 = arith.cmpf oeq, %0, %cst : f32
+// CHECK-NEXT: return %1 : i1
+// CHECK-NEXT: }
+func.func @cmpf_lossy(%x: i64) -> i1 {
+  %c = arith.constant 1.6777216E+7 : f32
+  %0 = arith.sitofp %x : i64 to f32
+  %1 = arith.cmpf oeq, %0, %c : f32
+  return %1 : i1
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Generate random func/arith/math/scf functions, deterministically from seeds.
+
+For the differential check (test/tests/differential.rs): each program is one
+`func.func` over i32, i64, f32, index and i1 arguments with constants drawn
+from a small set of interesting values (0, 1, -1, extremes of the common
+cases), integer and float arithmetic, comparisons, selects, casts, math
+functions, `scf.if` with results and `scf.for` loops with a loop-carried
+value. Folders and canonicalization patterns get many chances to fire; the
+programs only need to be valid IR, not meaningful.
+
+Usage: gen-dialect-program.py --first S --count N --out DIR
+writes DIR/prog-<seed>.mlir for seeds S .. S+N-1.
+"""
+
+import argparse
+import os
+from random import Random
+
+INT_BINARY = ["addi", "subi", "muli", "andi", "ori", "xori", "maxsi", "minsi",
+              "maxui", "minui", "divsi", "divui", "remsi", "remui", "ceildivsi",
+              "floordivsi", "shli", "shrsi", "shrui"]
+FLOAT_BINARY = ["arith.addf", "arith.subf", "arith.mulf", "arith.maximumf",
+                "arith.minimumf", "arith.divf", "arith.maxnumf", "arith.minnumf",
+                "arith.remf", "math.powf"]
+FLOAT_UNARY = ["arith.negf", "math.exp", "math.absf", "math.sqrt", "math.log",
+               "math.tanh", "math.sin"]
+CASTS = [("extsi", "i32", "i64"), ("extui", "i32", "i64"), ("trunci", "i64", "i32"),
+         ("index_cast", "i32", "index"), ("index_cast", "index", "i64"),
+         ("index_castui", "i64", "index"), ("sitofp", "i32", "f32"),
+         ("uitofp", "i64", "f32"), ("fptosi", "f32", "i32"), ("fptoui", "f32", "i64"),
+         ("bitcast", "i32", "f32"), ("bitcast", "f32", "i32")]
+CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+CMPF = ["oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ord",
+        "uno", "true", "false"]
+TYPES = ["i32", "i64", "f32", "index", "i1"]
+
+
+def program(seed):
+    r = Random(seed)
+    values = {"i32": ["%a"], "i64": ["%b"], "f32": ["%f"], "index": ["%n"], "i1": ["%c"]}
+    lines = []
+    counter = [0]
+
+    def new():
+        counter[0] += 1
+        return "%%v%d" % counter[0]
+
+    def pick(ty):
+        return r.choice(values[ty])
+
+    def constant(ty):
+        v = new()
+        if ty == "f32":
+            text = "%s : f32" % r.choice(["0.0", "1.0", "-2.5", "0.5", "3.0"])
+        elif ty == "i1":
+            text = r.choice(["true", "false"])
+        else:
+            text = "%d : %s" % (r.choice([0, 1, 2, -1, 3, 7, -8]), ty)
+        lines.append("  %s = arith.constant %s" % (v, text))
+        values[ty].append(v)
+
+    for ty in TYPES:
+        for _ in range(2):
+            constant(ty)
+    for _ in range(r.randint(5, 25)):
+        kind = r.random()
+        v = new()
+        if kind < 0.35:
+            ty = r.choice(["i32", "i64", "index"])
+            lines.append("  %s = arith.%s %s, %s : %s" % (v, r.choice(INT_BINARY), pick(ty), pick(ty), ty))
+            values[ty].append(v)
+        elif kind < 0.5:
+            if r.random() < 0.6:
+                lines.append("  %s = %s %s, %s : f32" % (v, r.choice(FLOAT_BINARY), pick("f32"), pick("f32")))
+            else:
+                lines.append("  %s = %s %s : f32" % (v, r.choice(FLOAT_UNARY), pick("f32")))
+            values["f32"].append(v)
+        elif kind < 0.6:
+            if r.random() < 0.7:
+                ty = r.choice(["i32", "i64"])
+                lines.append("  %s = arith.cmpi %s, %s, %s : %s" % (v, r.choice(CMPI), pick(ty), pick(ty), ty))
+            else:
+                lines.append("  %s = arith.cmpf %s, %s, %s : f32" % (v, r.choice(CMPF), pick("f32"), pick("f32")))
+            values["i1"].append(v)
+        elif kind < 0.7:
+            ty = r.choice(["i32", "i64", "f32", "i1"])
+            lines.append("  %s = arith.select %s, %s, %s : %s" % (v, pick("i1"), pick(ty), pick(ty), ty))
+            values[ty].append(v)
+        elif kind < 0.8:
+            name, src, dst = r.choice(CASTS)
+            lines.append("  %s = arith.%s %s : %s to %s" % (v, name, pick(src), src, dst))
+            values[dst].append(v)
+        elif kind < 0.9:
+            ty = r.choice(["i32", "f32"])
+            lines.append("  %s = scf.if %s -> (%s) {" % (v, pick("i1"), ty))
+            lines.append("    scf.yield %s : %s" % (pick(ty), ty))
+            lines.append("  } else {")
+            lines.append("    scf.yield %s : %s" % (pick(ty), ty))
+            lines.append("  }")
+            values[ty].append(v)
+        else:
+            iv, acc, body = new(), new(), new()
+            lines.append("  %s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (i32) {"
+                         % (v, iv, pick("index"), pick("index"), pick("index"), acc, pick("i32")))
+            lines.append("    %s = arith.addi %s, %s : i32" % (body, acc, pick("i32")))
+            lines.append("    scf.yield %s : i32" % body)
+            lines.append("  }")
+            values["i32"].append(v)
+    returned = [(pick(ty), ty) for ty in ["i32", "i64", "f32", "i1"]]
+    return ("func.func @f(%%a: i32, %%b: i64, %%f: f32, %%n: index, %%c: i1) -> (i32, i64, f32, i1) {\n"
+            "%s\n  return %s : %s\n}\n" % ("\n".join(lines), ", ".join(v for v, _ in returned),
+                                           ", ".join(t for _, t in returned)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for seed in range(args.first, args.first + args.count):
+        with open(os.path.join(args.out, "prog-%d.mlir" % seed), "w") as f:
+            f.write(program(seed))
+
+
+if __name__ == "__main__":
+    main()
