@@ -1213,7 +1213,7 @@ fn fold_andi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     if operand_is(ctx, c, 1, 0) {
         return c[1].map(|a| vec![FoldResult::Attr(a)]);
     }
-    if operand_is(ctx, c, 1, -1) || ctx.operand(op, 0) == ctx.operand(op, 1) {
+    if operand_is(ctx, c, 1, -1) {
         return Some(vec![lhs(ctx, op)]);
     }
     // x & ~x -> 0, ~x & x -> 0
@@ -1225,11 +1225,18 @@ fn fold_andi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
     if let Some(inner) = idempotent_inner(ctx, op, AndIOp::NAME) {
         return Some(vec![FoldResult::Value(inner)]);
     }
-    int_binary_fold(ctx, op, c, |a, b| Some(a.value & b.value))
+    int_binary_fold(ctx, op, c, |a, b| Some(a.value & b.value)).or_else(|| idempotent(ctx, op))
+}
+
+/// The `Idempotent` trait's fold, `op(x, x) -> x`: tried after the op's own
+/// folder, as MLIR does (so `andi(c, c)` of a constant folds to a new
+/// constant, not to `c`).
+fn idempotent(ctx: &Context, op: Operation) -> Option<Vec<FoldResult>> {
+    (ctx.operand(op, 0) == ctx.operand(op, 1)).then(|| vec![lhs(ctx, op)])
 }
 
 fn fold_ori(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
-    if operand_is(ctx, c, 1, 0) || ctx.operand(op, 0) == ctx.operand(op, 1) {
+    if operand_is(ctx, c, 1, 0) {
         return Some(vec![lhs(ctx, op)]);
     }
     if operand_is(ctx, c, 1, -1) {
@@ -1245,7 +1252,7 @@ fn fold_ori(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option
     if let Some(inner) = idempotent_inner(ctx, op, OrIOp::NAME) {
         return Some(vec![FoldResult::Value(inner)]);
     }
-    int_binary_fold(ctx, op, c, |a, b| Some(a.value | b.value))
+    int_binary_fold(ctx, op, c, |a, b| Some(a.value | b.value)).or_else(|| idempotent(ctx, op))
 }
 
 fn fold_xori(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
