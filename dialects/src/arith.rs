@@ -1072,7 +1072,8 @@ fn fold_subi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Optio
 
 fn fold_muli(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 0) {
-        return c[1].map(|a| vec![FoldResult::Attr(a)]);
+        // The constant operand itself, as MLIR's `return getRhs()`.
+        return Some(vec![FoldResult::Value(ctx.operand(op, 1))]);
     }
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
@@ -1211,7 +1212,8 @@ fn idempotent_inner(ctx: &Context, op: Operation, name: &str) -> Option<Value> {
 
 fn fold_andi(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     if operand_is(ctx, c, 1, 0) {
-        return c[1].map(|a| vec![FoldResult::Attr(a)]);
+        // The constant operand itself, as MLIR's `return getRhs()`.
+        return Some(vec![FoldResult::Value(ctx.operand(op, 1))]);
     }
     if operand_is(ctx, c, 1, -1) {
         return Some(vec![lhs(ctx, op)]);
@@ -1239,18 +1241,18 @@ fn fold_ori(ctx: &mut Context, op: Operation, c: &[Option<Attribute>]) -> Option
     if operand_is(ctx, c, 1, 0) {
         return Some(vec![lhs(ctx, op)]);
     }
+    // or(x, -1) -> -1, as the attribute (MLIR returns the folded operand).
     if operand_is(ctx, c, 1, -1) {
         return c[1].map(|a| vec![FoldResult::Attr(a)]);
     }
-    // x | ~x -> -1, ~x | x -> -1
+    // or(x, xor(x, -1)) -> the -1 of the xor; likewise or(xor(x, -1), x).
     let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
-    if is_not_of(ctx, b, a) || is_not_of(ctx, a, b) {
-        let ty = result_type(ctx, op);
-        return attr_result(fold::make_attr(ctx, ty, &[u128::MAX]));
-    }
-    // or(a, or(a, b)) -> or(a, b)
-    if let Some(inner) = idempotent_inner(ctx, op, OrIOp::NAME) {
-        return Some(vec![FoldResult::Value(inner)]);
+    for (x, not) in [(a, b), (b, a)] {
+        if is_not_of(ctx, not, x) {
+            if let Some(operands) = defined_by(ctx, not, XOrIOp::NAME) {
+                return Some(vec![FoldResult::Value(operands[1])]);
+            }
+        }
     }
     int_binary_fold(ctx, op, c, |a, b| Some(a.value | b.value)).or_else(|| idempotent(ctx, op))
 }
@@ -1352,7 +1354,7 @@ fn minmax_fold(
     if let Some(rhs) = c.get(1).copied().flatten() {
         if let Some(k) = const_int(ctx, rhs) {
             if absorbing.matches(&k) {
-                return Some(vec![FoldResult::Attr(rhs)]);
+                return Some(vec![FoldResult::Value(ctx.operand(op, 1))]);
             }
             if neutral.matches(&k) {
                 return Some(vec![lhs(ctx, op)]);

@@ -786,3 +786,40 @@ func.func @cmpf_lossy(%x: i64) -> i1 {
   %1 = arith.cmpf oeq, %0, %c : f32
   return %1 : i1
 }
+
+// ori: or(x, ~x) is the xor's all-ones constant; or(a, or(a, b)) is kept
+// (only andi absorbs); or(x, -1) folds to a new constant.
+// CHECK-LABEL: func.func @ori_folds(
+// CHECK-NEXT: %c-1_i32 = arith.constant -1 : i32
+// CHECK-NEXT: %0 = arith.ori %arg0, %arg1 : i32
+// CHECK-NEXT: %1 = arith.ori %arg0, %0 : i32
+// CHECK-NEXT: return %1, %c-1_i32, %c-1_i32 : i32, i32, i32
+// CHECK-NEXT: }
+func.func @ori_folds(%a: i32, %b: i32) -> (i32, i32, i32) {
+  %m1 = arith.constant -1 : i32
+  %0 = arith.ori %a, %b : i32
+  %1 = arith.ori %a, %0 : i32
+  %2 = arith.xori %a, %m1 : i32
+  %3 = arith.ori %a, %2 : i32
+  %4 = arith.ori %b, %m1 : i32
+  return %1, %3, %4 : i32, i32, i32
+}
+
+// andi: and(a, and(a, b)) -> and(a, b); and(x, ~x) -> 0; and(c, c) of a
+// constant folds to a new constant.
+// CHECK-LABEL: func.func @andi_folds(
+// CHECK-NEXT: %c3_i32 = arith.constant 3 : i32
+// CHECK-NEXT: %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT: %0 = arith.andi %arg0, %arg1 : i32
+// CHECK-NEXT: return %0, %c0_i32, %c3_i32 : i32, i32, i32
+// CHECK-NEXT: }
+func.func @andi_folds(%a: i32, %b: i32) -> (i32, i32, i32) {
+  %m1 = arith.constant -1 : i32
+  %c3 = arith.constant 3 : i32
+  %0 = arith.andi %a, %b : i32
+  %1 = arith.andi %a, %0 : i32
+  %2 = arith.xori %a, %m1 : i32
+  %3 = arith.andi %2, %a : i32
+  %4 = arith.andi %c3, %c3 : i32
+  return %1, %3, %4 : i32, i32, i32
+}
