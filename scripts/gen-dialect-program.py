@@ -7,7 +7,8 @@ from a small set of interesting values (0, 1, -1, extremes of the common
 cases), integer and float arithmetic, comparisons, selects, casts, math
 functions, `scf.if` with results and `scf.for` loops with a loop-carried
 value. Folders and canonicalization patterns get many chances to fire; the
-programs only need to be valid IR, not meaningful.
+programs only need to be valid IR, not meaningful. Every fourth seed gives a
+program of elementwise ops on vector and tensor constants instead.
 
 Usage: gen-dialect-program.py --first S --count N --out DIR
 writes DIR/prog-<seed>.mlir for seeds S .. S+N-1.
@@ -36,7 +37,61 @@ CMPF = ["oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ord",
 TYPES = ["i32", "i64", "f32", "index", "i1"]
 
 
+def vector_program(seed):
+    """Elementwise ops on vector and tensor constants (dense and splat)."""
+    r = Random(seed)
+    values = {"vector<4xi32>": ["%v"], "tensor<2xf32>": ["%t"], "vector<4xi1>": []}
+    lines = []
+    counter = [0]
+
+    def new():
+        counter[0] += 1
+        return "%%w%d" % counter[0]
+
+    for _ in range(3):
+        v = new()
+        lines.append("  %s = arith.constant %s : vector<4xi32>" % (v, r.choice(
+            ["dense<0>", "dense<1>", "dense<-1>", "dense<[1, 2, 3, 4]>", "dense<[0, -1, 7, -8]>"])))
+        values["vector<4xi32>"].append(v)
+        v = new()
+        lines.append("  %s = arith.constant %s : tensor<2xf32>" % (v, r.choice(
+            ["dense<0.0>", "dense<1.0>", "dense<[1.5, -2.0]>", "dense<[0.0, 3.0]>"])))
+        values["tensor<2xf32>"].append(v)
+    for _ in range(r.randint(3, 12)):
+        kind = r.random()
+        v = new()
+        if kind < 0.45:
+            op = r.choice(["addi", "subi", "muli", "andi", "ori", "xori", "maxsi", "minui", "divsi", "remui", "shli"])
+            lines.append("  %s = arith.%s %s, %s : vector<4xi32>" % (
+                v, op, r.choice(values["vector<4xi32>"]), r.choice(values["vector<4xi32>"])))
+            values["vector<4xi32>"].append(v)
+        elif kind < 0.75:
+            op = r.choice(["arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.maximumf", "arith.minnumf"])
+            lines.append("  %s = %s %s, %s : tensor<2xf32>" % (
+                v, op, r.choice(values["tensor<2xf32>"]), r.choice(values["tensor<2xf32>"])))
+            values["tensor<2xf32>"].append(v)
+        elif kind < 0.9:
+            lines.append("  %s = arith.cmpi %s, %s, %s : vector<4xi32>" % (
+                v, r.choice(["eq", "slt", "ugt", "ne"]), r.choice(values["vector<4xi32>"]),
+                r.choice(values["vector<4xi32>"])))
+            values["vector<4xi1>"].append(v)
+        elif values["vector<4xi1>"]:
+            lines.append("  %s = arith.select %s, %s, %s : vector<4xi1>, vector<4xi32>" % (
+                v, r.choice(values["vector<4xi1>"]), r.choice(values["vector<4xi32>"]),
+                r.choice(values["vector<4xi32>"])))
+            values["vector<4xi32>"].append(v)
+        else:
+            lines.append("  %s = math.absf %s : tensor<2xf32>" % (v, r.choice(values["tensor<2xf32>"])))
+            values["tensor<2xf32>"].append(v)
+    return ("func.func @f(%%v: vector<4xi32>, %%t: tensor<2xf32>) -> (vector<4xi32>, tensor<2xf32>) {\n"
+            "%s\n  return %s, %s : vector<4xi32>, tensor<2xf32>\n}\n" % (
+                "\n".join(lines), r.choice(values["vector<4xi32>"]), r.choice(values["tensor<2xf32>"])))
+
+
 def program(seed):
+    """A scalar program, or every fourth seed a vector/tensor one."""
+    if seed % 4 == 3:
+        return vector_program(seed)
     r = Random(seed)
     values = {"i32": ["%a"], "i64": ["%b"], "f32": ["%f"], "index": ["%n"], "i1": ["%c"]}
     lines = []

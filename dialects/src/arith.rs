@@ -1698,6 +1698,28 @@ fn fold_select(
     if let Some(cond) = c.first().copied().flatten().and_then(|a| const_int(ctx, a)) {
         return Some(vec![FoldResult::Value(if cond.value != 0 { t } else { f })]);
     }
+    // A constant vector or tensor condition choosing between constants:
+    // element by element.
+    if let (Some(cond), Some(tv), Some(fv)) = (
+        operand_consts(ctx, c, 0),
+        operand_consts(ctx, c, 1),
+        operand_consts(ctx, c, 2),
+    ) {
+        let n = cond.values.len().max(tv.values.len()).max(fv.values.len());
+        let values: Vec<u128> = (0..n)
+            .map(|i| {
+                if cond.get(i) != 0 {
+                    tv.get(i)
+                } else {
+                    fv.get(i)
+                }
+            })
+            .collect();
+        let ty = result_type(ctx, op);
+        if let Some(attr) = fold::make_attr(ctx, ty, &values) {
+            return Some(vec![FoldResult::Attr(attr)]);
+        }
+    }
     // select(cmpi eq a, b), a, b -> b; select(cmpi ne a, b), a, b -> a
     if let Some(cmp) = ctx
         .defining_op(ctx.operand(op, 0))

@@ -44,7 +44,8 @@ fn flags(ctx: &Context, op: Operation) -> u64 {
         .unwrap_or(0)
 }
 
-/// `f(a, b)` on two integer constants, as an attribute of `ty`.
+/// `f(a, b)` on two scalar integer constants, as an attribute of `ty`
+/// (MLIR's reassociation patterns match `APIntAttr`s only: no vectors).
 fn combine(
     ctx: &mut Context,
     ty: Type,
@@ -52,6 +53,10 @@ fn combine(
     b: Attribute,
     f: fn(u128, u128) -> u128,
 ) -> Option<Attribute> {
+    let scalar = |attr| matches!(ctx.attr_kind(attr), strata_ir::AttrKind::Integer { .. });
+    if !scalar(a) || !scalar(b) {
+        return None;
+    }
     let a = fold::consts(ctx, a)?;
     let b = fold::consts(ctx, b)?;
     ctx.is_int_or_index(a.elem).then_some(())?;

@@ -186,11 +186,13 @@ pub fn make_attr(ctx: &mut Context, ty: Type, values: &[u128]) -> Option<Attribu
         return None;
     }
     let bytes = (width as usize).div_ceil(8).max(1);
+    // Truncate first: equal elements make a splat (as MLIR detects).
+    let values: Vec<u128> = values.iter().map(|&v| v & mask(width)).collect();
     let splat = values.windows(2).all(|w| w[0] == w[1]);
-    let stored = if splat { &values[..1] } else { values };
+    let stored = if splat { &values[..1] } else { &values[..] };
     let mut raw = Vec::with_capacity(stored.len() * bytes);
     for &v in stored {
-        raw.extend_from_slice(&(v & mask(width)).to_le_bytes()[..bytes]);
+        raw.extend_from_slice(&v.to_le_bytes()[..bytes]);
     }
     Some(ctx.intern_attr(AttrKind::DenseElements {
         ty,

@@ -823,3 +823,25 @@ func.func @andi_folds(%a: i32, %b: i32) -> (i32, i32, i32) {
   %4 = arith.andi %c3, %c3 : i32
   return %1, %3, %4 : i32, i32, i32
 }
+
+// Folding on vectors: an elementwise select of constants, a result whose
+// elements all equal prints as a splat, reassociation leaves vectors alone.
+// CHECK-LABEL: func.func @vector_folds(
+// CHECK-NEXT: %cst = arith.constant dense<[0, -1, 7, -8]> : vector<4xi32>
+// CHECK-NEXT: %cst_0 = arith.constant dense<1> : vector<4xi32>
+// CHECK-NEXT: %cst_1 = arith.constant dense<[0, 1, 7, 1]> : vector<4xi32>
+// CHECK-NEXT: %0 = arith.addi %arg0, %cst : vector<4xi32>
+// CHECK-NEXT: %1 = arith.subi %0, %cst_0 : vector<4xi32>
+// CHECK-NEXT: return %cst_1, %cst_0, %1 : vector<4xi32>, vector<4xi32>, vector<4xi32>
+// CHECK-NEXT: }
+func.func @vector_folds(%v: vector<4xi32>) -> (vector<4xi32>, vector<4xi32>, vector<4xi32>) {
+  %a = arith.constant dense<[0, -1, 7, -8]> : vector<4xi32>
+  %b = arith.constant dense<1> : vector<4xi32>
+  %m = arith.constant dense<[true, false, true, false]> : vector<4xi1>
+  %0 = arith.select %m, %a, %b : vector<4xi1>, vector<4xi32>
+  %1 = arith.subi %b, %a : vector<4xi32>
+  %2 = arith.addi %1, %a : vector<4xi32>
+  %3 = arith.addi %v, %a : vector<4xi32>
+  %4 = arith.subi %3, %b : vector<4xi32>
+  return %0, %2, %4 : vector<4xi32>, vector<4xi32>, vector<4xi32>
+}
