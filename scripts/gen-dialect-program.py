@@ -7,8 +7,9 @@ from a small set of interesting values (0, 1, -1, extremes of the common
 cases), integer and float arithmetic, comparisons, selects, casts, math
 functions, `scf.if` with results and `scf.for` loops with a loop-carried
 value. Folders and canonicalization patterns get many chances to fire; the
-programs only need to be valid IR, not meaningful. Every fourth seed gives a
-program of elementwise ops on vector and tensor constants instead.
+programs only need to be valid IR, not meaningful. A quarter of the seeds
+give programs of elementwise ops on vector and tensor constants instead, and
+another quarter nested `scf.if`/`scf.for` with calls inside.
 
 Usage: gen-dialect-program.py --first S --count N --out DIR
 writes DIR/prog-<seed>.mlir for seeds S .. S+N-1.
@@ -88,10 +89,89 @@ def vector_program(seed):
                 "\n".join(lines), r.choice(values["vector<4xi32>"]), r.choice(values["tensor<2xf32>"])))
 
 
+def scf_program(seed):
+    """Nested scf.if and scf.for (up to three deep) with calls (effects) and
+    arithmetic inside, results used or not."""
+    r = Random(seed)
+    lines = []
+    counter = [0]
+    values = {"i32": ["%a", "%b"], "i1": ["%c", "%d"], "index": ["%n"]}
+    depth = [0]
+
+    def new():
+        counter[0] += 1
+        return "%%s%d" % counter[0]
+
+    def indent():
+        return "  " * depth[0] + "  "
+
+    for ty, choices in (("i32", ["0 : i32", "1 : i32", "2 : i32", "5 : i32"]),
+                        ("i1", ["true", "false"]), ("index", ["0 : index", "1 : index", "2 : index", "5 : index"])):
+        v = new()
+        lines.append("  %s = arith.constant %s" % (v, r.choice(choices)))
+        values[ty].append(v)
+
+    def region(defined):
+        depth[0] += 1
+        inner = []
+        body(r.randint(0, 3), inner)
+        lines.append(indent() + "scf.yield %s : i32" % r.choice(values["i32"]))
+        for ty, v in inner:
+            values[ty].remove(v)
+        for ty, v in defined:
+            values[ty].remove(v)
+        depth[0] -= 1
+
+    def body(count, scope):
+        for _ in range(count):
+            kind = r.random()
+            if kind < 0.3:
+                v = new()
+                lines.append(indent() + "%s = arith.%s %s, %s : i32" % (
+                    v, r.choice(["addi", "muli", "subi"]), r.choice(values["i32"]), r.choice(values["i32"])))
+                values["i32"].append(v)
+                scope.append(("i32", v))
+            elif kind < 0.4:
+                v = new()
+                lines.append(indent() + "%s = arith.cmpi %s, %s, %s : i32" % (
+                    v, r.choice(["eq", "slt", "ne"]), r.choice(values["i32"]), r.choice(values["i32"])))
+                values["i1"].append(v)
+                scope.append(("i1", v))
+            elif kind < 0.5:
+                lines.append(indent() + "func.call @use(%s) : (i32) -> ()" % r.choice(values["i32"]))
+            elif kind < 0.75 and depth[0] < 3:
+                v = new()
+                lines.append(indent() + "%s = scf.if %s -> (i32) {" % (v, r.choice(values["i1"])))
+                region([])
+                lines.append(indent() + "} else {")
+                region([])
+                lines.append(indent() + "}")
+                values["i32"].append(v)
+                scope.append(("i32", v))
+            elif depth[0] < 3:
+                v, iv, acc = new(), new(), new()
+                lines.append(indent() + "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (i32) {" % (
+                    v, iv, r.choice(values["index"]), r.choice(values["index"]), r.choice(values["index"]),
+                    acc, r.choice(values["i32"])))
+                values["i32"].append(acc)
+                region([("i32", acc)])
+                lines.append(indent() + "}")
+                values["i32"].append(v)
+                scope.append(("i32", v))
+
+    body(r.randint(3, 10), [])
+    return ("func.func private @use(i32)\n"
+            "func.func @f(%%a: i32, %%b: i32, %%c: i1, %%d: i1, %%n: index) -> i32 {\n"
+            "%s\n  return %s : i32\n}\n" % ("\n".join(lines), r.choice(values["i32"])))
+
+
 def program(seed):
-    """A scalar program, or every fourth seed a vector/tensor one."""
+    """A scalar program; every fourth seed a vector/tensor one, and every
+    fourth (another residue) one of nested scf ops."""
     if seed % 4 == 3:
         return vector_program(seed)
+    if seed % 4 == 2:
+        return scf_program(seed)
     r = Random(seed)
     values = {"i32": ["%a"], "i64": ["%b"], "f32": ["%f"], "index": ["%n"], "i1": ["%c"]}
     lines = []

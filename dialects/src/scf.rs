@@ -1113,10 +1113,135 @@ fn combine_ifs(rewriter: &mut PatternRewriter<'_>, next: Operation) -> bool {
     true
 }
 
+/// `scf.if %a { scf.if %b { ... } }` (no results, no `else` on either, the
+/// inner op alone in the outer block): one `scf.if` on `%a and %b` (MLIR's
+/// `CombineNestedIfs`, for this case).
+fn combine_nested_ifs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let simple = |o: Operation| {
+        ctx.op_name_str(o) == IfOp::NAME
+            && ctx.num_results(o) == 0
+            && ctx
+                .op_regions(o)
+                .get(1)
+                .is_none_or(|&r| ctx.region_is_empty(r))
+    };
+    if !simple(op) {
+        return false;
+    }
+    let Some(block) = ctx
+        .op_regions(op)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return false;
+    };
+    let ops: Vec<Operation> = ctx.block_ops(block).collect();
+    let [inner, _yield] = ops.as_slice() else {
+        return false;
+    };
+    let inner = *inner;
+    if !simple(inner) {
+        return false;
+    }
+    let (outer_cond, inner_cond, loc) = (ctx.operand(op, 0), ctx.operand(inner, 0), ctx.op_loc(op));
+    let Some(inner_block) = ctx
+        .op_regions(inner)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return false;
+    };
+    let and = crate::arith::AndIOp::build(rewriter.ctx_mut(), loc, outer_cond, inner_cond).op();
+    rewriter.insert(and);
+    let cond = rewriter.ctx().result(and, 0);
+    let ctx = rewriter.ctx_mut();
+    let name = ctx.op_name(op);
+    let then_region = ctx.create_region();
+    ctx.detach_block(inner_block);
+    ctx.append_block(then_region, inner_block);
+    let else_region = ctx.create_region();
+    let mut state = OperationState::new(name, loc);
+    state.operands = vec![cond];
+    state.regions = vec![then_region, else_region];
+    rewriter.create(state);
+    rewriter.erase_op(op);
+    true
+}
+
+/// `scf.if` results without uses go: a smaller `scf.if` takes the blocks,
+/// whose yields lose those values (MLIR's region-branch patterns).
+fn remove_unused_if_results(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let results: Vec<Value> = ctx.results(op).collect();
+    let used: Vec<bool> = results.iter().map(|&r| !ctx.use_empty(r)).collect();
+    if !used.contains(&false) {
+        return false;
+    }
+    let regions = ctx.op_regions(op).to_vec();
+    let yields: Vec<Operation> = regions.iter().filter_map(|&r| terminator(ctx, r)).collect();
+    if yields.iter().any(|&y| ctx.num_operands(y) != results.len()) {
+        return false;
+    }
+    let types: Vec<Type> = results
+        .iter()
+        .zip(&used)
+        .filter(|(_, &u)| u)
+        .map(|(&r, _)| ctx.value_type(r))
+        .collect();
+    let (cond, loc, name) = (ctx.operand(op, 0), ctx.op_loc(op), ctx.op_name(op));
+    let attributes: Vec<_> = ctx.dictionary_entries(ctx.op_attr_dict(op)).to_vec();
+    let ctx = rewriter.ctx_mut();
+    let mut state = OperationState::new(name, loc);
+    state.operands = vec![cond];
+    state.result_types = types;
+    state.attributes = attributes;
+    for &region in &regions {
+        let new_region = ctx.create_region();
+        let blocks: Vec<_> = ctx.region_blocks(region).collect();
+        for block in blocks {
+            ctx.detach_block(block);
+            ctx.append_block(new_region, block);
+        }
+        state.regions.push(new_region);
+    }
+    let replacement = rewriter.create(state);
+    for y in yields {
+        let kept: Vec<Value> = rewriter
+            .ctx()
+            .operands(y)
+            .zip(&used)
+            .filter(|(_, &u)| u)
+            .map(|(v, _)| v)
+            .collect();
+        rewriter.modify_op_in_place(y, |ctx| ctx.set_operands(y, &kept));
+    }
+    let mut k = 0;
+    let mut values = Vec::new();
+    for (i, &u) in used.iter().enumerate() {
+        if u {
+            values.push(rewriter.ctx().result(replacement, k));
+            k += 1;
+        } else {
+            // Unused: any value of the right type will do.
+            values.push(results[i]);
+        }
+    }
+    // The unused results have no uses: replacing them with themselves is
+    // fine before the op goes.
+    rewriter.replace_op(op, &values);
+    true
+}
+
 /// In MLIR's order (`IfOp::getCanonicalizationPatterns`), which decides
 /// which pattern applies first.
 fn if_patterns(set: &mut RewritePatternSet) {
     set.add(FnPattern::new(IfOp::NAME, "CombineIfs", combine_ifs));
+    set.add(FnPattern::new(
+        IfOp::NAME,
+        "CombineNestedIfs",
+        combine_nested_ifs,
+    ));
     set.add(FnPattern::new(
         IfOp::NAME,
         "ConditionPropagation",
@@ -1137,6 +1262,11 @@ fn if_patterns(set: &mut RewritePatternSet) {
         "RemoveStaticCondition",
         remove_static_condition,
     ));
+    set.add(FnPattern::new(
+        IfOp::NAME,
+        "RemoveUnusedIfResults",
+        remove_unused_if_results,
+    ));
 }
 
 fn for_patterns(set: &mut RewritePatternSet) {
@@ -1154,8 +1284,9 @@ fn for_patterns(set: &mut RewritePatternSet) {
 
 /// `scf.for` loop-carried values the body yields back unchanged are loop
 /// invariant: uses of them (and of the loop's result) become the initial
-/// value, and the loop drops them (what MLIR's region-branch patterns do to
-/// such `scf.for`s).
+/// value, and the loop drops them; so do values whose result and argument
+/// are both unused (what MLIR's region-branch patterns do to such
+/// `scf.for`s).
 fn forward_invariant_iter_args(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     let ctx = rewriter.ctx();
     let Some(region) = ForOp(op).region(ctx) else {
@@ -1176,13 +1307,19 @@ fn forward_invariant_iter_args(rewriter: &mut PatternRewriter<'_>, op: Operation
     if args.len() != inits.len() + 1 || yielded.len() != inits.len() {
         return false;
     }
+    let results: Vec<Value> = ctx.results(op).collect();
+    // A value yielded back unchanged is invariant; one whose result and
+    // argument are both unused is dead. Either way the loop can drop it.
     let forwarded: Vec<bool> = (0..inits.len())
-        .map(|i| yielded[i] == args[i + 1])
+        .map(|i| {
+            yielded[i] == args[i + 1]
+                || yielded[i] == inits[i]
+                || (ctx.use_empty(results[i]) && ctx.use_empty(args[i + 1]))
+        })
         .collect();
     if !forwarded.contains(&true) {
         return false;
     }
-    let results: Vec<Value> = ctx.results(op).collect();
     let loc = ctx.op_loc(op);
     let name = ctx.op_name(op);
     let properties = ctx.op_properties(op);

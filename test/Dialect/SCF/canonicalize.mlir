@@ -309,3 +309,58 @@ func.func @combine_noresult(%c: i1, %x: i32) {
   }
   return
 }
+
+// CombineNestedIfs: an scf.if alone in another one's then block.
+// CHECK-LABEL: func.func @nested_ifs(
+// CHECK-NEXT: %0 = arith.andi %arg0, %arg1 : i1
+// CHECK-NEXT: scf.if %0 {
+// CHECK-NEXT: func.call @use_i32(%arg2) : (i32) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+func.func @nested_ifs(%a: i1, %b: i1, %x: i32) {
+  scf.if %a {
+    scf.if %b {
+      func.call @use_i32(%x) : (i32) -> ()
+    }
+  }
+  return
+}
+
+// Unused scf.if results go; the bodies (with a call) stay.
+// CHECK-LABEL: func.func @unused_if_result(
+// CHECK-NEXT: %0 = arith.select %arg0, %arg2, %arg1 : i32
+// CHECK-NEXT: scf.if %arg0 {
+// CHECK-NEXT: func.call @use_i32(%arg1) : (i32) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return %0 : i32
+// CHECK-NEXT: }
+func.func @unused_if_result(%c: i1, %x: i32, %y: i32) -> i32 {
+  %0:2 = scf.if %c -> (i32, i32) {
+    func.call @use_i32(%x) : (i32) -> ()
+    scf.yield %x, %y : i32, i32
+  } else {
+    scf.yield %y, %x : i32, i32
+  }
+  return %0#1 : i32
+}
+
+// Loop-carried values: unused result and argument (dead), and a yield of
+// the init value itself (the result is the init).
+// CHECK-LABEL: func.func @dead_iter_args(
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: scf.for %arg3 = %c0 to %arg2 step %c1 {
+// CHECK-NEXT: func.call @use_i32(%arg1) : (i32) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: return %arg1 : i32
+// CHECK-NEXT: }
+func.func @dead_iter_args(%x: i32, %y: i32, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x, %b = %y) -> (i32, i32) {
+    func.call @use_i32(%y) : (i32) -> ()
+    scf.yield %x, %y : i32, i32
+  }
+  return %0#1 : i32
+}
