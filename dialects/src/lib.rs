@@ -11,6 +11,7 @@ mod arith_patterns;
 pub mod docs;
 mod fold;
 pub mod func;
+pub mod graph;
 pub mod math;
 pub mod scf;
 
@@ -22,4 +23,5 @@ pub fn register_all(ctx: &mut Context) {
     arith::register(ctx);
     math::register(ctx);
     scf::register(ctx);
+    graph::register(ctx);
 }

@@ -237,6 +237,8 @@ pub struct DialectRegistry {
     defaults: FxHashMap<&'static str, Attribute>,
     /// Interfaces attached to ops: by interface type and op slot.
     interfaces: FxHashMap<(std::any::TypeId, usize), Box<dyn std::any::Any + Send + Sync>>,
+    /// State that dialects keep in the context, one value per type.
+    extensions: FxHashMap<std::any::TypeId, Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl DialectRegistry {
@@ -293,6 +295,29 @@ impl DialectRegistry {
     /// The implementation of interface `I` attached to `op_name`.
     pub fn interface<I: 'static>(&self, op_name: &str) -> Option<&I> {
         self.interface_at(self.index_of(op_name)?)
+    }
+
+    /// The dialect state of type `T`, if a dialect created one (see
+    /// [`DialectRegistry::extension_mut`]).
+    pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.extensions
+            .get(&std::any::TypeId::of::<T>())
+            .and_then(|b| b.downcast_ref::<T>())
+    }
+
+    /// The dialect state of type `T`, created with `T::default()` on first
+    /// use: where a dialect keeps what users register with it at run time
+    /// (the `graph` dialect's custom ops), as MLIR dialects keep state in
+    /// the context.
+    pub fn extension_mut<T: Default + Send + Sync + 'static>(&mut self) -> &mut T {
+        let entry = self
+            .extensions
+            .entry(std::any::TypeId::of::<T>())
+            .or_insert_with(|| Box::new(T::default()));
+        match entry.downcast_mut::<T>() {
+            Some(t) => t,
+            None => unreachable!("extensions are keyed by their TypeId"),
+        }
     }
 
     pub(crate) fn interface_at<I: 'static>(&self, slot: usize) -> Option<&I> {

@@ -806,8 +806,8 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
             /// attributes are set.
             #[allow(clippy::too_many_arguments, unused_mut)]
             pub fn build(ctx: &mut #krate::Context, loc: #krate::Location, #(#params),*) -> Self {
-                let name = ctx.ident(#op_name);
-                let mut state = #krate::OperationState::new(name, loc);
+                let __op_ident = ctx.ident(#op_name);
+                let mut state = #krate::OperationState::new(__op_ident, loc);
                 let mut props: Vec<(#krate::Ident, #krate::Attribute)> = Vec::new();
                 #(#body)*
                 #infer_tokens

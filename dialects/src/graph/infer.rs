@@ -1,0 +1,1523 @@
+//! Shape functions of the `graph` ops.
+//!
+//! Each op has a [`ShapeFunction`] (an op interface, attached at
+//! registration) that computes its results' symbolic shapes and element
+//! types from its operands' and its attributes. It serves three users: the
+//! op verifier (declared result types must agree with the inferred ones),
+//! builders such as the ONNX importer (which create ops with inferred
+//! result types), and the `graph-infer-shapes` pass (which refines declared
+//! types).
+
+use strata_ir::attributes::AttrKind;
+use strata_ir::types::TypeKind;
+use strata_ir::{Attribute, Context, Diagnostic, Operation, Type, Value};
+
+use super::custom::CustomOpRegistry;
+use super::shape::{broadcast, shape_of, Dim, Shape};
+
+/// What a shape function knows about one operand.
+#[derive(Clone, Debug)]
+pub struct OperandInfo {
+    /// Its symbolic shape.
+    pub shape: Shape,
+    /// Its element type.
+    pub elem: Type,
+    /// Its elements, when it is a small integer constant (shapes, axes).
+    pub value: Option<Vec<i64>>,
+}
+
+/// The element type of an inferred result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultElem {
+    /// This type.
+    Of(Type),
+    /// `i1`.
+    I1,
+    /// `i64`.
+    I64,
+    /// `f32`.
+    F32,
+    /// The element type the op declares for this result (`graph.cast`).
+    Declared,
+}
+
+/// An inferred result: its shape and element type.
+pub type Inferred = (Shape, ResultElem);
+
+/// A shape function: results from operands (and the op's attributes), or
+/// a message saying what is wrong with them.
+pub type ShapeFn = fn(&Context, Operation, &[OperandInfo]) -> Result<Vec<Inferred>, String>;
+
+/// The [`ShapeFn`] of an op kind (an op interface).
+#[derive(Clone, Copy)]
+pub struct ShapeFunction(pub ShapeFn);
+
+/// The operand information of `value`: its type's shape and element type,
+/// and its elements when a `graph.constant` of integers defines it.
+pub fn operand_info(ctx: &Context, value: Value) -> Option<OperandInfo> {
+    let (shape, elem) = shape_of(ctx, ctx.value_type(value))?;
+    let value = ctx
+        .defining_op(value)
+        .filter(|&op| ctx.op_name_str(op) == "graph.constant")
+        .and_then(|op| strata_ir::ods::inherent_attr(ctx, op, "value"))
+        .and_then(|attr| int_elements(ctx, attr));
+    Some(OperandInfo { shape, elem, value })
+}
+
+/// The elements of a dense integer attribute of at most 1024 elements.
+pub fn int_elements(ctx: &Context, attr: Attribute) -> Option<Vec<i64>> {
+    let AttrKind::DenseElements { ty, data } = ctx.attr_kind(attr) else {
+        return None;
+    };
+    let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(*ty) else {
+        return None;
+    };
+    let TypeKind::Integer { width, .. } = ctx.type_kind(*element) else {
+        return None;
+    };
+    let count = shape.iter().try_fold(1usize, |acc, &d| {
+        usize::try_from(d).ok().and_then(|d| acc.checked_mul(d))
+    })?;
+    if count > 1024 {
+        return None;
+    }
+    let bytes = (*width as usize).div_ceil(8);
+    let read = |i: usize| -> Option<i64> {
+        let chunk = data.raw.get(i * bytes..(i + 1) * bytes)?;
+        let mut buf = [0u8; 8];
+        buf.get_mut(..bytes)?.copy_from_slice(chunk);
+        let raw = u64::from_le_bytes(buf);
+        // Sign-extend from the element width (i1 is 0 or 1).
+        Some(if *width == 1 || *width >= 64 {
+            raw as i64
+        } else {
+            let shift = 64 - *width;
+            ((raw << shift) as i64) >> shift
+        })
+    };
+    (0..count)
+        .map(|i| read(if data.splat { 0 } else { i }))
+        .collect()
+}
+
+/// Runs `op`'s shape function on its operands; `None` when the op has
+/// none or an operand is not a tensor.
+pub fn infer_results(ctx: &Context, op: Operation) -> Option<Result<Vec<Inferred>, String>> {
+    let f = ctx.op_interface::<ShapeFunction>(op)?.0;
+    let infos: Option<Vec<OperandInfo>> = ctx.operands(op).map(|v| operand_info(ctx, v)).collect();
+    Some(f(ctx, op, &infos?))
+}
+
+/// The type of an inferred result, given the type the op declares for it.
+pub fn result_type(ctx: &mut Context, inferred: &Inferred, declared: Type) -> Type {
+    let declared_elem = shape_of(ctx, declared).map(|(_, e)| e);
+    let elem = match inferred.1 {
+        ResultElem::Of(t) => t,
+        ResultElem::I1 => ctx.integer_type(1),
+        ResultElem::I64 => ctx.integer_type(64),
+        ResultElem::F32 => ctx.float_type(strata_ir::float::FloatKind::F32),
+        ResultElem::Declared => match declared_elem {
+            Some(e) => e,
+            None => ctx.float_type(strata_ir::float::FloatKind::F32),
+        },
+    };
+    super::shape::tensor_type(ctx, &inferred.0, elem)
+}
+
+/// The most precise of a declared and an inferred shape: each dimension
+/// the inference knows better replaces the declared one. `Err` names the
+/// first contradiction.
+pub fn refine(declared: &Shape, inferred: &Shape) -> Result<Shape, String> {
+    let (Some(d), Some(i)) = (declared.dims(), inferred.dims()) else {
+        return Ok(if declared.rank().is_some() {
+            declared.clone()
+        } else {
+            inferred.clone()
+        });
+    };
+    if d.len() != i.len() {
+        return Err(format!(
+            "has rank {} but its inferred shape {inferred} has rank {}",
+            d.len(),
+            i.len()
+        ));
+    }
+    let mut out = Vec::with_capacity(d.len());
+    for (k, (a, b)) in d.iter().zip(i).enumerate() {
+        out.push(match (a, b) {
+            (Dim::Unknown, x) | (x, Dim::Unknown) => x.clone(),
+            (x, y) if x == y => x.clone(),
+            // A symbol declared where the size is known: the size wins.
+            (Dim::Sym(_), Dim::Known(n)) => Dim::Known(*n),
+            _ => {
+                return Err(format!(
+                    "has shape {declared} but its inferred shape is {inferred} (dimension {k}: {a} vs {b})"
+                ))
+            }
+        });
+    }
+    Ok(Shape::ranked(out))
+}
+
+/// The `verify` hook of every `graph` op: runs its shape function and
+/// checks the declared result types against the inferred ones.
+pub fn verify_shapes(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let Some(inferred) = infer_results(ctx, op) else {
+        return Ok(());
+    };
+    let inferred = inferred.map_err(|msg| Diagnostic::op_error(ctx, op, msg))?;
+    let results: Vec<Value> = ctx.results(op).collect();
+    if inferred.len() != results.len() {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "has {} results but {} are inferred",
+                results.len(),
+                inferred.len()
+            ),
+        ));
+    }
+    for (i, (&result, (shape, elem))) in results.iter().zip(&inferred).enumerate() {
+        let elem = *elem;
+        let Some((declared, declared_elem)) = shape_of(ctx, ctx.value_type(result)) else {
+            continue;
+        };
+        let elem_ok = match elem {
+            ResultElem::Of(t) => t == declared_elem,
+            ResultElem::I1 => strata_ir::ods::constraints::is_i1(ctx, declared_elem),
+            ResultElem::I64 => {
+                matches!(
+                    ctx.type_kind(declared_elem),
+                    TypeKind::Integer { width: 64, .. }
+                )
+            }
+            ResultElem::F32 => {
+                ctx.float_kind(declared_elem) == Some(strata_ir::float::FloatKind::F32)
+            }
+            ResultElem::Declared => true,
+        };
+        if !elem_ok {
+            let expected = match elem {
+                ResultElem::Of(t) => strata_ir::printer::type_to_string(ctx, t),
+                ResultElem::I1 => "i1".into(),
+                ResultElem::I64 => "i64".into(),
+                ResultElem::F32 => "f32".into(),
+                ResultElem::Declared => String::new(),
+            };
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!(
+                    "result #{i} must have element type {expected}, but got {}",
+                    strata_ir::printer::type_to_string(ctx, declared_elem)
+                ),
+            ));
+        }
+        refine(&declared, shape)
+            .map_err(|msg| Diagnostic::op_error(ctx, op, format!("result #{i} {msg}")))?;
+    }
+    Ok(())
+}
+
+// ----- attribute helpers -----
+
+fn attr(ctx: &Context, op: Operation, name: &str) -> Option<Attribute> {
+    strata_ir::ods::inherent_attr(ctx, op, name)
+}
+
+/// An integer attribute of `op`.
+pub fn attr_i64(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
+    match ctx.attr_kind(attr(ctx, op, name)?) {
+        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// A boolean attribute of `op` (false when absent).
+pub fn attr_bool(ctx: &Context, op: Operation, name: &str) -> bool {
+    attr_i64(ctx, op, name).is_some_and(|v| v != 0)
+}
+
+/// A float attribute of `op`.
+pub fn attr_f64(ctx: &Context, op: Operation, name: &str) -> Option<f64> {
+    match ctx.attr_kind(attr(ctx, op, name)?) {
+        AttrKind::Float { ty, bits } => match ctx.float_kind(*ty) {
+            Some(strata_ir::float::FloatKind::F32) => Some(f64::from(f32::from_bits(*bits as u32))),
+            Some(strata_ir::float::FloatKind::F64) => Some(f64::from_bits(*bits as u64)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// An `array<i64: ...>` attribute of `op`.
+pub fn attr_i64_array(ctx: &Context, op: Operation, name: &str) -> Option<Vec<i64>> {
+    match ctx.attr_kind(attr(ctx, op, name)?) {
+        AttrKind::DenseArray { values, .. } => Some(values.iter().map(|&v| v as i64).collect()),
+        _ => None,
+    }
+}
+
+/// A string attribute of `op`.
+pub fn attr_str(ctx: &Context, op: Operation, name: &str) -> Option<String> {
+    match ctx.attr_kind(attr(ctx, op, name)?) {
+        AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
+        _ => None,
+    }
+}
+
+// ----- helpers -----
+
+fn ty(ctx: &Context, t: Type) -> String {
+    strata_ir::printer::type_to_string(ctx, t)
+}
+
+fn same_elem(ctx: &Context, a: &OperandInfo, b: &OperandInfo) -> Result<(), String> {
+    if a.elem != b.elem {
+        return Err(format!(
+            "operands must have the same element type, but got {} and {}",
+            ty(ctx, a.elem),
+            ty(ctx, b.elem)
+        ));
+    }
+    Ok(())
+}
+
+/// Normalizes `axis` for `rank` (negative counts from the end).
+pub fn norm_axis(axis: i64, rank: usize, what: &str) -> Result<usize, String> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if a < 0 || a >= r {
+        return Err(format!(
+            "{what} {axis} is out of range for rank {rank} (expected [{}, {}])",
+            -r,
+            r - 1
+        ));
+    }
+    Ok(a as usize)
+}
+
+fn is_float(ctx: &Context, t: Type) -> bool {
+    ctx.float_kind(t).is_some()
+}
+
+fn operand<'a>(ops: &'a [OperandInfo], i: usize) -> Result<&'a OperandInfo, String> {
+    ops.get(i).ok_or_else(|| format!("expected operand #{i}"))
+}
+
+/// The (static) length of a 1-D operand.
+fn len_1d(info: &OperandInfo, what: &str) -> Result<Option<usize>, String> {
+    match info.shape.dims() {
+        None => Ok(None),
+        Some([Dim::Known(n)]) => Ok(usize::try_from(*n).ok()),
+        Some([_]) => Ok(None),
+        Some(d) => Err(format!(
+            "{what} must be a 1-D tensor, but has rank {}",
+            d.len()
+        )),
+    }
+}
+
+fn is_scalar(shape: &Shape) -> bool {
+    match shape.dims() {
+        None => true,
+        Some([]) => true,
+        Some([d]) => !d.provably_ne(&Dim::Known(1)),
+        Some(_) => false,
+    }
+}
+
+// ----- shape functions -----
+
+fn infer_constant(
+    ctx: &Context,
+    op: Operation,
+    _: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let value = attr(ctx, op, "value").ok_or("requires attribute 'value'")?;
+    let t = strata_ir::ods::constraints::attr_type(ctx, value).ok_or("'value' has no type")?;
+    let (shape, elem) = shape_of(ctx, t).ok_or("'value' must be a tensor")?;
+    Ok(vec![(shape, ResultElem::Of(elem))])
+}
+
+fn infer_arith(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, a, b)?;
+    Ok(vec![(
+        broadcast(&a.shape, &b.shape)?,
+        ResultElem::Of(a.elem),
+    )])
+}
+
+fn infer_compare(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let r = infer_arith(ctx, op, ops)?;
+    Ok(r.into_iter().map(|(s, _)| (s, ResultElem::I1)).collect())
+}
+
+fn infer_same(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let a = operand(ops, 0)?;
+    Ok(vec![(a.shape.clone(), ResultElem::Of(a.elem))])
+}
+
+fn infer_clip(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let a = operand(ops, 0)?;
+    for bound in &ops[1..] {
+        same_elem(ctx, a, bound)?;
+        if !is_scalar(&bound.shape) {
+            return Err(format!(
+                "bounds must be scalars, but one has shape {}",
+                bound.shape
+            ));
+        }
+    }
+    Ok(vec![(a.shape.clone(), ResultElem::Of(a.elem))])
+}
+
+fn infer_cast(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    Ok(vec![(operand(ops, 0)?.shape.clone(), ResultElem::Declared)])
+}
+
+fn infer_where(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (c, x, y) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, x, y)?;
+    let shape = broadcast(&broadcast(&c.shape, &x.shape)?, &y.shape)?;
+    Ok(vec![(shape, ResultElem::Of(x.elem))])
+}
+
+fn infer_matmul(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, a, b)?;
+    let (Some(x), Some(y)) = (a.shape.dims(), b.shape.dims()) else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(a.elem))]);
+    };
+    if x.is_empty() || y.is_empty() {
+        return Err("operands must have rank 1 or more".into());
+    }
+    let x: Vec<Dim> = if x.len() == 1 {
+        vec![Dim::Known(1), x[0].clone()]
+    } else {
+        x.to_vec()
+    };
+    let y: Vec<Dim> = if y.len() == 1 {
+        vec![y[0].clone(), Dim::Known(1)]
+    } else {
+        y.to_vec()
+    };
+    let (m, k1) = (&x[x.len() - 2], &x[x.len() - 1]);
+    let (k2, n) = (&y[y.len() - 2], &y[y.len() - 1]);
+    if k1.provably_ne(k2) {
+        return Err(format!(
+            "contraction dimensions differ: {} vs {} (shapes {} and {})",
+            k1, k2, a.shape, b.shape
+        ));
+    }
+    let batch = broadcast(
+        &Shape::ranked(x[..x.len() - 2].to_vec()),
+        &Shape::ranked(y[..y.len() - 2].to_vec()),
+    )?;
+    let mut dims = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+    if a.shape.rank() != Some(1) {
+        dims.push(m.clone());
+    }
+    if b.shape.rank() != Some(1) {
+        dims.push(n.clone());
+    }
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(a.elem))])
+}
+
+fn infer_gemm(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, a, b)?;
+    let (Some(x), Some(y)) = (a.shape.dims(), b.shape.dims()) else {
+        return Ok(vec![(
+            Shape::ranked(vec![Dim::Unknown; 2]),
+            ResultElem::Of(a.elem),
+        )]);
+    };
+    if x.len() != 2 || y.len() != 2 {
+        return Err(format!(
+            "operands 'a' and 'b' must be 2-D, but have shapes {} and {}",
+            a.shape, b.shape
+        ));
+    }
+    let (m, k1) = if attr_bool(ctx, op, "transA") {
+        (&x[1], &x[0])
+    } else {
+        (&x[0], &x[1])
+    };
+    let (k2, n) = if attr_bool(ctx, op, "transB") {
+        (&y[1], &y[0])
+    } else {
+        (&y[0], &y[1])
+    };
+    if k1.provably_ne(k2) {
+        return Err(format!("contraction dimensions differ: {k1} vs {k2}"));
+    }
+    let out = Shape::ranked(vec![m.clone(), n.clone()]);
+    if let Some(c) = ops.get(2) {
+        same_elem(ctx, a, c)?;
+        let b = broadcast(&out, &c.shape)?;
+        if b.rank() != Some(2) && b.rank().is_some() {
+            return Err(format!(
+                "'c' of shape {} does not broadcast to {out}",
+                c.shape
+            ));
+        }
+    }
+    Ok(vec![(out, ResultElem::Of(a.elem))])
+}
+
+fn window_out(input: &Dim, k: i64, s: i64, pad: i64, d: i64, ceil: bool) -> Result<Dim, String> {
+    if k < 1 || s < 1 || d < 1 {
+        return Err("kernel sizes, strides and dilations must be positive".into());
+    }
+    let Dim::Known(n) = input else {
+        return Ok(Dim::Unknown);
+    };
+    let span = d * (k - 1) + 1;
+    let padded = n + pad;
+    if padded < span {
+        return Err(format!(
+            "window of size {span} does not fit the padded input of size {padded}"
+        ));
+    }
+    let num = padded - span;
+    let mut out = if ceil {
+        (num + s - 1) / s + 1
+    } else {
+        num / s + 1
+    };
+    // As ONNX: the last window must start inside the input or left padding.
+    if ceil && (out - 1) * s >= n + pad / 2 + pad % 2 {
+        out -= 1;
+    }
+    Ok(Dim::Known(out))
+}
+
+fn window_attrs(
+    ctx: &Context,
+    op: Operation,
+    kernel: &[i64],
+) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>), String> {
+    let strides = attr_i64_array(ctx, op, "strides").unwrap_or_else(|| vec![1, 1]);
+    let pads = attr_i64_array(ctx, op, "pads").unwrap_or_else(|| vec![0; 4]);
+    let dilations = attr_i64_array(ctx, op, "dilations").unwrap_or_else(|| vec![1, 1]);
+    if kernel.len() != 2 || strides.len() != 2 || dilations.len() != 2 || pads.len() != 4 {
+        return Err("expects 2 kernel sizes, 2 strides, 2 dilations and 4 pads".into());
+    }
+    if pads.iter().any(|&p| p < 0) {
+        return Err("pads must not be negative".into());
+    }
+    Ok((strides, pads, dilations))
+}
+
+fn spatial(
+    input: &[Dim],
+    kernel: &[i64],
+    strides: &[i64],
+    pads: &[i64],
+    dilations: &[i64],
+    ceil: bool,
+) -> Result<Vec<Dim>, String> {
+    (0..2)
+        .map(|i| {
+            window_out(
+                &input[2 + i],
+                kernel[i],
+                strides[i],
+                pads[i] + pads[i + 2],
+                dilations[i],
+                ceil,
+            )
+        })
+        .collect()
+}
+
+fn infer_conv2d(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, w) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, x, w)?;
+    let (Some(xd), Some(wd)) = (x.shape.dims(), w.shape.dims()) else {
+        return Ok(vec![(
+            Shape::ranked(vec![Dim::Unknown; 4]),
+            ResultElem::Of(x.elem),
+        )]);
+    };
+    if xd.len() != 4 || wd.len() != 4 {
+        return Err(format!(
+            "input and weight must be 4-D (NCHW, MCkHkW), but have shapes {} and {}",
+            x.shape, w.shape
+        ));
+    }
+    let group = attr_i64(ctx, op, "group").unwrap_or(1);
+    if group < 1 {
+        return Err(format!("group must be positive, but is {group}"));
+    }
+    if let (Dim::Known(c), Dim::Known(wc)) = (&xd[1], &wd[1]) {
+        if *c != wc * group {
+            return Err(format!(
+                "input has {c} channels but the weight expects {wc} x {group} groups"
+            ));
+        }
+    }
+    if let Dim::Known(m) = &wd[0] {
+        if m % group != 0 {
+            return Err(format!(
+                "{m} output channels are not divisible into {group} groups"
+            ));
+        }
+    }
+    let kernel: Vec<i64> = wd[2..]
+        .iter()
+        .map(|d| {
+            d.known()
+                .ok_or("the weight's kernel dimensions must be static")
+        })
+        .collect::<Result<_, _>>()?;
+    let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    if let Some(bias) = ops.get(2) {
+        same_elem(ctx, x, bias)?;
+        if bias.shape.rank().is_some_and(|r| r != 1) {
+            return Err(format!("bias must be 1-D, but has shape {}", bias.shape));
+        }
+    }
+    let mut dims = vec![xd[0].clone(), wd[0].clone()];
+    dims.extend(spatial(xd, &kernel, &strides, &pads, &dilations, false)?);
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+}
+
+fn infer_pool(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(
+            Shape::ranked(vec![Dim::Unknown; 4]),
+            ResultElem::Of(x.elem),
+        )]);
+    };
+    if xd.len() != 4 {
+        return Err(format!(
+            "input must be 4-D (NCHW), but has shape {}",
+            x.shape
+        ));
+    }
+    let kernel = attr_i64_array(ctx, op, "kernel_shape").ok_or("requires 'kernel_shape'")?;
+    let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    if (0..2).any(|i| pads[i] >= kernel[i] || pads[i + 2] >= kernel[i]) {
+        return Err("pads must be smaller than the kernel".into());
+    }
+    let mut dims = vec![xd[0].clone(), xd[1].clone()];
+    dims.extend(spatial(
+        xd,
+        &kernel,
+        &strides,
+        &pads,
+        &dilations,
+        attr_bool(ctx, op, "ceil_mode"),
+    )?);
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+}
+
+fn infer_global_pool(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(x.elem))]);
+    };
+    if xd.len() < 3 {
+        return Err(format!(
+            "input must have rank 3 or more, but has shape {}",
+            x.shape
+        ));
+    }
+    let mut dims = xd[..2].to_vec();
+    dims.resize(xd.len(), Dim::Known(1));
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+}
+
+fn infer_axis_same(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    if let Some(rank) = x.shape.rank() {
+        let axis = attr_i64(ctx, op, "axis").unwrap_or(-1);
+        if rank == 0 {
+            return Err("input must have rank 1 or more".into());
+        }
+        norm_axis(axis, rank, "axis")?;
+    }
+    Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
+}
+
+fn infer_norm(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let r = infer_axis_same(ctx, op, ops)?;
+    let x = operand(ops, 0)?;
+    for p in &ops[1..] {
+        same_elem(ctx, x, p)?;
+    }
+    Ok(r)
+}
+
+fn infer_batch_norm(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    if x.shape.rank().is_some_and(|r| r < 2) {
+        return Err(format!(
+            "input must have rank 2 or more, but has shape {}",
+            x.shape
+        ));
+    }
+    let channels = x.shape.dims().map(|d| d[1].clone());
+    for p in &ops[1..] {
+        same_elem(ctx, x, p)?;
+        match (p.shape.dims(), &channels) {
+            (Some([d]), Some(c)) if d.provably_ne(c) => {
+                return Err(format!(
+                    "parameters must have {c} elements, but one has {d}"
+                ))
+            }
+            (Some(d), _) if d.len() != 1 => {
+                return Err(format!(
+                    "parameters must be 1-D, but one has shape {}",
+                    p.shape
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
+}
+
+/// Normalized, deduplicated reduction axes.
+fn reduce_axes(axes: &[i64], rank: usize) -> Result<Vec<usize>, String> {
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        let n = norm_axis(a, rank, "axis")?;
+        if out.contains(&n) {
+            return Err(format!("axis {a} is repeated"));
+        }
+        out.push(n);
+    }
+    Ok(out)
+}
+
+fn infer_reduce(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let keepdims = attr_bool(ctx, op, "keepdims");
+    let elem = ResultElem::Of(x.elem);
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let axes: Option<Vec<i64>> = match ops.get(1) {
+        None => Some(Vec::new()),
+        Some(a) => {
+            if len_1d(a, "axes")? == Some(0) {
+                Some(Vec::new())
+            } else {
+                a.value.clone()
+            }
+        }
+    };
+    let Some(axes) = axes else {
+        return Ok(vec![(
+            if keepdims {
+                Shape::ranked(vec![Dim::Unknown; xd.len()])
+            } else {
+                Shape::unranked()
+            },
+            elem,
+        )]);
+    };
+    let axes = if axes.is_empty() {
+        if attr_bool(ctx, op, "noop_with_empty_axes") {
+            return Ok(vec![(x.shape.clone(), elem)]);
+        }
+        (0..xd.len()).collect()
+    } else {
+        reduce_axes(&axes, xd.len())?
+    };
+    let dims = xd
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match (axes.contains(&i), keepdims) {
+            (false, _) => Some(d.clone()),
+            (true, true) => Some(Dim::Known(1)),
+            (true, false) => None,
+        })
+        .collect();
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_arg_reduce(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), ResultElem::I64)]);
+    };
+    let axis = norm_axis(attr_i64(ctx, op, "axis").unwrap_or(0), xd.len(), "axis")?;
+    let keepdims = attr_bool(ctx, op, "keepdims");
+    let dims = xd
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match (i == axis, keepdims) {
+            (false, _) => Some(d.clone()),
+            (true, true) => Some(Dim::Known(1)),
+            (true, false) => None,
+        })
+        .collect();
+    Ok(vec![(Shape::ranked(dims), ResultElem::I64)])
+}
+
+fn infer_reshape(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, s) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    let Some(target) = &s.value else {
+        return Ok(vec![(
+            match len_1d(s, "shape")? {
+                Some(n) => Shape::ranked(vec![Dim::Unknown; n]),
+                None => Shape::unranked(),
+            },
+            elem,
+        )]);
+    };
+    let allowzero = attr_bool(ctx, op, "allowzero");
+    let xd = x.shape.dims();
+    let mut dims = Vec::with_capacity(target.len());
+    let mut infer_at = None;
+    for (i, &t) in target.iter().enumerate() {
+        dims.push(match t {
+            -1 => {
+                if infer_at.replace(i).is_some() {
+                    return Err("shape has more than one -1".into());
+                }
+                Dim::Unknown
+            }
+            0 if !allowzero => match xd {
+                Some(d) => d.get(i).cloned().ok_or_else(|| {
+                    format!(
+                        "shape copies dimension {i} (0) but the input has rank {}",
+                        d.len()
+                    )
+                })?,
+                None => Dim::Unknown,
+            },
+            t if t < 0 => return Err(format!("shape has the invalid size {t}")),
+            t => Dim::Known(t),
+        });
+    }
+    let total = x.shape.num_elements();
+    if let Some(i) = infer_at {
+        let known = dims
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .fold(Dim::Known(1), |acc, (_, d)| acc.mul(d));
+        dims[i] = total.div_exact(&known).unwrap_or(Dim::Unknown);
+        if let (Dim::Known(t), Dim::Known(k)) = (&total, &known) {
+            if *k == 0 || t % k != 0 {
+                return Err(format!("cannot reshape {} elements into {:?}", t, target));
+            }
+        }
+    } else {
+        let out = dims.iter().fold(Dim::Known(1), |acc, d| acc.mul(d));
+        if out.provably_ne(&total) {
+            return Err(format!(
+                "cannot reshape {} ({total} elements) into {} elements",
+                x.shape, out
+            ));
+        }
+    }
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_transpose(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let elem = ResultElem::Of(x.elem);
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let perm: Vec<i64> =
+        attr_i64_array(ctx, op, "perm").unwrap_or_else(|| (0..xd.len() as i64).rev().collect());
+    if perm.len() != xd.len() {
+        return Err(format!(
+            "perm has {} entries but the input has rank {}",
+            perm.len(),
+            xd.len()
+        ));
+    }
+    let mut seen = vec![false; xd.len()];
+    let mut dims = Vec::with_capacity(xd.len());
+    for &p in &perm {
+        let i = usize::try_from(p)
+            .ok()
+            .filter(|&i| i < xd.len())
+            .ok_or_else(|| format!("perm {perm:?} is not a permutation of 0..{}", xd.len()))?;
+        if std::mem::replace(&mut seen[i], true) {
+            return Err(format!(
+                "perm {perm:?} is not a permutation of 0..{}",
+                xd.len()
+            ));
+        }
+        dims.push(xd[i].clone());
+    }
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_expand(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (x, s) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    match &s.value {
+        Some(target) => {
+            if target.iter().any(|&t| t < 0) {
+                return Err(format!("shape {target:?} has a negative size"));
+            }
+            Ok(vec![(broadcast(&x.shape, &Shape::of(target))?, elem)])
+        }
+        None => Ok(vec![(
+            match (len_1d(s, "shape")?, x.shape.rank()) {
+                (Some(n), Some(r)) => Shape::ranked(vec![Dim::Unknown; n.max(r)]),
+                _ => Shape::unranked(),
+            },
+            elem,
+        )]),
+    }
+}
+
+fn infer_concat(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let first = operand(ops, 0).map_err(|_| "requires at least one input".to_string())?;
+    let axis = attr_i64(ctx, op, "axis").ok_or("requires 'axis'")?;
+    let ranked: Vec<&[Dim]> = ops.iter().filter_map(|o| o.shape.dims()).collect();
+    for o in ops {
+        same_elem(ctx, first, o)?;
+    }
+    let Some(rank) = ranked.first().map(|d| d.len()) else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(first.elem))]);
+    };
+    let a = norm_axis(axis, rank, "axis")?;
+    let mut dims: Vec<Dim> = ranked[0].to_vec();
+    for d in &ranked[1..] {
+        if d.len() != rank {
+            return Err(format!(
+                "inputs must have the same rank, but have ranks {rank} and {}",
+                d.len()
+            ));
+        }
+        for i in 0..rank {
+            if i == a {
+                continue;
+            }
+            if dims[i].provably_ne(&d[i]) {
+                return Err(format!(
+                    "inputs differ in dimension {i}: {} vs {}",
+                    dims[i], d[i]
+                ));
+            }
+            if matches!(dims[i], Dim::Unknown) {
+                dims[i] = d[i].clone();
+            }
+        }
+    }
+    dims[a] = if ranked.len() == ops.len() {
+        ranked
+            .iter()
+            .skip(1)
+            .fold(ranked[0][a].clone(), |acc, d| acc.add(&d[a]))
+    } else {
+        Dim::Unknown
+    };
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(first.elem))])
+}
+
+fn infer_split(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let n = ctx.results(op).len();
+    let elem = ResultElem::Of(x.elem);
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), elem); n]);
+    };
+    let axis = norm_axis(attr_i64(ctx, op, "axis").unwrap_or(0), xd.len(), "axis")?;
+    let sizes: Vec<Dim> = match ops.get(1) {
+        Some(s) => match &s.value {
+            Some(v) => {
+                if v.len() != n {
+                    return Err(format!(
+                        "split has {} sizes but the op has {n} results",
+                        v.len()
+                    ));
+                }
+                if v.iter().any(|&s| s < 0) {
+                    return Err(format!("split sizes {v:?} must not be negative"));
+                }
+                let total: i64 = v.iter().sum();
+                if xd[axis].provably_ne(&Dim::Known(total)) {
+                    return Err(format!(
+                        "split sizes add up to {total} but dimension {axis} is {}",
+                        xd[axis]
+                    ));
+                }
+                v.iter().map(|&s| Dim::Known(s)).collect()
+            }
+            None => vec![Dim::Unknown; n],
+        },
+        None => {
+            if n == 0 {
+                return Err("requires at least one result".into());
+            }
+            match &xd[axis] {
+                Dim::Known(d) => {
+                    let part = (d + n as i64 - 1) / n as i64;
+                    (0..n as i64)
+                        .map(|i| Dim::Known((d - i * part).clamp(0, part)))
+                        .collect()
+                }
+                d => vec![d.div_exact(&Dim::Known(n as i64)).unwrap_or(Dim::Unknown); n],
+            }
+        }
+    };
+    Ok(sizes
+        .into_iter()
+        .map(|s| {
+            let mut dims = xd.to_vec();
+            dims[axis] = s;
+            (Shape::ranked(dims), elem)
+        })
+        .collect())
+}
+
+/// The size of one sliced dimension of size `dim` (ONNX's clamping).
+pub fn slice_len(dim: i64, start: i64, end: i64, step: i64) -> i64 {
+    let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
+    let norm = |v: i64| if v < 0 { v.saturating_add(dim) } else { v };
+    let (s, e) = if step > 0 {
+        (clamp(norm(start), 0, dim), clamp(norm(end), 0, dim))
+    } else {
+        (
+            clamp(norm(start), 0, dim - 1),
+            clamp(norm(end), -1, dim - 1),
+        )
+    };
+    if step > 0 {
+        ((e - s).max(0) + step - 1) / step
+    } else {
+        ((s - e).max(0) + (-step) - 1) / (-step)
+    }
+}
+
+fn infer_slice(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let elem = ResultElem::Of(x.elem);
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let (starts, ends) = (operand(ops, 1)?, operand(ops, 2)?);
+    let (axes_info, steps_info) = (ops.get(3), ops.get(4));
+    let (Some(st), Some(en)) = (&starts.value, &ends.value) else {
+        return Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]);
+    };
+    if st.len() != en.len() {
+        return Err(format!(
+            "starts has {} entries but ends has {}",
+            st.len(),
+            en.len()
+        ));
+    }
+    let axes: Vec<i64> = match axes_info {
+        Some(a) => match &a.value {
+            Some(v) => v.clone(),
+            None => return Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]),
+        },
+        None => (0..st.len() as i64).collect(),
+    };
+    let steps: Vec<i64> = match steps_info {
+        Some(s) => match &s.value {
+            Some(v) => v.clone(),
+            None => return Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]),
+        },
+        None => vec![1; st.len()],
+    };
+    if axes.len() != st.len() || steps.len() != st.len() {
+        return Err("starts, ends, axes and steps must have the same length".into());
+    }
+    let axes = reduce_axes(&axes, xd.len())?;
+    let mut dims = xd.to_vec();
+    for (k, &a) in axes.iter().enumerate() {
+        if steps[k] == 0 {
+            return Err("slice step cannot be 0".into());
+        }
+        dims[a] = match &xd[a] {
+            Dim::Known(d) => Dim::Known(slice_len(*d, st[k], en[k], steps[k])),
+            // The whole dimension keeps its symbol.
+            d if st[k] == 0 && steps[k] == 1 && en[k] >= i32::MAX as i64 => d.clone(),
+            _ => Dim::Unknown,
+        };
+    }
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_gather(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, idx) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    let (Some(xd), Some(id)) = (x.shape.dims(), idx.shape.dims()) else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    if xd.is_empty() {
+        return Err("input must have rank 1 or more".into());
+    }
+    let axis = norm_axis(attr_i64(ctx, op, "axis").unwrap_or(0), xd.len(), "axis")?;
+    let mut dims = xd[..axis].to_vec();
+    dims.extend(id.iter().cloned());
+    dims.extend(xd[axis + 1..].iter().cloned());
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_squeeze(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let elem = ResultElem::Of(x.elem);
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let axes = match ops.get(1) {
+        Some(a) => match &a.value {
+            Some(v) => reduce_axes(v, xd.len())?,
+            None => return Ok(vec![(Shape::unranked(), elem)]),
+        },
+        None => {
+            if xd.iter().any(|d| d.known().is_none()) {
+                return Ok(vec![(Shape::unranked(), elem)]);
+            }
+            (0..xd.len()).filter(|&i| xd[i] == Dim::Known(1)).collect()
+        }
+    };
+    for &a in &axes {
+        if xd[a].provably_ne(&Dim::Known(1)) {
+            return Err(format!("cannot squeeze dimension {a} of size {}", xd[a]));
+        }
+    }
+    let dims = (0..xd.len())
+        .filter(|i| !axes.contains(i))
+        .map(|i| xd[i].clone())
+        .collect();
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_unsqueeze(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, a) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    let (Some(xd), Some(axes)) = (x.shape.dims(), &a.value) else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let rank = xd.len() + axes.len();
+    let axes = reduce_axes(axes, rank)?;
+    let mut rest = xd.iter();
+    let dims = (0..rank)
+        .map(|i| {
+            if axes.contains(&i) {
+                Dim::Known(1)
+            } else {
+                rest.next().cloned().unwrap_or(Dim::Unknown)
+            }
+        })
+        .collect();
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_flatten(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let elem = ResultElem::Of(x.elem);
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::ranked(vec![Dim::Unknown; 2]), elem)]);
+    };
+    let axis = attr_i64(ctx, op, "axis").unwrap_or(1);
+    let r = xd.len() as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if a < 0 || a > r {
+        return Err(format!(
+            "axis {axis} is out of range for rank {r} (expected [{}, {r}])",
+            -r
+        ));
+    }
+    let prod = |d: &[Dim]| d.iter().fold(Dim::Known(1), |acc, d| acc.mul(d));
+    let a = a as usize;
+    Ok(vec![(
+        Shape::ranked(vec![prod(&xd[..a]), prod(&xd[a..])]),
+        elem,
+    )])
+}
+
+fn infer_pad(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (x, p) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    let mode = attr_str(ctx, op, "mode").unwrap_or_else(|| "constant".into());
+    if !matches!(mode.as_str(), "constant" | "reflect" | "edge" | "wrap") {
+        return Err(format!(
+            "mode must be one of \"constant\", \"reflect\", \"edge\", \"wrap\", but is \"{mode}\""
+        ));
+    }
+    if let Some(v) = ops.get(2) {
+        same_elem(ctx, x, v)?;
+    }
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let Some(pads) = &p.value else {
+        return Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]);
+    };
+    if pads.len() != 2 * xd.len() {
+        return Err(format!(
+            "pads has {} entries but the input has rank {}",
+            pads.len(),
+            xd.len()
+        ));
+    }
+    let dims = xd
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let total = pads[i] + pads[i + xd.len()];
+            match d {
+                Dim::Known(n) if n + total < 0 => {
+                    Err(format!("pads crop dimension {i} below zero"))
+                }
+                Dim::Known(n) => Ok(Dim::Known(n + total)),
+                d if total == 0 => Ok(d.clone()),
+                _ => Ok(Dim::Unknown),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_tile(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (x, r) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let Some(reps) = &r.value else {
+        return Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]);
+    };
+    if reps.len() != xd.len() || reps.iter().any(|&r| r < 0) {
+        return Err(format!(
+            "repeats {reps:?} must have {} non-negative entries",
+            xd.len()
+        ));
+    }
+    let dims = xd
+        .iter()
+        .zip(reps)
+        .map(|(d, &r)| d.mul(&Dim::Known(r)))
+        .collect();
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+fn infer_shape_of(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let len = match x.shape.rank() {
+        Some(r) => {
+            let r = r as i64;
+            let clamp = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r);
+            let start = clamp(attr_i64(ctx, op, "start").unwrap_or(0));
+            let end = clamp(attr_i64(ctx, op, "end").unwrap_or(r));
+            Dim::Known((end - start).max(0))
+        }
+        None => Dim::Unknown,
+    };
+    Ok(vec![(Shape::ranked(vec![len]), ResultElem::I64)])
+}
+
+fn infer_size(_: &Context, _: Operation, _: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    Ok(vec![(Shape::ranked(vec![]), ResultElem::I64)])
+}
+
+fn infer_constant_of_shape(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let s = operand(ops, 0)?;
+    let elem = match attr(ctx, op, "value") {
+        Some(v) => {
+            let t = strata_ir::ods::constraints::attr_type(ctx, v).ok_or("'value' has no type")?;
+            let (shape, e) = shape_of(ctx, t).ok_or("'value' must be a tensor")?;
+            if shape.num_elements().provably_ne(&Dim::Known(1)) {
+                return Err(format!(
+                    "'value' must have one element, but has shape {shape}"
+                ));
+            }
+            ResultElem::Of(e)
+        }
+        None => ResultElem::F32,
+    };
+    let shape = match &s.value {
+        Some(v) if v.iter().all(|&d| d >= 0) => Shape::of(v),
+        Some(v) => return Err(format!("shape {v:?} has a negative size")),
+        None => match len_1d(s, "shape")? {
+            Some(n) => Shape::ranked(vec![Dim::Unknown; n]),
+            None => Shape::unranked(),
+        },
+    };
+    Ok(vec![(shape, elem)])
+}
+
+fn infer_range(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (s, l, d) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, s, l)?;
+    same_elem(ctx, s, d)?;
+    for o in [s, l, d] {
+        if !is_scalar(&o.shape) {
+            return Err(format!(
+                "start, limit and delta must be scalars, but one has shape {}",
+                o.shape
+            ));
+        }
+    }
+    let len = match (&s.value, &l.value, &d.value) {
+        (Some(s), Some(l), Some(d)) if s.len() == 1 && l.len() == 1 && d.len() == 1 => {
+            if d[0] == 0 {
+                return Err("delta cannot be 0".into());
+            }
+            let n = (l[0] - s[0] + d[0] - d[0].signum()) / d[0];
+            Dim::Known(n.max(0))
+        }
+        _ => Dim::Unknown,
+    };
+    Ok(vec![(Shape::ranked(vec![len]), ResultElem::Of(s.elem))])
+}
+
+fn infer_attention(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (q, k, v) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, q, k)?;
+    same_elem(ctx, q, v)?;
+    let (Some(qd), Some(kd), Some(vd)) = (q.shape.dims(), k.shape.dims(), v.shape.dims()) else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(q.elem))]);
+    };
+    if qd.len() < 2 || kd.len() < 2 || vd.len() < 2 {
+        return Err("q, k and v must have rank 2 or more".into());
+    }
+    let (l, e) = (&qd[qd.len() - 2], &qd[qd.len() - 1]);
+    let (s, ek) = (&kd[kd.len() - 2], &kd[kd.len() - 1]);
+    let (sv, ev) = (&vd[vd.len() - 2], &vd[vd.len() - 1]);
+    if e.provably_ne(ek) {
+        return Err(format!("q and k have different head sizes: {e} vs {ek}"));
+    }
+    if s.provably_ne(sv) {
+        return Err(format!(
+            "k and v have different sequence lengths: {s} vs {sv}"
+        ));
+    }
+    let batch = broadcast(
+        &broadcast(
+            &Shape::ranked(qd[..qd.len() - 2].to_vec()),
+            &Shape::ranked(kd[..kd.len() - 2].to_vec()),
+        )?,
+        &Shape::ranked(vd[..vd.len() - 2].to_vec()),
+    )?;
+    let mut dims = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+    dims.push(l.clone());
+    dims.push(ev.clone());
+    let out = Shape::ranked(dims);
+    if let Some(m) = ops.get(3) {
+        if !strata_ir::ods::constraints::is_i1(ctx, m.elem) {
+            same_elem(ctx, q, m)?;
+        }
+        let scores = {
+            let mut d = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+            d.push(l.clone());
+            d.push(s.clone());
+            Shape::ranked(d)
+        };
+        broadcast(&scores, &m.shape).map_err(|e| format!("mask: {e}"))?;
+    }
+    Ok(vec![(out, ResultElem::Of(q.elem))])
+}
+
+fn infer_custom(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let name = attr_str(ctx, op, "name").ok_or("requires 'name'")?;
+    let version = attr_i64(ctx, op, "version").unwrap_or(1);
+    let registry = ctx.registry().extension::<CustomOpRegistry>();
+    let def = registry
+        .and_then(|r| r.get(&name, version))
+        .ok_or_else(|| {
+            let known = registry.map(|r| r.versions(&name)).unwrap_or_default();
+            if known.is_empty() {
+                format!("custom op '{name}' is not registered")
+            } else {
+                format!(
+                "custom op '{name}' version {version} is not registered (registered versions: {})",
+                known.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+            )
+            }
+        })?;
+    let config = attr(ctx, op, "config");
+    let out = (def.shape_fn)(ctx, config, ops)?;
+    if out.len() != ctx.results(op).len() {
+        return Err(format!(
+            "custom op '{name}' produces {} results, but the op has {}",
+            out.len(),
+            ctx.results(op).len()
+        ));
+    }
+    Ok(out)
+}
+
+/// The shape function of each `graph` op, by name.
+pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
+    ("graph.constant", infer_constant),
+    ("graph.add", infer_arith),
+    ("graph.sub", infer_arith),
+    ("graph.mul", infer_arith),
+    ("graph.div", infer_arith),
+    ("graph.pow", infer_arith),
+    ("graph.max", infer_arith),
+    ("graph.min", infer_arith),
+    ("graph.mod", infer_arith),
+    ("graph.and", infer_arith),
+    ("graph.or", infer_arith),
+    ("graph.xor", infer_arith),
+    ("graph.equal", infer_compare),
+    ("graph.less", infer_compare),
+    ("graph.less_equal", infer_compare),
+    ("graph.greater", infer_compare),
+    ("graph.greater_equal", infer_compare),
+    ("graph.neg", infer_same),
+    ("graph.abs", infer_same),
+    ("graph.sign", infer_same),
+    ("graph.sqrt", infer_same),
+    ("graph.rsqrt", infer_same),
+    ("graph.reciprocal", infer_same),
+    ("graph.exp", infer_same),
+    ("graph.log", infer_same),
+    ("graph.erf", infer_same),
+    ("graph.tanh", infer_same),
+    ("graph.sin", infer_same),
+    ("graph.cos", infer_same),
+    ("graph.floor", infer_same),
+    ("graph.ceil", infer_same),
+    ("graph.sigmoid", infer_same),
+    ("graph.relu", infer_same),
+    ("graph.silu", infer_same),
+    ("graph.softplus", infer_same),
+    ("graph.not", infer_same),
+    ("graph.identity", infer_same),
+    ("graph.gelu", infer_gelu),
+    ("graph.leaky_relu", infer_same),
+    ("graph.elu", infer_same),
+    ("graph.hard_sigmoid", infer_same),
+    ("graph.clip", infer_clip),
+    ("graph.cast", infer_cast),
+    ("graph.where", infer_where),
+    ("graph.matmul", infer_matmul),
+    ("graph.gemm", infer_gemm),
+    ("graph.conv2d", infer_conv2d),
+    ("graph.max_pool2d", infer_pool),
+    ("graph.avg_pool2d", infer_pool),
+    ("graph.global_avg_pool", infer_global_pool),
+    ("graph.global_max_pool", infer_global_pool),
+    ("graph.softmax", infer_axis_same),
+    ("graph.log_softmax", infer_axis_same),
+    ("graph.layer_norm", infer_norm),
+    ("graph.rms_norm", infer_norm),
+    ("graph.batch_norm", infer_batch_norm),
+    ("graph.reduce_sum", infer_reduce),
+    ("graph.reduce_mean", infer_reduce),
+    ("graph.reduce_max", infer_reduce),
+    ("graph.reduce_min", infer_reduce),
+    ("graph.reduce_prod", infer_reduce),
+    ("graph.reduce_sum_square", infer_reduce),
+    ("graph.reduce_l1", infer_reduce),
+    ("graph.reduce_l2", infer_reduce),
+    ("graph.reduce_log_sum_exp", infer_reduce),
+    ("graph.argmax", infer_arg_reduce),
+    ("graph.argmin", infer_arg_reduce),
+    ("graph.reshape", infer_reshape),
+    ("graph.transpose", infer_transpose),
+    ("graph.expand", infer_expand),
+    ("graph.concat", infer_concat),
+    ("graph.split", infer_split),
+    ("graph.slice", infer_slice),
+    ("graph.gather", infer_gather),
+    ("graph.squeeze", infer_squeeze),
+    ("graph.unsqueeze", infer_unsqueeze),
+    ("graph.flatten", infer_flatten),
+    ("graph.pad", infer_pad),
+    ("graph.tile", infer_tile),
+    ("graph.shape_of", infer_shape_of),
+    ("graph.size", infer_size),
+    ("graph.constant_of_shape", infer_constant_of_shape),
+    ("graph.range", infer_range),
+    ("graph.attention", infer_attention),
+    ("graph.custom", infer_custom),
+];
+
+fn infer_gelu(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let approx = attr_str(ctx, op, "approximate").unwrap_or_else(|| "none".into());
+    if approx != "none" && approx != "tanh" {
+        return Err(format!(
+            "approximate must be \"none\" or \"tanh\", but is \"{approx}\""
+        ));
+    }
+    infer_same(ctx, op, ops)
+}
+
+/// Whether `t` is a float type (for callers checking operands).
+pub fn is_float_type(ctx: &Context, t: Type) -> bool {
+    is_float(ctx, t)
+}

@@ -1,0 +1,30 @@
+//! The `graph` dialect: framework-level ops on value-semantic tensors.
+//!
+//! This is where a model enters strata (the ONNX importer builds it, the
+//! reference interpreter runs it in `eager` mode). Tensors are builtin
+//! `tensor` types whose dynamic dimensions may carry symbolic sizes in a
+//! `#graph.dims<...>` encoding (see [`shape`]); every op has a shape
+//! function (see [`infer`]) that its verifier, the builders and the
+//! `graph-infer-shapes` pass share. Op semantics are the ONNX operators'.
+
+pub mod custom;
+pub mod infer;
+mod ops;
+pub mod shape;
+
+use ops::register_ops;
+pub use ops::*;
+
+use strata_ir::Context;
+
+/// Register the graph dialect: its ops, its attribute syntax and the shape
+/// function of each op.
+pub fn register(ctx: &mut Context) {
+    ctx.registry_mut()
+        .register_attr_parser("graph", shape::parse_graph_attr);
+    register_ops(ctx);
+    for (name, f) in infer::SHAPE_FUNCTIONS {
+        ctx.registry_mut()
+            .attach_interface(name, infer::ShapeFunction(*f));
+    }
+}

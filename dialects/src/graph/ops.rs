@@ -1,0 +1,1065 @@
+//! The ops of the `graph` dialect.
+//!
+//! Semantics follow the ONNX operator of the same name (opset 13 and later):
+//! what ONNX passes as an input tensor (a reshape's target shape, a slice's
+//! bounds, a reduction's axes) is an operand here too, so that a graph with
+//! dynamic values can be represented; what ONNX passes as an attribute is a
+//! property. Every op verifies its operands and declared result types with
+//! its shape function (see [`super::infer`]).
+
+use strata_ir::ods::constraints::{AnyAttr, I64Attr, StrAttr};
+use strata_ir::{attr_constraint, op, type_constraint};
+use strata_ir::{Context, OperationState, Type, TypeKind};
+
+use super::infer::verify_shapes;
+
+type_constraint!(
+    /// A ranked or unranked tensor of any element type.
+    AnyTensor, "tensor of any type values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+    )
+);
+type_constraint!(
+    /// A tensor of floats.
+    FloatTensor, "tensor of floating-point values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if ctx.float_kind(*element).is_some()
+    )
+);
+type_constraint!(
+    /// A tensor of `i1`.
+    BoolTensor, "tensor of 1-bit signless integer values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if strata_ir::ods::constraints::is_i1(ctx, *element)
+    )
+);
+type_constraint!(
+    /// A tensor of signless integers (indices, shapes, axes).
+    IntTensor, "tensor of signless integer values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if strata_ir::ods::constraints::is_signless_int(ctx, *element)
+    )
+);
+
+attr_constraint!(
+    /// `array<i64: ...>`.
+    I64ArrayAttr, "i64 dense array attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::DenseArray { element, .. }
+            if matches!(ctx.type_kind(*element), TypeKind::Integer { width: 64, .. })
+    )
+);
+attr_constraint!(
+    /// A 64-bit float attribute.
+    F64Attr, "64-bit float attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::Float { ty, .. }
+            if ctx.float_kind(*ty) == Some(strata_ir::float::FloatKind::F64)
+    )
+);
+attr_constraint!(
+    /// A boolean (`true` / `false`).
+    BoolAttr, "bool attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| strata_ir::ods::constraints::is_signless_int_attr(ctx, attr, 1)
+);
+attr_constraint!(
+    /// An elements attribute (`dense<...>`, `dense_resource<...>`).
+    ElementsAttr, "constant vector/tensor attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::DenseElements { .. }
+            | strata_ir::attributes::AttrKind::DenseResource { .. }
+    )
+);
+
+// ----- constant -----
+
+/// A constant tensor.
+///
+/// `%0 = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>`; the result has
+/// the type of the value.
+#[op("graph.constant",
+     traits(Pure, ConstantLike),
+     format = "attr-dict $value",
+     infer = infer_constant,
+     verify = verify_shapes)]
+pub struct ConstantOp {
+    value: Attr<ElementsAttr>,
+    output: Result<AnyTensor>,
+}
+
+fn infer_constant(ctx: &mut Context, state: &OperationState) -> Result<Vec<Type>, String> {
+    let value = state
+        .attributes
+        .iter()
+        .chain(
+            state
+                .properties
+                .and_then(|p| match ctx.attr_kind(p) {
+                    strata_ir::attributes::AttrKind::Dictionary(entries) => Some(&entries[..]),
+                    _ => None,
+                })
+                .unwrap_or(&[]),
+        )
+        .find(|(n, _)| ctx.ident_str(*n) == "value")
+        .map(|(_, v)| *v)
+        .ok_or_else(|| "requires attribute 'value'".to_string())?;
+    strata_ir::ods::constraints::attr_type(ctx, value)
+        .map(|t| vec![t])
+        .ok_or_else(|| "'value' must be an elements attribute".to_string())
+}
+
+// ----- elementwise -----
+
+macro_rules! binary {
+    ($name:ident, $mnemonic:tt, $summary:tt, $c:ty $(, $trait:ident)*) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+             traits(Pure $(, $trait)*),
+             format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+             verify = verify_shapes)]
+        pub struct $name {
+            lhs: Operand<$c>,
+            rhs: Operand<$c>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+binary!(
+    AddOp,
+    "graph.add",
+    "Elementwise addition, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    SubOp,
+    "graph.sub",
+    "Elementwise subtraction, with broadcasting.",
+    AnyTensor
+);
+binary!(
+    MulOp,
+    "graph.mul",
+    "Elementwise multiplication, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    DivOp,
+    "graph.div",
+    "Elementwise division, with broadcasting (integers truncate toward zero).",
+    AnyTensor
+);
+binary!(
+    PowOp,
+    "graph.pow",
+    "Elementwise power, with broadcasting.",
+    AnyTensor
+);
+binary!(
+    MaxOp,
+    "graph.max",
+    "Elementwise maximum of two tensors, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    MinOp,
+    "graph.min",
+    "Elementwise minimum of two tensors, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+binary!(ModOp, "graph.mod", "Elementwise remainder (sign of the divisor for integers, `fmod` for floats), with broadcasting.", AnyTensor);
+binary!(
+    AndOp,
+    "graph.and",
+    "Elementwise logical and of `i1` tensors, with broadcasting.",
+    BoolTensor,
+    Commutative
+);
+binary!(
+    OrOp,
+    "graph.or",
+    "Elementwise logical or of `i1` tensors, with broadcasting.",
+    BoolTensor,
+    Commutative
+);
+binary!(
+    XorOp,
+    "graph.xor",
+    "Elementwise logical exclusive or of `i1` tensors, with broadcasting.",
+    BoolTensor,
+    Commutative
+);
+binary!(
+    EqualOp,
+    "graph.equal",
+    "Elementwise `==`, with broadcasting; the result is `i1`.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    LessOp,
+    "graph.less",
+    "Elementwise `<`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+binary!(
+    LessEqualOp,
+    "graph.less_equal",
+    "Elementwise `<=`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+binary!(
+    GreaterOp,
+    "graph.greater",
+    "Elementwise `>`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+binary!(
+    GreaterEqualOp,
+    "graph.greater_equal",
+    "Elementwise `>=`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+
+macro_rules! unary {
+    ($name:ident, $mnemonic:tt, $summary:tt, $c:ty) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             verify = verify_shapes)]
+        pub struct $name {
+            input: Operand<$c>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+unary!(NegOp, "graph.neg", "Elementwise negation.", AnyTensor);
+unary!(AbsOp, "graph.abs", "Elementwise absolute value.", AnyTensor);
+unary!(
+    SignOp,
+    "graph.sign",
+    "Elementwise sign (-1, 0 or 1).",
+    AnyTensor
+);
+unary!(
+    SqrtOp,
+    "graph.sqrt",
+    "Elementwise square root.",
+    FloatTensor
+);
+unary!(
+    RsqrtOp,
+    "graph.rsqrt",
+    "Elementwise reciprocal square root.",
+    FloatTensor
+);
+unary!(
+    ReciprocalOp,
+    "graph.reciprocal",
+    "Elementwise reciprocal.",
+    FloatTensor
+);
+unary!(ExpOp, "graph.exp", "Elementwise exponential.", FloatTensor);
+unary!(
+    LogOp,
+    "graph.log",
+    "Elementwise natural logarithm.",
+    FloatTensor
+);
+unary!(
+    ErfOp,
+    "graph.erf",
+    "Elementwise error function.",
+    FloatTensor
+);
+unary!(
+    TanhOp,
+    "graph.tanh",
+    "Elementwise hyperbolic tangent.",
+    FloatTensor
+);
+unary!(SinOp, "graph.sin", "Elementwise sine.", FloatTensor);
+unary!(CosOp, "graph.cos", "Elementwise cosine.", FloatTensor);
+unary!(
+    FloorOp,
+    "graph.floor",
+    "Elementwise rounding down.",
+    FloatTensor
+);
+unary!(
+    CeilOp,
+    "graph.ceil",
+    "Elementwise rounding up.",
+    FloatTensor
+);
+unary!(
+    SigmoidOp,
+    "graph.sigmoid",
+    "Elementwise logistic sigmoid `1 / (1 + exp(-x))`.",
+    FloatTensor
+);
+unary!(ReluOp, "graph.relu", "Elementwise `max(x, 0)`.", AnyTensor);
+unary!(
+    SiluOp,
+    "graph.silu",
+    "Elementwise `x * sigmoid(x)`.",
+    FloatTensor
+);
+unary!(
+    SoftplusOp,
+    "graph.softplus",
+    "Elementwise `log(1 + exp(x))`.",
+    FloatTensor
+);
+unary!(
+    NotOp,
+    "graph.not",
+    "Elementwise logical negation of an `i1` tensor.",
+    BoolTensor
+);
+unary!(
+    IdentityOp,
+    "graph.identity",
+    "The input, unchanged.",
+    AnyTensor
+);
+
+/// Elementwise Gaussian error linear unit.
+///
+/// `approximate = "none"` is `x * (1 + erf(x / sqrt(2))) / 2`;
+/// `approximate = "tanh"` is the tanh approximation.
+#[op("graph.gelu",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct GeluOp {
+    input: Operand<FloatTensor>,
+    #[default = "\"none\""]
+    approximate: Attr<StrAttr>,
+    output: Result<AnyTensor>,
+}
+
+macro_rules! unary_alpha {
+    ($name:ident, $mnemonic:tt, $summary:tt, $default:tt) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             verify = verify_shapes)]
+        pub struct $name {
+            input: Operand<FloatTensor>,
+            #[default = $default]
+            alpha: Attr<F64Attr>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+unary_alpha!(
+    LeakyReluOp,
+    "graph.leaky_relu",
+    "Elementwise `x < 0 ? alpha * x : x`.",
+    "1.000000e-02 : f64"
+);
+unary_alpha!(
+    EluOp,
+    "graph.elu",
+    "Elementwise `x < 0 ? alpha * (exp(x) - 1) : x`.",
+    "1.000000e+00 : f64"
+);
+
+/// Elementwise `max(0, min(1, alpha * x + beta))`.
+#[op("graph.hard_sigmoid",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct HardSigmoidOp {
+    input: Operand<FloatTensor>,
+    #[default = "2.000000e-01 : f64"]
+    alpha: Attr<F64Attr>,
+    #[default = "5.000000e-01 : f64"]
+    beta: Attr<F64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// Elementwise clamp to `[min, max]`.
+///
+/// `min` and `max` are optional scalar tensors of the input's element type;
+/// an absent bound does not clamp.
+#[op("graph.clip",
+     traits(Pure),
+     format = "$input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct ClipOp {
+    input: Operand<AnyTensor>,
+    min: Optional<AnyTensor>,
+    max: Optional<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Elementwise conversion to the result's element type.
+///
+/// Floats convert to integers by truncation toward zero; to `i1`, any
+/// nonzero value is true.
+#[op("graph.cast",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct CastOp {
+    input: Operand<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Elementwise choice: `condition ? x : y`, with broadcasting of all three.
+#[op("graph.where",
+     traits(Pure),
+     format = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct WhereOp {
+    condition: Operand<BoolTensor>,
+    x: Operand<AnyTensor>,
+    y: Operand<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+// ----- contractions -----
+
+/// Matrix product with NumPy's rules: 1-D operands are promoted, leading
+/// (batch) dimensions broadcast.
+#[op("graph.matmul",
+     traits(Pure),
+     format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct MatMulOp {
+    lhs: Operand<AnyTensor>,
+    rhs: Operand<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// General matrix multiplication: `alpha * op(a) * op(b) + beta * c`,
+/// where `op` transposes when `transA` / `transB` is set; `c` broadcasts to
+/// the result.
+#[op("graph.gemm",
+     traits(Pure),
+     format = "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct GemmOp {
+    a: Operand<AnyTensor>,
+    b: Operand<AnyTensor>,
+    c: Optional<AnyTensor>,
+    #[default = "1.000000e+00 : f64"]
+    alpha: Attr<F64Attr>,
+    #[default = "1.000000e+00 : f64"]
+    beta: Attr<F64Attr>,
+    #[default = "false"]
+    transA: Attr<BoolAttr>,
+    #[default = "false"]
+    transB: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// 2-D convolution, NCHW input and `[M, C / group, kH, kW]` weights.
+///
+/// `pads` is `[top, left, bottom, right]`.
+#[op("graph.conv2d",
+     traits(Pure),
+     format = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct Conv2dOp {
+    input: Operand<FloatTensor>,
+    weight: Operand<FloatTensor>,
+    bias: Optional<FloatTensor>,
+    #[default = "array<i64: 1, 1>"]
+    strides: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 0, 0, 0, 0>"]
+    pads: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 1, 1>"]
+    dilations: Attr<I64ArrayAttr>,
+    #[default = "1"]
+    group: Attr<I64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// 2-D max pooling of an NCHW tensor; padding never wins.
+#[op("graph.max_pool2d",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct MaxPool2dOp {
+    input: Operand<AnyTensor>,
+    kernel_shape: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 1, 1>"]
+    strides: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 0, 0, 0, 0>"]
+    pads: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 1, 1>"]
+    dilations: Attr<I64ArrayAttr>,
+    #[default = "false"]
+    ceil_mode: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// 2-D average pooling of an NCHW tensor.
+#[op("graph.avg_pool2d",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct AvgPool2dOp {
+    input: Operand<FloatTensor>,
+    kernel_shape: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 1, 1>"]
+    strides: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 0, 0, 0, 0>"]
+    pads: Attr<I64ArrayAttr>,
+    #[default = "false"]
+    ceil_mode: Attr<BoolAttr>,
+    #[default = "false"]
+    count_include_pad: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
+macro_rules! global_pool {
+    ($name:ident, $mnemonic:tt, $summary:tt) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             verify = verify_shapes)]
+        pub struct $name {
+            input: Operand<FloatTensor>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+global_pool!(
+    GlobalAvgPoolOp,
+    "graph.global_avg_pool",
+    "Average over all spatial dimensions (2 and up), kept as size 1."
+);
+global_pool!(
+    GlobalMaxPoolOp,
+    "graph.global_max_pool",
+    "Maximum over all spatial dimensions (2 and up), kept as size 1."
+);
+
+// ----- normalizations -----
+
+macro_rules! softmax {
+    ($name:ident, $mnemonic:tt, $summary:tt) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             verify = verify_shapes)]
+        pub struct $name {
+            input: Operand<FloatTensor>,
+            #[default = "-1"]
+            axis: Attr<I64Attr>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+softmax!(SoftmaxOp, "graph.softmax", "Softmax along one axis.");
+softmax!(
+    LogSoftmaxOp,
+    "graph.log_softmax",
+    "Logarithm of the softmax along one axis."
+);
+
+/// Layer normalization over the dimensions from `axis` on, then
+/// `* scale + bias`.
+#[op("graph.layer_norm",
+     traits(Pure),
+     format = "$input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct LayerNormOp {
+    input: Operand<FloatTensor>,
+    scale: Operand<FloatTensor>,
+    bias: Optional<FloatTensor>,
+    #[default = "-1"]
+    axis: Attr<I64Attr>,
+    #[default = "9.9999997473787516E-6 : f64"]
+    epsilon: Attr<F64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// Root-mean-square normalization over the dimensions from `axis` on,
+/// then `* scale`.
+#[op("graph.rms_norm",
+     traits(Pure),
+     format = "$input `,` $scale attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct RmsNormOp {
+    input: Operand<FloatTensor>,
+    scale: Operand<FloatTensor>,
+    #[default = "-1"]
+    axis: Attr<I64Attr>,
+    #[default = "9.9999997473787516E-6 : f64"]
+    epsilon: Attr<F64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// Batch normalization for inference: `(x - mean) / sqrt(var + epsilon) *
+/// scale + bias`, per channel (dimension 1).
+#[op("graph.batch_norm",
+     traits(Pure),
+     format = "$input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct BatchNormOp {
+    input: Operand<FloatTensor>,
+    scale: Operand<FloatTensor>,
+    bias: Operand<FloatTensor>,
+    mean: Operand<FloatTensor>,
+    variance: Operand<FloatTensor>,
+    #[default = "9.9999997473787516E-6 : f64"]
+    epsilon: Attr<F64Attr>,
+    output: Result<AnyTensor>,
+}
+
+// ----- reductions -----
+
+macro_rules! reduce {
+    ($name:ident, $mnemonic:tt, $summary:tt) => {
+        #[doc = $summary]
+        ///
+        /// `axes` (an optional 1-D `i64` tensor) lists the reduced
+        /// dimensions; without it, or when it is empty, every dimension is
+        /// reduced unless `noop_with_empty_axes` is set.
+        #[op($mnemonic,
+             traits(Pure),
+             format = "$input (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
+             verify = verify_shapes)]
+        pub struct $name {
+            input: Operand<AnyTensor>,
+            axes: Optional<IntTensor>,
+            #[default = "true"]
+            keepdims: Attr<BoolAttr>,
+            #[default = "false"]
+            noop_with_empty_axes: Attr<BoolAttr>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+reduce!(ReduceSumOp, "graph.reduce_sum", "Sum over the given axes.");
+reduce!(
+    ReduceMeanOp,
+    "graph.reduce_mean",
+    "Mean over the given axes."
+);
+reduce!(
+    ReduceMaxOp,
+    "graph.reduce_max",
+    "Maximum over the given axes."
+);
+reduce!(
+    ReduceMinOp,
+    "graph.reduce_min",
+    "Minimum over the given axes."
+);
+reduce!(
+    ReduceProdOp,
+    "graph.reduce_prod",
+    "Product over the given axes."
+);
+reduce!(
+    ReduceSumSquareOp,
+    "graph.reduce_sum_square",
+    "Sum of squares over the given axes."
+);
+reduce!(
+    ReduceL1Op,
+    "graph.reduce_l1",
+    "Sum of absolute values over the given axes."
+);
+reduce!(
+    ReduceL2Op,
+    "graph.reduce_l2",
+    "Euclidean norm over the given axes."
+);
+reduce!(
+    ReduceLogSumExpOp,
+    "graph.reduce_log_sum_exp",
+    "`log(sum(exp(x)))` over the given axes."
+);
+
+macro_rules! arg_reduce {
+    ($name:ident, $mnemonic:tt, $summary:tt) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             verify = verify_shapes)]
+        pub struct $name {
+            input: Operand<AnyTensor>,
+            #[default = "0"]
+            axis: Attr<I64Attr>,
+            #[default = "true"]
+            keepdims: Attr<BoolAttr>,
+            #[default = "false"]
+            select_last_index: Attr<BoolAttr>,
+            output: Result<IntTensor>,
+        }
+    };
+}
+
+arg_reduce!(
+    ArgMaxOp,
+    "graph.argmax",
+    "Index (`i64`) of the maximum along one axis."
+);
+arg_reduce!(
+    ArgMinOp,
+    "graph.argmin",
+    "Index (`i64`) of the minimum along one axis."
+);
+
+// ----- data movement -----
+
+/// The same elements with another shape.
+///
+/// `shape` is a 1-D `i64` tensor; `0` copies the input's dimension (unless
+/// `allowzero`), `-1` is inferred from the element count.
+#[op("graph.reshape",
+     traits(Pure),
+     format = "$input `,` $shape attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct ReshapeOp {
+    input: Operand<AnyTensor>,
+    shape: Operand<IntTensor>,
+    #[default = "false"]
+    allowzero: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// Permutes the dimensions: result dimension `i` is input dimension
+/// `perm[i]` (reversed when `perm` is absent).
+#[op("graph.transpose",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct TransposeOp {
+    input: Operand<AnyTensor>,
+    perm: OptionalAttr<I64ArrayAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// Broadcasts the input to a shape (1-D `i64` tensor), with the
+/// multidirectional rule.
+#[op("graph.expand",
+     traits(Pure),
+     format = "$input `,` $shape attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct ExpandOp {
+    input: Operand<AnyTensor>,
+    shape: Operand<IntTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Concatenation along one axis.
+#[op("graph.concat",
+     traits(Pure),
+     format = "$inputs attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct ConcatOp {
+    inputs: Variadic<AnyTensor>,
+    axis: Attr<I64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// Splits along one axis, into the sizes of `split` (a 1-D `i64` tensor)
+/// or into as many equal parts as there are results.
+#[op("graph.split",
+     traits(Pure),
+     format = "$input (`sizes` $split^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct SplitOp {
+    input: Operand<AnyTensor>,
+    split: Optional<IntTensor>,
+    #[default = "0"]
+    axis: Attr<I64Attr>,
+    outputs: VariadicResult<AnyTensor>,
+}
+
+/// A strided slice: `starts`, `ends`, `axes` and `steps` are 1-D integer
+/// tensors with ONNX's semantics (negative indices count from the end,
+/// out-of-range bounds clamp, negative steps go backwards).
+#[op("graph.slice",
+     traits(Pure),
+     format = "$input `,` $starts `,` $ends (`axes` $axes^)? (`steps` $steps^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct SliceOp {
+    input: Operand<AnyTensor>,
+    starts: Operand<IntTensor>,
+    ends: Operand<IntTensor>,
+    axes: Optional<IntTensor>,
+    steps: Optional<IntTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Gathers slices of `input` along `axis` at `indices` (negative indices
+/// count from the end).
+#[op("graph.gather",
+     traits(Pure),
+     format = "$input `[` $indices `]` attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct GatherOp {
+    input: Operand<AnyTensor>,
+    indices: Operand<IntTensor>,
+    #[default = "0"]
+    axis: Attr<I64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// Removes dimensions of size 1: those listed in `axes` (a 1-D `i64`
+/// tensor), or all of them.
+#[op("graph.squeeze",
+     traits(Pure),
+     format = "$input (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct SqueezeOp {
+    input: Operand<AnyTensor>,
+    axes: Optional<IntTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Inserts dimensions of size 1 at the positions of `axes` (a 1-D `i64`
+/// tensor, positions in the result).
+#[op("graph.unsqueeze",
+     traits(Pure),
+     format = "$input `,` $axes attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct UnsqueezeOp {
+    input: Operand<AnyTensor>,
+    axes: Operand<IntTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Flattens to 2-D: dimensions before `axis` and from `axis` on.
+#[op("graph.flatten",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct FlattenOp {
+    input: Operand<AnyTensor>,
+    #[default = "1"]
+    axis: Attr<I64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// Pads (or crops, with negative amounts) each dimension.
+///
+/// `pads` is a 1-D `i64` tensor of all the begin amounts, then all the end
+/// amounts; `mode` is `constant` (with `value`, default 0), `reflect`,
+/// `edge` or `wrap`.
+#[op("graph.pad",
+     traits(Pure),
+     format = "$input `,` $pads (`value` $value^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct PadOp {
+    input: Operand<AnyTensor>,
+    pads: Operand<IntTensor>,
+    value: Optional<AnyTensor>,
+    #[default = "\"constant\""]
+    mode: Attr<StrAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// Repeats the input `repeats[i]` times along each dimension.
+#[op("graph.tile",
+     traits(Pure),
+     format = "$input `,` $repeats attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct TileOp {
+    input: Operand<AnyTensor>,
+    repeats: Operand<IntTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// The shape of the input as a 1-D `i64` tensor, dimensions
+/// `[start, end)` (negative values count from the end).
+#[op("graph.shape_of",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct ShapeOfOp {
+    input: Operand<AnyTensor>,
+    #[default = "0"]
+    start: Attr<I64Attr>,
+    end: OptionalAttr<I64Attr>,
+    output: Result<IntTensor>,
+}
+
+/// The number of elements of the input, as an `i64` scalar tensor.
+#[op("graph.size",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct SizeOp {
+    input: Operand<AnyTensor>,
+    output: Result<IntTensor>,
+}
+
+/// A tensor of the given shape (a 1-D `i64` tensor) filled with `value`
+/// (a one-element tensor; zero of `f32` when absent).
+#[op("graph.constant_of_shape",
+     traits(Pure),
+     format = "$shape attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct ConstantOfShapeOp {
+    shape: Operand<IntTensor>,
+    value: OptionalAttr<ElementsAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// `start, start + delta, ...` up to (excluding) `limit`; all three are
+/// scalar tensors of the result's element type.
+#[op("graph.range",
+     traits(Pure),
+     format = "$start `,` $limit `,` $delta attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct RangeOp {
+    start: Operand<AnyTensor>,
+    limit: Operand<AnyTensor>,
+    delta: Operand<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+// ----- attention -----
+
+/// Scaled dot-product attention: `softmax(q kᵀ * scale + mask) v`.
+///
+/// `q` is `[..., L, E]`, `k` is `[..., S, E]`, `v` is `[..., S, Ev]`; an
+/// `i1` mask keeps the positions where it is true, a float mask is added;
+/// `scale` defaults to `1 / sqrt(E)`; `is_causal` masks positions after the
+/// query's.
+#[op("graph.attention",
+     traits(Pure),
+     format = "$q `,` $k `,` $v (`mask` $mask^)? attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct AttentionOp {
+    q: Operand<FloatTensor>,
+    k: Operand<FloatTensor>,
+    v: Operand<FloatTensor>,
+    mask: Optional<AnyTensor>,
+    scale: OptionalAttr<F64Attr>,
+    #[default = "false"]
+    is_causal: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
+// ----- custom ops -----
+
+/// A registered custom op, named by `name` and `version`; its shape
+/// function and reference implementation come from the custom-op registry
+/// (`strata_dialects::graph::custom`).
+#[op("graph.custom",
+     format = "$name `(` $inputs `)` attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes)]
+pub struct CustomOp {
+    name: Attr<StrAttr>,
+    #[default = "1"]
+    version: Attr<I64Attr>,
+    config: OptionalAttr<AnyAttr>,
+    inputs: Variadic<AnyTensor>,
+    outputs: VariadicResult<AnyTensor>,
+}
+
+/// Register every op of the dialect.
+pub(super) fn register_ops(ctx: &mut Context) {
+    AddOp::register(ctx);
+    SubOp::register(ctx);
+    MulOp::register(ctx);
+    DivOp::register(ctx);
+    PowOp::register(ctx);
+    MaxOp::register(ctx);
+    MinOp::register(ctx);
+    ModOp::register(ctx);
+    AndOp::register(ctx);
+    OrOp::register(ctx);
+    XorOp::register(ctx);
+    EqualOp::register(ctx);
+    LessOp::register(ctx);
+    LessEqualOp::register(ctx);
+    GreaterOp::register(ctx);
+    GreaterEqualOp::register(ctx);
+    NegOp::register(ctx);
+    AbsOp::register(ctx);
+    SignOp::register(ctx);
+    SqrtOp::register(ctx);
+    RsqrtOp::register(ctx);
+    ReciprocalOp::register(ctx);
+    ExpOp::register(ctx);
+    LogOp::register(ctx);
+    ErfOp::register(ctx);
+    TanhOp::register(ctx);
+    SinOp::register(ctx);
+    CosOp::register(ctx);
+    FloorOp::register(ctx);
+    CeilOp::register(ctx);
+    SigmoidOp::register(ctx);
+    ReluOp::register(ctx);
+    SiluOp::register(ctx);
+    SoftplusOp::register(ctx);
+    NotOp::register(ctx);
+    IdentityOp::register(ctx);
+    LeakyReluOp::register(ctx);
+    EluOp::register(ctx);
+    GlobalAvgPoolOp::register(ctx);
+    GlobalMaxPoolOp::register(ctx);
+    SoftmaxOp::register(ctx);
+    LogSoftmaxOp::register(ctx);
+    ReduceSumOp::register(ctx);
+    ReduceMeanOp::register(ctx);
+    ReduceMaxOp::register(ctx);
+    ReduceMinOp::register(ctx);
+    ReduceProdOp::register(ctx);
+    ReduceSumSquareOp::register(ctx);
+    ReduceL1Op::register(ctx);
+    ReduceL2Op::register(ctx);
+    ReduceLogSumExpOp::register(ctx);
+    ArgMaxOp::register(ctx);
+    ArgMinOp::register(ctx);
+    ConstantOp::register(ctx);
+    GeluOp::register(ctx);
+    HardSigmoidOp::register(ctx);
+    ClipOp::register(ctx);
+    CastOp::register(ctx);
+    WhereOp::register(ctx);
+    MatMulOp::register(ctx);
+    GemmOp::register(ctx);
+    Conv2dOp::register(ctx);
+    MaxPool2dOp::register(ctx);
+    AvgPool2dOp::register(ctx);
+    LayerNormOp::register(ctx);
+    RmsNormOp::register(ctx);
+    BatchNormOp::register(ctx);
+    ReshapeOp::register(ctx);
+    TransposeOp::register(ctx);
+    ExpandOp::register(ctx);
+    ConcatOp::register(ctx);
+    SplitOp::register(ctx);
+    SliceOp::register(ctx);
+    SqueezeOp::register(ctx);
+    UnsqueezeOp::register(ctx);
+    FlattenOp::register(ctx);
+    PadOp::register(ctx);
+    TileOp::register(ctx);
+    ShapeOfOp::register(ctx);
+    SizeOp::register(ctx);
+    ConstantOfShapeOp::register(ctx);
+    RangeOp::register(ctx);
+    AttentionOp::register(ctx);
+    CustomOp::register(ctx);
+}
