@@ -10,6 +10,8 @@ use strata_ir::Context;
 pub fn dialect_doc(ctx: &Context, dialect: &str) -> String {
     let source = if dialect == "builtin" {
         "ir/src/builtin.rs".to_string()
+    } else if dialect == "graph" {
+        "dialects/src/graph/ops.rs".to_string()
     } else {
         format!("dialects/src/{dialect}.rs")
     };

@@ -179,6 +179,36 @@ impl Context {
     }
 
     /// `loc(unknown)`.
+    /// `dense<...> : ty` from the elements' little-endian bytes
+    /// (`ceil(bits / 8)` bytes each, `i1` as one byte 0 or 1), stored as a
+    /// splat when all elements are equal, as MLIR's `DenseElementsAttr::get`.
+    /// `None` when the byte count does not match the type.
+    pub fn dense_elements_attr(&mut self, ty: Type, mut raw: Vec<u8>) -> Option<Attribute> {
+        let elem = self.type_kind(ty).element_type()?;
+        let storage = dense_storage_bytes(self, elem)?;
+        let count = self
+            .type_kind(ty)
+            .shape()?
+            .iter()
+            .try_fold(1usize, |acc, &d| {
+                usize::try_from(d).ok().and_then(|d| acc.checked_mul(d))
+            })?;
+        if storage == 0 || raw.len() != count.checked_mul(storage)? {
+            return None;
+        }
+        let splat = !raw.is_empty() && raw.chunks(storage).all(|c| c == &raw[..storage]);
+        if splat {
+            raw.truncate(storage);
+        }
+        Some(self.intern_attr(AttrKind::DenseElements {
+            ty,
+            data: DenseData {
+                raw: raw.into(),
+                splat,
+            },
+        }))
+    }
+
     pub fn unknown_loc(&mut self) -> Location {
         self.intern_attr(AttrKind::Location(LocKind::Unknown))
     }

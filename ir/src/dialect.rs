@@ -320,6 +320,12 @@ impl DialectRegistry {
         }
     }
 
+    /// The declarative spec of the op named `name`, when it is registered
+    /// and declared with `#[op]`.
+    pub fn op_spec(&self, name: &str) -> Option<&'static crate::ods::OpSpec> {
+        self.index_of(name).and_then(|i| self.ops[i].spec)
+    }
+
     pub(crate) fn interface_at<I: 'static>(&self, slot: usize) -> Option<&I> {
         self.interfaces
             .get(&(std::any::TypeId::of::<I>(), slot))

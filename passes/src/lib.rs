@@ -7,6 +7,7 @@
 mod canonicalize;
 mod cse;
 mod dce;
+mod graph;
 mod inline;
 mod reconcile_casts;
 mod symbol_dce;
@@ -19,6 +20,9 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::registration());
     registry.register(cse::registration());
     registry.register(dce::registration());
+    for registration in graph::registrations() {
+        registry.register(registration);
+    }
     registry.register(inline::registration());
     registry.register(reconcile_casts::registration());
     registry.register(symbol_dce::registration());

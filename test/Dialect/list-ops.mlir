@@ -6,6 +6,7 @@
 // DIALECTS:      arith
 // DIALECTS-NEXT: builtin
 // DIALECTS-NEXT: func
+// DIALECTS-NEXT: graph
 // DIALECTS-NEXT: math
 // DIALECTS-NEXT: scf
 
@@ -18,4 +19,4 @@
 // OPS: scf.for For operation.
 // OPS: scf.while
 
-// SHOW: Available Dialects: arith,builtin,func,math,scf,test
+// SHOW: Available Dialects: arith,builtin,func,graph,math,scf,test

@@ -229,7 +229,8 @@ fn attr(ctx: &Context, op: Operation, name: &str) -> Option<Attribute> {
 /// An integer attribute of `op`.
 pub fn attr_i64(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
     match ctx.attr_kind(attr(ctx, op, name)?) {
-        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        // Stored truncated to the type's width: read back as two's complement.
+        AttrKind::Integer { value, .. } => Some(*value as i64),
         _ => None,
     }
 }
@@ -302,7 +303,7 @@ fn is_float(ctx: &Context, t: Type) -> bool {
     ctx.float_kind(t).is_some()
 }
 
-fn operand<'a>(ops: &'a [OperandInfo], i: usize) -> Result<&'a OperandInfo, String> {
+fn operand(ops: &[OperandInfo], i: usize) -> Result<&OperandInfo, String> {
     ops.get(i).ok_or_else(|| format!("expected operand #{i}"))
 }
 
@@ -499,11 +500,14 @@ fn window_out(input: &Dim, k: i64, s: i64, pad: i64, d: i64, ceil: bool) -> Resu
     Ok(Dim::Known(out))
 }
 
+/// Strides, pads and dilations of a window op.
+type WindowAttrs = (Vec<i64>, Vec<i64>, Vec<i64>);
+
 fn window_attrs(
     ctx: &Context,
     op: Operation,
     kernel: &[i64],
-) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>), String> {
+) -> Result<WindowAttrs, String> {
     let strides = attr_i64_array(ctx, op, "strides").unwrap_or_else(|| vec![1, 1]);
     let pads = attr_i64_array(ctx, op, "pads").unwrap_or_else(|| vec![0; 4]);
     let dilations = attr_i64_array(ctx, op, "dilations").unwrap_or_else(|| vec![1, 1]);

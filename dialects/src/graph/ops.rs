@@ -1061,5 +1061,6 @@ pub(super) fn register_ops(ctx: &mut Context) {
     ConstantOfShapeOp::register(ctx);
     RangeOp::register(ctx);
     AttentionOp::register(ctx);
+    GatherOp::register(ctx);
     CustomOp::register(ctx);
 }

@@ -1,0 +1,1229 @@
+//! Node-by-node conversion of an ONNX graph into `graph` ops.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use strata_dialects::graph::infer::{infer_results, result_type};
+use strata_dialects::graph::shape::{shape_of, Dim, Shape};
+use strata_ir::attributes::AttrKind;
+use strata_ir::float::FloatKind;
+use strata_ir::types::TypeKind;
+use strata_ir::{Attribute, Block, Context, Location, Operation, OperationState, Type, Value};
+
+use crate::proto::{
+    attribute_proto::AttributeType, type_proto, AttributeProto, ModelProto, NodeProto,
+    ValueInfoProto,
+};
+use crate::tensor::{dtype_name, element_type, tensor_attr};
+use crate::ImportError;
+
+/// The ONNX op types (default domain) the importer converts.
+pub const SUPPORTED_OPS: &[&str] = &[
+    "Abs",
+    "Add",
+    "And",
+    "ArgMax",
+    "ArgMin",
+    "Attention",
+    "AveragePool",
+    "BatchNormalization",
+    "Cast",
+    "CastLike",
+    "Ceil",
+    "Clip",
+    "Concat",
+    "Constant",
+    "ConstantOfShape",
+    "Conv",
+    "Cos",
+    "Div",
+    "Dropout",
+    "Elu",
+    "Equal",
+    "Erf",
+    "Exp",
+    "Expand",
+    "Flatten",
+    "Floor",
+    "Gather",
+    "Gelu",
+    "Gemm",
+    "GlobalAveragePool",
+    "GlobalMaxPool",
+    "Greater",
+    "GreaterOrEqual",
+    "HardSigmoid",
+    "Identity",
+    "LayerNormalization",
+    "LeakyRelu",
+    "Less",
+    "LessOrEqual",
+    "Log",
+    "LogSoftmax",
+    "MatMul",
+    "Max",
+    "MaxPool",
+    "Mean",
+    "Min",
+    "Mod",
+    "Mul",
+    "Neg",
+    "Not",
+    "Or",
+    "Pad",
+    "Pow",
+    "RMSNormalization",
+    "Range",
+    "Reciprocal",
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogSumExp",
+    "ReduceMax",
+    "ReduceMean",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceSum",
+    "ReduceSumSquare",
+    "Relu",
+    "Reshape",
+    "Shape",
+    "Sigmoid",
+    "Sign",
+    "Sin",
+    "Size",
+    "Slice",
+    "Softmax",
+    "Softplus",
+    "Split",
+    "Sqrt",
+    "Squeeze",
+    "Sub",
+    "Sum",
+    "Tanh",
+    "Tile",
+    "Transpose",
+    "Unsqueeze",
+    "Where",
+    "Xor",
+];
+
+pub(crate) struct Importer<'c> {
+    ctx: &'c mut Context,
+    file: String,
+    values: HashMap<String, Value>,
+    block: Option<Block>,
+    opset: i64,
+}
+
+type Res<T> = Result<T, String>;
+
+impl<'c> Importer<'c> {
+    pub(crate) fn new(ctx: &'c mut Context, file: &str) -> Self {
+        Importer {
+            ctx,
+            file: file.to_string(),
+            values: HashMap::new(),
+            block: None,
+            opset: 0,
+        }
+    }
+
+    fn invalid(&self, node: Option<&str>, message: impl Into<String>) -> ImportError {
+        ImportError::Invalid {
+            file: self.file.clone(),
+            node: node.map(str::to_string),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn import(mut self, model: &ModelProto) -> Result<Operation, ImportError> {
+        self.opset = model
+            .opset_import
+            .iter()
+            .find(|o| o.domain().is_empty() || o.domain() == "ai.onnx")
+            .map(|o| o.version())
+            .ok_or_else(|| {
+                self.invalid(
+                    None,
+                    "the model imports no version of the default ONNX domain",
+                )
+            })?;
+        if self.opset < 13 {
+            return Err(self.invalid(
+                None,
+                format!(
+                    "opset {} is not supported: strata imports opset 13 and later",
+                    self.opset
+                ),
+            ));
+        }
+        let graph = model
+            .graph
+            .as_ref()
+            .ok_or_else(|| self.invalid(None, "the model has no graph"))?;
+        if !model.functions.is_empty() {
+            let names: Vec<&str> = model.functions.iter().map(|f| f.name()).collect();
+            return Err(self.invalid(
+                None,
+                format!(
+                    "model-local functions are not supported: {}",
+                    names.join(", ")
+                ),
+            ));
+        }
+
+        // Every unsupported op type, before converting anything.
+        let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (i, node) in graph.node.iter().enumerate() {
+            let default_domain = node.domain().is_empty() || node.domain() == "ai.onnx";
+            if !default_domain || !SUPPORTED_OPS.contains(&node.op_type()) {
+                let key = if default_domain {
+                    node.op_type().to_string()
+                } else {
+                    format!("{}:{}", node.domain(), node.op_type())
+                };
+                unsupported
+                    .entry(key)
+                    .or_default()
+                    .push(node_label(node, i));
+            }
+        }
+        if !unsupported.is_empty() {
+            return Err(ImportError::Unsupported {
+                file: self.file.clone(),
+                ops: unsupported,
+            });
+        }
+
+        let file_loc = self.ctx.file_line_col_loc(&self.file, 0, 0);
+        let region = self.ctx.create_region();
+        let body = self.ctx.create_block();
+        self.ctx.append_block(region, body);
+        self.block = Some(body);
+
+        // Arguments: the inputs that are not initializers.
+        let initializers: HashSet<&str> = graph.initializer.iter().map(|t| t.name()).collect();
+        let mut arg_types = Vec::new();
+        let mut arg_names = Vec::new();
+        for input in graph
+            .input
+            .iter()
+            .filter(|i| !initializers.contains(i.name()))
+        {
+            let ty = self
+                .value_info_type(input)
+                .map_err(|m| self.invalid(None, format!("input '{}': {m}", input.name())))?;
+            let loc = self.ctx.name_loc(input.name(), Some(file_loc));
+            let arg = self.ctx.add_block_argument(body, ty, loc);
+            self.values.insert(input.name().to_string(), arg);
+            arg_types.push(ty);
+            arg_names.push(input.name().to_string());
+        }
+        for init in &graph.initializer {
+            let attr = tensor_attr(self.ctx, init).map_err(|m| self.invalid(None, m))?;
+            let loc = self.ctx.name_loc(init.name(), Some(file_loc));
+            let v = self
+                .constant(attr, loc)
+                .map_err(|m| self.invalid(None, format!("initializer '{}': {m}", init.name())))?;
+            self.values.insert(init.name().to_string(), v);
+        }
+        for (i, node) in graph.node.iter().enumerate() {
+            let label = node_label(node, i);
+            let loc_name = if node.name().is_empty() {
+                label.clone()
+            } else {
+                node.name().to_string()
+            };
+            let loc = self.ctx.name_loc(&loc_name, Some(file_loc));
+            let results = self
+                .convert(node, loc)
+                .map_err(|m| self.invalid(Some(&label), format!("{} {m}", node.op_type())))?;
+            for (name, value) in node.output.iter().zip(results) {
+                if !name.is_empty() {
+                    self.values.insert(name.clone(), value);
+                }
+            }
+        }
+
+        // Outputs, refined with the types the model declares for them.
+        let mut outputs = Vec::new();
+        let mut result_names = Vec::new();
+        for out in &graph.output {
+            let v = *self.values.get(out.name()).ok_or_else(|| {
+                self.invalid(
+                    None,
+                    format!("output '{}' is not computed by any node", out.name()),
+                )
+            })?;
+            if let Ok(declared) = self.value_info_type(out) {
+                self.refine_value(v, declared);
+            }
+            outputs.push(v);
+            result_names.push(out.name().to_string());
+        }
+        let result_types: Vec<Type> = outputs.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let ret_loc = self.ctx.name_loc("return", Some(file_loc));
+        let ret = self.create("func.return", outputs, vec![], vec![], ret_loc);
+        self.ctx.append_op(body, ret);
+
+        let fn_type = self.ctx.function_type(arg_types, result_types);
+        let arg_attrs = self.name_attrs(&arg_names);
+        let res_attrs = self.name_attrs(&result_names);
+        let mut props = vec![
+            ("sym_name", self.ctx.string_attr("main")),
+            ("function_type", self.ctx.type_attr(fn_type)),
+        ];
+        if !arg_names.is_empty() {
+            props.push(("arg_attrs", arg_attrs));
+        }
+        if !result_names.is_empty() {
+            props.push(("res_attrs", res_attrs));
+        }
+        let graph_loc = self.ctx.name_loc(
+            if graph.name().is_empty() {
+                "main"
+            } else {
+                graph.name()
+            },
+            Some(file_loc),
+        );
+        let func = self.create_with_regions("func.func", props, vec![region], graph_loc);
+
+        let module_region = self.ctx.create_region();
+        let module_block = self.ctx.create_block();
+        self.ctx.append_block(module_region, module_block);
+        self.ctx.append_op(module_block, func);
+        let module =
+            self.create_with_regions("builtin.module", vec![], vec![module_region], file_loc);
+        Ok(module)
+    }
+
+    fn name_attrs(&mut self, names: &[String]) -> Attribute {
+        let key = self.ctx.ident("onnx.name");
+        let dicts: Vec<Attribute> = names
+            .iter()
+            .map(|n| {
+                let s = self.ctx.string_attr(n);
+                self.ctx.dictionary_attr(vec![(key, s)])
+            })
+            .collect();
+        self.ctx.array_attr(dicts)
+    }
+
+    /// The tensor type of a graph input or output.
+    fn value_info_type(&mut self, info: &ValueInfoProto) -> Res<Type> {
+        let Some(type_proto::Value::TensorType(t)) =
+            info.r#type.as_ref().and_then(|t| t.value.as_ref())
+        else {
+            return Err(
+                "non-tensor inputs and outputs (sequences, maps, optionals) are not supported"
+                    .into(),
+            );
+        };
+        let elem = element_type(self.ctx, t.elem_type()).ok_or_else(|| {
+            format!(
+                "element type {} is not supported",
+                dtype_name(t.elem_type())
+            )
+        })?;
+        let shape =
+            match &t.shape {
+                None => Shape::unranked(),
+                Some(s) => Shape::ranked(
+                    s.dim
+                        .iter()
+                        .map(|d| match &d.value {
+                            Some(crate::proto::tensor_shape_proto::dimension::Value::DimValue(
+                                v,
+                            )) if *v >= 0 => Dim::Known(*v),
+                            Some(crate::proto::tensor_shape_proto::dimension::Value::DimParam(
+                                p,
+                            )) if !p.is_empty() => Dim::sym(&symbol_name(p)),
+                            _ => Dim::Unknown,
+                        })
+                        .collect(),
+                ),
+            };
+        Ok(strata_dialects::graph::shape::tensor_type(
+            self.ctx, &shape, elem,
+        ))
+    }
+
+    /// Gives `v` the more precise of its type and `declared`.
+    fn refine_value(&mut self, v: Value, declared: Type) {
+        let current = self.ctx.value_type(v);
+        let (Some((have, elem)), Some((want, welem))) =
+            (shape_of(self.ctx, current), shape_of(self.ctx, declared))
+        else {
+            return;
+        };
+        if elem != welem {
+            return;
+        }
+        if let Ok(refined) = strata_dialects::graph::infer::refine(&want, &have) {
+            let ty = strata_dialects::graph::shape::tensor_type(self.ctx, &refined, elem);
+            self.ctx.set_value_type(v, ty);
+        }
+    }
+
+    fn create(
+        &mut self,
+        name: &str,
+        operands: Vec<Value>,
+        result_types: Vec<Type>,
+        props: Vec<(&str, Attribute)>,
+        loc: Location,
+    ) -> Operation {
+        let ident = self.ctx.ident(name);
+        let mut state = OperationState::new(ident, loc);
+        state.operands = operands;
+        state.result_types = result_types;
+        self.set_props(&mut state, name, props);
+        self.ctx.create_operation(state)
+    }
+
+    fn create_with_regions(
+        &mut self,
+        name: &str,
+        props: Vec<(&str, Attribute)>,
+        regions: Vec<strata_ir::Region>,
+        loc: Location,
+    ) -> Operation {
+        let ident = self.ctx.ident(name);
+        let mut state = OperationState::new(ident, loc);
+        state.regions = regions;
+        self.set_props(&mut state, name, props);
+        self.ctx.create_operation(state)
+    }
+
+    fn set_props(&mut self, state: &mut OperationState, name: &str, props: Vec<(&str, Attribute)>) {
+        if !props.is_empty() {
+            let entries = props
+                .into_iter()
+                .map(|(k, v)| (self.ctx.ident(k), v))
+                .collect();
+            state.properties = Some(self.ctx.dictionary_attr(entries));
+        }
+        if let Some(spec) = self.ctx.registry().op_spec(name) {
+            strata_ir::ods::fill_default_properties(self.ctx, spec, state);
+        }
+    }
+
+    /// Creates a `graph` op at the end of the body with inferred result
+    /// types (`hint` gives the element type where the op declares it).
+    fn op(
+        &mut self,
+        name: &str,
+        operands: Vec<Value>,
+        props: Vec<(&str, Attribute)>,
+        num_results: usize,
+        hint: Option<Type>,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        let placeholder = match hint {
+            Some(t) => t,
+            None => {
+                let f32 = self.ctx.float_type(FloatKind::F32);
+                self.ctx
+                    .intern_type(TypeKind::UnrankedTensor { element: f32 })
+            }
+        };
+        let op = self.create(name, operands, vec![placeholder; num_results], props, loc);
+        if let Some(block) = self.block {
+            self.ctx.append_op(block, op);
+        }
+        let inferred = infer_results(self.ctx, op)
+            .unwrap_or_else(|| Err("has operands that are not tensors".into()))?;
+        let results: Vec<Value> = self.ctx.results(op).collect();
+        if inferred.len() != results.len() {
+            return Err(format!(
+                "infers {} results, expected {}",
+                inferred.len(),
+                results.len()
+            ));
+        }
+        for (r, inf) in results.iter().zip(&inferred) {
+            let declared = self.ctx.value_type(*r);
+            let ty = result_type(self.ctx, inf, declared);
+            self.ctx.set_value_type(*r, ty);
+        }
+        Ok(results)
+    }
+
+    fn op1(
+        &mut self,
+        name: &str,
+        operands: Vec<Value>,
+        props: Vec<(&str, Attribute)>,
+        loc: Location,
+    ) -> Res<Value> {
+        self.op(name, operands, props, 1, None, loc).map(|r| r[0])
+    }
+
+    fn constant(&mut self, value: Attribute, loc: Location) -> Res<Value> {
+        self.op1("graph.constant", vec![], vec![("value", value)], loc)
+    }
+
+    fn const_i64(&mut self, values: &[i64], loc: Location) -> Res<Value> {
+        let i64t = self.ctx.integer_type(64);
+        let ty = self.ctx.tensor_type(vec![values.len() as i64], i64t);
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let attr = self
+            .ctx
+            .dense_elements_attr(ty, raw)
+            .ok_or("could not build a constant")?;
+        self.constant(attr, loc)
+    }
+
+    fn input(&self, node: &NodeProto, i: usize) -> Res<Option<Value>> {
+        match node.input.get(i) {
+            None => Ok(None),
+            Some(n) if n.is_empty() => Ok(None),
+            Some(n) => self
+                .values
+                .get(n)
+                .copied()
+                .map(Some)
+                .ok_or_else(|| format!("uses '{n}', which no node or input defines")),
+        }
+    }
+
+    fn req(&self, node: &NodeProto, i: usize) -> Res<Value> {
+        self.input(node, i)?
+            .ok_or_else(|| format!("requires input #{i}"))
+    }
+
+    fn elem(&self, v: Value) -> Option<Type> {
+        shape_of(self.ctx, self.ctx.value_type(v)).map(|(_, e)| e)
+    }
+
+    fn i64_attr(&mut self, v: i64) -> Attribute {
+        let t = self.ctx.integer_type(64);
+        self.ctx.integer_attr(t, i128::from(v))
+    }
+
+    fn f64_attr(&mut self, v: f64) -> Attribute {
+        let t = self.ctx.float_type(FloatKind::F64);
+        self.ctx.float_attr(t, v)
+    }
+
+    fn bool_attr(&mut self, v: bool) -> Attribute {
+        self.ctx.bool_attr(v)
+    }
+
+    fn i64_array(&mut self, v: &[i64]) -> Attribute {
+        let element = self.ctx.integer_type(64);
+        self.ctx.intern_attr(AttrKind::DenseArray {
+            element,
+            values: v.iter().map(|&x| x as u64).collect(),
+        })
+    }
+
+    fn segments(&mut self, sizes: &[i32]) -> Attribute {
+        let element = self.ctx.integer_type(32);
+        self.ctx.intern_attr(AttrKind::DenseArray {
+            element,
+            values: sizes.iter().map(|&x| x as u32 as u64).collect(),
+        })
+    }
+
+    /// A `Constant` node's value.
+    fn constant_value(&mut self, node: &NodeProto) -> Res<Attribute> {
+        let attr = node.attribute.first().ok_or("has no value attribute")?;
+        if node.attribute.len() != 1 {
+            return Err("must have exactly one value attribute".into());
+        }
+        let f32t = self.ctx.float_type(FloatKind::F32);
+        let i64t = self.ctx.integer_type(64);
+        let (ty, raw): (Type, Vec<u8>) = match attr.name() {
+            "value" => {
+                return tensor_attr(self.ctx, attr.t.as_ref().ok_or("'value' holds no tensor")?)
+            }
+            "value_float" => (
+                self.ctx.tensor_type(vec![], f32t),
+                attr.f().to_le_bytes().to_vec(),
+            ),
+            "value_floats" => (
+                self.ctx.tensor_type(vec![attr.floats.len() as i64], f32t),
+                attr.floats.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            ),
+            "value_int" => (
+                self.ctx.tensor_type(vec![], i64t),
+                attr.i().to_le_bytes().to_vec(),
+            ),
+            "value_ints" => (
+                self.ctx.tensor_type(vec![attr.ints.len() as i64], i64t),
+                attr.ints.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            ),
+            other => return Err(format!("attribute '{other}' is not supported")),
+        };
+        self.ctx
+            .dense_elements_attr(ty, raw)
+            .ok_or_else(|| "could not build the constant".into())
+    }
+
+    fn convert(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
+        let a = Attrs(&node.attribute);
+        let one = |r: Res<Value>| r.map(|v| vec![v]);
+        let op = node.op_type();
+        let binary = |name: &str| -> Option<&'static str> {
+            Some(match name {
+                "Add" | "Sum" => "graph.add",
+                "Sub" => "graph.sub",
+                "Mul" => "graph.mul",
+                "Div" => "graph.div",
+                "Pow" => "graph.pow",
+                "Max" => "graph.max",
+                "Min" => "graph.min",
+                "And" => "graph.and",
+                "Or" => "graph.or",
+                "Xor" => "graph.xor",
+                "Equal" => "graph.equal",
+                "Less" => "graph.less",
+                "LessOrEqual" => "graph.less_equal",
+                "Greater" => "graph.greater",
+                "GreaterOrEqual" => "graph.greater_equal",
+                _ => return None,
+            })
+        };
+        let unary = |name: &str| -> Option<&'static str> {
+            Some(match name {
+                "Neg" => "graph.neg",
+                "Abs" => "graph.abs",
+                "Sign" => "graph.sign",
+                "Sqrt" => "graph.sqrt",
+                "Reciprocal" => "graph.reciprocal",
+                "Exp" => "graph.exp",
+                "Log" => "graph.log",
+                "Erf" => "graph.erf",
+                "Tanh" => "graph.tanh",
+                "Sin" => "graph.sin",
+                "Cos" => "graph.cos",
+                "Floor" => "graph.floor",
+                "Ceil" => "graph.ceil",
+                "Sigmoid" => "graph.sigmoid",
+                "Relu" => "graph.relu",
+                "Softplus" => "graph.softplus",
+                "Not" => "graph.not",
+                _ => return None,
+            })
+        };
+        if let Some(name) = binary(op) {
+            if matches!(op, "Max" | "Min" | "Sum") {
+                // Variadic in ONNX: a chain of binary ops.
+                let mut acc = self.req(node, 0)?;
+                for i in 1..node.input.len() {
+                    let next = self.req(node, i)?;
+                    acc = self.op1(name, vec![acc, next], vec![], loc)?;
+                }
+                return Ok(vec![acc]);
+            }
+            let (l, mut r) = (self.req(node, 0)?, self.req(node, 1)?);
+            if op == "Pow" && self.elem(l) != self.elem(r) {
+                // ONNX lets the exponent have its own type: convert it to the base's.
+                let elem = self.elem(l).ok_or("operand is not a tensor")?;
+                let hint = self
+                    .ctx
+                    .intern_type(TypeKind::UnrankedTensor { element: elem });
+                r = self.op("graph.cast", vec![r], vec![], 1, Some(hint), loc)?[0];
+            }
+            return one(self.op1(name, vec![l, r], vec![], loc));
+        }
+        if let Some(name) = unary(op) {
+            let x = self.req(node, 0)?;
+            return one(self.op1(name, vec![x], vec![], loc));
+        }
+        match op {
+            "Identity" => Ok(vec![self.req(node, 0)?]),
+            "Dropout" => {
+                if node.output.get(1).is_some_and(|o| !o.is_empty()) {
+                    return Err("with a mask output is not supported (inference only)".into());
+                }
+                if let Some(t) = self.input(node, 2)? {
+                    if self
+                        .const_int(t)
+                        .is_none_or(|v| v.first().copied().unwrap_or(0) != 0)
+                    {
+                        return Err("in training mode is not supported".into());
+                    }
+                }
+                Ok(vec![self.req(node, 0)?])
+            }
+            "Mean" => {
+                let n = node.input.len();
+                let mut acc = self.req(node, 0)?;
+                for i in 1..n {
+                    let next = self.req(node, i)?;
+                    acc = self.op1("graph.add", vec![acc, next], vec![], loc)?;
+                }
+                if n > 1 {
+                    let elem = self.elem(acc).ok_or("operand is not a tensor")?;
+                    let ty = self.ctx.tensor_type(vec![], elem);
+                    let count = scalar_attr(self.ctx, ty, n as f64)
+                        .ok_or("Mean of non-float tensors is not supported")?;
+                    let c = self.constant(count, loc)?;
+                    acc = self.op1("graph.div", vec![acc, c], vec![], loc)?;
+                }
+                Ok(vec![acc])
+            }
+            "Mod" => {
+                let (l, r) = (self.req(node, 0)?, self.req(node, 1)?);
+                let fmod = a.int("fmod").unwrap_or(0) != 0;
+                let is_float = self
+                    .elem(l)
+                    .is_some_and(|e| self.ctx.float_kind(e).is_some());
+                if is_float != fmod {
+                    return Err(format!(
+                        "with fmod={} on {} is not supported",
+                        i64::from(fmod),
+                        if is_float { "floats" } else { "integers" }
+                    ));
+                }
+                one(self.op1("graph.mod", vec![l, r], vec![], loc))
+            }
+            "Gelu" => {
+                let x = self.req(node, 0)?;
+                let approx = a.string("approximate").unwrap_or_else(|| "none".into());
+                let s = self.ctx.string_attr(&approx);
+                one(self.op1("graph.gelu", vec![x], vec![("approximate", s)], loc))
+            }
+            "LeakyRelu" | "Elu" => {
+                let x = self.req(node, 0)?;
+                let default = if op == "Elu" { 1.0 } else { 0.01 };
+                let alpha = self.f64_attr(f64::from(a.float("alpha").unwrap_or(default)));
+                let name = if op == "Elu" {
+                    "graph.elu"
+                } else {
+                    "graph.leaky_relu"
+                };
+                one(self.op1(name, vec![x], vec![("alpha", alpha)], loc))
+            }
+            "HardSigmoid" => {
+                let x = self.req(node, 0)?;
+                let alpha = self.f64_attr(f64::from(a.float("alpha").unwrap_or(0.2)));
+                let beta = self.f64_attr(f64::from(a.float("beta").unwrap_or(0.5)));
+                one(self.op1(
+                    "graph.hard_sigmoid",
+                    vec![x],
+                    vec![("alpha", alpha), ("beta", beta)],
+                    loc,
+                ))
+            }
+            "Clip" => {
+                let x = self.req(node, 0)?;
+                let (lo, hi) = (self.input(node, 1)?, self.input(node, 2)?);
+                let seg = self.segments(&[1, i32::from(lo.is_some()), i32::from(hi.is_some())]);
+                let operands = std::iter::once(x).chain(lo).chain(hi).collect();
+                one(self.op1(
+                    "graph.clip",
+                    operands,
+                    vec![("operandSegmentSizes", seg)],
+                    loc,
+                ))
+            }
+            "Cast" | "CastLike" => {
+                let x = self.req(node, 0)?;
+                let elem = if op == "Cast" {
+                    let to = a.int("to").ok_or("requires 'to'")?;
+                    element_type(self.ctx, to as i32)
+                        .ok_or_else(|| format!("to {} is not supported", dtype_name(to as i32)))?
+                } else {
+                    let like = self.req(node, 1)?;
+                    self.elem(like).ok_or("operand is not a tensor")?
+                };
+                let hint = self
+                    .ctx
+                    .intern_type(TypeKind::UnrankedTensor { element: elem });
+                self.op("graph.cast", vec![x], vec![], 1, Some(hint), loc)
+            }
+            "Where" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?];
+                one(self.op1("graph.where", ops, vec![], loc))
+            }
+            "MatMul" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                one(self.op1("graph.matmul", ops, vec![], loc))
+            }
+            "Gemm" => {
+                let mut ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                ops.extend(self.input(node, 2)?);
+                let props = vec![
+                    (
+                        "alpha",
+                        self.f64_attr(f64::from(a.float("alpha").unwrap_or(1.0))),
+                    ),
+                    (
+                        "beta",
+                        self.f64_attr(f64::from(a.float("beta").unwrap_or(1.0))),
+                    ),
+                    ("transA", self.bool_attr(a.int("transA").unwrap_or(0) != 0)),
+                    ("transB", self.bool_attr(a.int("transB").unwrap_or(0) != 0)),
+                ];
+                one(self.op1("graph.gemm", ops, props, loc))
+            }
+            "Conv" | "MaxPool" | "AveragePool" => self.convert_window(node, &a, loc),
+            "GlobalAveragePool" | "GlobalMaxPool" => {
+                let x = self.req(node, 0)?;
+                let name = if op == "GlobalMaxPool" {
+                    "graph.global_max_pool"
+                } else {
+                    "graph.global_avg_pool"
+                };
+                one(self.op1(name, vec![x], vec![], loc))
+            }
+            "Softmax" | "LogSoftmax" => {
+                let x = self.req(node, 0)?;
+                let axis = self.i64_attr(a.int("axis").unwrap_or(-1));
+                let name = if op == "Softmax" {
+                    "graph.softmax"
+                } else {
+                    "graph.log_softmax"
+                };
+                one(self.op1(name, vec![x], vec![("axis", axis)], loc))
+            }
+            "LayerNormalization" | "RMSNormalization" => {
+                if node.output.iter().skip(1).any(|o| !o.is_empty()) {
+                    return Err("with mean or inverse-deviation outputs is not supported".into());
+                }
+                let mut ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let name = if op == "LayerNormalization" {
+                    ops.extend(self.input(node, 2)?);
+                    "graph.layer_norm"
+                } else {
+                    "graph.rms_norm"
+                };
+                let props = vec![
+                    ("axis", self.i64_attr(a.int("axis").unwrap_or(-1))),
+                    (
+                        "epsilon",
+                        self.f64_attr(f64::from(a.float("epsilon").unwrap_or(1e-5))),
+                    ),
+                ];
+                one(self.op1(name, ops, props, loc))
+            }
+            "BatchNormalization" => {
+                if a.int("training_mode").unwrap_or(0) != 0
+                    || node.output.iter().skip(1).any(|o| !o.is_empty())
+                {
+                    return Err("in training mode is not supported".into());
+                }
+                let ops = (0..5).map(|i| self.req(node, i)).collect::<Res<Vec<_>>>()?;
+                let eps = self.f64_attr(f64::from(a.float("epsilon").unwrap_or(1e-5)));
+                one(self.op1("graph.batch_norm", ops, vec![("epsilon", eps)], loc))
+            }
+            "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd"
+            | "ReduceSumSquare" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp" => {
+                let name = match op {
+                    "ReduceSum" => "graph.reduce_sum",
+                    "ReduceMean" => "graph.reduce_mean",
+                    "ReduceMax" => "graph.reduce_max",
+                    "ReduceMin" => "graph.reduce_min",
+                    "ReduceProd" => "graph.reduce_prod",
+                    "ReduceSumSquare" => "graph.reduce_sum_square",
+                    "ReduceL1" => "graph.reduce_l1",
+                    "ReduceL2" => "graph.reduce_l2",
+                    _ => "graph.reduce_log_sum_exp",
+                };
+                let x = self.req(node, 0)?;
+                // Axes became an input in opset 13 (ReduceSum) or 18 (the others).
+                let axes = match a.ints("axes") {
+                    Some(v) => Some(self.const_i64(&v, loc)?),
+                    None => self.input(node, 1)?,
+                };
+                let props = vec![
+                    (
+                        "keepdims",
+                        self.bool_attr(a.int("keepdims").unwrap_or(1) != 0),
+                    ),
+                    (
+                        "noop_with_empty_axes",
+                        self.bool_attr(a.int("noop_with_empty_axes").unwrap_or(0) != 0),
+                    ),
+                ];
+                one(self.op1(name, std::iter::once(x).chain(axes).collect(), props, loc))
+            }
+            "ArgMax" | "ArgMin" => {
+                let x = self.req(node, 0)?;
+                let props = vec![
+                    ("axis", self.i64_attr(a.int("axis").unwrap_or(0))),
+                    (
+                        "keepdims",
+                        self.bool_attr(a.int("keepdims").unwrap_or(1) != 0),
+                    ),
+                    (
+                        "select_last_index",
+                        self.bool_attr(a.int("select_last_index").unwrap_or(0) != 0),
+                    ),
+                ];
+                let name = if op == "ArgMax" {
+                    "graph.argmax"
+                } else {
+                    "graph.argmin"
+                };
+                one(self.op1(name, vec![x], props, loc))
+            }
+            "Reshape" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let allowzero = self.bool_attr(a.int("allowzero").unwrap_or(0) != 0);
+                one(self.op1("graph.reshape", ops, vec![("allowzero", allowzero)], loc))
+            }
+            "Transpose" => {
+                let x = self.req(node, 0)?;
+                let props = match a.ints("perm") {
+                    Some(p) => vec![("perm", self.i64_array(&p))],
+                    None => vec![],
+                };
+                one(self.op1("graph.transpose", vec![x], props, loc))
+            }
+            "Expand" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                one(self.op1("graph.expand", ops, vec![], loc))
+            }
+            "Tile" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                one(self.op1("graph.tile", ops, vec![], loc))
+            }
+            "Concat" => {
+                let ops = (0..node.input.len())
+                    .map(|i| self.req(node, i))
+                    .collect::<Res<Vec<_>>>()?;
+                let axis = self.i64_attr(a.int("axis").ok_or("requires 'axis'")?);
+                one(self.op1("graph.concat", ops, vec![("axis", axis)], loc))
+            }
+            "Split" => {
+                let x = self.req(node, 0)?;
+                let split = match a.ints("split") {
+                    Some(v) => Some(self.const_i64(&v, loc)?),
+                    None => self.input(node, 1)?,
+                };
+                let n = node.output.len();
+                if split.is_none() {
+                    if let Some(k) = a.int("num_outputs") {
+                        if k as usize != n {
+                            return Err(format!("has num_outputs={k} but {n} outputs"));
+                        }
+                    }
+                }
+                let axis = self.i64_attr(a.int("axis").unwrap_or(0));
+                self.op(
+                    "graph.split",
+                    std::iter::once(x).chain(split).collect(),
+                    vec![("axis", axis)],
+                    n,
+                    None,
+                    loc,
+                )
+            }
+            "Slice" => {
+                let mut ops = vec![self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?];
+                let (axes, steps) = (self.input(node, 3)?, self.input(node, 4)?);
+                let seg = self.segments(&[
+                    1,
+                    1,
+                    1,
+                    i32::from(axes.is_some()),
+                    i32::from(steps.is_some()),
+                ]);
+                ops.extend(axes);
+                ops.extend(steps);
+                one(self.op1("graph.slice", ops, vec![("operandSegmentSizes", seg)], loc))
+            }
+            "Gather" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let axis = self.i64_attr(a.int("axis").unwrap_or(0));
+                one(self.op1("graph.gather", ops, vec![("axis", axis)], loc))
+            }
+            "Squeeze" | "Unsqueeze" => {
+                let x = self.req(node, 0)?;
+                let axes = match a.ints("axes") {
+                    Some(v) => Some(self.const_i64(&v, loc)?),
+                    None => self.input(node, 1)?,
+                };
+                if op == "Unsqueeze" {
+                    let axes = axes.ok_or("requires axes")?;
+                    one(self.op1("graph.unsqueeze", vec![x, axes], vec![], loc))
+                } else {
+                    one(self.op1(
+                        "graph.squeeze",
+                        std::iter::once(x).chain(axes).collect(),
+                        vec![],
+                        loc,
+                    ))
+                }
+            }
+            "Flatten" => {
+                let x = self.req(node, 0)?;
+                let axis = self.i64_attr(a.int("axis").unwrap_or(1));
+                one(self.op1("graph.flatten", vec![x], vec![("axis", axis)], loc))
+            }
+            "Pad" => {
+                if self.input(node, 3)?.is_some() {
+                    return Err("with an 'axes' input is not supported".into());
+                }
+                let x = self.req(node, 0)?;
+                let pads = self.req(node, 1)?;
+                let value = self.input(node, 2)?;
+                let mode = a.string("mode").unwrap_or_else(|| "constant".into());
+                let mode = self.ctx.string_attr(&mode);
+                let ops = [x, pads].into_iter().chain(value).collect();
+                one(self.op1("graph.pad", ops, vec![("mode", mode)], loc))
+            }
+            "Shape" => {
+                let x = self.req(node, 0)?;
+                let mut props = vec![("start", self.i64_attr(a.int("start").unwrap_or(0)))];
+                if let Some(end) = a.int("end") {
+                    props.push(("end", self.i64_attr(end)));
+                }
+                one(self.op1("graph.shape_of", vec![x], props, loc))
+            }
+            "Size" => {
+                let x = self.req(node, 0)?;
+                one(self.op1("graph.size", vec![x], vec![], loc))
+            }
+            "ConstantOfShape" => {
+                let s = self.req(node, 0)?;
+                let props = match a.get("value").and_then(|v| v.t.as_ref()) {
+                    Some(t) => vec![("value", tensor_attr(self.ctx, t)?)],
+                    None => vec![],
+                };
+                one(self.op1("graph.constant_of_shape", vec![s], props, loc))
+            }
+            "Range" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?];
+                one(self.op1("graph.range", ops, vec![], loc))
+            }
+            "Constant" => {
+                let value = self.constant_value(node)?;
+                one(self.constant(value, loc))
+            }
+            "Attention" => self.convert_attention(node, &a, loc),
+            other => Err(format!("op type '{other}' has no conversion")),
+        }
+    }
+
+    fn const_int(&self, v: Value) -> Option<Vec<i64>> {
+        strata_dialects::graph::infer::operand_info(self.ctx, v).and_then(|i| i.value)
+    }
+
+    fn convert_window(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+        let op = node.op_type();
+        let x = self.req(node, 0)?;
+        if op == "MaxPool" && node.output.get(1).is_some_and(|o| !o.is_empty()) {
+            return Err("with an indices output is not supported".into());
+        }
+        if a.int("storage_order").unwrap_or(0) != 0 {
+            return Err("with storage_order=1 is not supported".into());
+        }
+        let input_shape = shape_of(self.ctx, self.ctx.value_type(x)).map(|(s, _)| s);
+        let kernel: Vec<i64> = match (op, a.ints("kernel_shape")) {
+            (_, Some(k)) => k,
+            ("Conv", None) => {
+                let w = self.req(node, 1)?;
+                let ws = shape_of(self.ctx, self.ctx.value_type(w))
+                    .and_then(|(s, _)| s.dims().map(<[Dim]>::to_vec));
+                ws.and_then(|d| {
+                    d.get(2..)
+                        .map(|k| k.iter().map(Dim::known).collect::<Option<Vec<_>>>())
+                })
+                .flatten()
+                .ok_or("needs static kernel dimensions")?
+            }
+            _ => return Err("requires 'kernel_shape'".into()),
+        };
+        if kernel.len() != 2 {
+            return Err(format!("in {}-D is not supported (2-D only)", kernel.len()));
+        }
+        let strides = a.ints("strides").unwrap_or_else(|| vec![1, 1]);
+        let dilations = a.ints("dilations").unwrap_or_else(|| vec![1, 1]);
+        let auto_pad = a.string("auto_pad").unwrap_or_else(|| "NOTSET".into());
+        let pads = match auto_pad.as_str() {
+            "NOTSET" => a.ints("pads").unwrap_or_else(|| vec![0; 4]),
+            "VALID" => vec![0; 4],
+            "SAME_UPPER" | "SAME_LOWER" => {
+                let dims = input_shape
+                    .as_ref()
+                    .and_then(|s| s.dims().map(<[Dim]>::to_vec))
+                    .filter(|d| d.len() == 4)
+                    .ok_or("with auto_pad=SAME needs a 4-D input")?;
+                let mut pads = vec![0; 4];
+                for i in 0..2 {
+                    let n = dims[2 + i]
+                        .known()
+                        .ok_or("with auto_pad=SAME needs static spatial sizes")?;
+                    let s = *strides.get(i).ok_or("has too few strides")?;
+                    let d = *dilations.get(i).ok_or("has too few dilations")?;
+                    if s < 1 {
+                        return Err("strides must be positive".into());
+                    }
+                    let out = (n + s - 1) / s;
+                    let total = ((out - 1) * s + d * (kernel[i] - 1) + 1 - n).max(0);
+                    let (small, large) = (total / 2, total - total / 2);
+                    if auto_pad == "SAME_UPPER" {
+                        pads[i] = small;
+                        pads[i + 2] = large;
+                    } else {
+                        pads[i] = large;
+                        pads[i + 2] = small;
+                    }
+                }
+                pads
+            }
+            other => return Err(format!("has an unknown auto_pad '{other}'")),
+        };
+        let mut props = vec![
+            ("strides", self.i64_array(&strides)),
+            ("pads", self.i64_array(&pads)),
+        ];
+        match op {
+            "Conv" => {
+                props.push(("dilations", self.i64_array(&dilations)));
+                props.push(("group", self.i64_attr(a.int("group").unwrap_or(1))));
+                let mut ops = vec![x, self.req(node, 1)?];
+                ops.extend(self.input(node, 2)?);
+                Ok(vec![self.op1("graph.conv2d", ops, props, loc)?])
+            }
+            "MaxPool" => {
+                props.push(("kernel_shape", self.i64_array(&kernel)));
+                props.push(("dilations", self.i64_array(&dilations)));
+                props.push((
+                    "ceil_mode",
+                    self.bool_attr(a.int("ceil_mode").unwrap_or(0) != 0),
+                ));
+                Ok(vec![self.op1("graph.max_pool2d", vec![x], props, loc)?])
+            }
+            _ => {
+                if dilations.iter().any(|&d| d != 1) {
+                    return Err("with dilations is not supported".into());
+                }
+                props.push(("kernel_shape", self.i64_array(&kernel)));
+                props.push((
+                    "ceil_mode",
+                    self.bool_attr(a.int("ceil_mode").unwrap_or(0) != 0),
+                ));
+                props.push((
+                    "count_include_pad",
+                    self.bool_attr(a.int("count_include_pad").unwrap_or(0) != 0),
+                ));
+                Ok(vec![self.op1("graph.avg_pool2d", vec![x], props, loc)?])
+            }
+        }
+    }
+
+    fn convert_attention(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+        if node.input.len() > 4 || node.output.iter().skip(1).any(|o| !o.is_empty()) {
+            return Err("with past key/value inputs or extra outputs is not supported".into());
+        }
+        if a.int("q_num_heads").is_some() || a.int("kv_num_heads").is_some() {
+            return Err("on 3-D inputs (q_num_heads / kv_num_heads) is not supported".into());
+        }
+        if a.float("softcap").is_some_and(|s| s != 0.0)
+            || a.int("qk_matmul_output_mode").unwrap_or(0) != 0
+        {
+            return Err("with softcap or qk_matmul_output_mode is not supported".into());
+        }
+        let (q, k, v) = (self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?);
+        let dims = |s: &Self, x: Value| {
+            shape_of(s.ctx, s.ctx.value_type(x)).and_then(|(sh, _)| sh.dims().map(<[Dim]>::to_vec))
+        };
+        let (qd, kd) = (dims(self, q), dims(self, k));
+        if let (Some(qd), Some(kd)) = (&qd, &kd) {
+            if qd.len() == 4 && kd.len() == 4 && qd[1].provably_ne(&kd[1]) {
+                return Err(
+                    "with grouped-query heads (q and k head counts differ) is not supported".into(),
+                );
+            }
+        }
+        let mask = self.input(node, 3)?;
+        let mut props = vec![(
+            "is_causal",
+            self.bool_attr(a.int("is_causal").unwrap_or(0) != 0),
+        )];
+        if let Some(s) = a.float("scale") {
+            props.push(("scale", self.f64_attr(f64::from(s))));
+        }
+        let ops = [q, k, v].into_iter().chain(mask).collect();
+        Ok(vec![self.op1("graph.attention", ops, props, loc)?])
+    }
+}
+
+/// A 0-D float constant of type `ty`.
+fn scalar_attr(ctx: &mut Context, ty: Type, v: f64) -> Option<Attribute> {
+    let elem = ctx.type_kind(ty).element_type()?;
+    let raw = match ctx.float_kind(elem)? {
+        FloatKind::F32 => (v as f32).to_le_bytes().to_vec(),
+        FloatKind::F64 => v.to_le_bytes().to_vec(),
+        _ => return None,
+    };
+    ctx.dense_elements_attr(ty, raw)
+}
+
+/// A node's name for messages: its name, or its op type and index.
+fn node_label(node: &NodeProto, index: usize) -> String {
+    if node.name().is_empty() {
+        format!("{}#{index}", node.op_type())
+    } else {
+        node.name().to_string()
+    }
+}
+
+/// A `dim_param` as a symbol: identifier characters kept, others `_`.
+fn symbol_name(param: &str) -> String {
+    let mut s: String = param
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// A node's attributes by name.
+struct Attrs<'a>(&'a [AttributeProto]);
+
+impl Attrs<'_> {
+    fn get(&self, name: &str) -> Option<&AttributeProto> {
+        self.0.iter().find(|a| a.name() == name)
+    }
+
+    fn int(&self, name: &str) -> Option<i64> {
+        self.get(name)
+            .filter(|a| {
+                a.r#type
+                    .is_none_or(|t| t == AttributeType::Int as i32 || t == 0)
+            })
+            .map(|a| a.i())
+    }
+
+    fn float(&self, name: &str) -> Option<f32> {
+        self.get(name)
+            .filter(|a| {
+                a.r#type
+                    .is_none_or(|t| t == AttributeType::Float as i32 || t == 0)
+            })
+            .map(|a| a.f())
+    }
+
+    fn ints(&self, name: &str) -> Option<Vec<i64>> {
+        self.get(name)
+            .filter(|a| {
+                a.r#type
+                    .is_none_or(|t| t == AttributeType::Ints as i32 || t == 0)
+            })
+            .map(|a| a.ints.clone())
+    }
+
+    fn string(&self, name: &str) -> Option<String> {
+        self.get(name)
+            .filter(|a| {
+                a.r#type
+                    .is_none_or(|t| t == AttributeType::String as i32 || t == 0)
+            })
+            .map(|a| String::from_utf8_lossy(a.s()).into_owned())
+    }
+}

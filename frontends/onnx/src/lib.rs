@@ -1,0 +1,124 @@
+//! ONNX import: a `.onnx` model becomes a `builtin.module` holding one
+//! `func.func @main` of `graph` ops.
+//!
+//! - The model's inputs are the function's arguments and its outputs the
+//!   returned values; their ONNX names survive as `onnx.name` argument and
+//!   result attributes. Symbolic dimensions (`dim_param`) become
+//!   `#graph.dims<...>` symbols.
+//! - Initializers and `Constant` nodes become `graph.constant` ops (large
+//!   ones print as hex blobs).
+//! - Each node becomes a `graph` op located at
+//!   `loc("<node name>"("model.onnx":0:0))`, with result types from the op's
+//!   shape function, so every later diagnostic names the node.
+//! - A model using ops that strata does not support is rejected with one
+//!   error listing every unsupported op type (and the nodes using it).
+//!
+//! Supported: the default ONNX domain at opset 13 and later; the op table is
+//! [`SUPPORTED_OPS`].
+
+mod convert;
+mod tensor;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use prost::Message;
+use strata_ir::{Context, Operation};
+
+pub use convert::SUPPORTED_OPS;
+pub use tensor::{dtype_name, element_type, tensor_attr};
+
+/// The ONNX protobuf messages (generated from `proto/onnx.proto`).
+#[allow(missing_docs, clippy::all, clippy::pedantic)]
+pub mod proto {
+    include!(concat!(env!("OUT_DIR"), "/onnx.rs"));
+}
+
+/// Why a model could not be imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The bytes are not an ONNX model.
+    #[error("{file}: not a valid ONNX model: {source}")]
+    Decode {
+        /// The file.
+        file: String,
+        /// The protobuf error.
+        source: prost::DecodeError,
+    },
+    /// The model uses ops strata does not support.
+    #[error("{file}: unsupported ONNX ops: {}", format_unsupported(.ops))]
+    Unsupported {
+        /// The file.
+        file: String,
+        /// Each unsupported op type (`domain:Type` outside the default
+        /// domain) with the names of the nodes using it.
+        ops: BTreeMap<String, Vec<String>>,
+    },
+    /// The model is malformed or uses an unsupported form of an op.
+    #[error("{file}: {}{message}", node.as_ref().map(|n| format!("node '{n}': ")).unwrap_or_default())]
+    Invalid {
+        /// The file.
+        file: String,
+        /// The node, when one is to blame.
+        node: Option<String>,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn format_unsupported(ops: &BTreeMap<String, Vec<String>>) -> String {
+    ops.iter()
+        .map(|(op, nodes)| {
+            let shown: Vec<&str> = nodes.iter().take(3).map(String::as_str).collect();
+            let more = if nodes.len() > 3 {
+                format!(", ... ({} nodes)", nodes.len())
+            } else {
+                String::new()
+            };
+            format!("{op} (node {}{more})", shown.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Reads and imports the model at `path`; its file name is used in
+/// locations.
+pub fn import_file(ctx: &mut Context, path: &Path) -> Result<Operation, ImportError> {
+    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    import_bytes(ctx, &bytes, &name)
+}
+
+/// Imports a serialized `ModelProto`; `file` names it in locations and
+/// errors.
+pub fn import_bytes(ctx: &mut Context, bytes: &[u8], file: &str) -> Result<Operation, ImportError> {
+    let model = proto::ModelProto::decode(bytes).map_err(|source| ImportError::Decode {
+        file: file.to_string(),
+        source,
+    })?;
+    import_model(ctx, &model, file)
+}
+
+/// Imports a decoded model.
+pub fn import_model(
+    ctx: &mut Context,
+    model: &proto::ModelProto,
+    file: &str,
+) -> Result<Operation, ImportError> {
+    strata_dialects::register_all(ctx);
+    convert::Importer::new(ctx, file).import(model)
+}

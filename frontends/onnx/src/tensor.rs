@@ -1,0 +1,112 @@
+//! ONNX tensors and element types.
+
+use strata_ir::float::FloatKind;
+use strata_ir::{Attribute, Context, Type};
+
+use crate::proto::{tensor_proto::DataType, TensorProto};
+
+/// The strata element type of an ONNX `TensorProto.DataType`, if supported.
+pub fn element_type(ctx: &mut Context, data_type: i32) -> Option<Type> {
+    Some(match DataType::try_from(data_type).ok()? {
+        DataType::Float => ctx.float_type(FloatKind::F32),
+        DataType::Double => ctx.float_type(FloatKind::F64),
+        DataType::Float16 => ctx.float_type(FloatKind::F16),
+        DataType::Bfloat16 => ctx.float_type(FloatKind::BF16),
+        DataType::Bool => ctx.integer_type(1),
+        DataType::Int8 => ctx.integer_type(8),
+        DataType::Int32 => ctx.integer_type(32),
+        DataType::Int64 => ctx.integer_type(64),
+        _ => return None,
+    })
+}
+
+/// The ONNX name of a data type (`FLOAT`, `UINT8`, ...).
+pub fn dtype_name(data_type: i32) -> String {
+    DataType::try_from(data_type)
+        .map(|d| d.as_str_name().to_string())
+        .unwrap_or_else(|_| format!("data type {data_type}"))
+}
+
+/// Bytes per element of a supported data type (`bool` as one byte).
+fn byte_size(dt: DataType) -> usize {
+    match dt {
+        DataType::Double | DataType::Int64 => 8,
+        DataType::Float | DataType::Int32 => 4,
+        DataType::Float16 | DataType::Bfloat16 => 2,
+        _ => 1,
+    }
+}
+
+/// A `dense<...>` attribute holding an ONNX tensor.
+pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, String> {
+    let dt = DataType::try_from(t.data_type()).map_err(|_| {
+        format!(
+            "tensor '{}' has unknown data type {}",
+            t.name(),
+            t.data_type()
+        )
+    })?;
+    let elem = element_type(ctx, t.data_type()).ok_or_else(|| {
+        format!(
+            "tensor '{}' has data type {}, which strata does not support",
+            t.name(),
+            dtype_name(t.data_type())
+        )
+    })?;
+    if !t.external_data.is_empty()
+        || t.data_location() == crate::proto::tensor_proto::DataLocation::External
+    {
+        return Err(format!(
+            "tensor '{}' stores its data in an external file, which is not supported",
+            t.name()
+        ));
+    }
+    if t.dims.iter().any(|&d| d < 0) {
+        return Err(format!(
+            "tensor '{}' has a negative dimension {:?}",
+            t.name(),
+            t.dims
+        ));
+    }
+    let count = t
+        .dims
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d as usize))
+        .ok_or_else(|| format!("tensor '{}' is too large", t.name()))?;
+    let size = byte_size(dt);
+    let raw: Vec<u8> = if !t.raw_data().is_empty() {
+        if dt == DataType::Bool {
+            t.raw_data().iter().map(|&b| u8::from(b != 0)).collect()
+        } else {
+            t.raw_data().to_vec()
+        }
+    } else {
+        match dt {
+            DataType::Float => t.float_data.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            DataType::Double => t.double_data.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            DataType::Int64 => t.int64_data.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            DataType::Int32 => t.int32_data.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            // int32_data holds the narrower types, one element per entry
+            // (f16/bf16 as their bit patterns).
+            DataType::Float16 | DataType::Bfloat16 => t
+                .int32_data
+                .iter()
+                .flat_map(|&v| (v as u16).to_le_bytes())
+                .collect(),
+            DataType::Int8 => t.int32_data.iter().map(|&v| v as i8 as u8).collect(),
+            DataType::Bool => t.int32_data.iter().map(|&v| u8::from(v != 0)).collect(),
+            _ => Vec::new(),
+        }
+    };
+    if raw.len() != count * size {
+        return Err(format!(
+            "tensor '{}' of shape {:?} should hold {count} elements but holds {} bytes",
+            t.name(),
+            t.dims,
+            raw.len()
+        ));
+    }
+    let ty = ctx.tensor_type(t.dims.clone(), elem);
+    ctx.dense_elements_attr(ty, raw)
+        .ok_or_else(|| format!("tensor '{}' could not be stored", t.name()))
+}

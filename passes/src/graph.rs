@@ -1,0 +1,178 @@
+//! Graph-level passes: `graph-infer-shapes` and `graph-verify`.
+
+use strata_dialects::graph::infer::{infer_results, refine, result_type};
+use strata_dialects::graph::shape::shape_of;
+use strata_ir::pass::{Pass, PassRegistration, Statistics};
+use strata_ir::{Context, Diagnostic, Operation, Value};
+
+use crate::dce::nested_ops;
+
+pub(crate) fn registrations() -> Vec<PassRegistration> {
+    vec![
+        PassRegistration {
+            name: "graph-infer-shapes",
+            description: "Refine the result types of graph ops with their shape functions",
+            options: &[],
+            create: || Box::new(InferShapes),
+        },
+        PassRegistration {
+            name: "graph-verify",
+            description: "Report graph op results whose shape is unresolved",
+            options: &[],
+            create: || Box::new(GraphVerify),
+        },
+    ]
+}
+
+struct InferShapes;
+
+impl Pass for InferShapes {
+    fn name(&self) -> &'static str {
+        "graph-infer-shapes"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "GraphInferShapes"
+    }
+
+    fn description(&self) -> &'static str {
+        "Refine the result types of graph ops with their shape functions"
+    }
+
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        root: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let mut refined = 0;
+        // Pre-order walk in block order: operands are refined before their
+        // users (graph bodies are single blocks, defs before uses).
+        for op in nested_ops(ctx, root) {
+            if ctx.op_name_str(op) == "func.func" {
+                continue;
+            }
+            let Some(inferred) = infer_results(ctx, op) else {
+                continue;
+            };
+            let inferred = inferred.map_err(|m| Diagnostic::op_error(ctx, op, m))?;
+            let results: Vec<Value> = ctx.results(op).collect();
+            for (i, (&r, inf)) in results.iter().zip(&inferred).enumerate() {
+                let declared = ctx.value_type(r);
+                let Some((shape, elem)) = shape_of(ctx, declared) else {
+                    continue;
+                };
+                let candidate = result_type(ctx, inf, declared);
+                let Some((inferred_shape, inferred_elem)) = shape_of(ctx, candidate) else {
+                    continue;
+                };
+                if inferred_elem != elem {
+                    return Err(Diagnostic::op_error(
+                        ctx,
+                        op,
+                        format!(
+                            "result #{i} has element type {} but {} is inferred",
+                            strata_ir::printer::type_to_string(ctx, elem),
+                            strata_ir::printer::type_to_string(ctx, inferred_elem)
+                        ),
+                    ));
+                }
+                let better = refine(&shape, &inferred_shape)
+                    .map_err(|m| Diagnostic::op_error(ctx, op, format!("result #{i} {m}")))?;
+                let ty = strata_dialects::graph::shape::tensor_type(ctx, &better, elem);
+                if ty != declared {
+                    ctx.set_value_type(r, ty);
+                    refined += 1;
+                }
+            }
+        }
+        update_function_types(ctx, root);
+        stats.add("num-refined", "Number of result types refined", refined);
+        Ok(())
+    }
+}
+
+/// Gives each `func.func` under `root` the result types its `func.return`
+/// now returns.
+fn update_function_types(ctx: &mut Context, root: Operation) {
+    for op in nested_ops(ctx, root) {
+        if ctx.op_name_str(op) != "func.func" {
+            continue;
+        }
+        let Some((inputs, results)) = strata_dialects::func::function_signature(ctx, op) else {
+            continue;
+        };
+        let ret = ctx
+            .op_regions(op)
+            .first()
+            .and_then(|&r| ctx.region_blocks(r).next())
+            .and_then(|b| ctx.block_last_op(b))
+            .filter(|&t| ctx.op_name_str(t) == "func.return");
+        let Some(ret) = ret else { continue };
+        let returned: Vec<_> = ctx.operands(ret).map(|v| ctx.value_type(v)).collect();
+        if returned.len() != results.len() || returned == results {
+            continue;
+        }
+        let fn_type = ctx.function_type(inputs, returned);
+        let attr = ctx.type_attr(fn_type);
+        let props = ctx.op_properties(op);
+        if let Some(props) = props {
+            let mut entries = ctx.dictionary_entries(props).to_vec();
+            for e in &mut entries {
+                if ctx.ident_str(e.0) == "function_type" {
+                    e.1 = attr;
+                }
+            }
+            let dict = ctx.dictionary_attr(entries);
+            ctx.set_op_properties(op, Some(dict));
+        }
+    }
+}
+
+struct GraphVerify;
+
+impl Pass for GraphVerify {
+    fn name(&self) -> &'static str {
+        "graph-verify"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "GraphVerify"
+    }
+
+    fn description(&self) -> &'static str {
+        "Report graph op results whose shape is unresolved"
+    }
+
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        root: Operation,
+        _: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let mut problems: Vec<(Operation, String)> = Vec::new();
+        for op in nested_ops(ctx, root) {
+            if !ctx.op_name_str(op).starts_with("graph.") {
+                continue;
+            }
+            for (i, r) in ctx.results(op).enumerate() {
+                let Some((shape, _)) = shape_of(ctx, ctx.value_type(r)) else {
+                    continue;
+                };
+                if !shape.is_resolved() {
+                    problems.push((op, format!("result #{i} has an unresolved shape {shape}")));
+                }
+            }
+        }
+        let mut problems = problems.into_iter();
+        let Some((op, first)) = problems.next() else {
+            return Ok(());
+        };
+        let mut diag = Diagnostic::op_error(ctx, op, first);
+        for (op, message) in problems {
+            let name = ctx.op_name_str(op).to_string();
+            diag = diag.with_note(ctx.op_loc(op), format!("'{name}' op {message}"));
+        }
+        Err(diag)
+    }
+}

@@ -1,0 +1,1038 @@
+//! The reference interpreter: evaluates `graph`, `func`, `arith`, `math`
+//! and `scf` ops op by op on host tensors (the `eager` exe mode, and the
+//! numerical oracle of every later stage).
+//!
+//! Scalars (`f32`, `i64`, `index`, ...) are 0-D tensors; `index` is `i64`.
+//! Errors (a shape or dtype that does not fit at run time, an op the
+//! interpreter cannot run) are [`InterpError`]s located at the op, never
+//! panics.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use strata_dialects::graph::infer::{attr_bool, attr_f64, attr_i64, attr_i64_array, attr_str};
+use strata_ir::attributes::AttrKind;
+use strata_ir::float::FloatKind;
+use strata_ir::types::TypeKind;
+use strata_ir::{Attribute, Block, Context, Operation, Type, Value};
+
+use crate::kernels::{self as k, BinaryOp, CompareOp, LogicalOp, ReduceOp, UnaryOp};
+use crate::{DType, KernelError, Tensor};
+
+/// A run-time error, located at the op that failed.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{location}: error: '{op}' op {message}")]
+pub struct InterpError {
+    /// The op's location, printed as MLIR prints it (`loc("fc1/MatMul"(...))`
+    /// is shown as `fc1/MatMul`, file locations as `file:line:col`).
+    pub location: String,
+    /// The op's name.
+    pub op: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// A custom op's reference implementation: outputs from inputs and the
+/// op's `config` attribute.
+pub type CustomKernel = Arc<
+    dyn Fn(&Context, Option<Attribute>, &[Tensor]) -> Result<Vec<Tensor>, String> + Send + Sync,
+>;
+
+/// Reference implementations of custom ops (a context extension).
+#[derive(Default)]
+pub struct CustomKernels {
+    kernels: HashMap<(String, i64), CustomKernel>,
+}
+
+impl CustomKernels {
+    /// The kernel of `name` at `version`.
+    pub fn get(&self, name: &str, version: i64) -> Option<&CustomKernel> {
+        self.kernels.get(&(name.to_string(), version))
+    }
+}
+
+/// A custom op: what [`register_custom_op`] needs.
+pub struct CustomOp {
+    /// The op's definition (name, version, summary, shape function).
+    pub def: strata_dialects::graph::custom::CustomOpDef,
+    /// The reference implementation.
+    pub kernel: CustomKernel,
+}
+
+/// Registers a custom op with `ctx`: its shape function with the `graph`
+/// dialect, its reference implementation with the interpreter.
+pub fn register_custom_op(ctx: &mut Context, op: CustomOp) {
+    let key = (op.def.name.clone(), op.def.version);
+    strata_dialects::graph::custom::register_custom_op(ctx, op.def);
+    ctx.registry_mut()
+        .extension_mut::<CustomKernels>()
+        .kernels
+        .insert(key, op.kernel);
+}
+
+/// The interpreter's data type of an element type.
+pub fn dtype_of(ctx: &Context, elem: Type) -> Option<DType> {
+    match ctx.type_kind(elem) {
+        TypeKind::Float(kind) => match kind {
+            FloatKind::F16 => Some(DType::F16),
+            FloatKind::BF16 => Some(DType::BF16),
+            FloatKind::F32 => Some(DType::F32),
+            FloatKind::F64 => Some(DType::F64),
+            _ => None,
+        },
+        TypeKind::Integer { width, .. } => match width {
+            1 => Some(DType::I1),
+            8 => Some(DType::I8),
+            32 => Some(DType::I32),
+            64 => Some(DType::I64),
+            _ => None,
+        },
+        TypeKind::Index => Some(DType::I64),
+        _ => None,
+    }
+}
+
+/// The dtype and static shape of a type (scalars are 0-D).
+fn type_info(ctx: &Context, ty: Type) -> Option<(DType, Option<Vec<i64>>)> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, element, .. } | TypeKind::Vector { shape, element, .. } => {
+            Some((dtype_of(ctx, *element)?, Some(shape.clone())))
+        }
+        TypeKind::UnrankedTensor { element } => Some((dtype_of(ctx, *element)?, None)),
+        _ => Some((dtype_of(ctx, ty)?, Some(Vec::new()))),
+    }
+}
+
+/// The tensor an attribute holds (dense elements, or a scalar integer or
+/// float attribute as a 0-D tensor).
+pub fn attr_tensor(ctx: &Context, attr: Attribute) -> Result<Tensor, String> {
+    match ctx.attr_kind(attr) {
+        AttrKind::DenseElements { ty, data } => {
+            let (dtype, shape) = type_info(ctx, *ty).ok_or("unsupported element type")?;
+            let shape: Vec<usize> = shape
+                .unwrap_or_default()
+                .iter()
+                .map(|&d| usize::try_from(d).map_err(|_| "dynamic constant shape".to_string()))
+                .collect::<Result<_, _>>()?;
+            let count: usize = shape.iter().product();
+            let bytes = if data.splat {
+                data.raw.repeat(count)
+            } else {
+                data.raw.to_vec()
+            };
+            Tensor::from_le_bytes(dtype, &shape, &bytes).map_err(|e| e.to_string())
+        }
+        AttrKind::Integer { ty, value } => {
+            let dtype = dtype_of(ctx, *ty).ok_or("unsupported integer type")?;
+            let v = i64::try_from(*value).unwrap_or(*value as i64);
+            Ok(Tensor::scalar_i64(
+                dtype,
+                if dtype == DType::I1 { v & 1 } else { v },
+            ))
+        }
+        AttrKind::Float { ty, bits } => {
+            let dtype = dtype_of(ctx, *ty).ok_or("unsupported float type")?;
+            let v = match dtype {
+                DType::F64 => f64::from_bits(*bits as u64),
+                DType::F32 => f64::from(f32::from_bits(*bits as u32)),
+                DType::F16 => f64::from(half::f16::from_bits(*bits as u16)),
+                DType::BF16 => f64::from(half::bf16::from_bits(*bits as u16)),
+                _ => return Err("unsupported float type".into()),
+            };
+            Ok(Tensor::scalar_f64(dtype, v))
+        }
+        _ => Err("unsupported constant attribute".into()),
+    }
+}
+
+/// Runs the function `func` (a `func.func`) on `inputs`.
+pub fn run_function(
+    ctx: &Context,
+    func: Operation,
+    inputs: Vec<Tensor>,
+) -> Result<Vec<Tensor>, InterpError> {
+    Interpreter { ctx, depth: 0 }.call(func, inputs)
+}
+
+/// Finds the function named `name` in `module`.
+pub fn lookup_function(ctx: &Context, module: Operation, name: &str) -> Option<Operation> {
+    let region = *ctx.op_regions(module).first()?;
+    let block = ctx.region_blocks(region).next()?;
+    ctx.block_ops(block).find(|&op| {
+        ctx.op_name_str(op) == "func.func"
+            && strata_dialects::graph::infer::attr_str(ctx, op, "sym_name").as_deref() == Some(name)
+    })
+}
+
+struct Interpreter<'c> {
+    ctx: &'c Context,
+    depth: usize,
+}
+
+enum Flow {
+    Continue,
+    /// A terminator's operands (`func.return`, `scf.yield`, `scf.condition`).
+    Exit(Vec<Tensor>),
+}
+
+fn kerr(e: KernelError) -> String {
+    e.to_string()
+}
+
+fn usizes(v: &[i64], what: &str) -> Result<Vec<usize>, String> {
+    v.iter()
+        .map(|&x| {
+            usize::try_from(x).map_err(|_| format!("{what} must not be negative, but got {x}"))
+        })
+        .collect()
+}
+
+impl Interpreter<'_> {
+    fn error(&self, op: Operation, message: impl Into<String>) -> InterpError {
+        InterpError {
+            location: {
+                let text = strata_ir::printer::location_to_string(self.ctx, self.ctx.op_loc(op));
+                text.strip_prefix("loc(")
+                    .and_then(|t| t.strip_suffix(')'))
+                    .map(str::to_string)
+                    .unwrap_or(text)
+            },
+            op: self.ctx.op_name_str(op).to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn call(&mut self, func: Operation, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, InterpError> {
+        self.depth += 1;
+        if self.depth > 256 {
+            return Err(self.error(func, "call depth exceeds 256 (recursion?)"));
+        }
+        let region = *self
+            .ctx
+            .op_regions(func)
+            .first()
+            .ok_or_else(|| self.error(func, "has no body"))?;
+        let block = self
+            .ctx
+            .region_blocks(region)
+            .next()
+            .ok_or_else(|| self.error(func, "is a declaration; it has no body to run"))?;
+        let args: Vec<Value> = self.ctx.block_args(block).collect();
+        if args.len() != inputs.len() {
+            return Err(self.error(
+                func,
+                format!(
+                    "expects {} inputs, but {} were given",
+                    args.len(),
+                    inputs.len()
+                ),
+            ));
+        }
+        for (i, (&arg, t)) in args.iter().zip(&inputs).enumerate() {
+            self.check_type(func, self.ctx.value_type(arg), t, &format!("input #{i}"))?;
+        }
+        let mut env: HashMap<Value, Tensor> = args.into_iter().zip(inputs).collect();
+        let out = match self.run_block(block, &mut env)? {
+            Flow::Exit(v) => v,
+            Flow::Continue => return Err(self.error(func, "body ends without func.return")),
+        };
+        self.depth -= 1;
+        Ok(out)
+    }
+
+    /// Checks a tensor against a declared type (dtype, rank, static sizes).
+    fn check_type(
+        &self,
+        op: Operation,
+        ty: Type,
+        t: &Tensor,
+        what: &str,
+    ) -> Result<(), InterpError> {
+        let Some((dtype, shape)) = type_info(self.ctx, ty) else {
+            return Ok(());
+        };
+        if dtype != t.dtype() {
+            return Err(self.error(
+                op,
+                format!(
+                    "{what} must have dtype {}, but has {}",
+                    dtype.name(),
+                    t.dtype().name()
+                ),
+            ));
+        }
+        if let Some(shape) = shape {
+            let ok = shape.len() == t.rank()
+                && shape
+                    .iter()
+                    .zip(t.shape())
+                    .all(|(&d, &n)| d == strata_ir::types::DYNAMIC || d == n as i64);
+            if !ok {
+                return Err(self.error(
+                    op,
+                    format!(
+                        "{what} must have shape {}, but has shape {:?}",
+                        strata_ir::printer::type_to_string(self.ctx, ty),
+                        t.shape()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn run_block(
+        &mut self,
+        block: Block,
+        env: &mut HashMap<Value, Tensor>,
+    ) -> Result<Flow, InterpError> {
+        let ops: Vec<Operation> = self.ctx.block_ops(block).collect();
+        for op in ops {
+            let operands: Vec<Tensor> = self
+                .ctx
+                .operands(op)
+                .map(|v| {
+                    env.get(&v)
+                        .cloned()
+                        .ok_or_else(|| self.error(op, "uses a value that was not computed"))
+                })
+                .collect::<Result<_, _>>()?;
+            let name = self.ctx.op_name_str(op);
+            match name {
+                "func.return" | "scf.yield" | "scf.condition" => return Ok(Flow::Exit(operands)),
+                _ => {}
+            }
+            let results = self.eval(op, name, operands, env)?;
+            let values: Vec<Value> = self.ctx.results(op).collect();
+            if results.len() != values.len() {
+                return Err(self.error(
+                    op,
+                    format!(
+                        "produced {} results, expected {}",
+                        results.len(),
+                        values.len()
+                    ),
+                ));
+            }
+            for (i, (v, t)) in values.into_iter().zip(results).enumerate() {
+                self.check_type(op, self.ctx.value_type(v), &t, &format!("result #{i}"))?;
+                env.insert(v, t);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn run_region(
+        &mut self,
+        op: Operation,
+        index: usize,
+        args: Vec<Tensor>,
+        env: &HashMap<Value, Tensor>,
+    ) -> Result<Vec<Tensor>, InterpError> {
+        let region = *self
+            .ctx
+            .op_regions(op)
+            .get(index)
+            .ok_or_else(|| self.error(op, format!("has no region #{index}")))?;
+        let Some(block) = self.ctx.region_blocks(region).next() else {
+            return Ok(Vec::new());
+        };
+        let mut inner = env.clone();
+        let block_args: Vec<Value> = self.ctx.block_args(block).collect();
+        if block_args.len() != args.len() {
+            return Err(self.error(op, "region arguments do not match"));
+        }
+        inner.extend(block_args.into_iter().zip(args));
+        match self.run_block(block, &mut inner)? {
+            Flow::Exit(v) => Ok(v),
+            Flow::Continue => Ok(Vec::new()),
+        }
+    }
+
+    fn eval(
+        &mut self,
+        op: Operation,
+        name: &str,
+        x: Vec<Tensor>,
+        env: &HashMap<Value, Tensor>,
+    ) -> Result<Vec<Tensor>, InterpError> {
+        let r = match name.split_once('.').map(|(d, _)| d) {
+            Some("graph") => self.eval_graph(op, name, &x),
+            Some("arith") | Some("math") => self.eval_scalar(op, name, &x),
+            Some("scf") => return self.eval_scf(op, name, x, env),
+            Some("func") if name == "func.call" => {
+                let callee = strata_ir::ods::inherent_attr(self.ctx, op, "callee")
+                    .and_then(|a| match self.ctx.attr_kind(a) {
+                        AttrKind::SymbolRef { root, .. } => {
+                            Some(String::from_utf8_lossy(root).into_owned())
+                        }
+                        _ => None,
+                    })
+                    .ok_or_else(|| self.error(op, "has no callee"))?;
+                let module = self
+                    .ctx
+                    .op_parent_op(op)
+                    .and_then(|f| self.ctx.op_parent_op(f))
+                    .ok_or_else(|| self.error(op, "is not inside a module"))?;
+                let f = lookup_function(self.ctx, module, &callee).ok_or_else(|| {
+                    self.error(op, format!("calls '@{callee}', which is not defined"))
+                })?;
+                return self.call(f, x);
+            }
+            _ => Err(format!(
+                "cannot be evaluated: the interpreter does not know '{name}'"
+            )),
+        };
+        r.map_err(|m| self.error(op, m))
+    }
+
+    fn eval_scf(
+        &mut self,
+        op: Operation,
+        name: &str,
+        x: Vec<Tensor>,
+        env: &HashMap<Value, Tensor>,
+    ) -> Result<Vec<Tensor>, InterpError> {
+        let scalar_i64 = |t: &Tensor| t.to_i64_vec().first().copied();
+        match name {
+            "scf.if" => {
+                let c = x
+                    .first()
+                    .and_then(scalar_i64)
+                    .ok_or_else(|| self.error(op, "has no condition"))?;
+                let region = if c != 0 { 0 } else { 1 };
+                self.run_region(op, region, Vec::new(), env)
+            }
+            "scf.for" => {
+                let get = |i: usize| x.get(i).and_then(scalar_i64);
+                let (Some(lb), Some(ub), Some(step)) = (get(0), get(1), get(2)) else {
+                    return Err(self.error(op, "has malformed bounds"));
+                };
+                if step <= 0 {
+                    return Err(self.error(op, format!("step must be positive, but is {step}")));
+                }
+                let iv_dtype = x[0].dtype();
+                let mut carried: Vec<Tensor> = x[3..].to_vec();
+                let mut i = lb;
+                let mut iterations = 0u64;
+                while i < ub {
+                    let mut args = vec![Tensor::scalar_i64(iv_dtype, i)];
+                    args.extend(carried);
+                    carried = self.run_region(op, 0, args, env)?;
+                    i = i.saturating_add(step);
+                    iterations += 1;
+                    if iterations > 1 << 32 {
+                        return Err(self.error(op, "runs more than 2^32 iterations"));
+                    }
+                }
+                Ok(carried)
+            }
+            "scf.while" => {
+                let mut carried = x;
+                for _ in 0..(1u64 << 32) {
+                    let cond = self.run_region(op, 0, carried, env)?;
+                    let (c, rest) = cond
+                        .split_first()
+                        .ok_or_else(|| self.error(op, "before region yields nothing"))?;
+                    if scalar_i64(c).unwrap_or(0) == 0 {
+                        return Ok(rest.to_vec());
+                    }
+                    carried = self.run_region(op, 1, rest.to_vec(), env)?;
+                }
+                Err(self.error(op, "runs more than 2^32 iterations"))
+            }
+            _ => Err(self.error(
+                op,
+                format!("cannot be evaluated: the interpreter does not know '{name}'"),
+            )),
+        }
+    }
+
+    fn result_dtype(&self, op: Operation, i: usize) -> Result<DType, String> {
+        let v = self.ctx.results(op).nth(i).ok_or("missing result")?;
+        type_info(self.ctx, self.ctx.value_type(v))
+            .map(|(d, _)| d)
+            .ok_or_else(|| "result has an unsupported element type".into())
+    }
+
+    fn eval_scalar(
+        &mut self,
+        op: Operation,
+        name: &str,
+        x: &[Tensor],
+    ) -> Result<Vec<Tensor>, String> {
+        let ctx = self.ctx;
+        let arg = |i: usize| x.get(i).ok_or_else(|| format!("expects operand #{i}"));
+        let bin = |b: BinaryOp| k::binary(b, arg(0)?, arg(1)?).map_err(kerr);
+        let un = |u: UnaryOp| k::unary(u, arg(0)?).map_err(kerr);
+        let out = match name {
+            "arith.constant" => {
+                let v = strata_ir::ods::inherent_attr(ctx, op, "value").ok_or("has no value")?;
+                attr_tensor(ctx, v)?
+            }
+            "arith.addi" | "arith.addf" => bin(BinaryOp::Add)?,
+            "arith.subi" | "arith.subf" => bin(BinaryOp::Sub)?,
+            "arith.muli" | "arith.mulf" => bin(BinaryOp::Mul)?,
+            "arith.divsi" | "arith.divf" => bin(BinaryOp::Div)?,
+            "arith.remf" => bin(BinaryOp::Mod)?,
+            "arith.maxnumf" | "arith.maximumf" | "arith.maxsi" => bin(BinaryOp::Max)?,
+            "arith.minnumf" | "arith.minimumf" | "arith.minsi" => bin(BinaryOp::Min)?,
+            "arith.andi" => k::logical(LogicalOp::And, arg(0)?, arg(1)?).map_err(kerr)?,
+            "arith.ori" => k::logical(LogicalOp::Or, arg(0)?, arg(1)?).map_err(kerr)?,
+            "arith.xori" => k::logical(LogicalOp::Xor, arg(0)?, arg(1)?).map_err(kerr)?,
+            "arith.negf" => un(UnaryOp::Neg)?,
+            "arith.select" => k::where_(arg(0)?, arg(1)?, arg(2)?).map_err(kerr)?,
+            "arith.cmpi" | "arith.cmpf" => {
+                let p = attr_i64(ctx, op, "predicate").ok_or("has no predicate")?;
+                let c = if name == "arith.cmpi" {
+                    match p {
+                        0 => CompareOp::Eq,
+                        1 => CompareOp::Ne,
+                        2 => CompareOp::Lt,
+                        3 => CompareOp::Le,
+                        4 => CompareOp::Gt,
+                        5 => CompareOp::Ge,
+                        _ => {
+                            return Err(
+                                "unsigned comparisons are not supported by the interpreter".into()
+                            )
+                        }
+                    }
+                } else {
+                    match p {
+                        1 | 8 => CompareOp::Eq,
+                        2 | 10 => CompareOp::Gt,
+                        3 | 11 => CompareOp::Ge,
+                        4 | 12 => CompareOp::Lt,
+                        5 | 13 => CompareOp::Le,
+                        6 | 14 => CompareOp::Ne,
+                        _ => {
+                            return Err(format!(
+                                "cmpf predicate {p} is not supported by the interpreter"
+                            ))
+                        }
+                    }
+                };
+                k::compare(c, arg(0)?, arg(1)?).map_err(kerr)?
+            }
+            "arith.extf" | "arith.truncf" | "arith.extsi" | "arith.trunci" | "arith.sitofp"
+            | "arith.fptosi" | "arith.index_cast" => {
+                k::cast(arg(0)?, self.result_dtype(op, 0)?).map_err(kerr)?
+            }
+            "math.exp" => un(UnaryOp::Exp)?,
+            "math.log" => un(UnaryOp::Log)?,
+            "math.tanh" => un(UnaryOp::Tanh)?,
+            "math.erf" => un(UnaryOp::Erf)?,
+            "math.sqrt" => un(UnaryOp::Sqrt)?,
+            "math.rsqrt" => un(UnaryOp::Rsqrt)?,
+            "math.absf" => un(UnaryOp::Abs)?,
+            "math.sin" => un(UnaryOp::Sin)?,
+            "math.cos" => un(UnaryOp::Cos)?,
+            "math.powf" => bin(BinaryOp::Pow)?,
+            "math.fma" => {
+                let m = k::binary(BinaryOp::Mul, arg(0)?, arg(1)?).map_err(kerr)?;
+                k::binary(BinaryOp::Add, &m, arg(2)?).map_err(kerr)?
+            }
+            _ => {
+                return Err(format!(
+                    "cannot be evaluated: the interpreter does not know '{name}'"
+                ))
+            }
+        };
+        Ok(vec![out])
+    }
+
+    fn eval_graph(
+        &mut self,
+        op: Operation,
+        name: &str,
+        x: &[Tensor],
+    ) -> Result<Vec<Tensor>, String> {
+        let ctx = self.ctx;
+        let arg = |i: usize| x.get(i).ok_or_else(|| format!("expects operand #{i}"));
+        let ints = |i: usize| -> Result<Vec<i64>, String> { Ok(arg(i)?.to_i64_vec()) };
+        let bin = |b: BinaryOp| k::binary(b, arg(0)?, arg(1)?).map_err(kerr);
+        let cmp = |c: CompareOp| k::compare(c, arg(0)?, arg(1)?).map_err(kerr);
+        let un = |u: UnaryOp| k::unary(u, arg(0)?).map_err(kerr);
+        let i64a = |n: &str| attr_i64(ctx, op, n);
+        let segs = segment_sizes(ctx, op);
+        // The operand of optional group `g`, given the operand segment sizes.
+        let opt = |g: usize| -> Option<&Tensor> {
+            match &segs {
+                Some(s) => {
+                    if s.get(g).copied().unwrap_or(0) == 0 {
+                        None
+                    } else {
+                        x.get(s[..g].iter().sum::<usize>())
+                    }
+                }
+                None => x.get(g),
+            }
+        };
+        let reduce = |r: ReduceOp| -> Result<Tensor, String> {
+            let input = arg(0)?;
+            let axes = match x.get(1) {
+                Some(a) => a.to_i64_vec(),
+                None => Vec::new(),
+            };
+            if axes.is_empty() && attr_bool(ctx, op, "noop_with_empty_axes") {
+                return Ok(input.clone());
+            }
+            let keepdims = attr_bool(ctx, op, "keepdims");
+            if input.dtype() == DType::I1 && matches!(r, ReduceOp::Max | ReduceOp::Min) {
+                // Max and min of booleans are any and all.
+                let wide = k::cast(input, DType::I32).map_err(kerr)?;
+                let out = k::reduce(r, &wide, &axes, keepdims).map_err(kerr)?;
+                return k::cast(&out, DType::I1).map_err(kerr);
+            }
+            k::reduce(r, input, &axes, keepdims).map_err(kerr)
+        };
+        let out = match name {
+            "graph.constant" => {
+                let v = strata_ir::ods::inherent_attr(ctx, op, "value").ok_or("has no value")?;
+                attr_tensor(ctx, v)?
+            }
+            "graph.add" => bin(BinaryOp::Add)?,
+            "graph.sub" => bin(BinaryOp::Sub)?,
+            "graph.mul" => bin(BinaryOp::Mul)?,
+            "graph.div" => bin(BinaryOp::Div)?,
+            "graph.pow" => bin(BinaryOp::Pow)?,
+            "graph.max" => bin(BinaryOp::Max)?,
+            "graph.min" => bin(BinaryOp::Min)?,
+            "graph.mod" => bin(BinaryOp::Mod)?,
+            "graph.and" => k::logical(LogicalOp::And, arg(0)?, arg(1)?).map_err(kerr)?,
+            "graph.or" => k::logical(LogicalOp::Or, arg(0)?, arg(1)?).map_err(kerr)?,
+            "graph.xor" => k::logical(LogicalOp::Xor, arg(0)?, arg(1)?).map_err(kerr)?,
+            "graph.not" => k::not(arg(0)?).map_err(kerr)?,
+            "graph.equal" => cmp(CompareOp::Eq)?,
+            "graph.less" => cmp(CompareOp::Lt)?,
+            "graph.less_equal" => cmp(CompareOp::Le)?,
+            "graph.greater" => cmp(CompareOp::Gt)?,
+            "graph.greater_equal" => cmp(CompareOp::Ge)?,
+            "graph.neg" => un(UnaryOp::Neg)?,
+            "graph.abs" => un(UnaryOp::Abs)?,
+            "graph.sign" => un(UnaryOp::Sign)?,
+            "graph.sqrt" => un(UnaryOp::Sqrt)?,
+            "graph.rsqrt" => un(UnaryOp::Rsqrt)?,
+            "graph.reciprocal" => un(UnaryOp::Reciprocal)?,
+            "graph.exp" => un(UnaryOp::Exp)?,
+            "graph.log" => un(UnaryOp::Log)?,
+            "graph.erf" => un(UnaryOp::Erf)?,
+            "graph.tanh" => un(UnaryOp::Tanh)?,
+            "graph.sin" => un(UnaryOp::Sin)?,
+            "graph.cos" => un(UnaryOp::Cos)?,
+            "graph.floor" => un(UnaryOp::Floor)?,
+            "graph.ceil" => un(UnaryOp::Ceil)?,
+            "graph.sigmoid" => un(UnaryOp::Sigmoid)?,
+            "graph.relu" => un(UnaryOp::Relu)?,
+            "graph.silu" => un(UnaryOp::Silu)?,
+            "graph.softplus" => un(UnaryOp::Softplus)?,
+            "graph.identity" => arg(0)?.clone(),
+            "graph.gelu" => match attr_str(ctx, op, "approximate").as_deref() {
+                Some("tanh") => un(UnaryOp::GeluTanh)?,
+                _ => un(UnaryOp::GeluExact)?,
+            },
+            "graph.leaky_relu" => un(UnaryOp::LeakyRelu(
+                attr_f64(ctx, op, "alpha").unwrap_or(0.01),
+            ))?,
+            "graph.elu" => un(UnaryOp::Elu(attr_f64(ctx, op, "alpha").unwrap_or(1.0)))?,
+            "graph.hard_sigmoid" => un(UnaryOp::HardSigmoid {
+                alpha: attr_f64(ctx, op, "alpha").unwrap_or(0.2),
+                beta: attr_f64(ctx, op, "beta").unwrap_or(0.5),
+            })?,
+            "graph.clip" => {
+                let bound = |g: usize| opt(g).and_then(|t| t.to_f64_vec().first().copied());
+                let input = arg(0)?;
+                if input.dtype().is_float() {
+                    k::clip(input, bound(1), bound(2)).map_err(kerr)?
+                } else {
+                    // Integers: clamp exactly (no round trip through f64).
+                    let mut t = input.clone();
+                    if let Some(lo) = opt(1) {
+                        t = k::binary(BinaryOp::Max, &t, lo).map_err(kerr)?;
+                    }
+                    if let Some(hi) = opt(2) {
+                        t = k::binary(BinaryOp::Min, &t, hi).map_err(kerr)?;
+                    }
+                    t
+                }
+            }
+            "graph.cast" => k::cast(arg(0)?, self.result_dtype(op, 0)?).map_err(kerr)?,
+            "graph.where" => k::where_(arg(0)?, arg(1)?, arg(2)?).map_err(kerr)?,
+            "graph.matmul" => k::matmul(arg(0)?, arg(1)?).map_err(kerr)?,
+            "graph.gemm" => k::gemm(
+                arg(0)?,
+                arg(1)?,
+                x.get(2),
+                attr_f64(ctx, op, "alpha").unwrap_or(1.0),
+                attr_f64(ctx, op, "beta").unwrap_or(1.0),
+                attr_bool(ctx, op, "transA"),
+                attr_bool(ctx, op, "transB"),
+            )
+            .map_err(kerr)?,
+            "graph.conv2d" => k::conv2d(
+                arg(0)?,
+                arg(1)?,
+                x.get(2),
+                &usizes(
+                    &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
+                    "strides",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
+                    "pads",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
+                    "dilations",
+                )?,
+                usize::try_from(i64a("group").unwrap_or(1))
+                    .map_err(|_| "group must be positive")?,
+            )
+            .map_err(kerr)?,
+            "graph.max_pool2d" => k::max_pool2d(
+                arg(0)?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "kernel_shape").unwrap_or_default(),
+                    "kernel_shape",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
+                    "strides",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
+                    "pads",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
+                    "dilations",
+                )?,
+                attr_bool(ctx, op, "ceil_mode"),
+            )
+            .map_err(kerr)?,
+            "graph.avg_pool2d" => k::avg_pool2d(
+                arg(0)?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "kernel_shape").unwrap_or_default(),
+                    "kernel_shape",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
+                    "strides",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
+                    "pads",
+                )?,
+                attr_bool(ctx, op, "ceil_mode"),
+                attr_bool(ctx, op, "count_include_pad"),
+            )
+            .map_err(kerr)?,
+            "graph.global_avg_pool" => k::global_avg_pool(arg(0)?).map_err(kerr)?,
+            "graph.global_max_pool" => k::global_max_pool(arg(0)?).map_err(kerr)?,
+            "graph.softmax" => k::softmax(arg(0)?, i64a("axis").unwrap_or(-1)).map_err(kerr)?,
+            "graph.log_softmax" => {
+                k::log_softmax(arg(0)?, i64a("axis").unwrap_or(-1)).map_err(kerr)?
+            }
+            "graph.layer_norm" => k::layer_norm(
+                arg(0)?,
+                arg(1)?,
+                x.get(2),
+                i64a("axis").unwrap_or(-1),
+                attr_f64(ctx, op, "epsilon").unwrap_or(1e-5),
+            )
+            .map_err(kerr)?,
+            "graph.rms_norm" => k::rms_norm(
+                arg(0)?,
+                arg(1)?,
+                i64a("axis").unwrap_or(-1),
+                attr_f64(ctx, op, "epsilon").unwrap_or(1e-5),
+            )
+            .map_err(kerr)?,
+            "graph.batch_norm" => k::batch_norm(
+                arg(0)?,
+                arg(1)?,
+                arg(2)?,
+                arg(3)?,
+                arg(4)?,
+                attr_f64(ctx, op, "epsilon").unwrap_or(1e-5),
+            )
+            .map_err(kerr)?,
+            "graph.reduce_sum" => reduce(ReduceOp::Sum)?,
+            "graph.reduce_mean" => reduce(ReduceOp::Mean)?,
+            "graph.reduce_max" => reduce(ReduceOp::Max)?,
+            "graph.reduce_min" => reduce(ReduceOp::Min)?,
+            "graph.reduce_prod" => reduce(ReduceOp::Prod)?,
+            "graph.reduce_sum_square" => reduce(ReduceOp::SumSquare)?,
+            "graph.reduce_l1" => reduce(ReduceOp::L1)?,
+            "graph.reduce_l2" => reduce(ReduceOp::L2)?,
+            "graph.reduce_log_sum_exp" => reduce(ReduceOp::LogSumExp)?,
+            "graph.argmax" | "graph.argmin" => {
+                let f = if name == "graph.argmax" {
+                    k::argmax
+                } else {
+                    k::argmin
+                };
+                f(
+                    arg(0)?,
+                    i64a("axis").unwrap_or(0),
+                    attr_bool(ctx, op, "keepdims"),
+                    attr_bool(ctx, op, "select_last_index"),
+                )
+                .map_err(kerr)?
+            }
+            "graph.reshape" => {
+                let input = arg(0)?;
+                let target =
+                    reshape_target(input.shape(), &ints(1)?, attr_bool(ctx, op, "allowzero"))?;
+                k::reshape(input, &target).map_err(kerr)?
+            }
+            "graph.transpose" => {
+                let input = arg(0)?;
+                let perm = match attr_i64_array(ctx, op, "perm") {
+                    Some(p) => usizes(&p, "perm")?,
+                    None => (0..input.rank()).rev().collect(),
+                };
+                k::transpose(input, &perm).map_err(kerr)?
+            }
+            "graph.expand" => k::expand(arg(0)?, &usizes(&ints(1)?, "shape")?).map_err(kerr)?,
+            "graph.tile" => k::tile(arg(0)?, &usizes(&ints(1)?, "repeats")?).map_err(kerr)?,
+            "graph.concat" => {
+                let refs: Vec<&Tensor> = x.iter().collect();
+                k::concat(&refs, i64a("axis").ok_or("has no axis")?).map_err(kerr)?
+            }
+            "graph.split" => {
+                let input = arg(0)?;
+                let n = self.ctx.results(op).count();
+                let axis = i64a("axis").unwrap_or(0);
+                let rank = input.rank() as i64;
+                let a = if axis < 0 { axis + rank } else { axis };
+                let dim = usize::try_from(a)
+                    .ok()
+                    .and_then(|a| input.shape().get(a).copied())
+                    .ok_or_else(|| format!("axis {axis} is out of range for rank {rank}"))?;
+                let sizes = match x.get(1) {
+                    Some(s) => usizes(&s.to_i64_vec(), "split sizes")?,
+                    None => {
+                        let part = dim.div_ceil(n.max(1));
+                        (0..n)
+                            .map(|i| dim.saturating_sub(i * part).min(part))
+                            .collect()
+                    }
+                };
+                return k::split(input, axis, &sizes).map_err(kerr);
+            }
+            "graph.slice" => {
+                let starts = ints(1)?;
+                let ends = ints(2)?;
+                let axes = match opt(3) {
+                    Some(t) => t.to_i64_vec(),
+                    None => (0..starts.len() as i64).collect(),
+                };
+                let steps = match opt(4) {
+                    Some(t) => t.to_i64_vec(),
+                    None => vec![1; starts.len()],
+                };
+                k::slice(arg(0)?, &starts, &ends, &axes, &steps).map_err(kerr)?
+            }
+            "graph.gather" => {
+                k::gather(arg(0)?, arg(1)?, i64a("axis").unwrap_or(0)).map_err(kerr)?
+            }
+            "graph.squeeze" => {
+                let input = arg(0)?;
+                let rank = input.rank() as i64;
+                let axes: Vec<usize> = match x.get(1) {
+                    Some(a) => a
+                        .to_i64_vec()
+                        .iter()
+                        .map(|&a| norm(a, rank))
+                        .collect::<Result<_, _>>()?,
+                    None => (0..input.rank())
+                        .filter(|&i| input.shape()[i] == 1)
+                        .collect(),
+                };
+                for &a in &axes {
+                    if input.shape()[a] != 1 {
+                        return Err(format!(
+                            "cannot squeeze dimension {a} of size {}",
+                            input.shape()[a]
+                        ));
+                    }
+                }
+                let shape: Vec<usize> = (0..input.rank())
+                    .filter(|i| !axes.contains(i))
+                    .map(|i| input.shape()[i])
+                    .collect();
+                k::reshape(input, &shape).map_err(kerr)?
+            }
+            "graph.unsqueeze" => {
+                let input = arg(0)?;
+                let axes = ints(1)?;
+                let rank = (input.rank() + axes.len()) as i64;
+                let axes: Vec<usize> = axes
+                    .iter()
+                    .map(|&a| norm(a, rank))
+                    .collect::<Result<_, _>>()?;
+                let mut rest = input.shape().iter();
+                let shape: Vec<usize> = (0..rank as usize)
+                    .map(|i| {
+                        if axes.contains(&i) {
+                            1
+                        } else {
+                            rest.next().copied().unwrap_or(1)
+                        }
+                    })
+                    .collect();
+                k::reshape(input, &shape).map_err(kerr)?
+            }
+            "graph.flatten" => {
+                let input = arg(0)?;
+                let rank = input.rank() as i64;
+                let axis = i64a("axis").unwrap_or(1);
+                let a = if axis < 0 { axis + rank } else { axis };
+                if a < 0 || a > rank {
+                    return Err(format!("axis {axis} is out of range for rank {rank}"));
+                }
+                let (outer, inner) = input.shape().split_at(a as usize);
+                k::reshape(input, &[outer.iter().product(), inner.iter().product()])
+                    .map_err(kerr)?
+            }
+            "graph.pad" => {
+                let mode = match attr_str(ctx, op, "mode").as_deref().unwrap_or("constant") {
+                    "constant" => k::PadMode::Constant(
+                        x.get(2)
+                            .and_then(|t| t.to_f64_vec().first().copied())
+                            .unwrap_or(0.0),
+                    ),
+                    "reflect" => k::PadMode::Reflect,
+                    "edge" => k::PadMode::Edge,
+                    "wrap" => k::PadMode::Wrap,
+                    other => return Err(format!("unknown pad mode '{other}'")),
+                };
+                k::pad(arg(0)?, &ints(1)?, mode).map_err(kerr)?
+            }
+            "graph.shape_of" => {
+                let shape: Vec<i64> = arg(0)?.shape().iter().map(|&d| d as i64).collect();
+                let r = shape.len() as i64;
+                let clamp = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r) as usize;
+                let start = clamp(i64a("start").unwrap_or(0));
+                let end = clamp(i64a("end").unwrap_or(r));
+                let dims = shape.get(start..end.max(start)).unwrap_or(&[]).to_vec();
+                Tensor::from_i64_vec(DType::I64, &[dims.len()], &dims)
+            }
+            "graph.size" => Tensor::scalar_i64(DType::I64, arg(0)?.len() as i64),
+            "graph.constant_of_shape" => {
+                let shape = usizes(&ints(0)?, "shape")?;
+                let (dtype, v) = match strata_ir::ods::inherent_attr(ctx, op, "value") {
+                    Some(a) => {
+                        let t = attr_tensor(ctx, a)?;
+                        (t.dtype(), t)
+                    }
+                    None => (DType::F32, Tensor::scalar_f64(DType::F32, 0.0)),
+                };
+                let scalar = k::reshape(&v, &[]).map_err(kerr)?;
+                let _ = dtype;
+                k::expand(&scalar, &shape).map_err(kerr)?
+            }
+            "graph.range" => {
+                let s = |i: usize| arg(i).map(|t| t.to_f64_vec().first().copied().unwrap_or(0.0));
+                let dtype = self.result_dtype(op, 0)?;
+                if dtype.is_float() {
+                    k::range(s(0)?, s(1)?, s(2)?, dtype).map_err(kerr)?
+                } else {
+                    let g = |i: usize| arg(i).map(|t| t.to_i64_vec().first().copied().unwrap_or(0));
+                    let (start, limit, delta) = (g(0)?, g(1)?, g(2)?);
+                    if delta == 0 {
+                        return Err("delta cannot be 0".into());
+                    }
+                    let n = ((limit - start + delta - delta.signum()) / delta).max(0);
+                    let vals: Vec<i64> = (0..n).map(|i| start + i * delta).collect();
+                    Tensor::from_i64_vec(dtype, &[vals.len()], &vals)
+                }
+            }
+            "graph.attention" => k::attention(
+                arg(0)?,
+                arg(1)?,
+                arg(2)?,
+                x.get(3),
+                attr_f64(ctx, op, "scale"),
+                attr_bool(ctx, op, "is_causal"),
+            )
+            .map_err(kerr)?,
+            "graph.custom" => {
+                let cname = attr_str(ctx, op, "name").ok_or("has no name")?;
+                let version = i64a("version").unwrap_or(1);
+                let kernel = ctx
+                    .registry()
+                    .extension::<CustomKernels>()
+                    .and_then(|r| r.get(&cname, version))
+                    .ok_or_else(|| format!("custom op '{cname}' version {version} has no registered implementation"))?;
+                let config = strata_ir::ods::inherent_attr(ctx, op, "config");
+                return kernel(ctx, config, x).map_err(|m| format!("custom op '{cname}': {m}"));
+            }
+            _ => {
+                return Err(format!(
+                    "cannot be evaluated: the interpreter does not know '{name}'"
+                ))
+            }
+        };
+        Ok(vec![out])
+    }
+}
+
+fn norm(a: i64, rank: i64) -> Result<usize, String> {
+    let n = if a < 0 { a + rank } else { a };
+    if n < 0 || n >= rank {
+        return Err(format!("axis {a} is out of range for rank {rank}"));
+    }
+    Ok(n as usize)
+}
+
+/// The `operandSegmentSizes` of `op`, when it has them.
+fn segment_sizes(ctx: &Context, op: Operation) -> Option<Vec<usize>> {
+    let attr = strata_ir::ods::inherent_attr(ctx, op, "operandSegmentSizes")?;
+    match ctx.attr_kind(attr) {
+        AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|&v| v as u32 as usize).collect())
+        }
+        _ => None,
+    }
+}
+
+/// The concrete target shape of a reshape (ONNX's `0` and `-1`).
+pub fn reshape_target(
+    input: &[usize],
+    target: &[i64],
+    allowzero: bool,
+) -> Result<Vec<usize>, String> {
+    let total: usize = input.iter().product();
+    let mut out = Vec::with_capacity(target.len());
+    let mut infer = None;
+    for (i, &t) in target.iter().enumerate() {
+        out.push(match t {
+            -1 => {
+                if infer.replace(i).is_some() {
+                    return Err("shape has more than one -1".into());
+                }
+                1
+            }
+            0 if !allowzero => *input.get(i).ok_or_else(|| {
+                format!(
+                    "shape copies dimension {i} but the input has rank {}",
+                    input.len()
+                )
+            })?,
+            t if t < 0 => return Err(format!("shape has the invalid size {t}")),
+            t => t as usize,
+        });
+    }
+    if let Some(i) = infer {
+        let known: usize = out.iter().product();
+        if known == 0 || !total.is_multiple_of(known) {
+            return Err(format!("cannot reshape {input:?} into {target:?}"));
+        }
+        out[i] = total / known;
+    }
+    Ok(out)
+}

@@ -1,0 +1,327 @@
+//! 2-D convolution (ONNX `Conv` on NCHW) by im2col and the blocked matmul.
+
+use super::matmul::{gemm_accumulate, Acc, MatElem};
+use super::{invalid, require_float, require_same_dtype, shape_mismatch, KResult};
+use crate::tensor::checked_numel;
+use crate::{Tensor, TensorData};
+
+/// ONNX `Conv` for `x: [N, C, H, W]` and `w: [M, C/group, kH, kW]` with an
+/// optional `bias: [M]`; `strides` and `dilations` have 2 entries, `pads`
+/// 4 (`[top, left, bottom, right]`). Float dtypes only; `f16`/`bf16`
+/// accumulate in `f32`.
+pub fn conv2d(
+    x: &Tensor,
+    w: &Tensor,
+    bias: Option<&Tensor>,
+    strides: &[usize],
+    pads: &[usize],
+    dilations: &[usize],
+    group: usize,
+) -> KResult<Tensor> {
+    const OP: &str = "conv2d";
+    require_float(OP, x.dtype())?;
+    require_same_dtype(OP, x.dtype(), w.dtype())?;
+    if let Some(b) = bias {
+        require_same_dtype(OP, x.dtype(), b.dtype())?;
+    }
+    let geom = Geometry::new(
+        x.shape(),
+        w.shape(),
+        bias.map(|b| b.shape()),
+        strides,
+        pads,
+        dilations,
+        group,
+    )?;
+    let acc = match (x.data(), w.data()) {
+        (TensorData::F64(xv), TensorData::F64(wv)) => {
+            let b = bias.map(|b| b.to_f64_vec());
+            Acc::F64(geom.run(xv, wv, b.as_deref()))
+        }
+        (xd, wd) => {
+            let b = bias.map(|b| b.data().to_f32_vec());
+            Acc::F32(geom.run(&xd.to_f32_vec(), &wd.to_f32_vec(), b.as_deref()))
+        }
+    };
+    Ok(Tensor::from_parts(
+        geom.out_shape(),
+        acc.into_data(x.dtype()),
+    ))
+}
+
+/// Validated sizes of one convolution.
+struct Geometry {
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    m: usize,
+    kh: usize,
+    kw: usize,
+    oh: usize,
+    ow: usize,
+    stride: [usize; 2],
+    dilation: [usize; 2],
+    pad_begin: [usize; 2],
+    group: usize,
+}
+
+impl Geometry {
+    fn new(
+        xs: &[usize],
+        ws: &[usize],
+        bias: Option<&[usize]>,
+        strides: &[usize],
+        pads: &[usize],
+        dilations: &[usize],
+        group: usize,
+    ) -> KResult<Geometry> {
+        const OP: &str = "conv2d";
+        let (&[n, c, h, w], &[m, cg, kh, kw]) = (xs, ws) else {
+            return Err(shape_mismatch(
+                OP,
+                format!("x {xs:?} and w {ws:?} must both be 4-D"),
+            ));
+        };
+        let (&[sh, sw], &[dh, dw], &[pt, pl, pb, pr]) = (strides, dilations, pads) else {
+            return Err(invalid(
+                OP,
+                format!("need 2 strides, 2 dilations and 4 pads, got {strides:?}, {dilations:?}, {pads:?}"),
+            ));
+        };
+        if group == 0 || sh == 0 || sw == 0 || dh == 0 || dw == 0 {
+            return Err(invalid(OP, "group, strides and dilations must be positive"));
+        }
+        if c % group != 0 || m % group != 0 || cg != c / group {
+            return Err(shape_mismatch(
+                OP,
+                format!("x {xs:?} and w {ws:?} do not fit group {group} (need C = group * w[1], M % group == 0)"),
+            ));
+        }
+        if let Some(bs) = bias {
+            if bs != [m] {
+                return Err(shape_mismatch(OP, format!("bias {bs:?} must be [{m}]")));
+            }
+        }
+        let oh = out_dim(h, kh, sh, dh, pt, pb)?;
+        let ow = out_dim(w, kw, sw, dw, pl, pr)?;
+        checked_numel(OP, &[n, m, oh, ow])?;
+        checked_numel(OP, &[cg, kh, kw, oh, ow])?;
+        Ok(Geometry {
+            n,
+            c,
+            h,
+            w,
+            m,
+            kh,
+            kw,
+            oh,
+            ow,
+            stride: [sh, sw],
+            dilation: [dh, dw],
+            pad_begin: [pt, pl],
+            group,
+        })
+    }
+
+    fn out_shape(&self) -> Vec<usize> {
+        vec![self.n, self.m, self.oh, self.ow]
+    }
+
+    /// Per image and group: im2col the input channels of the group into
+    /// `[C/g * kH * kW, oH * oW]`, then multiply the group's filters by it.
+    fn run<T: MatElem>(&self, x: &[T], w: &[T], bias: Option<&[T]>) -> Vec<T> {
+        let (cg, mg) = (self.c / self.group, self.m / self.group);
+        let k = cg * self.kh * self.kw;
+        let spatial = self.oh * self.ow;
+        let mut out = vec![T::ZERO; self.n * self.m * spatial];
+        let mut cols = vec![T::ZERO; k * spatial];
+        for img in 0..self.n {
+            for g in 0..self.group {
+                let x_base = (img * self.c + g * cg) * self.h * self.w;
+                self.im2col(&x[x_base..], cg, &mut cols);
+                let w_g = &w[g * mg * k..][..mg * k];
+                let out_g = &mut out[(img * self.m + g * mg) * spatial..][..mg * spatial];
+                gemm_accumulate(mg, k, spatial, w_g, &cols, out_g);
+            }
+        }
+        if let Some(b) = bias {
+            for (i, plane) in out.chunks_exact_mut(spatial.max(1)).enumerate() {
+                let bv = b[i % self.m];
+                plane
+                    .iter_mut()
+                    .for_each(|v| *v = T::mul_add(*v, bv, T::ONE));
+            }
+        }
+        out
+    }
+
+    fn im2col<T: MatElem>(&self, x: &[T], channels: usize, cols: &mut [T]) {
+        let spatial = self.oh * self.ow;
+        let mut row = 0;
+        for ch in 0..channels {
+            let plane = &x[ch * self.h * self.w..][..self.h * self.w];
+            for ki in 0..self.kh {
+                for kj in 0..self.kw {
+                    let dst = &mut cols[row * spatial..][..spatial];
+                    for oy in 0..self.oh {
+                        let iy = (oy * self.stride[0] + ki * self.dilation[0])
+                            .checked_sub(self.pad_begin[0]);
+                        for ox in 0..self.ow {
+                            let ix = (ox * self.stride[1] + kj * self.dilation[1])
+                                .checked_sub(self.pad_begin[1]);
+                            dst[oy * self.ow + ox] = match (iy, ix) {
+                                (Some(iy), Some(ix)) if iy < self.h && ix < self.w => {
+                                    plane[iy * self.w + ix]
+                                }
+                                _ => T::ZERO,
+                            };
+                        }
+                    }
+                    row += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Output size of one spatial dim: `(in + pads - dilated_kernel) / stride + 1`.
+pub(crate) fn out_dim(
+    input: usize,
+    k: usize,
+    s: usize,
+    d: usize,
+    pb: usize,
+    pe: usize,
+) -> KResult<usize> {
+    let span = input.checked_add(pb).and_then(|v| v.checked_add(pe));
+    let eff = k
+        .checked_sub(1)
+        .and_then(|v| v.checked_mul(d))
+        .and_then(|v| v.checked_add(1));
+    match (span, eff) {
+        (Some(span), Some(eff)) if k > 0 && span >= eff => Ok((span - eff) / s + 1),
+        _ => Err(invalid(
+            "conv2d",
+            format!("kernel {k} (dilation {d}) does not fit input {input} with pads {pb}+{pe}"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DType;
+
+    #[allow(clippy::too_many_arguments)]
+    fn direct(
+        xs: [usize; 4],
+        ws: [usize; 4],
+        x: &[f64],
+        w: &[f64],
+        b: &[f64],
+        s: [usize; 2],
+        p: [usize; 4],
+        d: [usize; 2],
+        group: usize,
+    ) -> (Vec<usize>, Vec<f64>) {
+        let [n, c, h, wd] = xs;
+        let [m, cg, kh, kw] = ws;
+        let oh = (h + p[0] + p[2] - (d[0] * (kh - 1) + 1)) / s[0] + 1;
+        let ow = (wd + p[1] + p[3] - (d[1] * (kw - 1) + 1)) / s[1] + 1;
+        let mg = m / group;
+        let mut out = vec![0.0; n * m * oh * ow];
+        for img in 0..n {
+            for oc in 0..m {
+                let g = oc / mg;
+                for oy in 0..oh {
+                    for ox in 0..ow {
+                        let mut acc = b[oc];
+                        for icg in 0..cg {
+                            let ic = g * cg + icg;
+                            for ki in 0..kh {
+                                for kj in 0..kw {
+                                    let iy = (oy * s[0] + ki * d[0]) as i64 - p[0] as i64;
+                                    let ix = (ox * s[1] + kj * d[1]) as i64 - p[1] as i64;
+                                    if iy < 0 || ix < 0 || iy >= h as i64 || ix >= wd as i64 {
+                                        continue;
+                                    }
+                                    let xv =
+                                        x[((img * c + ic) * h + iy as usize) * wd + ix as usize];
+                                    let wv = w[((oc * cg + icg) * kh + ki) * kw + kj];
+                                    acc += xv * wv;
+                                }
+                            }
+                        }
+                        out[((img * m + oc) * oh + oy) * ow + ox] = acc;
+                    }
+                }
+            }
+        }
+        (vec![n, m, oh, ow], out)
+    }
+
+    /// x shape, w shape, strides, pads, dilations, group.
+    type Case = (
+        [usize; 4],
+        [usize; 4],
+        [usize; 2],
+        [usize; 4],
+        [usize; 2],
+        usize,
+    );
+
+    fn pseudo(len: usize, seed: u64) -> Vec<f64> {
+        (0..len)
+            .map(|i| ((i as u64 * 7919 + seed * 104729) % 211) as f64 / 53.0 - 2.0)
+            .collect()
+    }
+
+    #[test]
+    fn matches_direct_loop() {
+        let cases: [Case; 5] = [
+            ([1, 1, 5, 5], [1, 1, 3, 3], [1, 1], [0, 0, 0, 0], [1, 1], 1),
+            ([2, 4, 7, 6], [6, 2, 3, 2], [2, 1], [1, 2, 0, 1], [2, 1], 2),
+            ([1, 3, 9, 9], [3, 1, 3, 3], [2, 2], [2, 2, 2, 2], [3, 2], 3),
+            ([1, 2, 4, 4], [4, 2, 1, 1], [1, 1], [0, 0, 0, 0], [1, 1], 1),
+            ([2, 6, 8, 5], [4, 3, 2, 3], [3, 2], [1, 0, 2, 3], [2, 2], 2),
+        ];
+        for (i, (xs, ws, s, p, d, g)) in cases.into_iter().enumerate() {
+            let x = pseudo(xs.iter().product(), i as u64);
+            let w = pseudo(ws.iter().product(), i as u64 + 10);
+            let b = pseudo(ws[0], i as u64 + 20);
+            let (want_shape, want) = direct(xs, ws, &x, &w, &b, s, p, d, g);
+            let xt = Tensor::from_f64(xs.to_vec(), x).unwrap();
+            let wt = Tensor::from_f64(ws.to_vec(), w).unwrap();
+            let bt = Tensor::from_f64(vec![ws[0]], b).unwrap();
+            let got = conv2d(&xt, &wt, Some(&bt), &s, &p, &d, g).unwrap();
+            assert_eq!(got.shape(), &want_shape[..], "case {i}");
+            for (a, e) in got.to_f64_vec().iter().zip(&want) {
+                assert!((a - e).abs() < 1e-9, "case {i}: {a} vs {e}");
+            }
+            // f32 path agrees too.
+            let xf = crate::kernels::cast(&xt, DType::F32).unwrap();
+            let wf = crate::kernels::cast(&wt, DType::F32).unwrap();
+            let got = conv2d(&xf, &wf, None, &s, &p, &d, g).unwrap();
+            assert_eq!(got.dtype(), DType::F32);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_geometry() {
+        let x = Tensor::zeros(DType::F32, &[1, 4, 5, 5]);
+        let w = Tensor::zeros(DType::F32, &[2, 2, 3, 3]);
+        assert!(conv2d(&x, &w, None, &[1, 1], &[0; 4], &[1, 1], 2).is_ok());
+        assert!(conv2d(&x, &w, None, &[1, 1], &[0; 4], &[1, 1], 1).is_err());
+        assert!(conv2d(&x, &w, None, &[1, 1], &[0; 4], &[1, 1], 0).is_err());
+        assert!(conv2d(&x, &w, None, &[0, 1], &[0; 4], &[1, 1], 2).is_err());
+        assert!(conv2d(&x, &w, None, &[1], &[0; 4], &[1, 1], 2).is_err());
+        assert!(conv2d(&x, &w, None, &[1, 1], &[0; 4], &[3, 3], 2).is_err());
+        let b = Tensor::zeros(DType::F32, &[3]);
+        assert!(conv2d(&x, &w, Some(&b), &[1, 1], &[0; 4], &[1, 1], 2).is_err());
+        let wi = Tensor::zeros(DType::F64, &[2, 2, 3, 3]);
+        assert!(conv2d(&x, &wi, None, &[1, 1], &[0; 4], &[1, 1], 2).is_err());
+        let xi = Tensor::zeros(DType::I32, &[1, 4, 5, 5]);
+        assert!(conv2d(&xi, &xi, None, &[1, 1], &[0; 4], &[1, 1], 2).is_err());
+    }
+}

@@ -1,0 +1,153 @@
+//! Numerical kernels over [`Tensor`](crate::Tensor)s.
+//!
+//! Every kernel validates its operands and returns a [`KernelError`] rather
+//! than panicking. Floating-point kernels compute in `f64` (or natively in
+//! `f32` for the matrix products) and round once to the result dtype;
+//! `f16`/`bf16` never compute in their own precision. Integer kernels use
+//! wrapping two's-complement arithmetic.
+
+mod allclose;
+mod attention;
+mod conv;
+mod elementwise;
+mod matmul;
+mod movement;
+mod normalization;
+mod pool;
+mod reduce;
+mod shape;
+
+pub use allclose::allclose;
+pub use attention::attention;
+pub use conv::conv2d;
+pub use elementwise::{
+    binary, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp, LogicalOp,
+    UnaryOp,
+};
+pub use matmul::{gemm, matmul};
+pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};
+pub use normalization::{batch_norm, layer_norm, log_softmax, rms_norm, softmax};
+pub use pool::{avg_pool2d, global_avg_pool, global_max_pool, max_pool2d};
+pub use reduce::{argmax, argmin, reduce, ReduceOp};
+pub use shape::{broadcast_shapes, broadcast_to, expand};
+
+/// Why a kernel rejected its operands.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum KernelError {
+    /// Operand shapes are incompatible with each other or with the op.
+    #[error("{op}: shape mismatch: {detail}")]
+    ShapeMismatch {
+        /// The kernel that failed.
+        op: &'static str,
+        /// What was found and what was expected.
+        detail: String,
+    },
+    /// Operand dtypes are incompatible with each other.
+    #[error("{op}: dtype mismatch: {detail}")]
+    DTypeMismatch {
+        /// The kernel that failed.
+        op: &'static str,
+        /// What was found and what was expected.
+        detail: String,
+    },
+    /// An attribute or operand value is out of range (bad axis, zero step,
+    /// index out of bounds, integer division by zero, ...).
+    #[error("{op}: invalid argument: {detail}")]
+    InvalidArgument {
+        /// The kernel that failed.
+        op: &'static str,
+        /// What was found and what was expected.
+        detail: String,
+    },
+    /// The kernel does not implement this dtype or configuration.
+    #[error("{op}: unsupported: {detail}")]
+    Unsupported {
+        /// The kernel that failed.
+        op: &'static str,
+        /// What is not supported.
+        detail: String,
+    },
+}
+
+/// Shorthand for the result of a kernel.
+pub(crate) type KResult<T> = Result<T, KernelError>;
+
+pub(crate) fn invalid(op: &'static str, detail: impl Into<String>) -> KernelError {
+    KernelError::InvalidArgument {
+        op,
+        detail: detail.into(),
+    }
+}
+
+pub(crate) fn shape_mismatch(op: &'static str, detail: impl Into<String>) -> KernelError {
+    KernelError::ShapeMismatch {
+        op,
+        detail: detail.into(),
+    }
+}
+
+pub(crate) fn unsupported(op: &'static str, detail: impl Into<String>) -> KernelError {
+    KernelError::Unsupported {
+        op,
+        detail: detail.into(),
+    }
+}
+
+pub(crate) fn dtype_mismatch(op: &'static str, detail: impl Into<String>) -> KernelError {
+    KernelError::DTypeMismatch {
+        op,
+        detail: detail.into(),
+    }
+}
+
+/// Errors unless `dtype` is a float dtype.
+pub(crate) fn require_float(op: &'static str, dtype: crate::DType) -> KResult<()> {
+    if dtype.is_float() {
+        Ok(())
+    } else {
+        Err(unsupported(
+            op,
+            format!("dtype {dtype} (expected a float dtype)"),
+        ))
+    }
+}
+
+/// Errors unless both dtypes are equal.
+pub(crate) fn require_same_dtype(
+    op: &'static str,
+    a: crate::DType,
+    b: crate::DType,
+) -> KResult<()> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(dtype_mismatch(
+            op,
+            format!("operands have dtypes {a} and {b}"),
+        ))
+    }
+}
+
+/// Resolves a possibly negative `axis` against `rank`.
+pub(crate) fn normalize_axis(op: &'static str, axis: i64, rank: usize) -> KResult<usize> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if a < 0 || a >= r {
+        return Err(invalid(
+            op,
+            format!("axis {axis} is out of range for rank {rank}"),
+        ));
+    }
+    Ok(a as usize)
+}
+
+/// Row-major strides of `shape`.
+pub(crate) fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1usize; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        // Saturating: a zero dim elsewhere can make a product of huge dims
+        // meaningless without the tensor having any element to address.
+        s[i] = s[i + 1].saturating_mul(shape[i + 1]);
+    }
+    s
+}

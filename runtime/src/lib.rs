@@ -1,0 +1,15 @@
+//! Host tensors and the numerical kernels of strata's reference interpreter.
+//!
+//! [`Tensor`] is a dense, row-major host buffer of one [`DType`]; the
+//! [`kernels`] module computes on tensors and reports bad input as
+//! [`KernelError`] values instead of panicking; [`npy`] reads and writes
+//! NumPy `.npy` files. The crate knows nothing about the IR: the interpreter
+//! maps operations onto these functions.
+
+pub mod interp;
+pub mod kernels;
+pub mod npy;
+pub mod tensor;
+
+pub use kernels::KernelError;
+pub use tensor::{DType, Tensor, TensorData};

@@ -1,0 +1,369 @@
+//! The ONNX backend node tests: each `model.onnx` whose ops strata supports
+//! is imported, run by the reference interpreter (eager mode) on every
+//! `test_data_set_*/input_*.pb`, and compared with `output_*.pb` at ONNX's
+//! tolerances (rtol 1e-3, atol 1e-7).
+//!
+//! The data come from the pinned `onnx` package that `scripts/setup-onnx`
+//! installs into `.local/` (`.local/onnx-node-tests`). The outcome of each
+//! test strata runs is recorded in `test/onnx/node-tests.expected`: a test
+//! that passed there and fails now is a regression and fails this suite; a
+//! listed failure that now passes, or a test missing from the list, fails
+//! too until the list is updated with `STRATA_BLESS=1`. A summary table
+//! (per op, and skips by reason) is printed, and written to
+//! `target/onnx-node-tests.md` for docs/conformance.md.
+//!
+//! `STRATA_NODE_TESTS=substring` runs only the matching tests (without
+//! comparing against the list).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use prost::Message;
+use strata_ir::Context;
+use strata_onnx::proto::{ModelProto, TensorProto};
+use strata_runtime::interp::{attr_tensor, lookup_function, run_function};
+use strata_runtime::kernels::allclose;
+use strata_runtime::Tensor;
+
+const RTOL: f64 = 1e-3;
+const ATOL: f64 = 1e-7;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    Pass,
+    Fail(String),
+    Skip(String),
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The op types of a model, `domain:Type` outside the default domain.
+fn op_types(model: &ModelProto) -> Vec<String> {
+    let mut ops: Vec<String> = model
+        .graph
+        .iter()
+        .flat_map(|g| g.node.iter())
+        .map(|n| {
+            if n.domain().is_empty() || n.domain() == "ai.onnx" {
+                n.op_type().to_string()
+            } else {
+                format!("{}:{}", n.domain(), n.op_type())
+            }
+        })
+        .collect();
+    ops.sort();
+    ops.dedup();
+    ops
+}
+
+fn read_tensor(ctx: &mut Context, path: &Path) -> Result<Tensor, Outcome> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Outcome::Fail(format!("{}: {e}", path.display())))?;
+    let proto = TensorProto::decode(bytes.as_slice()).map_err(|_| {
+        Outcome::Skip("non-tensor input or output (sequence, map or optional)".into())
+    })?;
+    let attr = strata_onnx::tensor_attr(ctx, &proto).map_err(|m| {
+        if m.contains("does not support") {
+            Outcome::Skip(format!(
+                "data type {}",
+                strata_onnx::dtype_name(proto.data_type())
+            ))
+        } else {
+            Outcome::Fail(m)
+        }
+    })?;
+    attr_tensor(ctx, attr).map_err(Outcome::Fail)
+}
+
+fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut files: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n = name
+                .strip_prefix(prefix)?
+                .strip_suffix(".pb")?
+                .parse()
+                .ok()?;
+            Some((n, e.path()))
+        })
+        .collect();
+    files.sort();
+    files.into_iter().map(|(_, p)| p).collect()
+}
+
+fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
+    let model_path = dir.join("model.onnx");
+    let Ok(bytes) = std::fs::read(&model_path) else {
+        return (Vec::new(), Outcome::Fail("cannot read model.onnx".into()));
+    };
+    let Ok(model) = ModelProto::decode(bytes.as_slice()) else {
+        return (
+            Vec::new(),
+            Outcome::Fail("model.onnx does not decode".into()),
+        );
+    };
+    let ops = op_types(&model);
+    let unsupported: Vec<&String> = ops
+        .iter()
+        .filter(|o| !strata_onnx::SUPPORTED_OPS.contains(&o.as_str()))
+        .collect();
+    if let Some(first) = unsupported.first() {
+        return (
+            ops.clone(),
+            Outcome::Skip(format!("unsupported op {first}")),
+        );
+    }
+    let mut ctx = Context::new();
+    let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
+        Ok(m) => m,
+        Err(e) => {
+            let text = e.to_string();
+            let outcome = if text.contains("not supported") || text.contains("does not support") {
+                Outcome::Skip(format!("import: {}", short_reason(&text)))
+            } else {
+                Outcome::Fail(format!("import: {text}"))
+            };
+            return (ops, outcome);
+        }
+    };
+    if let Err(diags) = strata_ir::verifier::verify(&ctx, module) {
+        let msg = diags
+            .iter()
+            .map(|d| strata_ir::diagnostics::render(&ctx, d, &[]))
+            .collect::<Vec<_>>()
+            .join(" ");
+        return (ops, Outcome::Fail(format!("verify: {}", msg.trim())));
+    }
+    let Some(func) = lookup_function(&ctx, module, "main") else {
+        return (ops, Outcome::Fail("no @main".into()));
+    };
+    let mut sets: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))
+        })
+        .collect();
+    sets.sort();
+    for set in sets {
+        let mut inputs = Vec::new();
+        for f in numbered(&set, "input_") {
+            match read_tensor(&mut ctx, &f) {
+                Ok(t) => inputs.push(t),
+                Err(o) => return (ops, o),
+            }
+        }
+        let mut expected = Vec::new();
+        for f in numbered(&set, "output_") {
+            match read_tensor(&mut ctx, &f) {
+                Ok(t) => expected.push(t),
+                Err(o) => return (ops, o),
+            }
+        }
+        let outputs = match run_function(&ctx, func, inputs) {
+            Ok(o) => o,
+            Err(e) => return (ops, Outcome::Fail(format!("run: {e}"))),
+        };
+        if outputs.len() != expected.len() {
+            return (
+                ops,
+                Outcome::Fail(format!(
+                    "{} outputs, expected {}",
+                    outputs.len(),
+                    expected.len()
+                )),
+            );
+        }
+        for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
+            if let Err(m) = allclose(a, e, RTOL, ATOL) {
+                return (ops, Outcome::Fail(format!("output #{i}: {m}")));
+            }
+        }
+    }
+    (ops, Outcome::Pass)
+}
+
+/// The reason of an import error without the file prefix, shortened.
+fn short_reason(text: &str) -> String {
+    let t = text.split_once(": ").map_or(text, |(_, r)| r);
+    let t = t
+        .split_once(": ")
+        .map_or(t, |(n, r)| if n.starts_with("node ") { r } else { t });
+    t.chars().take(90).collect()
+}
+
+fn main() -> ExitCode {
+    let dir = root().join(".local/onnx-node-tests");
+    if !dir.is_dir() {
+        if std::env::var_os("CI").is_some() {
+            eprintln!(
+                "onnx node tests: {} is missing; scripts/setup-onnx installs it",
+                dir.display()
+            );
+            return ExitCode::FAILURE;
+        }
+        println!("onnx node tests: skipped (no data; run scripts/setup-onnx)");
+        return ExitCode::SUCCESS;
+    }
+    let filter = std::env::var("STRATA_NODE_TESTS").ok();
+    let bless = std::env::var_os("STRATA_BLESS").is_some();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("test_"))
+        .filter(|n| filter.as_ref().is_none_or(|f| n.contains(f.as_str())))
+        .collect();
+    names.sort();
+
+    let mut results: Vec<(String, Vec<String>, Outcome)> = Vec::new();
+    for name in &names {
+        let (ops, outcome) = run_test(&dir.join(name));
+        if filter.is_some() {
+            println!("{name}: {outcome:?}");
+        }
+        results.push((name.clone(), ops, outcome));
+    }
+
+    // Per-op table over the tests that use only supported ops.
+    let mut per_op: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut skip_reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    for (_, ops, outcome) in &results {
+        match outcome {
+            Outcome::Pass => passed += 1,
+            Outcome::Fail(_) => failed += 1,
+            Outcome::Skip(reason) => {
+                skipped += 1;
+                *skip_reasons.entry(reason.clone()).or_default() += 1;
+            }
+        }
+        for op in ops {
+            if !strata_onnx::SUPPORTED_OPS.contains(&op.as_str()) {
+                continue;
+            }
+            let e = per_op.entry(op.as_str()).or_default();
+            match outcome {
+                Outcome::Pass => e.0 += 1,
+                Outcome::Fail(_) => e.1 += 1,
+                Outcome::Skip(_) => e.2 += 1,
+            }
+        }
+    }
+    let mut table = String::new();
+    table.push_str("| op | passed | failed | skipped |\n|---|---:|---:|---:|\n");
+    for (op, (p, f, s)) in &per_op {
+        table.push_str(&format!("| {op} | {p} | {f} | {s} |\n"));
+    }
+    table.push_str(&format!(
+        "\n{} tests: {passed} passed, {failed} failed, {skipped} skipped.\n\n",
+        results.len()
+    ));
+    let mut reasons: Vec<(&String, &usize)> = skip_reasons.iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    table.push_str("| skipped because | tests |\n|---|---:|\n");
+    for (reason, n) in &reasons {
+        table.push_str(&format!("| {reason} | {n} |\n"));
+    }
+    if filter.is_none() {
+        println!("{table}");
+        let _ = std::fs::write(root().join("target/onnx-node-tests.md"), &table);
+    }
+    let failures: Vec<_> = results
+        .iter()
+        .filter_map(|(n, _, o)| match o {
+            Outcome::Fail(m) => Some((n, m)),
+            _ => None,
+        })
+        .collect();
+
+    // Compare with the recorded outcomes.
+    let list_path = root().join("test/onnx/node-tests.expected");
+    let current: BTreeMap<&str, &str> = results
+        .iter()
+        .filter_map(|(n, _, o)| match o {
+            Outcome::Pass => Some((n.as_str(), "pass")),
+            Outcome::Fail(_) => Some((n.as_str(), "fail")),
+            Outcome::Skip(_) => None,
+        })
+        .collect();
+    if filter.is_some() {
+        for (n, m) in &failures {
+            println!("FAIL {n}: {m}");
+        }
+        println!("{passed} passed, {failed} failed, {skipped} skipped");
+        return ExitCode::SUCCESS;
+    }
+    if bless {
+        let mut text = String::from(
+            "# Outcome of each ONNX node test strata runs (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n",
+        );
+        for (n, s) in &current {
+            text.push_str(&format!("{n} {s}\n"));
+        }
+        if let Err(e) = std::fs::write(&list_path, text) {
+            eprintln!("{}: {e}", list_path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    let recorded: BTreeMap<String, String> = std::fs::read_to_string(&list_path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            l.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.trim().to_string()))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for (n, s) in &current {
+        match recorded.get(*n).map(String::as_str) {
+            Some(r) if r == *s => {}
+            Some("pass") => {
+                let why = failures
+                    .iter()
+                    .find(|(f, _)| f.as_str() == *n)
+                    .map(|(_, m)| m.as_str())
+                    .unwrap_or("");
+                problems.push(format!(
+                    "regression: {n} passed before and fails now: {why}"
+                ));
+            }
+            Some(_) => problems.push(format!("{n} now passes: update the list (STRATA_BLESS=1)")),
+            None => problems.push(format!(
+                "{n} ({s}) is not in {}: update it (STRATA_BLESS=1)",
+                list_path.display()
+            )),
+        }
+    }
+    for n in recorded.keys() {
+        if !current.contains_key(n.as_str()) {
+            problems.push(format!("{n} is listed but was not run (skipped now?)"));
+        }
+    }
+    for (n, m) in &failures {
+        println!(
+            "known failure {n}: {}",
+            m.chars().take(200).collect::<String>()
+        );
+    }
+    for p in &problems {
+        println!("{p}");
+    }
+    println!("onnx node tests: {passed} passed, {failed} failed, {skipped} skipped");
+    if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,366 @@
+//! `strata`: the driver. `strata import` turns an ONNX model into `graph`
+//! IR; `strata run` executes IR (or an ONNX model) in an exe mode.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use strata_ir::{Context, Operation, SourceBuffer};
+use strata_runtime::interp::{dtype_of, lookup_function, run_function};
+use strata_runtime::{npy, DType, Tensor};
+
+#[derive(Parser)]
+#[command(name = "strata", version, about = "The strata compiler driver")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Import an ONNX model into the graph dialect.
+    Import {
+        /// The `.onnx` file.
+        model: PathBuf,
+        /// Where to write the IR (default: standard output).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Print the generic op form.
+        #[arg(long = "mlir-print-op-generic")]
+        generic: bool,
+        /// Run `graph-infer-shapes` and `graph-verify` after import; a result
+        /// whose shape stays unresolved is an error.
+        #[arg(long)]
+        verify_shapes: bool,
+    },
+    /// Run a model (`.mlir` or `.onnx`) on inputs given as `.npy` files.
+    Run {
+        /// The model: IR with a `func.func @main`, or an `.onnx` file.
+        model: PathBuf,
+        /// The exe mode; only `eager` (the reference interpreter) exists yet.
+        #[arg(long, default_value = "eager")]
+        mode: String,
+        /// An input as NAME=FILE.npy (NAME as in the model); repeatable.
+        #[arg(long = "input", value_name = "NAME=FILE")]
+        inputs: Vec<String>,
+        /// Write each output to DIR/<output name>.npy.
+        #[arg(long = "output-dir", value_name = "DIR")]
+        output_dir: Option<PathBuf>,
+        /// Seed of the random inputs made for inputs not given.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The size of a symbolic dimension for random inputs, as SYM=N
+        /// (default 1); repeatable.
+        #[arg(long = "dim", value_name = "SYM=N")]
+        dims: Vec<String>,
+        /// The function to run.
+        #[arg(long, default_value = "main")]
+        function: String,
+    },
+}
+
+/// An error the driver reports before exiting with status 1.
+#[derive(Debug, thiserror::Error)]
+enum DriverError {
+    #[error(transparent)]
+    Import(#[from] strata_onnx::ImportError),
+    #[error("{0}")]
+    Message(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Import {
+            model,
+            output,
+            generic,
+            verify_shapes,
+        } => import(&model, output.as_deref(), generic, verify_shapes),
+        Command::Run {
+            model,
+            mode,
+            inputs,
+            output_dir,
+            seed,
+            dims,
+            function,
+        } => run(
+            &model,
+            &mode,
+            &inputs,
+            output_dir.as_deref(),
+            seed,
+            &dims,
+            &function,
+        ),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn new_context() -> Context {
+    let mut ctx = Context::new();
+    strata_dialects::register_all(&mut ctx);
+    ctx
+}
+
+/// Renders diagnostics as the compiler prints them.
+fn render(ctx: &Context, diags: &[strata_ir::Diagnostic], buffers: &[SourceBuffer]) -> DriverError {
+    DriverError::Message(
+        diags
+            .iter()
+            .map(|d| {
+                strata_ir::diagnostics::render(ctx, d, buffers)
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+fn verify(ctx: &Context, module: Operation, buffers: &[SourceBuffer]) -> Result<(), DriverError> {
+    strata_ir::verifier::verify(ctx, module).map_err(|diags| render(ctx, &diags, buffers))
+}
+
+fn run_passes(ctx: &mut Context, module: Operation, pipeline: &str) -> Result<(), DriverError> {
+    let mut registry = strata_ir::pass::PassRegistry::default();
+    strata_passes::register_all(&mut registry);
+    let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline).map_err(|e| {
+        DriverError::Message(format!("pipeline '{pipeline}': {}", e.render(pipeline)))
+    })?;
+    let mut instrumentation = strata_ir::pass::Instrumentation::default();
+    pm.run(ctx, module, &mut instrumentation)
+        .map_err(|diags| render(ctx, &diags, &[]))
+}
+
+fn import(
+    model: &Path,
+    output: Option<&Path>,
+    generic: bool,
+    verify_shapes: bool,
+) -> Result<(), DriverError> {
+    let mut ctx = new_context();
+    let module = strata_onnx::import_file(&mut ctx, model)?;
+    verify(&ctx, module, &[])?;
+    if verify_shapes {
+        run_passes(
+            &mut ctx,
+            module,
+            "builtin.module(graph-infer-shapes,graph-verify)",
+        )?;
+    }
+    let options = strata_ir::printer::PrintOptions {
+        generic,
+        debug_info: false,
+    };
+    let text = strata_ir::printer::print_operation(&ctx, module, options);
+    match output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// Loads `.onnx` (imported) or `.mlir` (parsed) into a verified module.
+fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
+    if model.extension().is_some_and(|e| e == "onnx") {
+        let module = strata_onnx::import_file(ctx, model)?;
+        verify(ctx, module, &[])?;
+        return Ok(module);
+    }
+    let text = std::fs::read_to_string(model)
+        .map_err(|e| DriverError::Message(format!("{}: {e}", model.display())))?;
+    let buffer = SourceBuffer::new(model.display().to_string(), text);
+    let module = strata_ir::parser::parse_source(ctx, &buffer)
+        .map_err(|d| render(ctx, &d, std::slice::from_ref(&buffer)))?;
+    verify(ctx, module, std::slice::from_ref(&buffer))?;
+    Ok(module)
+}
+
+/// The `onnx.name` of each argument or result, else `input_<i>` /
+/// `output_<i>`.
+fn io_names(
+    ctx: &Context,
+    func: Operation,
+    key: &str,
+    fallback: &str,
+    count: usize,
+) -> Vec<String> {
+    let attrs = strata_ir::ods::inherent_attr(ctx, func, key);
+    (0..count)
+        .map(|i| {
+            attrs
+                .and_then(|a| match ctx.attr_kind(a) {
+                    strata_ir::AttrKind::Array(items) => items.get(i).copied(),
+                    _ => None,
+                })
+                .and_then(|d| {
+                    ctx.dictionary_entries(d)
+                        .iter()
+                        .find(|(k, _)| ctx.ident_str(*k) == "onnx.name")
+                        .and_then(|(_, v)| match ctx.attr_kind(*v) {
+                            strata_ir::AttrKind::String { value, .. } => {
+                                Some(String::from_utf8_lossy(value).into_owned())
+                            }
+                            _ => None,
+                        })
+                })
+                .unwrap_or_else(|| format!("{fallback}_{i}"))
+        })
+        .collect()
+}
+
+/// A small deterministic generator (SplitMix64) for random inputs.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [-1, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+}
+
+fn random_input(
+    ctx: &Context,
+    ty: strata_ir::Type,
+    rng: &mut SplitMix,
+    dims: &BTreeMap<String, usize>,
+    name: &str,
+) -> Result<Tensor, DriverError> {
+    let (shape, elem) = strata_dialects::graph::shape::shape_of(ctx, ty)
+        .ok_or_else(|| DriverError::Message(format!("input '{name}' is not a tensor")))?;
+    let dtype = dtype_of(ctx, elem).ok_or_else(|| {
+        DriverError::Message(format!("input '{name}' has an unsupported element type"))
+    })?;
+    let Some(sdims) = shape.dims() else {
+        return Err(DriverError::Message(format!(
+            "input '{name}' has unknown rank: give it with --input {name}=FILE.npy"
+        )));
+    };
+    let mut sizes = Vec::with_capacity(sdims.len());
+    for d in sdims {
+        use strata_dialects::graph::shape::Dim;
+        sizes.push(match d {
+            Dim::Known(n) => *n as usize,
+            Dim::Sym(m) => {
+                let mut n = m.coeff as usize;
+                for s in &m.syms {
+                    n *= dims.get(s).copied().unwrap_or(1);
+                }
+                n
+            }
+            Dim::Unknown => 1,
+        });
+    }
+    let count: usize = sizes.iter().product();
+    let values: Vec<f64> = (0..count)
+        .map(|_| match dtype {
+            DType::I1 => (rng.next() & 1) as f64,
+            d if d.is_float() => rng.unit(),
+            _ => (rng.next() % 10) as f64,
+        })
+        .collect();
+    Ok(Tensor::from_f64_vec(dtype, &sizes, &values))
+}
+
+fn run(
+    model: &Path,
+    mode: &str,
+    inputs: &[String],
+    output_dir: Option<&Path>,
+    seed: u64,
+    dims: &[String],
+    function: &str,
+) -> Result<(), DriverError> {
+    if mode != "eager" {
+        return Err(DriverError::Message(format!(
+            "exe mode '{mode}' is not available yet; the modes are: eager"
+        )));
+    }
+    let mut ctx = new_context();
+    let module = load(&mut ctx, model)?;
+    let func = lookup_function(&ctx, module, function).ok_or_else(|| {
+        DriverError::Message(format!("{}: no function '@{function}'", model.display()))
+    })?;
+    let (arg_types, _) = strata_dialects::func::function_signature(&ctx, func)
+        .ok_or_else(|| DriverError::Message(format!("@{function} has no function type")))?;
+    let result_count =
+        strata_dialects::func::function_signature(&ctx, func).map_or(0, |(_, r)| r.len());
+    let in_names = io_names(&ctx, func, "arg_attrs", "input", arg_types.len());
+    let out_names = io_names(&ctx, func, "res_attrs", "output", result_count);
+
+    let mut given: BTreeMap<String, Tensor> = BTreeMap::new();
+    for spec in inputs {
+        let (name, file) = spec.split_once('=').ok_or_else(|| {
+            DriverError::Message(format!("--input '{spec}': expected NAME=FILE.npy"))
+        })?;
+        if !in_names.iter().any(|n| n == name) {
+            return Err(DriverError::Message(format!(
+                "--input '{name}': the model has no such input (its inputs: {})",
+                in_names.join(", ")
+            )));
+        }
+        let t = npy::load(Path::new(file)).map_err(|e| DriverError::Message(e.to_string()))?;
+        given.insert(name.to_string(), t);
+    }
+    let mut sym_sizes = BTreeMap::new();
+    for spec in dims {
+        let parsed = spec
+            .split_once('=')
+            .and_then(|(s, n)| n.parse::<usize>().ok().map(|n| (s.to_string(), n)));
+        let (s, n) = parsed
+            .ok_or_else(|| DriverError::Message(format!("--dim '{spec}': expected SYM=N")))?;
+        sym_sizes.insert(s, n);
+    }
+    let mut rng = SplitMix(seed);
+    let mut args = Vec::with_capacity(arg_types.len());
+    for (name, &ty) in in_names.iter().zip(&arg_types) {
+        args.push(match given.remove(name) {
+            Some(t) => t,
+            None => random_input(&ctx, ty, &mut rng, &sym_sizes, name)?,
+        });
+    }
+    let outputs =
+        run_function(&ctx, func, args).map_err(|e| DriverError::Message(e.to_string()))?;
+    if let Some(dir) = output_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", dir.display())))?;
+    }
+    for (name, t) in out_names.iter().zip(&outputs) {
+        println!("{name}: {} {:?}", t.dtype().name(), t.shape());
+        if let Some(dir) = output_dir {
+            let file_name: String = name
+                .chars()
+                .map(|c| {
+                    if c == '/' || c == '\\' || c == '\0' {
+                        '_'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("{file_name}.npy"));
+            npy::save(&path, t).map_err(|e| DriverError::Message(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
