@@ -154,6 +154,56 @@ pub fn run_function(
     Interpreter { ctx, depth: 0 }.call(func, inputs)
 }
 
+/// Evaluates the single op `op` on `inputs` (its operands' values); ops
+/// with regions and calls are not supported here.
+pub fn eval_op(
+    ctx: &Context,
+    op: Operation,
+    inputs: Vec<Tensor>,
+) -> Result<Vec<Tensor>, InterpError> {
+    let mut interp = Interpreter { ctx, depth: 0 };
+    let name = ctx.op_name_str(op);
+    if !ctx.op_regions(op).is_empty() || name == "func.call" {
+        return Err(interp.error(op, "cannot be evaluated on its own"));
+    }
+    interp.eval(op, name, inputs, &HashMap::new())
+}
+
+/// The constant folder of `graph` ops: evaluates `op` with the
+/// interpreter when all its operands are constants (see
+/// `strata_dialects::graph::fold`). Install it with [`install_folding`].
+pub fn fold_with_interpreter(
+    ctx: &mut Context,
+    op: Operation,
+    operands: &[Attribute],
+) -> Option<Vec<Attribute>> {
+    let inputs = operands
+        .iter()
+        .map(|&a| attr_tensor(ctx, a).ok())
+        .collect::<Option<Vec<Tensor>>>()?;
+    let outputs = eval_op(ctx, op, inputs).ok()?;
+    let results: Vec<Value> = ctx.results(op).collect();
+    let mut attrs = Vec::with_capacity(outputs.len());
+    for (t, r) in outputs.iter().zip(results) {
+        let ty = ctx.value_type(r);
+        let (dtype, shape) = type_info(ctx, ty)?;
+        let shape = shape?;
+        let same = dtype == t.dtype()
+            && shape.len() == t.rank()
+            && shape.iter().zip(t.shape()).all(|(&d, &n)| d == n as i64);
+        if !same {
+            return None;
+        }
+        attrs.push(ctx.dense_elements_attr(ty, t.to_le_bytes())?);
+    }
+    Some(attrs)
+}
+
+/// Lets `canonicalize` fold `graph` ops on constants with the interpreter.
+pub fn install_folding(ctx: &mut Context) {
+    strata_dialects::graph::fold::install_constant_evaluator(ctx, fold_with_interpreter);
+}
+
 /// Finds the function named `name` in `module`.
 pub fn lookup_function(ctx: &Context, module: Operation, name: &str) -> Option<Operation> {
     let region = *ctx.op_regions(module).first()?;

@@ -503,11 +503,7 @@ fn window_out(input: &Dim, k: i64, s: i64, pad: i64, d: i64, ceil: bool) -> Resu
 /// Strides, pads and dilations of a window op.
 type WindowAttrs = (Vec<i64>, Vec<i64>, Vec<i64>);
 
-fn window_attrs(
-    ctx: &Context,
-    op: Operation,
-    kernel: &[i64],
-) -> Result<WindowAttrs, String> {
+fn window_attrs(ctx: &Context, op: Operation, kernel: &[i64]) -> Result<WindowAttrs, String> {
     let strides = attr_i64_array(ctx, op, "strides").unwrap_or_else(|| vec![1, 1]);
     let pads = attr_i64_array(ctx, op, "pads").unwrap_or_else(|| vec![0; 4]);
     let dilations = attr_i64_array(ctx, op, "dilations").unwrap_or_else(|| vec![1, 1]);

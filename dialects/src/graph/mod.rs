@@ -8,6 +8,7 @@
 //! `graph-infer-shapes` pass share. Op semantics are the ONNX operators'.
 
 pub mod custom;
+pub mod fold;
 pub mod infer;
 mod ops;
 pub mod shape;
@@ -22,6 +23,8 @@ use strata_ir::Context;
 pub fn register(ctx: &mut Context) {
     ctx.registry_mut()
         .register_attr_parser("graph", shape::parse_graph_attr);
+    ctx.registry_mut()
+        .register_constant_materializer("graph", fold::materialize_constant);
     register_ops(ctx);
     for (name, f) in infer::SHAPE_FUNCTIONS {
         ctx.registry_mut()

@@ -11,6 +11,7 @@ use strata_ir::ods::constraints::{AnyAttr, I64Attr, StrAttr};
 use strata_ir::{attr_constraint, op, type_constraint};
 use strata_ir::{Context, OperationState, Type, TypeKind};
 
+use super::fold::{fold_constant, fold_graph, reshape_patterns, transpose_patterns};
 use super::infer::verify_shapes;
 
 type_constraint!(
@@ -84,6 +85,7 @@ attr_constraint!(
      traits(Pure, ConstantLike),
      format = "attr-dict $value",
      infer = infer_constant,
+     fold = fold_constant,
      verify = verify_shapes)]
 pub struct ConstantOp {
     value: Attr<ElementsAttr>,
@@ -119,6 +121,7 @@ macro_rules! binary {
         #[op($mnemonic,
              traits(Pure $(, $trait)*),
              format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+             fold = fold_graph,
              verify = verify_shapes)]
         pub struct $name {
             lhs: Operand<$c>,
@@ -234,7 +237,8 @@ macro_rules! unary {
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
-                             verify = verify_shapes)]
+                             fold = fold_graph,
+             verify = verify_shapes)]
         pub struct $name {
             input: Operand<$c>,
             output: Result<AnyTensor>,
@@ -340,7 +344,8 @@ unary!(
 #[op("graph.gelu",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct GeluOp {
     input: Operand<FloatTensor>,
     #[default = "\"none\""]
@@ -354,7 +359,8 @@ macro_rules! unary_alpha {
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
-                             verify = verify_shapes)]
+                             fold = fold_graph,
+             verify = verify_shapes)]
         pub struct $name {
             input: Operand<FloatTensor>,
             #[default = $default]
@@ -381,7 +387,8 @@ unary_alpha!(
 #[op("graph.hard_sigmoid",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct HardSigmoidOp {
     input: Operand<FloatTensor>,
     #[default = "2.000000e-01 : f64"]
@@ -398,7 +405,8 @@ pub struct HardSigmoidOp {
 #[op("graph.clip",
      traits(Pure),
      format = "$input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct ClipOp {
     input: Operand<AnyTensor>,
     min: Optional<AnyTensor>,
@@ -413,7 +421,8 @@ pub struct ClipOp {
 #[op("graph.cast",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct CastOp {
     input: Operand<AnyTensor>,
     output: Result<AnyTensor>,
@@ -423,7 +432,8 @@ pub struct CastOp {
 #[op("graph.where",
      traits(Pure),
      format = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct WhereOp {
     condition: Operand<BoolTensor>,
     x: Operand<AnyTensor>,
@@ -438,7 +448,8 @@ pub struct WhereOp {
 #[op("graph.matmul",
      traits(Pure),
      format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct MatMulOp {
     lhs: Operand<AnyTensor>,
     rhs: Operand<AnyTensor>,
@@ -451,7 +462,8 @@ pub struct MatMulOp {
 #[op("graph.gemm",
      traits(Pure),
      format = "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct GemmOp {
     a: Operand<AnyTensor>,
     b: Operand<AnyTensor>,
@@ -473,7 +485,8 @@ pub struct GemmOp {
 #[op("graph.conv2d",
      traits(Pure),
      format = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct Conv2dOp {
     input: Operand<FloatTensor>,
     weight: Operand<FloatTensor>,
@@ -493,7 +506,8 @@ pub struct Conv2dOp {
 #[op("graph.max_pool2d",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct MaxPool2dOp {
     input: Operand<AnyTensor>,
     kernel_shape: Attr<I64ArrayAttr>,
@@ -512,7 +526,8 @@ pub struct MaxPool2dOp {
 #[op("graph.avg_pool2d",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct AvgPool2dOp {
     input: Operand<FloatTensor>,
     kernel_shape: Attr<I64ArrayAttr>,
@@ -533,7 +548,8 @@ macro_rules! global_pool {
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
-                             verify = verify_shapes)]
+                             fold = fold_graph,
+             verify = verify_shapes)]
         pub struct $name {
             input: Operand<FloatTensor>,
             output: Result<AnyTensor>,
@@ -560,7 +576,8 @@ macro_rules! softmax {
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
-                             verify = verify_shapes)]
+                             fold = fold_graph,
+             verify = verify_shapes)]
         pub struct $name {
             input: Operand<FloatTensor>,
             #[default = "-1"]
@@ -582,7 +599,8 @@ softmax!(
 #[op("graph.layer_norm",
      traits(Pure),
      format = "$input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct LayerNormOp {
     input: Operand<FloatTensor>,
     scale: Operand<FloatTensor>,
@@ -599,7 +617,8 @@ pub struct LayerNormOp {
 #[op("graph.rms_norm",
      traits(Pure),
      format = "$input `,` $scale attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct RmsNormOp {
     input: Operand<FloatTensor>,
     scale: Operand<FloatTensor>,
@@ -615,7 +634,8 @@ pub struct RmsNormOp {
 #[op("graph.batch_norm",
      traits(Pure),
      format = "$input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct BatchNormOp {
     input: Operand<FloatTensor>,
     scale: Operand<FloatTensor>,
@@ -639,6 +659,7 @@ macro_rules! reduce {
         #[op($mnemonic,
              traits(Pure),
              format = "$input (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
+             fold = fold_graph,
              verify = verify_shapes)]
         pub struct $name {
             input: Operand<AnyTensor>,
@@ -700,7 +721,8 @@ macro_rules! arg_reduce {
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
-                             verify = verify_shapes)]
+                             fold = fold_graph,
+             verify = verify_shapes)]
         pub struct $name {
             input: Operand<AnyTensor>,
             #[default = "0"]
@@ -733,8 +755,10 @@ arg_reduce!(
 /// `allowzero`), `-1` is inferred from the element count.
 #[op("graph.reshape",
      traits(Pure),
+     canonicalize = reshape_patterns,
      format = "$input `,` $shape attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct ReshapeOp {
     input: Operand<AnyTensor>,
     shape: Operand<IntTensor>,
@@ -747,8 +771,10 @@ pub struct ReshapeOp {
 /// `perm[i]` (reversed when `perm` is absent).
 #[op("graph.transpose",
      traits(Pure),
+     canonicalize = transpose_patterns,
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct TransposeOp {
     input: Operand<AnyTensor>,
     perm: OptionalAttr<I64ArrayAttr>,
@@ -760,7 +786,8 @@ pub struct TransposeOp {
 #[op("graph.expand",
      traits(Pure),
      format = "$input `,` $shape attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct ExpandOp {
     input: Operand<AnyTensor>,
     shape: Operand<IntTensor>,
@@ -771,7 +798,8 @@ pub struct ExpandOp {
 #[op("graph.concat",
      traits(Pure),
      format = "$inputs attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct ConcatOp {
     inputs: Variadic<AnyTensor>,
     axis: Attr<I64Attr>,
@@ -783,7 +811,8 @@ pub struct ConcatOp {
 #[op("graph.split",
      traits(Pure),
      format = "$input (`sizes` $split^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct SplitOp {
     input: Operand<AnyTensor>,
     split: Optional<IntTensor>,
@@ -798,7 +827,8 @@ pub struct SplitOp {
 #[op("graph.slice",
      traits(Pure),
      format = "$input `,` $starts `,` $ends (`axes` $axes^)? (`steps` $steps^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct SliceOp {
     input: Operand<AnyTensor>,
     starts: Operand<IntTensor>,
@@ -813,7 +843,8 @@ pub struct SliceOp {
 #[op("graph.gather",
      traits(Pure),
      format = "$input `[` $indices `]` attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct GatherOp {
     input: Operand<AnyTensor>,
     indices: Operand<IntTensor>,
@@ -827,7 +858,8 @@ pub struct GatherOp {
 #[op("graph.squeeze",
      traits(Pure),
      format = "$input (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct SqueezeOp {
     input: Operand<AnyTensor>,
     axes: Optional<IntTensor>,
@@ -839,7 +871,8 @@ pub struct SqueezeOp {
 #[op("graph.unsqueeze",
      traits(Pure),
      format = "$input `,` $axes attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct UnsqueezeOp {
     input: Operand<AnyTensor>,
     axes: Operand<IntTensor>,
@@ -850,7 +883,8 @@ pub struct UnsqueezeOp {
 #[op("graph.flatten",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct FlattenOp {
     input: Operand<AnyTensor>,
     #[default = "1"]
@@ -866,7 +900,8 @@ pub struct FlattenOp {
 #[op("graph.pad",
      traits(Pure),
      format = "$input `,` $pads (`value` $value^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct PadOp {
     input: Operand<AnyTensor>,
     pads: Operand<IntTensor>,
@@ -880,7 +915,8 @@ pub struct PadOp {
 #[op("graph.tile",
      traits(Pure),
      format = "$input `,` $repeats attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct TileOp {
     input: Operand<AnyTensor>,
     repeats: Operand<IntTensor>,
@@ -892,7 +928,8 @@ pub struct TileOp {
 #[op("graph.shape_of",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct ShapeOfOp {
     input: Operand<AnyTensor>,
     #[default = "0"]
@@ -905,7 +942,8 @@ pub struct ShapeOfOp {
 #[op("graph.size",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct SizeOp {
     input: Operand<AnyTensor>,
     output: Result<IntTensor>,
@@ -916,7 +954,8 @@ pub struct SizeOp {
 #[op("graph.constant_of_shape",
      traits(Pure),
      format = "$shape attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct ConstantOfShapeOp {
     shape: Operand<IntTensor>,
     value: OptionalAttr<ElementsAttr>,
@@ -928,7 +967,8 @@ pub struct ConstantOfShapeOp {
 #[op("graph.range",
      traits(Pure),
      format = "$start `,` $limit `,` $delta attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct RangeOp {
     start: Operand<AnyTensor>,
     limit: Operand<AnyTensor>,
@@ -947,7 +987,8 @@ pub struct RangeOp {
 #[op("graph.attention",
      traits(Pure),
      format = "$q `,` $k `,` $v (`mask` $mask^)? attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     fold = fold_graph,
+             verify = verify_shapes)]
 pub struct AttentionOp {
     q: Operand<FloatTensor>,
     k: Operand<FloatTensor>,

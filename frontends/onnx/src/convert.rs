@@ -112,6 +112,8 @@ pub(crate) struct Importer<'c> {
     values: HashMap<String, Value>,
     block: Option<Block>,
     opset: i64,
+    /// The opset version imported for each domain.
+    domains: HashMap<String, i64>,
 }
 
 type Res<T> = Result<T, String>;
@@ -124,6 +126,7 @@ impl<'c> Importer<'c> {
             values: HashMap::new(),
             block: None,
             opset: 0,
+            domains: HashMap::new(),
         }
     }
 
@@ -156,6 +159,11 @@ impl<'c> Importer<'c> {
                 ),
             ));
         }
+        self.domains = model
+            .opset_import
+            .iter()
+            .map(|o| (o.domain().to_string(), o.version()))
+            .collect();
         let graph = model
             .graph
             .as_ref()
@@ -175,6 +183,9 @@ impl<'c> Importer<'c> {
         let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (i, node) in graph.node.iter().enumerate() {
             let default_domain = node.domain().is_empty() || node.domain() == "ai.onnx";
+            if !default_domain && self.custom_version(model, node).is_some() {
+                continue;
+            }
             if !default_domain || !SUPPORTED_OPS.contains(&node.op_type()) {
                 let key = if default_domain {
                     node.op_type().to_string()
@@ -561,7 +572,69 @@ impl<'c> Importer<'c> {
             .ok_or_else(|| "could not build the constant".into())
     }
 
+    /// The version of the registered custom op a node of a non-default
+    /// domain names (`domain.OpType`, at the domain's imported opset), if
+    /// one is registered.
+    fn custom_version(&self, model: &ModelProto, node: &NodeProto) -> Option<i64> {
+        let version = model
+            .opset_import
+            .iter()
+            .find(|o| o.domain() == node.domain())
+            .map_or(1, |o| o.version());
+        let name = format!("{}.{}", node.domain(), node.op_type());
+        self.ctx
+            .registry()
+            .extension::<strata_dialects::graph::custom::CustomOpRegistry>()
+            .and_then(|r| r.get(&name, version))
+            .map(|_| version)
+    }
+
+    /// A node of a registered custom op: `graph.custom` with the node's
+    /// attributes as its `config` dictionary.
+    fn convert_custom(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
+        let name = format!("{}.{}", node.domain(), node.op_type());
+        let version = self.domains.get(node.domain()).copied().unwrap_or(1);
+        let operands = (0..node.input.len())
+            .map(|i| self.req(node, i))
+            .collect::<Res<Vec<_>>>()?;
+        let mut entries = Vec::new();
+        for attr in &node.attribute {
+            let value = match AttributeType::try_from(attr.r#type.unwrap_or(0)) {
+                Ok(AttributeType::Int) => self.i64_attr(attr.i()),
+                Ok(AttributeType::Float) => self.f64_attr(f64::from(attr.f())),
+                Ok(AttributeType::String) => {
+                    let text = String::from_utf8_lossy(attr.s()).into_owned();
+                    self.ctx.string_attr(&text)
+                }
+                Ok(AttributeType::Ints) => self.i64_array(&attr.ints),
+                Ok(AttributeType::Tensor) => tensor_attr(
+                    self.ctx,
+                    attr.t.as_ref().ok_or("tensor attribute without a tensor")?,
+                )?,
+                _ => {
+                    return Err(format!(
+                        "attribute '{}' has a type custom ops do not support",
+                        attr.name()
+                    ))
+                }
+            };
+            entries.push((self.ctx.ident(attr.name()), value));
+        }
+        let mut props = vec![
+            ("name", self.ctx.string_attr(&name)),
+            ("version", self.i64_attr(version)),
+        ];
+        if !entries.is_empty() {
+            props.push(("config", self.ctx.dictionary_attr(entries)));
+        }
+        let n = node.output.len();
+        self.op("graph.custom", operands, props, n, None, loc)
+    }
+
     fn convert(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
+        if !(node.domain().is_empty() || node.domain() == "ai.onnx") {
+            return self.convert_custom(node, loc);
+        }
         let a = Attrs(&node.attribute);
         let one = |r: Res<Value>| r.map(|v| vec![v]);
         let op = node.op_type();
@@ -760,7 +833,16 @@ impl<'c> Importer<'c> {
                 ];
                 one(self.op1("graph.gemm", ops, props, loc))
             }
-            "Conv" | "MaxPool" | "AveragePool" => self.convert_window(node, &a, loc),
+            "Conv" | "MaxPool" | "AveragePool" => {
+                let rank = self.req(node, 0).ok().and_then(|x| {
+                    shape_of(self.ctx, self.ctx.value_type(x)).and_then(|(s, _)| s.rank())
+                });
+                if rank == Some(3) {
+                    self.convert_window_1d(node, loc)
+                } else {
+                    self.convert_window(node, &a, loc)
+                }
+            }
             "GlobalAveragePool" | "GlobalMaxPool" => {
                 let x = self.req(node, 0)?;
                 let name = if op == "GlobalMaxPool" {
@@ -781,8 +863,9 @@ impl<'c> Importer<'c> {
                 one(self.op1(name, vec![x], vec![("axis", axis)], loc))
             }
             "LayerNormalization" | "RMSNormalization" => {
-                if node.output.iter().skip(1).any(|o| !o.is_empty()) {
-                    return Err("with mean or inverse-deviation outputs is not supported".into());
+                let extra = node.output.iter().skip(1).any(|o| !o.is_empty());
+                if extra && op == "RMSNormalization" {
+                    return Err("with more than one output is not supported".into());
                 }
                 let mut ops = vec![self.req(node, 0)?, self.req(node, 1)?];
                 let name = if op == "LayerNormalization" {
@@ -798,7 +881,13 @@ impl<'c> Importer<'c> {
                         self.f64_attr(f64::from(a.float("epsilon").unwrap_or(1e-5))),
                     ),
                 ];
-                one(self.op1(name, ops, props, loc))
+                let x = ops[0];
+                let y = self.op1(name, ops, props, loc)?;
+                if !extra {
+                    return Ok(vec![y]);
+                }
+                let (mean, inv_std) = self.layer_norm_stats(&a, x, loc)?;
+                Ok(vec![y, mean, inv_std])
             }
             "BatchNormalization" => {
                 if a.int("training_mode").unwrap_or(0) != 0
@@ -1106,6 +1195,81 @@ impl<'c> Importer<'c> {
                 Ok(vec![self.op1("graph.avg_pool2d", vec![x], props, loc)?])
             }
         }
+    }
+
+    /// The `Mean` and `InvStdDev` outputs of LayerNormalization, computed
+    /// (in the input's type) over the normalized dimensions, kept as size 1.
+    fn layer_norm_stats(&mut self, a: &Attrs, x: Value, loc: Location) -> Res<(Value, Value)> {
+        if a.int("stash_type").unwrap_or(1) != 1 {
+            return Err("with stash_type other than 1 is not supported".into());
+        }
+        let elem = self.elem(x).ok_or("operand is not a tensor")?;
+        if self.ctx.float_kind(elem) != Some(FloatKind::F32) {
+            return Err("with mean or inverse-deviation outputs is supported on f32 only".into());
+        }
+        let rank = shape_of(self.ctx, self.ctx.value_type(x))
+            .and_then(|(s, _)| s.rank())
+            .ok_or("with mean or inverse-deviation outputs needs a ranked input")?
+            as i64;
+        let axis = a.int("axis").unwrap_or(-1);
+        let first = if axis < 0 { axis + rank } else { axis };
+        if first < 0 || first >= rank {
+            return Err(format!("axis {axis} is out of range for rank {rank}"));
+        }
+        let axes: Vec<i64> = (first..rank).collect();
+        let axes = self.const_i64(&axes, loc)?;
+        let keep = vec![("keepdims", self.bool_attr(true))];
+        let mean = self.op1("graph.reduce_mean", vec![x, axes], keep.clone(), loc)?;
+        let centered = self.op1("graph.sub", vec![x, mean], vec![], loc)?;
+        let squared = self.op1("graph.mul", vec![centered, centered], vec![], loc)?;
+        let var = self.op1("graph.reduce_mean", vec![squared, axes], keep, loc)?;
+        let eps_ty = self.ctx.tensor_type(vec![], elem);
+        let eps = f64::from(a.float("epsilon").unwrap_or(1e-5));
+        let eps = scalar_attr(self.ctx, eps_ty, eps).ok_or("could not build epsilon")?;
+        let eps = self.constant(eps, loc)?;
+        let shifted = self.op1("graph.add", vec![var, eps], vec![], loc)?;
+        let inv_std = self.op1("graph.rsqrt", vec![shifted], vec![], loc)?;
+        Ok((mean, inv_std))
+    }
+
+    /// A 1-D Conv, MaxPool or AveragePool as the 2-D op on inputs with a
+    /// unit height: unsqueeze dimension 2, convert, squeeze it again.
+    fn convert_window_1d(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
+        let axis2 = self.const_i64(&[2], loc)?;
+        let mut lifted = node.clone();
+        for i in 0..node.input.len() {
+            // Data and weights get a unit height; the bias stays 1-D.
+            if i > 1 || node.input[i].is_empty() {
+                continue;
+            }
+            let v = self.req(node, i)?;
+            let u = self.op1("graph.unsqueeze", vec![v, axis2], vec![], loc)?;
+            let name = format!("{}#unsqueezed", node.input[i]);
+            self.values.insert(name.clone(), u);
+            lifted.input[i] = name;
+        }
+        let widen =
+            |v: Vec<i64>, fill: i64| -> Vec<i64> { std::iter::once(fill).chain(v).collect() };
+        for attr in &mut lifted.attribute {
+            match attr.name() {
+                "kernel_shape" | "strides" | "dilations" => {
+                    attr.ints = widen(std::mem::take(&mut attr.ints), 1)
+                }
+                "pads" => {
+                    if attr.ints.len() != 2 {
+                        return Err(format!("pads {:?} must have 2 entries in 1-D", attr.ints));
+                    }
+                    attr.ints = vec![0, attr.ints[0], 0, attr.ints[1]];
+                }
+                _ => {}
+            }
+        }
+        let out = self.convert_window(&lifted, &Attrs(&lifted.attribute), loc)?;
+        let mut squeezed = Vec::with_capacity(out.len());
+        for v in out {
+            squeezed.push(self.op1("graph.squeeze", vec![v, axis2], vec![], loc)?);
+        }
+        Ok(squeezed)
     }
 
     fn convert_attention(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {

@@ -10,6 +10,9 @@
 //! - Each node becomes a `graph` op located at
 //!   `loc("<node name>"("model.onnx":0:0))`, with result types from the op's
 //!   shape function, so every later diagnostic names the node.
+//! - A node of another domain becomes a `graph.custom` op when a custom op
+//!   named `domain.OpType` is registered at the domain's opset version (its
+//!   attributes become the op's `config`).
 //! - A model using ops that strata does not support is rejected with one
 //!   error listing every unsupported op type (and the nodes using it).
 //!
@@ -119,6 +122,8 @@ pub fn import_model(
     model: &proto::ModelProto,
     file: &str,
 ) -> Result<Operation, ImportError> {
-    strata_dialects::register_all(ctx);
+    if ctx.registry().op_spec("graph.add").is_none() {
+        strata_dialects::register_all(ctx);
+    }
     convert::Importer::new(ctx, file).import(model)
 }

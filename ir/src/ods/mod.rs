@@ -327,6 +327,11 @@ impl OpSpec {
 /// Registers a spec (the `#[op]` macro generates a `register` that calls this).
 pub fn register(ctx: &mut Context, spec: &'static OpSpec, inherent: &'static [&'static str]) {
     ctx.registry_mut().register_op(spec.definition(inherent));
+    // Parse the defaults now, so that the printer recognizes a default value
+    // however the op was built (parsed, or created by a builder).
+    for attr in spec.attributes {
+        default_value(ctx, attr);
+    }
 }
 
 /// Sets default-valued properties that the text left out, as MLIR's

@@ -80,6 +80,7 @@ fn new_context(options: &Options) -> Context {
     let mut ctx = Context::new();
     strata_ir::testing::register_test_dialect(&mut ctx);
     strata_dialects::register_all(&mut ctx);
+    strata_runtime::interp::install_folding(&mut ctx);
     ctx.set_allow_unregistered_dialects(options.allow_unregistered);
     ctx
 }

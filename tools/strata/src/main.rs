@@ -108,6 +108,7 @@ fn main() -> ExitCode {
 fn new_context() -> Context {
     let mut ctx = Context::new();
     strata_dialects::register_all(&mut ctx);
+    strata_runtime::interp::install_folding(&mut ctx);
     ctx
 }
 

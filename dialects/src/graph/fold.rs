@@ -1,0 +1,221 @@
+//! Folding and canonicalization of `graph` ops.
+//!
+//! - Ops that do nothing fold to their input: a reshape, expand or cast to
+//!   the input's own (fully resolved) type, a transpose by the identity
+//!   permutation, `graph.identity`.
+//! - `transpose(transpose(x, p), q)` becomes one transpose by the composed
+//!   permutation (`graph.transpose` canonicalization), and
+//!   `reshape(reshape(x, s), t)` the outer reshape of `x` when `t` does not
+//!   copy dimensions (`0`) from the inner result.
+//! - Ops whose operands are all constants fold to a constant when a
+//!   [`ConstantEvaluator`] is installed in the context (the runtime
+//!   installs the reference interpreter: `strata_runtime::fold`) and the
+//!   operands are small ([`FOLD_LIMIT`] elements), so that a constant
+//!   subgraph (shape arithmetic, weight preprocessing) disappears under
+//!   `canonicalize`.
+
+use strata_ir::dialect::FoldResult;
+use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
+use strata_ir::{Attribute, Context, Operation, Value};
+
+use super::infer::attr_i64_array;
+use super::shape::shape_of;
+
+/// The largest number of elements of an operand or result that constant
+/// folding evaluates.
+pub const FOLD_LIMIT: usize = 4096;
+
+/// Evaluates an op on constant operands (their attributes) and gives its
+/// results as attributes of the result types; installed by the runtime.
+#[derive(Clone, Copy, Default)]
+pub struct ConstantEvaluator(pub Option<EvalFn>);
+
+/// Evaluates an op on constant operands; see [`ConstantEvaluator`].
+pub type EvalFn = fn(&mut Context, Operation, &[Attribute]) -> Option<Vec<Attribute>>;
+
+/// Installs `eval` as the constant evaluator of `ctx`'s `graph` folders.
+pub fn install_constant_evaluator(ctx: &mut Context, eval: EvalFn) {
+    ctx.registry_mut().extension_mut::<ConstantEvaluator>().0 = Some(eval);
+}
+
+fn elements(ctx: &Context, ty: strata_ir::Type) -> Option<usize> {
+    let (shape, _) = shape_of(ctx, ty)?;
+    shape.dims()?.iter().try_fold(1usize, |acc, d| {
+        acc.checked_mul(usize::try_from(d.known()?).ok()?)
+    })
+}
+
+/// Whether a value's type is fully resolved and equal to `ty`.
+fn same_resolved_type(ctx: &Context, v: Value, ty: strata_ir::Type) -> bool {
+    ctx.value_type(v) == ty && shape_of(ctx, ty).is_some_and(|(s, _)| s.is_resolved())
+}
+
+/// The folder of every `graph` op but `graph.constant` and `graph.custom`.
+pub(super) fn fold_graph(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    let name = ctx.op_name_str(op).to_string();
+    let results: Vec<Value> = ctx.results(op).collect();
+    if let ([result], Some(input)) = (results.as_slice(), ctx.operands(op).next()) {
+        let ty = ctx.value_type(*result);
+        let no_op = match name.as_str() {
+            "graph.identity" => true,
+            "graph.reshape" | "graph.expand" | "graph.cast" => same_resolved_type(ctx, input, ty),
+            "graph.transpose" => {
+                let identity = attr_i64_array(ctx, op, "perm")
+                    .is_some_and(|p| p.iter().enumerate().all(|(i, &v)| v == i as i64));
+                identity && ctx.value_type(input) == ty
+            }
+            _ => false,
+        };
+        if no_op {
+            return Some(vec![FoldResult::Value(input)]);
+        }
+    }
+    // Constant operands: evaluate.
+    if consts.is_empty() || consts.iter().any(Option::is_none) {
+        return None;
+    }
+    let eval = ctx
+        .registry()
+        .extension::<ConstantEvaluator>()
+        .and_then(|e| e.0)?;
+    let small = ctx
+        .operands(op)
+        .chain(results.iter().copied())
+        .all(|v| elements(ctx, ctx.value_type(v)).is_some_and(|n| n <= FOLD_LIMIT));
+    if !small {
+        return None;
+    }
+    let attrs: Vec<Attribute> = consts.iter().flatten().copied().collect();
+    let out = eval(ctx, op, &attrs)?;
+    Some(out.into_iter().map(FoldResult::Attr).collect())
+}
+
+/// `graph.constant` folds to its value.
+pub(super) fn fold_constant(
+    ctx: &mut Context,
+    op: Operation,
+    _: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    strata_ir::ods::inherent_attr(ctx, op, "value").map(|v| vec![FoldResult::Attr(v)])
+}
+
+/// Creates a `graph.constant` for a folded value.
+pub(super) fn materialize_constant(
+    ctx: &mut Context,
+    value: Attribute,
+    ty: strata_ir::Type,
+    loc: strata_ir::Location,
+) -> Option<Operation> {
+    if strata_ir::ods::constraints::attr_type(ctx, value) != Some(ty) {
+        return None;
+    }
+    if !matches!(
+        ctx.attr_kind(value),
+        strata_ir::AttrKind::DenseElements { .. }
+    ) {
+        return None;
+    }
+    Some(super::ConstantOp::build(ctx, loc, value, ty).op())
+}
+
+/// Canonicalization patterns of `graph.transpose`.
+pub(super) fn transpose_patterns(patterns: &mut RewritePatternSet) {
+    patterns.add(FnPattern::new(
+        "graph.transpose",
+        "ComposeTransposes",
+        compose_transposes,
+    ));
+}
+
+fn compose_transposes(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let Some(input) = ctx.operands(op).next() else {
+        return false;
+    };
+    let Some(inner) = ctx
+        .defining_op(input)
+        .filter(|&d| ctx.op_name_str(d) == "graph.transpose")
+    else {
+        return false;
+    };
+    let Some(inner_input) = ctx.operands(inner).next() else {
+        return false;
+    };
+    let Some(rank) = shape_of(ctx, ctx.value_type(inner_input)).and_then(|(s, _)| s.rank()) else {
+        return false;
+    };
+    let perm_of = |o: Operation| {
+        attr_i64_array(ctx, o, "perm").unwrap_or_else(|| (0..rank as i64).rev().collect())
+    };
+    let (p, q) = (perm_of(inner), perm_of(op));
+    if p.len() != rank || q.len() != rank {
+        return false;
+    }
+    // Result dimension i is inner-result dimension q[i], which is input
+    // dimension p[q[i]].
+    let Some(composed) = q
+        .iter()
+        .map(|&i| usize::try_from(i).ok().and_then(|i| p.get(i).copied()))
+        .collect::<Option<Vec<i64>>>()
+    else {
+        return false;
+    };
+    let ty = ctx.value_type(ctx.result(op, 0));
+    if composed.iter().enumerate().all(|(i, &v)| v == i as i64) && ctx.value_type(inner_input) == ty
+    {
+        rewriter.replace_op(op, &[inner_input]);
+        return true;
+    }
+    let loc = ctx.op_loc(op);
+    let ctx = rewriter.ctx_mut();
+    let element = ctx.integer_type(64);
+    let perm = ctx.intern_attr(strata_ir::AttrKind::DenseArray {
+        element,
+        values: composed.iter().map(|&v| v as u64).collect(),
+    });
+    let new = super::TransposeOp::build(ctx, loc, inner_input, Some(perm), ty).op();
+    rewriter.set_insertion_point(op);
+    rewriter.insert(new);
+    let new_result = rewriter.ctx().result(new, 0);
+    rewriter.replace_op(op, &[new_result]);
+    true
+}
+
+/// Canonicalization patterns of `graph.reshape`.
+pub(super) fn reshape_patterns(patterns: &mut RewritePatternSet) {
+    patterns.add(FnPattern::new(
+        "graph.reshape",
+        "ComposeReshapes",
+        compose_reshapes,
+    ));
+}
+
+fn compose_reshapes(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    let ctx = rewriter.ctx();
+    let operands: Vec<Value> = ctx.operands(op).collect();
+    let [input, shape] = operands.as_slice() else {
+        return false;
+    };
+    let Some(inner) = ctx
+        .defining_op(*input)
+        .filter(|&d| ctx.op_name_str(d) == "graph.reshape")
+    else {
+        return false;
+    };
+    // A `0` in the outer shape copies a dimension of the inner result, which
+    // the inner input may not have: only shapes without 0 compose.
+    let target = super::infer::operand_info(ctx, *shape).and_then(|i| i.value);
+    let allowzero = super::infer::attr_bool(ctx, op, "allowzero");
+    if !target.is_some_and(|t| allowzero || !t.contains(&0)) {
+        return false;
+    }
+    let Some(inner_input) = ctx.operands(inner).next() else {
+        return false;
+    };
+    rewriter.modify_op_in_place(op, |ctx| ctx.set_operand(op, 0, inner_input));
+    true
+}
