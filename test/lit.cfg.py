@@ -21,7 +21,7 @@ config.test_source_root = os.path.dirname(__file__)
 
 config.environment["PATH"] = os.environ.get("PATH", "")
 
-for tool in ["strata-opt", "FileCheck", "not"]:
+for tool in ["strata-opt", "strata", "FileCheck", "not"]:
     if shutil.which(tool, path=config.environment["PATH"]) is None:
         lit_config.fatal(
             f"'{tool}' is not on PATH. Run the suite with `cargo test -p strata-test --test lit` "

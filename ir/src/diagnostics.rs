@@ -138,6 +138,42 @@ pub fn find_file_loc(ctx: &Context, loc: Location) -> Option<(&[u8], u32, u32)> 
     }
 }
 
+/// The first name of a location (`loc("fc1/MatMul"("model.onnx":0:0))` is
+/// `fc1/MatMul`): imported models name each op's source node this way.
+pub fn find_loc_name(ctx: &Context, loc: Location) -> Option<String> {
+    let AttrKind::Location(kind) = ctx.attr_kind(loc) else {
+        return None;
+    };
+    match kind {
+        LocKind::Name { name, .. } => Some(String::from_utf8_lossy(name).into_owned()),
+        LocKind::CallSite { callee, caller } => {
+            find_loc_name(ctx, *callee).or_else(|| find_loc_name(ctx, *caller))
+        }
+        LocKind::Fused { locs, .. } => locs.iter().find_map(|l| find_loc_name(ctx, *l)),
+        LocKind::FileLineCol { .. } | LocKind::Unknown => None,
+    }
+}
+
+/// A location for messages of tools that run imported models: the file
+/// position and the node name, `model.onnx: node 'fc1/MatMul'` (the line
+/// and column are left out when they are 0, as in imported models).
+pub fn describe_location(ctx: &Context, loc: Location) -> String {
+    let file = find_file_loc(ctx, loc).map(|(file, line, col)| {
+        let file = String::from_utf8_lossy(file);
+        if line == 0 && col == 0 {
+            file.into_owned()
+        } else {
+            format!("{file}:{line}:{col}")
+        }
+    });
+    match (file, find_loc_name(ctx, loc)) {
+        (Some(f), Some(n)) => format!("{f}: node '{n}'"),
+        (Some(f), None) => f,
+        (None, Some(n)) => format!("node '{n}'"),
+        (None, None) => "<unknown>".to_string(),
+    }
+}
+
 /// Flatten a diagnostic and its notes into position-resolved records, in emission order.
 pub fn resolve(ctx: &Context, diag: &Diagnostic) -> Vec<EmittedDiagnostic> {
     let mut out = Vec::with_capacity(1 + diag.notes.len());

@@ -23,8 +23,8 @@ use crate::{DType, KernelError, Tensor};
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{location}: error: '{op}' op {message}")]
 pub struct InterpError {
-    /// The op's location, printed as MLIR prints it (`loc("fc1/MatMul"(...))`
-    /// is shown as `fc1/MatMul`, file locations as `file:line:col`).
+    /// The op's location (`model.onnx: node 'fc1/MatMul'`, or
+    /// `file:line:col`; see `strata_ir::diagnostics::describe_location`).
     pub location: String,
     /// The op's name.
     pub op: String,
@@ -240,13 +240,7 @@ fn usizes(v: &[i64], what: &str) -> Result<Vec<usize>, String> {
 impl Interpreter<'_> {
     fn error(&self, op: Operation, message: impl Into<String>) -> InterpError {
         InterpError {
-            location: {
-                let text = strata_ir::printer::location_to_string(self.ctx, self.ctx.op_loc(op));
-                text.strip_prefix("loc(")
-                    .and_then(|t| t.strip_suffix(')'))
-                    .map(str::to_string)
-                    .unwrap_or(text)
-            },
+            location: strata_ir::diagnostics::describe_location(self.ctx, self.ctx.op_loc(op)),
             op: self.ctx.op_name_str(op).to_string(),
             message: message.into(),
         }

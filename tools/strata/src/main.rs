@@ -29,6 +29,9 @@ enum Command {
         /// Print the generic op form.
         #[arg(long = "mlir-print-op-generic")]
         generic: bool,
+        /// Print locations (each op's ONNX node).
+        #[arg(long = "mlir-print-debuginfo")]
+        debug_info: bool,
         /// Run `graph-infer-shapes` and `graph-verify` after import; a result
         /// whose shape stays unresolved is an error.
         #[arg(long)]
@@ -57,6 +60,9 @@ enum Command {
         /// The function to run.
         #[arg(long, default_value = "main")]
         function: String,
+        /// Print each output's values (nested lists, row-major).
+        #[arg(long)]
+        print: bool,
     },
 }
 
@@ -76,8 +82,17 @@ fn main() -> ExitCode {
             model,
             output,
             generic,
+            debug_info,
             verify_shapes,
-        } => import(&model, output.as_deref(), generic, verify_shapes),
+        } => import(
+            &model,
+            output.as_deref(),
+            strata_ir::printer::PrintOptions {
+                generic,
+                debug_info,
+            },
+            verify_shapes,
+        ),
         Command::Run {
             model,
             mode,
@@ -86,14 +101,18 @@ fn main() -> ExitCode {
             seed,
             dims,
             function,
+            print,
         } => run(
             &model,
             &mode,
             &inputs,
             output_dir.as_deref(),
-            seed,
-            &dims,
-            &function,
+            RunOptions {
+                seed,
+                dims: &dims,
+                function: &function,
+                print,
+            },
         ),
     };
     match result {
@@ -112,19 +131,36 @@ fn new_context() -> Context {
     ctx
 }
 
-/// Renders diagnostics as the compiler prints them.
+/// Renders diagnostics: as `strata-opt` does for text with positions; for
+/// imported models (no source text), with the location's node name.
 fn render(ctx: &Context, diags: &[strata_ir::Diagnostic], buffers: &[SourceBuffer]) -> DriverError {
-    DriverError::Message(
-        diags
-            .iter()
-            .map(|d| {
-                strata_ir::diagnostics::render(ctx, d, buffers)
-                    .trim_end()
-                    .to_string()
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+    if !buffers.is_empty() {
+        return DriverError::Message(
+            diags
+                .iter()
+                .map(|d| {
+                    strata_ir::diagnostics::render(ctx, d, buffers)
+                        .trim_end()
+                        .to_string()
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
+    let mut lines = Vec::new();
+    for d in diags {
+        for (i, part) in std::iter::once(d).chain(&d.notes).enumerate() {
+            let severity = match (i, part.severity) {
+                (0, strata_ir::Severity::Warning) => "warning",
+                (0, strata_ir::Severity::Remark) => "remark",
+                (0, _) => "error",
+                _ => "note",
+            };
+            let location = strata_ir::diagnostics::describe_location(ctx, part.loc);
+            lines.push(format!("{location}: {severity}: {}", part.message));
+        }
+    }
+    DriverError::Message(lines.join("\n"))
 }
 
 fn verify(ctx: &Context, module: Operation, buffers: &[SourceBuffer]) -> Result<(), DriverError> {
@@ -145,7 +181,7 @@ fn run_passes(ctx: &mut Context, module: Operation, pipeline: &str) -> Result<()
 fn import(
     model: &Path,
     output: Option<&Path>,
-    generic: bool,
+    options: strata_ir::printer::PrintOptions,
     verify_shapes: bool,
 ) -> Result<(), DriverError> {
     let mut ctx = new_context();
@@ -158,10 +194,6 @@ fn import(
             "builtin.module(graph-infer-shapes,graph-verify)",
         )?;
     }
-    let options = strata_ir::printer::PrintOptions {
-        generic,
-        debug_info: false,
-    };
     let text = strata_ir::printer::print_operation(&ctx, module, options);
     match output {
         Some(path) => std::fs::write(path, text)
@@ -247,8 +279,19 @@ fn random_input(
     dims: &BTreeMap<String, usize>,
     name: &str,
 ) -> Result<Tensor, DriverError> {
-    let (shape, elem) = strata_dialects::graph::shape::shape_of(ctx, ty)
-        .ok_or_else(|| DriverError::Message(format!("input '{name}' is not a tensor")))?;
+    // A scalar (`f32`, `i64`, `index`, ...) is a 0-D tensor.
+    let (shape, elem) = match strata_dialects::graph::shape::shape_of(ctx, ty) {
+        Some(info) => info,
+        None if dtype_of(ctx, ty).is_some() => {
+            (strata_dialects::graph::shape::Shape::ranked(Vec::new()), ty)
+        }
+        None => {
+            return Err(DriverError::Message(format!(
+                "input '{name}' has type {}, which strata run cannot make",
+                strata_ir::printer::type_to_string(ctx, ty)
+            )))
+        }
+    };
     let dtype = dtype_of(ctx, elem).ok_or_else(|| {
         DriverError::Message(format!("input '{name}' has an unsupported element type"))
     })?;
@@ -283,15 +326,54 @@ fn random_input(
     Ok(Tensor::from_f64_vec(dtype, &sizes, &values))
 }
 
+/// The options of `strata run` besides the model, mode and files.
+struct RunOptions<'a> {
+    seed: u64,
+    dims: &'a [String],
+    function: &'a str,
+    print: bool,
+}
+
+/// A tensor's values as nested lists (`[[1, 2], [3, 4]]`).
+fn format_values(t: &Tensor) -> String {
+    let values: Vec<String> = if t.dtype().is_float() {
+        t.to_f64_vec().iter().map(|v| format!("{v:?}")).collect()
+    } else if t.dtype() == DType::I1 {
+        t.to_i64_vec()
+            .iter()
+            .map(|&v| (v != 0).to_string())
+            .collect()
+    } else {
+        t.to_i64_vec().iter().map(ToString::to_string).collect()
+    };
+    fn nest(values: &[String], shape: &[usize]) -> String {
+        match shape.split_first() {
+            None => values.first().cloned().unwrap_or_default(),
+            Some((&n, rest)) => {
+                let inner: usize = rest.iter().product();
+                let parts: Vec<String> = (0..n)
+                    .map(|i| nest(values.get(i * inner..(i + 1) * inner).unwrap_or(&[]), rest))
+                    .collect();
+                format!("[{}]", parts.join(", "))
+            }
+        }
+    }
+    nest(&values, t.shape())
+}
+
 fn run(
     model: &Path,
     mode: &str,
     inputs: &[String],
     output_dir: Option<&Path>,
-    seed: u64,
-    dims: &[String],
-    function: &str,
+    options: RunOptions<'_>,
 ) -> Result<(), DriverError> {
+    let RunOptions {
+        seed,
+        dims,
+        function,
+        print,
+    } = options;
     if mode != "eager" {
         return Err(DriverError::Message(format!(
             "exe mode '{mode}' is not available yet; the modes are: eager"
@@ -348,6 +430,9 @@ fn run(
     }
     for (name, t) in out_names.iter().zip(&outputs) {
         println!("{name}: {} {:?}", t.dtype().name(), t.shape());
+        if print {
+            println!("{}", format_values(t));
+        }
         if let Some(dir) = output_dir {
             let file_name: String = name
                 .chars()
