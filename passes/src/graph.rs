@@ -46,55 +46,124 @@ impl Pass for InferShapes {
         stats: &mut Statistics,
     ) -> Result<(), Diagnostic> {
         let mut refined = 0;
-        // Pre-order walk in block order: operands are refined before their
-        // users (graph bodies are single blocks, defs before uses).
-        for op in nested_ops(ctx, root) {
-            if ctx.op_name_str(op) == "func.func" {
-                continue;
-            }
-            let Some(inferred) = infer_results(ctx, op) else {
-                continue;
-            };
-            let inferred = inferred.map_err(|m| Diagnostic::op_error(ctx, op, m))?;
-            let results: Vec<Value> = ctx.results(op).collect();
-            for (i, (&r, inf)) in results.iter().zip(&inferred).enumerate() {
-                let declared = ctx.value_type(r);
-                let Some((shape, elem)) = shape_of(ctx, declared) else {
-                    continue;
-                };
-                let candidate = result_type(ctx, inf, declared);
-                let Some((inferred_shape, inferred_elem)) = shape_of(ctx, candidate) else {
-                    continue;
-                };
-                if inferred_elem != elem {
-                    return Err(Diagnostic::op_error(
-                        ctx,
-                        op,
-                        format!(
-                            "result #{i} has element type {} but {} is inferred",
-                            strata_ir::printer::type_to_string(ctx, elem),
-                            strata_ir::printer::type_to_string(ctx, inferred_elem)
-                        ),
-                    ));
-                }
-                let better = refine(&shape, &inferred_shape)
-                    .map_err(|m| Diagnostic::op_error(ctx, op, format!("result #{i} {m}")))?;
-                let ty = strata_dialects::graph::shape::tensor_type(ctx, &better, elem);
-                if ty != declared {
-                    ctx.set_value_type(r, ty);
-                    refined += 1;
-                }
+        // A refined function result changes its callers' result types, which
+        // graph ops may use: repeat until nothing changes (a call chain of
+        // depth n needs n + 1 rounds).
+        for _ in 0..16 {
+            let round = refine_round(ctx, root)?;
+            refined += round;
+            if update_function_types(ctx, root) == 0 && round == 0 {
+                break;
             }
         }
-        update_function_types(ctx, root);
         stats.add("num-refined", "Number of result types refined", refined);
         Ok(())
     }
 }
 
+/// The functions under `root` whose result types may change: those whose
+/// calls' results are used only by graph ops and `func.return`s.
+fn updatable_functions(ctx: &Context, root: Operation) -> Vec<String> {
+    let ops = nested_ops(ctx, root);
+    let callee = |op: Operation| strata_dialects::graph::infer::attr_symbol(ctx, op, "callee");
+    ops.iter()
+        .filter(|&&op| ctx.op_name_str(op) == "func.func")
+        .filter_map(|&f| strata_dialects::graph::infer::attr_str(ctx, f, "sym_name"))
+        .filter(|name| {
+            ops.iter()
+                .filter(|&&op| {
+                    ctx.op_name_str(op) == "func.call"
+                        && callee(op).as_deref() == Some(name.as_str())
+                })
+                .all(|&call| ctx.results(call).all(|r| only_graph_users(ctx, r)))
+        })
+        .collect()
+}
+
+/// Whether every user of `v` is a graph op or a `func.return`.
+fn only_graph_users(ctx: &Context, v: Value) -> bool {
+    ctx.uses(v).all(|u| {
+        let name = ctx.op_name_str(u.op);
+        name.starts_with("graph.") || name == "func.return"
+    })
+}
+
+/// One pass of refinement over the graph ops under `root`; a result is
+/// refined only when its users accept a new type (graph ops, and the
+/// return of a function whose result types may change).
+fn refine_round(ctx: &mut Context, root: Operation) -> Result<u64, Diagnostic> {
+    let updatable = updatable_functions(ctx, root);
+    let mut refined = 0;
+    // Pre-order walk in block order: operands are refined before their
+    // users (graph bodies are single blocks, defs before uses).
+    for op in nested_ops(ctx, root) {
+        if !ctx.op_name_str(op).starts_with("graph.") {
+            continue;
+        }
+        let Some(inferred) = infer_results(ctx, op) else {
+            continue;
+        };
+        let inferred = inferred.map_err(|m| Diagnostic::op_error(ctx, op, m))?;
+        let function = enclosing_function(ctx, op);
+        let results: Vec<Value> = ctx.results(op).collect();
+        for (i, (&r, inf)) in results.iter().zip(&inferred).enumerate() {
+            let users_accept = ctx.uses(r).all(|u| {
+                let name = ctx.op_name_str(u.op);
+                name.starts_with("graph.")
+                    || (name == "func.return"
+                        && function.as_ref().is_some_and(|f| updatable.contains(f)))
+            });
+            if !users_accept {
+                continue;
+            }
+            let declared = ctx.value_type(r);
+            let Some((shape, elem)) = shape_of(ctx, declared) else {
+                continue;
+            };
+            let candidate = result_type(ctx, inf, declared);
+            let Some((inferred_shape, inferred_elem)) = shape_of(ctx, candidate) else {
+                continue;
+            };
+            if inferred_elem != elem {
+                return Err(Diagnostic::op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "result #{i} has element type {} but {} is inferred",
+                        strata_ir::printer::type_to_string(ctx, elem),
+                        strata_ir::printer::type_to_string(ctx, inferred_elem)
+                    ),
+                ));
+            }
+            let better = refine(&shape, &inferred_shape)
+                .map_err(|m| Diagnostic::op_error(ctx, op, format!("result #{i} {m}")))?;
+            let ty = strata_dialects::graph::shape::tensor_type(ctx, &better, elem);
+            if ty != declared {
+                ctx.set_value_type(r, ty);
+                refined += 1;
+            }
+        }
+    }
+    Ok(refined)
+}
+
+/// The name of the `func.func` around `op`.
+fn enclosing_function(ctx: &Context, op: Operation) -> Option<String> {
+    let mut cur = ctx.op_parent_op(op);
+    while let Some(p) = cur {
+        if ctx.op_name_str(p) == "func.func" {
+            return strata_dialects::graph::infer::attr_str(ctx, p, "sym_name");
+        }
+        cur = ctx.op_parent_op(p);
+    }
+    None
+}
+
 /// Gives each `func.func` under `root` the result types its `func.return`
-/// now returns.
-fn update_function_types(ctx: &mut Context, root: Operation) {
+/// now returns, and its calls the same result types; returns how many
+/// functions changed.
+fn update_function_types(ctx: &mut Context, root: Operation) -> u64 {
+    let mut changed = 0;
     for op in nested_ops(ctx, root) {
         if ctx.op_name_str(op) != "func.func" {
             continue;
@@ -113,20 +182,36 @@ fn update_function_types(ctx: &mut Context, root: Operation) {
         if returned.len() != results.len() || returned == results {
             continue;
         }
-        let fn_type = ctx.function_type(inputs, returned);
+        let fn_type = ctx.function_type(inputs, returned.clone());
         let attr = ctx.type_attr(fn_type);
-        let props = ctx.op_properties(op);
-        if let Some(props) = props {
-            let mut entries = ctx.dictionary_entries(props).to_vec();
-            for e in &mut entries {
-                if ctx.ident_str(e.0) == "function_type" {
-                    e.1 = attr;
+        let Some(props) = ctx.op_properties(op) else {
+            continue;
+        };
+        let mut entries = ctx.dictionary_entries(props).to_vec();
+        for e in &mut entries {
+            if ctx.ident_str(e.0) == "function_type" {
+                e.1 = attr;
+            }
+        }
+        let dict = ctx.dictionary_attr(entries);
+        ctx.set_op_properties(op, Some(dict));
+        changed += 1;
+        let Some(name) = strata_dialects::graph::infer::attr_str(ctx, op, "sym_name") else {
+            continue;
+        };
+        for call in nested_ops(ctx, root) {
+            if ctx.op_name_str(call) == "func.call"
+                && strata_dialects::graph::infer::attr_symbol(ctx, call, "callee").as_deref()
+                    == Some(name.as_str())
+            {
+                let results: Vec<Value> = ctx.results(call).collect();
+                for (r, &ty) in results.iter().zip(&returned) {
+                    ctx.set_value_type(*r, ty);
                 }
             }
-            let dict = ctx.dictionary_attr(entries);
-            ctx.set_op_properties(op, Some(dict));
         }
     }
+    changed
 }
 
 struct GraphVerify;
@@ -159,7 +244,9 @@ impl Pass for GraphVerify {
                 let Some((shape, _)) = shape_of(ctx, ctx.value_type(r)) else {
                     continue;
                 };
-                if !shape.is_resolved() {
+                if shape.rank().is_none() {
+                    problems.push((op, format!("result #{i} has an unknown rank")));
+                } else if !shape.is_resolved() {
                     problems.push((op, format!("result #{i} has an unresolved shape {shape}")));
                 }
             }

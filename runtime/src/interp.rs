@@ -103,6 +103,9 @@ fn type_info(ctx: &Context, ty: Type) -> Option<(DType, Option<Vec<i64>>)> {
     }
 }
 
+/// The largest constant (in bytes) the interpreter materializes.
+pub const MAX_MATERIALIZED_BYTES: usize = 1 << 33;
+
 /// The tensor an attribute holds (dense elements, or a scalar integer or
 /// float attribute as a 0-D tensor).
 pub fn attr_tensor(ctx: &Context, attr: Attribute) -> Result<Tensor, String> {
@@ -114,7 +117,13 @@ pub fn attr_tensor(ctx: &Context, attr: Attribute) -> Result<Tensor, String> {
                 .iter()
                 .map(|&d| usize::try_from(d).map_err(|_| "dynamic constant shape".to_string()))
                 .collect::<Result<_, _>>()?;
-            let count: usize = shape.iter().product();
+            let count = shape
+                .iter()
+                .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+                .filter(|&n| n.saturating_mul(dtype.byte_size()) <= MAX_MATERIALIZED_BYTES)
+                .ok_or_else(|| {
+                    format!("constant of shape {shape:?} is too large to materialize")
+                })?;
             let bytes = if data.splat {
                 data.raw.repeat(count)
             } else {
@@ -840,8 +849,25 @@ impl Interpreter<'_> {
                 };
                 k::transpose(input, &perm).map_err(kerr)?
             }
-            "graph.expand" => k::expand(arg(0)?, &usizes(&ints(1)?, "shape")?).map_err(kerr)?,
-            "graph.tile" => k::tile(arg(0)?, &usizes(&ints(1)?, "repeats")?).map_err(kerr)?,
+            "graph.expand" => {
+                let input = arg(0)?;
+                let shape = usizes(&ints(1)?, "shape")?;
+                let out = k::broadcast_shapes(input.shape(), &shape).map_err(kerr)?;
+                check_size(&out, input.dtype())?;
+                k::expand(input, &shape).map_err(kerr)?
+            }
+            "graph.tile" => {
+                let input = arg(0)?;
+                let repeats = usizes(&ints(1)?, "repeats")?;
+                let out: Vec<usize> = input
+                    .shape()
+                    .iter()
+                    .zip(&repeats)
+                    .map(|(&d, &r)| d.saturating_mul(r))
+                    .collect();
+                check_size(&out, input.dtype())?;
+                k::tile(input, &repeats).map_err(kerr)?
+            }
             "graph.concat" => {
                 let refs: Vec<&Tensor> = x.iter().collect();
                 k::concat(&refs, i64a("axis").ok_or("has no axis")?).map_err(kerr)?
@@ -954,7 +980,20 @@ impl Interpreter<'_> {
                     "wrap" => k::PadMode::Wrap,
                     other => return Err(format!("unknown pad mode '{other}'")),
                 };
-                k::pad(arg(0)?, &ints(1)?, mode).map_err(kerr)?
+                let (input, pads) = (arg(0)?, ints(1)?);
+                let rank = input.rank();
+                if pads.len() == 2 * rank {
+                    let out: Vec<usize> = (0..rank)
+                        .map(|i| {
+                            let n = input.shape()[i] as i128
+                                + i128::from(pads[i])
+                                + i128::from(pads[i + rank]);
+                            usize::try_from(n.max(0)).unwrap_or(usize::MAX)
+                        })
+                        .collect();
+                    check_size(&out, input.dtype())?;
+                }
+                k::pad(input, &pads, mode).map_err(kerr)?
             }
             "graph.shape_of" => {
                 let shape: Vec<i64> = arg(0)?.shape().iter().map(|&d| d as i64).collect();
@@ -975,23 +1014,35 @@ impl Interpreter<'_> {
                     }
                     None => (DType::F32, Tensor::scalar_f64(DType::F32, 0.0)),
                 };
+                check_size(&shape, dtype)?;
                 let scalar = k::reshape(&v, &[]).map_err(kerr)?;
-                let _ = dtype;
                 k::expand(&scalar, &shape).map_err(kerr)?
             }
             "graph.range" => {
                 let s = |i: usize| arg(i).map(|t| t.to_f64_vec().first().copied().unwrap_or(0.0));
                 let dtype = self.result_dtype(op, 0)?;
                 if dtype.is_float() {
-                    k::range(s(0)?, s(1)?, s(2)?, dtype).map_err(kerr)?
+                    let (start, limit, delta) = (s(0)?, s(1)?, s(2)?);
+                    let n = ((limit - start) / delta).ceil();
+                    if n.is_finite() && n > 0.0 {
+                        check_size(&[n.min(usize::MAX as f64) as usize], dtype)?;
+                    }
+                    k::range(start, limit, delta, dtype).map_err(kerr)?
                 } else {
                     let g = |i: usize| arg(i).map(|t| t.to_i64_vec().first().copied().unwrap_or(0));
                     let (start, limit, delta) = (g(0)?, g(1)?, g(2)?);
                     if delta == 0 {
                         return Err("delta cannot be 0".into());
                     }
-                    let n = ((limit - start + delta - delta.signum()) / delta).max(0);
-                    let vals: Vec<i64> = (0..n).map(|i| start + i * delta).collect();
+                    let (wide_start, wide_delta) = (i128::from(start), i128::from(delta));
+                    let n = ((i128::from(limit) - wide_start + wide_delta - wide_delta.signum())
+                        / wide_delta)
+                        .max(0);
+                    check_size(&[usize::try_from(n).unwrap_or(usize::MAX)], dtype)?;
+                    // Every value lies between start and limit, so it fits.
+                    let vals: Vec<i64> = (0..n)
+                        .map(|i| (wide_start + i * wide_delta) as i64)
+                        .collect();
                     Tensor::from_i64_vec(dtype, &[vals.len()], &vals)
                 }
             }
@@ -1022,6 +1073,23 @@ impl Interpreter<'_> {
             }
         };
         Ok(vec![out])
+    }
+}
+
+/// Refuses to create a tensor of `shape` larger than
+/// [`MAX_MATERIALIZED_BYTES`].
+fn check_size(shape: &[usize], dtype: DType) -> Result<(), String> {
+    let ok = shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .is_some_and(|n| n.saturating_mul(dtype.byte_size()) <= MAX_MATERIALIZED_BYTES);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "result of shape {shape:?} is larger than the interpreter's limit of {} GiB",
+            MAX_MATERIALIZED_BYTES >> 30
+        ))
     }
 }
 
@@ -1072,7 +1140,10 @@ pub fn reshape_target(
         });
     }
     if let Some(i) = infer {
-        let known: usize = out.iter().product();
+        let known = out
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+            .ok_or_else(|| format!("shape {target:?} is too large"))?;
         if known == 0 || !total.is_multiple_of(known) {
             return Err(format!("cannot reshape {input:?} into {target:?}"));
         }

@@ -162,6 +162,10 @@ pub fn refine(declared: &Shape, inferred: &Shape) -> Result<Shape, String> {
 /// The `verify` hook of every `graph` op: runs its shape function and
 /// checks the declared result types against the inferred ones.
 pub fn verify_shapes(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    for v in ctx.operands(op).chain(ctx.results(op)) {
+        super::shape::check_encoding(ctx, ctx.value_type(v))
+            .map_err(|msg| Diagnostic::op_error(ctx, op, msg))?;
+    }
     let Some(inferred) = infer_results(ctx, op) else {
         return Ok(());
     };
@@ -264,6 +268,16 @@ pub fn attr_i64_array(ctx: &Context, op: Operation, name: &str) -> Option<Vec<i6
 pub fn attr_str(ctx: &Context, op: Operation, name: &str) -> Option<String> {
     match ctx.attr_kind(attr(ctx, op, name)?) {
         AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
+        _ => None,
+    }
+}
+
+/// A flat symbol reference attribute of `op` (`@name` as `name`).
+pub fn attr_symbol(ctx: &Context, op: Operation, name: &str) -> Option<String> {
+    match ctx.attr_kind(attr(ctx, op, name)?) {
+        AttrKind::SymbolRef { root, nested } if nested.is_empty() => {
+            Some(String::from_utf8_lossy(root).into_owned())
+        }
         _ => None,
     }
 }
@@ -420,7 +434,8 @@ fn infer_matmul(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<
     let batch = broadcast(
         &Shape::ranked(x[..x.len() - 2].to_vec()),
         &Shape::ranked(y[..y.len() - 2].to_vec()),
-    )?;
+    )
+    .map_err(|e| format!("batch dimensions: {e}"))?;
     let mut dims = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
     if a.shape.rank() != Some(1) {
         dims.push(m.clone());
@@ -457,12 +472,16 @@ fn infer_gemm(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<I
         (&y[0], &y[1])
     };
     if k1.provably_ne(k2) {
-        return Err(format!("contraction dimensions differ: {k1} vs {k2}"));
+        return Err(format!(
+            "contraction dimensions differ: {k1} vs {k2} (shapes {} and {})",
+            a.shape, b.shape
+        ));
     }
     let out = Shape::ranked(vec![m.clone(), n.clone()]);
     if let Some(c) = ops.get(2) {
         same_elem(ctx, a, c)?;
-        let b = broadcast(&out, &c.shape)?;
+        let b = broadcast(&out, &c.shape)
+            .map_err(|e| format!("'c' does not broadcast to the result: {e}"))?;
         if b.rank() != Some(2) && b.rank().is_some() {
             return Err(format!(
                 "'c' of shape {} does not broadcast to {out}",
@@ -473,15 +492,26 @@ fn infer_gemm(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<I
     Ok(vec![(out, ResultElem::Of(a.elem))])
 }
 
-fn window_out(input: &Dim, k: i64, s: i64, pad: i64, d: i64, ceil: bool) -> Result<Dim, String> {
+/// The output size of a sliding window over `input` (ONNX's formula,
+/// computed without overflow).
+fn window_out(
+    input: &Dim,
+    k: i64,
+    s: i64,
+    pads: (i64, i64),
+    d: i64,
+    ceil: bool,
+) -> Result<Dim, String> {
     if k < 1 || s < 1 || d < 1 {
         return Err("kernel sizes, strides and dilations must be positive".into());
     }
     let Dim::Known(n) = input else {
         return Ok(Dim::Unknown);
     };
+    let (n, k, s, d) = (i128::from(*n), i128::from(k), i128::from(s), i128::from(d));
+    let (begin, end) = (i128::from(pads.0), i128::from(pads.1));
     let span = d * (k - 1) + 1;
-    let padded = n + pad;
+    let padded = n + begin + end;
     if padded < span {
         return Err(format!(
             "window of size {span} does not fit the padded input of size {padded}"
@@ -493,11 +523,14 @@ fn window_out(input: &Dim, k: i64, s: i64, pad: i64, d: i64, ceil: bool) -> Resu
     } else {
         num / s + 1
     };
-    // As ONNX: the last window must start inside the input or left padding.
-    if ceil && (out - 1) * s >= n + pad / 2 + pad % 2 {
+    // As ONNX: the last window must start inside the input or the begin
+    // padding.
+    if ceil && (out - 1) * s >= n + begin {
         out -= 1;
     }
-    Ok(Dim::Known(out))
+    i64::try_from(out)
+        .map(Dim::Known)
+        .map_err(|_| format!("output size {out} is too large"))
 }
 
 /// Strides, pads and dilations of a window op.
@@ -530,7 +563,7 @@ fn spatial(
                 &input[2 + i],
                 kernel[i],
                 strides[i],
-                pads[i] + pads[i + 2],
+                (pads[i], pads[i + 2]),
                 dilations[i],
                 ceil,
             )
@@ -562,7 +595,7 @@ fn infer_conv2d(
         return Err(format!("group must be positive, but is {group}"));
     }
     if let (Dim::Known(c), Dim::Known(wc)) = (&xd[1], &wd[1]) {
-        if *c != wc * group {
+        if i128::from(*c) != i128::from(*wc) * i128::from(group) {
             return Err(format!(
                 "input has {c} channels but the weight expects {wc} x {group} groups"
             ));
@@ -982,8 +1015,10 @@ fn infer_split(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<
                 if v.iter().any(|&s| s < 0) {
                     return Err(format!("split sizes {v:?} must not be negative"));
                 }
-                let total: i64 = v.iter().sum();
-                if xd[axis].provably_ne(&Dim::Known(total)) {
+                let total: i128 = v.iter().map(|&s| i128::from(s)).sum();
+                let fits =
+                    i64::try_from(total).is_ok_and(|t| !xd[axis].provably_ne(&Dim::Known(t)));
+                if !fits {
                     return Err(format!(
                         "split sizes add up to {total} but dimension {axis} is {}",
                         xd[axis]
@@ -999,9 +1034,11 @@ fn infer_split(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<
             }
             match &xd[axis] {
                 Dim::Known(d) => {
-                    let part = (d + n as i64 - 1) / n as i64;
-                    (0..n as i64)
-                        .map(|i| Dim::Known((d - i * part).clamp(0, part)))
+                    let (d, n) = (i128::from(*d), n as i128);
+                    let part = (d + n - 1) / n;
+                    // Each part is at most `d`, so it fits.
+                    (0..n)
+                        .map(|i| Dim::Known((d - i * part).clamp(0, part) as i64))
                         .collect()
                 }
                 d => vec![d.div_exact(&Dim::Known(n as i64)).unwrap_or(Dim::Unknown); n],
@@ -1018,23 +1055,31 @@ fn infer_split(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<
         .collect())
 }
 
-/// The size of one sliced dimension of size `dim` (ONNX's clamping).
+/// The size of one sliced dimension of size `dim` (ONNX's clamping);
+/// `step` must not be 0.
 pub fn slice_len(dim: i64, start: i64, end: i64, step: i64) -> i64 {
-    let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
-    let norm = |v: i64| if v < 0 { v.saturating_add(dim) } else { v };
+    let (dim, start, end, step) = (
+        i128::from(dim),
+        i128::from(start),
+        i128::from(end),
+        i128::from(step),
+    );
+    let norm = |v: i128| if v < 0 { v + dim } else { v };
     let (s, e) = if step > 0 {
-        (clamp(norm(start), 0, dim), clamp(norm(end), 0, dim))
+        (norm(start).clamp(0, dim), norm(end).clamp(0, dim))
     } else {
         (
-            clamp(norm(start), 0, dim - 1),
-            clamp(norm(end), -1, dim - 1),
+            norm(start).clamp(0, (dim - 1).max(0)),
+            norm(end).clamp(-1, dim - 1),
         )
     };
-    if step > 0 {
+    let len = if step > 0 {
         ((e - s).max(0) + step - 1) / step
     } else {
         ((s - e).max(0) + (-step) - 1) / (-step)
-    }
+    };
+    // At most `dim`, so it fits.
+    len as i64
 }
 
 fn infer_slice(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
@@ -1219,12 +1264,14 @@ fn infer_pad(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<In
         .iter()
         .enumerate()
         .map(|(i, d)| {
-            let total = pads[i] + pads[i + xd.len()];
+            let total = i128::from(pads[i]) + i128::from(pads[i + xd.len()]);
             match d {
-                Dim::Known(n) if n + total < 0 => {
+                Dim::Known(n) if i128::from(*n) + total < 0 => {
                     Err(format!("pads crop dimension {i} below zero"))
                 }
-                Dim::Known(n) => Ok(Dim::Known(n + total)),
+                Dim::Known(n) => i64::try_from(i128::from(*n) + total)
+                    .map(Dim::Known)
+                    .map_err(|_| format!("padded dimension {i} is too large")),
                 d if total == 0 => Ok(d.clone()),
                 _ => Ok(Dim::Unknown),
             }
@@ -1326,8 +1373,9 @@ fn infer_range(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<I
             if d[0] == 0 {
                 return Err("delta cannot be 0".into());
             }
-            let n = (l[0] - s[0] + d[0] - d[0].signum()) / d[0];
-            Dim::Known(n.max(0))
+            let (start, limit, delta) = (i128::from(s[0]), i128::from(l[0]), i128::from(d[0]));
+            let n = ((limit - start + delta - delta.signum()) / delta).max(0);
+            Dim::Known(i64::try_from(n).map_err(|_| format!("range of {n} elements is too large"))?)
         }
         _ => Dim::Unknown,
     };
@@ -1371,8 +1419,12 @@ fn infer_attention(
     dims.push(ev.clone());
     let out = Shape::ranked(dims);
     if let Some(m) = ops.get(3) {
-        if !strata_ir::ods::constraints::is_i1(ctx, m.elem) {
-            same_elem(ctx, q, m)?;
+        if !strata_ir::ods::constraints::is_i1(ctx, m.elem) && m.elem != q.elem {
+            return Err(format!(
+                "mask must be i1 or have q's element type {}, but has {}",
+                ty(ctx, q.elem),
+                ty(ctx, m.elem)
+            ));
         }
         let scores = {
             let mut d = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();

@@ -249,6 +249,36 @@ pub fn shape_of(ctx: &Context, ty: Type) -> Option<(Shape, Type)> {
     }
 }
 
+/// Checks that a tensor type's `#graph.dims` encoding names as many
+/// dimensions as the type has dynamic ones, and names at least one.
+pub fn check_encoding(ctx: &Context, ty: Type) -> Result<(), String> {
+    let TypeKind::RankedTensor {
+        shape,
+        encoding: Some(encoding),
+        ..
+    } = ctx.type_kind(ty)
+    else {
+        return Ok(());
+    };
+    let Some(dims) = dims_of_encoding(ctx, *encoding) else {
+        return Ok(());
+    };
+    let dynamic = shape.iter().filter(|&&d| d == DYNAMIC).count();
+    let printed = strata_ir::printer::type_to_string(ctx, ty);
+    if dims.len() != dynamic {
+        return Err(format!(
+            "type '{printed}' names {} dimension(s) in #graph.dims but has {dynamic} dynamic dimension(s)",
+            dims.len()
+        ));
+    }
+    if dims.iter().all(|d| matches!(d, Dim::Unknown)) {
+        return Err(format!(
+            "type '{printed}' names no symbol in #graph.dims: leave the encoding out"
+        ));
+    }
+    Ok(())
+}
+
 /// The symbols of a `#graph.dims<...>` encoding, if `attr` is one.
 pub fn dims_of_encoding(ctx: &Context, attr: Attribute) -> Option<Vec<Dim>> {
     match ctx.attr_kind(attr) {
@@ -351,6 +381,12 @@ pub fn parse_dim_list(body: &str) -> Result<Vec<Dim>, (usize, String)> {
 
 /// Parses the body of a `graph` dialect attribute (after `#graph.`).
 pub fn parse_graph_attr(ctx: &mut Context, body: &str) -> Result<Attribute, Vec<(usize, String)>> {
+    if body == "dims" {
+        return Err(vec![(
+            4,
+            "expected '<' and the list of dimensions after 'dims'".into(),
+        )]);
+    }
     let Some(inner) = body.strip_prefix("dims<") else {
         let mnemonic = body.split('<').next().unwrap_or(body);
         return Err(vec![(

@@ -305,17 +305,25 @@ fn random_input(
         use strata_dialects::graph::shape::Dim;
         sizes.push(match d {
             Dim::Known(n) => *n as usize,
-            Dim::Sym(m) => {
-                let mut n = m.coeff as usize;
-                for s in &m.syms {
-                    n *= dims.get(s).copied().unwrap_or(1);
-                }
-                n
-            }
+            Dim::Sym(m) => m
+                .syms
+                .iter()
+                .try_fold(m.coeff as usize, |n, s| {
+                    n.checked_mul(dims.get(s).copied().unwrap_or(1))
+                })
+                .ok_or_else(|| DriverError::Message(format!("input '{name}' is too large")))?,
             Dim::Unknown => 1,
         });
     }
-    let count: usize = sizes.iter().product();
+    let count = sizes
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&n| {
+            n.saturating_mul(dtype.byte_size()) <= strata_runtime::interp::MAX_MATERIALIZED_BYTES
+        })
+        .ok_or_else(|| {
+            DriverError::Message(format!("input '{name}' of shape {sizes:?} is too large"))
+        })?;
     let values: Vec<f64> = (0..count)
         .map(|_| match dtype {
             DType::I1 => (rng.next() & 1) as f64,

@@ -1,0 +1,1045 @@
+// Verifier and parser errors of the graph dialect: each shape-function rule
+// (dialects/src/graph/infer.rs), the checks of declared result types against
+// inferred ones, the ODS type and attribute constraints, and the parser of
+// #graph.dims.
+// RUN: strata-opt %s --split-input-file --verify-diagnostics
+
+// Element types and broadcasting of elementwise ops.
+
+func.func @add_elem(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'graph.add' op operands must have the same element type, but got f32 and f16}}
+  %0 = graph.add %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @add_bcast(%a: tensor<4x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.add' op shapes [4, 3] and [4] are not broadcastable: 3 vs 4 in dimension 1}}
+  %0 = graph.add %a, %b : (tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_elem(%a: tensor<2x4xf32>, %b: tensor<2x4xi32>) {
+  // expected-error @+1 {{'graph.concat' op operands must have the same element type, but got f32 and i32}}
+  %0 = graph.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<2x4xi32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// Declared result types must agree with the inferred ones: element type, rank,
+// and each dimension (a static size, or a symbol, that contradicts the
+// inferred one).
+
+func.func @add_result_elem(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.add' op result #0 must have element type f32, but got f16}}
+  %0 = graph.add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @equal_result_elem(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.equal' op result #0 must have element type i1, but got f32}}
+  %0 = graph.equal %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_result_elem(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{'graph.argmax' op result #0 must have element type i64, but got i32}}
+  %0 = graph.argmax %a : (tensor<4x8xf32>) -> tensor<1x8xi32>
+  return
+}
+
+// -----
+
+func.func @cof_elem() {
+  %s = graph.constant dense<[2, 3]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.constant_of_shape' op result #0 must have element type f32, but got f16}}
+  %0 = graph.constant_of_shape %s : (tensor<2xi64>) -> tensor<2x3xf16>
+  return
+}
+
+// -----
+
+func.func @result_shape(%a: tensor<?x16xf32, #graph.dims<batch>>) {
+  // expected-error @+1 {{'graph.relu' op result #0 has shape [batch, 32] but its inferred shape is [batch, 16] (dimension 1: 32 vs 16)}}
+  %0 = graph.relu %a : (tensor<?x16xf32, #graph.dims<batch>>) -> tensor<?x32xf32, #graph.dims<batch>>
+  return
+}
+
+// -----
+
+func.func @result_rank(%a: tensor<4x16xf32>) {
+  // expected-error @+1 {{'graph.exp' op result #0 has rank 1 but its inferred shape [4, 16] has rank 2}}
+  %0 = graph.exp %a : (tensor<4x16xf32>) -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @result_symbol(%a: tensor<?x16xf32, #graph.dims<batch>>) {
+  // expected-error @+1 {{'graph.exp' op result #0 has shape [seq, 16] but its inferred shape is [batch, 16] (dimension 0: seq vs batch)}}
+  %0 = graph.exp %a : (tensor<?x16xf32, #graph.dims<batch>>) -> tensor<?x16xf32, #graph.dims<seq>>
+  return
+}
+
+// -----
+
+func.func @result_static_for_symbol(%a: tensor<?x16xf32, #graph.dims<batch>>) {
+  // expected-error @+1 {{'graph.exp' op result #0 has shape [8, 16] but its inferred shape is [batch, 16] (dimension 0: 8 vs batch)}}
+  %0 = graph.exp %a : (tensor<?x16xf32, #graph.dims<batch>>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+// Type constraints of operands and results.
+
+func.func @sqrt_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'graph.sqrt' op operand #0 must be tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = graph.sqrt %a : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @and_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.and' op operand #0 must be tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  %0 = graph.and %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @add_scalar(%a: f32) {
+  // expected-error @+1 {{'graph.add' op operand #0 must be tensor of any type values, but got 'f32'}}
+  %0 = graph.add %a, %a : (f32, f32) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @reshape_shape_float(%a: tensor<4xf32>, %s: tensor<1xf32>) {
+  // expected-error @+1 {{'graph.reshape' op operand #1 must be tensor of signless integer values, but got 'tensor<1xf32>'}}
+  %0 = graph.reshape %a, %s : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_cond(%c: tensor<4xi32>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.where' op operand #0 must be tensor of 1-bit signless integer values, but got 'tensor<4xi32>'}}
+  %0 = graph.where %c, %a, %a : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_float_result(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.argmax' op result #0 must be tensor of signless integer values, but got 'tensor<1xf32>'}}
+  %0 = graph.argmax %a : (tensor<4xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_int(%x: tensor<1x3x32x32xi8>, %w: tensor<8x3x3x3xi8>) {
+  // expected-error @+1 {{'graph.conv2d' op operand #0 must be tensor of floating-point values, but got 'tensor<1x3x32x32xi8>'}}
+  %0 = graph.conv2d %x, %w : (tensor<1x3x32x32xi8>, tensor<8x3x3x3xi8>) -> tensor<1x8x30x30xi8>
+  return
+}
+
+// -----
+
+func.func @constant_vector() {
+  // expected-error @+1 {{'graph.constant' op result #0 must be tensor of any type values, but got 'vector<2xi64>'}}
+  %0 = graph.constant dense<1> : vector<2xi64>
+  return
+}
+
+// -----
+
+// Attribute constraints.
+
+func.func @gelu_approx_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.gelu' op attribute 'approximate' failed to satisfy constraint: string attribute}}
+  %0 = graph.gelu %x {approximate = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @leaky_alpha_f32(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.leaky_relu' op attribute 'alpha' failed to satisfy constraint: 64-bit float attribute}}
+  %0 = graph.leaky_relu %x {alpha = 0.1 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel_missing(%x: tensor<1x8x32x32xf32>) {
+  // expected-error @+1 {{'graph.max_pool2d' op requires attribute 'kernel_shape'}}
+  %0 = graph.max_pool2d %x : (tensor<1x8x32x32xf32>) -> tensor<1x8x32x32xf32>
+  return
+}
+
+// -----
+
+func.func @concat_no_axis(%a: tensor<2x4xf32>) {
+  // expected-error @+1 {{'graph.concat' op requires attribute 'axis'}}
+  %0 = graph.concat %a : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Contractions.
+
+func.func @matmul_contraction(%a: tensor<?x64xf32, #graph.dims<batch>>, %b: tensor<32x10xf32>) {
+  // expected-error @+1 {{'graph.matmul' op contraction dimensions differ: 64 vs 32 (shapes [batch, 64] and [32, 10])}}
+  %0 = graph.matmul %a, %b : (tensor<?x64xf32, #graph.dims<batch>>, tensor<32x10xf32>) -> tensor<?x10xf32, #graph.dims<batch>>
+  return
+}
+
+// -----
+
+func.func @matmul_scalar(%a: tensor<f32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.matmul' op operands must have rank 1 or more}}
+  %0 = graph.matmul %a, %b : (tensor<f32>, tensor<4xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x5xf32>) {
+  // expected-error @+1 {{'graph.matmul' op batch dimensions: shapes [2] and [3] are not broadcastable: 2 vs 3 in dimension 0}}
+  %0 = graph.matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x8x5xf32>) -> tensor<2x4x5xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_rank(%a: tensor<2x4x8xf32>, %b: tensor<8x5xf32>) {
+  // expected-error @+1 {{'graph.gemm' op operands 'a' and 'b' must be 2-D, but have shapes [2, 4, 8] and [8, 5]}}
+  %0 = graph.gemm %a, %b : (tensor<2x4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_contraction(%a: tensor<4x8xf32>, %b: tensor<5x8xf32>) {
+  // expected-error @+1 {{'graph.gemm' op contraction dimensions differ: 8 vs 5}}
+  %0 = graph.gemm %a, %b : (tensor<4x8xf32>, tensor<5x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %c: tensor<2x4x5xf32>) {
+  // expected-error @+1 {{'graph.gemm' op 'c' of shape [2, 4, 5] does not broadcast to [4, 5]}}
+  %0 = graph.gemm %a, %b, %c : (tensor<4x8xf32>, tensor<8x5xf32>, tensor<2x4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_bcast(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %c: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.gemm' op 'c' does not broadcast to the result: shapes [4, 5] and [3] are not broadcastable: 5 vs 3 in dimension 1}}
+  %0 = graph.gemm %a, %b, %c : (tensor<4x8xf32>, tensor<8x5xf32>, tensor<3xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Convolution and pooling.
+
+func.func @conv_rank(%x: tensor<1x3x32xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op input and weight must be 4-D (NCHW, MCkHkW), but have shapes [1, 3, 32] and [8, 3, 3, 3]}}
+  %0 = graph.conv2d %x, %w : (tensor<1x3x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x3x32x32xf32>, %w: tensor<8x4x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op input has 3 channels but the weight expects 4 x 1 groups}}
+  %0 = graph.conv2d %x, %w : (tensor<1x3x32x32xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_group_channels(%x: tensor<1x6x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op input has 6 channels but the weight expects 3 x 3 groups}}
+  %0 = graph.conv2d %x, %w {group = 3 : i64} : (tensor<1x6x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_group_outputs(%x: tensor<1x6x32x32xf32>, %w: tensor<9x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op 9 output channels are not divisible into 2 groups}}
+  %0 = graph.conv2d %x, %w {group = 2 : i64} : (tensor<1x6x32x32xf32>, tensor<9x3x3x3xf32>) -> tensor<1x9x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_group_zero(%x: tensor<1x6x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op group must be positive, but is 0}}
+  %0 = graph.conv2d %x, %w {group = 0 : i64} : (tensor<1x6x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dynamic_kernel(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x?x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op the weight's kernel dimensions must be static}}
+  %0 = graph.conv2d %x, %w : (tensor<1x3x32x32xf32>, tensor<8x3x?x3xf32>) -> tensor<1x8x?x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<1x8xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op bias must be 1-D, but has shape [1, 8]}}
+  %0 = graph.conv2d %x, %w, %b : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>, tensor<1x8xf32>) -> tensor<1x8x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_window(%x: tensor<1x3x2x32xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op window of size 3 does not fit the padded input of size 2}}
+  %0 = graph.conv2d %x, %w : (tensor<1x3x2x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x1x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_strides(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op kernel sizes, strides and dilations must be positive}}
+  %0 = graph.conv2d %x, %w {strides = array<i64: 0, 1>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_pads_count(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op expects 2 kernel sizes, 2 strides, 2 dilations and 4 pads}}
+  %0 = graph.conv2d %x, %w {pads = array<i64: 1, 1>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32>
+  return
+}
+
+// -----
+
+func.func @conv_pads_negative(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op pads must not be negative}}
+  %0 = graph.conv2d %x, %w {pads = array<i64: -1, 0, 0, 0>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x29x30xf32>
+  return
+}
+
+// -----
+
+func.func @pool_pads(%x: tensor<1x8x32x32xf32>) {
+  // expected-error @+1 {{'graph.max_pool2d' op pads must be smaller than the kernel}}
+  %0 = graph.max_pool2d %x {kernel_shape = array<i64: 2, 2>, pads = array<i64: 2, 0, 0, 0>} : (tensor<1x8x32x32xf32>) -> tensor<1x8x33x31xf32>
+  return
+}
+
+// -----
+
+func.func @pool_rank(%x: tensor<8x32x32xf32>) {
+  // expected-error @+1 {{'graph.avg_pool2d' op input must be 4-D (NCHW), but has shape [8, 32, 32]}}
+  %0 = graph.avg_pool2d %x {kernel_shape = array<i64: 2, 2>} : (tensor<8x32x32xf32>) -> tensor<8x31x31xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel_count(%x: tensor<1x8x32x32xf32>) {
+  // expected-error @+1 {{'graph.max_pool2d' op expects 2 kernel sizes, 2 strides, 2 dilations and 4 pads}}
+  %0 = graph.max_pool2d %x {kernel_shape = array<i64: 2>} : (tensor<1x8x32x32xf32>) -> tensor<1x8x31x31xf32>
+  return
+}
+
+// -----
+
+func.func @global_pool_rank(%x: tensor<8x32xf32>) {
+  // expected-error @+1 {{'graph.global_avg_pool' op input must have rank 3 or more, but has shape [8, 32]}}
+  %0 = graph.global_avg_pool %x : (tensor<8x32xf32>) -> tensor<8x1xf32>
+  return
+}
+
+// -----
+
+// Normalizations.
+
+func.func @softmax_axis(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{'graph.softmax' op axis 2 is out of range for rank 2 (expected [-2, 1])}}
+  %0 = graph.softmax %x {axis = 2 : i64} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'graph.softmax' op input must have rank 1 or more}}
+  %0 = graph.softmax %x : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_elem(%x: tensor<4x16xf32>, %s: tensor<16xf16>) {
+  // expected-error @+1 {{'graph.layer_norm' op operands must have the same element type, but got f32 and f16}}
+  %0 = graph.layer_norm %x, %s : (tensor<4x16xf32>, tensor<16xf16>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_rank(%x: tensor<8xf32>, %p: tensor<8xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op input must have rank 2 or more, but has shape [8]}}
+  %0 = graph.batch_norm %x, %p, %p, %p, %p : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_channels(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>, %q: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op parameters must have 8 elements, but one has 4}}
+  %0 = graph.batch_norm %x, %p, %p, %q, %p : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<4xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_param_rank(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>, %q: tensor<1x8xf32>) {
+  // expected-error @+1 {{'graph.batch_norm' op parameters must be 1-D, but one has shape [1, 8]}}
+  %0 = graph.batch_norm %x, %p, %q, %p, %p : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<1x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+// Reductions (axes are normalized, then must be distinct).
+
+func.func @reduce_axis_repeated(%x: tensor<4x16xf32>) {
+  %axes = graph.constant dense<[1, -1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.reduce_sum' op axis -1 is repeated}}
+  %0 = graph.reduce_sum %x axes %axes : (tensor<4x16xf32>, tensor<2xi64>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis_range(%x: tensor<4x16xf32>) {
+  %axes = graph.constant dense<2> : tensor<1xi64>
+  // expected-error @+1 {{'graph.reduce_max' op axis 2 is out of range for rank 2 (expected [-2, 1])}}
+  %0 = graph.reduce_max %x axes %axes : (tensor<4x16xf32>, tensor<1xi64>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axes_rank(%x: tensor<4x16xf32>, %axes: tensor<1x1xi64>) {
+  // expected-error @+1 {{'graph.reduce_mean' op axes must be a 1-D tensor, but has rank 2}}
+  %0 = graph.reduce_mean %x axes %axes : (tensor<4x16xf32>, tensor<1x1xi64>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @argmin_axis(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{'graph.argmin' op axis -3 is out of range for rank 2 (expected [-2, 1])}}
+  %0 = graph.argmin %x {axis = -3 : i64} : (tensor<4x16xf32>) -> tensor<1x16xi64>
+  return
+}
+
+// -----
+
+// reshape.
+
+func.func @reshape_two_minus_one(%x: tensor<4x16xf32>) {
+  %s = graph.constant dense<[-1, -1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.reshape' op shape has more than one -1}}
+  %0 = graph.reshape %x, %s : (tensor<4x16xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<4x16xf32>) {
+  %s = graph.constant dense<[8, 16]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.reshape' op cannot reshape [4, 16] (64 elements) into 128 elements}}
+  %0 = graph.reshape %x, %s : (tensor<4x16xf32>, tensor<2xi64>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_indivisible(%x: tensor<4x16xf32>) {
+  %s = graph.constant dense<[5, -1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.reshape' op cannot reshape 64 elements into [5, -1]}}
+  %0 = graph.reshape %x, %s : (tensor<4x16xf32>, tensor<2xi64>) -> tensor<5x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_copy_out_of_rank(%x: tensor<64xf32>) {
+  %s = graph.constant dense<[-1, 0]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.reshape' op shape copies dimension 1 (0) but the input has rank 1}}
+  %0 = graph.reshape %x, %s : (tensor<64xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_negative(%x: tensor<64xf32>) {
+  %s = graph.constant dense<[-2, 32]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.reshape' op shape has the invalid size -2}}
+  %0 = graph.reshape %x, %s : (tensor<64xf32>, tensor<2xi64>) -> tensor<?x32xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_shape_rank(%x: tensor<64xf32>, %s: tensor<2x1xi64>) {
+  // expected-error @+1 {{'graph.reshape' op shape must be a 1-D tensor, but has rank 2}}
+  %0 = graph.reshape %x, %s : (tensor<64xf32>, tensor<2x1xi64>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// transpose.
+
+func.func @transpose_perm_len(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'graph.transpose' op perm has 2 entries but the input has rank 3}}
+  %0 = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm_dup(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'graph.transpose' op perm [0, 0, 1] is not a permutation of 0..3}}
+  %0 = graph.transpose %x {perm = array<i64: 0, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<2x2x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm_range(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'graph.transpose' op perm [0, 3, 1] is not a permutation of 0..3}}
+  %0 = graph.transpose %x {perm = array<i64: 0, 3, 1>} : (tensor<2x3x4xf32>) -> tensor<2x3x3xf32>
+  return
+}
+
+// -----
+
+// expand and concat.
+
+func.func @expand_negative(%x: tensor<1x4xf32>) {
+  %s = graph.constant dense<[-1, 4]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.expand' op shape [-1, 4] has a negative size}}
+  %0 = graph.expand %x, %s : (tensor<1x4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @expand_bcast(%x: tensor<3x4xf32>) {
+  %s = graph.constant dense<[2, 4]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.expand' op shapes [3, 4] and [2, 4] are not broadcastable: 3 vs 2 in dimension 0}}
+  %0 = graph.expand %x, %s : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_rank(%a: tensor<2x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.concat' op inputs must have the same rank, but have ranks 2 and 1}}
+  %0 = graph.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dim(%a: tensor<2x4xf32>, %b: tensor<2x5xf32>) {
+  // expected-error @+1 {{'graph.concat' op inputs differ in dimension 1: 4 vs 5}}
+  %0 = graph.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<2x5xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_empty() {
+  // expected-error @+1 {{'graph.concat' op requires at least one input}}
+  %0 = graph.concat {axis = 0 : i64} : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// split.
+
+func.func @split_count(%x: tensor<10x4xf32>) {
+  %s = graph.constant dense<[5, 5]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.split' op split has 2 sizes but the op has 3 results}}
+  %0:3 = graph.split %x sizes %s : (tensor<10x4xf32>, tensor<2xi64>) -> (tensor<5x4xf32>, tensor<5x4xf32>, tensor<0x4xf32>)
+  return
+}
+
+// -----
+
+func.func @split_sum(%x: tensor<10x4xf32>) {
+  %s = graph.constant dense<[4, 4]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.split' op split sizes add up to 8 but dimension 0 is 10}}
+  %0:2 = graph.split %x sizes %s : (tensor<10x4xf32>, tensor<2xi64>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @split_negative(%x: tensor<10x4xf32>) {
+  %s = graph.constant dense<[12, -2]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.split' op split sizes [12, -2] must not be negative}}
+  %0:2 = graph.split %x sizes %s : (tensor<10x4xf32>, tensor<2xi64>) -> (tensor<12x4xf32>, tensor<?x4xf32>)
+  return
+}
+
+// -----
+
+func.func @split_none(%x: tensor<10x4xf32>) {
+  // expected-error @+1 {{'graph.split' op requires at least one result}}
+  graph.split %x : (tensor<10x4xf32>) -> ()
+  return
+}
+
+// -----
+
+// slice, gather, squeeze, unsqueeze, flatten.
+
+func.func @slice_len(%x: tensor<10x4xf32>) {
+  %s = graph.constant dense<0> : tensor<1xi64>
+  %e = graph.constant dense<[4, 2]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.slice' op starts has 1 entries but ends has 2}}
+  %0 = graph.slice %x, %s, %e : (tensor<10x4xf32>, tensor<1xi64>, tensor<2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @slice_axes_len(%x: tensor<10x4xf32>) {
+  %s = graph.constant dense<0> : tensor<1xi64>
+  %a = graph.constant dense<[0, 1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.slice' op starts, ends, axes and steps must have the same length}}
+  %0 = graph.slice %x, %s, %s axes %a : (tensor<10x4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<2xi64>) -> tensor<0x4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_step(%x: tensor<10x4xf32>) {
+  %s = graph.constant dense<0> : tensor<1xi64>
+  %e = graph.constant dense<4> : tensor<1xi64>
+  // expected-error @+1 {{'graph.slice' op slice step cannot be 0}}
+  %0 = graph.slice %x, %s, %e axes %s steps %s : (tensor<10x4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_scalar(%x: tensor<f32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'graph.gather' op input must have rank 1 or more}}
+  %0 = graph.gather %x[%i] : (tensor<f32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%x: tensor<4x8xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'graph.gather' op axis 2 is out of range for rank 2 (expected [-2, 1])}}
+  %0 = graph.gather %x[%i] {axis = 2 : i64} : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @squeeze_non_one(%x: tensor<4x1xf32>) {
+  %a = graph.constant dense<0> : tensor<1xi64>
+  // expected-error @+1 {{'graph.squeeze' op cannot squeeze dimension 0 of size 4}}
+  %0 = graph.squeeze %x axes %a : (tensor<4x1xf32>, tensor<1xi64>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @unsqueeze_axis(%x: tensor<4xf32>) {
+  %a = graph.constant dense<2> : tensor<1xi64>
+  // expected-error @+1 {{'graph.unsqueeze' op axis 2 is out of range for rank 2 (expected [-2, 1])}}
+  %0 = graph.unsqueeze %x, %a : (tensor<4xf32>, tensor<1xi64>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @flatten_axis(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'graph.flatten' op axis 4 is out of range for rank 3 (expected [-3, 3])}}
+  %0 = graph.flatten %x {axis = 4 : i64} : (tensor<2x3x4xf32>) -> tensor<24x1xf32>
+  return
+}
+
+// -----
+
+// pad and tile.
+
+func.func @pad_mode(%x: tensor<4xf32>) {
+  %p = graph.constant dense<[1, 1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.pad' op mode must be one of "constant", "reflect", "edge", "wrap", but is "symmetric"}}
+  %0 = graph.pad %x, %p {mode = "symmetric"} : (tensor<4xf32>, tensor<2xi64>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @pad_count(%x: tensor<4x4xf32>) {
+  %p = graph.constant dense<[1, 1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.pad' op pads has 2 entries but the input has rank 2}}
+  %0 = graph.pad %x, %p : (tensor<4x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_crop(%x: tensor<4xf32>) {
+  %p = graph.constant dense<[-3, -2]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.pad' op pads crop dimension 0 below zero}}
+  %0 = graph.pad %x, %p : (tensor<4xf32>, tensor<2xi64>) -> tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @pad_value_elem(%x: tensor<4xf32>, %v: tensor<i32>) {
+  %p = graph.constant dense<[1, 1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.pad' op operands must have the same element type, but got f32 and i32}}
+  %0 = graph.pad %x, %p value %v : (tensor<4xf32>, tensor<2xi64>, tensor<i32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @tile_repeats(%x: tensor<4x4xf32>) {
+  %r = graph.constant dense<[2, -1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.tile' op repeats [2, -1] must have 2 non-negative entries}}
+  %0 = graph.tile %x, %r : (tensor<4x4xf32>, tensor<2xi64>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @tile_repeats_len(%x: tensor<4x4xf32>) {
+  %r = graph.constant dense<2> : tensor<1xi64>
+  // expected-error @+1 {{'graph.tile' op repeats [2] must have 2 non-negative entries}}
+  %0 = graph.tile %x, %r : (tensor<4x4xf32>, tensor<1xi64>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// clip and gelu.
+
+func.func @clip_bounds(%x: tensor<4x4xf32>, %m: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.clip' op bounds must be scalars, but one has shape [4]}}
+  %0 = graph.clip %x min %m : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @clip_elem(%x: tensor<4x4xf32>, %m: tensor<i32>) {
+  // expected-error @+1 {{'graph.clip' op operands must have the same element type, but got f32 and i32}}
+  %0 = graph.clip %x max %m : (tensor<4x4xf32>, tensor<i32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_approx(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.gelu' op approximate must be "none" or "tanh", but is "fast"}}
+  %0 = graph.gelu %x {approximate = "fast"} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// constant_of_shape and range.
+
+func.func @cof_value(%s: tensor<2xi64>) {
+  // expected-error @+1 {{'graph.constant_of_shape' op 'value' must have one element, but has shape [2]}}
+  %0 = graph.constant_of_shape %s {value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @cof_negative() {
+  %s = graph.constant dense<[2, -3]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.constant_of_shape' op shape [2, -3] has a negative size}}
+  %0 = graph.constant_of_shape %s : (tensor<2xi64>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @range_scalar(%a: tensor<2xf32>, %b: tensor<f32>) {
+  // expected-error @+1 {{'graph.range' op start, limit and delta must be scalars, but one has shape [2]}}
+  %0 = graph.range %b, %a, %b : (tensor<f32>, tensor<2xf32>, tensor<f32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @range_delta() {
+  %s = graph.constant dense<0> : tensor<i64>
+  %l = graph.constant dense<8> : tensor<i64>
+  // expected-error @+1 {{'graph.range' op delta cannot be 0}}
+  %0 = graph.range %s, %l, %s : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return
+}
+
+// -----
+
+func.func @range_elem(%a: tensor<i64>, %b: tensor<i32>) {
+  // expected-error @+1 {{'graph.range' op operands must have the same element type, but got i64 and i32}}
+  %0 = graph.range %a, %b, %a : (tensor<i64>, tensor<i32>, tensor<i64>) -> tensor<?xi64>
+  return
+}
+
+// -----
+
+// attention.
+
+func.func @attn_rank(%q: tensor<64xf32>) {
+  // expected-error @+1 {{'graph.attention' op q, k and v must have rank 2 or more}}
+  %0 = graph.attention %q, %q, %q : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @attn_head(%q: tensor<8x64xf32>, %k: tensor<8x32xf32>) {
+  // expected-error @+1 {{'graph.attention' op q and k have different head sizes: 64 vs 32}}
+  %0 = graph.attention %q, %k, %k : (tensor<8x64xf32>, tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return
+}
+
+// -----
+
+func.func @attn_seq(%q: tensor<8x64xf32>, %k: tensor<16x64xf32>, %v: tensor<12x64xf32>) {
+  // expected-error @+1 {{'graph.attention' op k and v have different sequence lengths: 16 vs 12}}
+  %0 = graph.attention %q, %k, %v : (tensor<8x64xf32>, tensor<16x64xf32>, tensor<12x64xf32>) -> tensor<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attn_mask(%q: tensor<8x64xf32>, %k: tensor<16x64xf32>, %m: tensor<8x8xi1>) {
+  // expected-error @+1 {{'graph.attention' op mask: shapes [8, 16] and [8, 8] are not broadcastable: 16 vs 8 in dimension 1}}
+  %0 = graph.attention %q, %k, %k mask %m : (tensor<8x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<8x8xi1>) -> tensor<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attn_mask_elem(%q: tensor<8x64xf32>, %k: tensor<16x64xf32>, %m: tensor<8x16xf16>) {
+  // expected-error @+1 {{'graph.attention' op mask must be i1 or have q's element type f32, but has f16}}
+  %0 = graph.attention %q, %k, %k mask %m : (tensor<8x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<8x16xf16>) -> tensor<8x64xf32>
+  return
+}
+
+// -----
+
+// graph.custom: the name must be registered (strata-opt registers none), with or
+// without a version and a config.
+
+func.func @custom(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.custom' op custom op 'my.op' is not registered}}
+  %0 = graph.custom "my.op"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @custom_v(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.custom' op custom op 'my.op' is not registered}}
+  %0:2 = graph.custom "my.op"(%x, %x) {config = {k = 3 : i64}, version = 2 : i64} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// #graph.dims: each item is '?' or a product of symbols and positive integers.
+
+// expected-error @+1 {{'2' is a static size: write it in the tensor's shape}}
+func.func @dims_static(%x: tensor<?xf32, #graph.dims<2>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{invalid symbolic size 'a+b'}}
+func.func @dims_plus(%x: tensor<?xf32, #graph.dims<a+b>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{invalid symbolic size 'a+b'}}
+func.func @dims_second_item(%x: tensor<?x?xf32, #graph.dims<batch, a+b>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a factor of a symbolic size must be positive}}
+func.func @dims_zero(%x: tensor<?xf32, #graph.dims<0*seq>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a symbol, an integer or '?'}}
+func.func @dims_empty_factor(%x: tensor<?x?xf32, #graph.dims<batch, seq*>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a symbol, an integer or '?'}}
+func.func @dims_star(%x: tensor<?xf32, #graph.dims<*>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{invalid symbolic size '-seq'}}
+func.func @dims_negative(%x: tensor<?xf32, #graph.dims<-seq>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{invalid symbolic size '2seq'}}
+func.func @dims_digit_start(%x: tensor<?xf32, #graph.dims<2seq>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{integer '99999999999999999999' is too large}}
+func.func @dims_big(%x: tensor<?xf32, #graph.dims<99999999999999999999*seq>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{symbolic size overflows}}
+func.func @dims_overflow(%x: tensor<?xf32, #graph.dims<4294967296*4294967296*seq>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown attribute `shape` in dialect `graph`}}
+func.func @dims_unknown(%x: tensor<?xf32, #graph.shape<seq>>) {
+  return
+}
+
+// -----
+// Extreme sizes are errors, not overflows.
+
+func.func @pad_overflow(%x: tensor<4xf32>) {
+  %p = graph.constant dense<[9223372036854775807, 1]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.pad' op padded dimension 0 is too large}}
+  %0 = graph.pad %x, %p : (tensor<4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @split_overflow(%x: tensor<4xf32>) {
+  %s = graph.constant dense<[9223372036854775807, 9223372036854775807]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.split' op split sizes add up to 18446744073709551614 but dimension 0 is 4}}
+  %0, %1 = graph.split %x sizes %s : (tensor<4xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_group_overflow(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op input has 4 channels but the weight expects 1 x 4611686018427387904 groups}}
+  %0 = graph.conv2d %x, %w {group = 4611686018427387904 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @pool_dilation_overflow(%x: tensor<1x1x8x8xf32>) {
+  // expected-error @+1 {{'graph.max_pool2d' op window of size 9223372036854775808 does not fit the padded input of size 8}}
+  %0 = graph.max_pool2d %x {kernel_shape = array<i64: 2, 2>, dilations = array<i64: 9223372036854775807, 1>} : (tensor<1x1x8x8xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_pads_overflow(%x: tensor<1x1x8x8xf32>, %w: tensor<1x1x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op output size 9223372036854775814 is too large}}
+  %0 = graph.conv2d %x, %w {pads = array<i64: 9223372036854775807, 0, 1, 0>} : (tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @range_overflow() {
+  %s = graph.constant dense<-9223372036854775807> : tensor<i64>
+  %l = graph.constant dense<9223372036854775807> : tensor<i64>
+  %d = graph.constant dense<1> : tensor<i64>
+  // expected-error @+1 {{'graph.range' op range of 18446744073709551614 elements is too large}}
+  %0 = graph.range %s, %l, %d : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return
+}
+
+// -----
+// #graph.dims names each dynamic dimension, and at least one symbol.
+
+func.func @dims_count(%x: tensor<?x4xf32, #graph.dims<a, b>>) {
+  // expected-error @+1 {{'graph.relu' op type 'tensor<?x4xf32, #graph.dims<a, b>>' names 2 dimension(s) in #graph.dims but has 1 dynamic dimension(s)}}
+  %0 = graph.relu %x : (tensor<?x4xf32, #graph.dims<a, b>>) -> tensor<?x4xf32, #graph.dims<a, b>>
+  return
+}
+
+// -----
+
+func.func @dims_no_symbol(%x: tensor<?x?xf32, #graph.dims<?, ?>>) {
+  // expected-error @+1 {{'graph.relu' op type 'tensor<?x?xf32, #graph.dims<?, ?>>' names no symbol in #graph.dims: leave the encoding out}}
+  %0 = graph.relu %x : (tensor<?x?xf32, #graph.dims<?, ?>>) -> tensor<?x?xf32, #graph.dims<?, ?>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected '<' and the list of dimensions after 'dims'}}
+func.func @dims_no_list(%x: tensor<?xf32, #graph.dims>) {
+  return
+}
