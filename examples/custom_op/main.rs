@@ -170,7 +170,9 @@ pub fn main() -> Result<(), String> {
         .zip(&expected)
         .all(|(a, e)| (a - e).abs() <= 1e-6);
     if !close {
-        return Err(format!("ONNX result differs from x * sigmoid(1.5 x) = {expected:?}"));
+        return Err(format!(
+            "ONNX result differs from x * sigmoid(1.5 x) = {expected:?}"
+        ));
     }
     print!(
         "{}",
