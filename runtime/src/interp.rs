@@ -285,12 +285,12 @@ impl Interpreter<'_> {
             self.check_type(func, self.ctx.value_type(arg), t, &format!("input #{i}"))?;
         }
         let mut env: HashMap<Value, Tensor> = args.into_iter().zip(inputs).collect();
-        let out = match self.run_block(block, &mut env)? {
-            Flow::Exit(v) => v,
-            Flow::Continue => return Err(self.error(func, "body ends without func.return")),
-        };
+        let flow = self.run_block(block, &mut env);
         self.depth -= 1;
-        Ok(out)
+        match flow? {
+            Flow::Exit(v) => Ok(v),
+            Flow::Continue => Err(self.error(func, "body ends without func.return")),
+        }
     }
 
     /// Checks a tensor against a declared type (dtype, rank, static sizes).
@@ -528,45 +528,72 @@ impl Interpreter<'_> {
             "arith.muli" | "arith.mulf" => bin(BinaryOp::Mul)?,
             "arith.divsi" | "arith.divf" => bin(BinaryOp::Div)?,
             "arith.remf" => bin(BinaryOp::Mod)?,
-            "arith.maxnumf" | "arith.maximumf" | "arith.maxsi" => bin(BinaryOp::Max)?,
-            "arith.minnumf" | "arith.minimumf" | "arith.minsi" => bin(BinaryOp::Min)?,
+            // maxnumf/minnumf return the other operand of a NaN; maximumf,
+            // minimumf (and the kernels) propagate it.
+            "arith.maxnumf" => float_elements(arg(0)?, arg(1)?, f64::max)?,
+            "arith.minnumf" => float_elements(arg(0)?, arg(1)?, f64::min)?,
+            "arith.maximumf" | "arith.maxsi" => bin(BinaryOp::Max)?,
+            "arith.minimumf" | "arith.minsi" => bin(BinaryOp::Min)?,
             "arith.andi" => k::logical(LogicalOp::And, arg(0)?, arg(1)?).map_err(kerr)?,
             "arith.ori" => k::logical(LogicalOp::Or, arg(0)?, arg(1)?).map_err(kerr)?,
             "arith.xori" => k::logical(LogicalOp::Xor, arg(0)?, arg(1)?).map_err(kerr)?,
             "arith.negf" => un(UnaryOp::Neg)?,
             "arith.select" => k::where_(arg(0)?, arg(1)?, arg(2)?).map_err(kerr)?,
-            "arith.cmpi" | "arith.cmpf" => {
+            "arith.cmpi" => {
                 let p = attr_i64(ctx, op, "predicate").ok_or("has no predicate")?;
-                let c = if name == "arith.cmpi" {
-                    match p {
-                        0 => CompareOp::Eq,
-                        1 => CompareOp::Ne,
-                        2 => CompareOp::Lt,
-                        3 => CompareOp::Le,
-                        4 => CompareOp::Gt,
-                        5 => CompareOp::Ge,
-                        _ => {
-                            return Err(
-                                "unsigned comparisons are not supported by the interpreter".into()
-                            )
-                        }
-                    }
-                } else {
-                    match p {
-                        1 | 8 => CompareOp::Eq,
-                        2 | 10 => CompareOp::Gt,
-                        3 | 11 => CompareOp::Ge,
-                        4 | 12 => CompareOp::Lt,
-                        5 | 13 => CompareOp::Le,
-                        6 | 14 => CompareOp::Ne,
-                        _ => {
-                            return Err(format!(
-                                "cmpf predicate {p} is not supported by the interpreter"
-                            ))
-                        }
-                    }
+                let (a, b) = (arg(0)?, arg(1)?);
+                let width = match a.dtype() {
+                    DType::I1 => 1,
+                    DType::I8 => 8,
+                    DType::I32 => 32,
+                    _ => 64,
                 };
-                k::compare(c, arg(0)?, arg(1)?).map_err(kerr)?
+                let mask = if width == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
+                let u = move |v: i64| (v as u64) & mask;
+                // MLIR's CmpIPredicate numbering.
+                let f: fn(i64, i64, &dyn Fn(i64) -> u64) -> bool = match p {
+                    0 => |x, y, _| x == y,
+                    1 => |x, y, _| x != y,
+                    2 => |x, y, _| x < y,
+                    3 => |x, y, _| x <= y,
+                    4 => |x, y, _| x > y,
+                    5 => |x, y, _| x >= y,
+                    6 => |x, y, u| u(x) < u(y),
+                    7 => |x, y, u| u(x) <= u(y),
+                    8 => |x, y, u| u(x) > u(y),
+                    9 => |x, y, u| u(x) >= u(y),
+                    _ => return Err(format!("unknown cmpi predicate {p}")),
+                };
+                compare_ints(a, b, |x, y| f(x, y, &u))?
+            }
+            "arith.cmpf" => {
+                let p = attr_i64(ctx, op, "predicate").ok_or("has no predicate")?;
+                // MLIR's CmpFPredicate numbering: ordered predicates are
+                // false on NaN, unordered ones true.
+                let f: fn(f64, f64) -> bool = match p {
+                    0 => |_, _| false,
+                    1 => |x, y| x == y,
+                    2 => |x, y| x > y,
+                    3 => |x, y| x >= y,
+                    4 => |x, y| x < y,
+                    5 => |x, y| x <= y,
+                    6 => |x, y| x != y && !x.is_nan() && !y.is_nan(),
+                    7 => |x, y| !x.is_nan() && !y.is_nan(),
+                    8 => |x, y| x == y || x.is_nan() || y.is_nan(),
+                    9 => |x, y| x > y || x.is_nan() || y.is_nan(),
+                    10 => |x, y| x >= y || x.is_nan() || y.is_nan(),
+                    11 => |x, y| x < y || x.is_nan() || y.is_nan(),
+                    12 => |x, y| x <= y || x.is_nan() || y.is_nan(),
+                    13 => |x, y| x != y,
+                    14 => |x, y| x.is_nan() || y.is_nan(),
+                    15 => |_, _| true,
+                    _ => return Err(format!("unknown cmpf predicate {p}")),
+                };
+                compare_floats(arg(0)?, arg(1)?, f)?
             }
             "arith.extf" | "arith.truncf" | "arith.extsi" | "arith.trunci" | "arith.sitofp"
             | "arith.fptosi" | "arith.index_cast" => {
@@ -1074,6 +1101,58 @@ impl Interpreter<'_> {
         };
         Ok(vec![out])
     }
+}
+
+/// Both operands broadcast to their common shape.
+fn broadcast_pair(a: &Tensor, b: &Tensor) -> Result<(Vec<usize>, Tensor, Tensor), String> {
+    let shape = k::broadcast_shapes(a.shape(), b.shape()).map_err(kerr)?;
+    let x = k::broadcast_to(a, &shape).map_err(kerr)?;
+    let y = k::broadcast_to(b, &shape).map_err(kerr)?;
+    Ok((shape, x, y))
+}
+
+/// An elementwise comparison of integers, with broadcasting.
+fn compare_ints(a: &Tensor, b: &Tensor, f: impl Fn(i64, i64) -> bool) -> Result<Tensor, String> {
+    let (shape, x, y) = broadcast_pair(a, b)?;
+    let out = x
+        .to_i64_vec()
+        .into_iter()
+        .zip(y.to_i64_vec())
+        .map(|(p, q)| f(p, q))
+        .collect();
+    Tensor::from_bool(shape, out).map_err(kerr)
+}
+
+/// An elementwise comparison of floats, with broadcasting.
+fn compare_floats(a: &Tensor, b: &Tensor, f: fn(f64, f64) -> bool) -> Result<Tensor, String> {
+    let (shape, x, y) = broadcast_pair(a, b)?;
+    let out = x
+        .to_f64_vec()
+        .into_iter()
+        .zip(y.to_f64_vec())
+        .map(|(p, q)| f(p, q))
+        .collect();
+    Tensor::from_bool(shape, out).map_err(kerr)
+}
+
+/// An elementwise float function with broadcasting, rounded once to the
+/// operands' dtype.
+fn float_elements(a: &Tensor, b: &Tensor, f: fn(f64, f64) -> f64) -> Result<Tensor, String> {
+    if a.dtype() != b.dtype() || !a.dtype().is_float() {
+        return Err(format!(
+            "expects float operands of one dtype, but got {} and {}",
+            a.dtype().name(),
+            b.dtype().name()
+        ));
+    }
+    let (shape, x, y) = broadcast_pair(a, b)?;
+    let out: Vec<f64> = x
+        .to_f64_vec()
+        .into_iter()
+        .zip(y.to_f64_vec())
+        .map(|(p, q)| f(p, q))
+        .collect();
+    Ok(Tensor::from_f64_vec(a.dtype(), &shape, &out))
 }
 
 /// Refuses to create a tensor of `shape` larger than

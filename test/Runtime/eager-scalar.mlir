@@ -6,6 +6,7 @@
 // RUN: strata run %s --function call --print | FileCheck %s --check-prefix=CALL
 // RUN: strata run %s --function math --print | FileCheck %s --check-prefix=MATH
 // RUN: strata run %s --function casts --print | FileCheck %s --check-prefix=CASTS
+// RUN: strata run %s --function predicates --print | FileCheck %s --check-prefix=PRED
 
 // Sum of 0..9 with scf.for and iter_args.
 // LOOP: output_0: i32 []
@@ -102,4 +103,34 @@ func.func @casts() -> (i32, f16, tensor<2xf32>) {
   %w = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
   %s = arith.addf %v, %w : tensor<2xf32>
   return %i, %h, %s : i32, f16, tensor<2xf32>
+}
+
+// MLIR's predicate numbering; ordered predicates are false on NaN,
+// unordered ones true; maxnumf returns the operand that is not NaN;
+// unsigned integer comparison reads -1 as 2^32 - 1.
+// PRED: output_0: i1 []
+// PRED-NEXT: true
+// PRED-NEXT: output_1: i1 []
+// PRED-NEXT: true
+// PRED-NEXT: output_2: i1 []
+// PRED-NEXT: false
+// PRED-NEXT: output_3: i1 []
+// PRED-NEXT: true
+// PRED-NEXT: output_4: f32 []
+// PRED-NEXT: 2.0
+// PRED-NEXT: output_5: i1 []
+// PRED-NEXT: true
+func.func @predicates() -> (i1, i1, i1, i1, f32, i1) {
+  %a = arith.constant 1.0 : f32
+  %b = arith.constant 2.0 : f32
+  %n = arith.constant 0x7FC00000 : f32
+  %0 = arith.cmpf ult, %a, %b : f32
+  %1 = arith.cmpf ugt, %n, %b : f32
+  %2 = arith.cmpf one, %n, %b : f32
+  %3 = arith.cmpf ueq, %n, %b : f32
+  %4 = arith.maxnumf %n, %b : f32
+  %m = arith.constant -1 : i32
+  %o = arith.constant 1 : i32
+  %5 = arith.cmpi ugt, %m, %o : i32
+  return %0, %1, %2, %3, %4, %5 : i1, i1, i1, i1, f32, i1
 }

@@ -4,7 +4,7 @@
 //! registered [`CustomOpDef`]; its shape function makes it a first-class
 //! member of the graph (verified and shape-inferred like a built-in op).
 //! The runtime registers the reference implementation alongside
-//! (`strata_runtime::custom`). A `graph.custom` naming an op that is not
+//! (`strata_runtime::interp::register_custom_op` registers both). A `graph.custom` naming an op that is not
 //! registered fails verification with a message naming it.
 
 use std::collections::BTreeMap;

@@ -9,7 +9,7 @@
 //!   copy dimensions (`0`) from the inner result.
 //! - Ops whose operands are all constants fold to a constant when a
 //!   [`ConstantEvaluator`] is installed in the context (the runtime
-//!   installs the reference interpreter: `strata_runtime::fold`) and the
+//!   installs the reference interpreter: `strata_runtime::interp::install_folding`) and the
 //!   operands are small ([`FOLD_LIMIT`] elements), so that a constant
 //!   subgraph (shape arithmetic, weight preprocessing) disappears under
 //!   `canonicalize`.

@@ -1407,13 +1407,35 @@ fn infer_attention(
             "k and v have different sequence lengths: {s} vs {sv}"
         ));
     }
-    let batch = broadcast(
-        &broadcast(
-            &Shape::ranked(qd[..qd.len() - 2].to_vec()),
-            &Shape::ranked(kd[..kd.len() - 2].to_vec()),
-        )?,
-        &Shape::ranked(vd[..vd.len() - 2].to_vec()),
-    )?;
+    // Grouped-query attention: 4-D operands whose key/value head count
+    // divides the query head count share each key/value head.
+    let grouped = qd.len() == 4
+        && kd.len() == 4
+        && vd.len() == 4
+        && matches!((&qd[1], &kd[1], &vd[1]), (Dim::Known(h), Dim::Known(g), Dim::Known(gv))
+            if g == gv && *g > 0 && h % g == 0 && h != g);
+    let batch = if grouped {
+        broadcast(
+            &broadcast(
+                &Shape::ranked(qd[..1].to_vec()),
+                &Shape::ranked(kd[..1].to_vec()),
+            )?,
+            &Shape::ranked(vd[..1].to_vec()),
+        )
+        .map(|b| {
+            let mut d = b.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+            d.push(qd[1].clone());
+            Shape::ranked(d)
+        })?
+    } else {
+        broadcast(
+            &broadcast(
+                &Shape::ranked(qd[..qd.len() - 2].to_vec()),
+                &Shape::ranked(kd[..kd.len() - 2].to_vec()),
+            )?,
+            &Shape::ranked(vd[..vd.len() - 2].to_vec()),
+        )?
+    };
     let mut dims = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
     dims.push(l.clone());
     dims.push(ev.clone());

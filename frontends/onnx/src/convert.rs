@@ -289,15 +289,7 @@ impl<'c> Importer<'c> {
         if !result_names.is_empty() {
             props.push(("res_attrs", res_attrs));
         }
-        let graph_loc = self.ctx.name_loc(
-            if graph.name().is_empty() {
-                "main"
-            } else {
-                graph.name()
-            },
-            Some(file_loc),
-        );
-        let func = self.create_with_regions("func.func", props, vec![region], graph_loc);
+        let func = self.create_with_regions("func.func", props, vec![region], file_loc);
 
         let module_region = self.ctx.create_region();
         let module_block = self.ctx.create_block();
@@ -1119,7 +1111,10 @@ impl<'c> Importer<'c> {
             _ => return Err("requires 'kernel_shape'".into()),
         };
         if kernel.len() != 2 {
-            return Err(format!("in {}-D is not supported (2-D only)", kernel.len()));
+            return Err(format!(
+                "in {}-D is not supported (1-D and 2-D only)",
+                kernel.len()
+            ));
         }
         let strides = a.ints("strides").unwrap_or_else(|| vec![1, 1]);
         let dilations = a.ints("dilations").unwrap_or_else(|| vec![1, 1]);
@@ -1272,40 +1267,189 @@ impl<'c> Importer<'c> {
         Ok(squeezed)
     }
 
+    fn dims_of(&self, x: Value) -> Option<Vec<Dim>> {
+        shape_of(self.ctx, self.ctx.value_type(x)).and_then(|(s, _)| s.dims().map(<[Dim]>::to_vec))
+    }
+
+    /// ONNX Attention (opset 23): 3-D inputs are split into heads and
+    /// merged back, past keys and values are concatenated in front of the
+    /// new ones (and returned as the present ones), and a causal mask is
+    /// aligned after the past positions; the core is `graph.attention` on
+    /// 4-D tensors.
     fn convert_attention(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
-        if node.input.len() > 4 || node.output.iter().skip(1).any(|o| !o.is_empty()) {
-            return Err("with past key/value inputs or extra outputs is not supported".into());
-        }
-        if a.int("q_num_heads").is_some() || a.int("kv_num_heads").is_some() {
-            return Err("on 3-D inputs (q_num_heads / kv_num_heads) is not supported".into());
+        if node.input.len() > 6 || node.output.get(3).is_some_and(|o| !o.is_empty()) {
+            return Err(
+                "with nonpad_kv_seqlen or the qk_matmul_output output is not supported".into(),
+            );
         }
         if a.float("softcap").is_some_and(|s| s != 0.0)
             || a.int("qk_matmul_output_mode").unwrap_or(0) != 0
         {
             return Err("with softcap or qk_matmul_output_mode is not supported".into());
         }
-        let (q, k, v) = (self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?);
-        let dims = |s: &Self, x: Value| {
-            shape_of(s.ctx, s.ctx.value_type(x)).and_then(|(sh, _)| sh.dims().map(<[Dim]>::to_vec))
-        };
-        let (qd, kd) = (dims(self, q), dims(self, k));
-        if let (Some(qd), Some(kd)) = (&qd, &kd) {
-            if qd.len() == 4 && kd.len() == 4 && qd[1].provably_ne(&kd[1]) {
-                return Err(
-                    "with grouped-query heads (q and k head counts differ) is not supported".into(),
-                );
+        let (mut q, mut k, mut v) = (self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?);
+        let rank = self
+            .dims_of(q)
+            .map(|d| d.len())
+            .ok_or("needs inputs of known rank")?;
+        let three_d = rank == 3;
+        if three_d {
+            let qh = a
+                .int("q_num_heads")
+                .ok_or("on 3-D inputs requires q_num_heads")?;
+            let kvh = a
+                .int("kv_num_heads")
+                .ok_or("on 3-D inputs requires kv_num_heads")?;
+            q = self.split_heads(q, qh, loc)?;
+            k = self.split_heads(k, kvh, loc)?;
+            v = self.split_heads(v, kvh, loc)?;
+        } else if rank != 4 {
+            return Err(format!(
+                "on rank-{rank} inputs is not supported (3-D or 4-D)"
+            ));
+        }
+        let axis2 = vec![("axis", self.i64_attr(2))];
+        let (past_k, past_v) = (self.input(node, 4)?, self.input(node, 5)?);
+        let past_len = past_k
+            .and_then(|p| self.dims_of(p))
+            .and_then(|d| d.get(2).cloned());
+        if let (Some(pk), Some(pv)) = (past_k, past_v) {
+            k = self.op1("graph.concat", vec![pk, k], axis2.clone(), loc)?;
+            v = self.op1("graph.concat", vec![pv, v], axis2, loc)?;
+        } else if past_k.is_some() || past_v.is_some() {
+            return Err("needs both past_key and past_value, or neither".into());
+        }
+        let elem = self.elem(q).ok_or("operand is not a tensor")?;
+        let causal = a.int("is_causal").unwrap_or(0) != 0;
+        let mut mask = self.input(node, 3)?;
+        // A mask shorter than the key sequence is padded (masked out).
+        if let Some(m) = mask {
+            let (md, kd) = (self.dims_of(m), self.dims_of(k));
+            if let (Some(md), Some(kd)) = (md, kd) {
+                if let (Some(Dim::Known(have)), Some(Dim::Known(want))) = (md.last(), kd.get(2)) {
+                    if have < want {
+                        mask = Some(self.pad_mask(m, md.len(), want - have, elem, loc)?);
+                    }
+                }
             }
         }
-        let mask = self.input(node, 3)?;
-        let mut props = vec![(
-            "is_causal",
-            self.bool_attr(a.int("is_causal").unwrap_or(0) != 0),
-        )];
+        let mut props = Vec::new();
+        if causal {
+            let past = match &past_len {
+                None if past_k.is_none() => Some(0),
+                Some(Dim::Known(p)) => Some(*p),
+                _ => None,
+            };
+            match past {
+                Some(0) => props.push(("is_causal", self.bool_attr(true))),
+                Some(p) => mask = Some(self.causal_mask(q, k, p, mask, elem, loc)?),
+                None => {
+                    return Err(
+                        "with is_causal and a past of unknown length is not supported".into(),
+                    )
+                }
+            }
+        }
         if let Some(s) = a.float("scale") {
             props.push(("scale", self.f64_attr(f64::from(s))));
         }
         let ops = [q, k, v].into_iter().chain(mask).collect();
-        Ok(vec![self.op1("graph.attention", ops, props, loc)?])
+        let mut y = self.op1("graph.attention", ops, props, loc)?;
+        if three_d {
+            let perm = vec![("perm", self.i64_array(&[0, 2, 1, 3]))];
+            y = self.op1("graph.transpose", vec![y], perm, loc)?;
+            let merged = self.const_i64(&[0, 0, -1], loc)?;
+            y = self.op1("graph.reshape", vec![y, merged], vec![], loc)?;
+        }
+        let mut outs = vec![y];
+        if node.output.get(1).is_some_and(|o| !o.is_empty())
+            || node.output.get(2).is_some_and(|o| !o.is_empty())
+        {
+            outs.push(k);
+            outs.push(v);
+        }
+        Ok(outs)
+    }
+
+    /// `[B, S, H * D]` to `[B, H, S, D]`.
+    fn split_heads(&mut self, x: Value, heads: i64, loc: Location) -> Res<Value> {
+        let shape = self.const_i64(&[0, 0, heads, -1], loc)?;
+        let r = self.op1("graph.reshape", vec![x, shape], vec![], loc)?;
+        let perm = vec![("perm", self.i64_array(&[0, 2, 1, 3]))];
+        self.op1("graph.transpose", vec![r], perm, loc)
+    }
+
+    /// `mask` padded at the end of its last axis by `amount` masked-out
+    /// positions (false, or -inf).
+    fn pad_mask(
+        &mut self,
+        mask: Value,
+        rank: usize,
+        amount: i64,
+        elem: Type,
+        loc: Location,
+    ) -> Res<Value> {
+        let mut pads = vec![0i64; 2 * rank];
+        pads[2 * rank - 1] = amount;
+        let pads = self.const_i64(&pads, loc)?;
+        let mask_elem = self.elem(mask).ok_or("mask is not a tensor")?;
+        let fill = if strata_ir::ods::constraints::is_i1(self.ctx, mask_elem) {
+            let ty = self.ctx.tensor_type(vec![], mask_elem);
+            self.ctx
+                .dense_elements_attr(ty, vec![0])
+                .ok_or("could not build the padding")?
+        } else {
+            let _ = elem;
+            let ty = self.ctx.tensor_type(vec![], mask_elem);
+            scalar_attr(self.ctx, ty, f64::NEG_INFINITY)
+                .ok_or("with a mask of this type is not supported")?
+        };
+        let fill = self.constant(fill, loc)?;
+        self.op1("graph.pad", vec![mask, pads, fill], vec![], loc)
+    }
+
+    /// The causal mask after `past` positions (`j <= past + i` is kept),
+    /// combined with `mask` when there is one.
+    fn causal_mask(
+        &mut self,
+        q: Value,
+        k: Value,
+        past: i64,
+        mask: Option<Value>,
+        elem: Type,
+        loc: Location,
+    ) -> Res<Value> {
+        let (qd, kd) = (self.dims_of(q), self.dims_of(k));
+        let (Some(Dim::Known(l)), Some(Dim::Known(s))) = (
+            qd.and_then(|d| d.get(2).cloned()),
+            kd.and_then(|d| d.get(2).cloned()),
+        ) else {
+            return Err("with is_causal and a past needs static sequence lengths".into());
+        };
+        let (rows, cols) = (
+            usize::try_from(l).map_err(|_| "bad length")?,
+            usize::try_from(s).map_err(|_| "bad length")?,
+        );
+        let keep: Vec<u8> = (0..rows)
+            .flat_map(|i| (0..cols).map(move |j| u8::from(j as i64 <= past + i as i64)))
+            .collect();
+        let i1 = self.ctx.integer_type(1);
+        let ty = self.ctx.tensor_type(vec![l, s], i1);
+        let keep = self
+            .ctx
+            .dense_elements_attr(ty, keep)
+            .ok_or("could not build the causal mask")?;
+        let keep = self.constant(keep, loc)?;
+        let Some(mask) = mask else { return Ok(keep) };
+        let mask_elem = self.elem(mask).ok_or("mask is not a tensor")?;
+        if strata_ir::ods::constraints::is_i1(self.ctx, mask_elem) {
+            return self.op1("graph.and", vec![mask, keep], vec![], loc);
+        }
+        let ty = self.ctx.tensor_type(vec![], elem);
+        let ninf = scalar_attr(self.ctx, ty, f64::NEG_INFINITY)
+            .ok_or("with a mask of this type is not supported")?;
+        let ninf = self.constant(ninf, loc)?;
+        self.op1("graph.where", vec![keep, mask, ninf], vec![], loc)
     }
 }
 

@@ -9,7 +9,9 @@
 //!   ones print as hex blobs).
 //! - Each node becomes a `graph` op located at
 //!   `loc("<node name>"("model.onnx":0:0))`, with result types from the op's
-//!   shape function, so every later diagnostic names the node.
+//!   shape function, so that later diagnostics can name the node (the
+//!   `strata` driver prints `model.onnx: node 'fc1/MatMul': error: ...`;
+//!   `strata-opt`, as `mlir-opt`, prints the file position only).
 //! - A node of another domain becomes a `graph.custom` op when a custom op
 //!   named `domain.OpType` is registered at the domain's opset version (its
 //!   attributes become the op's `config`).

@@ -199,7 +199,8 @@ fn import(
         Some(path) => std::fs::write(path, text)
             .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
         None => {
-            print!("{text}");
+            // As strata-opt and mlir-opt: the module, then an empty line.
+            println!("{text}");
             Ok(())
         }
     }
