@@ -700,9 +700,6 @@ impl<'c> Importer<'c> {
         match op {
             "Identity" => Ok(vec![self.req(node, 0)?]),
             "Dropout" => {
-                if node.output.get(1).is_some_and(|o| !o.is_empty()) {
-                    return Err("with a mask output is not supported (inference only)".into());
-                }
                 if let Some(t) = self.input(node, 2)? {
                     if self
                         .const_int(t)
@@ -711,7 +708,25 @@ impl<'c> Importer<'c> {
                         return Err("in training mode is not supported".into());
                     }
                 }
-                Ok(vec![self.req(node, 0)?])
+                let x = self.req(node, 0)?;
+                if !node.output.get(1).is_some_and(|o| !o.is_empty()) {
+                    return Ok(vec![x]);
+                }
+                // In inference the mask keeps everything: all true, shaped as x.
+                let shape = self.op1("graph.shape_of", vec![x], vec![], loc)?;
+                let i1 = self.ctx.integer_type(1);
+                let ty = self.ctx.tensor_type(vec![1], i1);
+                let one = self
+                    .ctx
+                    .dense_elements_attr(ty, vec![1])
+                    .ok_or("could not build the mask")?;
+                let mask = self.op1(
+                    "graph.constant_of_shape",
+                    vec![shape],
+                    vec![("value", one)],
+                    loc,
+                )?;
+                Ok(vec![x, mask])
             }
             "Mean" => {
                 let n = node.input.len();
