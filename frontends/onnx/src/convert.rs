@@ -709,7 +709,7 @@ impl<'c> Importer<'c> {
                     }
                 }
                 let x = self.req(node, 0)?;
-                if !node.output.get(1).is_some_and(|o| !o.is_empty()) {
+                if node.output.get(1).is_none_or(|o| o.is_empty()) {
                     return Ok(vec![x]);
                 }
                 // In inference the mask keeps everything: all true, shaped as x.
