@@ -998,7 +998,7 @@ impl Interpreter<'_> {
             "graph.pad" => {
                 let mode = match attr_str(ctx, op, "mode").as_deref().unwrap_or("constant") {
                     "constant" => k::PadMode::Constant(
-                        x.get(2)
+                        opt(2)
                             .and_then(|t| t.to_f64_vec().first().copied())
                             .unwrap_or(0.0),
                     ),
@@ -1007,8 +1007,29 @@ impl Interpreter<'_> {
                     "wrap" => k::PadMode::Wrap,
                     other => return Err(format!("unknown pad mode '{other}'")),
                 };
-                let (input, pads) = (arg(0)?, ints(1)?);
+                let (input, given) = (arg(0)?, ints(1)?);
                 let rank = input.rank();
+                // With axes, pads lists the amounts of those axes only.
+                let pads = match opt(3) {
+                    None => given,
+                    Some(axes) => {
+                        let axes = axes.to_i64_vec();
+                        if given.len() != 2 * axes.len() {
+                            return Err(format!(
+                                "pads has {} entries but {} axes are padded",
+                                given.len(),
+                                axes.len()
+                            ));
+                        }
+                        let mut full = vec![0; 2 * rank];
+                        for (i, &a) in axes.iter().enumerate() {
+                            let a = norm(a, rank as i64)?;
+                            full[a] = given[i];
+                            full[a + rank] = given[i + axes.len()];
+                        }
+                        full
+                    }
+                };
                 if pads.len() == 2 * rank {
                     let out: Vec<usize> = (0..rank)
                         .map(|i| {

@@ -110,3 +110,22 @@ func.func @dynamic(%x: tensor<?x4xf32, #graph.dims<n>>) -> tensor<2xi64> {
   %s = graph.shape_of %x : (tensor<?x4xf32, #graph.dims<n>>) -> tensor<2xi64>
   return %s : tensor<2xi64>
 }
+
+// Pad with axes (the last one), and a slice with steps but no axes.
+// RUN: strata run %s --function optional_groups --print | FileCheck %s --check-prefix=GROUPS
+// GROUPS: output_0: f32 [1, 3]
+// GROUPS-NEXT: {{\[\[}}0.0, 1.0, 0.0]]
+// GROUPS-NEXT: output_1: f32 [2, 2]
+// GROUPS-NEXT: {{\[\[}}1.0, 3.0], [4.0, 6.0]]
+func.func @optional_groups() -> (tensor<1x3xf32>, tensor<2x2xf32>) {
+  %x = graph.constant dense<[[1.0]]> : tensor<1x1xf32>
+  %p = graph.constant dense<[1, 1]> : tensor<2xi64>
+  %a = graph.constant dense<[-1]> : tensor<1xi64>
+  %0 = graph.pad %x, %p axes %a : (tensor<1x1xf32>, tensor<2xi64>, tensor<1xi64>) -> tensor<1x3xf32>
+  %y = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %s = graph.constant dense<[0, 0]> : tensor<2xi64>
+  %e = graph.constant dense<[2, 3]> : tensor<2xi64>
+  %t = graph.constant dense<[1, 2]> : tensor<2xi64>
+  %1 = graph.slice %y, %s, %e steps %t : (tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x2xf32>
+  return %0, %1 : tensor<1x3xf32>, tensor<2x2xf32>
+}

@@ -56,3 +56,21 @@ func.func @caller(%x: tensor<4x8xf32>) -> tensor<*xf32> {
 func.func private @other(%x: tensor<*xf32>) -> tensor<*xf32> {
   return %x : tensor<*xf32>
 }
+
+// -----
+
+// Optional operand groups are read by their segment sizes: a slice with
+// steps but no axes, a pad with axes but no value.
+// CHECK-LABEL: func.func @optional_groups
+// CHECK: graph.slice {{.*}} -> tensor<2x3xf32>
+// CHECK: graph.pad {{.*}} axes {{.*}} -> tensor<4x10xf32>
+func.func @optional_groups(%x: tensor<4x6xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %s = graph.constant dense<[0, 0]> : tensor<2xi64>
+  %e = graph.constant dense<[4, 6]> : tensor<2xi64>
+  %t = graph.constant dense<[2, 2]> : tensor<2xi64>
+  %0 = graph.slice %x, %s, %e steps %t : (tensor<4x6xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  %p = graph.constant dense<[1, 3]> : tensor<2xi64>
+  %a = graph.constant dense<[-1]> : tensor<1xi64>
+  %1 = graph.pad %x, %p axes %a : (tensor<4x6xf32>, tensor<2xi64>, tensor<1xi64>) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}

@@ -284,6 +284,25 @@ pub fn attr_symbol(ctx: &Context, op: Operation, name: &str) -> Option<String> {
 
 // ----- helpers -----
 
+/// The operand of group `group` of an op with several optional operand
+/// groups (read through its `operandSegmentSizes`); `None` when the group
+/// is empty.
+fn group_operand<'a>(
+    ctx: &Context,
+    op: Operation,
+    ops: &'a [OperandInfo],
+    group: usize,
+) -> Option<&'a OperandInfo> {
+    let sizes: Vec<usize> = match ctx.attr_kind(attr(ctx, op, "operandSegmentSizes")?) {
+        AttrKind::DenseArray { values, .. } => values.iter().map(|&v| v as u32 as usize).collect(),
+        _ => return None,
+    };
+    if *sizes.get(group)? == 0 {
+        return None;
+    }
+    ops.get(sizes[..group].iter().sum::<usize>())
+}
+
 fn ty(ctx: &Context, t: Type) -> String {
     strata_ir::printer::type_to_string(ctx, t)
 }
@@ -1082,14 +1101,17 @@ pub fn slice_len(dim: i64, start: i64, end: i64, step: i64) -> i64 {
     len as i64
 }
 
-fn infer_slice(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+fn infer_slice(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let elem = ResultElem::Of(x.elem);
     let Some(xd) = x.shape.dims() else {
         return Ok(vec![(Shape::unranked(), elem)]);
     };
     let (starts, ends) = (operand(ops, 1)?, operand(ops, 2)?);
-    let (axes_info, steps_info) = (ops.get(3), ops.get(4));
+    let (axes_info, steps_info) = (
+        group_operand(ctx, op, ops, 3),
+        group_operand(ctx, op, ops, 4),
+    );
     let (Some(st), Some(en)) = (&starts.value, &ends.value) else {
         return Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]);
     };
@@ -1244,14 +1266,41 @@ fn infer_pad(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<In
             "mode must be one of \"constant\", \"reflect\", \"edge\", \"wrap\", but is \"{mode}\""
         ));
     }
-    if let Some(v) = ops.get(2) {
+    if let Some(v) = group_operand(ctx, op, ops, 2) {
         same_elem(ctx, x, v)?;
+        if !is_scalar(&v.shape) {
+            return Err(format!("value must be a scalar, but has shape {}", v.shape));
+        }
     }
     let Some(xd) = x.shape.dims() else {
         return Ok(vec![(Shape::unranked(), elem)]);
     };
-    let Some(pads) = &p.value else {
-        return Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]);
+    let unknown = || Ok(vec![(Shape::ranked(vec![Dim::Unknown; xd.len()]), elem)]);
+    let Some(given) = &p.value else {
+        return unknown();
+    };
+    // With axes, pads lists the begin and end amounts of those axes only.
+    let pads: Vec<i64> = match group_operand(ctx, op, ops, 3) {
+        None => given.clone(),
+        Some(a) => {
+            let Some(axes) = &a.value else {
+                return unknown();
+            };
+            if given.len() != 2 * axes.len() {
+                return Err(format!(
+                    "pads has {} entries but {} axes are padded",
+                    given.len(),
+                    axes.len()
+                ));
+            }
+            let axes = reduce_axes(axes, xd.len())?;
+            let mut full = vec![0; 2 * xd.len()];
+            for (k, &a) in axes.iter().enumerate() {
+                full[a] = given[k];
+                full[a + xd.len()] = given[k + axes.len()];
+            }
+            full
+        }
     };
     if pads.len() != 2 * xd.len() {
         return Err(format!(

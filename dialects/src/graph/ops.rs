@@ -895,17 +895,19 @@ pub struct FlattenOp {
 /// Pads (or crops, with negative amounts) each dimension.
 ///
 /// `pads` is a 1-D `i64` tensor of all the begin amounts, then all the end
-/// amounts; `mode` is `constant` (with `value`, default 0), `reflect`,
+/// amounts (of the dimensions listed in `axes` when given, else of every
+/// dimension); `mode` is `constant` (with `value`, default 0), `reflect`,
 /// `edge` or `wrap`.
 #[op("graph.pad",
      traits(Pure),
-     format = "$input `,` $pads (`value` $value^)? attr-dict `:` functional-type(operands, results)",
+     format = "$input `,` $pads (`value` $value^)? (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes)]
 pub struct PadOp {
     input: Operand<AnyTensor>,
     pads: Operand<IntTensor>,
     value: Optional<AnyTensor>,
+    axes: Optional<IntTensor>,
     #[default = "\"constant\""]
     mode: Attr<StrAttr>,
     output: Result<AnyTensor>,

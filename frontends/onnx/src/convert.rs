@@ -150,15 +150,6 @@ impl<'c> Importer<'c> {
                     "the model imports no version of the default ONNX domain",
                 )
             })?;
-        if self.opset < 13 {
-            return Err(self.invalid(
-                None,
-                format!(
-                    "opset {} is not supported: strata imports opset 13 and later",
-                    self.opset
-                ),
-            ));
-        }
         self.domains = model
             .opset_import
             .iter()
@@ -627,6 +618,13 @@ impl<'c> Importer<'c> {
         if !(node.domain().is_empty() || node.domain() == "ai.onnx") {
             return self.convert_custom(node, loc);
         }
+        let since = min_opset(node.op_type());
+        if self.opset < since {
+            return Err(format!(
+                "at opset {} is not supported: strata implements its version of opset {since} and later",
+                self.opset
+            ));
+        }
         let a = Attrs(&node.attribute);
         let one = |r: Res<Value>| r.map(|v| vec![v]);
         let op = node.op_type();
@@ -1052,16 +1050,21 @@ impl<'c> Importer<'c> {
                 one(self.op1("graph.flatten", vec![x], vec![("axis", axis)], loc))
             }
             "Pad" => {
-                if self.input(node, 3)?.is_some() {
-                    return Err("with an 'axes' input is not supported".into());
-                }
                 let x = self.req(node, 0)?;
                 let pads = self.req(node, 1)?;
                 let value = self.input(node, 2)?;
+                let axes = self.input(node, 3)?;
                 let mode = a.string("mode").unwrap_or_else(|| "constant".into());
                 let mode = self.ctx.string_attr(&mode);
-                let ops = [x, pads].into_iter().chain(value).collect();
-                one(self.op1("graph.pad", ops, vec![("mode", mode)], loc))
+                let seg =
+                    self.segments(&[1, 1, i32::from(value.is_some()), i32::from(axes.is_some())]);
+                let ops = [x, pads].into_iter().chain(value).chain(axes).collect();
+                one(self.op1(
+                    "graph.pad",
+                    ops,
+                    vec![("mode", mode), ("operandSegmentSizes", seg)],
+                    loc,
+                ))
             }
             "Shape" => {
                 let x = self.req(node, 0)?;
@@ -1465,6 +1468,28 @@ impl<'c> Importer<'c> {
             .ok_or("with a mask of this type is not supported")?;
         let ninf = self.constant(ninf, loc)?;
         self.op1("graph.where", vec![keep, mask, ninf], vec![], loc)
+    }
+}
+
+/// The opset at which each supported op got the definition strata
+/// implements (its version current at opset 13; later changes, such as
+/// axes becoming an input, are handled where they occur). A model of an
+/// older opset uses an older definition of the op.
+fn min_opset(op: &str) -> i64 {
+    match op {
+        // Constant's value attributes are read by name (value_float and the
+        // others arrived in opset 12); Dropout is the identity in inference
+        // since opset 7.
+        "Constant" | "GlobalAveragePool" | "GlobalMaxPool" | "Not" | "Softplus" => 1,
+        "Dropout" => 7,
+        "Elu" | "HardSigmoid" | "LeakyRelu" => 6,
+        "And" | "Cos" | "Or" | "Sin" | "Xor" => 7,
+        "BatchNormalization" | "ConstantOfShape" | "Where" => 9,
+        "AveragePool" | "Conv" | "Range" => 11,
+        "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
+        // Ops introduced after opset 13 exist only in their own versions.
+        "Attention" | "CastLike" | "Gelu" | "LayerNormalization" | "RMSNormalization" => 1,
+        _ => 13,
     }
 }
 
