@@ -1295,16 +1295,15 @@ impl<'c> Importer<'c> {
     /// aligned after the past positions; the core is `graph.attention` on
     /// 4-D tensors.
     fn convert_attention(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
-        if node.input.len() > 6 || node.output.get(3).is_some_and(|o| !o.is_empty()) {
-            return Err(
-                "with nonpad_kv_seqlen or the qk_matmul_output output is not supported".into(),
-            );
+        if node.input.len() > 7 {
+            return Err(format!("has {} inputs (at most 7)", node.input.len()));
         }
-        if a.float("softcap").is_some_and(|s| s != 0.0)
-            || a.int("qk_matmul_output_mode").unwrap_or(0) != 0
-        {
-            return Err("with softcap or qk_matmul_output_mode is not supported".into());
-        }
+        let nonpad = self.input(node, 6)?;
+        let softcap = a.float("softcap").filter(|&c| c != 0.0);
+        let qk_out = node.output.get(3).is_some_and(|o| !o.is_empty());
+        // The fused op has no softcap, padding lengths or score output:
+        // those go through the decomposed form.
+        let decompose = softcap.is_some() || qk_out || nonpad.is_some();
         let (mut q, mut k, mut v) = (self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?);
         let rank = self
             .dims_of(q)
@@ -1351,6 +1350,32 @@ impl<'c> Importer<'c> {
                 }
             }
         }
+        if decompose {
+            let past = match &past_len {
+                None if past_k.is_none() => 0,
+                Some(Dim::Known(p)) => *p,
+                _ => return Err("with a past of unknown length is not supported here".into()),
+            };
+            if causal {
+                mask = Some(self.causal_mask(q, k, past, mask, elem, loc)?);
+            }
+            let parts = AttentionParts {
+                mask,
+                nonpad,
+                scale: a.float("scale").map(f64::from),
+                softcap: softcap.map(f64::from),
+                mode: a.int("qk_matmul_output_mode").unwrap_or(0),
+            };
+            let (mut y, scores) = self.attention_decomposed(q, k, v, parts, elem, loc)?;
+            if three_d {
+                y = self.merge_heads(y, loc)?;
+            }
+            let mut outs = vec![y, k, v];
+            if qk_out {
+                outs.push(scores);
+            }
+            return Ok(outs);
+        }
         let mut props = Vec::new();
         if causal {
             let past = match &past_len {
@@ -1389,6 +1414,120 @@ impl<'c> Importer<'c> {
         Ok(outs)
     }
 
+    /// `[B, H, S, D]` to `[B, S, H * D]`.
+    fn merge_heads(&mut self, y: Value, loc: Location) -> Res<Value> {
+        let perm = vec![("perm", self.i64_array(&[0, 2, 1, 3]))];
+        let t = self.op1("graph.transpose", vec![y], perm, loc)?;
+        let merged = self.const_i64(&[0, 0, -1], loc)?;
+        self.op1("graph.reshape", vec![t, merged], vec![], loc)
+    }
+
+    /// A 0-D constant of the attention's element type.
+    fn scalar(&mut self, elem: Type, v: f64, loc: Location) -> Res<Value> {
+        let ty = self.ctx.tensor_type(vec![], elem);
+        let attr = scalar_attr(self.ctx, ty, v).ok_or(
+            "with softcap, padding lengths or score outputs is supported on f32 and f64 only",
+        )?;
+        self.constant(attr, loc)
+    }
+
+    /// Attention spelled out with graph ops, as the ONNX reference computes
+    /// it: scores `q kᵀ * scale`, softcap, plus the mask (bool masks keep
+    /// where true) and the key padding of `nonpad_kv_seqlen`, softmax, times
+    /// `v`; key/value heads repeat for grouped queries. Returns the output
+    /// and the score output that `mode` selects.
+    fn attention_decomposed(
+        &mut self,
+        q: Value,
+        mut k: Value,
+        mut v: Value,
+        parts: AttentionParts,
+        elem: Type,
+        loc: Location,
+    ) -> Res<(Value, Value)> {
+        let (qd, kd) = (
+            self.dims_of(q).ok_or("needs ranked q")?,
+            self.dims_of(k).ok_or("needs ranked k")?,
+        );
+        let (Some(Dim::Known(qh)), Some(Dim::Known(kh))) = (qd.get(1).cloned(), kd.get(1).cloned())
+        else {
+            return Err("needs static head counts here".into());
+        };
+        if qh != kh {
+            if kh == 0 || qh % kh != 0 {
+                return Err(format!(
+                    "{qh} query heads are not a multiple of {kh} key/value heads"
+                ));
+            }
+            // Interleave-repeat each key/value head: [h0, h0, h1, h1, ...].
+            for x in [&mut k, &mut v] {
+                let axes = self.const_i64(&[2], loc)?;
+                let u = self.op1("graph.unsqueeze", vec![*x, axes], vec![], loc)?;
+                let reps = self.const_i64(&[1, 1, qh / kh, 1, 1], loc)?;
+                let t = self.op1("graph.tile", vec![u, reps], vec![], loc)?;
+                // [B, kh, g, S, D] to [B, qh, S, D]: B copied (0), S inferred.
+                let d = match self.dims_of(*x).and_then(|d| d.get(3).cloned()) {
+                    Some(Dim::Known(d)) => d,
+                    _ => return Err("with grouped heads needs a static head size here".into()),
+                };
+                let target = self.const_i64(&[0, qh, -1, d], loc)?;
+                *x = self.op1("graph.reshape", vec![t, target], vec![], loc)?;
+            }
+        }
+        let e = match qd.get(3) {
+            Some(Dim::Known(e)) => *e,
+            _ => return Err("needs a static head size here".into()),
+        };
+        let scale = parts.scale.unwrap_or(1.0 / (e as f64).sqrt());
+        let perm = vec![("perm", self.i64_array(&[0, 1, 3, 2]))];
+        let kt = self.op1("graph.transpose", vec![k], perm, loc)?;
+        let raw = self.op1("graph.matmul", vec![q, kt], vec![], loc)?;
+        let scale = self.scalar(elem, scale, loc)?;
+        let mut scores = self.op1("graph.mul", vec![raw, scale], vec![], loc)?;
+        if let Some(c) = parts.softcap {
+            let cap = self.scalar(elem, c, loc)?;
+            let d = self.op1("graph.div", vec![scores, cap], vec![], loc)?;
+            let t = self.op1("graph.tanh", vec![d], vec![], loc)?;
+            scores = self.op1("graph.mul", vec![t, cap], vec![], loc)?;
+        }
+        let capped = scores;
+        let zero = self.scalar(elem, 0.0, loc)?;
+        let ninf = self.scalar(elem, f64::NEG_INFINITY, loc)?;
+        if let Some(m) = parts.mask {
+            let me = self.elem(m).ok_or("mask is not a tensor")?;
+            let bias = if strata_ir::ods::constraints::is_i1(self.ctx, me) {
+                self.op1("graph.where", vec![m, zero, ninf], vec![], loc)?
+            } else {
+                m
+            };
+            scores = self.op1("graph.add", vec![scores, bias], vec![], loc)?;
+        }
+        if let Some(lens) = parts.nonpad {
+            // Keys at or past each batch's length are padding.
+            let s_len = match self.dims_of(k).and_then(|d| d.get(2).cloned()) {
+                Some(Dim::Known(s)) => s,
+                _ => return Err("with nonpad_kv_seqlen needs a static key length".into()),
+            };
+            let positions: Vec<i64> = (0..s_len).collect();
+            let positions = self.const_i64(&positions, loc)?;
+            let col = self.const_i64(&[-1, 1, 1, 1], loc)?;
+            let lens = self.op1("graph.reshape", vec![lens, col], vec![], loc)?;
+            let keep = self.op1("graph.less", vec![positions, lens], vec![], loc)?;
+            let bias = self.op1("graph.where", vec![keep, zero, ninf], vec![], loc)?;
+            scores = self.op1("graph.add", vec![scores, bias], vec![], loc)?;
+        }
+        let axis = vec![("axis", self.i64_attr(-1))];
+        let probs = self.op1("graph.softmax", vec![scores], axis, loc)?;
+        let y = self.op1("graph.matmul", vec![probs, v], vec![], loc)?;
+        let selected = match parts.mode {
+            0 | 1 => capped,
+            2 => scores,
+            3 => probs,
+            m => return Err(format!("qk_matmul_output_mode {m} is not defined")),
+        };
+        Ok((y, selected))
+    }
+
     /// `[B, S, H * D]` to `[B, H, S, D]`.
     fn split_heads(&mut self, x: Value, heads: i64, loc: Location) -> Res<Value> {
         let shape = self.const_i64(&[0, 0, heads, -1], loc)?;
@@ -1423,7 +1562,13 @@ impl<'c> Importer<'c> {
                 .ok_or("with a mask of this type is not supported")?
         };
         let fill = self.constant(fill, loc)?;
-        self.op1("graph.pad", vec![mask, pads, fill], vec![], loc)
+        let seg = self.segments(&[1, 1, 1, 0]);
+        self.op1(
+            "graph.pad",
+            vec![mask, pads, fill],
+            vec![("operandSegmentSizes", seg)],
+            loc,
+        )
     }
 
     /// The causal mask after `past` positions (`j <= past + i` is kept),
@@ -1469,6 +1614,16 @@ impl<'c> Importer<'c> {
         let ninf = self.constant(ninf, loc)?;
         self.op1("graph.where", vec![keep, mask, ninf], vec![], loc)
     }
+}
+
+/// The optional parts of an ONNX Attention node (see
+/// `Importer::attention_decomposed`).
+struct AttentionParts {
+    mask: Option<Value>,
+    nonpad: Option<Value>,
+    scale: Option<f64>,
+    softcap: Option<f64>,
+    mode: i64,
 }
 
 /// The opset at which each supported op got the definition strata
