@@ -1626,22 +1626,30 @@ struct AttentionParts {
     mode: i64,
 }
 
-/// The opset at which each supported op got the definition strata
-/// implements (its version current at opset 13; later changes, such as
-/// axes becoming an input, are handled where they occur). A model of an
-/// older opset uses an older definition of the op.
+/// The oldest opset whose definition of `op` the importer converts: the
+/// op's version current at opset 13, or an older one when the versions in
+/// between only added element types (bfloat16 at 13, integers at 12) or
+/// attributes the importer reads by name (Squeeze's, Split's and the
+/// reductions' `axes` attributes before they became inputs at 13). Older
+/// models use older definitions (Softmax coerced its input to 2-D before
+/// 13; binary ops did not broadcast before 7).
 fn min_opset(op: &str) -> i64 {
     match op {
-        // Constant's value attributes are read by name (value_float and the
-        // others arrived in opset 12); Dropout is the identity in inference
-        // since opset 7.
-        "Constant" | "GlobalAveragePool" | "GlobalMaxPool" | "Not" | "Softplus" => 1,
-        "Dropout" => 7,
-        "Elu" | "HardSigmoid" | "LeakyRelu" => 6,
-        "And" | "Cos" | "Or" | "Sin" | "Xor" => 7,
-        "BatchNormalization" | "ConstantOfShape" | "Where" => 9,
-        "AveragePool" | "Conv" | "Range" => 11,
-        "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
+        "Constant" | "GlobalAveragePool" | "GlobalMaxPool" | "Identity" | "Not" | "Shape"
+        | "Size" | "Softplus" | "Transpose" => 1,
+        "Reshape" => 5,
+        "Abs" | "Cast" | "Ceil" | "Elu" | "Exp" | "Floor" | "HardSigmoid" | "LeakyRelu" | "Log"
+        | "Neg" | "Reciprocal" | "Relu" | "Sigmoid" | "Sqrt" | "Tanh" | "Tile" => 6,
+        "Add" | "And" | "Cos" | "Div" | "Dropout" | "Equal" | "Greater" | "Less" | "Mul" | "Or"
+        | "Pow" | "Sin" | "Sub" | "Xor" => 7,
+        "Expand" | "Max" | "Mean" | "Min" | "Sum" => 8,
+        "BatchNormalization" | "ConstantOfShape" | "Erf" | "MatMul" | "Sign" | "Where" => 9,
+        "Mod" | "Slice" => 10,
+        "AveragePool" | "Clip" | "Concat" | "Conv" | "Flatten" | "Gather" | "Gemm" | "Pad"
+        | "Range" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp" | "ReduceMax" | "ReduceMean"
+        | "ReduceMin" | "ReduceProd" | "ReduceSum" | "ReduceSumSquare" | "Split" | "Squeeze"
+        | "Unsqueeze" => 11,
+        "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
         // Ops introduced after opset 13 exist only in their own versions.
         "Attention" | "CastLike" | "Gelu" | "LayerNormalization" | "RMSNormalization" => 1,
         _ => 13,
