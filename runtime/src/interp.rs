@@ -679,7 +679,28 @@ impl Interpreter<'_> {
             "graph.pow" => bin(BinaryOp::Pow)?,
             "graph.max" => bin(BinaryOp::Max)?,
             "graph.min" => bin(BinaryOp::Min)?,
-            "graph.mod" => bin(BinaryOp::Mod)?,
+            "graph.mod" => {
+                let (a, b) = (arg(0)?, arg(1)?);
+                if attr_bool(ctx, op, "fmod") && !a.dtype().is_float() {
+                    // C's `%`: the sign of the dividend.
+                    let (shape, x, y) = broadcast_pair(a, b)?;
+                    let out = x
+                        .to_i64_vec()
+                        .into_iter()
+                        .zip(y.to_i64_vec())
+                        .map(|(p, q)| {
+                            if q == 0 {
+                                Err("integer remainder by zero".to_string())
+                            } else {
+                                Ok(p.wrapping_rem(q))
+                            }
+                        })
+                        .collect::<Result<Vec<i64>, String>>()?;
+                    Tensor::from_i64_vec(a.dtype(), &shape, &out)
+                } else {
+                    bin(BinaryOp::Mod)?
+                }
+            }
             "graph.and" => k::logical(LogicalOp::And, arg(0)?, arg(1)?).map_err(kerr)?,
             "graph.or" => k::logical(LogicalOp::Or, arg(0)?, arg(1)?).map_err(kerr)?,
             "graph.xor" => k::logical(LogicalOp::Xor, arg(0)?, arg(1)?).map_err(kerr)?,
@@ -804,6 +825,10 @@ impl Interpreter<'_> {
                 &usizes(
                     &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
                     "pads",
+                )?,
+                &usizes(
+                    &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
+                    "dilations",
                 )?,
                 attr_bool(ctx, op, "ceil_mode"),
                 attr_bool(ctx, op, "count_include_pad"),

@@ -177,7 +177,23 @@ binary!(
     AnyTensor,
     Commutative
 );
-binary!(ModOp, "graph.mod", "Elementwise remainder (sign of the divisor for integers, `fmod` for floats), with broadcasting.", AnyTensor);
+/// Elementwise remainder, with broadcasting.
+///
+/// Integers take the sign of the divisor (Python's `%`) unless `fmod` is
+/// set (then of the dividend, C's `%`); floats always use C's `fmod` (ONNX
+/// requires `fmod` for them).
+#[op("graph.mod",
+     traits(Pure),
+     format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+     verify = verify_shapes)]
+pub struct ModOp {
+    lhs: Operand<AnyTensor>,
+    rhs: Operand<AnyTensor>,
+    #[default = "false"]
+    fmod: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
 binary!(
     AndOp,
     "graph.and",
@@ -535,6 +551,8 @@ pub struct AvgPool2dOp {
     strides: Attr<I64ArrayAttr>,
     #[default = "array<i64: 0, 0, 0, 0>"]
     pads: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 1, 1>"]
+    dilations: Attr<I64ArrayAttr>,
     #[default = "false"]
     ceil_mode: Attr<BoolAttr>,
     #[default = "false"]

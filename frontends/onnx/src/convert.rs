@@ -749,14 +749,11 @@ impl<'c> Importer<'c> {
                 let is_float = self
                     .elem(l)
                     .is_some_and(|e| self.ctx.float_kind(e).is_some());
-                if is_float != fmod {
-                    return Err(format!(
-                        "with fmod={} on {} is not supported",
-                        i64::from(fmod),
-                        if is_float { "floats" } else { "integers" }
-                    ));
+                if is_float && !fmod {
+                    return Err("on floats requires fmod=1".into());
                 }
-                one(self.op1("graph.mod", vec![l, r], vec![], loc))
+                let fmod = self.bool_attr(fmod);
+                one(self.op1("graph.mod", vec![l, r], vec![("fmod", fmod)], loc))
             }
             "Gelu" => {
                 let x = self.req(node, 0)?;
@@ -1193,9 +1190,7 @@ impl<'c> Importer<'c> {
                 Ok(vec![self.op1("graph.max_pool2d", vec![x], props, loc)?])
             }
             _ => {
-                if dilations.iter().any(|&d| d != 1) {
-                    return Err("with dilations is not supported".into());
-                }
+                props.push(("dilations", self.i64_array(&dilations)));
                 props.push(("kernel_shape", self.i64_array(&kernel)));
                 props.push((
                     "ceil_mode",

@@ -33,22 +33,24 @@ pub fn max_pool2d(
     ))
 }
 
-/// ONNX `AveragePool` on `[N, C, H, W]` (no dilation). With
+/// ONNX `AveragePool` on `[N, C, H, W]`, with dilations (opset 19). With
 /// `count_include_pad` the divisor counts padding positions (but not the
 /// overhang `ceil_mode` adds past the padding); otherwise only real
 /// elements. Float dtypes only.
+#[allow(clippy::too_many_arguments)]
 pub fn avg_pool2d(
     x: &Tensor,
     kernel: &[usize],
     strides: &[usize],
     pads: &[usize],
+    dilations: &[usize],
     ceil_mode: bool,
     count_include_pad: bool,
 ) -> KResult<Tensor> {
     if !x.dtype().is_float() {
         return Err(unsupported("avg_pool2d", format!("dtype {}", x.dtype())));
     }
-    let win = Window::new("avg_pool2d", x, kernel, strides, pads, &[1, 1], ceil_mode)?;
+    let win = Window::new("avg_pool2d", x, kernel, strides, pads, dilations, ceil_mode)?;
     let v = x.to_f64_vec();
     let out = win.map(|taps, padded_count| {
         let (mut sum, mut real) = (0.0, 0usize);
@@ -282,7 +284,7 @@ mod tests {
         // The last window would start in the end padding: dropped.
         let d = max_pool2d(&x44(), &[2, 2], &[3, 3], &[1, 1, 1, 1], &[1, 1], true).unwrap();
         assert_eq!(d.shape(), &[1, 1, 2, 2]);
-        let a = avg_pool2d(&x, &[2, 2], &[2, 2], &[0; 4], true, false).unwrap();
+        let a = avg_pool2d(&x, &[2, 2], &[2, 2], &[0; 4], &[1, 1], true, false).unwrap();
         assert_eq!(a.to_f64_vec()[2], (4.0 + 9.0) / 2.0);
         assert_eq!(a.to_f64_vec()[8], 24.0);
     }
@@ -290,8 +292,8 @@ mod tests {
     #[test]
     fn avg_pool_divisors() {
         let x = x44();
-        let incl = avg_pool2d(&x, &[3, 3], &[2, 2], &[1, 1, 1, 1], false, true).unwrap();
-        let excl = avg_pool2d(&x, &[3, 3], &[2, 2], &[1, 1, 1, 1], false, false).unwrap();
+        let incl = avg_pool2d(&x, &[3, 3], &[2, 2], &[1, 1, 1, 1], &[1, 1], false, true).unwrap();
+        let excl = avg_pool2d(&x, &[3, 3], &[2, 2], &[1, 1, 1, 1], &[1, 1], false, false).unwrap();
         assert_eq!(incl.shape(), &[1, 1, 2, 2]);
         // Top-left window covers x[0..2, 0..2] = 0+1+4+5 = 10.
         assert_eq!(incl.to_f64_vec()[0], 10.0 / 9.0);
@@ -301,6 +303,7 @@ mod tests {
             &[1, 1],
             &[1, 1],
             &[0; 4],
+            &[1, 1],
             false,
             false
         )
