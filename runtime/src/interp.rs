@@ -8,6 +8,7 @@
 //! panics.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use strata_dialects::graph::infer::{attr_bool, attr_f64, attr_i64, attr_i64_array, attr_str};
@@ -175,7 +176,12 @@ pub fn eval_op(
     if !ctx.op_regions(op).is_empty() || name == "func.call" {
         return Err(interp.error(op, "cannot be evaluated on its own"));
     }
-    interp.eval(op, name, inputs, &HashMap::new())
+    interp.eval(
+        op,
+        name,
+        inputs.into_iter().map(Rc::new).collect(),
+        &HashMap::new(),
+    )
 }
 
 /// The constant folder of `graph` ops: evaluates `op` with the
@@ -227,6 +233,10 @@ struct Interpreter<'c> {
     ctx: &'c Context,
     depth: usize,
 }
+
+/// The values computed so far; shared so that operands and nested regions
+/// do not copy tensors.
+type Env = HashMap<Value, Rc<Tensor>>;
 
 enum Flow {
     Continue,
@@ -284,7 +294,10 @@ impl Interpreter<'_> {
         for (i, (&arg, t)) in args.iter().zip(&inputs).enumerate() {
             self.check_type(func, self.ctx.value_type(arg), t, &format!("input #{i}"))?;
         }
-        let mut env: HashMap<Value, Tensor> = args.into_iter().zip(inputs).collect();
+        let mut env: Env = args
+            .into_iter()
+            .zip(inputs.into_iter().map(Rc::new))
+            .collect();
         let flow = self.run_block(block, &mut env);
         self.depth -= 1;
         match flow? {
@@ -334,14 +347,10 @@ impl Interpreter<'_> {
         Ok(())
     }
 
-    fn run_block(
-        &mut self,
-        block: Block,
-        env: &mut HashMap<Value, Tensor>,
-    ) -> Result<Flow, InterpError> {
+    fn run_block(&mut self, block: Block, env: &mut Env) -> Result<Flow, InterpError> {
         let ops: Vec<Operation> = self.ctx.block_ops(block).collect();
         for op in ops {
-            let operands: Vec<Tensor> = self
+            let operands: Vec<Rc<Tensor>> = self
                 .ctx
                 .operands(op)
                 .map(|v| {
@@ -352,7 +361,11 @@ impl Interpreter<'_> {
                 .collect::<Result<_, _>>()?;
             let name = self.ctx.op_name_str(op);
             match name {
-                "func.return" | "scf.yield" | "scf.condition" => return Ok(Flow::Exit(operands)),
+                "func.return" | "scf.yield" | "scf.condition" => {
+                    return Ok(Flow::Exit(
+                        operands.into_iter().map(Rc::unwrap_or_clone).collect(),
+                    ))
+                }
                 _ => {}
             }
             let results = self.eval(op, name, operands, env)?;
@@ -369,7 +382,7 @@ impl Interpreter<'_> {
             }
             for (i, (v, t)) in values.into_iter().zip(results).enumerate() {
                 self.check_type(op, self.ctx.value_type(v), &t, &format!("result #{i}"))?;
-                env.insert(v, t);
+                env.insert(v, Rc::new(t));
             }
         }
         Ok(Flow::Continue)
@@ -380,7 +393,7 @@ impl Interpreter<'_> {
         op: Operation,
         index: usize,
         args: Vec<Tensor>,
-        env: &HashMap<Value, Tensor>,
+        env: &Env,
     ) -> Result<Vec<Tensor>, InterpError> {
         let region = *self
             .ctx
@@ -395,7 +408,7 @@ impl Interpreter<'_> {
         if block_args.len() != args.len() {
             return Err(self.error(op, "region arguments do not match"));
         }
-        inner.extend(block_args.into_iter().zip(args));
+        inner.extend(block_args.into_iter().zip(args.into_iter().map(Rc::new)));
         match self.run_block(block, &mut inner)? {
             Flow::Exit(v) => Ok(v),
             Flow::Continue => Ok(Vec::new()),
@@ -406,8 +419,8 @@ impl Interpreter<'_> {
         &mut self,
         op: Operation,
         name: &str,
-        x: Vec<Tensor>,
-        env: &HashMap<Value, Tensor>,
+        x: Vec<Rc<Tensor>>,
+        env: &Env,
     ) -> Result<Vec<Tensor>, InterpError> {
         let r = match name.split_once('.').map(|(d, _)| d) {
             Some("graph") => self.eval_graph(op, name, &x),
@@ -430,7 +443,7 @@ impl Interpreter<'_> {
                 let f = lookup_function(self.ctx, module, &callee).ok_or_else(|| {
                     self.error(op, format!("calls '@{callee}', which is not defined"))
                 })?;
-                return self.call(f, x);
+                return self.call(f, x.into_iter().map(Rc::unwrap_or_clone).collect());
             }
             _ => Err(format!(
                 "cannot be evaluated: the interpreter does not know '{name}'"
@@ -443,9 +456,10 @@ impl Interpreter<'_> {
         &mut self,
         op: Operation,
         name: &str,
-        x: Vec<Tensor>,
-        env: &HashMap<Value, Tensor>,
+        x: Vec<Rc<Tensor>>,
+        env: &Env,
     ) -> Result<Vec<Tensor>, InterpError> {
+        let x: Vec<Tensor> = x.into_iter().map(Rc::unwrap_or_clone).collect();
         let scalar_i64 = |t: &Tensor| t.to_i64_vec().first().copied();
         match name {
             "scf.if" => {
@@ -512,10 +526,15 @@ impl Interpreter<'_> {
         &mut self,
         op: Operation,
         name: &str,
-        x: &[Tensor],
+        x: &[Rc<Tensor>],
     ) -> Result<Vec<Tensor>, String> {
         let ctx = self.ctx;
-        let arg = |i: usize| x.get(i).ok_or_else(|| format!("expects operand #{i}"));
+        let x: Vec<&Tensor> = x.iter().map(|t| &**t).collect();
+        let arg = |i: usize| {
+            x.get(i)
+                .copied()
+                .ok_or_else(|| format!("expects operand #{i}"))
+        };
         let bin = |b: BinaryOp| k::binary(b, arg(0)?, arg(1)?).map_err(kerr);
         let un = |u: UnaryOp| k::unary(u, arg(0)?).map_err(kerr);
         let out = match name {
@@ -626,10 +645,15 @@ impl Interpreter<'_> {
         &mut self,
         op: Operation,
         name: &str,
-        x: &[Tensor],
+        x: &[Rc<Tensor>],
     ) -> Result<Vec<Tensor>, String> {
         let ctx = self.ctx;
-        let arg = |i: usize| x.get(i).ok_or_else(|| format!("expects operand #{i}"));
+        let x: Vec<&Tensor> = x.iter().map(|t| &**t).collect();
+        let arg = |i: usize| {
+            x.get(i)
+                .copied()
+                .ok_or_else(|| format!("expects operand #{i}"))
+        };
         let ints = |i: usize| -> Result<Vec<i64>, String> { Ok(arg(i)?.to_i64_vec()) };
         let bin = |b: BinaryOp| k::binary(b, arg(0)?, arg(1)?).map_err(kerr);
         let cmp = |c: CompareOp| k::compare(c, arg(0)?, arg(1)?).map_err(kerr);
@@ -643,15 +667,15 @@ impl Interpreter<'_> {
                     if s.get(g).copied().unwrap_or(0) == 0 {
                         None
                     } else {
-                        x.get(s[..g].iter().sum::<usize>())
+                        x.get(s[..g].iter().sum::<usize>()).copied()
                     }
                 }
-                None => x.get(g),
+                None => x.get(g).copied(),
             }
         };
         let reduce = |r: ReduceOp| -> Result<Tensor, String> {
             let input = arg(0)?;
-            let axes = match x.get(1) {
+            let axes = match x.get(1).copied() {
                 Some(a) => a.to_i64_vec(),
                 None => Vec::new(),
             };
@@ -764,7 +788,7 @@ impl Interpreter<'_> {
             "graph.gemm" => k::gemm(
                 arg(0)?,
                 arg(1)?,
-                x.get(2),
+                x.get(2).copied(),
                 attr_f64(ctx, op, "alpha").unwrap_or(1.0),
                 attr_f64(ctx, op, "beta").unwrap_or(1.0),
                 attr_bool(ctx, op, "transA"),
@@ -774,7 +798,7 @@ impl Interpreter<'_> {
             "graph.conv2d" => k::conv2d(
                 arg(0)?,
                 arg(1)?,
-                x.get(2),
+                x.get(2).copied(),
                 &usizes(
                     &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
                     "strides",
@@ -843,7 +867,7 @@ impl Interpreter<'_> {
             "graph.layer_norm" => k::layer_norm(
                 arg(0)?,
                 arg(1)?,
-                x.get(2),
+                x.get(2).copied(),
                 i64a("axis").unwrap_or(-1),
                 attr_f64(ctx, op, "epsilon").unwrap_or(1e-5),
             )
@@ -921,7 +945,7 @@ impl Interpreter<'_> {
                 k::tile(input, &repeats).map_err(kerr)?
             }
             "graph.concat" => {
-                let refs: Vec<&Tensor> = x.iter().collect();
+                let refs: Vec<&Tensor> = x.clone();
                 k::concat(&refs, i64a("axis").ok_or("has no axis")?).map_err(kerr)?
             }
             "graph.split" => {
@@ -934,7 +958,7 @@ impl Interpreter<'_> {
                     .ok()
                     .and_then(|a| input.shape().get(a).copied())
                     .ok_or_else(|| format!("axis {axis} is out of range for rank {rank}"))?;
-                let sizes = match x.get(1) {
+                let sizes = match x.get(1).copied() {
                     Some(s) => usizes(&s.to_i64_vec(), "split sizes")?,
                     None => {
                         let part = dim.div_ceil(n.max(1));
@@ -964,7 +988,7 @@ impl Interpreter<'_> {
             "graph.squeeze" => {
                 let input = arg(0)?;
                 let rank = input.rank() as i64;
-                let axes: Vec<usize> = match x.get(1) {
+                let axes: Vec<usize> = match x.get(1).copied() {
                     Some(a) => a
                         .to_i64_vec()
                         .iter()
@@ -1123,7 +1147,7 @@ impl Interpreter<'_> {
                 arg(0)?,
                 arg(1)?,
                 arg(2)?,
-                x.get(3),
+                x.get(3).copied(),
                 attr_f64(ctx, op, "scale"),
                 attr_bool(ctx, op, "is_causal"),
             )
@@ -1137,7 +1161,9 @@ impl Interpreter<'_> {
                     .and_then(|r| r.get(&cname, version))
                     .ok_or_else(|| format!("custom op '{cname}' version {version} has no registered implementation"))?;
                 let config = strata_ir::ods::inherent_attr(ctx, op, "config");
-                return kernel(ctx, config, x).map_err(|m| format!("custom op '{cname}': {m}"));
+                let inputs: Vec<Tensor> = x.iter().map(|&t| t.clone()).collect();
+                return kernel(ctx, config, &inputs)
+                    .map_err(|m| format!("custom op '{cname}': {m}"));
             }
             _ => {
                 return Err(format!(
