@@ -17,7 +17,7 @@ pub(crate) fn registrations() -> Vec<PassRegistration> {
         },
         PassRegistration {
             name: "graph-verify",
-            description: "Report graph op results whose shape is unresolved",
+            description: "Report graph op results whose shape is unresolved or contradictory",
             options: &[],
             create: || Box::new(GraphVerify),
         },
@@ -226,7 +226,7 @@ impl Pass for GraphVerify {
     }
 
     fn description(&self) -> &'static str {
-        "Report graph op results whose shape is unresolved"
+        "Report graph op results whose shape is unresolved or contradictory"
     }
 
     fn run(
@@ -238,6 +238,19 @@ impl Pass for GraphVerify {
         let mut problems: Vec<(Operation, String)> = Vec::new();
         for op in nested_ops(ctx, root) {
             if !ctx.op_name_str(op).starts_with("graph.") {
+                continue;
+            }
+            // Contradictions first: what the shape function infers now
+            // against what the op declares (the verifier checks the same
+            // when the op is built or parsed).
+            if let Err(d) = strata_dialects::graph::infer::verify_shapes(ctx, op) {
+                let name = ctx.op_name_str(op).to_string();
+                let message = d
+                    .message
+                    .strip_prefix(&format!("'{name}' op "))
+                    .unwrap_or(&d.message)
+                    .to_string();
+                problems.push((op, message));
                 continue;
             }
             for (i, r) in ctx.results(op).enumerate() {
