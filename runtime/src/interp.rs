@@ -104,6 +104,11 @@ fn type_info(ctx: &Context, ty: Type) -> Option<(DType, Option<Vec<i64>>)> {
     }
 }
 
+/// The most iterations an `scf.for` or `scf.while` may run before the
+/// interpreter stops it with an error (a loop that never ends is a bug in
+/// the program, not a reason to hang).
+pub const MAX_ITERATIONS: u64 = 1 << 28;
+
 /// The largest constant (in bytes) the interpreter materializes.
 pub const MAX_MATERIALIZED_BYTES: usize = 1 << 33;
 
@@ -435,11 +440,14 @@ impl Interpreter<'_> {
                         _ => None,
                     })
                     .ok_or_else(|| self.error(op, "has no callee"))?;
-                let module = self
-                    .ctx
-                    .op_parent_op(op)
-                    .and_then(|f| self.ctx.op_parent_op(f))
-                    .ok_or_else(|| self.error(op, "is not inside a module"))?;
+                // The nearest enclosing module (the call may sit in nested
+                // regions, e.g. an scf.for body).
+                let mut module = self.ctx.op_parent_op(op);
+                while let Some(m) = module.filter(|&m| self.ctx.op_name_str(m) != "builtin.module")
+                {
+                    module = self.ctx.op_parent_op(m);
+                }
+                let module = module.ok_or_else(|| self.error(op, "is not inside a module"))?;
                 let f = lookup_function(self.ctx, module, &callee).ok_or_else(|| {
                     self.error(op, format!("calls '@{callee}', which is not defined"))
                 })?;
@@ -488,15 +496,17 @@ impl Interpreter<'_> {
                     carried = self.run_region(op, 0, args, env)?;
                     i = i.saturating_add(step);
                     iterations += 1;
-                    if iterations > 1 << 32 {
-                        return Err(self.error(op, "runs more than 2^32 iterations"));
+                    if iterations > MAX_ITERATIONS {
+                        return Err(
+                            self.error(op, format!("runs more than {MAX_ITERATIONS} iterations"))
+                        );
                     }
                 }
                 Ok(carried)
             }
             "scf.while" => {
                 let mut carried = x;
-                for _ in 0..(1u64 << 32) {
+                for _ in 0..MAX_ITERATIONS {
                     let cond = self.run_region(op, 0, carried, env)?;
                     let (c, rest) = cond
                         .split_first()
@@ -506,7 +516,7 @@ impl Interpreter<'_> {
                     }
                     carried = self.run_region(op, 1, rest.to_vec(), env)?;
                 }
-                Err(self.error(op, "runs more than 2^32 iterations"))
+                Err(self.error(op, format!("runs more than {MAX_ITERATIONS} iterations")))
             }
             _ => Err(self.error(
                 op,
@@ -572,6 +582,8 @@ impl Interpreter<'_> {
                 } else {
                     (1u64 << width) - 1
                 };
+                // Signed predicates read i1 as 0 and -1 (true), as MLIR.
+                let signed = move |v: i64| if width == 1 { -(v & 1) } else { v };
                 let u = move |v: i64| (v as u64) & mask;
                 // MLIR's CmpIPredicate numbering.
                 let f: fn(i64, i64, &dyn Fn(i64) -> u64) -> bool = match p {
@@ -587,7 +599,9 @@ impl Interpreter<'_> {
                     9 => |x, y, u| u(x) >= u(y),
                     _ => return Err(format!("unknown cmpi predicate {p}")),
                 };
-                compare_ints(a, b, |x, y| f(x, y, &u))?
+                // Equality and the signed predicates compare signed values
+                // (i1 true is -1); the unsigned ones go through `u`.
+                compare_ints(a, b, |x, y| f(signed(x), signed(y), &|v| u(v)))?
             }
             "arith.cmpf" => {
                 let p = attr_i64(ctx, op, "predicate").ok_or("has no predicate")?;
@@ -1020,6 +1034,9 @@ impl Interpreter<'_> {
                     .iter()
                     .map(|&a| norm(a, rank))
                     .collect::<Result<_, _>>()?;
+                if (1..axes.len()).any(|i| axes[..i].contains(&axes[i])) {
+                    return Err(format!("axes {axes:?} repeat an axis"));
+                }
                 let mut rest = input.shape().iter();
                 let shape: Vec<usize> = (0..rank as usize)
                     .map(|i| {

@@ -11,3 +11,11 @@
 // TRUNCATED: .onnx: not a valid ONNX model: failed to decode Protobuf message
 // MISSING: .missing.onnx: No such file or directory
 // UNRESOLVED: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op result #0 has an unresolved shape [?, ?]
+
+// An initializer whose dimensions claim more bytes than exist is an error,
+// not an overflow; an output that is an input (through Identity) keeps the
+// input's type.
+// RUN: not strata import %S/Inputs/bigdims.onnx 2>&1 | FileCheck %s --check-prefix=BIGDIMS
+// RUN: strata import %S/Inputs/ident.onnx | FileCheck %s --check-prefix=IDENT
+// BIGDIMS: bigdims.onnx: tensor 'w' of shape [4611686018427387904] should hold 4611686018427387904 elements but holds 0 bytes
+// IDENT: func.func @main(%arg0: tensor<?xf32> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"})

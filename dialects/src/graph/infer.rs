@@ -1077,6 +1077,9 @@ fn infer_split(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<
 /// The size of one sliced dimension of size `dim` (ONNX's clamping);
 /// `step` must not be 0.
 pub fn slice_len(dim: i64, start: i64, end: i64, step: i64) -> i64 {
+    if dim <= 0 {
+        return 0;
+    }
     let (dim, start, end, step) = (
         i128::from(dim),
         i128::from(start),

@@ -342,8 +342,12 @@ impl<'c> Importer<'c> {
         ))
     }
 
-    /// Gives `v` the more precise of its type and `declared`.
+    /// Gives `v` the more precise of its type and `declared`; a function
+    /// argument keeps its type (the function's signature fixes it).
     fn refine_value(&mut self, v: Value, declared: Type) {
+        if self.ctx.defining_op(v).is_none() {
+            return;
+        }
         let current = self.ctx.value_type(v);
         let (Some((have, elem)), Some((want, welem))) =
             (shape_of(self.ctx, current), shape_of(self.ctx, declared))
@@ -1150,11 +1154,20 @@ impl<'c> Importer<'c> {
                         .ok_or("with auto_pad=SAME needs static spatial sizes")?;
                     let s = *strides.get(i).ok_or("has too few strides")?;
                     let d = *dilations.get(i).ok_or("has too few dilations")?;
-                    if s < 1 {
-                        return Err("strides must be positive".into());
+                    if s < 1 || d < 1 || kernel[i] < 1 {
+                        return Err("kernel sizes, strides and dilations must be positive".into());
                     }
+                    // In i128: the attributes may be anything.
+                    let (n, s, d, k) = (
+                        i128::from(n),
+                        i128::from(s),
+                        i128::from(d),
+                        i128::from(kernel[i]),
+                    );
                     let out = (n + s - 1) / s;
-                    let total = ((out - 1) * s + d * (kernel[i] - 1) + 1 - n).max(0);
+                    let total = ((out - 1) * s + d * (k - 1) + 1 - n).max(0);
+                    let total = i64::try_from(total)
+                        .map_err(|_| "with auto_pad=SAME needs padding too large to represent")?;
                     let (small, large) = (total / 2, total - total / 2);
                     if auto_pad == "SAME_UPPER" {
                         pads[i] = small;

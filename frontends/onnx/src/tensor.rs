@@ -98,7 +98,7 @@ pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, Stri
             _ => Vec::new(),
         }
     };
-    if raw.len() != count * size {
+    if count.checked_mul(size) != Some(raw.len()) {
         return Err(format!(
             "tensor '{}' of shape {:?} should hold {count} elements but holds {} bytes",
             t.name(),

@@ -193,6 +193,24 @@ pub fn slice(
             ),
         ));
     }
+    if x.is_empty() {
+        // No element to pick: compute the result's shape without building
+        // index lists (a zero-element tensor may have a huge dimension).
+        let mut shape = x.shape().to_vec();
+        let mut touched = vec![false; rank];
+        for i in 0..n {
+            let axis = normalize_axis("slice", axes[i], rank)?;
+            if std::mem::replace(&mut touched[axis], true) {
+                return Err(invalid(
+                    "slice",
+                    format!("axis {axis} appears twice in {axes:?}"),
+                ));
+            }
+            let step = steps.get(i).copied().unwrap_or(1);
+            shape[axis] = slice_count(x.shape()[axis], starts[i], ends[i], step)?;
+        }
+        return Ok(Tensor::zeros(x.dtype(), &shape));
+    }
     let mut per_dim: Vec<Vec<usize>> = x.shape().iter().map(|&d| (0..d).collect()).collect();
     let mut touched = vec![false; rank];
     for i in 0..n {
@@ -224,14 +242,43 @@ fn slice_indices(dim: usize, start: i64, end: i64, step: i64) -> KResult<Vec<usi
             out.push(i as usize);
             i = i.saturating_add(step);
         }
-    } else {
-        let (mut i, end) = (start.clamp(-1, d - 1), end.clamp(-1, d - 1));
+    } else if d > 0 {
+        // As the ONNX spec: starts clamp to [0, d - 1], ends to [-1, d - 1].
+        let (mut i, end) = (start.clamp(0, d - 1), end.clamp(-1, d - 1));
         while i > end {
             out.push(i as usize);
             i = i.saturating_add(step);
         }
     }
     Ok(out)
+}
+
+/// How many indices an ONNX slice `start:end:step` selects from a dim of
+/// size `dim` (as [`slice_indices`], without listing them).
+fn slice_count(dim: usize, start: i64, end: i64, step: i64) -> KResult<usize> {
+    if step == 0 {
+        return Err(invalid("slice", "step must not be 0"));
+    }
+    let (d, step) = (dim as i128, i128::from(step));
+    let resolve = |v: i64| {
+        if v < 0 {
+            i128::from(v) + d
+        } else {
+            i128::from(v)
+        }
+    };
+    let (start, end) = (resolve(start), resolve(end));
+    let count = if step > 0 {
+        let (s, e) = (start.clamp(0, d), end.clamp(0, d));
+        ((e - s).max(0) + step - 1) / step
+    } else if d > 0 {
+        let (s, e) = (start.clamp(0, d - 1), end.clamp(-1, d - 1));
+        ((s - e).max(0) + (-step) - 1) / (-step)
+    } else {
+        0
+    };
+    // At most `dim`.
+    Ok(count as usize)
 }
 
 /// ONNX `Gather`: picks slices of `data` along `axis` at `indices` (an
@@ -366,6 +413,10 @@ pub fn tile(x: &Tensor, repeats: &[usize]) -> KResult<Tensor> {
         .collect::<Option<Vec<usize>>>()
         .ok_or_else(|| invalid("tile", "result too large"))?;
     checked_numel("tile", &shape)?;
+    if shape.contains(&0) {
+        // No element to pick: do not build index lists over huge dims.
+        return Ok(Tensor::zeros(x.dtype(), &shape));
+    }
     let per_dim: Vec<Vec<usize>> = x
         .shape()
         .iter()

@@ -195,22 +195,34 @@ impl Window {
     }
 
     /// Along `axis`, the real input indices under output position `o`, and
-    /// the number of window taps inside the padded extent.
+    /// the number of window taps inside the padded extent; computed from
+    /// the window's arithmetic, so a huge kernel costs nothing beyond the
+    /// taps that hit the input.
     fn positions(&self, axis: usize, o: usize, len: usize) -> (Vec<usize>, usize) {
-        let mut real = Vec::with_capacity(self.k[axis]);
-        let mut padded = 0;
-        for t in 0..self.k[axis] {
-            let p = (o * self.s[axis]).saturating_add(t * self.d[axis]); // in padded coordinates
-            if p < self.pad_begin[axis] + len + self.pad_end[axis] {
-                padded += 1;
+        let k = self.k[axis] as u128;
+        let (s, d) = (self.s[axis] as u128, self.d[axis] as u128);
+        let pb = self.pad_begin[axis] as u128;
+        let total = pb + len as u128 + self.pad_end[axis] as u128;
+        let start = o as u128 * s; // in padded coordinates
+                                   // Taps t in [0, k) lie at start + t * d; count those below `limit`.
+        let below = |limit: u128| -> u128 {
+            if start >= limit {
+                0
+            } else {
+                k.min((limit - start).div_ceil(d))
             }
-            if let Some(i) = p.checked_sub(self.pad_begin[axis]) {
-                if i < len {
-                    real.push(i);
-                }
-            }
-        }
-        (real, padded)
+        };
+        let padded = below(total);
+        let first_real = if start >= pb {
+            0
+        } else {
+            (pb - start).div_ceil(d)
+        };
+        let end_real = below(pb + len as u128);
+        let real = (first_real..end_real.max(first_real))
+            .map(|t| (start + t * d - pb) as usize)
+            .collect();
+        (real, padded as usize)
     }
 }
 
