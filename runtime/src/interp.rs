@@ -166,7 +166,22 @@ pub fn run_function(
     func: Operation,
     inputs: Vec<Tensor>,
 ) -> Result<Vec<Tensor>, InterpError> {
-    Interpreter { ctx, depth: 0 }.call(func, inputs)
+    run_function_with(ctx, func, inputs, Limits::default())
+}
+
+/// [`run_function`] within `limits`.
+pub fn run_function_with(
+    ctx: &Context,
+    func: Operation,
+    inputs: Vec<Tensor>,
+    limits: Limits,
+) -> Result<Vec<Tensor>, InterpError> {
+    Interpreter {
+        ctx,
+        depth: 0,
+        limits,
+    }
+    .call(func, inputs)
 }
 
 /// Evaluates the single op `op` on `inputs` (its operands' values); ops
@@ -176,7 +191,11 @@ pub fn eval_op(
     op: Operation,
     inputs: Vec<Tensor>,
 ) -> Result<Vec<Tensor>, InterpError> {
-    let mut interp = Interpreter { ctx, depth: 0 };
+    let mut interp = Interpreter {
+        ctx,
+        depth: 0,
+        limits: Limits::default(),
+    };
     let name = ctx.op_name_str(op);
     if !ctx.op_regions(op).is_empty() || name == "func.call" {
         return Err(interp.error(op, "cannot be evaluated on its own"));
@@ -237,6 +256,25 @@ pub fn lookup_function(ctx: &Context, module: Operation, name: &str) -> Option<O
 struct Interpreter<'c> {
     ctx: &'c Context,
     depth: usize,
+    limits: Limits,
+}
+
+/// Bounds on what one run may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The largest tensor (in bytes) an op may create.
+    pub max_bytes: usize,
+    /// The most iterations of one `scf.for` or `scf.while`.
+    pub max_iterations: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: MAX_MATERIALIZED_BYTES,
+            max_iterations: MAX_ITERATIONS,
+        }
+    }
 }
 
 /// The values computed so far; shared so that operands and nested regions
@@ -496,17 +534,18 @@ impl Interpreter<'_> {
                     carried = self.run_region(op, 0, args, env)?;
                     i = i.saturating_add(step);
                     iterations += 1;
-                    if iterations > MAX_ITERATIONS {
-                        return Err(
-                            self.error(op, format!("runs more than {MAX_ITERATIONS} iterations"))
-                        );
+                    if iterations > self.limits.max_iterations {
+                        return Err(self.error(
+                            op,
+                            format!("runs more than {} iterations", self.limits.max_iterations),
+                        ));
                     }
                 }
                 Ok(carried)
             }
             "scf.while" => {
                 let mut carried = x;
-                for _ in 0..MAX_ITERATIONS {
+                for _ in 0..self.limits.max_iterations {
                     let cond = self.run_region(op, 0, carried, env)?;
                     let (c, rest) = cond
                         .split_first()
@@ -516,7 +555,10 @@ impl Interpreter<'_> {
                     }
                     carried = self.run_region(op, 1, rest.to_vec(), env)?;
                 }
-                Err(self.error(op, format!("runs more than {MAX_ITERATIONS} iterations")))
+                Err(self.error(
+                    op,
+                    format!("runs more than {} iterations", self.limits.max_iterations),
+                ))
             }
             _ => Err(self.error(
                 op,
@@ -662,6 +704,7 @@ impl Interpreter<'_> {
         x: &[Rc<Tensor>],
     ) -> Result<Vec<Tensor>, String> {
         let ctx = self.ctx;
+        let limits = self.limits;
         let x: Vec<&Tensor> = x.iter().map(|t| &**t).collect();
         let arg = |i: usize| {
             x.get(i)
@@ -943,7 +986,7 @@ impl Interpreter<'_> {
                 let input = arg(0)?;
                 let shape = usizes(&ints(1)?, "shape")?;
                 let out = k::broadcast_shapes(input.shape(), &shape).map_err(kerr)?;
-                check_size(&out, input.dtype())?;
+                check_size(&out, input.dtype(), limits.max_bytes)?;
                 k::expand(input, &shape).map_err(kerr)?
             }
             "graph.tile" => {
@@ -955,7 +998,7 @@ impl Interpreter<'_> {
                     .zip(&repeats)
                     .map(|(&d, &r)| d.saturating_mul(r))
                     .collect();
-                check_size(&out, input.dtype())?;
+                check_size(&out, input.dtype(), limits.max_bytes)?;
                 k::tile(input, &repeats).map_err(kerr)?
             }
             "graph.concat" => {
@@ -1105,7 +1148,7 @@ impl Interpreter<'_> {
                             usize::try_from(n.max(0)).unwrap_or(usize::MAX)
                         })
                         .collect();
-                    check_size(&out, input.dtype())?;
+                    check_size(&out, input.dtype(), limits.max_bytes)?;
                 }
                 k::pad(input, &pads, mode).map_err(kerr)?
             }
@@ -1128,7 +1171,7 @@ impl Interpreter<'_> {
                     }
                     None => (DType::F32, Tensor::scalar_f64(DType::F32, 0.0)),
                 };
-                check_size(&shape, dtype)?;
+                check_size(&shape, dtype, limits.max_bytes)?;
                 let scalar = k::reshape(&v, &[]).map_err(kerr)?;
                 k::expand(&scalar, &shape).map_err(kerr)?
             }
@@ -1139,7 +1182,11 @@ impl Interpreter<'_> {
                     let (start, limit, delta) = (s(0)?, s(1)?, s(2)?);
                     let n = ((limit - start) / delta).ceil();
                     if n.is_finite() && n > 0.0 {
-                        check_size(&[n.min(usize::MAX as f64) as usize], dtype)?;
+                        check_size(
+                            &[n.min(usize::MAX as f64) as usize],
+                            dtype,
+                            limits.max_bytes,
+                        )?;
                     }
                     k::range(start, limit, delta, dtype).map_err(kerr)?
                 } else {
@@ -1152,7 +1199,11 @@ impl Interpreter<'_> {
                     let n = ((i128::from(limit) - wide_start + wide_delta - wide_delta.signum())
                         / wide_delta)
                         .max(0);
-                    check_size(&[usize::try_from(n).unwrap_or(usize::MAX)], dtype)?;
+                    check_size(
+                        &[usize::try_from(n).unwrap_or(usize::MAX)],
+                        dtype,
+                        limits.max_bytes,
+                    )?;
                     // Every value lies between start and limit, so it fits.
                     let vals: Vec<i64> = (0..n)
                         .map(|i| (wide_start + i * wide_delta) as i64)
@@ -1244,19 +1295,17 @@ fn float_elements(a: &Tensor, b: &Tensor, f: fn(f64, f64) -> f64) -> Result<Tens
     Ok(Tensor::from_f64_vec(a.dtype(), &shape, &out))
 }
 
-/// Refuses to create a tensor of `shape` larger than
-/// [`MAX_MATERIALIZED_BYTES`].
-fn check_size(shape: &[usize], dtype: DType) -> Result<(), String> {
+/// Refuses to create a tensor of `shape` larger than `max_bytes`.
+fn check_size(shape: &[usize], dtype: DType, max_bytes: usize) -> Result<(), String> {
     let ok = shape
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .is_some_and(|n| n.saturating_mul(dtype.byte_size()) <= MAX_MATERIALIZED_BYTES);
+        .is_some_and(|n| n.saturating_mul(dtype.byte_size()) <= max_bytes);
     if ok {
         Ok(())
     } else {
         Err(format!(
-            "result of shape {shape:?} is larger than the interpreter's limit of {} GiB",
-            MAX_MATERIALIZED_BYTES >> 30
+            "result of shape {shape:?} is larger than the interpreter's limit of {max_bytes} bytes"
         ))
     }
 }
