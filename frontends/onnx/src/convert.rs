@@ -843,10 +843,10 @@ impl<'c> Importer<'c> {
                 let rank = self.req(node, 0).ok().and_then(|x| {
                     shape_of(self.ctx, self.ctx.value_type(x)).and_then(|(s, _)| s.rank())
                 });
-                if rank == Some(3) {
-                    self.convert_window_1d(node, loc)
-                } else {
-                    self.convert_window(node, &a, loc)
+                match rank {
+                    Some(3) => self.convert_window_1d(node, loc),
+                    Some(5) if node.op_type() != "Conv" => self.convert_pool_3d(node, &a, loc),
+                    _ => self.convert_window(node, &a, loc),
                 }
             }
             "GlobalAveragePool" | "GlobalMaxPool" => {
@@ -1251,6 +1251,108 @@ impl<'c> Importer<'c> {
         let shifted = self.op1("graph.add", vec![var, eps], vec![], loc)?;
         let inv_std = self.op1("graph.rsqrt", vec![shifted], vec![], loc)?;
         Ok((mean, inv_std))
+    }
+
+    /// A 3-D MaxPool or AveragePool as two 2-D ones: a box window is
+    /// separable (the maximum, the sum and the count of real or padded
+    /// positions all factor over the axes), so pool over (H, W) with the
+    /// depth folded into the channels, then over D with H and W flattened.
+    fn convert_pool_3d(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+        if node.output.get(1).is_some_and(|o| !o.is_empty()) {
+            return Err("with an indices output is not supported".into());
+        }
+        let x = self.req(node, 0)?;
+        let dims = self.dims_of(x).ok_or("needs a ranked input")?;
+        let known: Option<Vec<i64>> = dims[1..].iter().map(Dim::known).collect();
+        let Some(&[c, d, h, w]) = known.as_deref() else {
+            return Err("in 3-D needs static channel and spatial sizes".into());
+        };
+        let three = |name: &str, default: i64| -> Res<Vec<i64>> {
+            let v = a.ints(name).unwrap_or_else(|| vec![default; 3]);
+            if v.len() != 3 {
+                return Err(format!("{name} {v:?} must have 3 entries in 3-D"));
+            }
+            Ok(v)
+        };
+        let kernel = a.ints("kernel_shape").ok_or("requires 'kernel_shape'")?;
+        if kernel.len() != 3 {
+            return Err(format!(
+                "kernel_shape {kernel:?} must have 3 entries in 3-D"
+            ));
+        }
+        let strides = three("strides", 1)?;
+        let dilations = three("dilations", 1)?;
+        let pads = a.ints("pads").unwrap_or_else(|| vec![0; 6]);
+        if pads.len() != 6 {
+            return Err(format!("pads {pads:?} must have 6 entries in 3-D"));
+        }
+        let with =
+            |node: &NodeProto, input: &str, k: [i64; 2], s: [i64; 2], dl: [i64; 2], p: [i64; 4]| {
+                let mut n = node.clone();
+                n.input = vec![input.to_string()];
+                n.output.truncate(1);
+                n.attribute.retain(|at| {
+                    !matches!(at.name(), "kernel_shape" | "strides" | "dilations" | "pads")
+                });
+                for (name, v) in [
+                    ("kernel_shape", k.to_vec()),
+                    ("strides", s.to_vec()),
+                    ("dilations", dl.to_vec()),
+                    ("pads", p.to_vec()),
+                ] {
+                    n.attribute.push(AttributeProto {
+                        name: Some(name.into()),
+                        r#type: Some(AttributeType::Ints as i32),
+                        ints: v,
+                        ..Default::default()
+                    });
+                }
+                n
+            };
+        // Over (H, W), depth folded into the channels.
+        let shape = self.const_i64(&[0, c * d, h, w], loc)?;
+        let folded = self.op1("graph.reshape", vec![x, shape], vec![], loc)?;
+        let name = format!("{}#hw", node.output.first().map_or("", |o| o.as_str()));
+        self.values.insert(name.clone(), folded);
+        let hw = with(
+            node,
+            &name,
+            [kernel[1], kernel[2]],
+            [strides[1], strides[2]],
+            [dilations[1], dilations[2]],
+            [pads[1], pads[2], pads[4], pads[5]],
+        );
+        let r = self.convert_window(&hw, &Attrs(&hw.attribute), loc)?[0];
+        let rd = self.dims_of(r).ok_or("needs a ranked result")?;
+        let (Some(Dim::Known(h2)), Some(Dim::Known(w2))) = (rd.get(2).cloned(), rd.get(3).cloned())
+        else {
+            return Err("in 3-D needs static spatial sizes".into());
+        };
+        // Over D, height and width flattened.
+        let shape = self.const_i64(&[0, c, d, h2 * w2], loc)?;
+        let flat = self.op1("graph.reshape", vec![r, shape], vec![], loc)?;
+        let name = format!("{}#d", node.output.first().map_or("", |o| o.as_str()));
+        self.values.insert(name.clone(), flat);
+        let dn = with(
+            node,
+            &name,
+            [kernel[0], 1],
+            [strides[0], 1],
+            [dilations[0], 1],
+            [pads[0], 0, pads[3], 0],
+        );
+        let r = self.convert_window(&dn, &Attrs(&dn.attribute), loc)?[0];
+        let d2 = match self.dims_of(r).and_then(|v| v.get(2).cloned()) {
+            Some(Dim::Known(d2)) => d2,
+            _ => return Err("in 3-D needs static spatial sizes".into()),
+        };
+        let shape = self.const_i64(&[0, c, d2, h2, w2], loc)?;
+        Ok(vec![self.op1(
+            "graph.reshape",
+            vec![r, shape],
+            vec![],
+            loc,
+        )?])
     }
 
     /// A 1-D Conv, MaxPool or AveragePool as the 2-D op on inputs with a
