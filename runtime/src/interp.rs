@@ -872,6 +872,48 @@ impl Interpreter<'_> {
                     .map_err(|_| "group must be positive")?,
             )
             .map_err(kerr)?,
+            "graph.max_pool2d" if self.ctx.results(op).count() == 2 => {
+                let (values, indices) = k::max_pool2d_with_indices(
+                    arg(0)?,
+                    &usizes(
+                        &attr_i64_array(ctx, op, "kernel_shape").unwrap_or_default(),
+                        "kernel_shape",
+                    )?,
+                    &usizes(
+                        &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
+                        "strides",
+                    )?,
+                    &usizes(
+                        &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
+                        "pads",
+                    )?,
+                    &usizes(
+                        &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
+                        "dilations",
+                    )?,
+                    attr_bool(ctx, op, "ceil_mode"),
+                )
+                .map_err(kerr)?;
+                if i64a("storage_order").unwrap_or(0) == 1 {
+                    // Column-major within each H x W plane.
+                    let (h, w) = match arg(0)?.shape() {
+                        &[_, _, h, w] => (h as i64, w as i64),
+                        _ => return Err("input must be 4-D".into()),
+                    };
+                    let plane = (h * w).max(1);
+                    let converted: Vec<i64> = indices
+                        .to_i64_vec()
+                        .iter()
+                        .map(|&i| {
+                            let (p, r) = (i / plane, i % plane);
+                            p * plane + (r % w.max(1)) * h + r / w.max(1)
+                        })
+                        .collect();
+                    let indices = Tensor::from_i64_vec(DType::I64, indices.shape(), &converted);
+                    return Ok(vec![values, indices]);
+                }
+                return Ok(vec![values, indices]);
+            }
             "graph.max_pool2d" => k::max_pool2d(
                 arg(0)?,
                 &usizes(

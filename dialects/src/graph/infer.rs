@@ -649,10 +649,12 @@ fn infer_conv2d(
 fn infer_pool(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let Some(xd) = x.shape.dims() else {
-        return Ok(vec![(
-            Shape::ranked(vec![Dim::Unknown; 4]),
-            ResultElem::Of(x.elem),
-        )]);
+        let unknown = Shape::ranked(vec![Dim::Unknown; 4]);
+        let mut out = vec![(unknown.clone(), ResultElem::Of(x.elem))];
+        if ctx.results(op).count() == 2 {
+            out.push((unknown, ResultElem::I64));
+        }
+        return Ok(out);
     };
     if xd.len() != 4 {
         return Err(format!(
@@ -674,7 +676,12 @@ fn infer_pool(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<I
         &dilations,
         attr_bool(ctx, op, "ceil_mode"),
     )?);
-    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+    let mut out = vec![(Shape::ranked(dims.clone()), ResultElem::Of(x.elem))];
+    // max_pool2d's optional indices.
+    if ctx.results(op).count() == 2 {
+        out.push((Shape::ranked(dims), ResultElem::I64));
+    }
+    Ok(out)
 }
 
 fn infer_global_pool(

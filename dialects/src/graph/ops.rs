@@ -519,6 +519,10 @@ pub struct Conv2dOp {
 }
 
 /// 2-D max pooling of an NCHW tensor; padding never wins.
+///
+/// The optional `indices` result (`i64`) holds, for each output, the
+/// position of the maximum in the input flattened in row-major order, or
+/// with each H x W plane in column-major order when `storage_order` is 1.
 #[op("graph.max_pool2d",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
@@ -535,7 +539,10 @@ pub struct MaxPool2dOp {
     dilations: Attr<I64ArrayAttr>,
     #[default = "false"]
     ceil_mode: Attr<BoolAttr>,
+    #[default = "0"]
+    storage_order: Attr<I64Attr>,
     output: Result<AnyTensor>,
+    indices: OptionalResult<IntTensor>,
 }
 
 /// 2-D average pooling of an NCHW tensor.

@@ -1107,11 +1107,10 @@ impl<'c> Importer<'c> {
     fn convert_window(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
         let op = node.op_type();
         let x = self.req(node, 0)?;
-        if op == "MaxPool" && node.output.get(1).is_some_and(|o| !o.is_empty()) {
-            return Err("with an indices output is not supported".into());
-        }
-        if a.int("storage_order").unwrap_or(0) != 0 {
-            return Err("with storage_order=1 is not supported".into());
+        let with_indices = op == "MaxPool" && node.output.get(1).is_some_and(|o| !o.is_empty());
+        let storage_order = a.int("storage_order").unwrap_or(0);
+        if !matches!(storage_order, 0 | 1) {
+            return Err(format!("storage_order {storage_order} is not defined"));
         }
         let input_shape = shape_of(self.ctx, self.ctx.value_type(x)).map(|(s, _)| s);
         let kernel: Vec<i64> = match (op, a.ints("kernel_shape")) {
@@ -1200,7 +1199,9 @@ impl<'c> Importer<'c> {
                     "ceil_mode",
                     self.bool_attr(a.int("ceil_mode").unwrap_or(0) != 0),
                 ));
-                Ok(vec![self.op1("graph.max_pool2d", vec![x], props, loc)?])
+                props.push(("storage_order", self.i64_attr(storage_order)));
+                let results = if with_indices { 2 } else { 1 };
+                self.op("graph.max_pool2d", vec![x], props, results, None, loc)
             }
             _ => {
                 props.push(("dilations", self.i64_array(&dilations)));

@@ -33,6 +33,39 @@ pub fn max_pool2d(
     ))
 }
 
+/// [`max_pool2d`] and, for each output, the index of the maximum in the
+/// input flattened in row-major order (ONNX MaxPool's `Indices` with
+/// `storage_order = 0`); the first maximum wins, and a NaN.
+pub fn max_pool2d_with_indices(
+    x: &Tensor,
+    kernel: &[usize],
+    strides: &[usize],
+    pads: &[usize],
+    dilations: &[usize],
+    ceil_mode: bool,
+) -> KResult<(Tensor, Tensor)> {
+    let win = Window::new("max_pool2d", x, kernel, strides, pads, dilations, ceil_mode)?;
+    let v = x.to_f64_vec();
+    let mut indices = Vec::new();
+    let out = win.map(|taps, _| {
+        let mut best: Option<(usize, f64)> = None;
+        for i in taps {
+            let better = match best {
+                None => true,
+                Some((_, b)) => !b.is_nan() && (v[i].is_nan() || v[i] > b),
+            };
+            if better {
+                best = Some((i, v[i]));
+            }
+        }
+        indices.push(best.map_or(-1, |(i, _)| i as i64));
+        best.map_or(f64::NEG_INFINITY, |(_, b)| b)
+    });
+    let shape = win.out_shape();
+    let values = Tensor::from_parts(shape.clone(), TensorData::from_f64_slice(x.dtype(), &out));
+    Ok((values, Tensor::from_i64_vec(DType::I64, &shape, &indices)))
+}
+
 /// ONNX `AveragePool` on `[N, C, H, W]`, with dilations (opset 19). With
 /// `count_include_pad` the divisor counts padding positions (but not the
 /// overhang `ceil_mode` adds past the padding); otherwise only real
