@@ -896,14 +896,50 @@ impl<'c> Importer<'c> {
                 Ok(vec![y, mean, inv_std])
             }
             "BatchNormalization" => {
-                if a.int("training_mode").unwrap_or(0) != 0
-                    || node.output.iter().skip(1).any(|o| !o.is_empty())
-                {
-                    return Err("in training mode is not supported".into());
-                }
-                let ops = (0..5).map(|i| self.req(node, i)).collect::<Res<Vec<_>>>()?;
+                let mut ops = (0..5).map(|i| self.req(node, i)).collect::<Res<Vec<_>>>()?;
                 let eps = self.f64_attr(f64::from(a.float("epsilon").unwrap_or(1e-5)));
-                one(self.op1("graph.batch_norm", ops, vec![("epsilon", eps)], loc))
+                if a.int("training_mode").unwrap_or(0) == 0 {
+                    if node.output.iter().skip(1).any(|o| !o.is_empty()) {
+                        return Err("outside training mode has one output".into());
+                    }
+                    return one(self.op1("graph.batch_norm", ops, vec![("epsilon", eps)], loc));
+                }
+                // Training mode: normalize with the batch's statistics (over
+                // every axis but the channels; the variance is the
+                // population one) and update the running ones.
+                let x = ops[0];
+                let rank = self
+                    .dims_of(x)
+                    .map(|d| d.len())
+                    .ok_or("needs a ranked input")?;
+                if rank < 2 {
+                    return Err("needs an input of rank 2 or more".into());
+                }
+                let elem = self.elem(x).ok_or("operand is not a tensor")?;
+                let axes: Vec<i64> = std::iter::once(0).chain(2..rank as i64).collect();
+                let axes = self.const_i64(&axes, loc)?;
+                let keep = vec![("keepdims", self.bool_attr(true))];
+                let drop = vec![("keepdims", self.bool_attr(false))];
+                let mean_k = self.op1("graph.reduce_mean", vec![x, axes], keep.clone(), loc)?;
+                let centered = self.op1("graph.sub", vec![x, mean_k], vec![], loc)?;
+                let squared = self.op1("graph.mul", vec![centered, centered], vec![], loc)?;
+                let mean = self.op1("graph.reduce_mean", vec![x, axes], drop.clone(), loc)?;
+                let var = self.op1("graph.reduce_mean", vec![squared, axes], drop, loc)?;
+                let (running_mean, running_var) = (ops[3], ops[4]);
+                ops[3] = mean;
+                ops[4] = var;
+                let y = self.op1("graph.batch_norm", ops, vec![("epsilon", eps)], loc)?;
+                let momentum = f64::from(a.float("momentum").unwrap_or(0.9));
+                let m = self.scalar(elem, momentum, loc)?;
+                let one_minus = self.scalar(elem, 1.0 - momentum, loc)?;
+                let mut blend = |old: Value, new: Value| -> Res<Value> {
+                    let a = self.op1("graph.mul", vec![old, m], vec![], loc)?;
+                    let b = self.op1("graph.mul", vec![new, one_minus], vec![], loc)?;
+                    self.op1("graph.add", vec![a, b], vec![], loc)
+                };
+                let new_mean = blend(running_mean, mean)?;
+                let new_var = blend(running_var, var)?;
+                Ok(vec![y, new_mean, new_var])
             }
             "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd"
             | "ReduceSumSquare" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp" => {
@@ -1536,9 +1572,8 @@ impl<'c> Importer<'c> {
     /// A 0-D constant of the attention's element type.
     fn scalar(&mut self, elem: Type, v: f64, loc: Location) -> Res<Value> {
         let ty = self.ctx.tensor_type(vec![], elem);
-        let attr = scalar_attr(self.ctx, ty, v).ok_or(
-            "with softcap, padding lengths or score outputs is supported on f32 and f64 only",
-        )?;
+        let attr =
+            scalar_attr(self.ctx, ty, v).ok_or("in this form is supported on f32 and f64 only")?;
         self.constant(attr, loc)
     }
 
