@@ -18,7 +18,8 @@
 //! - A model using ops that strata does not support is rejected with one
 //!   error listing every unsupported op type (and the nodes using it).
 //!
-//! Supported: the default ONNX domain at opset 13 and later; the op table is
+//! Supported: the default ONNX domain, each op from the oldest opset whose
+//! definition the importer converts (13 for most; see `min_opset`); the op table is
 //! [`SUPPORTED_OPS`].
 
 mod convert;
