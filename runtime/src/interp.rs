@@ -589,25 +589,26 @@ impl Interpreter<'_> {
         };
         let bin = |b: BinaryOp| k::binary(b, arg(0)?, arg(1)?).map_err(kerr);
         let un = |u: UnaryOp| k::unary(u, arg(0)?).map_err(kerr);
+        if let Some(result) = self.eval_int_arith(op, name, &x) {
+            return result.map(|t| vec![t]);
+        }
         let out = match name {
             "arith.constant" => {
                 let v = strata_ir::ods::inherent_attr(ctx, op, "value").ok_or("has no value")?;
                 attr_tensor(ctx, v)?
             }
-            "arith.addi" | "arith.addf" => bin(BinaryOp::Add)?,
-            "arith.subi" | "arith.subf" => bin(BinaryOp::Sub)?,
-            "arith.muli" | "arith.mulf" => bin(BinaryOp::Mul)?,
-            "arith.divsi" | "arith.divf" => bin(BinaryOp::Div)?,
+            // The integer ops are in `eval_int_arith`.
+            "arith.addf" => bin(BinaryOp::Add)?,
+            "arith.subf" => bin(BinaryOp::Sub)?,
+            "arith.mulf" => bin(BinaryOp::Mul)?,
+            "arith.divf" => bin(BinaryOp::Div)?,
             "arith.remf" => bin(BinaryOp::Mod)?,
             // maxnumf/minnumf return the other operand of a NaN; maximumf,
             // minimumf (and the kernels) propagate it.
             "arith.maxnumf" => float_elements(arg(0)?, arg(1)?, f64::max)?,
             "arith.minnumf" => float_elements(arg(0)?, arg(1)?, f64::min)?,
-            "arith.maximumf" | "arith.maxsi" => bin(BinaryOp::Max)?,
-            "arith.minimumf" | "arith.minsi" => bin(BinaryOp::Min)?,
-            "arith.andi" => k::logical(LogicalOp::And, arg(0)?, arg(1)?).map_err(kerr)?,
-            "arith.ori" => k::logical(LogicalOp::Or, arg(0)?, arg(1)?).map_err(kerr)?,
-            "arith.xori" => k::logical(LogicalOp::Xor, arg(0)?, arg(1)?).map_err(kerr)?,
+            "arith.maximumf" => bin(BinaryOp::Max)?,
+            "arith.minimumf" => bin(BinaryOp::Min)?,
             "arith.negf" => un(UnaryOp::Neg)?,
             "arith.select" => k::where_(arg(0)?, arg(1)?, arg(2)?).map_err(kerr)?,
             "arith.cmpi" => {
@@ -670,8 +671,7 @@ impl Interpreter<'_> {
                 };
                 compare_floats(arg(0)?, arg(1)?, f)?
             }
-            "arith.extf" | "arith.truncf" | "arith.extsi" | "arith.trunci" | "arith.sitofp"
-            | "arith.fptosi" | "arith.index_cast" => {
+            "arith.extf" | "arith.truncf" | "arith.fptosi" => {
                 k::cast(arg(0)?, self.result_dtype(op, 0)?).map_err(kerr)?
             }
             "math.exp" => un(UnaryOp::Exp)?,
@@ -695,6 +695,153 @@ impl Interpreter<'_> {
             }
         };
         Ok(vec![out])
+    }
+
+    /// The integer ops of arith, on the operands' bit width (`i1` true is
+    /// -1 as a signed value, as in MLIR): `None` for other ops.
+    fn eval_int_arith(
+        &self,
+        op: Operation,
+        name: &str,
+        x: &[&Tensor],
+    ) -> Option<Result<Tensor, String>> {
+        type BinFn = fn(i64, i64, u32) -> Result<i64, String>;
+        let binary: Option<BinFn> = match name {
+            "arith.addi" => Some(|a, b, _| Ok(a.wrapping_add(b))),
+            "arith.subi" => Some(|a, b, _| Ok(a.wrapping_sub(b))),
+            "arith.muli" => Some(|a, b, _| Ok(a.wrapping_mul(b))),
+            "arith.divsi" => Some(|a, b, _| nonzero(b).map(|b| a.wrapping_div(b))),
+            "arith.remsi" => Some(|a, b, _| nonzero(b).map(|b| a.wrapping_rem(b))),
+            "arith.ceildivsi" => Some(|a, b, _| {
+                let b = nonzero(b)?;
+                let q = a.wrapping_div(b);
+                Ok(if a.wrapping_rem(b) != 0 && ((a < 0) == (b < 0)) {
+                    q.wrapping_add(1)
+                } else {
+                    q
+                })
+            }),
+            "arith.floordivsi" => Some(|a, b, _| {
+                let b = nonzero(b)?;
+                let q = a.wrapping_div(b);
+                Ok(if a.wrapping_rem(b) != 0 && ((a < 0) != (b < 0)) {
+                    q.wrapping_sub(1)
+                } else {
+                    q
+                })
+            }),
+            "arith.divui" => Some(|a, b, w| {
+                nonzero(unsigned(b, w) as i64).map(|_| (unsigned(a, w) / unsigned(b, w)) as i64)
+            }),
+            "arith.remui" => Some(|a, b, w| {
+                nonzero(unsigned(b, w) as i64).map(|_| (unsigned(a, w) % unsigned(b, w)) as i64)
+            }),
+            "arith.andi" => Some(|a, b, _| Ok(a & b)),
+            "arith.ori" => Some(|a, b, _| Ok(a | b)),
+            "arith.xori" => Some(|a, b, _| Ok(a ^ b)),
+            "arith.maxsi" => Some(|a, b, _| Ok(a.max(b))),
+            "arith.minsi" => Some(|a, b, _| Ok(a.min(b))),
+            "arith.maxui" => Some(|a, b, w| {
+                Ok(if unsigned(a, w) >= unsigned(b, w) {
+                    a
+                } else {
+                    b
+                })
+            }),
+            "arith.minui" => Some(|a, b, w| {
+                Ok(if unsigned(a, w) <= unsigned(b, w) {
+                    a
+                } else {
+                    b
+                })
+            }),
+            "arith.shli" => Some(|a, b, w| shift(b, w).map(|s| ((a as u64) << s) as i64)),
+            "arith.shrsi" => Some(|a, b, w| shift(b, w).map(|s| a >> s)),
+            "arith.shrui" => Some(|a, b, w| shift(b, w).map(|s| (unsigned(a, w) >> s) as i64)),
+            _ => None,
+        };
+        let result_dtype = || self.result_dtype(op, 0);
+        if let Some(f) = binary {
+            let (a, b) = (x.first()?, x.get(1)?);
+            if a.dtype().is_float() {
+                return None;
+            }
+            let w = width(a.dtype());
+            return Some(broadcast_pair(a, b).and_then(|(shape, p, q)| {
+                let out = p
+                    .to_i64_vec()
+                    .into_iter()
+                    .zip(q.to_i64_vec())
+                    .map(|(p, q)| f(signed(p, w), signed(q, w), w).map(|v| signed(v, w)))
+                    .collect::<Result<Vec<i64>, String>>()?;
+                Ok(Tensor::from_i64_vec(a.dtype(), &shape, &out))
+            }));
+        }
+        let a = x.first()?;
+        let convert =
+            |f: &dyn Fn(&Tensor, DType) -> Result<Tensor, String>| -> Result<Tensor, String> {
+                f(a, result_dtype()?)
+            };
+        Some(match name {
+            // Sign-extend (i1 true is -1), zero-extend, truncate.
+            "arith.extsi" => convert(&|a, to| {
+                let w = width(a.dtype());
+                let v: Vec<i64> = a.to_i64_vec().into_iter().map(|v| signed(v, w)).collect();
+                Ok(Tensor::from_i64_vec(to, a.shape(), &v))
+            }),
+            "arith.extui" | "arith.index_castui" => convert(&|a, to| {
+                let w = width(a.dtype());
+                let v: Vec<i64> = a
+                    .to_i64_vec()
+                    .into_iter()
+                    .map(|v| unsigned(v, w) as i64)
+                    .collect();
+                Ok(Tensor::from_i64_vec(to, a.shape(), &v))
+            }),
+            "arith.trunci" => convert(&|a, to| {
+                let w = width(to);
+                let v: Vec<i64> = a.to_i64_vec().into_iter().map(|v| signed(v, w)).collect();
+                Ok(Tensor::from_i64_vec(to, a.shape(), &v))
+            }),
+            "arith.index_cast" => convert(&|a, to| {
+                let w = width(a.dtype());
+                let v: Vec<i64> = a.to_i64_vec().into_iter().map(|v| signed(v, w)).collect();
+                Ok(Tensor::from_i64_vec(
+                    to,
+                    a.shape(),
+                    &signed_all(&v, width(to)),
+                ))
+            }),
+            "arith.sitofp" => convert(&|a, to| {
+                let w = width(a.dtype());
+                let v: Vec<f64> = a
+                    .to_i64_vec()
+                    .into_iter()
+                    .map(|v| signed(v, w) as f64)
+                    .collect();
+                Ok(Tensor::from_f64_vec(to, a.shape(), &v))
+            }),
+            "arith.uitofp" => convert(&|a, to| {
+                let w = width(a.dtype());
+                let v: Vec<f64> = a
+                    .to_i64_vec()
+                    .into_iter()
+                    .map(|v| unsigned(v, w) as f64)
+                    .collect();
+                Ok(Tensor::from_f64_vec(to, a.shape(), &v))
+            }),
+            "arith.fptoui" => convert(&|a, to| {
+                let w = width(to);
+                let v: Vec<i64> = a
+                    .to_f64_vec()
+                    .into_iter()
+                    .map(|v| signed(v as u64 as i64, w))
+                    .collect();
+                Ok(Tensor::from_i64_vec(to, a.shape(), &v))
+            }),
+            "arith.bitcast" => convert(&|a, to| bitcast(a, to)),
+            _ => return None,
+        })
     }
 
     fn eval_graph(
@@ -1291,6 +1438,68 @@ fn broadcast_pair(a: &Tensor, b: &Tensor) -> Result<(Vec<usize>, Tensor, Tensor)
     let x = k::broadcast_to(a, &shape).map_err(kerr)?;
     let y = k::broadcast_to(b, &shape).map_err(kerr)?;
     Ok((shape, x, y))
+}
+
+/// The bit width of an integer dtype (`index` is `i64`).
+fn width(dtype: DType) -> u32 {
+    match dtype {
+        DType::I1 => 1,
+        DType::I8 => 8,
+        DType::I32 => 32,
+        _ => 64,
+    }
+}
+
+/// The low `w` bits of `v`, sign-extended (i1: 0 and -1).
+fn signed(v: i64, w: u32) -> i64 {
+    if w >= 64 {
+        v
+    } else {
+        let shift = 64 - w;
+        (v << shift) >> shift
+    }
+}
+
+fn signed_all(v: &[i64], w: u32) -> Vec<i64> {
+    v.iter().map(|&x| signed(x, w)).collect()
+}
+
+/// The low `w` bits of `v` as an unsigned number.
+fn unsigned(v: i64, w: u32) -> u64 {
+    if w >= 64 {
+        v as u64
+    } else {
+        (v as u64) & ((1u64 << w) - 1)
+    }
+}
+
+fn nonzero(b: i64) -> Result<i64, String> {
+    if b == 0 {
+        Err("integer division by zero".into())
+    } else {
+        Ok(b)
+    }
+}
+
+/// A shift amount, which must be below the bit width (MLIR: poison).
+fn shift(b: i64, w: u32) -> Result<u32, String> {
+    match u32::try_from(b) {
+        Ok(s) if s < w => Ok(s),
+        _ => Err(format!("shift amount {b} is not below the bit width {w}")),
+    }
+}
+
+/// `arith.bitcast` between integers and floats of one width.
+fn bitcast(a: &Tensor, to: DType) -> Result<Tensor, String> {
+    let bytes = a.to_le_bytes();
+    if a.dtype().byte_size() != to.byte_size() || a.dtype() == DType::I1 || to == DType::I1 {
+        return Err(format!(
+            "cannot bitcast {} to {}",
+            a.dtype().name(),
+            to.name()
+        ));
+    }
+    Tensor::from_le_bytes(to, a.shape(), &bytes).map_err(kerr)
 }
 
 /// An elementwise comparison of integers, with broadcasting.

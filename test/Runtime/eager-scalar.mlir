@@ -7,6 +7,7 @@
 // RUN: strata run %s --function math --print | FileCheck %s --check-prefix=MATH
 // RUN: strata run %s --function casts --print | FileCheck %s --check-prefix=CASTS
 // RUN: strata run %s --function predicates --print | FileCheck %s --check-prefix=PRED
+// RUN: strata run %s --function integers --print | FileCheck %s --check-prefix=INT
 
 // Sum of 0..9 with scf.for and iter_args.
 // LOOP: output_0: i32 []
@@ -133,4 +134,51 @@ func.func @predicates() -> (i1, i1, i1, i1, f32, i1) {
   %o = arith.constant 1 : i32
   %5 = arith.cmpi ugt, %m, %o : i32
   return %0, %1, %2, %3, %4, %5 : i1, i1, i1, i1, f32, i1
+}
+
+// Integer arith on the operands' width: unsigned ops read the bits as
+// unsigned, i1 true is -1 when signed, and results wrap.
+// INT: output_0: i32 []
+// INT-NEXT: 2147483644
+// INT-NEXT: output_1: i32 []
+// INT-NEXT: -1
+// INT-NEXT: output_2: i32 []
+// INT-NEXT: -3
+// INT-NEXT: output_3: i32 []
+// INT-NEXT: -4
+// INT-NEXT: output_4: i32 []
+// INT-NEXT: 1073741822
+// INT-NEXT: output_5: i64 []
+// INT-NEXT: 4294967289
+// INT-NEXT: output_6: f32 []
+// INT-NEXT: 2.0
+// INT-NEXT: output_7: i32 []
+// INT-NEXT: -1
+// INT-NEXT: output_8: i1 []
+// INT-NEXT: false
+// INT-NEXT: output_9: i8 []
+// INT-NEXT: 44
+// INT-NEXT: output_10: i32 []
+// INT-NEXT: 1065353216
+// INT-NEXT: output_11: i32 []
+// INT-NEXT: -7
+func.func @integers() -> (i32, i32, i32, i32, i32, i64, f32, i32, i1, i8, i32, i32) {
+  %a = arith.constant -7 : i32
+  %b = arith.constant 2 : i32
+  %0 = arith.divui %a, %b : i32
+  %1 = arith.remsi %a, %b : i32
+  %2 = arith.ceildivsi %a, %b : i32
+  %3 = arith.floordivsi %a, %b : i32
+  %4 = arith.shrui %a, %b : i32
+  %5 = arith.extui %a : i32 to i64
+  %6 = arith.uitofp %b : i32 to f32
+  %t = arith.constant true
+  %7 = arith.extsi %t : i1 to i32
+  %8 = arith.addi %t, %t : i1
+  %c = arith.constant 300 : i32
+  %9 = arith.trunci %c : i32 to i8
+  %f = arith.constant 1.0 : f32
+  %10 = arith.bitcast %f : f32 to i32
+  %11 = arith.maxui %a, %b : i32
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11 : i32, i32, i32, i32, i32, i64, f32, i32, i1, i8, i32, i32
 }
