@@ -863,6 +863,10 @@ impl Interpreter<'_> {
         let cmp = |c: CompareOp| k::compare(c, arg(0)?, arg(1)?).map_err(kerr);
         let un = |u: UnaryOp| k::unary(u, arg(0)?).map_err(kerr);
         let i64a = |n: &str| attr_i64(ctx, op, n);
+        // A window attribute (kernel_shape, strides, pads, dilations).
+        let window = |name: &str, default: Vec<i64>| -> Result<Vec<usize>, String> {
+            usizes(&attr_i64_array(ctx, op, name).unwrap_or(default), name)
+        };
         let segs = segment_sizes(ctx, op);
         // The operand of optional group `g`, given the operand segment sizes.
         let opt = |g: usize| -> Option<&Tensor> {
@@ -1003,18 +1007,9 @@ impl Interpreter<'_> {
                 arg(0)?,
                 arg(1)?,
                 x.get(2).copied(),
-                &usizes(
-                    &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
-                    "strides",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
-                    "pads",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
-                    "dilations",
-                )?,
+                &window("strides", vec![1, 1])?,
+                &window("pads", vec![0; 4])?,
+                &window("dilations", vec![1, 1])?,
                 usize::try_from(i64a("group").unwrap_or(1))
                     .map_err(|_| "group must be positive")?,
             )
@@ -1022,22 +1017,10 @@ impl Interpreter<'_> {
             "graph.max_pool2d" if self.ctx.results(op).count() == 2 => {
                 let (values, indices) = k::max_pool2d_with_indices(
                     arg(0)?,
-                    &usizes(
-                        &attr_i64_array(ctx, op, "kernel_shape").unwrap_or_default(),
-                        "kernel_shape",
-                    )?,
-                    &usizes(
-                        &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
-                        "strides",
-                    )?,
-                    &usizes(
-                        &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
-                        "pads",
-                    )?,
-                    &usizes(
-                        &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
-                        "dilations",
-                    )?,
+                    &window("kernel_shape", vec![])?,
+                    &window("strides", vec![1, 1])?,
+                    &window("pads", vec![0; 4])?,
+                    &window("dilations", vec![1, 1])?,
                     attr_bool(ctx, op, "ceil_mode"),
                 )
                 .map_err(kerr)?;
@@ -1063,43 +1046,19 @@ impl Interpreter<'_> {
             }
             "graph.max_pool2d" => k::max_pool2d(
                 arg(0)?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "kernel_shape").unwrap_or_default(),
-                    "kernel_shape",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
-                    "strides",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
-                    "pads",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
-                    "dilations",
-                )?,
+                &window("kernel_shape", vec![])?,
+                &window("strides", vec![1, 1])?,
+                &window("pads", vec![0; 4])?,
+                &window("dilations", vec![1, 1])?,
                 attr_bool(ctx, op, "ceil_mode"),
             )
             .map_err(kerr)?,
             "graph.avg_pool2d" => k::avg_pool2d(
                 arg(0)?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "kernel_shape").unwrap_or_default(),
-                    "kernel_shape",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "strides").unwrap_or(vec![1, 1]),
-                    "strides",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "pads").unwrap_or(vec![0; 4]),
-                    "pads",
-                )?,
-                &usizes(
-                    &attr_i64_array(ctx, op, "dilations").unwrap_or(vec![1, 1]),
-                    "dilations",
-                )?,
+                &window("kernel_shape", vec![])?,
+                &window("strides", vec![1, 1])?,
+                &window("pads", vec![0; 4])?,
+                &window("dilations", vec![1, 1])?,
                 attr_bool(ctx, op, "ceil_mode"),
                 attr_bool(ctx, op, "count_include_pad"),
             )
