@@ -3,6 +3,7 @@
 //! - Ops that do nothing fold to their input: a reshape, expand or cast to
 //!   the input's own (fully resolved) type, a transpose by the identity
 //!   permutation, `graph.identity`.
+//! - `graph.shape_of` and `graph.size` of a static tensor fold to constants.
 //! - `transpose(transpose(x, p), q)` becomes one transpose by the composed
 //!   permutation (`graph.transpose` canonicalization), and
 //!   `reshape(reshape(x, s), t)` the outer reshape of `x` when `t` does not
@@ -74,6 +75,12 @@ pub(super) fn fold_graph(
             return Some(vec![FoldResult::Value(input)]);
         }
     }
+    // The shape (or size) of a static tensor is a constant.
+    if matches!(name.as_str(), "graph.shape_of" | "graph.size") {
+        if let Some(folded) = fold_static_shape(ctx, op, &name) {
+            return Some(vec![FoldResult::Attr(folded)]);
+        }
+    }
     // Constant operands: evaluate.
     if consts.is_empty() || consts.iter().any(Option::is_none) {
         return None;
@@ -92,6 +99,29 @@ pub(super) fn fold_graph(
     let attrs: Vec<Attribute> = consts.iter().flatten().copied().collect();
     let out = eval(ctx, op, &attrs)?;
     Some(out.into_iter().map(FoldResult::Attr).collect())
+}
+
+/// `graph.shape_of` / `graph.size` of an operand whose type is static.
+fn fold_static_shape(ctx: &mut Context, op: Operation, name: &str) -> Option<Attribute> {
+    let input = ctx.operands(op).next()?;
+    let (shape, _) = shape_of(ctx, ctx.value_type(input))?;
+    let dims: Vec<i64> = shape
+        .dims()?
+        .iter()
+        .map(|d| d.known())
+        .collect::<Option<_>>()?;
+    let values: Vec<i64> = if name == "graph.size" {
+        vec![dims.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d))?]
+    } else {
+        let r = dims.len() as i64;
+        let clamp = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r) as usize;
+        let start = clamp(super::infer::attr_i64(ctx, op, "start").unwrap_or(0));
+        let end = clamp(super::infer::attr_i64(ctx, op, "end").unwrap_or(r));
+        dims.get(start..end.max(start))?.to_vec()
+    };
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    ctx.dense_elements_attr(ty, raw)
 }
 
 /// `graph.constant` folds to its value.
