@@ -111,6 +111,14 @@ impl Context {
         })
     }
 
+    /// `uiN`.
+    pub fn unsigned_integer_type(&mut self, width: u32) -> Type {
+        self.intern_type(TypeKind::Integer {
+            width,
+            signedness: Signedness::Unsigned,
+        })
+    }
+
     /// `index`.
     pub fn index_type(&mut self) -> Type {
         self.intern_type(TypeKind::Index)

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use strata_dialects::graph::infer::{attr_bool, attr_f64, attr_i64, attr_i64_array, attr_str};
 use strata_ir::attributes::AttrKind;
 use strata_ir::float::FloatKind;
-use strata_ir::types::TypeKind;
+use strata_ir::types::{Signedness, TypeKind};
 use strata_ir::{Attribute, Block, Context, Operation, Type, Value};
 
 use crate::kernels::{self as k, BinaryOp, CompareOp, LogicalOp, ReduceOp, UnaryOp};
@@ -81,13 +81,21 @@ pub fn dtype_of(ctx: &Context, elem: Type) -> Option<DType> {
             FloatKind::F64 => Some(DType::F64),
             _ => None,
         },
-        TypeKind::Integer { width, .. } => match width {
-            1 => Some(DType::I1),
-            8 => Some(DType::I8),
-            32 => Some(DType::I32),
-            64 => Some(DType::I64),
-            _ => None,
-        },
+        TypeKind::Integer { width, signedness } => {
+            let unsigned = *signedness == Signedness::Unsigned;
+            match (width, unsigned) {
+                (1, _) => Some(DType::I1),
+                (8, false) => Some(DType::I8),
+                (16, false) => Some(DType::I16),
+                (32, false) => Some(DType::I32),
+                (64, false) => Some(DType::I64),
+                (8, true) => Some(DType::U8),
+                (16, true) => Some(DType::U16),
+                (32, true) => Some(DType::U32),
+                (64, true) => Some(DType::U64),
+                _ => None,
+            }
+        }
         TypeKind::Index => Some(DType::I64),
         _ => None,
     }
@@ -614,12 +622,7 @@ impl Interpreter<'_> {
             "arith.cmpi" => {
                 let p = attr_i64(ctx, op, "predicate").ok_or("has no predicate")?;
                 let (a, b) = (arg(0)?, arg(1)?);
-                let width = match a.dtype() {
-                    DType::I1 => 1,
-                    DType::I8 => 8,
-                    DType::I32 => 32,
-                    _ => 64,
-                };
+                let width = width(a.dtype());
                 let mask = if width == 64 {
                     u64::MAX
                 } else {
@@ -1014,6 +1017,24 @@ impl Interpreter<'_> {
                     .map_err(|_| "group must be positive")?,
             )
             .map_err(kerr)?,
+            "graph.dropout" => {
+                let ratio = arg(1)?.to_f64_vec();
+                let &[ratio] = ratio.as_slice() else {
+                    return Err("ratio must hold one element".into());
+                };
+                let training = match x.get(2) {
+                    Some(t) => t.to_i64_vec().first().is_some_and(|&v| v != 0),
+                    None => true,
+                };
+                // Not training: the identity, every element kept.
+                let ratio = if training { ratio } else { 0.0 };
+                let seed = i64a("seed").unwrap_or(0) as u64;
+                let (values, mask) = k::dropout(arg(0)?, ratio, seed).map_err(kerr)?;
+                if self.ctx.results(op).count() == 2 {
+                    return Ok(vec![values, mask]);
+                }
+                values
+            }
             "graph.max_pool2d" if self.ctx.results(op).count() == 2 => {
                 let (values, indices) = k::max_pool2d_with_indices(
                     arg(0)?,
@@ -1401,12 +1422,7 @@ fn broadcast_pair(a: &Tensor, b: &Tensor) -> Result<(Vec<usize>, Tensor, Tensor)
 
 /// The bit width of an integer dtype (`index` is `i64`).
 fn width(dtype: DType) -> u32 {
-    match dtype {
-        DType::I1 => 1,
-        DType::I8 => 8,
-        DType::I32 => 32,
-        _ => 64,
-    }
+    dtype.int_width().unwrap_or(64)
 }
 
 /// The low `w` bits of `v`, sign-extended (i1: 0 and -1).

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::{DType, Tensor};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
-const SUPPORTED: &str = "<f2, <f4, <f8, |b1, |i1, <i4, <i8";
+const SUPPORTED: &str = "<f2, <f4, <f8, |b1, |i1, <i2, <i4, <i8, |u1, <u2, <u4, <u8";
 
 /// Why a `.npy` file could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -143,8 +143,13 @@ pub fn write_npy(t: &Tensor) -> Result<Vec<u8>, NpyError> {
         DType::F64 => "<f8",
         DType::I1 => "|b1",
         DType::I8 => "|i1",
+        DType::I16 => "<i2",
         DType::I32 => "<i4",
         DType::I64 => "<i8",
+        DType::U8 => "|u1",
+        DType::U16 => "<u2",
+        DType::U32 => "<u4",
+        DType::U64 => "<u8",
         DType::BF16 => return Err(NpyError::Unwritable(DType::BF16)),
     };
     let shape = match t.shape() {
@@ -193,8 +198,13 @@ fn dtype_from_descr(descr: &str) -> Result<DType, NpyError> {
         "f8" => DType::F64,
         "b1" => DType::I1,
         "i1" => DType::I8,
+        "i2" => DType::I16,
         "i4" => DType::I32,
         "i8" => DType::I64,
+        "u1" => DType::U8,
+        "u2" => DType::U16,
+        "u4" => DType::U32,
+        "u8" => DType::U64,
         _ => return Err(NpyError::DType(descr.to_string())),
     };
     let ok_order = match order {
@@ -442,7 +452,7 @@ mod tests {
             bad("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }"),
             NpyError::FortranOrder
         ));
-        let e = bad("{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }");
+        let e = bad("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }");
         assert!(e.to_string().contains("supported: <f2"), "{e}");
         assert!(matches!(
             bad("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }"),

@@ -19,25 +19,40 @@ pub enum DType {
     F64,
     /// Boolean (`i1`), stored as `bool`.
     I1,
-    /// Signed 8-bit integer.
+    /// Signed 8-bit integer (`i8`; signless integers are signed here).
     I8,
+    /// Signed 16-bit integer.
+    I16,
     /// Signed 32-bit integer.
     I32,
     /// Signed 64-bit integer.
     I64,
+    /// Unsigned 8-bit integer (`ui8`).
+    U8,
+    /// Unsigned 16-bit integer (`ui16`).
+    U16,
+    /// Unsigned 32-bit integer (`ui32`).
+    U32,
+    /// Unsigned 64-bit integer (`ui64`).
+    U64,
 }
 
 impl DType {
     /// Every dtype, in declaration order.
-    pub const ALL: [DType; 8] = [
+    pub const ALL: [DType; 13] = [
         DType::F16,
         DType::BF16,
         DType::F32,
         DType::F64,
         DType::I1,
         DType::I8,
+        DType::I16,
         DType::I32,
         DType::I64,
+        DType::U8,
+        DType::U16,
+        DType::U32,
+        DType::U64,
     ];
 
     /// The MLIR spelling of the element type (`"f32"`, `"i1"`, ...).
@@ -49,8 +64,13 @@ impl DType {
             DType::F64 => "f64",
             DType::I1 => "i1",
             DType::I8 => "i8",
+            DType::I16 => "i16",
             DType::I32 => "i32",
             DType::I64 => "i64",
+            DType::U8 => "ui8",
+            DType::U16 => "ui16",
+            DType::U32 => "ui32",
+            DType::U64 => "ui64",
         }
     }
 
@@ -59,18 +79,50 @@ impl DType {
         matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
     }
 
-    /// True for the signed integer dtypes `i8`, `i32`, `i64` (not `i1`).
+    /// True for the integer dtypes, signed and unsigned (not `i1`).
     pub fn is_int(&self) -> bool {
-        matches!(self, DType::I8 | DType::I32 | DType::I64)
+        self.is_signed_int() || self.is_unsigned()
+    }
+
+    /// True for `i8`, `i16`, `i32` and `i64`.
+    pub fn is_signed_int(&self) -> bool {
+        matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64)
+    }
+
+    /// True for `ui8`, `ui16`, `ui32` and `ui64`.
+    pub fn is_unsigned(&self) -> bool {
+        matches!(self, DType::U8 | DType::U16 | DType::U32 | DType::U64)
+    }
+
+    /// The bit width of an integer dtype (1 for `i1`), `None` for floats.
+    pub fn int_width(&self) -> Option<u32> {
+        match self {
+            DType::I1 => Some(1),
+            DType::I8 | DType::U8 => Some(8),
+            DType::I16 | DType::U16 => Some(16),
+            DType::I32 | DType::U32 => Some(32),
+            DType::I64 | DType::U64 => Some(64),
+            _ => None,
+        }
+    }
+
+    /// The smallest and largest value of an integer dtype, as `i128`.
+    pub fn int_range(&self) -> Option<(i128, i128)> {
+        let w = self.int_width()?;
+        Some(match self {
+            DType::I1 => (0, 1),
+            d if d.is_unsigned() => (0, (1i128 << w) - 1),
+            _ => (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1),
+        })
     }
 
     /// Bytes per element in the raw little-endian encoding (`i1` takes one).
     pub fn byte_size(&self) -> usize {
         match self {
-            DType::I1 | DType::I8 => 1,
-            DType::F16 | DType::BF16 => 2,
-            DType::F32 | DType::I32 => 4,
-            DType::F64 | DType::I64 => 8,
+            DType::I1 | DType::I8 | DType::U8 => 1,
+            DType::F16 | DType::BF16 | DType::I16 | DType::U16 => 2,
+            DType::F32 | DType::I32 | DType::U32 => 4,
+            DType::F64 | DType::I64 | DType::U64 => 8,
         }
     }
 }
@@ -96,10 +148,20 @@ pub enum TensorData {
     I1(Vec<bool>),
     /// `i8` elements.
     I8(Vec<i8>),
+    /// `i16` elements.
+    I16(Vec<i16>),
     /// `i32` elements.
     I32(Vec<i32>),
     /// `i64` elements.
     I64(Vec<i64>),
+    /// `ui8` elements.
+    U8(Vec<u8>),
+    /// `ui16` elements.
+    U16(Vec<u16>),
+    /// `ui32` elements.
+    U32(Vec<u32>),
+    /// `ui64` elements.
+    U64(Vec<u64>),
 }
 
 /// Applies `$body` to the vector inside any variant and wraps the resulting
@@ -113,8 +175,13 @@ macro_rules! map_data {
             TensorData::F64($v) => TensorData::F64($body),
             TensorData::I1($v) => TensorData::I1($body),
             TensorData::I8($v) => TensorData::I8($body),
+            TensorData::I16($v) => TensorData::I16($body),
             TensorData::I32($v) => TensorData::I32($body),
             TensorData::I64($v) => TensorData::I64($body),
+            TensorData::U8($v) => TensorData::U8($body),
+            TensorData::U16($v) => TensorData::U16($body),
+            TensorData::U32($v) => TensorData::U32($body),
+            TensorData::U64($v) => TensorData::U64($body),
         }
     };
 }
@@ -132,8 +199,13 @@ impl TensorData {
             TensorData::F64(_) => DType::F64,
             TensorData::I1(_) => DType::I1,
             TensorData::I8(_) => DType::I8,
+            TensorData::I16(_) => DType::I16,
             TensorData::I32(_) => DType::I32,
             TensorData::I64(_) => DType::I64,
+            TensorData::U8(_) => DType::U8,
+            TensorData::U16(_) => DType::U16,
+            TensorData::U32(_) => DType::U32,
+            TensorData::U64(_) => DType::U64,
         }
     }
 
@@ -146,8 +218,13 @@ impl TensorData {
             TensorData::F64(v) => v.len(),
             TensorData::I1(v) => v.len(),
             TensorData::I8(v) => v.len(),
+            TensorData::I16(v) => v.len(),
             TensorData::I32(v) => v.len(),
             TensorData::I64(v) => v.len(),
+            TensorData::U8(v) => v.len(),
+            TensorData::U16(v) => v.len(),
+            TensorData::U32(v) => v.len(),
+            TensorData::U64(v) => v.len(),
         }
     }
 
@@ -165,8 +242,13 @@ impl TensorData {
             DType::F64 => TensorData::F64(vec![0.0; n]),
             DType::I1 => TensorData::I1(vec![false; n]),
             DType::I8 => TensorData::I8(vec![0; n]),
+            DType::I16 => TensorData::I16(vec![0; n]),
             DType::I32 => TensorData::I32(vec![0; n]),
             DType::I64 => TensorData::I64(vec![0; n]),
+            DType::U8 => TensorData::U8(vec![0; n]),
+            DType::U16 => TensorData::U16(vec![0; n]),
+            DType::U32 => TensorData::U32(vec![0; n]),
+            DType::U64 => TensorData::U64(vec![0; n]),
         }
     }
 
@@ -180,8 +262,13 @@ impl TensorData {
             DType::F64 => TensorData::F64(values.to_vec()),
             DType::I1 => TensorData::I1(values.iter().map(|&v| v != 0.0).collect()),
             DType::I8 => TensorData::I8(values.iter().map(|&v| v as i8).collect()),
+            DType::I16 => TensorData::I16(values.iter().map(|&v| v as i16).collect()),
             DType::I32 => TensorData::I32(values.iter().map(|&v| v as i32).collect()),
             DType::I64 => TensorData::I64(values.iter().map(|&v| v as i64).collect()),
+            DType::U8 => TensorData::U8(values.iter().map(|&v| v as u8).collect()),
+            DType::U16 => TensorData::U16(values.iter().map(|&v| v as u16).collect()),
+            DType::U32 => TensorData::U32(values.iter().map(|&v| v as u32).collect()),
+            DType::U64 => TensorData::U64(values.iter().map(|&v| v as u64).collect()),
         }
     }
 
@@ -199,12 +286,17 @@ impl TensorData {
             DType::F64 => TensorData::F64(values.iter().map(|&v| v as f64).collect()),
             DType::I1 => TensorData::I1(values.iter().map(|&v| v != 0).collect()),
             DType::I8 => TensorData::I8(values.iter().map(|&v| v as i8).collect()),
+            DType::I16 => TensorData::I16(values.iter().map(|&v| v as i16).collect()),
             DType::I32 => TensorData::I32(values.iter().map(|&v| v as i32).collect()),
             DType::I64 => TensorData::I64(values.to_vec()),
+            DType::U8 => TensorData::U8(values.iter().map(|&v| v as u8).collect()),
+            DType::U16 => TensorData::U16(values.iter().map(|&v| v as u16).collect()),
+            DType::U32 => TensorData::U32(values.iter().map(|&v| v as u32).collect()),
+            DType::U64 => TensorData::U64(values.iter().map(|&v| v as u64).collect()),
         }
     }
 
-    /// Every element as `f64` (exact except for `i64` beyond 2^53).
+    /// Every element as `f64` (exact except for 64-bit integers beyond 2^53).
     pub fn to_f64_vec(&self) -> Vec<f64> {
         match self {
             TensorData::F16(v) => v.iter().map(|x| x.to_f64()).collect(),
@@ -213,13 +305,20 @@ impl TensorData {
             TensorData::F64(v) => v.clone(),
             TensorData::I1(v) => v.iter().map(|&x| if x { 1.0 } else { 0.0 }).collect(),
             TensorData::I8(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::I16(v) => v.iter().map(|&x| x as f64).collect(),
             TensorData::I32(v) => v.iter().map(|&x| x as f64).collect(),
             TensorData::I64(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::U8(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::U16(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::U32(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::U64(v) => v.iter().map(|&x| x as f64).collect(),
         }
     }
 
     /// Every element as `i64`: floats truncate toward zero and saturate (NaN
-    /// becomes 0), `i1` is 0 or 1.
+    /// becomes 0), `i1` is 0 or 1, `ui64` keeps its bits (values of 2^63 and
+    /// more read as negative: kernels that care about order or division
+    /// reinterpret them as `u64`).
     pub fn to_i64_vec(&self) -> Vec<i64> {
         match self {
             TensorData::F16(v) => v.iter().map(|x| x.to_f64() as i64).collect(),
@@ -228,9 +327,34 @@ impl TensorData {
             TensorData::F64(v) => v.iter().map(|&x| x as i64).collect(),
             TensorData::I1(v) => v.iter().map(|&x| x as i64).collect(),
             TensorData::I8(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::I16(v) => v.iter().map(|&x| x as i64).collect(),
             TensorData::I32(v) => v.iter().map(|&x| x as i64).collect(),
             TensorData::I64(v) => v.clone(),
+            TensorData::U8(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::U16(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::U32(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::U64(v) => v.iter().map(|&x| x as i64).collect(),
         }
+    }
+
+    /// Every element as `i128`: exact for every integer dtype, signed or
+    /// unsigned (floats truncate and saturate as in [`TensorData::to_i64_vec`]).
+    pub fn to_i128_vec(&self) -> Vec<i128> {
+        match self {
+            TensorData::U64(v) => v.iter().map(|&x| x as i128).collect(),
+            other => other.to_i64_vec().into_iter().map(i128::from).collect(),
+        }
+    }
+
+    /// Converts `values` to `dtype`, integers keeping their low bits (two's
+    /// complement wrapping), floats rounding to nearest.
+    pub fn from_i128_slice(dtype: DType, values: &[i128]) -> TensorData {
+        if dtype.is_float() {
+            let wide: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+            return TensorData::from_f64_slice(dtype, &wide);
+        }
+        let low: Vec<i64> = values.iter().map(|&v| v as i64).collect();
+        TensorData::from_i64_slice(dtype, &low)
     }
 
     /// Every element as `f32`; used by the f32 compute paths (`f16`/`bf16`
@@ -299,8 +423,13 @@ impl TensorData {
             TensorData::F64(_) => join!(F64),
             TensorData::I1(_) => join!(I1),
             TensorData::I8(_) => join!(I8),
+            TensorData::I16(_) => join!(I16),
             TensorData::I32(_) => join!(I32),
             TensorData::I64(_) => join!(I64),
+            TensorData::U8(_) => join!(U8),
+            TensorData::U16(_) => join!(U16),
+            TensorData::U32(_) => join!(U32),
+            TensorData::U64(_) => join!(U64),
         }
     }
 }
@@ -394,8 +523,28 @@ impl Tensor {
         from_i8, i8, I8
     );
     typed_constructor!(
+        /// An `i16` tensor; errors if the element count does not match `shape`.
+        from_i16, i16, I16
+    );
+    typed_constructor!(
         /// An `i32` tensor; errors if the element count does not match `shape`.
         from_i32, i32, I32
+    );
+    typed_constructor!(
+        /// A `ui8` tensor; errors if the element count does not match `shape`.
+        from_u8, u8, U8
+    );
+    typed_constructor!(
+        /// A `ui16` tensor; errors if the element count does not match `shape`.
+        from_u16, u16, U16
+    );
+    typed_constructor!(
+        /// A `ui32` tensor; errors if the element count does not match `shape`.
+        from_u32, u32, U32
+    );
+    typed_constructor!(
+        /// A `ui64` tensor; errors if the element count does not match `shape`.
+        from_u64, u64, U64
     );
     typed_constructor!(
         /// An `i64` tensor; errors if the element count does not match `shape`.
@@ -484,6 +633,11 @@ impl Tensor {
         self.data.to_i64_vec()
     }
 
+    /// Every element as `i128` (see [`TensorData::to_i128_vec`]).
+    pub fn to_i128_vec(&self) -> Vec<i128> {
+        self.data.to_i128_vec()
+    }
+
     /// Decodes raw little-endian elements (`i1`: one byte each, nonzero is
     /// true); errors if the byte count does not match `shape` and `dtype`.
     pub fn from_le_bytes(
@@ -522,8 +676,13 @@ impl Tensor {
             DType::F64 => TensorData::F64(decode!(f64, 8, |x| x)),
             DType::I1 => TensorData::I1(bytes.iter().map(|&b| b != 0).collect()),
             DType::I8 => TensorData::I8(bytes.iter().map(|&b| b as i8).collect()),
+            DType::I16 => TensorData::I16(decode!(i16, 2, |x| x)),
             DType::I32 => TensorData::I32(decode!(i32, 4, |x| x)),
             DType::I64 => TensorData::I64(decode!(i64, 8, |x| x)),
+            DType::U8 => TensorData::U8(bytes.to_vec()),
+            DType::U16 => TensorData::U16(decode!(u16, 2, |x| x)),
+            DType::U32 => TensorData::U32(decode!(u32, 4, |x| x)),
+            DType::U64 => TensorData::U64(decode!(u64, 8, |x| x)),
         };
         Ok(Tensor::from_parts(shape.to_vec(), data))
     }
@@ -546,10 +705,23 @@ impl Tensor {
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
             TensorData::I1(v) => out.extend(v.iter().map(|&b| b as u8)),
             TensorData::I8(v) => out.extend(v.iter().map(|&b| b as u8)),
+            TensorData::U8(v) => out.extend_from_slice(v),
+            TensorData::I16(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
             TensorData::I32(v) => v
                 .iter()
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
             TensorData::I64(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            TensorData::U16(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            TensorData::U32(v) => v
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            TensorData::U64(v) => v
                 .iter()
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
         }
@@ -576,7 +748,10 @@ mod tests {
         let names: Vec<&str> = DType::ALL.iter().map(|d| d.name()).collect();
         assert_eq!(
             names,
-            ["f16", "bf16", "f32", "f64", "i1", "i8", "i32", "i64"]
+            [
+                "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "ui8", "ui16",
+                "ui32", "ui64"
+            ]
         );
         assert!(DType::BF16.is_float() && !DType::I1.is_float() && !DType::I1.is_int());
         assert_eq!(DType::F16.byte_size(), 2);

@@ -412,6 +412,33 @@ fn infer_clip(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<In
     Ok(vec![(a.shape.clone(), ResultElem::Of(a.elem))])
 }
 
+fn infer_dropout(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, ratio) = (operand(ops, 0)?, operand(ops, 1)?);
+    if !is_scalar(&ratio.shape) {
+        return Err(format!(
+            "ratio must be a scalar, but has shape {}",
+            ratio.shape
+        ));
+    }
+    if let Some(training) = ops.get(2) {
+        if !is_scalar(&training.shape) {
+            return Err(format!(
+                "training must be a scalar, but has shape {}",
+                training.shape
+            ));
+        }
+    }
+    let mut out = vec![(x.shape.clone(), ResultElem::Of(x.elem))];
+    if ctx.results(op).count() == 2 {
+        out.push((x.shape.clone(), ResultElem::I1));
+    }
+    Ok(out)
+}
+
 fn infer_cast(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
     Ok(vec![(operand(ops, 0)?.shape.clone(), ResultElem::Declared)])
 }
@@ -1607,6 +1634,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.softmax", infer_axis_same),
     ("graph.log_softmax", infer_axis_same),
     ("graph.layer_norm", infer_norm),
+    ("graph.dropout", infer_dropout),
     ("graph.rms_norm", infer_norm),
     ("graph.batch_norm", infer_batch_norm),
     ("graph.reduce_sum", infer_reduce),

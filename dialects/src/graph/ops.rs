@@ -672,6 +672,31 @@ pub struct BatchNormOp {
     output: Result<AnyTensor>,
 }
 
+/// Dropout in training mode: each element is zeroed with probability
+/// `ratio` (a scalar in `[0, 1)`) and the others are scaled by
+/// `1 / (1 - ratio)`. The optional `mask` result is true where an element
+/// was kept.
+///
+/// With the optional `training` operand (a scalar `i1`), the op drops only
+/// when it is true and is the identity (mask all true) otherwise, as ONNX's
+/// `training_mode` input. The draws are a function of `seed` and the
+/// input's shape, so the same program gives the same result on every run.
+/// Dropout known to run in inference is the identity and has no op.
+#[op("graph.dropout",
+     traits(Pure),
+     format = "$input `,` $ratio (`training` $training^)? attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct DropoutOp {
+    input: Operand<FloatTensor>,
+    ratio: Operand<FloatTensor>,
+    training: Optional<BoolTensor>,
+    #[default = "0"]
+    seed: Attr<I64Attr>,
+    output: Result<AnyTensor>,
+    mask: OptionalResult<BoolTensor>,
+}
+
 // ----- reductions -----
 
 macro_rules! reduce {
@@ -1113,6 +1138,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     LayerNormOp::register(ctx);
     RmsNormOp::register(ctx);
     BatchNormOp::register(ctx);
+    DropoutOp::register(ctx);
     ReshapeOp::register(ctx);
     TransposeOp::register(ctx);
     ExpandOp::register(ctx);

@@ -702,16 +702,35 @@ impl<'c> Importer<'c> {
         match op {
             "Identity" => Ok(vec![self.req(node, 0)?]),
             "Dropout" => {
-                if let Some(t) = self.input(node, 2)? {
-                    if self
-                        .const_int(t)
-                        .is_none_or(|v| v.first().copied().unwrap_or(0) != 0)
-                    {
-                        return Err("in training mode is not supported".into());
-                    }
-                }
                 let x = self.req(node, 0)?;
-                if node.output.get(1).is_none_or(|o| o.is_empty()) {
+                let with_mask = node.output.get(1).is_some_and(|o| !o.is_empty());
+                // training_mode: absent or a constant false is inference (the
+                // identity); a constant true or a run-time value needs the op.
+                let training = self.input(node, 2)?;
+                let constant = training.map(|t| {
+                    self.const_int(t)
+                        .map(|v| v.first().copied().unwrap_or(0) != 0)
+                });
+                if matches!(constant, Some(Some(true) | None)) {
+                    let ratio = match self.input(node, 1)? {
+                        Some(r) => r,
+                        None => {
+                            let f32 = self.ctx.float_type(FloatKind::F32);
+                            self.scalar(f32, 0.5, loc)?
+                        }
+                    };
+                    let mut props = Vec::new();
+                    if let Some(seed) = a.int("seed") {
+                        props.push(("seed", self.i64_attr(seed)));
+                    }
+                    let mut operands = vec![x, ratio];
+                    if constant == Some(None) {
+                        operands.extend(training);
+                    }
+                    let results = if with_mask { 2 } else { 1 };
+                    return self.op("graph.dropout", operands, props, results, None, loc);
+                }
+                if !with_mask {
                     return Ok(vec![x]);
                 }
                 // In inference the mask keeps everything: all true, shaped as x.

@@ -14,8 +14,13 @@ pub fn element_type(ctx: &mut Context, data_type: i32) -> Option<Type> {
         DataType::Bfloat16 => ctx.float_type(FloatKind::BF16),
         DataType::Bool => ctx.integer_type(1),
         DataType::Int8 => ctx.integer_type(8),
+        DataType::Int16 => ctx.integer_type(16),
         DataType::Int32 => ctx.integer_type(32),
         DataType::Int64 => ctx.integer_type(64),
+        DataType::Uint8 => ctx.unsigned_integer_type(8),
+        DataType::Uint16 => ctx.unsigned_integer_type(16),
+        DataType::Uint32 => ctx.unsigned_integer_type(32),
+        DataType::Uint64 => ctx.unsigned_integer_type(64),
         _ => return None,
     })
 }
@@ -30,9 +35,9 @@ pub fn dtype_name(data_type: i32) -> String {
 /// Bytes per element of a supported data type (`bool` as one byte).
 fn byte_size(dt: DataType) -> usize {
     match dt {
-        DataType::Double | DataType::Int64 => 8,
-        DataType::Float | DataType::Int32 => 4,
-        DataType::Float16 | DataType::Bfloat16 => 2,
+        DataType::Double | DataType::Int64 | DataType::Uint64 => 8,
+        DataType::Float | DataType::Int32 | DataType::Uint32 => 4,
+        DataType::Float16 | DataType::Bfloat16 | DataType::Int16 | DataType::Uint16 => 2,
         _ => 1,
     }
 }
@@ -93,7 +98,23 @@ pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, Stri
                 .iter()
                 .flat_map(|&v| (v as u16).to_le_bytes())
                 .collect(),
-            DataType::Int8 => t.int32_data.iter().map(|&v| v as i8 as u8).collect(),
+            DataType::Int16 | DataType::Uint16 => t
+                .int32_data
+                .iter()
+                .flat_map(|&v| (v as u16).to_le_bytes())
+                .collect(),
+            DataType::Int8 | DataType::Uint8 => t.int32_data.iter().map(|&v| v as u8).collect(),
+            // uint64_data holds UINT32 and UINT64, one element per entry.
+            DataType::Uint32 => t
+                .uint64_data
+                .iter()
+                .flat_map(|&v| (v as u32).to_le_bytes())
+                .collect(),
+            DataType::Uint64 => t
+                .uint64_data
+                .iter()
+                .flat_map(|&v| v.to_le_bytes())
+                .collect(),
             DataType::Bool => t.int32_data.iter().map(|&v| u8::from(v != 0)).collect(),
             _ => Vec::new(),
         }

@@ -159,13 +159,15 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> KResult<Tensor> {
             TensorData::from_f64_slice(dtype, &r),
         ))
     } else if dtype.is_int() {
-        let (x, y) = (a.to_i64_vec(), b.to_i64_vec());
+        // i128 holds every signed and unsigned value exactly; results keep
+        // their low bits, which is wrapping arithmetic at the dtype's width.
+        let (x, y) = (a.to_i128_vec(), b.to_i128_vec());
         let r = (0..n)
             .map(|i| int_binary(op, x[ia.at(i)], y[ib.at(i)]))
-            .collect::<KResult<Vec<i64>>>()?;
+            .collect::<KResult<Vec<i128>>>()?;
         Ok(Tensor::from_parts(
             out,
-            TensorData::from_i64_slice(dtype, &r),
+            TensorData::from_i128_slice(dtype, &r),
         ))
     } else {
         Err(unsupported(
@@ -200,7 +202,7 @@ fn float_binary(op: BinaryOp) -> fn(f64, f64) -> f64 {
     }
 }
 
-fn int_binary(op: BinaryOp, x: i64, y: i64) -> KResult<i64> {
+fn int_binary(op: BinaryOp, x: i128, y: i128) -> KResult<i128> {
     Ok(match op {
         BinaryOp::Add => x.wrapping_add(y),
         BinaryOp::Sub => x.wrapping_sub(y),
@@ -237,8 +239,8 @@ fn int_binary(op: BinaryOp, x: i64, y: i64) -> KResult<i64> {
 }
 
 /// Square-and-multiply with wrapping multiplication.
-fn wrapping_pow(mut base: i64, mut exp: u64) -> i64 {
-    let mut acc: i64 = 1;
+fn wrapping_pow(mut base: i128, mut exp: u64) -> i128 {
+    let mut acc: i128 = 1;
     while exp > 0 {
         if exp & 1 == 1 {
             acc = acc.wrapping_mul(base);
@@ -258,7 +260,7 @@ pub fn compare(op: CompareOp, a: &Tensor, b: &Tensor) -> KResult<Tensor> {
         let (x, y) = (a.to_f64_vec(), b.to_f64_vec());
         (0..n).map(|i| cmp(op, x[ia.at(i)], y[ib.at(i)])).collect()
     } else {
-        let (x, y) = (a.to_i64_vec(), b.to_i64_vec());
+        let (x, y) = (a.to_i128_vec(), b.to_i128_vec());
         (0..n).map(|i| cmp(op, x[ia.at(i)], y[ib.at(i)])).collect()
     };
     Ok(Tensor::from_parts(out, TensorData::I1(r)))
@@ -327,20 +329,21 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> KResult<Tensor> {
             TensorData::from_f64_slice(dtype, &r),
         ));
     }
-    let f: fn(i64) -> i64 = match op {
-        UnaryOp::Neg => i64::wrapping_neg,
-        UnaryOp::Abs => i64::wrapping_abs,
+    // Unsigned values are never negative: abs and relu are the identity.
+    let f: fn(i128) -> i128 = match op {
+        UnaryOp::Neg => i128::wrapping_neg,
+        UnaryOp::Abs => i128::abs,
         UnaryOp::Relu => |v| v.max(0),
-        UnaryOp::Sign => i64::signum,
+        UnaryOp::Sign => i128::signum,
         _ => return Err(unsupported("unary", format!("{op:?} on {dtype}"))),
     };
     if !dtype.is_int() {
         return Err(unsupported("unary", format!("{op:?} on {dtype}")));
     }
-    let r: Vec<i64> = x.to_i64_vec().into_iter().map(f).collect();
+    let r: Vec<i128> = x.to_i128_vec().into_iter().map(f).collect();
     Ok(Tensor::from_parts(
         shape,
-        TensorData::from_i64_slice(dtype, &r),
+        TensorData::from_i128_slice(dtype, &r),
     ))
 }
 
@@ -446,10 +449,10 @@ pub fn clip(x: &Tensor, min: Option<f64>, max: Option<f64>) -> KResult<Tensor> {
             TensorData::from_f64_slice(dtype, &r),
         ))
     } else if dtype.is_int() {
-        let lo = min.map(|m| m.ceil() as i64);
-        let hi = max.map(|m| m.floor() as i64);
-        let r: Vec<i64> = x
-            .to_i64_vec()
+        let lo = min.map(|m| m.ceil() as i128);
+        let hi = max.map(|m| m.floor() as i128);
+        let r: Vec<i128> = x
+            .to_i128_vec()
             .into_iter()
             .map(|mut v| {
                 if let Some(lo) = lo {
@@ -463,7 +466,7 @@ pub fn clip(x: &Tensor, min: Option<f64>, max: Option<f64>) -> KResult<Tensor> {
             .collect();
         Ok(Tensor::from_parts(
             shape,
-            TensorData::from_i64_slice(dtype, &r),
+            TensorData::from_i128_slice(dtype, &r),
         ))
     } else {
         Err(unsupported("clip", format!("dtype {dtype}")))
@@ -478,7 +481,8 @@ pub fn cast(x: &Tensor, to: DType) -> KResult<Tensor> {
     if x.dtype() == to {
         return Ok(x.clone());
     }
-    let data = if x.dtype().is_float() {
+    // ui64 values of 2^63 and more must not read as negative.
+    let data = if x.dtype().is_float() || (x.dtype() == DType::U64 && to.is_float()) {
         TensorData::from_f64_slice(to, &x.to_f64_vec())
     } else {
         TensorData::from_i64_slice(to, &x.to_i64_vec())
@@ -752,5 +756,76 @@ mod tests {
         assert_eq!(r.to_i64_vec(), vec![1, 2, 3, 0, 0, 0]);
         assert!(where_(&a, &a, &a).is_err());
         assert!(where_(&cond, &a, &f32s(&[1], &[0.0])).is_err());
+    }
+
+    #[test]
+    fn unsigned_and_narrow_integers() {
+        let big = u64::MAX - 1; // reads as -2 through to_i64_vec
+        let a = Tensor::from_u64(vec![3], vec![big, 7, 1 << 63]).unwrap();
+        let b = Tensor::from_u64(vec![3], vec![3, 2, 1]).unwrap();
+        let as_u64 = |t: Tensor| match t.data() {
+            TensorData::U64(v) => v.clone(),
+            other => panic!("{other:?}"),
+        };
+        // Unsigned division, order and remainder, not signed ones.
+        assert_eq!(
+            as_u64(binary(BinaryOp::Div, &a, &b).unwrap()),
+            vec![big / 3, 3, 1 << 63]
+        );
+        assert_eq!(
+            as_u64(binary(BinaryOp::Mod, &a, &b).unwrap()),
+            vec![big % 3, 1, 0]
+        );
+        assert_eq!(
+            as_u64(binary(BinaryOp::Max, &a, &b).unwrap()),
+            vec![big, 7, 1 << 63]
+        );
+        assert_eq!(
+            compare(CompareOp::Gt, &a, &b).unwrap().data(),
+            &TensorData::I1(vec![true, true, true])
+        );
+        // Wrapping at the dtype's width.
+        let c = Tensor::from_u8(vec![2], vec![250, 3]).unwrap();
+        let d = Tensor::from_u8(vec![2], vec![10, 5]).unwrap();
+        assert_eq!(
+            binary(BinaryOp::Add, &c, &d).unwrap().data(),
+            &TensorData::U8(vec![4, 8])
+        );
+        assert_eq!(
+            binary(BinaryOp::Sub, &c, &d).unwrap().data(),
+            &TensorData::U8(vec![240, 254])
+        );
+        let s = Tensor::from_i16(vec![2], vec![i16::MAX, -3]).unwrap();
+        let one = Tensor::from_i16(vec![1], vec![1]).unwrap();
+        assert_eq!(
+            binary(BinaryOp::Add, &s, &one).unwrap().data(),
+            &TensorData::I16(vec![i16::MIN, -2])
+        );
+        // Abs and relu are the identity on unsigned values.
+        assert_eq!(
+            as_u64(unary(UnaryOp::Abs, &a).unwrap()),
+            vec![big, 7, 1 << 63]
+        );
+        assert_eq!(
+            as_u64(unary(UnaryOp::Relu, &a).unwrap()),
+            vec![big, 7, 1 << 63]
+        );
+        assert_eq!(
+            as_u64(clip(&a, Some(5.0), None).unwrap()),
+            vec![big, 7, 1 << 63]
+        );
+        // ui64 to float is unsigned; float to unsigned saturates at 0.
+        assert_eq!(
+            cast(&a, DType::F64).unwrap().to_f64_vec(),
+            vec![big as f64, 7.0, (1u64 << 63) as f64]
+        );
+        assert_eq!(
+            cast(&f32s(&[2], &[-3.0, 300.0]), DType::U8).unwrap().data(),
+            &TensorData::U8(vec![0, 255])
+        );
+        assert_eq!(
+            cast(&i32s(&[1], &[-1]), DType::U16).unwrap().data(),
+            &TensorData::U16(vec![u16::MAX])
+        );
     }
 }

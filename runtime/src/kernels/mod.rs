@@ -14,6 +14,7 @@ mod matmul;
 mod movement;
 mod normalization;
 mod pool;
+mod random;
 mod reduce;
 mod shape;
 
@@ -28,6 +29,7 @@ pub use matmul::{gemm, matmul};
 pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};
 pub use normalization::{batch_norm, layer_norm, log_softmax, rms_norm, softmax};
 pub use pool::{avg_pool2d, global_avg_pool, global_max_pool, max_pool2d, max_pool2d_with_indices};
+pub use random::dropout;
 pub use reduce::{argmax, argmin, reduce, ReduceOp};
 pub use shape::{broadcast_shapes, broadcast_to, expand};
 

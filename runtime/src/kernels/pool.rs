@@ -154,7 +154,9 @@ impl Window {
         dilations: &[usize],
         ceil_mode: bool,
     ) -> KResult<Window> {
-        if !(x.dtype().is_float() || x.dtype() == DType::I8) {
+        // Windows are computed in f64, exact for integers of up to 32 bits.
+        let exact_int = x.dtype().is_int() && x.dtype().int_width().is_some_and(|w| w <= 32);
+        if !(x.dtype().is_float() || exact_int) {
             return Err(unsupported(op, format!("dtype {}", x.dtype())));
         }
         let &[n, c, h, w] = x.shape() else {

@@ -31,7 +31,7 @@ pub enum ReduceOp {
 
 /// Reduces `x` over `axes` (negative counts from the end; empty means every
 /// axis; a repeated axis is an error). With `keepdims` reduced dims stay as
-/// size 1. Floats accumulate in `f64`; integers in wrapping `i64` (`L2` and
+/// size 1. Floats accumulate in `f64`; integers wrap at their width (`L2` and
 /// `LogSumExp` go through `f64` and truncate).
 pub fn reduce(op: ReduceOp, x: &Tensor, axes: &[i64], keepdims: bool) -> KResult<Tensor> {
     let dtype = x.dtype();
@@ -70,11 +70,11 @@ pub fn reduce(op: ReduceOp, x: &Tensor, axes: &[i64], keepdims: bool) -> KResult
             .collect();
         TensorData::from_f64_slice(dtype, &r)
     } else {
-        let v = x.to_i64_vec();
+        let v = x.to_i128_vec();
         let r = (0..groups)
             .map(|g| int_reduce(op, dtype, group(g).iter().map(|&o| v[o]), group_len))
-            .collect::<KResult<Vec<i64>>>()?;
-        TensorData::from_i64_slice(dtype, &r)
+            .collect::<KResult<Vec<i128>>>()?;
+        TensorData::from_i128_slice(dtype, &r)
     };
     Ok(Tensor::from_parts(shape, data))
 }
@@ -114,27 +114,25 @@ fn float_reduce(op: ReduceOp, vals: impl Iterator<Item = f64> + Clone, n: usize)
 fn int_reduce(
     op: ReduceOp,
     dtype: DType,
-    vals: impl Iterator<Item = i64>,
+    vals: impl Iterator<Item = i128>,
     n: usize,
-) -> KResult<i64> {
-    let (lo, hi) = match dtype {
-        DType::I8 => (i8::MIN as i64, i8::MAX as i64),
-        DType::I32 => (i32::MIN as i64, i32::MAX as i64),
-        _ => (i64::MIN, i64::MAX),
-    };
+) -> KResult<i128> {
+    // Every value fits i128 exactly; results keep their low bits (wrapping
+    // at the dtype's width), except the mean, which divides the exact sum.
+    let (lo, hi) = dtype.int_range().unwrap_or((i128::MIN, i128::MAX));
     Ok(match op {
-        ReduceOp::Sum => vals.fold(0i64, i64::wrapping_add),
+        ReduceOp::Sum => vals.fold(0i128, i128::wrapping_add),
         ReduceOp::Mean => {
             if n == 0 {
                 return Err(invalid("reduce", "integer mean over an empty set"));
             }
-            vals.fold(0i64, i64::wrapping_add).wrapping_div(n as i64)
+            vals.fold(0i128, i128::wrapping_add).wrapping_div(n as i128)
         }
-        ReduceOp::Max => vals.fold(lo, i64::max),
-        ReduceOp::Min => vals.fold(hi, i64::min),
-        ReduceOp::Prod => vals.fold(1i64, i64::wrapping_mul),
-        ReduceOp::SumSquare => vals.fold(0i64, |a, v| a.wrapping_add(v.wrapping_mul(v))),
-        ReduceOp::L1 => vals.fold(0i64, |a, v| a.wrapping_add(v.wrapping_abs())),
+        ReduceOp::Max => vals.fold(lo, i128::max),
+        ReduceOp::Min => vals.fold(hi, i128::min),
+        ReduceOp::Prod => vals.fold(1i128, i128::wrapping_mul),
+        ReduceOp::SumSquare => vals.fold(0i128, |a, v| a.wrapping_add(v.wrapping_mul(v))),
+        ReduceOp::L1 => vals.fold(0i128, |a, v| a.wrapping_add(v.wrapping_abs())),
         // `reduce` sends these through the f64 path.
         ReduceOp::L2 | ReduceOp::LogSumExp => {
             return Err(unsupported(
@@ -208,8 +206,8 @@ fn arg_extreme(
         };
         arg_search(&v, outer, dim, inner, last, want, cmp)
     } else {
-        let v = x.to_i64_vec();
-        arg_search(&v, outer, dim, inner, last, want, |a: i64, b: i64| {
+        let v = x.to_i128_vec();
+        arg_search(&v, outer, dim, inner, last, want, |a: i128, b: i128| {
             a.cmp(&b)
         })
     };

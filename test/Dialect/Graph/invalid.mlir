@@ -1043,3 +1043,29 @@ func.func @dims_no_symbol(%x: tensor<?x?xf32, #graph.dims<?, ?>>) {
 func.func @dims_no_list(%x: tensor<?xf32, #graph.dims>) {
   return
 }
+
+// -----
+
+// dropout.
+
+func.func @dropout_ratio(%x: tensor<4x4xf32>, %r: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.dropout' op ratio must be a scalar, but has shape [2]}}
+  %0 = graph.dropout %x, %r : (tensor<4x4xf32>, tensor<2xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_mask(%x: tensor<4x4xf32>, %r: tensor<f32>) {
+  // expected-error @+1 {{'graph.dropout' op result #1 must be tensor of 1-bit signless integer values, but got 'tensor<4x4xf32>'}}
+  %0:2 = graph.dropout %x, %r : (tensor<4x4xf32>, tensor<f32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @dropout_training(%x: tensor<4x4xf32>, %r: tensor<f32>, %t: tensor<4xi1>) {
+  // expected-error @+1 {{'graph.dropout' op training must be a scalar, but has shape [4]}}
+  %0 = graph.dropout %x, %r training %t : (tensor<4x4xf32>, tensor<f32>, tensor<4xi1>) -> tensor<4x4xf32>
+  return
+}

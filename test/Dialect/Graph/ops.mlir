@@ -299,6 +299,18 @@ module {
     return %4, %6 : tensor<?x?x768xf32, #graph.dims<batch, seq>>, tensor<?x32x56x56xf32, #graph.dims<batch>>
   }
 
+  // dropout in training mode: with and without the mask, the seed and the
+  // run-time training flag.
+  // CHECK-LABEL: func.func @dropout(
+  // CHECK-NEXT: %0 = graph.dropout %arg0, %arg1 : (tensor<?x16xf32, #graph.dims<batch>>, tensor<f32>) -> tensor<?x16xf32, #graph.dims<batch>>
+  // CHECK-NEXT: %1:2 = graph.dropout %0, %arg1 training %arg2 {seed = 42 : i64} : (tensor<?x16xf32, #graph.dims<batch>>, tensor<f32>, tensor<i1>) -> (tensor<?x16xf32, #graph.dims<batch>>, tensor<?x16xi1, #graph.dims<batch>>)
+  // CHECK-NEXT: return %1#0, %1#1 : tensor<?x16xf32, #graph.dims<batch>>, tensor<?x16xi1, #graph.dims<batch>>
+  func.func @dropout(%arg0: tensor<?x16xf32, #graph.dims<batch>>, %arg1: tensor<f32>, %arg2: tensor<i1>) -> (tensor<?x16xf32, #graph.dims<batch>>, tensor<?x16xi1, #graph.dims<batch>>) {
+    %0 = graph.dropout %arg0, %arg1 : (tensor<?x16xf32, #graph.dims<batch>>, tensor<f32>) -> tensor<?x16xf32, #graph.dims<batch>>
+    %1:2 = graph.dropout %0, %arg1 training %arg2 {seed = 42 : i64} : (tensor<?x16xf32, #graph.dims<batch>>, tensor<f32>, tensor<i1>) -> (tensor<?x16xf32, #graph.dims<batch>>, tensor<?x16xi1, #graph.dims<batch>>)
+    return %1#0, %1#1 : tensor<?x16xf32, #graph.dims<batch>>, tensor<?x16xi1, #graph.dims<batch>>
+  }
+
   // Reductions with constant axes (kept or dropped), without axes (every
   // dimension), empty axes with noop_with_empty_axes, and non-constant axes.
   // CHECK-LABEL: func.func @reductions(

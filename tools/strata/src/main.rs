@@ -353,7 +353,7 @@ fn format_values(t: &Tensor) -> String {
             .map(|&v| (v != 0).to_string())
             .collect()
     } else {
-        t.to_i64_vec().iter().map(ToString::to_string).collect()
+        t.to_i128_vec().iter().map(ToString::to_string).collect()
     };
     fn nest(values: &[String], shape: &[usize]) -> String {
         match shape.split_first() {
