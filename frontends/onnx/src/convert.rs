@@ -6,7 +6,7 @@ use strata_dialects::graph::infer::{infer_results, result_type};
 use strata_dialects::graph::shape::{shape_of, Dim, Shape};
 use strata_ir::attributes::AttrKind;
 use strata_ir::float::FloatKind;
-use strata_ir::types::TypeKind;
+use strata_ir::types::{Signedness, TypeKind};
 use strata_ir::{Attribute, Block, Context, Location, Operation, OperationState, Type, Value};
 
 use crate::proto::{
@@ -16,25 +16,34 @@ use crate::proto::{
 use crate::tensor::{dtype_name, element_type, tensor_attr};
 use crate::ImportError;
 
-/// The ONNX op types (default domain) the importer converts.
+mod decompose;
+
+/// The ONNX op types (default domain) the importer converts, directly or
+/// as a composition of other ops (see `convert/decompose.rs`).
 pub const SUPPORTED_OPS: &[&str] = &[
     "Abs",
+    "Acosh",
     "Add",
     "And",
     "ArgMax",
     "ArgMin",
+    "Asinh",
+    "Atanh",
     "Attention",
     "AveragePool",
     "BatchNormalization",
     "Cast",
     "CastLike",
     "Ceil",
+    "Celu",
     "Clip",
     "Concat",
     "Constant",
     "ConstantOfShape",
     "Conv",
     "Cos",
+    "Cosh",
+    "DepthToSpace",
     "Div",
     "Dropout",
     "Elu",
@@ -42,6 +51,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Erf",
     "Exp",
     "Expand",
+    "EyeLike",
     "Flatten",
     "Floor",
     "Gather",
@@ -51,24 +61,35 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "GlobalMaxPool",
     "Greater",
     "GreaterOrEqual",
+    "GroupNormalization",
     "HardSigmoid",
+    "HardSwish",
+    "Hardmax",
     "Identity",
+    "InstanceNormalization",
+    "IsInf",
+    "IsNaN",
     "LayerNormalization",
     "LeakyRelu",
     "Less",
     "LessOrEqual",
     "Log",
     "LogSoftmax",
+    "LpNormalization",
     "MatMul",
     "Max",
     "MaxPool",
     "Mean",
+    "MeanVarianceNormalization",
     "Min",
+    "Mish",
     "Mod",
     "Mul",
     "Neg",
     "Not",
+    "OneHot",
     "Or",
+    "PRelu",
     "Pad",
     "Pow",
     "RMSNormalization",
@@ -76,6 +97,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Reciprocal",
     "ReduceL1",
     "ReduceL2",
+    "ReduceLogSum",
     "ReduceLogSumExp",
     "ReduceMax",
     "ReduceMean",
@@ -85,22 +107,31 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "ReduceSumSquare",
     "Relu",
     "Reshape",
+    "Selu",
     "Shape",
+    "Shrink",
     "Sigmoid",
     "Sign",
     "Sin",
+    "Sinh",
     "Size",
     "Slice",
     "Softmax",
     "Softplus",
+    "Softsign",
+    "SpaceToDepth",
     "Split",
     "Sqrt",
     "Squeeze",
     "Sub",
     "Sum",
+    "Swish",
+    "Tan",
     "Tanh",
+    "ThresholdedRelu",
     "Tile",
     "Transpose",
+    "Trilu",
     "Unsqueeze",
     "Where",
     "Xor",
@@ -632,6 +663,9 @@ impl<'c> Importer<'c> {
         let a = Attrs(&node.attribute);
         let one = |r: Res<Value>| r.map(|v| vec![v]);
         let op = node.op_type();
+        if decompose::DECOMPOSED_OPS.contains(&op) {
+            return self.convert_decomposed(node, &a, loc);
+        }
         let binary = |name: &str| -> Option<&'static str> {
             Some(match name {
                 "Add" | "Sum" => "graph.add",
@@ -1815,18 +1849,53 @@ fn min_opset(op: &str) -> i64 {
         | "ReduceMin" | "ReduceProd" | "ReduceSum" | "ReduceSumSquare" | "Split" | "Squeeze"
         | "Unsqueeze" => 11,
         "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
+        "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
+        "InstanceNormalization" | "Selu" => 6,
+        "Tan" => 7,
+        "Acosh"
+        | "Asinh"
+        | "Atanh"
+        | "Cosh"
+        | "EyeLike"
+        | "IsNaN"
+        | "MeanVarianceNormalization"
+        | "PRelu"
+        | "Shrink"
+        | "Sinh" => 9,
+        "IsInf" | "ThresholdedRelu" => 10,
+        "DepthToSpace" | "OneHot" | "ReduceLogSum" => 11,
+        "Celu" => 12,
+        // Scale and bias became per channel (from per group) at 21.
+        "GroupNormalization" => 21,
         // Ops introduced after opset 13 exist only in their own versions.
-        "Attention" | "CastLike" | "Gelu" | "LayerNormalization" | "RMSNormalization" => 1,
+        "Attention" | "CastLike" | "Gelu" | "HardSwish" | "LayerNormalization" | "Mish"
+        | "RMSNormalization" | "Swish" | "Trilu" => 1,
         _ => 13,
     }
 }
 
-/// A 0-D float constant of type `ty`.
+/// A constant of type `ty` (a tensor of one element) holding `v`: floats
+/// round to nearest, integers truncate toward zero and saturate, `i1` is
+/// `v != 0`.
 fn scalar_attr(ctx: &mut Context, ty: Type, v: f64) -> Option<Attribute> {
     let elem = ctx.type_kind(ty).element_type()?;
-    let raw = match ctx.float_kind(elem)? {
-        FloatKind::F32 => (v as f32).to_le_bytes().to_vec(),
-        FloatKind::F64 => v.to_le_bytes().to_vec(),
+    let raw = match ctx.type_kind(elem) {
+        TypeKind::Float(kind) => match kind {
+            FloatKind::F16 => half::f16::from_f64(v).to_le_bytes().to_vec(),
+            FloatKind::BF16 => half::bf16::from_f64(v).to_le_bytes().to_vec(),
+            FloatKind::F32 => (v as f32).to_le_bytes().to_vec(),
+            FloatKind::F64 => v.to_le_bytes().to_vec(),
+            _ => return None,
+        },
+        TypeKind::Integer { width: 1, .. } => vec![u8::from(v != 0.0)],
+        &TypeKind::Integer { width, signedness } if matches!(width, 8 | 16 | 32 | 64) => {
+            let bytes = if signedness == Signedness::Unsigned {
+                (v as u64).to_le_bytes()
+            } else {
+                (v as i64).to_le_bytes()
+            };
+            bytes[..width as usize / 8].to_vec()
+        }
         _ => return None,
     };
     ctx.dense_elements_attr(ty, raw)

@@ -1,0 +1,576 @@
+//! ONNX ops that import as a composition of other `graph` ops.
+//!
+//! Each of these is a small formula over ops the dialect already has
+//! (activations, normalizations, masks built from `range` and comparisons),
+//! so it needs no op, shape function or kernel of its own, and every later
+//! stage handles it for free. The formulas follow the ONNX operator
+//! definitions (and their function bodies where ONNX gives one).
+
+use strata_dialects::graph::shape::Dim;
+use strata_ir::types::TypeKind;
+use strata_ir::{Location, Type, Value};
+
+use super::{scalar_attr, Attrs, Importer, Res};
+use crate::proto::NodeProto;
+use crate::tensor::{dtype_name, element_type};
+
+/// The ONNX op types [`Importer::convert_decomposed`] converts.
+pub(super) const DECOMPOSED_OPS: &[&str] = &[
+    "Acosh",
+    "Asinh",
+    "Atanh",
+    "Celu",
+    "Cosh",
+    "DepthToSpace",
+    "EyeLike",
+    "GroupNormalization",
+    "HardSwish",
+    "Hardmax",
+    "InstanceNormalization",
+    "IsInf",
+    "IsNaN",
+    "LpNormalization",
+    "MeanVarianceNormalization",
+    "Mish",
+    "OneHot",
+    "PRelu",
+    "ReduceLogSum",
+    "Selu",
+    "Shrink",
+    "Sinh",
+    "Softsign",
+    "SpaceToDepth",
+    "Swish",
+    "Tan",
+    "ThresholdedRelu",
+    "Trilu",
+];
+
+impl Importer<'_> {
+    /// Converts one of [`DECOMPOSED_OPS`].
+    pub(super) fn convert_decomposed(
+        &mut self,
+        node: &NodeProto,
+        a: &Attrs,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        let op = node.op_type();
+        let x = self.req(node, 0)?;
+        let float = |a: &Attrs, name: &str, default: f64| a.float(name).map_or(default, f64::from);
+        let y = match op {
+            "PRelu" => {
+                // x < 0 ? slope * x : x (slope broadcasts to x).
+                let slope = self.req(node, 1)?;
+                let zero = self.scalar_like(x, 0.0, loc)?;
+                let neg = self.bin("graph.less", x, zero, loc)?;
+                let scaled = self.bin("graph.mul", x, slope, loc)?;
+                self.op1("graph.where", vec![neg, scaled, x], vec![], loc)?
+            }
+            "Selu" => {
+                let alpha = float(a, "alpha", 1.673_263_192_176_818_8);
+                let gamma = float(a, "gamma", 1.050_701_022_148_132_3);
+                let elu = self.elu(x, alpha, loc)?;
+                let g = self.scalar_like(x, gamma, loc)?;
+                self.bin("graph.mul", elu, g, loc)?
+            }
+            "Celu" => {
+                // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+                //   = alpha * elu(x / alpha) with elu's alpha 1.
+                let alpha = float(a, "alpha", 1.0);
+                let al = self.scalar_like(x, alpha, loc)?;
+                let scaled = self.bin("graph.div", x, al, loc)?;
+                let elu = self.elu(scaled, 1.0, loc)?;
+                self.bin("graph.mul", elu, al, loc)?
+            }
+            "ThresholdedRelu" => {
+                let alpha = self.scalar_like(x, float(a, "alpha", 1.0), loc)?;
+                let zero = self.scalar_like(x, 0.0, loc)?;
+                let keep = self.bin("graph.greater", x, alpha, loc)?;
+                self.op1("graph.where", vec![keep, x, zero], vec![], loc)?
+            }
+            "HardSwish" => {
+                let alpha = self.f64_attr(1.0 / 6.0);
+                let beta = self.f64_attr(0.5);
+                let hs = self.op1(
+                    "graph.hard_sigmoid",
+                    vec![x],
+                    vec![("alpha", alpha), ("beta", beta)],
+                    loc,
+                )?;
+                self.bin("graph.mul", x, hs, loc)?
+            }
+            "Mish" => {
+                let sp = self.un("graph.softplus", x, loc)?;
+                let t = self.un("graph.tanh", sp, loc)?;
+                self.bin("graph.mul", x, t, loc)?
+            }
+            "Swish" => {
+                let alpha = self.scalar_like(x, float(a, "alpha", 1.0), loc)?;
+                let ax = self.bin("graph.mul", x, alpha, loc)?;
+                let s = self.un("graph.sigmoid", ax, loc)?;
+                self.bin("graph.mul", x, s, loc)?
+            }
+            "Softsign" => {
+                let one = self.scalar_like(x, 1.0, loc)?;
+                let abs = self.un("graph.abs", x, loc)?;
+                let den = self.bin("graph.add", abs, one, loc)?;
+                self.bin("graph.div", x, den, loc)?
+            }
+            "Shrink" => {
+                // x < -lambd ? x + bias : (x > lambd ? x - bias : 0)
+                let lambd = float(a, "lambd", 0.5);
+                let bias = float(a, "bias", 0.0);
+                let lo = self.scalar_like(x, -lambd, loc)?;
+                let hi = self.scalar_like(x, lambd, loc)?;
+                let b = self.scalar_like(x, bias, loc)?;
+                let zero = self.scalar_like(x, 0.0, loc)?;
+                let below = self.bin("graph.less", x, lo, loc)?;
+                let above = self.bin("graph.greater", x, hi, loc)?;
+                let up = self.bin("graph.add", x, b, loc)?;
+                let down = self.bin("graph.sub", x, b, loc)?;
+                let inner = self.op1("graph.where", vec![above, down, zero], vec![], loc)?;
+                self.op1("graph.where", vec![below, up, inner], vec![], loc)?
+            }
+            "IsNaN" => {
+                // NaN is the only value not equal to itself.
+                let eq = self.bin("graph.equal", x, x, loc)?;
+                self.un("graph.not", eq, loc)?
+            }
+            "IsInf" => {
+                let pos = a.int("detect_positive").unwrap_or(1) != 0;
+                let neg = a.int("detect_negative").unwrap_or(1) != 0;
+                let pinf = self.scalar_like(x, f64::INFINITY, loc)?;
+                let ninf = self.scalar_like(x, f64::NEG_INFINITY, loc)?;
+                let is_pos = self.bin("graph.equal", x, pinf, loc)?;
+                let is_neg = self.bin("graph.equal", x, ninf, loc)?;
+                match (pos, neg) {
+                    (true, true) => self.bin("graph.or", is_pos, is_neg, loc)?,
+                    (true, false) => is_pos,
+                    (false, true) => is_neg,
+                    // Nothing detected: no value is both.
+                    (false, false) => self.bin("graph.and", is_pos, is_neg, loc)?,
+                }
+            }
+            "Tan" => {
+                let s = self.un("graph.sin", x, loc)?;
+                let c = self.un("graph.cos", x, loc)?;
+                self.bin("graph.div", s, c, loc)?
+            }
+            "Sinh" | "Cosh" => {
+                // (e^x -+ e^-x) / 2
+                let e = self.un("graph.exp", x, loc)?;
+                let nx = self.un("graph.neg", x, loc)?;
+                let en = self.un("graph.exp", nx, loc)?;
+                let name = if op == "Sinh" {
+                    "graph.sub"
+                } else {
+                    "graph.add"
+                };
+                let sum = self.bin(name, e, en, loc)?;
+                let half = self.scalar_like(x, 0.5, loc)?;
+                self.bin("graph.mul", sum, half, loc)?
+            }
+            "Asinh" | "Acosh" => {
+                // log(x + sqrt(x^2 +- 1))
+                let one = self.scalar_like(x, 1.0, loc)?;
+                let sq = self.bin("graph.mul", x, x, loc)?;
+                let name = if op == "Asinh" {
+                    "graph.add"
+                } else {
+                    "graph.sub"
+                };
+                let inner = self.bin(name, sq, one, loc)?;
+                let root = self.un("graph.sqrt", inner, loc)?;
+                let sum = self.bin("graph.add", x, root, loc)?;
+                self.un("graph.log", sum, loc)?
+            }
+            "Atanh" => {
+                // log((1 + x) / (1 - x)) / 2
+                let one = self.scalar_like(x, 1.0, loc)?;
+                let num = self.bin("graph.add", one, x, loc)?;
+                let den = self.bin("graph.sub", one, x, loc)?;
+                let q = self.bin("graph.div", num, den, loc)?;
+                let l = self.un("graph.log", q, loc)?;
+                let half = self.scalar_like(x, 0.5, loc)?;
+                self.bin("graph.mul", l, half, loc)?
+            }
+            "ReduceLogSum" => {
+                let axes = match a.ints("axes") {
+                    Some(v) => Some(self.const_i64(&v, loc)?),
+                    None => self.input(node, 1)?,
+                };
+                let props = vec![
+                    (
+                        "keepdims",
+                        self.bool_attr(a.int("keepdims").unwrap_or(1) != 0),
+                    ),
+                    (
+                        "noop_with_empty_axes",
+                        self.bool_attr(a.int("noop_with_empty_axes").unwrap_or(0) != 0),
+                    ),
+                ];
+                let operands = std::iter::once(x).chain(axes).collect();
+                let sum = self.op1("graph.reduce_sum", operands, props, loc)?;
+                self.un("graph.log", sum, loc)?
+            }
+            "LpNormalization" => {
+                let axis = a.int("axis").unwrap_or(-1);
+                let name = match a.int("p").unwrap_or(2) {
+                    1 => "graph.reduce_l1",
+                    2 => "graph.reduce_l2",
+                    p => return Err(format!("with p = {p} is not supported (only 1 and 2)")),
+                };
+                let axes = self.const_i64(&[axis], loc)?;
+                let keep = self.bool_attr(true);
+                let norm = self.op1(name, vec![x, axes], vec![("keepdims", keep)], loc)?;
+                // A zero norm divides by 1 (the slice is all zeros): 0, not NaN.
+                let zero = self.scalar_like(x, 0.0, loc)?;
+                let one = self.scalar_like(x, 1.0, loc)?;
+                let is_zero = self.bin("graph.equal", norm, zero, loc)?;
+                let den = self.op1("graph.where", vec![is_zero, one, norm], vec![], loc)?;
+                self.bin("graph.div", x, den, loc)?
+            }
+            "MeanVarianceNormalization" => {
+                // ONNX's function body: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9).
+                let axes = a.ints("axes").unwrap_or_else(|| vec![0, 2, 3]);
+                let mean = self.reduce_mean(x, &axes, loc)?;
+                let sq = self.bin("graph.mul", x, x, loc)?;
+                let mean_sq = self.reduce_mean(sq, &axes, loc)?;
+                let sq_mean = self.bin("graph.mul", mean, mean, loc)?;
+                let var = self.bin("graph.sub", mean_sq, sq_mean, loc)?;
+                let std = self.un("graph.sqrt", var, loc)?;
+                let eps = self.scalar_like(x, 1e-9, loc)?;
+                let den = self.bin("graph.add", std, eps, loc)?;
+                let centered = self.bin("graph.sub", x, mean, loc)?;
+                self.bin("graph.div", centered, den, loc)?
+            }
+            "InstanceNormalization" => {
+                // Per sample and channel over the spatial dims, then the
+                // channel's scale and bias.
+                let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
+                if rank < 3 {
+                    return Err(format!("needs an input of rank 3 or more, not {rank}"));
+                }
+                let spatial: Vec<i64> = (2..rank as i64).collect();
+                let eps = float(a, "epsilon", 1e-5);
+                let y = self.normalize(x, &spatial, eps, loc)?;
+                let (scale, bias) = (self.req(node, 1)?, self.req(node, 2)?);
+                self.channel_affine(y, scale, bias, rank, loc)?
+            }
+            "GroupNormalization" => {
+                // x: [N, C, ...] -> [N, G, C/G * ...], normalized over the
+                // last dim, back to x's shape, then per-channel scale, bias.
+                let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
+                if rank < 3 {
+                    return Err(format!("needs an input of rank 3 or more, not {rank}"));
+                }
+                let groups = a.int("num_groups").ok_or("requires 'num_groups'")?;
+                let eps = float(a, "epsilon", 1e-5);
+                let grouped_shape = self.const_i64(&[0, groups, -1], loc)?;
+                let grouped = self.reshape(x, grouped_shape, loc)?;
+                let y = self.normalize(grouped, &[2], eps, loc)?;
+                let shape = self.op1("graph.shape_of", vec![x], vec![], loc)?;
+                let y = self.reshape(y, shape, loc)?;
+                let (scale, bias) = (self.req(node, 1)?, self.req(node, 2)?);
+                self.channel_affine(y, scale, bias, rank, loc)?
+            }
+            "DepthToSpace" | "SpaceToDepth" => self.depth_space(node, a, x, loc)?,
+            "Trilu" => {
+                // Keep x[..., i, j] where j - i >= k (upper) or <= k (lower).
+                let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
+                if rank < 2 {
+                    return Err(format!("needs an input of rank 2 or more, not {rank}"));
+                }
+                let k = match self.input(node, 1)? {
+                    Some(k) => self.scalar_i64(k, loc)?,
+                    None => self.const_i64_scalar(0, loc)?,
+                };
+                let diff = self.diagonal_offsets(x, rank, loc)?;
+                let name = if a.int("upper").unwrap_or(1) != 0 {
+                    "graph.greater_equal"
+                } else {
+                    "graph.less_equal"
+                };
+                let keep = self.bin(name, diff, k, loc)?;
+                let zero = self.scalar_like(x, 0.0, loc)?;
+                self.op1("graph.where", vec![keep, x, zero], vec![], loc)?
+            }
+            "EyeLike" => {
+                // Ones where j - i == k, in the dtype given or x's.
+                if self.rank_of(x) != Some(2) {
+                    return Err("needs a 2-D input".into());
+                }
+                let k = self.const_i64_scalar(a.int("k").unwrap_or(0), loc)?;
+                let diff = self.diagonal_offsets(x, 2, loc)?;
+                let on = self.bin("graph.equal", diff, k, loc)?;
+                let elem = match a.int("dtype") {
+                    Some(dt) => element_type(self.ctx, dt as i32).ok_or_else(|| {
+                        format!("dtype {} is not supported", dtype_name(dt as i32))
+                    })?,
+                    None => self.elem(x).ok_or("operand is not a tensor")?,
+                };
+                self.cast_to(on, elem, loc)?
+            }
+            "OneHot" => self.one_hot(node, a, x, loc)?,
+            "Hardmax" => {
+                // 1 at the first maximum along the axis, 0 elsewhere.
+                let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
+                let axis = a.int("axis").unwrap_or(-1);
+                let axis = if axis < 0 { axis + rank as i64 } else { axis };
+                if !(0..rank as i64).contains(&axis) {
+                    return Err(format!("axis {axis} is out of range for rank {rank}"));
+                }
+                let props = vec![
+                    ("axis", self.i64_attr(axis)),
+                    ("keepdims", self.bool_attr(true)),
+                ];
+                let arg = self.op1("graph.argmax", vec![x], props, loc)?;
+                let n = self.dim_scalar(x, axis as usize, loc)?;
+                let positions = self.iota(n, rank - axis as usize - 1, loc)?;
+                let at = self.bin("graph.equal", arg, positions, loc)?;
+                let elem = self.elem(x).ok_or("operand is not a tensor")?;
+                self.cast_to(at, elem, loc)?
+            }
+            other => return Err(format!("op type '{other}' has no decomposition")),
+        };
+        Ok(vec![y])
+    }
+
+    fn bin(&mut self, name: &str, a: Value, b: Value, loc: Location) -> Res<Value> {
+        self.op1(name, vec![a, b], vec![], loc)
+    }
+
+    fn un(&mut self, name: &str, x: Value, loc: Location) -> Res<Value> {
+        self.op1(name, vec![x], vec![], loc)
+    }
+
+    fn elu(&mut self, x: Value, alpha: f64, loc: Location) -> Res<Value> {
+        let alpha = self.f64_attr(alpha);
+        self.op1("graph.elu", vec![x], vec![("alpha", alpha)], loc)
+    }
+
+    fn reshape(&mut self, x: Value, shape: Value, loc: Location) -> Res<Value> {
+        let allowzero = self.bool_attr(false);
+        self.op1(
+            "graph.reshape",
+            vec![x, shape],
+            vec![("allowzero", allowzero)],
+            loc,
+        )
+    }
+
+    fn reduce_mean(&mut self, x: Value, axes: &[i64], loc: Location) -> Res<Value> {
+        let axes = self.const_i64(axes, loc)?;
+        let keep = self.bool_attr(true);
+        self.op1(
+            "graph.reduce_mean",
+            vec![x, axes],
+            vec![("keepdims", keep)],
+            loc,
+        )
+    }
+
+    /// `(x - mean) / sqrt(var + eps)` over `axes` (population variance).
+    fn normalize(&mut self, x: Value, axes: &[i64], eps: f64, loc: Location) -> Res<Value> {
+        let mean = self.reduce_mean(x, axes, loc)?;
+        let centered = self.bin("graph.sub", x, mean, loc)?;
+        let sq = self.bin("graph.mul", centered, centered, loc)?;
+        let var = self.reduce_mean(sq, axes, loc)?;
+        let eps = self.scalar_like(x, eps, loc)?;
+        let shifted = self.bin("graph.add", var, eps, loc)?;
+        let std = self.un("graph.sqrt", shifted, loc)?;
+        self.bin("graph.div", centered, std, loc)
+    }
+
+    /// `y * scale + bias` with `[C]` parameters on dimension 1 of a
+    /// rank-`rank` tensor.
+    fn channel_affine(
+        &mut self,
+        y: Value,
+        scale: Value,
+        bias: Value,
+        rank: usize,
+        loc: Location,
+    ) -> Res<Value> {
+        let trailing: Vec<i64> = (1..rank as i64 - 1).collect();
+        let axes = self.const_i64(&trailing, loc)?;
+        let s = self.op1("graph.unsqueeze", vec![scale, axes], vec![], loc)?;
+        let b = self.op1("graph.unsqueeze", vec![bias, axes], vec![], loc)?;
+        let scaled = self.bin("graph.mul", y, s, loc)?;
+        self.bin("graph.add", scaled, b, loc)
+    }
+
+    fn rank_of(&self, x: Value) -> Option<usize> {
+        self.dims_of(x).map(|d| d.len())
+    }
+
+    /// A 0-D constant of `x`'s element type.
+    fn scalar_like(&mut self, x: Value, v: f64, loc: Location) -> Res<Value> {
+        let elem = self.elem(x).ok_or("operand is not a tensor")?;
+        let ty = self.ctx.tensor_type(vec![], elem);
+        let attr = scalar_attr(self.ctx, ty, v).ok_or("has an operand of an unsupported type")?;
+        self.constant(attr, loc)
+    }
+
+    fn const_i64_scalar(&mut self, v: i64, loc: Location) -> Res<Value> {
+        let i64t = self.ctx.integer_type(64);
+        let ty = self.ctx.tensor_type(vec![], i64t);
+        let attr = self
+            .ctx
+            .dense_elements_attr(ty, v.to_le_bytes().to_vec())
+            .ok_or("could not build a constant")?;
+        self.constant(attr, loc)
+    }
+
+    fn cast_to(&mut self, x: Value, elem: Type, loc: Location) -> Res<Value> {
+        if self.elem(x) == Some(elem) {
+            return Ok(x);
+        }
+        let hint = self
+            .ctx
+            .intern_type(TypeKind::UnrankedTensor { element: elem });
+        Ok(self.op("graph.cast", vec![x], vec![], 1, Some(hint), loc)?[0])
+    }
+
+    /// A one-element tensor (shape `[]` or `[1]`) as a 0-D `i64`.
+    fn scalar_i64(&mut self, v: Value, loc: Location) -> Res<Value> {
+        let i64t = self.ctx.integer_type(64);
+        let v = self.cast_to(v, i64t, loc)?;
+        match self.rank_of(v) {
+            Some(0) => Ok(v),
+            _ => {
+                let shape = self.const_i64(&[], loc)?;
+                self.reshape(v, shape, loc)
+            }
+        }
+    }
+
+    /// Dimension `axis` of `x` as a 0-D `i64`: a constant when static.
+    fn dim_scalar(&mut self, x: Value, axis: usize, loc: Location) -> Res<Value> {
+        if let Some(Dim::Known(n)) = self.dims_of(x).and_then(|d| d.get(axis).cloned()) {
+            return self.const_i64_scalar(n, loc);
+        }
+        let props = vec![
+            ("start", self.i64_attr(axis as i64)),
+            ("end", self.i64_attr(axis as i64 + 1)),
+        ];
+        let d = self.op1("graph.shape_of", vec![x], props, loc)?;
+        self.scalar_i64(d, loc)
+    }
+
+    /// `0, 1, ..., n - 1` (an `i64` range) shaped `[n, 1, ..., 1]` with
+    /// `trailing` ones, to broadcast along one axis.
+    fn iota(&mut self, n: Value, trailing: usize, loc: Location) -> Res<Value> {
+        let zero = self.const_i64_scalar(0, loc)?;
+        let one = self.const_i64_scalar(1, loc)?;
+        let r = self.op1("graph.range", vec![zero, n, one], vec![], loc)?;
+        if trailing == 0 {
+            return Ok(r);
+        }
+        let axes: Vec<i64> = (1..=trailing as i64).collect();
+        let axes = self.const_i64(&axes, loc)?;
+        self.op1("graph.unsqueeze", vec![r, axes], vec![], loc)
+    }
+
+    /// `j - i` for the last two dimensions `[n, m]` of a rank-`rank` `x`,
+    /// as an `[n, m]` `i64` tensor.
+    fn diagonal_offsets(&mut self, x: Value, rank: usize, loc: Location) -> Res<Value> {
+        let n = self.dim_scalar(x, rank - 2, loc)?;
+        let m = self.dim_scalar(x, rank - 1, loc)?;
+        let rows = self.iota(n, 1, loc)?;
+        let cols = self.iota(m, 0, loc)?;
+        self.bin("graph.sub", cols, rows, loc)
+    }
+
+    /// DepthToSpace (DCR or CRD) and SpaceToDepth on NCHW: a reshape to 6-D,
+    /// a transpose, and a reshape back. Needs static C, H and W.
+    fn depth_space(&mut self, node: &NodeProto, a: &Attrs, x: Value, loc: Location) -> Res<Value> {
+        let b = a.int("blocksize").ok_or("requires 'blocksize'")?;
+        let dims = self.dims_of(x).ok_or("needs an input of known rank")?;
+        let [_, Dim::Known(c), Dim::Known(h), Dim::Known(w)] = dims.as_slice() else {
+            return Err("needs a 4-D NCHW input with static C, H and W".into());
+        };
+        let (c, h, w) = (*c, *h, *w);
+        if b <= 0 {
+            return Err(format!("blocksize {b} must be positive"));
+        }
+        let (first, perm, last) = if node.op_type() == "DepthToSpace" {
+            if c % (b * b) != 0 {
+                return Err(format!("channels {c} are not a multiple of blocksize^2"));
+            }
+            let cb = c / (b * b);
+            let crd = a.string("mode").is_some_and(|m| m == "CRD");
+            let (first, perm) = if crd {
+                (vec![0, cb, b, b, h, w], vec![0, 1, 4, 2, 5, 3])
+            } else {
+                (vec![0, b, b, cb, h, w], vec![0, 3, 4, 1, 5, 2])
+            };
+            (first, perm, vec![0, cb, h * b, w * b])
+        } else {
+            if h % b != 0 || w % b != 0 {
+                return Err(format!(
+                    "H {h} and W {w} are not multiples of blocksize {b}"
+                ));
+            }
+            (
+                vec![0, c, h / b, b, w / b, b],
+                vec![0, 3, 5, 1, 2, 4],
+                vec![0, c * b * b, h / b, w / b],
+            )
+        };
+        let first = self.const_i64(&first, loc)?;
+        let six = self.reshape(x, first, loc)?;
+        let perm = self.i64_array(&perm);
+        let moved = self.op1("graph.transpose", vec![six], vec![("perm", perm)], loc)?;
+        let last = self.const_i64(&last, loc)?;
+        self.reshape(moved, last, loc)
+    }
+
+    /// OneHot: `values[1]` where the (wrapped) index equals the position
+    /// along the new axis, `values[0]` elsewhere.
+    fn one_hot(
+        &mut self,
+        node: &NodeProto,
+        a: &Attrs,
+        indices: Value,
+        loc: Location,
+    ) -> Res<Value> {
+        let rank = self.rank_of(indices).ok_or("needs indices of known rank")?;
+        let axis = a.int("axis").unwrap_or(-1);
+        let axis = if axis < 0 {
+            axis + rank as i64 + 1
+        } else {
+            axis
+        };
+        if !(0..=rank as i64).contains(&axis) {
+            return Err(format!("axis {axis} is out of range for rank {}", rank + 1));
+        }
+        let depth = self.req(node, 1)?;
+        let depth = self.scalar_i64(depth, loc)?;
+        let values = self.req(node, 2)?;
+        let i64t = self.ctx.integer_type(64);
+        // Non-integer indices are truncated; negative ones count from depth.
+        let ids = self.cast_to(indices, i64t, loc)?;
+        let zero = self.const_i64_scalar(0, loc)?;
+        let negative = self.bin("graph.less", ids, zero, loc)?;
+        let wrapped = self.bin("graph.add", ids, depth, loc)?;
+        let ids = self.op1("graph.where", vec![negative, wrapped, ids], vec![], loc)?;
+        let axes = self.const_i64(&[axis], loc)?;
+        let ids = self.op1("graph.unsqueeze", vec![ids, axes], vec![], loc)?;
+        let positions = self.iota(depth, rank - axis as usize, loc)?;
+        let on_mask = self.bin("graph.equal", ids, positions, loc)?;
+        let pick = |i: i64, s: &mut Self| -> Res<Value> {
+            let index = s.const_i64_scalar(i, loc)?;
+            let axis = s.i64_attr(0);
+            s.op1(
+                "graph.gather",
+                vec![values, index],
+                vec![("axis", axis)],
+                loc,
+            )
+        };
+        let off = pick(0, self)?;
+        let on = pick(1, self)?;
+        self.op1("graph.where", vec![on_mask, on, off], vec![], loc)
+    }
+}
