@@ -22,8 +22,13 @@ pub struct OperandInfo {
     pub shape: Shape,
     /// Its element type.
     pub elem: Type,
-    /// Its elements, when it is a small integer constant (shapes, axes).
+    /// Its elements, when it is a small integer constant (shapes, axes) or
+    /// a shape computation determines every one of them.
     pub value: Option<Vec<i64>>,
+    /// Its elements as sizes, static or symbolic, when it is a small 0-D or
+    /// 1-D integer tensor computed from shapes and constants (see
+    /// [`shape_value`](super::shape_value::shape_value)).
+    pub sizes: Option<Vec<Dim>>,
 }
 
 /// The element type of an inferred result.
@@ -53,15 +58,24 @@ pub type ShapeFn = fn(&Context, Operation, &[OperandInfo]) -> Result<Vec<Inferre
 pub struct ShapeFunction(pub ShapeFn);
 
 /// The operand information of `value`: its type's shape and element type,
-/// and its elements when a `graph.constant` of integers defines it.
+/// its elements when a `graph.constant` of integers defines it or a shape
+/// computation determines them all, and its elements as sizes
+/// ([`shape_value`](super::shape_value::shape_value)).
 pub fn operand_info(ctx: &Context, value: Value) -> Option<OperandInfo> {
     let (shape, elem) = shape_of(ctx, ctx.value_type(value))?;
-    let value = ctx
+    let sizes = super::shape_value::shape_value(ctx, value);
+    let constant = ctx
         .defining_op(value)
         .filter(|&op| ctx.op_name_str(op) == "graph.constant")
         .and_then(|op| strata_ir::ods::inherent_attr(ctx, op, "value"))
         .and_then(|attr| int_elements(ctx, attr));
-    Some(OperandInfo { shape, elem, value })
+    let value = constant.or_else(|| sizes.as_ref()?.iter().map(Dim::known).collect());
+    Some(OperandInfo {
+        shape,
+        elem,
+        value,
+        sizes,
+    })
 }
 
 /// The elements of a dense integer attribute of at most 1024 elements.
@@ -883,7 +897,7 @@ fn infer_reshape(
 ) -> Result<Vec<Inferred>, String> {
     let (x, s) = (operand(ops, 0)?, operand(ops, 1)?);
     let elem = ResultElem::Of(x.elem);
-    let Some(target) = &s.value else {
+    let Some(target) = target_sizes(s) else {
         return Ok(vec![(
             match len_1d(s, "shape")? {
                 Some(n) => Shape::ranked(vec![Dim::Unknown; n]),
@@ -896,7 +910,15 @@ fn infer_reshape(
     let xd = x.shape.dims();
     let mut dims = Vec::with_capacity(target.len());
     let mut infer_at = None;
-    for (i, &t) in target.iter().enumerate() {
+    for (i, t) in target.iter().enumerate() {
+        // A computed element may be 0 or -1 at run time: it stays unknown.
+        let t = match t {
+            Dim::Known(t) => *t,
+            other => {
+                dims.push(other.clone());
+                continue;
+            }
+        };
         dims.push(match t {
             -1 => {
                 if infer_at.replace(i).is_some() {
@@ -927,7 +949,11 @@ fn infer_reshape(
         dims[i] = total.div_exact(&known).unwrap_or(Dim::Unknown);
         if let (Dim::Known(t), Dim::Known(k)) = (&total, &known) {
             if *k == 0 || t % k != 0 {
-                return Err(format!("cannot reshape {} elements into {:?}", t, target));
+                return Err(format!(
+                    "cannot reshape {} elements into {}",
+                    t,
+                    Shape::ranked(target)
+                ));
             }
         }
     } else {
@@ -940,6 +966,16 @@ fn infer_reshape(
         }
     }
     Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+/// The elements of a shape operand as sizes: the constant ones, or the
+/// symbolic ones a shape computation gives.
+fn target_sizes(s: &OperandInfo) -> Option<Vec<Dim>> {
+    match (&s.value, &s.sizes) {
+        (Some(v), _) => Some(v.iter().map(|&d| Dim::Known(d)).collect()),
+        (None, Some(d)) => Some(d.clone()),
+        (None, None) => None,
+    }
 }
 
 fn infer_transpose(
@@ -982,12 +1018,15 @@ fn infer_transpose(
 fn infer_expand(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
     let (x, s) = (operand(ops, 0)?, operand(ops, 1)?);
     let elem = ResultElem::Of(x.elem);
-    match &s.value {
+    match target_sizes(s) {
         Some(target) => {
-            if target.iter().any(|&t| t < 0) {
-                return Err(format!("shape {target:?} has a negative size"));
+            if target.iter().any(|t| t.known().is_some_and(|t| t < 0)) {
+                return Err(format!(
+                    "shape {} has a negative size",
+                    Shape::ranked(target)
+                ));
             }
-            Ok(vec![(broadcast(&x.shape, &Shape::of(target))?, elem)])
+            Ok(vec![(broadcast(&x.shape, &Shape::ranked(target))?, elem)])
         }
         None => Ok(vec![(
             match (len_1d(s, "shape")?, x.shape.rank()) {
@@ -1431,9 +1470,9 @@ fn infer_constant_of_shape(
         }
         None => ResultElem::F32,
     };
-    let shape = match &s.value {
-        Some(v) if v.iter().all(|&d| d >= 0) => Shape::of(v),
-        Some(v) => return Err(format!("shape {v:?} has a negative size")),
+    let shape = match target_sizes(s) {
+        Some(v) if v.iter().all(|d| d.known().is_none_or(|d| d >= 0)) => Shape::ranked(v),
+        Some(v) => return Err(format!("shape {} has a negative size", Shape::ranked(v))),
         None => match len_1d(s, "shape")? {
             Some(n) => Shape::ranked(vec![Dim::Unknown; n]),
             None => Shape::unranked(),
@@ -1463,6 +1502,11 @@ fn infer_range(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<I
             let n = ((limit - start + delta - delta.signum()) / delta).max(0);
             Dim::Known(i64::try_from(n).map_err(|_| format!("range of {n} elements is too large"))?)
         }
+        // range(0, n, 1) has n elements, whatever n is.
+        (Some(s), _, Some(d)) if s == &[0] && d == &[1] => match l.sizes.as_deref() {
+            Some([n]) => n.clone(),
+            _ => Dim::Unknown,
+        },
         _ => Dim::Unknown,
     };
     Ok(vec![(Shape::ranked(vec![len]), ResultElem::Of(s.elem))])

@@ -12,6 +12,7 @@ pub mod fold;
 pub mod infer;
 mod ops;
 pub mod shape;
+pub mod shape_value;
 
 use ops::register_ops;
 pub use ops::*;

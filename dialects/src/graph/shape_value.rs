@@ -1,0 +1,214 @@
+//! Symbolic values of shape computations.
+//!
+//! Exported models compute shapes at run time: `Shape`, `Gather`,
+//! `Unsqueeze`, `Concat`, arithmetic, then `Reshape` or `Expand`. The
+//! elements of such small integer tensors are sizes, and most of them are
+//! known symbolically: `shape_of` of a `tensor<?x?x768xf32, #graph.dims<batch,
+//! seq>>` is `[batch, seq, 768]`. [`shape_value`] evaluates the ops of a
+//! shape computation over [`Dim`]s, so that shape functions can use a
+//! computed shape as if it were a constant one, and symbols flow through
+//! the reshape.
+//!
+//! It looks only at the ops that define the value (up to [`MAX_DEPTH`] ops
+//! up), never at run-time data, and gives up (`None`, or [`Dim::Unknown`]
+//! for one element) wherever the value is not determined by types and
+//! constants.
+
+use strata_ir::attributes::AttrKind;
+use strata_ir::types::TypeKind;
+use strata_ir::{Context, Operation, Value};
+
+use super::infer::{attr_i64, int_elements};
+use super::shape::{shape_of, Dim};
+
+/// How many defining ops [`shape_value`] follows up from a value.
+pub const MAX_DEPTH: usize = 16;
+
+/// How many values one [`shape_value`] call may visit in all: a bound on
+/// the work for computations that share values (a DAG) or have many
+/// operands.
+const MAX_VISITS: usize = 256;
+
+/// The most elements a shape value may have.
+const MAX_ELEMENTS: usize = 64;
+
+/// The elements of `value`, an integer tensor of rank 0 or 1 with at most
+/// 64 elements, as sizes: `Known` for constants, `Sym` for symbolic sizes,
+/// `Unknown` for elements nothing is known about. `None` when the value is
+/// not such a tensor, or its producer is not a shape computation.
+pub fn shape_value(ctx: &Context, value: Value) -> Option<Vec<Dim>> {
+    let mut fuel = MAX_VISITS;
+    eval(ctx, value, MAX_DEPTH, &mut fuel)
+}
+
+fn eval(ctx: &Context, value: Value, depth: usize, fuel: &mut usize) -> Option<Vec<Dim>> {
+    *fuel = fuel.checked_sub(1)?;
+    let (shape, elem) = shape_of(ctx, ctx.value_type(value))?;
+    if !matches!(ctx.type_kind(elem), TypeKind::Integer { width, .. } if *width > 1) {
+        return None;
+    }
+    let len = match shape.dims()? {
+        [] => 1,
+        [Dim::Known(n)] if (0..=MAX_ELEMENTS as i64).contains(n) => *n as usize,
+        _ => return None,
+    };
+    let op = ctx.defining_op(value)?;
+    if ctx.op_name_str(op) == "graph.constant" {
+        let attr = strata_ir::ods::inherent_attr(ctx, op, "value")?;
+        return Some(
+            int_elements(ctx, attr)?
+                .into_iter()
+                .map(Dim::Known)
+                .collect(),
+        );
+    }
+    if depth == 0 {
+        return None;
+    }
+    let out = eval_op(ctx, op, depth - 1, fuel)?;
+    // A producer whose result disagrees with the declared length is not
+    // trusted (its verifier reports the disagreement).
+    (out.len() == len).then_some(out)
+}
+
+fn operand(
+    ctx: &Context,
+    op: Operation,
+    i: usize,
+    depth: usize,
+    fuel: &mut usize,
+) -> Option<Vec<Dim>> {
+    eval(ctx, ctx.operands(op).nth(i)?, depth, fuel)
+}
+
+fn eval_op(ctx: &Context, op: Operation, depth: usize, fuel: &mut usize) -> Option<Vec<Dim>> {
+    let name = ctx.op_name_str(op);
+    match name {
+        "graph.shape_of" => {
+            let x = ctx.operands(op).next()?;
+            let (shape, _) = shape_of(ctx, ctx.value_type(x))?;
+            let dims = shape.dims()?;
+            let r = dims.len() as i64;
+            let clamp = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r) as usize;
+            let start = clamp(attr_i64(ctx, op, "start").unwrap_or(0));
+            let end = clamp(attr_i64(ctx, op, "end").unwrap_or(r));
+            Some(dims.get(start..end.max(start))?.to_vec())
+        }
+        "graph.size" => {
+            let x = ctx.operands(op).next()?;
+            let (shape, _) = shape_of(ctx, ctx.value_type(x))?;
+            Some(vec![shape.num_elements()])
+        }
+        // Same elements, another shape or integer type.
+        "graph.identity" | "graph.reshape" | "graph.squeeze" | "graph.unsqueeze" | "graph.cast" => {
+            operand(ctx, op, 0, depth, fuel)
+        }
+        "graph.concat" => {
+            if attr_i64(ctx, op, "axis").unwrap_or(0) != 0 {
+                return None;
+            }
+            let mut out = Vec::new();
+            for v in ctx.operands(op) {
+                out.extend(eval(ctx, v, depth, fuel)?);
+            }
+            Some(out)
+        }
+        "graph.gather" => {
+            if attr_i64(ctx, op, "axis").unwrap_or(0) != 0 {
+                return None;
+            }
+            let data = operand(ctx, op, 0, depth, fuel)?;
+            let indices = operand(ctx, op, 1, depth, fuel)?;
+            indices
+                .iter()
+                .map(|i| {
+                    let i = i.known()?;
+                    let i = if i < 0 { i + data.len() as i64 } else { i };
+                    data.get(usize::try_from(i).ok()?).cloned()
+                })
+                .collect()
+        }
+        "graph.slice" => {
+            // Operand groups: data, starts, ends, then the optional axes and
+            // steps (`operandSegmentSizes` says which are present).
+            let data = operand(ctx, op, 0, depth, fuel)?;
+            let sizes = segment_sizes(ctx, op);
+            let mut known = |group: usize| -> Option<Option<i64>> {
+                let index = match &sizes {
+                    Some(s) if s.get(group).copied().unwrap_or(0) == 0 => return Some(None),
+                    Some(s) => s[..group].iter().sum(),
+                    None => group,
+                };
+                match ctx.operands(op).nth(index) {
+                    None => Some(None),
+                    Some(v) => {
+                        let elements = eval(ctx, v, depth, fuel)?;
+                        match elements.as_slice() {
+                            [one] => Some(Some(one.known()?)),
+                            _ => None,
+                        }
+                    }
+                }
+            };
+            let (start, end) = (known(1)??, known(2)??);
+            if known(3)?.is_some_and(|a| a != 0 && a != -1) || known(4)?.is_some_and(|s| s != 1) {
+                return None;
+            }
+            let n = data.len() as i64;
+            let clamp = |v: i64| (if v < 0 { v + n } else { v }).clamp(0, n) as usize;
+            let (start, end) = (clamp(start), clamp(end));
+            Some(data.get(start..end.max(start))?.to_vec())
+        }
+        "graph.add" | "graph.sub" | "graph.mul" | "graph.div" | "graph.max" | "graph.min" => {
+            let (a, b) = (
+                operand(ctx, op, 0, depth, fuel)?,
+                operand(ctx, op, 1, depth, fuel)?,
+            );
+            let n = a.len().max(b.len());
+            if !(a.len() == n || a.len() == 1) || !(b.len() == n || b.len() == 1) {
+                return None;
+            }
+            let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
+            Some(
+                (0..n)
+                    .map(|i| combine(name, &at(&a, i), &at(&b, i)))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// The `operandSegmentSizes` of `op`, when it has them.
+fn segment_sizes(ctx: &Context, op: Operation) -> Option<Vec<usize>> {
+    let attr = strata_ir::ods::inherent_attr(ctx, op, "operandSegmentSizes")?;
+    match ctx.attr_kind(attr) {
+        AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|&v| v as u32 as usize).collect())
+        }
+        _ => None,
+    }
+}
+
+/// One element of an elementwise op on sizes.
+fn combine(name: &str, a: &Dim, b: &Dim) -> Dim {
+    if let (Dim::Known(x), Dim::Known(y)) = (a, b) {
+        let r = match name {
+            "graph.add" => x.checked_add(*y),
+            "graph.sub" => x.checked_sub(*y),
+            "graph.mul" => x.checked_mul(*y),
+            // Integer division truncates toward zero.
+            "graph.div" => x.checked_div(*y),
+            "graph.max" => Some(*x.max(y)),
+            _ => Some(*x.min(y)),
+        };
+        return r.map_or(Dim::Unknown, Dim::Known);
+    }
+    match name {
+        "graph.add" => a.add(b),
+        "graph.sub" if *b == Dim::Known(0) => a.clone(),
+        "graph.mul" => a.mul(b),
+        "graph.div" => a.div_exact(b).unwrap_or(Dim::Unknown),
+        _ => Dim::Unknown,
+    }
+}
