@@ -1017,6 +1017,47 @@ impl Interpreter<'_> {
                     .map_err(|_| "group must be positive")?,
             )
             .map_err(kerr)?,
+            "graph.gather_elements" => {
+                k::gather_elements(arg(0)?, arg(1)?, i64a("axis").unwrap_or(0)).map_err(kerr)?
+            }
+            "graph.scatter_elements" | "graph.scatter_nd" => {
+                let r = attr_str(ctx, op, "reduction").unwrap_or_else(|| "none".into());
+                let r = k::ScatterReduction::parse(&r)
+                    .ok_or_else(|| format!("has an unknown reduction '{r}'"))?;
+                if name == "graph.scatter_nd" {
+                    k::scatter_nd(arg(0)?, arg(1)?, arg(2)?, r).map_err(kerr)?
+                } else {
+                    let axis = i64a("axis").unwrap_or(0);
+                    k::scatter_elements(arg(0)?, arg(1)?, arg(2)?, axis, r).map_err(kerr)?
+                }
+            }
+            "graph.cumsum" => {
+                let axis = match arg(1)?.to_i64_vec().as_slice() {
+                    &[a] => a,
+                    _ => return Err("axis must hold one element".into()),
+                };
+                k::cumsum(
+                    arg(0)?,
+                    axis,
+                    attr_bool(ctx, op, "exclusive"),
+                    attr_bool(ctx, op, "reverse"),
+                )
+                .map_err(kerr)?
+            }
+            "graph.top_k" => {
+                let count = match arg(1)?.to_i64_vec().as_slice() {
+                    &[n] => n,
+                    _ => return Err("k must hold one element".into()),
+                };
+                let (values, indices) = k::top_k(
+                    arg(0)?,
+                    count,
+                    i64a("axis").unwrap_or(-1),
+                    attr_bool(ctx, op, "largest"),
+                )
+                .map_err(kerr)?;
+                return Ok(vec![values, indices]);
+            }
             "graph.dropout" => {
                 let ratio = arg(1)?.to_f64_vec();
                 let &[ratio] = ratio.as_slice() else {

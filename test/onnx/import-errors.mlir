@@ -1,4 +1,5 @@
-// Import errors: every unsupported op type at once with its nodes; a file
+// Import errors: every unsupported op type at once with its nodes
+// (Inputs/unsupported.py writes the model); a file
 // that is not an ONNX model; a missing file; an unresolved shape under
 // --verify-shapes, named by its node. Each exits with status 1.
 // RUN: not strata import %S/Inputs/unsupported.onnx 2>&1 | FileCheck %s --check-prefix=OPS
@@ -7,7 +8,7 @@
 // RUN: not strata import %t.missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not strata import %S/Inputs/dynamic-reshape.onnx --verify-shapes 2>&1 | FileCheck %s --check-prefix=UNRESOLVED
 
-// OPS: unsupported.onnx: unsupported ONNX ops: Einsum (node mix/Einsum); TopK (node top/TopK, top2/TopK)
+// OPS: unsupported.onnx: unsupported ONNX ops: Einsum (node mix/Einsum); Resize (node up/Resize, up2/Resize)
 // TRUNCATED: .onnx: not a valid ONNX model: failed to decode Protobuf message
 // MISSING: .missing.onnx: No such file or directory
 // UNRESOLVED: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op result #0 has an unresolved shape [?, ?]

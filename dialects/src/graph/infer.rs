@@ -1251,6 +1251,167 @@ fn infer_gather(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
+fn infer_gather_elements(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, idx) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    if let (Some(xd), Some(id)) = (x.shape.dims(), idx.shape.dims()) {
+        let axis = norm_axis(attr_i64(ctx, op, "axis").unwrap_or(0), xd.len(), "axis")?;
+        check_element_indices(xd, id, axis)?;
+    }
+    Ok(vec![(idx.shape.clone(), elem)])
+}
+
+/// Element-wise indices have the input's rank and, off `axis`, sizes no
+/// larger than its.
+fn check_element_indices(xd: &[Dim], id: &[Dim], axis: usize) -> Result<(), String> {
+    if id.len() != xd.len() {
+        return Err(format!(
+            "indices must have the rank of the input ({}), but have rank {}",
+            xd.len(),
+            id.len()
+        ));
+    }
+    for (d, (i, x)) in id.iter().zip(xd).enumerate() {
+        if let (Some(i), Some(x), false) = (i.known(), x.known(), d == axis) {
+            if i > x {
+                return Err(format!(
+                    "indices have size {i} in dimension {d}, larger than the input's {x}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_reduction(ctx: &Context, op: Operation) -> Result<(), String> {
+    let r = attr_str(ctx, op, "reduction").unwrap_or_else(|| "none".into());
+    if !matches!(r.as_str(), "none" | "add" | "mul" | "max" | "min") {
+        return Err(format!(
+            "reduction must be \"none\", \"add\", \"mul\", \"max\" or \"min\", not \"{r}\""
+        ));
+    }
+    Ok(())
+}
+
+fn infer_scatter_elements(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, idx, upd) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, x, upd)?;
+    check_reduction(ctx, op)?;
+    if let (Some(id), Some(ud)) = (idx.shape.dims(), upd.shape.dims()) {
+        if id.len() != ud.len() || id.iter().zip(ud).any(|(a, b)| a.provably_ne(b)) {
+            return Err(format!(
+                "indices {} and updates {} must have the same shape",
+                idx.shape, upd.shape
+            ));
+        }
+    }
+    if let (Some(xd), Some(id)) = (x.shape.dims(), idx.shape.dims()) {
+        let axis = norm_axis(attr_i64(ctx, op, "axis").unwrap_or(0), xd.len(), "axis")?;
+        check_element_indices(xd, id, axis)?;
+    }
+    Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
+}
+
+fn infer_scatter_nd(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, idx, upd) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, x, upd)?;
+    check_reduction(ctx, op)?;
+    if let (Some(xd), Some(id), Some(ud)) = (x.shape.dims(), idx.shape.dims(), upd.shape.dims()) {
+        let Some((last, lead)) = id.split_last() else {
+            return Err("indices must have rank 1 or more".into());
+        };
+        if let Some(k) = last.known() {
+            let k = usize::try_from(k)
+                .ok()
+                .filter(|&k| k <= xd.len())
+                .ok_or_else(|| {
+                    format!(
+                        "index tuples have {k} entries, more than the input's rank {}",
+                        xd.len()
+                    )
+                })?;
+            let expected: Vec<Dim> = lead.iter().chain(&xd[k..]).cloned().collect();
+            if ud.len() != expected.len() || ud.iter().zip(&expected).any(|(a, b)| a.provably_ne(b))
+            {
+                return Err(format!(
+                    "updates must have shape {}, but have {}",
+                    Shape::ranked(expected),
+                    upd.shape
+                ));
+            }
+        }
+    }
+    Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
+}
+
+fn infer_cumsum(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (x, axis) = (operand(ops, 0)?, operand(ops, 1)?);
+    if !is_scalar(&axis.shape) {
+        return Err(format!(
+            "axis must be a scalar, but has shape {}",
+            axis.shape
+        ));
+    }
+    if let (Some(rank), Some([a])) = (x.shape.rank(), axis.value.as_deref()) {
+        if rank == 0 {
+            return Err("input must have rank 1 or more".into());
+        }
+        norm_axis(*a, rank, "axis")?;
+    }
+    Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
+}
+
+fn infer_top_k(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (x, k) = (operand(ops, 0)?, operand(ops, 1)?);
+    if !is_scalar(&k.shape) {
+        return Err(format!(
+            "k must have one element, but has shape {}",
+            k.shape
+        ));
+    }
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![
+            (Shape::unranked(), ResultElem::Of(x.elem)),
+            (Shape::unranked(), ResultElem::I64),
+        ]);
+    };
+    if xd.is_empty() {
+        return Err("input must have rank 1 or more".into());
+    }
+    let axis = norm_axis(attr_i64(ctx, op, "axis").unwrap_or(-1), xd.len(), "axis")?;
+    let k = match k.sizes.as_deref() {
+        Some([k]) => k.clone(),
+        _ => Dim::Unknown,
+    };
+    if let Some(n) = k.known() {
+        if n < 0 || xd[axis].known().is_some_and(|d| n > d) {
+            return Err(format!(
+                "k = {n} is out of range for dimension {axis} of size {}",
+                xd[axis]
+            ));
+        }
+    }
+    let mut dims = xd.to_vec();
+    dims[axis] = k;
+    let shape = Shape::ranked(dims);
+    Ok(vec![
+        (shape.clone(), ResultElem::Of(x.elem)),
+        (shape, ResultElem::I64),
+    ])
+}
+
 fn infer_squeeze(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let elem = ResultElem::Of(x.elem);
@@ -1679,6 +1840,11 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.log_softmax", infer_axis_same),
     ("graph.layer_norm", infer_norm),
     ("graph.dropout", infer_dropout),
+    ("graph.gather_elements", infer_gather_elements),
+    ("graph.scatter_elements", infer_scatter_elements),
+    ("graph.scatter_nd", infer_scatter_nd),
+    ("graph.cumsum", infer_cumsum),
+    ("graph.top_k", infer_top_k),
     ("graph.rms_norm", infer_norm),
     ("graph.batch_norm", infer_batch_norm),
     ("graph.reduce_sum", infer_reduce),

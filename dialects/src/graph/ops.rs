@@ -888,6 +888,94 @@ pub struct SliceOp {
     output: Result<AnyTensor>,
 }
 
+/// Gathers single elements: `output[p] = input[p with p[axis] =
+/// indices[p]]` (negative indices count from the end). `indices` has the
+/// rank of `input`; the result has its shape.
+#[op("graph.gather_elements",
+     traits(Pure),
+     format = "$input `[` $indices `]` attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct GatherElementsOp {
+    input: Operand<AnyTensor>,
+    indices: Operand<IntTensor>,
+    #[default = "0"]
+    axis: Attr<I64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// A copy of `input` with each element of `updates` written at
+/// `p with p[axis] = indices[p]`, or combined with the element there by
+/// `reduction` (`"none"`, `"add"`, `"mul"`, `"max"`, `"min"`).
+#[op("graph.scatter_elements",
+     traits(Pure),
+     format = "$input `[` $indices `]` `,` $updates attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct ScatterElementsOp {
+    input: Operand<AnyTensor>,
+    indices: Operand<IntTensor>,
+    updates: Operand<AnyTensor>,
+    #[default = "0"]
+    axis: Attr<I64Attr>,
+    #[default = "\"none\""]
+    reduction: Attr<StrAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// A copy of `input` with slices of `updates` written (or combined by
+/// `reduction`) at the index tuples in the last dimension of `indices`.
+#[op("graph.scatter_nd",
+     traits(Pure),
+     format = "$input `[` $indices `]` `,` $updates attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct ScatterNdOp {
+    input: Operand<AnyTensor>,
+    indices: Operand<IntTensor>,
+    updates: Operand<AnyTensor>,
+    #[default = "\"none\""]
+    reduction: Attr<StrAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// Running sums along the axis given by the scalar `axis` operand;
+/// `exclusive` leaves each element out of its own sum, `reverse` sums from
+/// the end.
+#[op("graph.cumsum",
+     traits(Pure),
+     format = "$input `,` $axis attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct CumsumOp {
+    input: Operand<AnyTensor>,
+    axis: Operand<IntTensor>,
+    #[default = "false"]
+    exclusive: Attr<BoolAttr>,
+    #[default = "false"]
+    reverse: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// The `k` largest (`largest`) or smallest elements along `axis`, sorted,
+/// and their positions (`i64`); equal elements keep their index order and
+/// NaN is larger than every number. `k` is a one-element operand.
+#[op("graph.top_k",
+     traits(Pure),
+     format = "$input `,` $k attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct TopKOp {
+    input: Operand<AnyTensor>,
+    k: Operand<IntTensor>,
+    #[default = "-1"]
+    axis: Attr<I64Attr>,
+    #[default = "true"]
+    largest: Attr<BoolAttr>,
+    values: Result<AnyTensor>,
+    indices: Result<IntTensor>,
+}
+
 /// Gathers slices of `input` along `axis` at `indices` (negative indices
 /// count from the end).
 #[op("graph.gather",
@@ -1139,6 +1227,11 @@ pub(super) fn register_ops(ctx: &mut Context) {
     RmsNormOp::register(ctx);
     BatchNormOp::register(ctx);
     DropoutOp::register(ctx);
+    GatherElementsOp::register(ctx);
+    ScatterElementsOp::register(ctx);
+    ScatterNdOp::register(ctx);
+    CumsumOp::register(ctx);
+    TopKOp::register(ctx);
     ReshapeOp::register(ctx);
     TransposeOp::register(ctx);
     ExpandOp::register(ctx);

@@ -43,6 +43,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Conv",
     "Cos",
     "Cosh",
+    "CumSum",
     "DepthToSpace",
     "Div",
     "Dropout",
@@ -55,6 +56,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Flatten",
     "Floor",
     "Gather",
+    "GatherElements",
     "Gelu",
     "Gemm",
     "GlobalAveragePool",
@@ -107,6 +109,9 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "ReduceSumSquare",
     "Relu",
     "Reshape",
+    "Scatter",
+    "ScatterElements",
+    "ScatterND",
     "Selu",
     "Shape",
     "Shrink",
@@ -130,6 +135,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Tanh",
     "ThresholdedRelu",
     "Tile",
+    "TopK",
     "Transpose",
     "Trilu",
     "Unsqueeze",
@@ -1116,6 +1122,49 @@ impl<'c> Importer<'c> {
                 let axis = self.i64_attr(a.int("axis").unwrap_or(0));
                 one(self.op1("graph.gather", ops, vec![("axis", axis)], loc))
             }
+            "GatherElements" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let axis = self.i64_attr(a.int("axis").unwrap_or(0));
+                one(self.op1("graph.gather_elements", ops, vec![("axis", axis)], loc))
+            }
+            "ScatterElements" | "Scatter" | "ScatterND" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?, self.req(node, 2)?];
+                let reduction = a.string("reduction").unwrap_or_else(|| "none".into());
+                let mut props = vec![("reduction", self.ctx.string_attr(&reduction))];
+                let name = if op == "ScatterND" {
+                    "graph.scatter_nd"
+                } else {
+                    props.push(("axis", self.i64_attr(a.int("axis").unwrap_or(0))));
+                    "graph.scatter_elements"
+                };
+                one(self.op1(name, ops, props, loc))
+            }
+            "CumSum" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let props = vec![
+                    (
+                        "exclusive",
+                        self.bool_attr(a.int("exclusive").unwrap_or(0) != 0),
+                    ),
+                    (
+                        "reverse",
+                        self.bool_attr(a.int("reverse").unwrap_or(0) != 0),
+                    ),
+                ];
+                one(self.op1("graph.cumsum", ops, props, loc))
+            }
+            "TopK" => {
+                // `sorted = 0` allows any order: the sorted one is as good.
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let props = vec![
+                    ("axis", self.i64_attr(a.int("axis").unwrap_or(-1))),
+                    (
+                        "largest",
+                        self.bool_attr(a.int("largest").unwrap_or(1) != 0),
+                    ),
+                ];
+                self.op("graph.top_k", ops, props, 2, None, loc)
+            }
             "Squeeze" | "Unsqueeze" => {
                 let x = self.req(node, 0)?;
                 let axes = match a.ints("axes") {
@@ -1851,6 +1900,8 @@ fn min_opset(op: &str) -> i64 {
         "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,
+        // Scatter (deprecated at 11) is ScatterElements without reduction.
+        "Scatter" => 9,
         "Tan" => 7,
         "Acosh"
         | "Asinh"
@@ -1863,7 +1914,8 @@ fn min_opset(op: &str) -> i64 {
         | "Shrink"
         | "Sinh" => 9,
         "IsInf" | "ThresholdedRelu" => 10,
-        "DepthToSpace" | "OneHot" | "ReduceLogSum" => 11,
+        "CumSum" | "DepthToSpace" | "GatherElements" | "OneHot" | "ReduceLogSum"
+        | "ScatterElements" | "ScatterND" | "TopK" => 11,
         "Celu" => 12,
         // Scale and bias became per channel (from per group) at 21.
         "GroupNormalization" => 21,

@@ -10,6 +10,7 @@ mod allclose;
 mod attention;
 mod conv;
 mod elementwise;
+mod indexing;
 mod matmul;
 mod movement;
 mod normalization;
@@ -24,6 +25,9 @@ pub use conv::conv2d;
 pub use elementwise::{
     binary, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp, LogicalOp,
     UnaryOp,
+};
+pub use indexing::{
+    cumsum, gather_elements, scatter_elements, scatter_nd, top_k, ScatterReduction,
 };
 pub use matmul::{gemm, matmul};
 pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};

@@ -1069,3 +1069,71 @@ func.func @dropout_training(%x: tensor<4x4xf32>, %r: tensor<f32>, %t: tensor<4xi
   %0 = graph.dropout %x, %r training %t : (tensor<4x4xf32>, tensor<f32>, tensor<4xi1>) -> tensor<4x4xf32>
   return
 }
+
+// -----
+
+// gather_elements, scatters, cumsum and top_k.
+
+func.func @gather_elements_rank(%x: tensor<4x4xf32>, %i: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.gather_elements' op indices must have the rank of the input (2), but have rank 1}}
+  %0 = graph.gather_elements %x[%i] : (tensor<4x4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_size(%x: tensor<4x4xf32>, %i: tensor<5x1xi64>) {
+  // expected-error @+1 {{'graph.gather_elements' op indices have size 5 in dimension 0, larger than the input's 4}}
+  %0 = graph.gather_elements %x[%i] {axis = 1 : i64} : (tensor<4x4xf32>, tensor<5x1xi64>) -> tensor<5x1xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_updates(%x: tensor<4x4xf32>, %i: tensor<2x2xi64>, %u: tensor<2x3xf32>) {
+  // expected-error @+1 {{'graph.scatter_elements' op indices [2, 2] and updates [2, 3] must have the same shape}}
+  %0 = graph.scatter_elements %x[%i], %u : (tensor<4x4xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_reduction(%x: tensor<4x4xf32>, %i: tensor<2x2xi64>, %u: tensor<2x2xf32>) {
+  // expected-error @+1 {{'graph.scatter_elements' op reduction must be "none", "add", "mul", "max" or "min", not "sum"}}
+  %0 = graph.scatter_elements %x[%i], %u {reduction = "sum"} : (tensor<4x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_updates(%x: tensor<4x5xf32>, %i: tensor<3x1xi64>, %u: tensor<3x4xf32>) {
+  // expected-error @+1 {{'graph.scatter_nd' op updates must have shape [3, 5], but have [3, 4]}}
+  %0 = graph.scatter_nd %x[%i], %u : (tensor<4x5xf32>, tensor<3x1xi64>, tensor<3x4xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_tuple(%x: tensor<4x5xf32>, %i: tensor<3x3xi64>, %u: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.scatter_nd' op index tuples have 3 entries, more than the input's rank 2}}
+  %0 = graph.scatter_nd %x[%i], %u : (tensor<4x5xf32>, tensor<3x3xi64>, tensor<3xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @cumsum_axis(%x: tensor<4x5xf32>) {
+  %a = graph.constant dense<2> : tensor<i64>
+  // expected-error @+1 {{'graph.cumsum' op axis 2 is out of range for rank 2}}
+  %0 = graph.cumsum %x, %a : (tensor<4x5xf32>, tensor<i64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @top_k_too_many(%x: tensor<4x5xf32>) {
+  %k = graph.constant dense<6> : tensor<1xi64>
+  // expected-error @+1 {{'graph.top_k' op k = 6 is out of range for dimension 1 of size 5}}
+  %0:2 = graph.top_k %x, %k : (tensor<4x5xf32>, tensor<1xi64>) -> (tensor<4x6xf32>, tensor<4x6xi64>)
+  return
+}

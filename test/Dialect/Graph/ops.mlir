@@ -299,6 +299,25 @@ module {
     return %4, %6 : tensor<?x?x768xf32, #graph.dims<batch, seq>>, tensor<?x32x56x56xf32, #graph.dims<batch>>
   }
 
+  // Element-wise gather and scatters (with reductions), cumsum and top_k;
+  // top_k's k is a run-time value, so its size stays unknown.
+  // CHECK-LABEL: func.func @indexing(
+  // CHECK-NEXT: %0 = graph.gather_elements %arg0[%arg1] {axis = 1 : i64} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<?x2xi64, #graph.dims<batch>>) -> tensor<?x2xf32, #graph.dims<batch>>
+  // CHECK-NEXT: %1 = graph.scatter_elements %arg0[%arg1], %arg2 {axis = 1 : i64, reduction = "add"} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<?x2xi64, #graph.dims<batch>>, tensor<?x2xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
+  // CHECK-NEXT: %2 = graph.scatter_nd %1[%arg3], %arg4 : (tensor<?x4xf32, #graph.dims<batch>>, tensor<3x1xi64>, tensor<3x4xf32>) -> tensor<?x4xf32, #graph.dims<batch>>
+  // CHECK-NEXT: %3 = graph.cumsum %2, %arg5 {exclusive = true, reverse = true} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<i64>) -> tensor<?x4xf32, #graph.dims<batch>>
+  // CHECK-NEXT: %4:2 = graph.top_k %3, %arg6 {largest = false} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<1xi64>) -> (tensor<?x?xf32, #graph.dims<batch, ?>>, tensor<?x?xi64, #graph.dims<batch, ?>>)
+  // CHECK-NEXT: return %0, %1, %2, %3, %4#0, %4#1 : tensor<?x2xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x?xf32, #graph.dims<batch, ?>>, tensor<?x?xi64, #graph.dims<batch, ?>>
+  // CHECK-NEXT: }
+  func.func @indexing(%arg0: tensor<?x4xf32, #graph.dims<batch>>, %arg1: tensor<?x2xi64, #graph.dims<batch>>, %arg2: tensor<?x2xf32, #graph.dims<batch>>, %arg3: tensor<3x1xi64>, %arg4: tensor<3x4xf32>, %arg5: tensor<i64>, %arg6: tensor<1xi64>) -> (tensor<?x2xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x?xf32, #graph.dims<batch, ?>>, tensor<?x?xi64, #graph.dims<batch, ?>>) {
+    %0 = graph.gather_elements %arg0[%arg1] {axis = 1 : i64} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<?x2xi64, #graph.dims<batch>>) -> tensor<?x2xf32, #graph.dims<batch>>
+    %1 = graph.scatter_elements %arg0[%arg1], %arg2 {axis = 1 : i64, reduction = "add"} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<?x2xi64, #graph.dims<batch>>, tensor<?x2xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
+    %2 = graph.scatter_nd %1[%arg3], %arg4 : (tensor<?x4xf32, #graph.dims<batch>>, tensor<3x1xi64>, tensor<3x4xf32>) -> tensor<?x4xf32, #graph.dims<batch>>
+    %3 = graph.cumsum %2, %arg5 {exclusive = true, reverse = true} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<i64>) -> tensor<?x4xf32, #graph.dims<batch>>
+    %4:2 = graph.top_k %3, %arg6 {largest = false} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<1xi64>) -> (tensor<?x?xf32, #graph.dims<batch, ?>>, tensor<?x?xi64, #graph.dims<batch, ?>>)
+    return %0, %1, %2, %3, %4#0, %4#1 : tensor<?x2xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x?xf32, #graph.dims<batch, ?>>, tensor<?x?xi64, #graph.dims<batch, ?>>
+  }
+
   // dropout in training mode: with and without the mask, the seed and the
   // run-time training flag.
   // CHECK-LABEL: func.func @dropout(
