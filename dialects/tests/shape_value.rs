@@ -118,3 +118,50 @@ fn shared_values_do_not_blow_up() {
         start.elapsed()
     );
 }
+
+#[test]
+fn unsigned_constants_and_narrowing_casts() {
+    // A ui8 200 is 200, not -56; a cast that cannot hold a value (300 to
+    // i8) or a symbol (n to i8) gives up on it.
+    let wide = returned_value(
+        r#"
+func.func @f() -> tensor<1xi64> {
+  %d = graph.constant dense<200> : tensor<1xui8>
+  %w = graph.cast %d : (tensor<1xui8>) -> tensor<1xi64>
+  return %w : tensor<1xi64>
+}
+"#,
+    );
+    assert_eq!(wide, Some(vec![Dim::Known(200)]));
+    let narrow = returned_value(
+        r#"
+func.func @f(%x: tensor<300x?xf32, #graph.dims<n>>) -> tensor<2xi64> {
+  %s = graph.shape_of %x : (tensor<300x?xf32, #graph.dims<n>>) -> tensor<2xi64>
+  %b = graph.cast %s : (tensor<2xi64>) -> tensor<2xi8>
+  %w = graph.cast %b : (tensor<2xi8>) -> tensor<2xi64>
+  return %w : tensor<2xi64>
+}
+"#,
+    );
+    assert_eq!(narrow, Some(vec![Dim::Unknown, Dim::Unknown]));
+}
+
+#[test]
+fn negative_factors_are_not_sizes() {
+    let v = returned_value(
+        r#"
+func.func @f(%x: tensor<?xf32, #graph.dims<n>>) -> tensor<2xi64> {
+  %s = graph.shape_of %x : (tensor<?xf32, #graph.dims<n>>) -> tensor<1xi64>
+  %m = graph.constant dense<-1> : tensor<1xi64>
+  %neg = graph.mul %s, %m : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %two = graph.constant dense<2> : tensor<1xi64>
+  %twice = graph.mul %s, %two : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %d = graph.constant dense<-2> : tensor<1xi64>
+  %q = graph.div %twice, %d : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %both = graph.concat %neg, %q {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  return %both : tensor<2xi64>
+}
+"#,
+    );
+    assert_eq!(v, Some(vec![Dim::Unknown, Dim::Unknown]));
+}

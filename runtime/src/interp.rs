@@ -919,10 +919,11 @@ impl Interpreter<'_> {
                 if attr_bool(ctx, op, "fmod") && !a.dtype().is_float() {
                     // C's `%`: the sign of the dividend.
                     let (shape, x, y) = broadcast_pair(a, b)?;
+                    // i128 holds signed and unsigned values alike.
                     let out = x
-                        .to_i64_vec()
+                        .to_i128_vec()
                         .into_iter()
-                        .zip(y.to_i64_vec())
+                        .zip(y.to_i128_vec())
                         .map(|(p, q)| {
                             if q == 0 {
                                 Err("integer remainder by zero".to_string())
@@ -930,8 +931,9 @@ impl Interpreter<'_> {
                                 Ok(p.wrapping_rem(q))
                             }
                         })
-                        .collect::<Result<Vec<i64>, String>>()?;
-                    Tensor::from_i64_vec(a.dtype(), &shape, &out)
+                        .collect::<Result<Vec<i128>, String>>()?;
+                    Tensor::new(shape, crate::TensorData::from_i128_slice(a.dtype(), &out))
+                        .map_err(kerr)?
                 } else {
                     bin(BinaryOp::Mod)?
                 }

@@ -78,7 +78,8 @@ pub fn operand_info(ctx: &Context, value: Value) -> Option<OperandInfo> {
     })
 }
 
-/// The elements of a dense integer attribute of at most 1024 elements.
+/// The elements of a dense integer attribute of at most 1024 elements
+/// (`None` for a `ui64` value beyond `i64::MAX`).
 pub fn int_elements(ctx: &Context, attr: Attribute) -> Option<Vec<i64>> {
     let AttrKind::DenseElements { ty, data } = ctx.attr_kind(attr) else {
         return None;
@@ -86,9 +87,10 @@ pub fn int_elements(ctx: &Context, attr: Attribute) -> Option<Vec<i64>> {
     let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(*ty) else {
         return None;
     };
-    let TypeKind::Integer { width, .. } = ctx.type_kind(*element) else {
+    let TypeKind::Integer { width, signedness } = ctx.type_kind(*element) else {
         return None;
     };
+    let unsigned = *signedness == strata_ir::types::Signedness::Unsigned;
     let count = shape.iter().try_fold(1usize, |acc, &d| {
         usize::try_from(d).ok().and_then(|d| acc.checked_mul(d))
     })?;
@@ -101,8 +103,11 @@ pub fn int_elements(ctx: &Context, attr: Attribute) -> Option<Vec<i64>> {
         let mut buf = [0u8; 8];
         buf.get_mut(..bytes)?.copy_from_slice(chunk);
         let raw = u64::from_le_bytes(buf);
-        // Sign-extend from the element width (i1 is 0 or 1).
-        Some(if *width == 1 || *width >= 64 {
+        // Unsigned values zero-extend (and must fit i64); the others
+        // sign-extend from the element width (i1 is 0 or 1).
+        Some(if unsigned {
+            i64::try_from(raw).ok()?
+        } else if *width == 1 || *width >= 64 {
             raw as i64
         } else {
             let shift = 64 - *width;

@@ -89,6 +89,8 @@ impl Dim {
         match (self, other) {
             (Dim::Known(0), _) | (_, Dim::Known(0)) => Dim::Known(0),
             (Dim::Known(a), Dim::Known(b)) => a.checked_mul(*b).map_or(Dim::Unknown, Dim::Known),
+            // A size times a negative number is not a size.
+            (Dim::Known(a), Dim::Sym(_)) | (Dim::Sym(_), Dim::Known(a)) if *a < 0 => Dim::Unknown,
             (Dim::Known(a), Dim::Sym(m)) | (Dim::Sym(m), Dim::Known(a)) => {
                 match m.coeff.checked_mul(*a) {
                     Some(coeff) => Dim::Sym(Monomial {
@@ -116,7 +118,7 @@ impl Dim {
         match (self, other) {
             (_, Dim::Known(1)) => Some(self.clone()),
             (Dim::Known(a), Dim::Known(b)) if *b != 0 && a % b == 0 => Some(Dim::Known(a / b)),
-            (Dim::Sym(m), Dim::Known(b)) if *b != 0 && m.coeff % b == 0 => {
+            (Dim::Sym(m), Dim::Known(b)) if *b > 0 && m.coeff % b == 0 => {
                 Some(Dim::Sym(Monomial {
                     coeff: m.coeff / b,
                     syms: m.syms.clone(),

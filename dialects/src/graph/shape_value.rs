@@ -15,7 +15,7 @@
 //! constants.
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::types::TypeKind;
+use strata_ir::types::{Signedness, TypeKind};
 use strata_ir::{Context, Operation, Value};
 
 use super::infer::{attr_i64, int_elements};
@@ -68,7 +68,58 @@ fn eval(ctx: &Context, value: Value, depth: usize, fuel: &mut usize) -> Option<V
     let out = eval_op(ctx, op, depth - 1, fuel)?;
     // A producer whose result disagrees with the declared length is not
     // trusted (its verifier reports the disagreement).
-    (out.len() == len).then_some(out)
+    if out.len() != len {
+        return None;
+    }
+    // A static value outside the element type's range wraps at run time.
+    let (lo, hi) = int_kind(ctx, value)?.range();
+    Some(
+        out.into_iter()
+            .map(|d| match d.known() {
+                Some(k) if i128::from(k) < lo || i128::from(k) > hi => Dim::Unknown,
+                _ => d,
+            })
+            .collect(),
+    )
+}
+
+/// The width and signedness of an integer tensor's elements.
+#[derive(Clone, Copy)]
+struct IntKind {
+    width: u32,
+    unsigned: bool,
+}
+
+impl IntKind {
+    fn range(self) -> (i128, i128) {
+        let w = self.width.min(64);
+        if self.unsigned {
+            (0, (1i128 << w) - 1)
+        } else {
+            (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+        }
+    }
+}
+
+fn int_kind(ctx: &Context, value: Value) -> Option<IntKind> {
+    let (_, elem) = shape_of(ctx, ctx.value_type(value))?;
+    match ctx.type_kind(elem) {
+        TypeKind::Integer { width, signedness } if *width > 1 => Some(IntKind {
+            width: *width,
+            unsigned: *signedness == Signedness::Unsigned,
+        }),
+        TypeKind::Index => Some(IntKind {
+            width: 64,
+            unsigned: false,
+        }),
+        _ => None,
+    }
+}
+
+/// Every value of `from` is a value of `to`.
+fn holds(to: IntKind, from: IntKind) -> bool {
+    let ((tl, th), (fl, fh)) = (to.range(), from.range());
+    tl <= fl && fh <= th
 }
 
 fn operand(
@@ -100,8 +151,26 @@ fn eval_op(ctx: &Context, op: Operation, depth: usize, fuel: &mut usize) -> Opti
             Some(vec![shape.num_elements()])
         }
         // Same elements, another shape or integer type.
-        "graph.identity" | "graph.reshape" | "graph.squeeze" | "graph.unsqueeze" | "graph.cast" => {
+        "graph.identity" | "graph.reshape" | "graph.squeeze" | "graph.unsqueeze" => {
             operand(ctx, op, 0, depth, fuel)
+        }
+        "graph.cast" => {
+            // Values the result type cannot hold wrap at run time: only
+            // static ones in its range survive (see `eval`), and symbols
+            // only through a cast that cannot narrow them.
+            let input = ctx.operands(op).next()?;
+            let widening = match (int_kind(ctx, input), ctx.results(op).next()) {
+                (Some(from), Some(r)) => int_kind(ctx, r).is_some_and(|to| holds(to, from)),
+                _ => false,
+            };
+            let v = operand(ctx, op, 0, depth, fuel)?;
+            Some(if widening {
+                v
+            } else {
+                v.into_iter()
+                    .map(|d| if d.known().is_some() { d } else { Dim::Unknown })
+                    .collect()
+            })
         }
         "graph.concat" => {
             if attr_i64(ctx, op, "axis").unwrap_or(0) != 0 {
@@ -204,6 +273,8 @@ fn combine(name: &str, a: &Dim, b: &Dim) -> Dim {
         };
         return r.map_or(Dim::Unknown, Dim::Known);
     }
+    // `Dim::mul` and `Dim::div_exact` give up on negative factors, which
+    // would not give sizes.
     match name {
         "graph.add" => a.add(b),
         "graph.sub" if *b == Dim::Known(0) => a.clone(),

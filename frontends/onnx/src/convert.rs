@@ -759,10 +759,12 @@ impl<'c> Importer<'c> {
                             self.scalar(f32, 0.5, loc)?
                         }
                     };
-                    let mut props = Vec::new();
-                    if let Some(seed) = a.int("seed") {
-                        props.push(("seed", self.i64_attr(seed)));
-                    }
+                    // Without a seed (ONNX: "auto-generated"), each node gets its
+                    // own, derived from its first output's name, so two dropouts
+                    // neither share a mask nor fold into one.
+                    let first = node.output.first().map_or("", String::as_str);
+                    let seed = a.int("seed").unwrap_or_else(|| name_seed(first));
+                    let props = vec![("seed", self.i64_attr(seed))];
                     let mut operands = vec![x, ratio];
                     if constant == Some(None) {
                         operands.extend(training);
@@ -1941,16 +1943,34 @@ fn scalar_attr(ctx: &mut Context, ty: Type, v: f64) -> Option<Attribute> {
         },
         TypeKind::Integer { width: 1, .. } => vec![u8::from(v != 0.0)],
         &TypeKind::Integer { width, signedness } if matches!(width, 8 | 16 | 32 | 64) => {
+            // Saturate at the type's bounds (NaN becomes 0), then keep the
+            // low bytes.
+            let bits = width - 1;
             let bytes = if signedness == Signedness::Unsigned {
-                (v as u64).to_le_bytes()
+                let max = if width == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
+                ((v.max(0.0) as u64).min(max)).to_le_bytes()
             } else {
-                (v as i64).to_le_bytes()
+                let (lo, hi) = (-(1i128 << bits), (1i128 << bits) - 1);
+                ((v as i128).clamp(lo, hi) as i64).to_le_bytes()
             };
             bytes[..width as usize / 8].to_vec()
         }
         _ => return None,
     };
     ctx.dense_elements_attr(ty, raw)
+}
+
+/// A seed derived from `name` (64-bit FNV-1a): stable across runs and
+/// machines, different for different names.
+fn name_seed(name: &str) -> i64 {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    hash as i64
 }
 
 /// A node's name for messages: its name, or its op type and index.

@@ -30,11 +30,11 @@ pub fn allclose(actual: &Tensor, expected: &Tensor, rtol: f64, atol: f64) -> Res
             .collect()
     } else {
         actual
-            .to_i64_vec()
+            .to_i128_vec()
             .into_iter()
-            .zip(expected.to_i64_vec())
+            .zip(expected.to_i128_vec())
             .map(|(a, e)| {
-                let diff = (a as i128 - e as i128).unsigned_abs() as f64;
+                let diff = (a - e).unsigned_abs() as f64;
                 let tol = atol + rtol * (e as f64).abs();
                 (diff > tol).then_some(diff - tol)
             })
@@ -59,7 +59,7 @@ pub fn allclose(actual: &Tensor, expected: &Tensor, rtol: f64, atol: f64) -> Res
         if t.dtype().is_float() {
             format!("{}", t.to_f64_vec()[worst])
         } else {
-            format!("{}", t.to_i64_vec()[worst])
+            format!("{}", t.to_i128_vec()[worst])
         }
     };
     Err(format!(

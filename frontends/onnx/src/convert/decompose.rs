@@ -74,13 +74,22 @@ impl Importer<'_> {
                 self.bin("graph.mul", elu, g, loc)?
             }
             "Celu" => {
-                // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
-                //   = alpha * elu(x / alpha) with elu's alpha 1.
+                // max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), as
+                // written (alpha * elu(x / alpha) only holds for alpha > 0).
                 let alpha = float(a, "alpha", 1.0);
+                if alpha == 0.0 {
+                    return Err("with alpha = 0 is not defined".into());
+                }
                 let al = self.scalar_like(x, alpha, loc)?;
+                let one = self.scalar_like(x, 1.0, loc)?;
+                let zero = self.scalar_like(x, 0.0, loc)?;
+                let pos = self.un("graph.relu", x, loc)?;
                 let scaled = self.bin("graph.div", x, al, loc)?;
-                let elu = self.elu(scaled, 1.0, loc)?;
-                self.bin("graph.mul", elu, al, loc)?
+                let e = self.un("graph.exp", scaled, loc)?;
+                let em1 = self.bin("graph.sub", e, one, loc)?;
+                let neg = self.bin("graph.mul", em1, al, loc)?;
+                let neg = self.bin("graph.min", neg, zero, loc)?;
+                self.bin("graph.add", pos, neg, loc)?
             }
             "ThresholdedRelu" => {
                 let alpha = self.scalar_like(x, float(a, "alpha", 1.0), loc)?;
@@ -170,16 +179,24 @@ impl Importer<'_> {
                 let half = self.scalar_like(x, 0.5, loc)?;
                 self.bin("graph.mul", sum, half, loc)?
             }
-            "Asinh" | "Acosh" => {
-                // log(x + sqrt(x^2 +- 1))
+            "Asinh" => {
+                // sign(x) * log(|x| + sqrt(x^2 + 1)): odd, so negative x
+                // does not cancel in the sum.
+                let one = self.scalar_like(x, 1.0, loc)?;
+                let ax = self.un("graph.abs", x, loc)?;
+                let sq = self.bin("graph.mul", x, x, loc)?;
+                let inner = self.bin("graph.add", sq, one, loc)?;
+                let root = self.un("graph.sqrt", inner, loc)?;
+                let sum = self.bin("graph.add", ax, root, loc)?;
+                let l = self.un("graph.log", sum, loc)?;
+                let sign = self.un("graph.sign", x, loc)?;
+                self.bin("graph.mul", sign, l, loc)?
+            }
+            "Acosh" => {
+                // log(x + sqrt(x^2 - 1)), for x >= 1.
                 let one = self.scalar_like(x, 1.0, loc)?;
                 let sq = self.bin("graph.mul", x, x, loc)?;
-                let name = if op == "Asinh" {
-                    "graph.add"
-                } else {
-                    "graph.sub"
-                };
-                let inner = self.bin(name, sq, one, loc)?;
+                let inner = self.bin("graph.sub", sq, one, loc)?;
                 let root = self.un("graph.sqrt", inner, loc)?;
                 let sum = self.bin("graph.add", x, root, loc)?;
                 self.un("graph.log", sum, loc)?
@@ -304,9 +321,14 @@ impl Importer<'_> {
                 let diff = self.diagonal_offsets(x, 2, loc)?;
                 let on = self.bin("graph.equal", diff, k, loc)?;
                 let elem = match a.int("dtype") {
-                    Some(dt) => element_type(self.ctx, dt as i32).ok_or_else(|| {
-                        format!("dtype {} is not supported", dtype_name(dt as i32))
-                    })?,
+                    Some(dt) => i32::try_from(dt)
+                        .ok()
+                        .and_then(|dt| element_type(self.ctx, dt))
+                        .ok_or_else(|| {
+                            let name =
+                                i32::try_from(dt).map_or_else(|_| dt.to_string(), dtype_name);
+                            format!("dtype {name} is not supported")
+                        })?,
                     None => self.elem(x).ok_or("operand is not a tensor")?,
                 };
                 self.cast_to(on, elem, loc)?
@@ -491,31 +513,36 @@ impl Importer<'_> {
             return Err("needs a 4-D NCHW input with static C, H and W".into());
         };
         let (c, h, w) = (*c, *h, *w);
+        let too_large = || format!("blocksize {b} is too large for [{c}, {h}, {w}]");
         if b <= 0 {
             return Err(format!("blocksize {b} must be positive"));
         }
+        let bb = b.checked_mul(b).ok_or_else(too_large)?;
         let (first, perm, last) = if node.op_type() == "DepthToSpace" {
-            if c % (b * b) != 0 {
+            if c % bb != 0 {
                 return Err(format!("channels {c} are not a multiple of blocksize^2"));
             }
-            let cb = c / (b * b);
+            let cb = c / bb;
             let crd = a.string("mode").is_some_and(|m| m == "CRD");
             let (first, perm) = if crd {
                 (vec![0, cb, b, b, h, w], vec![0, 1, 4, 2, 5, 3])
             } else {
                 (vec![0, b, b, cb, h, w], vec![0, 3, 4, 1, 5, 2])
             };
-            (first, perm, vec![0, cb, h * b, w * b])
+            let hb = h.checked_mul(b).ok_or_else(too_large)?;
+            let wb = w.checked_mul(b).ok_or_else(too_large)?;
+            (first, perm, vec![0, cb, hb, wb])
         } else {
             if h % b != 0 || w % b != 0 {
                 return Err(format!(
                     "H {h} and W {w} are not multiples of blocksize {b}"
                 ));
             }
+            let cbb = c.checked_mul(bb).ok_or_else(too_large)?;
             (
                 vec![0, c, h / b, b, w / b, b],
                 vec![0, 3, 5, 1, 2, 4],
-                vec![0, c * b * b, h / b, w / b],
+                vec![0, cbb, h / b, w / b],
             )
         };
         let first = self.const_i64(&first, loc)?;
