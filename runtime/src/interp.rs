@@ -1019,6 +1019,50 @@ impl Interpreter<'_> {
                     .map_err(|_| "group must be positive")?,
             )
             .map_err(kerr)?,
+            "graph.resize" => {
+                let word = |n: &str, d: &str| attr_str(ctx, op, n).unwrap_or_else(|| d.into());
+                let mode = match word("mode", "nearest").as_str() {
+                    "linear" => k::ResizeMode::Linear,
+                    "cubic" => k::ResizeMode::Cubic,
+                    _ => k::ResizeMode::Nearest,
+                };
+                let mut p = k::ResizeParams::new(mode);
+                p.coordinate = match word("coordinate_transformation_mode", "half_pixel").as_str() {
+                    "half_pixel_symmetric" => k::CoordinateMode::HalfPixelSymmetric,
+                    "pytorch_half_pixel" => k::CoordinateMode::PytorchHalfPixel,
+                    "align_corners" => k::CoordinateMode::AlignCorners,
+                    "asymmetric" => k::CoordinateMode::Asymmetric,
+                    "tf_crop_and_resize" => k::CoordinateMode::TfCropAndResize,
+                    _ => k::CoordinateMode::HalfPixel,
+                };
+                p.nearest = match word("nearest_mode", "round_prefer_floor").as_str() {
+                    "round_prefer_ceil" => k::NearestMode::RoundPreferCeil,
+                    "floor" => k::NearestMode::Floor,
+                    "ceil" => k::NearestMode::Ceil,
+                    _ => k::NearestMode::RoundPreferFloor,
+                };
+                p.aspect = match word("keep_aspect_ratio_policy", "stretch").as_str() {
+                    "not_larger" => k::AspectPolicy::NotLarger,
+                    "not_smaller" => k::AspectPolicy::NotSmaller,
+                    _ => k::AspectPolicy::Stretch,
+                };
+                p.cubic_a = attr_f64(ctx, op, "cubic_coeff_a").unwrap_or(-0.75);
+                p.exclude_outside = attr_bool(ctx, op, "exclude_outside");
+                p.extrapolation = attr_f64(ctx, op, "extrapolation_value").unwrap_or(0.0);
+                p.antialias = attr_bool(ctx, op, "antialias");
+                let axes = attr_i64_array(ctx, op, "axes").unwrap_or_default();
+                let roi = opt(1).map(|t| t.to_f64_vec());
+                let (scales, sizes) = (
+                    opt(2).map(|t| t.to_f64_vec()),
+                    opt(3).map(|t| t.to_i64_vec()),
+                );
+                let target = match (&scales, &sizes) {
+                    (Some(s), None) => k::ResizeTarget::Scales(s),
+                    (None, Some(z)) => k::ResizeTarget::Sizes(z),
+                    _ => return Err("needs exactly one of scales and sizes".into()),
+                };
+                k::resize(arg(0)?, &axes, target, roi.as_deref(), &p).map_err(kerr)?
+            }
             "graph.gather_elements" => {
                 k::gather_elements(arg(0)?, arg(1)?, i64a("axis").unwrap_or(0)).map_err(kerr)?
             }

@@ -888,6 +888,43 @@ pub struct SliceOp {
     output: Result<AnyTensor>,
 }
 
+/// Resizes the input by interpolation (ONNX `Resize`): along `axes` (every
+/// axis when absent), to `floor(scale * size)` for each of `scales`, or to
+/// `sizes` (exactly one of the two is given). `mode` is `"nearest"`,
+/// `"linear"` or `"cubic"`; `coordinate_transformation_mode` maps output
+/// coordinates to input ones (`"half_pixel"`, `"half_pixel_symmetric"`,
+/// `"pytorch_half_pixel"`, `"align_corners"`, `"asymmetric"`,
+/// `"tf_crop_and_resize"`, which needs `roi`).
+#[op("graph.resize",
+     traits(Pure),
+     format = "$input (`roi` $roi^)? (`scales` $scales^)? (`sizes` $sizes^)? attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct ResizeOp {
+    input: Operand<AnyTensor>,
+    roi: Optional<FloatTensor>,
+    scales: Optional<FloatTensor>,
+    sizes: Optional<IntTensor>,
+    #[default = "\"nearest\""]
+    mode: Attr<StrAttr>,
+    #[default = "\"half_pixel\""]
+    coordinate_transformation_mode: Attr<StrAttr>,
+    #[default = "\"round_prefer_floor\""]
+    nearest_mode: Attr<StrAttr>,
+    #[default = "-7.500000e-01 : f64"]
+    cubic_coeff_a: Attr<F64Attr>,
+    #[default = "false"]
+    exclude_outside: Attr<BoolAttr>,
+    #[default = "0.000000e+00 : f64"]
+    extrapolation_value: Attr<F64Attr>,
+    #[default = "false"]
+    antialias: Attr<BoolAttr>,
+    #[default = "\"stretch\""]
+    keep_aspect_ratio_policy: Attr<StrAttr>,
+    axes: OptionalAttr<I64ArrayAttr>,
+    output: Result<AnyTensor>,
+}
+
 /// Gathers single elements: `output[p] = input[p with p[axis] =
 /// indices[p]]` (negative indices count from the end). `indices` has the
 /// rank of `input`; the result has its shape.
@@ -1232,6 +1269,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     ScatterNdOp::register(ctx);
     CumsumOp::register(ctx);
     TopKOp::register(ctx);
+    ResizeOp::register(ctx);
     ReshapeOp::register(ctx);
     TransposeOp::register(ctx);
     ExpandOp::register(ctx);

@@ -109,6 +109,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "ReduceSumSquare",
     "Relu",
     "Reshape",
+    "Resize",
     "Scatter",
     "ScatterElements",
     "ScatterND",
@@ -1124,6 +1125,58 @@ impl<'c> Importer<'c> {
                 let axis = self.i64_attr(a.int("axis").unwrap_or(0));
                 one(self.op1("graph.gather", ops, vec![("axis", axis)], loc))
             }
+            "Resize" => {
+                let x = self.req(node, 0)?;
+                // Before opset 13 roi and scales were required inputs, given
+                // as empty tensors when unused: an empty one is absent.
+                let present = |i: usize| -> Res<Option<Value>> {
+                    let v = self.input(node, i)?;
+                    Ok(v.filter(|&v| self.dims_of(v).as_deref() != Some(&[Dim::Known(0)][..])))
+                };
+                let (roi, scales, sizes) = (present(1)?, present(2)?, present(3)?);
+                let seg = self.segments(&[
+                    1,
+                    i32::from(roi.is_some()),
+                    i32::from(scales.is_some()),
+                    i32::from(sizes.is_some()),
+                ]);
+                let mut props = vec![("operandSegmentSizes", seg)];
+                for (name, default) in [
+                    ("mode", "nearest"),
+                    ("coordinate_transformation_mode", "half_pixel"),
+                    ("nearest_mode", "round_prefer_floor"),
+                    ("keep_aspect_ratio_policy", "stretch"),
+                ] {
+                    let v = a.string(name).unwrap_or_else(|| default.into());
+                    props.push((name, self.ctx.string_attr(&v)));
+                }
+                props.push((
+                    "cubic_coeff_a",
+                    self.f64_attr(a.float("cubic_coeff_a").map_or(-0.75, f64::from)),
+                ));
+                props.push((
+                    "extrapolation_value",
+                    self.f64_attr(a.float("extrapolation_value").map_or(0.0, f64::from)),
+                ));
+                props.push((
+                    "exclude_outside",
+                    self.bool_attr(a.int("exclude_outside").unwrap_or(0) != 0),
+                ));
+                props.push((
+                    "antialias",
+                    self.bool_attr(a.int("antialias").unwrap_or(0) != 0),
+                ));
+                if let Some(axes) = a.ints("axes") {
+                    props.push(("axes", self.i64_array(&axes)));
+                }
+                let operands = [x]
+                    .into_iter()
+                    .chain(roi)
+                    .chain(scales)
+                    .chain(sizes)
+                    .collect();
+                one(self.op1("graph.resize", operands, props, loc))
+            }
             "GatherElements" => {
                 let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
                 let axis = self.i64_attr(a.int("axis").unwrap_or(0));
@@ -1916,7 +1969,7 @@ fn min_opset(op: &str) -> i64 {
         | "Shrink"
         | "Sinh" => 9,
         "IsInf" | "ThresholdedRelu" => 10,
-        "CumSum" | "DepthToSpace" | "GatherElements" | "OneHot" | "ReduceLogSum"
+        "CumSum" | "DepthToSpace" | "GatherElements" | "OneHot" | "ReduceLogSum" | "Resize"
         | "ScatterElements" | "ScatterND" | "TopK" => 11,
         "Celu" => 12,
         // Scale and bias became per channel (from per group) at 21.

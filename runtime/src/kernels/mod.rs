@@ -17,6 +17,7 @@ mod normalization;
 mod pool;
 mod random;
 mod reduce;
+mod resize;
 mod shape;
 
 pub use allclose::allclose;
@@ -35,6 +36,9 @@ pub use normalization::{batch_norm, layer_norm, log_softmax, rms_norm, softmax};
 pub use pool::{avg_pool2d, global_avg_pool, global_max_pool, max_pool2d, max_pool2d_with_indices};
 pub use random::dropout;
 pub use reduce::{argmax, argmin, reduce, ReduceOp};
+pub use resize::{
+    resize, AspectPolicy, CoordinateMode, NearestMode, ResizeMode, ResizeParams, ResizeTarget,
+};
 pub use shape::{broadcast_shapes, broadcast_to, expand};
 
 /// Why a kernel rejected its operands.

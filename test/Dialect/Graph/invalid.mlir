@@ -1137,3 +1137,46 @@ func.func @top_k_too_many(%x: tensor<4x5xf32>) {
   %0:2 = graph.top_k %x, %k : (tensor<4x5xf32>, tensor<1xi64>) -> (tensor<4x6xf32>, tensor<4x6xi64>)
   return
 }
+
+// -----
+
+// resize.
+
+func.func @resize_both(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>, %z: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.resize' op needs exactly one of scales and sizes}}
+  %0 = graph.resize %x scales %s sizes %z : (tensor<1x1x4x4xf32>, tensor<4xf32>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @resize_mode(%x: tensor<1x1x4x4xf32>, %z: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.resize' op mode must be one of ["nearest", "linear", "cubic"], not "bilinear"}}
+  %0 = graph.resize %x sizes %z {mode = "bilinear"} : (tensor<1x1x4x4xf32>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @resize_roi(%x: tensor<1x1x4x4xf32>, %z: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.resize' op tf_crop_and_resize needs a roi}}
+  %0 = graph.resize %x sizes %z {coordinate_transformation_mode = "tf_crop_and_resize"} : (tensor<1x1x4x4xf32>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @resize_scale(%x: tensor<1x1x4x4xf32>) {
+  %s = graph.constant dense<[1.0, 1.0, 0.0, 2.0]> : tensor<4xf32>
+  // expected-error @+1 {{'graph.resize' op scale 0 of axis 2 is not positive}}
+  %0 = graph.resize %x scales %s : (tensor<1x1x4x4xf32>, tensor<4xf32>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @resize_count(%x: tensor<1x1x4x4xf32>, %z: tensor<3xi64>) {
+  // expected-error @+1 {{'graph.resize' op has 3 scales or sizes for 4 axes}}
+  %0 = graph.resize %x sizes %z : (tensor<1x1x4x4xf32>, tensor<3xi64>) -> tensor<?x?x?x?xf32>
+  return
+}

@@ -318,6 +318,25 @@ module {
     return %0, %1, %2, %3, %4#0, %4#1 : tensor<?x2xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32, #graph.dims<batch>>, tensor<?x?xf32, #graph.dims<batch, ?>>, tensor<?x?xi64, #graph.dims<batch, ?>>
   }
 
+  // resize by constant scales (sizes inferred, the batch symbol kept), by
+  // run-time sizes, and crop-and-resize with a roi.
+  // CHECK-LABEL: func.func @resize(
+  // CHECK-NEXT: %0 = graph.constant dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>
+  // CHECK-NEXT: %1 = graph.resize %arg0 scales %0 {axes = array<i64: 2, 3>, mode = "linear"} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<2xf32>) -> tensor<?x3x32x48xf32, #graph.dims<batch>>
+  // CHECK-NEXT: %2 = graph.resize %arg0 sizes %arg1 {axes = array<i64: 2, 3>, coordinate_transformation_mode = "align_corners", mode = "cubic"} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<2xi64>) -> tensor<?x3x?x?xf32, #graph.dims<batch, ?, ?>>
+  // CHECK-NEXT: %3 = graph.constant dense<8> : tensor<2xi64>
+  // CHECK-NEXT: %4 = graph.resize %arg0 roi %arg2 sizes %3 {axes = array<i64: 2, 3>, coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+00 : f64} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<4xf32>, tensor<2xi64>) -> tensor<?x3x8x8xf32, #graph.dims<batch>>
+  // CHECK-NEXT: return %1, %2, %4 : tensor<?x3x32x48xf32, #graph.dims<batch>>, tensor<?x3x?x?xf32, #graph.dims<batch, ?, ?>>, tensor<?x3x8x8xf32, #graph.dims<batch>>
+  // CHECK-NEXT: }
+  func.func @resize(%arg0: tensor<?x3x16x16xf32, #graph.dims<batch>>, %arg1: tensor<2xi64>, %arg2: tensor<4xf32>) -> (tensor<?x3x32x48xf32, #graph.dims<batch>>, tensor<?x3x?x?xf32, #graph.dims<batch, ?, ?>>, tensor<?x3x8x8xf32, #graph.dims<batch>>) {
+    %0 = graph.constant dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>
+    %1 = graph.resize %arg0 scales %0 {axes = array<i64: 2, 3>, mode = "linear"} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<2xf32>) -> tensor<?x3x32x48xf32, #graph.dims<batch>>
+    %2 = graph.resize %arg0 sizes %arg1 {axes = array<i64: 2, 3>, coordinate_transformation_mode = "align_corners", mode = "cubic"} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<2xi64>) -> tensor<?x3x?x?xf32, #graph.dims<batch, ?, ?>>
+    %3 = graph.constant dense<8> : tensor<2xi64>
+    %4 = graph.resize %arg0 roi %arg2 sizes %3 {axes = array<i64: 2, 3>, coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+00 : f64} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<4xf32>, tensor<2xi64>) -> tensor<?x3x8x8xf32, #graph.dims<batch>>
+    return %1, %2, %4 : tensor<?x3x32x48xf32, #graph.dims<batch>>, tensor<?x3x?x?xf32, #graph.dims<batch, ?, ?>>, tensor<?x3x8x8xf32, #graph.dims<batch>>
+  }
+
   // dropout in training mode: with and without the mask, the seed and the
   // run-time training flag.
   // CHECK-LABEL: func.func @dropout(

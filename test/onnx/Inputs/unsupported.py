@@ -1,5 +1,5 @@
 """Writes unsupported.onnx: a model with two op types strata does not
-import (Einsum once, Resize twice), for import-errors.mlir. Run with the
+import (Einsum once, LpPool twice), for import-errors.mlir. Run with the
 venv of scripts/setup-onnx: .local/onnx-venv/bin/python test/onnx/Inputs/unsupported.py
 """
 
@@ -12,15 +12,16 @@ here = os.path.dirname(os.path.abspath(__file__))
 nodes = [
     helper.make_node("Einsum", ["x", "x"], ["m"], name="mix/Einsum", equation="ij,jk->ik"),
     helper.make_node("Relu", ["m"], ["r"], name="act/Relu"),
-    helper.make_node("Resize", ["r", "", "scales"], ["u"], name="up/Resize"),
-    helper.make_node("Resize", ["u", "", "scales"], ["y"], name="up2/Resize"),
+    helper.make_node("Unsqueeze", ["r", "axes"], ["r4"], name="nchw/Unsqueeze"),
+    helper.make_node("LpPool", ["r4"], ["u"], name="pool/LpPool", kernel_shape=[1, 1]),
+    helper.make_node("LpPool", ["u"], ["y"], name="pool2/LpPool", kernel_shape=[1, 1]),
 ]
 graph = helper.make_graph(
     nodes,
     "unsupported",
     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [16, 16])],
-    [helper.make_tensor("scales", TensorProto.FLOAT, [2], [2.0, 2.0])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 4])],
+    [helper.make_tensor("axes", TensorProto.INT64, [2], [0, 1])],
 )
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
 onnx.checker.check_model(model)
