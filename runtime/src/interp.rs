@@ -1019,6 +1019,21 @@ impl Interpreter<'_> {
                     .map_err(|_| "group must be positive")?,
             )
             .map_err(kerr)?,
+            "graph.conv_transpose2d" => {
+                let params = k::ConvTransposeParams {
+                    strides: window("strides", vec![1, 1])?,
+                    pads: window("pads", vec![0; 4])?,
+                    dilations: window("dilations", vec![1, 1])?,
+                    group: usize::try_from(i64a("group").unwrap_or(1))
+                        .map_err(|_| "group must be positive")?,
+                    output_padding: window("output_padding", vec![0, 0])?,
+                    output_shape: match attr_i64_array(ctx, op, "output_shape") {
+                        Some(s) => Some(usizes(&s, "output_shape")?),
+                        None => None,
+                    },
+                };
+                k::conv_transpose2d(arg(0)?, arg(1)?, x.get(2).copied(), &params).map_err(kerr)?
+            }
             "graph.resize" => {
                 let word = |n: &str, d: &str| attr_str(ctx, op, n).unwrap_or_else(|| d.into());
                 let mode = match word("mode", "nearest").as_str() {

@@ -692,6 +692,112 @@ fn infer_conv2d(
     Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
 }
 
+fn infer_conv_transpose2d(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, w) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, x, w)?;
+    if let Some(bias) = ops.get(2) {
+        same_elem(ctx, x, bias)?;
+        if bias.shape.rank().is_some_and(|r| r != 1) {
+            return Err(format!("bias must be 1-D, but has shape {}", bias.shape));
+        }
+    }
+    let elem = ResultElem::Of(x.elem);
+    let (Some(xd), Some(wd)) = (x.shape.dims(), w.shape.dims()) else {
+        return Ok(vec![(Shape::ranked(vec![Dim::Unknown; 4]), elem)]);
+    };
+    if xd.len() != 4 || wd.len() != 4 {
+        return Err(format!(
+            "input and weight must be 4-D (NCHW, CMkHkW), but have shapes {} and {}",
+            x.shape, w.shape
+        ));
+    }
+    let group = attr_i64(ctx, op, "group").unwrap_or(1);
+    if group < 1 {
+        return Err(format!("group must be positive, but is {group}"));
+    }
+    if xd[1].provably_ne(&wd[0]) {
+        return Err(format!(
+            "input has {} channels but the weight has {}",
+            xd[1], wd[0]
+        ));
+    }
+    if let Dim::Known(c) = &xd[1] {
+        if c % group != 0 {
+            return Err(format!(
+                "{c} input channels are not divisible into {group} groups"
+            ));
+        }
+    }
+    let kernel: Vec<i64> = wd[2..]
+        .iter()
+        .map(|d| {
+            d.known()
+                .ok_or("the weight's kernel dimensions must be static")
+        })
+        .collect::<Result<_, _>>()?;
+    let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    if strides.iter().chain(&dilations).any(|&v| v < 1) {
+        return Err("strides and dilations must be positive".into());
+    }
+    let output_padding = attr_i64_array(ctx, op, "output_padding").unwrap_or_else(|| vec![0, 0]);
+    if output_padding.len() != 2 || output_padding.iter().any(|&p| p < 0) {
+        return Err(format!(
+            "output_padding must have 2 entries that are not negative, not {output_padding:?}"
+        ));
+    }
+    let channels = wd[1].mul(&Dim::Known(group));
+    if let Some([b]) = ops.get(2).and_then(|b| b.shape.dims()) {
+        if b.provably_ne(&channels) {
+            return Err(format!(
+                "bias has {b} elements for {channels} output channels"
+            ));
+        }
+    }
+    let mut dims = vec![xd[0].clone(), channels];
+    match attr_i64_array(ctx, op, "output_shape") {
+        Some(shape) => {
+            if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
+                return Err(format!(
+                    "output_shape must have 2 sizes that are not negative, not {shape:?}"
+                ));
+            }
+            dims.extend(shape.iter().map(|&d| Dim::Known(d)));
+        }
+        None => {
+            for i in 0..2 {
+                // stride * in + c, with c the constant part.
+                let (s, k, d) = (
+                    i128::from(strides[i]),
+                    i128::from(kernel[i]),
+                    i128::from(dilations[i]),
+                );
+                let c = i128::from(output_padding[i]) + (k - 1) * d + 1
+                    - s
+                    - i128::from(pads[i])
+                    - i128::from(pads[i + 2]);
+                dims.push(match &xd[2 + i] {
+                    Dim::Known(n) => {
+                        let out = s * i128::from(*n) + c;
+                        if out < 0 {
+                            return Err(format!(
+                                "padding leaves spatial dimension {i} with size {out}"
+                            ));
+                        }
+                        Dim::Known(i64::try_from(out).map_err(|_| "output too large")?)
+                    }
+                    sym if c == 0 => sym.mul(&Dim::Known(strides[i])),
+                    _ => Dim::Unknown,
+                });
+            }
+        }
+    }
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
 fn infer_pool(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let Some(xd) = x.shape.dims() else {
@@ -2022,6 +2128,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.cumsum", infer_cumsum),
     ("graph.top_k", infer_top_k),
     ("graph.resize", infer_resize),
+    ("graph.conv_transpose2d", infer_conv_transpose2d),
     ("graph.rms_norm", infer_norm),
     ("graph.batch_norm", infer_batch_norm),
     ("graph.reduce_sum", infer_reduce),

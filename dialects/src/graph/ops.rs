@@ -518,6 +518,35 @@ pub struct Conv2dOp {
     output: Result<AnyTensor>,
 }
 
+/// 2-D transposed convolution (ONNX `ConvTranspose`) of `input: [N, C, H,
+/// W]` with `weight: [C, M/group, kH, kW]` and an optional `bias: [M]`.
+/// Each input element scatters `weight` times itself into the output at
+/// `(i * stride + k * dilation - pad_begin)`; the output's spatial sizes
+/// are `output_shape` when given, else `stride * (in - 1) + output_padding
+/// + (kernel - 1) * dilation + 1 - pad_begin - pad_end`.
+#[op("graph.conv_transpose2d",
+     traits(Pure),
+     format = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct ConvTranspose2dOp {
+    input: Operand<FloatTensor>,
+    weight: Operand<FloatTensor>,
+    bias: Optional<FloatTensor>,
+    #[default = "array<i64: 1, 1>"]
+    strides: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 0, 0, 0, 0>"]
+    pads: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 1, 1>"]
+    dilations: Attr<I64ArrayAttr>,
+    #[default = "1"]
+    group: Attr<I64Attr>,
+    #[default = "array<i64: 0, 0>"]
+    output_padding: Attr<I64ArrayAttr>,
+    output_shape: OptionalAttr<I64ArrayAttr>,
+    output: Result<AnyTensor>,
+}
+
 /// 2-D max pooling of an NCHW tensor; padding never wins.
 ///
 /// The optional `indices` result (`i64`) holds, for each output, the
@@ -1270,6 +1299,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     CumsumOp::register(ctx);
     TopKOp::register(ctx);
     ResizeOp::register(ctx);
+    ConvTranspose2dOp::register(ctx);
     ReshapeOp::register(ctx);
     TransposeOp::register(ctx);
     ExpandOp::register(ctx);

@@ -41,6 +41,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Constant",
     "ConstantOfShape",
     "Conv",
+    "ConvTranspose",
     "Cos",
     "Cosh",
     "CumSum",
@@ -1125,6 +1126,16 @@ impl<'c> Importer<'c> {
                 let axis = self.i64_attr(a.int("axis").unwrap_or(0));
                 one(self.op1("graph.gather", ops, vec![("axis", axis)], loc))
             }
+            "ConvTranspose" => {
+                let rank = self
+                    .req(node, 0)
+                    .ok()
+                    .and_then(|x| self.dims_of(x).map(|d| d.len()));
+                match rank {
+                    Some(3) => self.convert_conv_transpose_1d(node, loc),
+                    _ => self.convert_conv_transpose(node, &a, loc),
+                }
+            }
             "Resize" => {
                 let x = self.req(node, 0)?;
                 // Before opset 13 roi and scales were required inputs, given
@@ -1589,6 +1600,152 @@ impl<'c> Importer<'c> {
         Ok(squeezed)
     }
 
+    /// ConvTranspose on NCHW: `auto_pad` and an `output_shape` become explicit
+    /// pads (or the op's `output_shape`), as the ONNX reference computes them.
+    fn convert_conv_transpose(
+        &mut self,
+        node: &NodeProto,
+        a: &Attrs,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        let x = self.req(node, 0)?;
+        let w = self.req(node, 1)?;
+        let dims = self.dims_of(x).ok_or("needs an input of known rank")?;
+        match dims.len() {
+            4 => {}
+            n if n > 4 => {
+                return Err(format!(
+                    "in {}-D is not supported (1-D and 2-D only)",
+                    n - 2
+                ))
+            }
+            n => return Err(format!("needs a 3-D or 4-D input, not {n}-D")),
+        }
+        let kernel: Vec<i64> = match a.ints("kernel_shape") {
+            Some(k) => k,
+            None => self
+                .dims_of(w)
+                .and_then(|d| {
+                    d.get(2..)
+                        .map(|k| k.iter().map(Dim::known).collect::<Option<Vec<_>>>())
+                })
+                .flatten()
+                .ok_or("needs static kernel dimensions")?,
+        };
+        if kernel.len() != 2 {
+            return Err(format!(
+                "in {}-D is not supported (1-D and 2-D only)",
+                kernel.len()
+            ));
+        }
+        let strides = a.ints("strides").unwrap_or_else(|| vec![1, 1]);
+        let dilations = a.ints("dilations").unwrap_or_else(|| vec![1, 1]);
+        let output_padding = a.ints("output_padding").unwrap_or_else(|| vec![0, 0]);
+        if strides.len() != 2 || dilations.len() != 2 || output_padding.len() != 2 {
+            return Err("needs 2 strides, dilations and output paddings".into());
+        }
+        // output_shape may list every dimension or the spatial ones.
+        let output_shape = a
+            .ints("output_shape")
+            .map(|s| s[s.len().saturating_sub(2)..].to_vec());
+        let auto_pad = a.string("auto_pad").unwrap_or_else(|| "NOTSET".into());
+        let pads = match (auto_pad.as_str(), a.ints("pads")) {
+            ("NOTSET", Some(p)) => p,
+            ("NOTSET" | "VALID", _) => vec![0; 4],
+            ("SAME_UPPER" | "SAME_LOWER", _) => {
+                let mut pads = vec![0; 4];
+                for i in 0..2 {
+                    // total = stride * (in - 1) + output_padding
+                    //         + (kernel - 1) * dilation + 1 - out,
+                    // and out defaults to in * stride.
+                    let (s, d, k, op) = (
+                        i128::from(strides[i]),
+                        i128::from(dilations[i]),
+                        i128::from(kernel[i]),
+                        i128::from(output_padding[i]),
+                    );
+                    let total = match &output_shape {
+                        None => op + (k - 1) * d + 1 - s,
+                        Some(out) => {
+                            let n = dims[2 + i].known().ok_or(
+                                "with output_shape and auto_pad needs static spatial sizes",
+                            )?;
+                            s * (i128::from(n) - 1) + op + (k - 1) * d + 1 - i128::from(out[i])
+                        }
+                    };
+                    let total =
+                        i64::try_from(total).map_err(|_| "needs padding too large to represent")?;
+                    let (small, large) = (total.div_euclid(2), total - total.div_euclid(2));
+                    if auto_pad == "SAME_UPPER" {
+                        pads[i] = small;
+                        pads[i + 2] = large;
+                    } else {
+                        pads[i] = large;
+                        pads[i + 2] = small;
+                    }
+                }
+                pads
+            }
+            (other, _) => return Err(format!("has an unknown auto_pad '{other}'")),
+        };
+        if pads.len() != 4 || pads.iter().any(|&p| p < 0) {
+            return Err(format!(
+                "pads {pads:?} must be 4 sizes that are not negative"
+            ));
+        }
+        let mut props = vec![
+            ("strides", self.i64_array(&strides)),
+            ("pads", self.i64_array(&pads)),
+            ("dilations", self.i64_array(&dilations)),
+            ("group", self.i64_attr(a.int("group").unwrap_or(1))),
+            ("output_padding", self.i64_array(&output_padding)),
+        ];
+        if let Some(shape) = &output_shape {
+            props.push(("output_shape", self.i64_array(shape)));
+        }
+        let mut ops = vec![x, w];
+        ops.extend(self.input(node, 2)?);
+        Ok(vec![self.op1("graph.conv_transpose2d", ops, props, loc)?])
+    }
+
+    /// 1-D ConvTranspose as 2-D with a unit height.
+    fn convert_conv_transpose_1d(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
+        let axis2 = self.const_i64(&[2], loc)?;
+        let mut lifted = node.clone();
+        for i in 0..node.input.len().min(2) {
+            if node.input[i].is_empty() {
+                continue;
+            }
+            let v = self.req(node, i)?;
+            let u = self.op1("graph.unsqueeze", vec![v, axis2], vec![], loc)?;
+            let name = format!("{}#unsqueezed", node.input[i]);
+            self.values.insert(name.clone(), u);
+            lifted.input[i] = name;
+        }
+        for attr in &mut lifted.attribute {
+            let widen = |v: &mut Vec<i64>, fill: i64| v.insert(0, fill);
+            match attr.name() {
+                "kernel_shape" | "strides" | "dilations" | "output_shape" => {
+                    widen(&mut attr.ints, 1)
+                }
+                "output_padding" => widen(&mut attr.ints, 0),
+                "pads" => {
+                    if attr.ints.len() != 2 {
+                        return Err(format!("pads {:?} must have 2 entries in 1-D", attr.ints));
+                    }
+                    attr.ints = vec![0, attr.ints[0], 0, attr.ints[1]];
+                }
+                _ => {}
+            }
+        }
+        let out = self.convert_conv_transpose(&lifted, &Attrs(&lifted.attribute), loc)?;
+        let mut squeezed = Vec::with_capacity(out.len());
+        for v in out {
+            squeezed.push(self.op1("graph.squeeze", vec![v, axis2], vec![], loc)?);
+        }
+        Ok(squeezed)
+    }
+
     fn dims_of(&self, x: Value) -> Option<Vec<Dim>> {
         shape_of(self.ctx, self.ctx.value_type(x)).and_then(|(s, _)| s.dims().map(<[Dim]>::to_vec))
     }
@@ -1948,10 +2105,10 @@ fn min_opset(op: &str) -> i64 {
         "Expand" | "Max" | "Mean" | "Min" | "Sum" => 8,
         "BatchNormalization" | "ConstantOfShape" | "Erf" | "MatMul" | "Sign" | "Where" => 9,
         "Mod" | "Slice" => 10,
-        "AveragePool" | "Clip" | "Concat" | "Conv" | "Flatten" | "Gather" | "Gemm" | "Pad"
-        | "Range" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp" | "ReduceMax" | "ReduceMean"
-        | "ReduceMin" | "ReduceProd" | "ReduceSum" | "ReduceSumSquare" | "Split" | "Squeeze"
-        | "Unsqueeze" => 11,
+        "AveragePool" | "Clip" | "Concat" | "Conv" | "ConvTranspose" | "Flatten" | "Gather"
+        | "Gemm" | "Pad" | "Range" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp" | "ReduceMax"
+        | "ReduceMean" | "ReduceMin" | "ReduceProd" | "ReduceSum" | "ReduceSumSquare" | "Split"
+        | "Squeeze" | "Unsqueeze" => 11,
         "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,

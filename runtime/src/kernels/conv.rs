@@ -208,6 +208,149 @@ pub(crate) fn out_dim(
     }
 }
 
+/// The attributes of [`conv_transpose2d`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvTransposeParams {
+    /// Strides (2).
+    pub strides: Vec<usize>,
+    /// Pads `[top, left, bottom, right]`.
+    pub pads: Vec<usize>,
+    /// Dilations (2).
+    pub dilations: Vec<usize>,
+    /// Channel groups.
+    pub group: usize,
+    /// Extra size at the end of each spatial dimension (2).
+    pub output_padding: Vec<usize>,
+    /// The output's spatial sizes, when given explicitly.
+    pub output_shape: Option<Vec<usize>>,
+}
+
+/// ONNX `ConvTranspose` for `x: [N, C, H, W]` and `w: [C, M/group, kH, kW]`
+/// with an optional `bias: [M]`: every input element adds `w` times itself
+/// to the output at `i * stride + k * dilation - pad_begin` (positions
+/// outside the output are dropped). Accumulates in `f64`.
+pub fn conv_transpose2d(
+    x: &Tensor,
+    w: &Tensor,
+    bias: Option<&Tensor>,
+    p: &ConvTransposeParams,
+) -> KResult<Tensor> {
+    const OP: &str = "conv_transpose2d";
+    require_float(OP, x.dtype())?;
+    require_same_dtype(OP, x.dtype(), w.dtype())?;
+    let (&[n, c, h, wi], &[wc, mg, kh, kw]) = (x.shape(), w.shape()) else {
+        return Err(shape_mismatch(
+            OP,
+            format!(
+                "input {:?} and weight {:?} must be 4-D",
+                x.shape(),
+                w.shape()
+            ),
+        ));
+    };
+    let ConvTransposeParams {
+        strides,
+        pads,
+        dilations,
+        output_padding,
+        ..
+    } = p;
+    let g = p.group;
+    if strides.len() != 2 || dilations.len() != 2 || pads.len() != 4 || output_padding.len() != 2 {
+        return Err(invalid(
+            OP,
+            "needs 2 strides, 2 dilations, 4 pads and 2 output paddings",
+        ));
+    }
+    if g == 0 || c != wc || c % g != 0 || strides.contains(&0) || dilations.contains(&0) {
+        return Err(invalid(
+            OP,
+            format!(
+                "input {:?}, weight {:?}, group {g}, strides {strides:?}, dilations {dilations:?}",
+                x.shape(),
+                w.shape()
+            ),
+        ));
+    }
+    let m = mg * g;
+    let b = match bias {
+        Some(b) if b.shape() == [m] => {
+            require_same_dtype(OP, x.dtype(), b.dtype())?;
+            b.to_f64_vec()
+        }
+        Some(b) => {
+            return Err(shape_mismatch(
+                OP,
+                format!("bias {:?} for {m} output channels", b.shape()),
+            ))
+        }
+        None => vec![0.0; m],
+    };
+    let size = |i: usize, input: usize, k: usize| -> KResult<usize> {
+        if let Some(shape) = &p.output_shape {
+            return shape
+                .get(i)
+                .copied()
+                .ok_or_else(|| invalid(OP, "output_shape needs 2 sizes"));
+        }
+        let full = (input.saturating_sub(1) as i128) * strides[i] as i128
+            + output_padding[i] as i128
+            + ((k.max(1) - 1) * dilations[i] + 1) as i128
+            - pads[i] as i128
+            - pads[i + 2] as i128;
+        usize::try_from(full).map_err(|_| {
+            invalid(
+                OP,
+                format!("padding leaves spatial dimension {i} with size {full}"),
+            )
+        })
+    };
+    let (oh, ow) = (size(0, h, kh)?, size(1, wi, kw)?);
+    checked_numel(OP, &[n, m, oh, ow])?;
+    let (xv, wv) = (x.to_f64_vec(), w.to_f64_vec());
+    let mut out = vec![0.0; n * m * oh * ow];
+    for (o, chunk) in out.chunks_mut(oh * ow).enumerate() {
+        chunk.fill(b[o % m]);
+    }
+    let cg = c / g;
+    for img in 0..n {
+        for ic in 0..c {
+            let grp = ic / cg;
+            for iy in 0..h {
+                for ix in 0..wi {
+                    let v = xv[((img * c + ic) * h + iy) * wi + ix];
+                    if v == 0.0 {
+                        continue;
+                    }
+                    for j in 0..mg {
+                        let oc = grp * mg + j;
+                        let base = (img * m + oc) * oh * ow;
+                        for ky in 0..kh {
+                            let y = (iy * strides[0] + ky * dilations[0]) as i64 - pads[0] as i64;
+                            if y < 0 || y >= oh as i64 {
+                                continue;
+                            }
+                            for kx in 0..kw {
+                                let xo =
+                                    (ix * strides[1] + kx * dilations[1]) as i64 - pads[1] as i64;
+                                if xo < 0 || xo >= ow as i64 {
+                                    continue;
+                                }
+                                let weight = wv[((ic * mg + j) * kh + ky) * kw + kx];
+                                out[base + y as usize * ow + xo as usize] += v * weight;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(Tensor::from_parts(
+        vec![n, m, oh, ow],
+        TensorData::from_f64_slice(x.dtype(), &out),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,5 +466,43 @@ mod tests {
         assert!(conv2d(&x, &wi, None, &[1, 1], &[0; 4], &[1, 1], 2).is_err());
         let xi = Tensor::zeros(DType::I32, &[1, 4, 5, 5]);
         assert!(conv2d(&xi, &xi, None, &[1, 1], &[0; 4], &[1, 1], 2).is_err());
+    }
+
+    #[test]
+    fn conv_transpose_scatters_the_kernel() {
+        // The ONNX example: a 3x3 input of 0..8 and two 3x3 kernels of ones.
+        let x = Tensor::from_f32(vec![1, 1, 3, 3], (0..9).map(|v| v as f32).collect()).unwrap();
+        let w = Tensor::from_f32(vec![1, 2, 3, 3], vec![1.0; 18]).unwrap();
+        let p = ConvTransposeParams {
+            strides: vec![1, 1],
+            pads: vec![0; 4],
+            dilations: vec![1, 1],
+            group: 1,
+            output_padding: vec![0, 0],
+            output_shape: None,
+        };
+        let y = conv_transpose2d(&x, &w, None, &p).unwrap();
+        assert_eq!(y.shape(), &[1, 2, 5, 5]);
+        let v = y.to_f64_vec();
+        assert_eq!(&v[..5], &[0.0, 1.0, 3.0, 3.0, 2.0]);
+        assert_eq!(&v[10..15], &[9.0, 21.0, 36.0, 27.0, 15.0]);
+        assert_eq!(&v[25..30], &v[..5]);
+        // Stride 2 with pads: output 2 * (3 - 1) + 3 - 2 = 5.
+        let strided = ConvTransposeParams {
+            strides: vec![2, 2],
+            pads: vec![1, 1, 1, 1],
+            ..p.clone()
+        };
+        assert_eq!(
+            conv_transpose2d(&x, &w, None, &strided).unwrap().shape(),
+            &[1, 2, 5, 5]
+        );
+        let bad = ConvTransposeParams {
+            pads: vec![9, 9, 9, 9],
+            ..p.clone()
+        };
+        assert!(conv_transpose2d(&x, &w, None, &bad).is_err());
+        let b = Tensor::from_f32(vec![3], vec![0.0; 3]).unwrap();
+        assert!(conv_transpose2d(&x, &w, Some(&b), &p).is_err());
     }
 }

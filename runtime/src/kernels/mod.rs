@@ -22,7 +22,7 @@ mod shape;
 
 pub use allclose::allclose;
 pub use attention::attention;
-pub use conv::conv2d;
+pub use conv::{conv2d, conv_transpose2d, ConvTransposeParams};
 pub use elementwise::{
     binary, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp, LogicalOp,
     UnaryOp,

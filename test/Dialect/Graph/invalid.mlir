@@ -1180,3 +1180,37 @@ func.func @resize_count(%x: tensor<1x1x4x4xf32>, %z: tensor<3xi64>) {
   %0 = graph.resize %x sizes %z : (tensor<1x1x4x4xf32>, tensor<3xi64>) -> tensor<?x?x?x?xf32>
   return
 }
+
+// -----
+
+// conv_transpose2d.
+
+func.func @conv_transpose_channels(%x: tensor<1x8x4x4xf32>, %w: tensor<6x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose2d' op input has 8 channels but the weight has 6}}
+  %0 = graph.conv_transpose2d %x, %w : (tensor<1x8x4x4xf32>, tensor<6x2x3x3xf32>) -> tensor<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_bias(%x: tensor<1x8x4x4xf32>, %w: tensor<8x2x3x3xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose2d' op bias has 8 elements for 2 output channels}}
+  %0 = graph.conv_transpose2d %x, %w, %b : (tensor<1x8x4x4xf32>, tensor<8x2x3x3xf32>, tensor<8xf32>) -> tensor<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_pads(%x: tensor<1x8x4x4xf32>, %w: tensor<8x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose2d' op padding leaves spatial dimension 0 with size -2}}
+  %0 = graph.conv_transpose2d %x, %w {pads = array<i64: 4, 0, 4, 0>} : (tensor<1x8x4x4xf32>, tensor<8x2x3x3xf32>) -> tensor<1x2x?x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_result(%x: tensor<1x8x4x4xf32>, %w: tensor<8x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv_transpose2d' op result #0 has shape [1, 2, 5, 6] but its inferred shape is [1, 2, 6, 6] (dimension 2: 5 vs 6)}}
+  %0 = graph.conv_transpose2d %x, %w : (tensor<1x8x4x4xf32>, tensor<8x2x3x3xf32>) -> tensor<1x2x5x6xf32>
+  return
+}

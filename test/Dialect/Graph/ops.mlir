@@ -337,6 +337,19 @@ module {
     return %1, %2, %4 : tensor<?x3x32x48xf32, #graph.dims<batch>>, tensor<?x3x?x?xf32, #graph.dims<batch, ?, ?>>, tensor<?x3x8x8xf32, #graph.dims<batch>>
   }
 
+  // conv_transpose2d: stride 2 doubles symbolic sizes; groups, bias and an
+  // explicit output_shape.
+  // CHECK-LABEL: func.func @conv_transpose(
+  // CHECK-NEXT: %0 = graph.conv_transpose2d %arg0, %arg1 {strides = array<i64: 2, 2>} : (tensor<?x8x?x?xf32, #graph.dims<batch, h, w>>, tensor<8x4x2x2xf32>) -> tensor<?x4x?x?xf32, #graph.dims<batch, 2*h, 2*w>>
+  // CHECK-NEXT: %1 = graph.conv_transpose2d %arg3, %arg4, %arg2 {group = 2 : i64, output_shape = array<i64: 10, 8>, strides = array<i64: 2, 2>} : (tensor<1x8x5x5xf32>, tensor<8x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x10x8xf32>
+  // CHECK-NEXT: return %0, %1 : tensor<?x4x?x?xf32, #graph.dims<batch, 2*h, 2*w>>, tensor<1x4x10x8xf32>
+  // CHECK-NEXT: }
+  func.func @conv_transpose(%arg0: tensor<?x8x?x?xf32, #graph.dims<batch, h, w>>, %arg1: tensor<8x4x2x2xf32>, %arg2: tensor<4xf32>, %arg3: tensor<1x8x5x5xf32>, %arg4: tensor<8x2x3x3xf32>) -> (tensor<?x4x?x?xf32, #graph.dims<batch, 2*h, 2*w>>, tensor<1x4x10x8xf32>) {
+    %0 = graph.conv_transpose2d %arg0, %arg1 {strides = array<i64: 2, 2>} : (tensor<?x8x?x?xf32, #graph.dims<batch, h, w>>, tensor<8x4x2x2xf32>) -> tensor<?x4x?x?xf32, #graph.dims<batch, 2*h, 2*w>>
+    %1 = graph.conv_transpose2d %arg3, %arg4, %arg2 {group = 2 : i64, output_shape = array<i64: 10, 8>, strides = array<i64: 2, 2>} : (tensor<1x8x5x5xf32>, tensor<8x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x10x8xf32>
+    return %0, %1 : tensor<?x4x?x?xf32, #graph.dims<batch, 2*h, 2*w>>, tensor<1x4x10x8xf32>
+  }
+
   // dropout in training mode: with and without the mask, the seed and the
   // run-time training flag.
   // CHECK-LABEL: func.func @dropout(
