@@ -48,6 +48,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "DepthToSpace",
     "Div",
     "Dropout",
+    "Einsum",
     "Elu",
     "Equal",
     "Erf",
@@ -2128,7 +2129,7 @@ fn min_opset(op: &str) -> i64 {
         "IsInf" | "ThresholdedRelu" => 10,
         "CumSum" | "DepthToSpace" | "GatherElements" | "OneHot" | "ReduceLogSum" | "Resize"
         | "ScatterElements" | "ScatterND" | "TopK" => 11,
-        "Celu" => 12,
+        "Celu" | "Einsum" => 12,
         // Scale and bias became per channel (from per group) at 21.
         "GroupNormalization" => 21,
         // Ops introduced after opset 13 exist only in their own versions.

@@ -1,5 +1,5 @@
 """Writes unsupported.onnx: a model with two op types strata does not
-import (Einsum once, LpPool twice), for import-errors.mlir. Run with the
+import (LRN once, LpPool twice), for import-errors.mlir. Run with the
 venv of scripts/setup-onnx: .local/onnx-venv/bin/python test/onnx/Inputs/unsupported.py
 """
 
@@ -10,9 +10,9 @@ from onnx import TensorProto, helper
 
 here = os.path.dirname(os.path.abspath(__file__))
 nodes = [
-    helper.make_node("Einsum", ["x", "x"], ["m"], name="mix/Einsum", equation="ij,jk->ik"),
-    helper.make_node("Relu", ["m"], ["r"], name="act/Relu"),
-    helper.make_node("Unsqueeze", ["r", "axes"], ["r4"], name="nchw/Unsqueeze"),
+    helper.make_node("Unsqueeze", ["x", "axes"], ["x4"], name="nchw/Unsqueeze"),
+    helper.make_node("LRN", ["x4"], ["m"], name="norm/LRN", size=3),
+    helper.make_node("Relu", ["m"], ["r4"], name="act/Relu"),
     helper.make_node("LpPool", ["r4"], ["u"], name="pool/LpPool", kernel_shape=[1, 1]),
     helper.make_node("LpPool", ["u"], ["y"], name="pool2/LpPool", kernel_shape=[1, 1]),
 ]
