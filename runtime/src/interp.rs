@@ -960,6 +960,7 @@ impl Interpreter<'_> {
             "graph.sin" => un(UnaryOp::Sin)?,
             "graph.cos" => un(UnaryOp::Cos)?,
             "graph.floor" => un(UnaryOp::Floor)?,
+            "graph.round" => un(UnaryOp::Round)?,
             "graph.ceil" => un(UnaryOp::Ceil)?,
             "graph.sigmoid" => un(UnaryOp::Sigmoid)?,
             "graph.relu" => un(UnaryOp::Relu)?,

@@ -2097,6 +2097,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.sin", infer_same),
     ("graph.cos", infer_same),
     ("graph.floor", infer_same),
+    ("graph.round", infer_same),
     ("graph.ceil", infer_same),
     ("graph.sigmoid", infer_same),
     ("graph.relu", infer_same),

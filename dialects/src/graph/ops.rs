@@ -322,6 +322,12 @@ unary!(
     FloatTensor
 );
 unary!(
+    RoundOp,
+    "graph.round",
+    "Elementwise rounding to the nearest integer, halves to even.",
+    FloatTensor
+);
+unary!(
     SigmoidOp,
     "graph.sigmoid",
     "Elementwise logistic sigmoid `1 / (1 + exp(-x))`.",
@@ -1254,6 +1260,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     SinOp::register(ctx);
     CosOp::register(ctx);
     FloorOp::register(ctx);
+    RoundOp::register(ctx);
     CeilOp::register(ctx);
     SigmoidOp::register(ctx);
     ReluOp::register(ctx);

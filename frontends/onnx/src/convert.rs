@@ -46,8 +46,10 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Cosh",
     "CumSum",
     "DepthToSpace",
+    "DequantizeLinear",
     "Div",
     "Dropout",
+    "DynamicQuantizeLinear",
     "Einsum",
     "Elu",
     "Equal",
@@ -96,6 +98,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "PRelu",
     "Pad",
     "Pow",
+    "QuantizeLinear",
     "RMSNormalization",
     "Range",
     "Reciprocal",
@@ -112,6 +115,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Relu",
     "Reshape",
     "Resize",
+    "Round",
     "Scatter",
     "ScatterElements",
     "ScatterND",
@@ -709,6 +713,7 @@ impl<'c> Importer<'c> {
                 "Sin" => "graph.sin",
                 "Cos" => "graph.cos",
                 "Floor" => "graph.floor",
+                "Round" => "graph.round",
                 "Ceil" => "graph.ceil",
                 "Sigmoid" => "graph.sigmoid",
                 "Relu" => "graph.relu",
@@ -2126,9 +2131,19 @@ fn min_opset(op: &str) -> i64 {
         | "PRelu"
         | "Shrink"
         | "Sinh" => 9,
-        "IsInf" | "ThresholdedRelu" => 10,
-        "CumSum" | "DepthToSpace" | "GatherElements" | "OneHot" | "ReduceLogSum" | "Resize"
-        | "ScatterElements" | "ScatterND" | "TopK" => 11,
+        // Per-axis parameters (13) and blocks (21) are read by name.
+        "DequantizeLinear" | "IsInf" | "QuantizeLinear" | "ThresholdedRelu" => 10,
+        "CumSum"
+        | "DepthToSpace"
+        | "DynamicQuantizeLinear"
+        | "GatherElements"
+        | "OneHot"
+        | "ReduceLogSum"
+        | "Resize"
+        | "Round"
+        | "ScatterElements"
+        | "ScatterND"
+        | "TopK" => 11,
         "Celu" | "Einsum" => 12,
         // Scale and bias became per channel (from per group) at 21.
         "GroupNormalization" => 21,

@@ -95,6 +95,8 @@ pub enum UnaryOp {
     Floor,
     /// Round toward positive infinity.
     Ceil,
+    /// Round to the nearest integer, halves to even.
+    Round,
     /// -1, 0 or 1 (also integers; NaN stays NaN).
     Sign,
     /// `ln(1 + e^x)`, computed without overflow.
@@ -375,6 +377,7 @@ fn float_unary(op: UnaryOp, x: f64) -> f64 {
         UnaryOp::Cos => x.cos(),
         UnaryOp::Reciprocal => 1.0 / x,
         UnaryOp::Floor => x.floor(),
+        UnaryOp::Round => x.round_ties_even(),
         UnaryOp::Ceil => x.ceil(),
         UnaryOp::Sign => {
             if x > 0.0 {

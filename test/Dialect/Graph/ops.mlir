@@ -350,6 +350,14 @@ module {
     return %0, %1 : tensor<?x4x?x?xf32, #graph.dims<batch, 2*h, 2*w>>, tensor<1x4x10x8xf32>
   }
 
+  // round (halves to even).
+  // CHECK-LABEL: func.func @round(
+  // CHECK-NEXT: %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
+  func.func @round(%arg0: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>> {
+    %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
+    return %0 : tensor<?x4xf32, #graph.dims<batch>>
+  }
+
   // dropout in training mode: with and without the mask, the seed and the
   // run-time training flag.
   // CHECK-LABEL: func.func @dropout(

@@ -22,6 +22,8 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Celu",
     "Cosh",
     "DepthToSpace",
+    "DequantizeLinear",
+    "DynamicQuantizeLinear",
     "Einsum",
     "EyeLike",
     "GroupNormalization",
@@ -35,6 +37,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Mish",
     "OneHot",
     "PRelu",
+    "QuantizeLinear",
     "ReduceLogSum",
     "Selu",
     "Shrink",
@@ -354,6 +357,58 @@ impl Importer<'_> {
                 let elem = self.elem(x).ok_or("operand is not a tensor")?;
                 self.cast_to(at, elem, loc)?
             }
+            "DequantizeLinear" => {
+                // (x - zero_point) * scale, in the scale's type.
+                let scale = self.req(node, 1)?;
+                let elem = self.elem(scale).ok_or("operand is not a tensor")?;
+                let q = self.quant_layout(a, x)?;
+                let scale = self.quant_param(scale, x, q, loc)?;
+                let mut v = self.cast_to(x, elem, loc)?;
+                if let Some(zp) = self.input(node, 2)? {
+                    let zp = self.quant_param(zp, x, q, loc)?;
+                    let zp = self.cast_to(zp, elem, loc)?;
+                    v = self.bin("graph.sub", v, zp, loc)?;
+                }
+                let y = self.bin("graph.mul", v, scale, loc)?;
+                match a.int("output_dtype").filter(|&t| t != 0) {
+                    Some(t) => {
+                        let out = i32::try_from(t)
+                            .ok()
+                            .and_then(|t| element_type(self.ctx, t))
+                            .ok_or_else(|| format!("output_dtype {t} is not supported"))?;
+                        self.cast_to(y, out, loc)?
+                    }
+                    None => y,
+                }
+            }
+            "QuantizeLinear" => {
+                // saturate(round(x / scale) + zero_point), in x's type.
+                let elem = self.elem(x).ok_or("operand is not a tensor")?;
+                let zp = self.input(node, 2)?;
+                let out = match (zp, a.int("output_dtype").filter(|&t| t != 0)) {
+                    (Some(z), _) => self.elem(z).ok_or("operand is not a tensor")?,
+                    (None, Some(t)) => i32::try_from(t)
+                        .ok()
+                        .and_then(|t| element_type(self.ctx, t))
+                        .ok_or_else(|| format!("output_dtype {t} is not supported"))?,
+                    (None, None) => self.ctx.unsigned_integer_type(8),
+                };
+                let (lo, hi) = self.int_bounds(out)?;
+                let q = self.quant_layout(a, x)?;
+                let scale = self.req(node, 1)?;
+                let scale = self.quant_param(scale, x, q, loc)?;
+                let scale = self.cast_to(scale, elem, loc)?;
+                let scaled = self.bin("graph.div", x, scale, loc)?;
+                let mut v = self.un("graph.round", scaled, loc)?;
+                if let Some(zp) = zp {
+                    let zp = self.quant_param(zp, x, q, loc)?;
+                    let zp = self.cast_to(zp, elem, loc)?;
+                    v = self.bin("graph.add", v, zp, loc)?;
+                }
+                let v = self.saturate(v, lo, hi, loc)?;
+                self.cast_to(v, out, loc)?
+            }
+            "DynamicQuantizeLinear" => return self.dynamic_quantize(x, loc),
             "Einsum" => {
                 let eq = a.string("equation").ok_or("requires 'equation'")?;
                 let inputs = (0..node.input.len())
@@ -804,6 +859,119 @@ impl Importer<'_> {
     fn unsqueeze(&mut self, x: Value, axes: &[i64], loc: Location) -> Res<Value> {
         let axes = self.const_i64(axes, loc)?;
         self.op1("graph.unsqueeze", vec![x, axes], vec![], loc)
+    }
+}
+
+/// How a quantization parameter lines up with its tensor.
+#[derive(Clone, Copy)]
+struct QuantLayout {
+    /// The quantized axis (normalized).
+    axis: usize,
+    /// Elements per block along the axis (0: not blocked).
+    block: i64,
+}
+
+impl Importer<'_> {
+    fn quant_layout(&self, a: &Attrs, x: Value) -> Res<QuantLayout> {
+        let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
+        let axis = a.int("axis").unwrap_or(1);
+        let axis = if axis < 0 { axis + rank as i64 } else { axis };
+        let block = a.int("block_size").unwrap_or(0);
+        if block < 0 {
+            return Err(format!("block_size {block} is negative"));
+        }
+        // A per-tensor parameter ignores the axis, which may then be anything.
+        let axis = usize::try_from(axis)
+            .ok()
+            .filter(|&a| a < rank.max(1))
+            .unwrap_or(0);
+        Ok(QuantLayout { axis, block })
+    }
+
+    /// A scale or zero point shaped to broadcast against `x`: a scalar as
+    /// it is, a 1-D per-axis one unsqueezed after the axis, a blocked one
+    /// repeated `block` times along the axis (a `gather` of `i / block`).
+    fn quant_param(&mut self, p: Value, x: Value, q: QuantLayout, loc: Location) -> Res<Value> {
+        let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
+        let prank = self.rank_of(p).ok_or("needs parameters of known rank")?;
+        let elements = self
+            .dims_of(p)
+            .map(|d| d.iter().fold(Dim::Known(1), |acc, d| acc.mul(d)));
+        if q.block > 0 {
+            if prank != rank {
+                return Err("with block_size needs parameters of the input's rank".into());
+            }
+            let n = self.dim_scalar(x, q.axis, loc)?;
+            let positions = self.iota(n, 0, loc)?;
+            let block = self.const_i64_scalar(q.block, loc)?;
+            let blocks = self.bin("graph.div", positions, block, loc)?;
+            let axis = self.i64_attr(q.axis as i64);
+            return self.op1("graph.gather", vec![p, blocks], vec![("axis", axis)], loc);
+        }
+        if prank == 0 || elements == Some(Dim::Known(1)) || rank <= 1 {
+            return Ok(p);
+        }
+        if prank != 1 {
+            return Err(format!("has {prank}-D parameters without block_size"));
+        }
+        let trailing: Vec<i64> = (1..(rank - q.axis) as i64).collect();
+        if trailing.is_empty() {
+            return Ok(p);
+        }
+        self.unsqueeze(p, &trailing, loc)
+    }
+
+    /// The smallest and largest value of a quantized integer type.
+    fn int_bounds(&self, elem: Type) -> Res<(f64, f64)> {
+        match self.ctx.type_kind(elem) {
+            TypeKind::Integer { width, signedness } if matches!(width, 8 | 16 | 32) => {
+                let w = *width as i32;
+                Ok(if *signedness == strata_ir::types::Signedness::Unsigned {
+                    (0.0, 2f64.powi(w) - 1.0)
+                } else {
+                    (-(2f64.powi(w - 1)), 2f64.powi(w - 1) - 1.0)
+                })
+            }
+            _ => Err(format!(
+                "to {} is not supported (8-, 16- and 32-bit integers)",
+                strata_ir::printer::type_to_string(self.ctx, elem)
+            )),
+        }
+    }
+
+    /// `v` clamped to `[lo, hi]` (scalars of `v`'s type).
+    fn saturate(&mut self, v: Value, lo: f64, hi: f64, loc: Location) -> Res<Value> {
+        let lo = self.scalar_like(v, lo, loc)?;
+        let hi = self.scalar_like(v, hi, loc)?;
+        let v = self.bin("graph.max", v, lo, loc)?;
+        self.bin("graph.min", v, hi, loc)
+    }
+
+    /// DynamicQuantizeLinear: the uint8 scale and zero point that map
+    /// `[min(x, 0), max(x, 0)]` onto `[0, 255]`, and `x` quantized with them.
+    fn dynamic_quantize(&mut self, x: Value, loc: Location) -> Res<Vec<Value>> {
+        let keep = self.bool_attr(false);
+        let lo = self.op1("graph.reduce_min", vec![x], vec![("keepdims", keep)], loc)?;
+        let keep = self.bool_attr(false);
+        let hi = self.op1("graph.reduce_max", vec![x], vec![("keepdims", keep)], loc)?;
+        let zero = self.scalar_like(x, 0.0, loc)?;
+        let lo = self.bin("graph.min", lo, zero, loc)?;
+        let hi = self.bin("graph.max", hi, zero, loc)?;
+        let range = self.bin("graph.sub", hi, lo, loc)?;
+        let qmax = self.scalar_like(x, 255.0, loc)?;
+        let scale = self.bin("graph.div", range, qmax, loc)?;
+        let shifted = self.bin("graph.div", lo, scale, loc)?;
+        let shifted = self.bin("graph.sub", zero, shifted, loc)?;
+        let zp = self.un("graph.round", shifted, loc)?;
+        let zp = self.saturate(zp, 0.0, 255.0, loc)?;
+        let scaled = self.bin("graph.div", x, scale, loc)?;
+        let rounded = self.un("graph.round", scaled, loc)?;
+        let y = self.bin("graph.add", rounded, zp, loc)?;
+        let y = self.saturate(y, 0.0, 255.0, loc)?;
+        let u8t = self.ctx.unsigned_integer_type(8);
+        let y = self.cast_to(y, u8t, loc)?;
+        let zp = self.cast_to(zp, u8t, loc)?;
+        Ok(vec![y, scale, zp])
     }
 }
 
