@@ -92,6 +92,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Mod",
     "Mul",
     "Neg",
+    "NegativeLogLikelihoodLoss",
     "Not",
     "OneHot",
     "Or",
@@ -129,6 +130,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Size",
     "Slice",
     "Softmax",
+    "SoftmaxCrossEntropyLoss",
     "Softplus",
     "Softsign",
     "SpaceToDepth",
@@ -2144,7 +2146,7 @@ fn min_opset(op: &str) -> i64 {
         | "ScatterElements"
         | "ScatterND"
         | "TopK" => 11,
-        "Celu" | "Einsum" => 12,
+        "Celu" | "Einsum" | "NegativeLogLikelihoodLoss" | "SoftmaxCrossEntropyLoss" => 12,
         // Scale and bias became per channel (from per group) at 21.
         "GroupNormalization" => 21,
         // Ops introduced after opset 13 exist only in their own versions.
