@@ -1093,12 +1093,16 @@ impl Interpreter<'_> {
                     k::scatter_elements(arg(0)?, arg(1)?, arg(2)?, axis, r).map_err(kerr)?
                 }
             }
-            "graph.cumsum" => {
+            "graph.cumsum" | "graph.cumprod" => {
                 let axis = match arg(1)?.to_i64_vec().as_slice() {
                     &[a] => a,
                     _ => return Err("axis must hold one element".into()),
                 };
-                k::cumsum(
+                (if name == "graph.cumprod" {
+                    k::cumprod
+                } else {
+                    k::cumsum
+                })(
                     arg(0)?,
                     axis,
                     attr_bool(ctx, op, "exclusive"),

@@ -2127,6 +2127,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.scatter_elements", infer_scatter_elements),
     ("graph.scatter_nd", infer_scatter_nd),
     ("graph.cumsum", infer_cumsum),
+    ("graph.cumprod", infer_cumsum),
     ("graph.top_k", infer_top_k),
     ("graph.resize", infer_resize),
     ("graph.conv_transpose2d", infer_conv_transpose2d),

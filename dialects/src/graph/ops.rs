@@ -1029,6 +1029,24 @@ pub struct CumsumOp {
     output: Result<AnyTensor>,
 }
 
+/// Running products along the axis given by the scalar `axis` operand;
+/// `exclusive` leaves each element out of its own product (which starts at
+/// 1), `reverse` multiplies from the end.
+#[op("graph.cumprod",
+     traits(Pure),
+     format = "$input `,` $axis attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct CumprodOp {
+    input: Operand<AnyTensor>,
+    axis: Operand<IntTensor>,
+    #[default = "false"]
+    exclusive: Attr<BoolAttr>,
+    #[default = "false"]
+    reverse: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
 /// The `k` largest (`largest`) or smallest elements along `axis`, sorted,
 /// and their positions (`i64`); equal elements keep their index order and
 /// NaN is larger than every number. `k` is a one-element operand.
@@ -1304,6 +1322,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     ScatterElementsOp::register(ctx);
     ScatterNdOp::register(ctx);
     CumsumOp::register(ctx);
+    CumprodOp::register(ctx);
     TopKOp::register(ctx);
     ResizeOp::register(ctx);
     ConvTranspose2dOp::register(ctx);

@@ -44,6 +44,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "ConvTranspose",
     "Cos",
     "Cosh",
+    "CumProd",
     "CumSum",
     "DepthToSpace",
     "DequantizeLinear",
@@ -116,6 +117,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Relu",
     "Reshape",
     "Resize",
+    "RotaryEmbedding",
     "Round",
     "Scatter",
     "ScatterElements",
@@ -1213,7 +1215,7 @@ impl<'c> Importer<'c> {
                 };
                 one(self.op1(name, ops, props, loc))
             }
-            "CumSum" => {
+            "CumSum" | "CumProd" => {
                 let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
                 let props = vec![
                     (
@@ -1225,7 +1227,12 @@ impl<'c> Importer<'c> {
                         self.bool_attr(a.int("reverse").unwrap_or(0) != 0),
                     ),
                 ];
-                one(self.op1("graph.cumsum", ops, props, loc))
+                let name = if op == "CumProd" {
+                    "graph.cumprod"
+                } else {
+                    "graph.cumsum"
+                };
+                one(self.op1(name, ops, props, loc))
             }
             "TopK" => {
                 // `sorted = 0` allows any order: the sorted one is as good.
@@ -2151,7 +2158,7 @@ fn min_opset(op: &str) -> i64 {
         "GroupNormalization" => 21,
         // Ops introduced after opset 13 exist only in their own versions.
         "Attention" | "CastLike" | "Gelu" | "HardSwish" | "LayerNormalization" | "Mish"
-        | "RMSNormalization" | "Swish" | "Trilu" => 1,
+        | "RMSNormalization" | "RotaryEmbedding" | "Swish" | "Trilu" | "CumProd" => 1,
         _ => 13,
     }
 }

@@ -292,11 +292,27 @@ pub fn scatter_nd(
 /// own sum, `reverse` sums from the end. Floats accumulate in `f64`,
 /// integers wrap at their width.
 pub fn cumsum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> KResult<Tensor> {
-    const OP: &str = "cumsum";
+    scan("cumsum", x, axis, exclusive, reverse, false)
+}
+
+/// Running products along `axis`, as [`cumsum`] (an exclusive product
+/// starts at 1).
+pub fn cumprod(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> KResult<Tensor> {
+    scan("cumprod", x, axis, exclusive, reverse, true)
+}
+
+fn scan(
+    op: &'static str,
+    x: &Tensor,
+    axis: i64,
+    exclusive: bool,
+    reverse: bool,
+    product: bool,
+) -> KResult<Tensor> {
     if !(x.dtype().is_float() || x.dtype().is_int()) {
-        return Err(unsupported(OP, format!("dtype {}", x.dtype())));
+        return Err(unsupported(op, format!("dtype {}", x.dtype())));
     }
-    let axis = normalize_axis(OP, axis, x.rank())?;
+    let axis = normalize_axis(op, axis, x.rank())?;
     let dim = x.shape()[axis];
     let inner: usize = x.shape()[axis + 1..].iter().product();
     let outer: usize = x.shape()[..axis].iter().product();
@@ -328,7 +344,9 @@ pub fn cumsum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> KResult<
         }};
     }
     match &mut values {
+        Values::Float(v) if product => scan!(v, 1.0f64, |a: f64, b: f64| a * b),
         Values::Float(v) => scan!(v, 0.0f64, |a: f64, b: f64| a + b),
+        Values::Int(v) if product => scan!(v, 1i128, |a: i128, b: i128| a.wrapping_mul(b)),
         Values::Int(v) => scan!(v, 0i128, |a: i128, b: i128| a.wrapping_add(b)),
     }
     Ok(Tensor::from_parts(
@@ -497,6 +515,14 @@ mod tests {
         assert_eq!(
             cumsum(&m, 0, false, false).unwrap().to_i64_vec(),
             vec![1, 2, 3, 5, 7, 9]
+        );
+        assert_eq!(
+            cumprod(&m, 1, false, false).unwrap().to_i64_vec(),
+            vec![1, 2, 6, 4, 20, 120]
+        );
+        assert_eq!(
+            cumprod(&m, 1, true, true).unwrap().to_i64_vec(),
+            vec![6, 3, 1, 30, 6, 1]
         );
     }
 

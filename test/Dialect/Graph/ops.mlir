@@ -350,6 +350,14 @@ module {
     return %0, %1 : tensor<?x4x?x?xf32, #graph.dims<batch, 2*h, 2*w>>, tensor<1x4x10x8xf32>
   }
 
+  // cumprod (exclusive, from the end).
+  // CHECK-LABEL: func.func @cumprod(
+  // CHECK-NEXT: %0 = graph.cumprod %arg0, %arg1 {exclusive = true, reverse = true} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<i64>) -> tensor<?x4xf32, #graph.dims<batch>>
+  func.func @cumprod(%arg0: tensor<?x4xf32, #graph.dims<batch>>, %arg1: tensor<i64>) -> tensor<?x4xf32, #graph.dims<batch>> {
+    %0 = graph.cumprod %arg0, %arg1 {exclusive = true, reverse = true} : (tensor<?x4xf32, #graph.dims<batch>>, tensor<i64>) -> tensor<?x4xf32, #graph.dims<batch>>
+    return %0 : tensor<?x4xf32, #graph.dims<batch>>
+  }
+
   // round (halves to even).
   // CHECK-LABEL: func.func @round(
   // CHECK-NEXT: %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>

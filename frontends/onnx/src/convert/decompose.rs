@@ -40,6 +40,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "PRelu",
     "QuantizeLinear",
     "ReduceLogSum",
+    "RotaryEmbedding",
     "Selu",
     "Shrink",
     "Sinh",
@@ -411,6 +412,7 @@ impl Importer<'_> {
                 self.cast_to(v, out, loc)?
             }
             "DynamicQuantizeLinear" => return self.dynamic_quantize(x, loc),
+            "RotaryEmbedding" => self.rotary_embedding(node, a, x, loc)?,
             "NegativeLogLikelihoodLoss" => {
                 let (target, weight) = (self.req(node, 1)?, self.input(node, 2)?);
                 self.nll_loss(x, target, weight, a, loc)?
@@ -1082,6 +1084,132 @@ impl Importer<'_> {
                 self.bin("graph.div", total, weights, loc)?
             }
         })
+    }
+}
+
+impl Importer<'_> {
+    /// RotaryEmbedding (opset 23) on `[B, H, S, D]` or `[B, S, H*D]` input:
+    /// the first `rotary_embedding_dim` features of each head rotate by the
+    /// cos/sin caches (indexed by `position_ids` when given), as halves or
+    /// interleaved pairs. Needs a static head size.
+    fn rotary_embedding(
+        &mut self,
+        node: &NodeProto,
+        a: &Attrs,
+        x: Value,
+        loc: Location,
+    ) -> Res<Value> {
+        let (cos, sin) = (self.req(node, 1)?, self.req(node, 2)?);
+        let dims = self.dims_of(x).ok_or("needs an input of known rank")?;
+        let heads = a.int("num_heads").unwrap_or(0);
+        // To [B, S, H, D].
+        let (x4, d) = match dims.as_slice() {
+            [_, _, _, d] => {
+                let perm = self.i64_array(&[0, 2, 1, 3]);
+                let t = self.op1("graph.transpose", vec![x], vec![("perm", perm)], loc)?;
+                (t, d.known())
+            }
+            [_, _, hidden] => {
+                if heads <= 0 {
+                    return Err("with a 3-D input needs num_heads".into());
+                }
+                let target = self.const_i64(&[0, 0, heads, -1], loc)?;
+                let r = self.reshape(x, target, loc)?;
+                (r, hidden.known().map(|h| h / heads))
+            }
+            _ => return Err(format!("needs a 3-D or 4-D input, not {}-D", dims.len())),
+        };
+        let d = d.ok_or("needs a static head size")?;
+        let rot = match a.int("rotary_embedding_dim").unwrap_or(0) {
+            0 => d,
+            r => r,
+        };
+        if rot <= 0 || rot > d || rot % 2 != 0 {
+            return Err(format!(
+                "rotary_embedding_dim {rot} must be even and at most the head size {d}"
+            ));
+        }
+        let (cos, sin) = match self.input(node, 3)? {
+            Some(pos) => {
+                let axis = self.i64_attr(0);
+                let c = self.op1("graph.gather", vec![cos, pos], vec![("axis", axis)], loc)?;
+                let axis = self.i64_attr(0);
+                let s = self.op1("graph.gather", vec![sin, pos], vec![("axis", axis)], loc)?;
+                (c, s)
+            }
+            None => (cos, sin),
+        };
+        // [B, S, 1, rot / 2] against [B, S, H, rot / 2].
+        let cos = self.unsqueeze(cos, &[2], loc)?;
+        let sin = self.unsqueeze(sin, &[2], loc)?;
+        let interleaved = a.int("interleaved").unwrap_or(0) != 0;
+        let half = rot / 2;
+        let (x1, x2) = if interleaved {
+            (
+                self.slice_last(x4, 0, rot, 2, loc)?,
+                self.slice_last(x4, 1, rot, 2, loc)?,
+            )
+        } else {
+            (
+                self.slice_last(x4, 0, half, 1, loc)?,
+                self.slice_last(x4, half, rot, 1, loc)?,
+            )
+        };
+        let c1 = self.bin("graph.mul", cos, x1, loc)?;
+        let s2 = self.bin("graph.mul", sin, x2, loc)?;
+        let real = self.bin("graph.sub", c1, s2, loc)?;
+        let s1 = self.bin("graph.mul", sin, x1, loc)?;
+        let c2 = self.bin("graph.mul", cos, x2, loc)?;
+        let imag = self.bin("graph.add", s1, c2, loc)?;
+        let mut rotated = if interleaved {
+            // Pairs (real, imag) back in place: [.., rot / 2, 2] to [.., rot].
+            let r = self.unsqueeze(real, &[4], loc)?;
+            let i = self.unsqueeze(imag, &[4], loc)?;
+            let axis = self.i64_attr(4);
+            let pairs = self.op1("graph.concat", vec![r, i], vec![("axis", axis)], loc)?;
+            let target = self.const_i64(&[0, 0, 0, rot], loc)?;
+            self.reshape(pairs, target, loc)?
+        } else {
+            let axis = self.i64_attr(3);
+            self.op1("graph.concat", vec![real, imag], vec![("axis", axis)], loc)?
+        };
+        if rot < d {
+            let rest = self.slice_last(x4, rot, d, 1, loc)?;
+            let axis = self.i64_attr(3);
+            rotated = self.op1(
+                "graph.concat",
+                vec![rotated, rest],
+                vec![("axis", axis)],
+                loc,
+            )?;
+        }
+        if dims.len() == 4 {
+            let perm = self.i64_array(&[0, 2, 1, 3]);
+            self.op1("graph.transpose", vec![rotated], vec![("perm", perm)], loc)
+        } else {
+            let target = self.const_i64(&[0, 0, -1], loc)?;
+            self.reshape(rotated, target, loc)
+        }
+    }
+
+    /// `x[..., start:end:step]` on the last of 4 dimensions.
+    fn slice_last(
+        &mut self,
+        x: Value,
+        start: i64,
+        end: i64,
+        step: i64,
+        loc: Location,
+    ) -> Res<Value> {
+        let ops = vec![
+            x,
+            self.const_i64(&[start], loc)?,
+            self.const_i64(&[end], loc)?,
+            self.const_i64(&[3], loc)?,
+            self.const_i64(&[step], loc)?,
+        ];
+        let seg = self.segments(&[1, 1, 1, 1, 1]);
+        self.op1("graph.slice", ops, vec![("operandSegmentSizes", seg)], loc)
     }
 }
 
