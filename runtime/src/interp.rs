@@ -942,6 +942,10 @@ impl Interpreter<'_> {
             "graph.or" => k::logical(LogicalOp::Or, arg(0)?, arg(1)?).map_err(kerr)?,
             "graph.xor" => k::logical(LogicalOp::Xor, arg(0)?, arg(1)?).map_err(kerr)?,
             "graph.not" => k::not(arg(0)?).map_err(kerr)?,
+            "graph.bit_shift" => {
+                let left = attr_str(ctx, op, "direction").as_deref() == Some("left");
+                k::bit_shift(arg(0)?, arg(1)?, left).map_err(kerr)?
+            }
             "graph.equal" => cmp(CompareOp::Eq)?,
             "graph.less" => cmp(CompareOp::Lt)?,
             "graph.less_equal" => cmp(CompareOp::Le)?,

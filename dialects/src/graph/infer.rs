@@ -1467,6 +1467,20 @@ fn infer_scatter_nd(
     Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
 }
 
+fn infer_bit_shift(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let d = attr_str(ctx, op, "direction").unwrap_or_default();
+    if !matches!(d.as_str(), "left" | "right") {
+        return Err(format!(
+            "direction must be \"left\" or \"right\", not \"{d}\""
+        ));
+    }
+    infer_arith(ctx, op, ops)
+}
+
 fn infer_cumsum(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
     let (x, axis) = (operand(ops, 0)?, operand(ops, 1)?);
     if !is_scalar(&axis.shape) {
@@ -2128,6 +2142,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.scatter_nd", infer_scatter_nd),
     ("graph.cumsum", infer_cumsum),
     ("graph.cumprod", infer_cumsum),
+    ("graph.bit_shift", infer_bit_shift),
     ("graph.top_k", infer_top_k),
     ("graph.resize", infer_resize),
     ("graph.conv_transpose2d", infer_conv_transpose2d),

@@ -38,6 +38,14 @@ type_constraint!(
     )
 );
 type_constraint!(
+    /// A tensor of integers of any width and signedness, `i1` included.
+    AnyIntTensor, "tensor of integer values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if matches!(ctx.type_kind(*element), TypeKind::Integer { .. })
+    )
+);
+type_constraint!(
     /// A tensor of signless integers (indices, shapes, axes).
     IntTensor, "tensor of signless integer values", |ctx, ty| matches!(
         ctx.type_kind(ty),
@@ -197,22 +205,22 @@ pub struct ModOp {
 binary!(
     AndOp,
     "graph.and",
-    "Elementwise logical and of `i1` tensors, with broadcasting.",
-    BoolTensor,
+    "Elementwise bitwise and of integer tensors (logical and on `i1`), with broadcasting.",
+    AnyIntTensor,
     Commutative
 );
 binary!(
     OrOp,
     "graph.or",
-    "Elementwise logical or of `i1` tensors, with broadcasting.",
-    BoolTensor,
+    "Elementwise bitwise or of integer tensors (logical or on `i1`), with broadcasting.",
+    AnyIntTensor,
     Commutative
 );
 binary!(
     XorOp,
     "graph.xor",
-    "Elementwise logical exclusive or of `i1` tensors, with broadcasting.",
-    BoolTensor,
+    "Elementwise bitwise exclusive or of integer tensors (logical on `i1`), with broadcasting.",
+    AnyIntTensor,
     Commutative
 );
 binary!(
@@ -349,8 +357,8 @@ unary!(
 unary!(
     NotOp,
     "graph.not",
-    "Elementwise logical negation of an `i1` tensor.",
-    BoolTensor
+    "Elementwise bitwise negation of an integer tensor (logical on `i1`).",
+    AnyIntTensor
 );
 unary!(
     IdentityOp,
@@ -1029,6 +1037,21 @@ pub struct CumsumOp {
     output: Result<AnyTensor>,
 }
 
+/// Elementwise shift of unsigned integers by the bits in `rhs`
+/// (`direction` `"left"` or `"right"`), with broadcasting; shifting by the
+/// width or more gives 0.
+#[op("graph.bit_shift",
+     traits(Pure),
+     format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct BitShiftOp {
+    lhs: Operand<AnyIntTensor>,
+    rhs: Operand<AnyIntTensor>,
+    direction: Attr<StrAttr>,
+    output: Result<AnyTensor>,
+}
+
 /// Running products along the axis given by the scalar `axis` operand;
 /// `exclusive` leaves each element out of its own product (which starts at
 /// 1), `reverse` multiplies from the end.
@@ -1323,6 +1346,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     ScatterNdOp::register(ctx);
     CumsumOp::register(ctx);
     CumprodOp::register(ctx);
+    BitShiftOp::register(ctx);
     TopKOp::register(ctx);
     ResizeOp::register(ctx);
     ConvTranspose2dOp::register(ctx);

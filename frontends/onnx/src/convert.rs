@@ -32,6 +32,11 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Attention",
     "AveragePool",
     "BatchNormalization",
+    "BitShift",
+    "BitwiseAnd",
+    "BitwiseNot",
+    "BitwiseOr",
+    "BitwiseXor",
     "Cast",
     "CastLike",
     "Ceil",
@@ -692,9 +697,9 @@ impl<'c> Importer<'c> {
                 "Pow" => "graph.pow",
                 "Max" => "graph.max",
                 "Min" => "graph.min",
-                "And" => "graph.and",
-                "Or" => "graph.or",
-                "Xor" => "graph.xor",
+                "And" | "BitwiseAnd" => "graph.and",
+                "Or" | "BitwiseOr" => "graph.or",
+                "Xor" | "BitwiseXor" => "graph.xor",
                 "Equal" => "graph.equal",
                 "Less" => "graph.less",
                 "LessOrEqual" => "graph.less_equal",
@@ -722,7 +727,7 @@ impl<'c> Importer<'c> {
                 "Sigmoid" => "graph.sigmoid",
                 "Relu" => "graph.relu",
                 "Softplus" => "graph.softplus",
-                "Not" => "graph.not",
+                "Not" | "BitwiseNot" => "graph.not",
                 _ => return None,
             })
         };
@@ -1197,6 +1202,16 @@ impl<'c> Importer<'c> {
                     .chain(sizes)
                     .collect();
                 one(self.op1("graph.resize", operands, props, loc))
+            }
+            "BitShift" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let direction = match a.string("direction").as_deref() {
+                    Some("LEFT") => "left",
+                    Some("RIGHT") => "right",
+                    other => return Err(format!("has an unknown direction {other:?}")),
+                };
+                let direction = self.ctx.string_attr(direction);
+                one(self.op1("graph.bit_shift", ops, vec![("direction", direction)], loc))
             }
             "GatherElements" => {
                 let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
@@ -2154,6 +2169,8 @@ fn min_opset(op: &str) -> i64 {
         | "ScatterND"
         | "TopK" => 11,
         "Celu" | "Einsum" | "NegativeLogLikelihoodLoss" | "SoftmaxCrossEntropyLoss" => 12,
+        "BitShift" => 11,
+        "BitwiseAnd" | "BitwiseNot" | "BitwiseOr" | "BitwiseXor" => 18,
         // Scale and bias became per channel (from per group) at 21.
         "GroupNormalization" => 21,
         // Ops introduced after opset 13 exist only in their own versions.

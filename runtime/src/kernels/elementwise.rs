@@ -289,8 +289,29 @@ fn bools<'a>(op: &'static str, t: &'a Tensor) -> KResult<&'a [bool]> {
     }
 }
 
-/// `a op b` on `i1` tensors with broadcasting.
+/// `a op b` with broadcasting: logical on `i1` tensors, bitwise on other
+/// integers (of one dtype).
 pub fn logical(op: LogicalOp, a: &Tensor, b: &Tensor) -> KResult<Tensor> {
+    if a.dtype().is_int() {
+        require_same_dtype("logical", a.dtype(), b.dtype())?;
+        let (out, n, ia, ib) = broadcast_pair(a, b)?;
+        let (x, y) = (a.to_i128_vec(), b.to_i128_vec());
+        // The low bits of the i128 values are the element's bits.
+        let r: Vec<i128> = (0..n)
+            .map(|i| {
+                let (p, q) = (x[ia.at(i)], y[ib.at(i)]);
+                match op {
+                    LogicalOp::And => p & q,
+                    LogicalOp::Or => p | q,
+                    LogicalOp::Xor => p ^ q,
+                }
+            })
+            .collect();
+        return Ok(Tensor::from_parts(
+            out,
+            TensorData::from_i128_slice(a.dtype(), &r),
+        ));
+    }
     let (x, y) = (bools("logical", a)?, bools("logical", b)?);
     let (out, n, ia, ib) = broadcast_pair(a, b)?;
     let r: Vec<bool> = (0..n)
@@ -306,12 +327,53 @@ pub fn logical(op: LogicalOp, a: &Tensor, b: &Tensor) -> KResult<Tensor> {
     Ok(Tensor::from_parts(out, TensorData::I1(r)))
 }
 
-/// Boolean negation of an `i1` tensor.
+/// Negation: logical on `i1`, bitwise on other integers.
 pub fn not(x: &Tensor) -> KResult<Tensor> {
+    if x.dtype().is_int() {
+        let r: Vec<i128> = x.to_i128_vec().into_iter().map(|v| !v).collect();
+        return Ok(Tensor::from_parts(
+            x.shape().to_vec(),
+            TensorData::from_i128_slice(x.dtype(), &r),
+        ));
+    }
     let v = bools("not", x)?;
     Ok(Tensor::from_parts(
         x.shape().to_vec(),
         TensorData::I1(v.iter().map(|b| !b).collect()),
+    ))
+}
+
+/// `a << b` (`left`) or `a >> b` of unsigned integers, with broadcasting;
+/// a shift by the width or more gives 0.
+pub fn bit_shift(a: &Tensor, b: &Tensor, left: bool) -> KResult<Tensor> {
+    require_same_dtype("bit_shift", a.dtype(), b.dtype())?;
+    let dtype = a.dtype();
+    let width = match dtype.int_width() {
+        Some(w) if dtype.is_unsigned() => w,
+        _ => {
+            return Err(unsupported(
+                "bit_shift",
+                format!("dtype {dtype} (unsigned only)"),
+            ))
+        }
+    };
+    let (out, n, ia, ib) = broadcast_pair(a, b)?;
+    let (x, y) = (a.to_i128_vec(), b.to_i128_vec());
+    let r: Vec<i128> = (0..n)
+        .map(|i| {
+            let (v, s) = (x[ia.at(i)], y[ib.at(i)]);
+            if s >= i128::from(width) {
+                0
+            } else if left {
+                v << s
+            } else {
+                v >> s
+            }
+        })
+        .collect();
+    Ok(Tensor::from_parts(
+        out,
+        TensorData::from_i128_slice(dtype, &r),
     ))
 }
 
@@ -830,5 +892,31 @@ mod tests {
             cast(&i32s(&[1], &[-1]), DType::U16).unwrap().data(),
             &TensorData::U16(vec![u16::MAX])
         );
+    }
+
+    #[test]
+    fn bitwise_ops_and_shifts() {
+        let a = Tensor::from_u8(vec![3], vec![0b1100, 255, 1]).unwrap();
+        let b = Tensor::from_u8(vec![3], vec![0b1010, 15, 7]).unwrap();
+        let bits = |t: Tensor| t.to_i64_vec();
+        assert_eq!(
+            bits(logical(LogicalOp::And, &a, &b).unwrap()),
+            vec![8, 15, 1]
+        );
+        assert_eq!(
+            bits(logical(LogicalOp::Or, &a, &b).unwrap()),
+            vec![14, 255, 7]
+        );
+        assert_eq!(
+            bits(logical(LogicalOp::Xor, &a, &b).unwrap()),
+            vec![6, 240, 6]
+        );
+        assert_eq!(bits(not(&a).unwrap()), vec![243, 0, 254]);
+        let s = Tensor::from_i32(vec![2], vec![-1, 5]).unwrap();
+        assert_eq!(bits(not(&s).unwrap()), vec![0, -6]);
+        let n = Tensor::from_u8(vec![3], vec![1, 4, 8]).unwrap();
+        assert_eq!(bits(bit_shift(&a, &n, true).unwrap()), vec![24, 240, 0]);
+        assert_eq!(bits(bit_shift(&a, &n, false).unwrap()), vec![6, 15, 0]);
+        assert!(bit_shift(&s, &s, true).is_err());
     }
 }

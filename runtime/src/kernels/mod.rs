@@ -24,8 +24,8 @@ pub use allclose::allclose;
 pub use attention::attention;
 pub use conv::{conv2d, conv_transpose2d, ConvTransposeParams};
 pub use elementwise::{
-    binary, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp, LogicalOp,
-    UnaryOp,
+    binary, bit_shift, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp,
+    LogicalOp, UnaryOp,
 };
 pub use indexing::{
     cumprod, cumsum, gather_elements, scatter_elements, scatter_nd, top_k, ScatterReduction,

@@ -110,7 +110,7 @@ func.func @sqrt_int(%a: tensor<4xi32>) {
 // -----
 
 func.func @and_float(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.and' op operand #0 must be tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'graph.and' op operand #0 must be tensor of integer values, but got 'tensor<4xf32>'}}
   %0 = graph.and %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return
 }
@@ -1212,5 +1212,15 @@ func.func @conv_transpose_pads(%x: tensor<1x8x4x4xf32>, %w: tensor<8x2x3x3xf32>)
 func.func @conv_transpose_result(%x: tensor<1x8x4x4xf32>, %w: tensor<8x2x3x3xf32>) {
   // expected-error @+1 {{'graph.conv_transpose2d' op result #0 has shape [1, 2, 5, 6] but its inferred shape is [1, 2, 6, 6] (dimension 2: 5 vs 6)}}
   %0 = graph.conv_transpose2d %x, %w : (tensor<1x8x4x4xf32>, tensor<8x2x3x3xf32>) -> tensor<1x2x5x6xf32>
+  return
+}
+
+// -----
+
+// Shifts need a direction.
+
+func.func @shift_direction(%a: tensor<4xui8>) {
+  // expected-error @+1 {{'graph.bit_shift' op direction must be "left" or "right", not "up"}}
+  %0 = graph.bit_shift %a, %a {direction = "up"} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   return
 }

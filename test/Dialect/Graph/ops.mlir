@@ -358,6 +358,18 @@ module {
     return %0 : tensor<?x4xf32, #graph.dims<batch>>
   }
 
+  // Bitwise and, not and shifts on unsigned integers.
+  // CHECK-LABEL: func.func @bitwise(
+  // CHECK-NEXT: %0 = graph.and %arg0, %arg1 : (tensor<?x4xui8, #graph.dims<batch>>, tensor<4xui8>) -> tensor<?x4xui8, #graph.dims<batch>>
+  // CHECK-NEXT: %1 = graph.not %0 : (tensor<?x4xui8, #graph.dims<batch>>) -> tensor<?x4xui8, #graph.dims<batch>>
+  // CHECK-NEXT: %2 = graph.bit_shift %1, %arg1 {direction = "left"} : (tensor<?x4xui8, #graph.dims<batch>>, tensor<4xui8>) -> tensor<?x4xui8, #graph.dims<batch>>
+  func.func @bitwise(%arg0: tensor<?x4xui8, #graph.dims<batch>>, %arg1: tensor<4xui8>) -> tensor<?x4xui8, #graph.dims<batch>> {
+    %0 = graph.and %arg0, %arg1 : (tensor<?x4xui8, #graph.dims<batch>>, tensor<4xui8>) -> tensor<?x4xui8, #graph.dims<batch>>
+    %1 = graph.not %0 : (tensor<?x4xui8, #graph.dims<batch>>) -> tensor<?x4xui8, #graph.dims<batch>>
+    %2 = graph.bit_shift %1, %arg1 {direction = "left"} : (tensor<?x4xui8, #graph.dims<batch>>, tensor<4xui8>) -> tensor<?x4xui8, #graph.dims<batch>>
+    return %2 : tensor<?x4xui8, #graph.dims<batch>>
+  }
+
   // round (halves to even).
   // CHECK-LABEL: func.func @round(
   // CHECK-NEXT: %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
