@@ -88,6 +88,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Log",
     "LogSoftmax",
     "LpNormalization",
+    "LpPool",
     "MatMul",
     "Max",
     "MaxPool",
@@ -916,6 +917,42 @@ impl<'c> Importer<'c> {
                     ("transB", self.bool_attr(a.int("transB").unwrap_or(0) != 0)),
                 ];
                 one(self.op1("graph.gemm", ops, props, loc))
+            }
+            "LpPool" => {
+                // (sum |x|^p)^(1/p) over each window: an AveragePool of
+                // |x|^p that counts padding, times the window size.
+                let x = self.req(node, 0)?;
+                let p = a.int("p").unwrap_or(2);
+                if p < 1 {
+                    return Err(format!("p = {p} must be at least 1"));
+                }
+                let kernel = a.ints("kernel_shape").ok_or("requires 'kernel_shape'")?;
+                let window = kernel
+                    .iter()
+                    .try_fold(1i64, |acc, &k| acc.checked_mul(k).filter(|_| k > 0))
+                    .ok_or("needs positive kernel sizes")?;
+                let elem = self.elem(x).ok_or("operand is not a tensor")?;
+                let abs = self.op1("graph.abs", vec![x], vec![], loc)?;
+                let exponent = self.scalar(elem, p as f64, loc)?;
+                let powered = self.op1("graph.pow", vec![abs, exponent], vec![], loc)?;
+                let mut pooled = node.clone();
+                pooled.op_type = Some("AveragePool".into());
+                let name = format!("{}#lp", node.input[0]);
+                self.values.insert(name.clone(), powered);
+                pooled.input[0] = name;
+                pooled.attribute.retain(|attr| attr.name() != "p");
+                pooled.attribute.push(crate::proto::AttributeProto {
+                    name: Some("count_include_pad".into()),
+                    r#type: Some(AttributeType::Int as i32),
+                    i: Some(1),
+                    ..Default::default()
+                });
+                let avg = self.convert(&pooled, loc)?;
+                let avg = *avg.first().ok_or("pooling gave no result")?;
+                let count = self.scalar(elem, window as f64, loc)?;
+                let sum = self.op1("graph.mul", vec![avg, count], vec![], loc)?;
+                let root = self.scalar(elem, 1.0 / p as f64, loc)?;
+                one(self.op1("graph.pow", vec![sum, root], vec![], loc))
             }
             "Conv" | "MaxPool" | "AveragePool" => {
                 let rank = self.req(node, 0).ok().and_then(|x| {
@@ -2136,9 +2173,9 @@ fn min_opset(op: &str) -> i64 {
         "BatchNormalization" | "ConstantOfShape" | "Erf" | "MatMul" | "Sign" | "Where" => 9,
         "Mod" | "Slice" => 10,
         "AveragePool" | "Clip" | "Concat" | "Conv" | "ConvTranspose" | "Flatten" | "Gather"
-        | "Gemm" | "Pad" | "Range" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp" | "ReduceMax"
-        | "ReduceMean" | "ReduceMin" | "ReduceProd" | "ReduceSum" | "ReduceSumSquare" | "Split"
-        | "Squeeze" | "Unsqueeze" => 11,
+        | "LpPool" | "Gemm" | "Pad" | "Range" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp"
+        | "ReduceMax" | "ReduceMean" | "ReduceMin" | "ReduceProd" | "ReduceSum"
+        | "ReduceSumSquare" | "Split" | "Squeeze" | "Unsqueeze" => 11,
         "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,

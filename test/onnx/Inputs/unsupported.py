@@ -1,5 +1,5 @@
 """Writes unsupported.onnx: a model with two op types strata does not
-import (LRN once, LpPool twice), for import-errors.mlir. Run with the
+import (LRN once, NonZero twice), for import-errors.mlir. Run with the
 venv of scripts/setup-onnx: .local/onnx-venv/bin/python test/onnx/Inputs/unsupported.py
 """
 
@@ -13,14 +13,14 @@ nodes = [
     helper.make_node("Unsqueeze", ["x", "axes"], ["x4"], name="nchw/Unsqueeze"),
     helper.make_node("LRN", ["x4"], ["m"], name="norm/LRN", size=3),
     helper.make_node("Relu", ["m"], ["r4"], name="act/Relu"),
-    helper.make_node("LpPool", ["r4"], ["u"], name="pool/LpPool", kernel_shape=[1, 1]),
-    helper.make_node("LpPool", ["u"], ["y"], name="pool2/LpPool", kernel_shape=[1, 1]),
+    helper.make_node("NonZero", ["r4"], ["u"], name="where/NonZero"),
+    helper.make_node("NonZero", ["u"], ["y"], name="where2/NonZero"),
 ]
 graph = helper.make_graph(
     nodes,
     "unsupported",
     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 4])],
+    [helper.make_tensor_value_info("y", TensorProto.INT64, [2, None])],
     [helper.make_tensor("axes", TensorProto.INT64, [2], [0, 1])],
 )
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
