@@ -740,6 +740,9 @@ fn infer_conv_transpose2d(
         })
         .collect::<Result<_, _>>()?;
     let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    if kernel.iter().any(|&k| k < 1) {
+        return Err(format!("the kernel {kernel:?} must not be empty"));
+    }
     if strides.iter().chain(&dilations).any(|&v| v < 1) {
         return Err("strides and dilations must be positive".into());
     }
@@ -1658,6 +1661,13 @@ fn infer_resize(
                 .map(|(&a, d)| Some((xd[a].known()?, d.known()?)))
                 .collect()
         });
+        if let Some(bad) = given
+            .iter()
+            .flatten()
+            .find_map(|d| d.known().filter(|&n| n < 0))
+        {
+            return Err(format!("sizes has the negative size {bad}"));
+        }
         for (i, &a) in axes.iter().enumerate() {
             dims[a] = match (&given, &known) {
                 (Some(g), _) if stretch => g[i].clone(),

@@ -1742,6 +1742,11 @@ impl<'c> Importer<'c> {
                     };
                     let total =
                         i64::try_from(total).map_err(|_| "needs padding too large to represent")?;
+                    if total < 0 {
+                        return Err(format!(
+                            "with auto_pad={auto_pad} and a kernel smaller than its stride needs negative padding, which is not supported"
+                        ));
+                    }
                     let (small, large) = (total.div_euclid(2), total - total.div_euclid(2));
                     if auto_pad == "SAME_UPPER" {
                         pads[i] = small;
@@ -1792,8 +1797,11 @@ impl<'c> Importer<'c> {
         for attr in &mut lifted.attribute {
             let widen = |v: &mut Vec<i64>, fill: i64| v.insert(0, fill);
             match attr.name() {
-                "kernel_shape" | "strides" | "dilations" | "output_shape" => {
-                    widen(&mut attr.ints, 1)
+                "kernel_shape" | "strides" | "dilations" => widen(&mut attr.ints, 1),
+                // Spatial or full: the unit height goes before the width.
+                "output_shape" => {
+                    let at = attr.ints.len().saturating_sub(1);
+                    attr.ints.insert(at, 1);
                 }
                 "output_padding" => widen(&mut attr.ints, 0),
                 "pads" => {

@@ -293,9 +293,11 @@ pub fn conv_transpose2d(
                 .copied()
                 .ok_or_else(|| invalid(OP, "output_shape needs 2 sizes"));
         }
-        let full = (input.saturating_sub(1) as i128) * strides[i] as i128
+        // In i128, and with the signed in - 1, as the shape function.
+        let full = (input as i128 - 1) * strides[i] as i128
             + output_padding[i] as i128
-            + ((k.max(1) - 1) * dilations[i] + 1) as i128
+            + (k as i128 - 1) * dilations[i] as i128
+            + 1
             - pads[i] as i128
             - pads[i + 2] as i128;
         usize::try_from(full).map_err(|_| {
@@ -305,10 +307,23 @@ pub fn conv_transpose2d(
             )
         })
     };
+    if kh == 0 || kw == 0 {
+        return Err(invalid(OP, "the kernel must not be empty"));
+    }
     let (oh, ow) = (size(0, h, kh)?, size(1, wi, kw)?);
-    checked_numel(OP, &[n, m, oh, ow])?;
+    let total = checked_numel(OP, &[n, m, oh, ow])?;
+    if total == 0 {
+        return Ok(Tensor::from_parts(
+            vec![n, m, oh, ow],
+            TensorData::zeros(x.dtype(), 0),
+        ));
+    }
+    // Output positions in i128: strides, dilations and pads may be huge.
+    let position = |i: usize, at: usize, k: usize| -> i128 {
+        at as i128 * strides[i] as i128 + k as i128 * dilations[i] as i128 - pads[i] as i128
+    };
     let (xv, wv) = (x.to_f64_vec(), w.to_f64_vec());
-    let mut out = vec![0.0; n * m * oh * ow];
+    let mut out = vec![0.0; total];
     for (o, chunk) in out.chunks_mut(oh * ow).enumerate() {
         chunk.fill(b[o % m]);
     }
@@ -319,21 +334,17 @@ pub fn conv_transpose2d(
             for iy in 0..h {
                 for ix in 0..wi {
                     let v = xv[((img * c + ic) * h + iy) * wi + ix];
-                    if v == 0.0 {
-                        continue;
-                    }
                     for j in 0..mg {
                         let oc = grp * mg + j;
                         let base = (img * m + oc) * oh * ow;
                         for ky in 0..kh {
-                            let y = (iy * strides[0] + ky * dilations[0]) as i64 - pads[0] as i64;
-                            if y < 0 || y >= oh as i64 {
+                            let y = position(0, iy, ky);
+                            if y < 0 || y >= oh as i128 {
                                 continue;
                             }
                             for kx in 0..kw {
-                                let xo =
-                                    (ix * strides[1] + kx * dilations[1]) as i64 - pads[1] as i64;
-                                if xo < 0 || xo >= ow as i64 {
+                                let xo = position(1, ix, kx);
+                                if xo < 0 || xo >= ow as i128 {
                                     continue;
                                 }
                                 let weight = wv[((ic * mg + j) * kh + ky) * kw + kx];
@@ -502,6 +513,36 @@ mod tests {
             ..p.clone()
         };
         assert!(conv_transpose2d(&x, &w, None, &bad).is_err());
+        // An empty output, huge dilations, an empty input: no panics.
+        let empty = ConvTransposeParams {
+            output_shape: Some(vec![0, 4]),
+            ..p.clone()
+        };
+        assert_eq!(
+            conv_transpose2d(&x, &w, None, &empty).unwrap().shape(),
+            &[1, 2, 0, 4]
+        );
+        let huge = ConvTransposeParams {
+            output_shape: Some(vec![4, 4]),
+            dilations: vec![1 << 62, 1],
+            ..p.clone()
+        };
+        assert_eq!(
+            conv_transpose2d(&x, &w, None, &huge).unwrap().shape(),
+            &[1, 2, 4, 4]
+        );
+        let none = Tensor::from_f32(vec![1, 1, 0, 3], vec![]).unwrap();
+        let strided2 = ConvTransposeParams {
+            strides: vec![2, 1],
+            ..p.clone()
+        };
+        // s * (0 - 1) + 3 = 1 rows, as the shape function says.
+        assert_eq!(
+            conv_transpose2d(&none, &w, None, &strided2)
+                .unwrap()
+                .shape(),
+            &[1, 2, 1, 5]
+        );
         let b = Tensor::from_f32(vec![3], vec![0.0; 3]).unwrap();
         assert!(conv_transpose2d(&x, &w, Some(&b), &p).is_err());
     }

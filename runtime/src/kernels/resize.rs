@@ -178,6 +178,10 @@ pub fn resize(
         values = resize_axis(&values, &shape, axis, sizes[i], scales[i], region, p)?;
         shape[axis] = sizes[i];
     }
+    // Integers round (halves to even) and saturate, as ONNX's reference.
+    if x.dtype().is_int() {
+        values.iter_mut().for_each(|v| *v = v.round_ties_even());
+    }
     Ok(Tensor::from_parts(
         shape,
         TensorData::from_f64_slice(x.dtype(), &values),
@@ -232,13 +236,27 @@ fn plan(
                         .ok_or_else(|| invalid(OP, format!("size {n}")))
                 })
                 .collect::<KResult<Vec<_>>>()?;
-            if axes.iter().any(|&a| shape[a] == 0) {
-                return Err(invalid(OP, "cannot resize an empty dimension to a size"));
+            if axes
+                .iter()
+                .zip(&sizes)
+                .any(|(&a, &n)| shape[a] == 0 && n != 0)
+            {
+                return Err(invalid(
+                    OP,
+                    "cannot resize an empty dimension to a nonzero size",
+                ));
             }
+            // An empty dimension stays empty (scale 1).
             let mut scales: Vec<f64> = axes
                 .iter()
                 .zip(&sizes)
-                .map(|(&a, &n)| n as f64 / shape[a] as f64)
+                .map(|(&a, &n)| {
+                    if shape[a] == 0 {
+                        1.0
+                    } else {
+                        n as f64 / shape[a] as f64
+                    }
+                })
                 .collect();
             if aspect != AspectPolicy::Stretch {
                 let pick = scales.iter().copied().fold(
@@ -542,6 +560,15 @@ mod tests {
         p.extrapolation = 9.0;
         let y = resize(&x, &[], ResizeTarget::Sizes(&[3]), Some(&[0.5, 1.5]), &p).unwrap();
         assert_eq!(y.to_f64_vec(), vec![2.0, 3.0, 9.0]);
+    }
+
+    #[test]
+    fn integers_round_to_nearest() {
+        let x = Tensor::from_u8(vec![2], vec![0, 255]).unwrap();
+        let p = ResizeParams::new(ResizeMode::Linear);
+        // half_pixel sources -0.25, 0.25, 0.75, 1.25: 0, 63.75, 191.25, 255.
+        let y = resize(&x, &[], ResizeTarget::Sizes(&[4]), None, &p).unwrap();
+        assert_eq!(y.to_i64_vec(), vec![0, 64, 191, 255]);
     }
 
     #[test]

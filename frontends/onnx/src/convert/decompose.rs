@@ -7,6 +7,7 @@
 //! definitions (and their function bodies where ONNX gives one).
 
 use strata_dialects::graph::shape::Dim;
+use strata_ir::float::FloatKind;
 use strata_ir::types::TypeKind;
 use strata_ir::{Location, Type, Value};
 
@@ -361,31 +362,34 @@ impl Importer<'_> {
                 self.cast_to(at, elem, loc)?
             }
             "DequantizeLinear" => {
-                // (x - zero_point) * scale, in the scale's type.
+                // (x - zero_point) * scale computed in f32 (f64 for an f64
+                // scale), as the reference, then in the scale's type (or
+                // output_dtype).
                 let scale = self.req(node, 1)?;
                 let elem = self.elem(scale).ok_or("operand is not a tensor")?;
+                let work = self.work_float(elem);
                 let q = self.quant_layout(a, x)?;
                 let scale = self.quant_param(scale, x, q, loc)?;
-                let mut v = self.cast_to(x, elem, loc)?;
+                let scale = self.cast_to(scale, work, loc)?;
+                let mut v = self.cast_to(x, work, loc)?;
                 if let Some(zp) = self.input(node, 2)? {
                     let zp = self.quant_param(zp, x, q, loc)?;
-                    let zp = self.cast_to(zp, elem, loc)?;
+                    let zp = self.cast_to(zp, work, loc)?;
                     v = self.bin("graph.sub", v, zp, loc)?;
                 }
                 let y = self.bin("graph.mul", v, scale, loc)?;
-                match a.int("output_dtype").filter(|&t| t != 0) {
-                    Some(t) => {
-                        let out = i32::try_from(t)
-                            .ok()
-                            .and_then(|t| element_type(self.ctx, t))
-                            .ok_or_else(|| format!("output_dtype {t} is not supported"))?;
-                        self.cast_to(y, out, loc)?
-                    }
-                    None => y,
-                }
+                let out = match a.int("output_dtype").filter(|&t| t != 0) {
+                    Some(t) => i32::try_from(t)
+                        .ok()
+                        .and_then(|t| element_type(self.ctx, t))
+                        .ok_or_else(|| format!("output_dtype {t} is not supported"))?,
+                    None => elem,
+                };
+                self.cast_to(y, out, loc)?
             }
             "QuantizeLinear" => {
-                // saturate(round(x / scale) + zero_point), in x's type.
+                // saturate(round(x / scale) + zero_point), computed in f32
+                // (f64 for f64 input or a 32-bit result).
                 let elem = self.elem(x).ok_or("operand is not a tensor")?;
                 let zp = self.input(node, 2)?;
                 let out = match (zp, a.int("output_dtype").filter(|&t| t != 0)) {
@@ -397,15 +401,21 @@ impl Importer<'_> {
                     (None, None) => self.ctx.unsigned_integer_type(8),
                 };
                 let (lo, hi) = self.int_bounds(out)?;
+                let work = if hi > f64::from(u16::MAX) {
+                    self.ctx.float_type(FloatKind::F64)
+                } else {
+                    self.work_float(elem)
+                };
                 let q = self.quant_layout(a, x)?;
                 let scale = self.req(node, 1)?;
                 let scale = self.quant_param(scale, x, q, loc)?;
-                let scale = self.cast_to(scale, elem, loc)?;
-                let scaled = self.bin("graph.div", x, scale, loc)?;
+                let scale = self.cast_to(scale, work, loc)?;
+                let xw = self.cast_to(x, work, loc)?;
+                let scaled = self.bin("graph.div", xw, scale, loc)?;
                 let mut v = self.un("graph.round", scaled, loc)?;
                 if let Some(zp) = zp {
                     let zp = self.quant_param(zp, x, q, loc)?;
-                    let zp = self.cast_to(zp, elem, loc)?;
+                    let zp = self.cast_to(zp, work, loc)?;
                     v = self.bin("graph.add", v, zp, loc)?;
                 }
                 let v = self.saturate(v, lo, hi, loc)?;
@@ -816,7 +826,19 @@ impl Importer<'_> {
             .collect();
         let left: Vec<Label> = xl.iter().filter(|l| !yl.contains(l)).copied().collect();
         let right: Vec<Label> = yl.iter().filter(|l| !xl.contains(l)).copied().collect();
-        if contracted.len() <= 1 && left.len() <= 1 && right.len() <= 1 {
+        // The contracted sizes must be equal for matmul (an ellipsis dimension
+        // of size 1 against n broadcasts instead).
+        let same_k = contracted.iter().all(|l| {
+            let size = |v: Value, labels: &[Label]| {
+                let at = labels.iter().position(|m| m == l)?;
+                self.dims_of(v)?.get(at).cloned()
+            };
+            match (size(x, &xl), size(y, &yl)) {
+                (Some(a), Some(b)) => a == b && a != Dim::Unknown,
+                _ => false,
+            }
+        });
+        if same_k && contracted.len() <= 1 && left.len() <= 1 && right.len() <= 1 {
             // [batch, left|1, contracted|1] x [batch, contracted|1, right|1].
             let a_order = [batch.clone(), left.clone(), contracted.clone()].concat();
             let b_order = [batch.clone(), contracted.clone(), right.clone()].concat();
@@ -884,8 +906,8 @@ impl Importer<'_> {
 /// How a quantization parameter lines up with its tensor.
 #[derive(Clone, Copy)]
 struct QuantLayout {
-    /// The quantized axis (normalized).
-    axis: usize,
+    /// The quantized axis (normalized), `None` when out of range.
+    axis: Option<usize>,
     /// Elements per block along the axis (0: not blocked).
     block: i64,
 }
@@ -899,11 +921,9 @@ impl Importer<'_> {
         if block < 0 {
             return Err(format!("block_size {block} is negative"));
         }
-        // A per-tensor parameter ignores the axis, which may then be anything.
-        let axis = usize::try_from(axis)
-            .ok()
-            .filter(|&a| a < rank.max(1))
-            .unwrap_or(0);
+        // A per-tensor parameter ignores the axis, which may then be anything;
+        // `quant_param` rejects an invalid one for the others.
+        let axis = usize::try_from(axis).ok().filter(|&a| a < rank);
         Ok(QuantLayout { axis, block })
     }
 
@@ -916,15 +936,20 @@ impl Importer<'_> {
         let elements = self
             .dims_of(p)
             .map(|d| d.iter().fold(Dim::Known(1), |acc, d| acc.mul(d)));
+        let axis = || {
+            q.axis
+                .ok_or_else(|| format!("axis is out of range for rank {rank}"))
+        };
         if q.block > 0 {
+            let axis = axis()?;
             if prank != rank {
                 return Err("with block_size needs parameters of the input's rank".into());
             }
-            let n = self.dim_scalar(x, q.axis, loc)?;
+            let n = self.dim_scalar(x, axis, loc)?;
             let positions = self.iota(n, 0, loc)?;
             let block = self.const_i64_scalar(q.block, loc)?;
             let blocks = self.bin("graph.div", positions, block, loc)?;
-            let axis = self.i64_attr(q.axis as i64);
+            let axis = self.i64_attr(axis as i64);
             return self.op1("graph.gather", vec![p, blocks], vec![("axis", axis)], loc);
         }
         if prank == 0 || elements == Some(Dim::Known(1)) || rank <= 1 {
@@ -933,11 +958,21 @@ impl Importer<'_> {
         if prank != 1 {
             return Err(format!("has {prank}-D parameters without block_size"));
         }
-        let trailing: Vec<i64> = (1..(rank - q.axis) as i64).collect();
+        let trailing: Vec<i64> = (1..(rank - axis()?) as i64).collect();
         if trailing.is_empty() {
             return Ok(p);
         }
         self.unsqueeze(p, &trailing, loc)
+    }
+
+    /// The type quantization arithmetic runs in: f64 for f64, else f32.
+    fn work_float(&mut self, elem: Type) -> Type {
+        let kind = if self.ctx.float_kind(elem) == Some(FloatKind::F64) {
+            FloatKind::F64
+        } else {
+            FloatKind::F32
+        };
+        self.ctx.float_type(kind)
     }
 
     /// The smallest and largest value of a quantized integer type.
@@ -977,6 +1012,11 @@ impl Importer<'_> {
         let lo = self.bin("graph.min", lo, zero, loc)?;
         let hi = self.bin("graph.max", hi, zero, loc)?;
         let range = self.bin("graph.sub", hi, lo, loc)?;
+        // An input without range (all zeros) gets scale 1/255, as the
+        // reference, not 0.
+        let one = self.scalar_like(x, 1.0, loc)?;
+        let flat = self.bin("graph.equal", range, zero, loc)?;
+        let range = self.op1("graph.where", vec![flat, one, range], vec![], loc)?;
         let qmax = self.scalar_like(x, 255.0, loc)?;
         let scale = self.bin("graph.div", range, qmax, loc)?;
         let shifted = self.bin("graph.div", lo, scale, loc)?;
@@ -1112,6 +1152,11 @@ impl Importer<'_> {
             [_, _, hidden] => {
                 if heads <= 0 {
                     return Err("with a 3-D input needs num_heads".into());
+                }
+                if let Some(h) = hidden.known().filter(|h| h % heads != 0) {
+                    return Err(format!(
+                        "hidden size {h} is not divisible by num_heads {heads}"
+                    ));
                 }
                 let target = self.const_i64(&[0, 0, heads, -1], loc)?;
                 let r = self.reshape(x, target, loc)?;
@@ -1290,9 +1335,12 @@ fn parse_einsum(equation: &str, ranks: &[usize]) -> Res<(Vec<Vec<Label>>, Vec<La
             // Without an ellipsis in the output, its dimensions are summed.
             let (l, e) = letters(r)?;
             let out = expand(&l, e, ellipsis_rank);
-            for w in &out {
+            for (k, w) in out.iter().enumerate() {
                 if !inputs.iter().any(|i| i.contains(w)) {
                     return Err(format!("output of '{equation}' has a label no operand has"));
+                }
+                if out[..k].contains(w) {
+                    return Err(format!("output of '{equation}' repeats a label"));
                 }
             }
             out
