@@ -1083,6 +1083,11 @@ impl Interpreter<'_> {
                 };
                 k::resize(arg(0)?, &axes, target, roi.as_deref(), &p).map_err(kerr)?
             }
+            "graph.gather_nd" => {
+                let b = usize::try_from(i64a("batch_dims").unwrap_or(0))
+                    .map_err(|_| "batch_dims must not be negative")?;
+                k::gather_nd(arg(0)?, arg(1)?, b).map_err(kerr)?
+            }
             "graph.gather_elements" => {
                 k::gather_elements(arg(0)?, arg(1)?, i64a("axis").unwrap_or(0)).map_err(kerr)?
             }

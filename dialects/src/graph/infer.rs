@@ -1379,6 +1379,51 @@ fn infer_gather_elements(
     Ok(vec![(idx.shape.clone(), elem)])
 }
 
+fn infer_gather_nd(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, idx) = (operand(ops, 0)?, operand(ops, 1)?);
+    let elem = ResultElem::Of(x.elem);
+    let b = attr_i64(ctx, op, "batch_dims").unwrap_or(0);
+    let b = usize::try_from(b).map_err(|_| format!("batch_dims {b} is negative"))?;
+    let (Some(xd), Some(id)) = (x.shape.dims(), idx.shape.dims()) else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let Some((last, lead)) = id.split_last() else {
+        return Err("indices must have rank 1 or more".into());
+    };
+    if b > lead.len() || b > xd.len() {
+        return Err(format!(
+            "batch_dims {b} is more than the leading dimensions of indices {} and input {}",
+            idx.shape, x.shape
+        ));
+    }
+    for d in 0..b {
+        if xd[d].provably_ne(&id[d]) {
+            return Err(format!(
+                "batch dimension {d} differs: {} vs {}",
+                xd[d], id[d]
+            ));
+        }
+    }
+    let Some(k) = last.known() else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let k = usize::try_from(k)
+        .ok()
+        .filter(|&k| b + k <= xd.len())
+        .ok_or_else(|| {
+            format!(
+                "index tuples of {k} entries do not fit an input of rank {} after {b} batch dimensions",
+                xd.len()
+            )
+        })?;
+    let dims: Vec<Dim> = lead.iter().chain(&xd[b + k..]).cloned().collect();
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
 /// Element-wise indices have the input's rank and, off `axis`, sizes no
 /// larger than its.
 fn check_element_indices(xd: &[Dim], id: &[Dim], axis: usize) -> Result<(), String> {
@@ -2148,6 +2193,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.layer_norm", infer_norm),
     ("graph.dropout", infer_dropout),
     ("graph.gather_elements", infer_gather_elements),
+    ("graph.gather_nd", infer_gather_nd),
     ("graph.scatter_elements", infer_scatter_elements),
     ("graph.scatter_nd", infer_scatter_nd),
     ("graph.cumsum", infer_cumsum),

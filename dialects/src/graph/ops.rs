@@ -984,6 +984,22 @@ pub struct GatherElementsOp {
     output: Result<AnyTensor>,
 }
 
+/// Gathers slices of `input` at the index tuples in the last dimension of
+/// `indices` (ONNX `GatherND`; negative entries count from the end); the
+/// first `batch_dims` dimensions are shared.
+#[op("graph.gather_nd",
+     traits(Pure),
+     format = "$input `[` $indices `]` attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct GatherNdOp {
+    input: Operand<AnyTensor>,
+    indices: Operand<IntTensor>,
+    #[default = "0"]
+    batch_dims: Attr<I64Attr>,
+    output: Result<AnyTensor>,
+}
+
 /// A copy of `input` with each element of `updates` written at
 /// `p with p[axis] = indices[p]`, or combined with the element there by
 /// `reduction` (`"none"`, `"add"`, `"mul"`, `"max"`, `"min"`).
@@ -1342,6 +1358,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     BatchNormOp::register(ctx);
     DropoutOp::register(ctx);
     GatherElementsOp::register(ctx);
+    GatherNdOp::register(ctx);
     ScatterElementsOp::register(ctx);
     ScatterNdOp::register(ctx);
     CumsumOp::register(ctx);

@@ -67,6 +67,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Floor",
     "Gather",
     "GatherElements",
+    "GatherND",
     "Gelu",
     "Gemm",
     "GlobalAveragePool",
@@ -81,6 +82,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "InstanceNormalization",
     "IsInf",
     "IsNaN",
+    "LRN",
     "LayerNormalization",
     "LeakyRelu",
     "Less",
@@ -1250,6 +1252,11 @@ impl<'c> Importer<'c> {
                 let direction = self.ctx.string_attr(direction);
                 one(self.op1("graph.bit_shift", ops, vec![("direction", direction)], loc))
             }
+            "GatherND" => {
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                let b = self.i64_attr(a.int("batch_dims").unwrap_or(0));
+                one(self.op1("graph.gather_nd", ops, vec![("batch_dims", b)], loc))
+            }
             "GatherElements" => {
                 let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
                 let axis = self.i64_attr(a.int("axis").unwrap_or(0));
@@ -2187,6 +2194,7 @@ fn min_opset(op: &str) -> i64 {
         "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,
+        "LRN" => 1,
         // Scatter (deprecated at 11) is ScatterElements without reduction.
         "Scatter" => 9,
         "Tan" => 7,
@@ -2206,6 +2214,7 @@ fn min_opset(op: &str) -> i64 {
         | "DepthToSpace"
         | "DynamicQuantizeLinear"
         | "GatherElements"
+        | "GatherND"
         | "OneHot"
         | "ReduceLogSum"
         | "Resize"

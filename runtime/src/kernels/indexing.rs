@@ -99,6 +99,49 @@ pub fn gather_elements(data: &Tensor, indices: &Tensor, axis: i64) -> KResult<Te
     ))
 }
 
+/// Gathers slices of `data` at the index tuples in the last dimension of
+/// `indices` (ONNX `GatherND`): the first `batch_dims` dimensions of both
+/// are shared, and the result has shape `indices.shape[..-1] ++
+/// data.shape[batch_dims + k..]` for tuples of `k` entries.
+pub fn gather_nd(data: &Tensor, indices: &Tensor, batch_dims: usize) -> KResult<Tensor> {
+    const OP: &str = "gather_nd";
+    let idx = index_values(OP, indices)?;
+    let Some((&k, lead)) = indices.shape().split_last() else {
+        return Err(shape_mismatch(OP, "indices must have rank 1 or more"));
+    };
+    let b = batch_dims;
+    if b > lead.len() || b + k > data.rank() || data.shape()[..b] != indices.shape()[..b] {
+        return Err(shape_mismatch(
+            OP,
+            format!(
+                "indices {:?} with batch_dims {b} do not fit data {:?}",
+                indices.shape(),
+                data.shape()
+            ),
+        ));
+    }
+    let mut shape = lead.to_vec();
+    shape.extend_from_slice(&data.shape()[b + k..]);
+    checked_numel(OP, &shape)?;
+    let ds = strides(data.shape());
+    let slice: usize = data.shape()[b + k..].iter().product();
+    let batch_size: usize = data.shape()[..b].iter().product();
+    let batch_stride = if b == 0 { 0 } else { ds[b - 1] };
+    let per_batch: usize = lead[b..].iter().product();
+    let mut offsets = Vec::with_capacity(lead.iter().product::<usize>() * slice);
+    for bi in 0..batch_size {
+        for t in 0..per_batch {
+            let start = (bi * per_batch + t) * k;
+            let mut base = bi * batch_stride;
+            for (d, &i) in idx[start..start + k].iter().enumerate() {
+                base += wrap(OP, i, data.shape()[b + d], b + d)? * ds[b + d];
+            }
+            offsets.extend(base..base + slice);
+        }
+    }
+    Ok(Tensor::from_parts(shape, data.data().select(&offsets)))
+}
+
 /// `indices` has the rank of `data` and no larger sizes off `axis`.
 fn check_element_shapes(
     op: &'static str,
@@ -538,5 +581,21 @@ mod tests {
         assert_eq!(i.to_i64_vec(), vec![0, 1, 1, 0]);
         assert!(top_k(&x, 5, 1, true).is_err());
         assert!(top_k(&x, -1, 1, true).is_err());
+    }
+
+    #[test]
+    fn gather_nd_follows_the_onnx_examples() {
+        let data = i64s(&[2, 2], &[0, 1, 2, 3]);
+        let pairs = gather_nd(&data, &i64s(&[2, 2], &[0, 0, 1, 1]), 0).unwrap();
+        assert_eq!(pairs.to_i64_vec(), vec![0, 3]);
+        let rows = gather_nd(&data, &i64s(&[2, 1], &[1, 0]), 0).unwrap();
+        assert_eq!(rows.shape(), &[2, 2]);
+        assert_eq!(rows.to_i64_vec(), vec![2, 3, 0, 1]);
+        let cube = i64s(&[2, 2, 2], &[0, 1, 2, 3, 4, 5, 6, 7]);
+        let batched = gather_nd(&cube, &i64s(&[2, 1], &[1, 0]), 1).unwrap();
+        assert_eq!(batched.shape(), &[2, 2]);
+        assert_eq!(batched.to_i64_vec(), vec![2, 3, 4, 5]);
+        assert!(gather_nd(&data, &i64s(&[1, 3], &[0, 0, 0]), 0).is_err());
+        assert!(gather_nd(&data, &i64s(&[1, 1], &[2]), 0).is_err());
     }
 }

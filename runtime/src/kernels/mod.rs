@@ -28,7 +28,8 @@ pub use elementwise::{
     LogicalOp, UnaryOp,
 };
 pub use indexing::{
-    cumprod, cumsum, gather_elements, scatter_elements, scatter_nd, top_k, ScatterReduction,
+    cumprod, cumsum, gather_elements, gather_nd, scatter_elements, scatter_nd, top_k,
+    ScatterReduction,
 };
 pub use matmul::{gemm, matmul};
 pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};

@@ -1224,3 +1224,21 @@ func.func @shift_direction(%a: tensor<4xui8>) {
   %0 = graph.bit_shift %a, %a {direction = "up"} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   return
 }
+
+// -----
+
+// gather_nd.
+
+func.func @gather_nd_tuple(%x: tensor<4x5xf32>, %i: tensor<3x3xi64>) {
+  // expected-error @+1 {{'graph.gather_nd' op index tuples of 3 entries do not fit an input of rank 2 after 0 batch dimensions}}
+  %0 = graph.gather_nd %x[%i] : (tensor<4x5xf32>, tensor<3x3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_batch(%x: tensor<4x5xf32>, %i: tensor<3x1xi64>) {
+  // expected-error @+1 {{'graph.gather_nd' op batch dimension 0 differs: 4 vs 3}}
+  %0 = graph.gather_nd %x[%i] {batch_dims = 1 : i64} : (tensor<4x5xf32>, tensor<3x1xi64>) -> tensor<3xf32>
+  return
+}

@@ -370,6 +370,14 @@ module {
     return %2 : tensor<?x4xui8, #graph.dims<batch>>
   }
 
+  // gather_nd with a batch dimension: [batch, 2] tuples into [batch, 4, 5, 6].
+  // CHECK-LABEL: func.func @gather_nd(
+  // CHECK-NEXT: %0 = graph.gather_nd %arg0[%arg1] {batch_dims = 1 : i64} : (tensor<?x4x5x6xf32, #graph.dims<batch>>, tensor<?x3x2xi64, #graph.dims<batch>>) -> tensor<?x3x6xf32, #graph.dims<batch>>
+  func.func @gather_nd(%arg0: tensor<?x4x5x6xf32, #graph.dims<batch>>, %arg1: tensor<?x3x2xi64, #graph.dims<batch>>) -> tensor<?x3x6xf32, #graph.dims<batch>> {
+    %0 = graph.gather_nd %arg0[%arg1] {batch_dims = 1 : i64} : (tensor<?x4x5x6xf32, #graph.dims<batch>>, tensor<?x3x2xi64, #graph.dims<batch>>) -> tensor<?x3x6xf32, #graph.dims<batch>>
+    return %0 : tensor<?x3x6xf32, #graph.dims<batch>>
+  }
+
   // round (halves to even).
   // CHECK-LABEL: func.func @round(
   // CHECK-NEXT: %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>

@@ -1,5 +1,5 @@
 """Writes unsupported.onnx: a model with two op types strata does not
-import (LRN once, NonZero twice), for import-errors.mlir. Run with the
+import (Unique once, NonZero twice), for import-errors.mlir. Run with the
 venv of scripts/setup-onnx: .local/onnx-venv/bin/python test/onnx/Inputs/unsupported.py
 """
 
@@ -11,7 +11,7 @@ from onnx import TensorProto, helper
 here = os.path.dirname(os.path.abspath(__file__))
 nodes = [
     helper.make_node("Unsqueeze", ["x", "axes"], ["x4"], name="nchw/Unsqueeze"),
-    helper.make_node("LRN", ["x4"], ["m"], name="norm/LRN", size=3),
+    helper.make_node("Unique", ["x4"], ["m"], name="dedup/Unique", sorted=1),
     helper.make_node("Relu", ["m"], ["r4"], name="act/Relu"),
     helper.make_node("NonZero", ["r4"], ["u"], name="where/NonZero"),
     helper.make_node("NonZero", ["u"], ["y"], name="where2/NonZero"),

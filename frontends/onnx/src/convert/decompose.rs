@@ -33,6 +33,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "InstanceNormalization",
     "IsInf",
     "IsNaN",
+    "LRN",
     "LpNormalization",
     "MeanVarianceNormalization",
     "NegativeLogLikelihoodLoss",
@@ -422,6 +423,45 @@ impl Importer<'_> {
                 self.cast_to(v, out, loc)?
             }
             "DynamicQuantizeLinear" => return self.dynamic_quantize(x, loc),
+            "LRN" => {
+                // x / (bias + alpha / size * sum of x^2 over `size` channels
+                // around each)^beta; the channel window sum is an avg_pool2d
+                // (counting padding) over [N, 1, C, rest], times size.
+                let size = a.int("size").ok_or("requires 'size'")?;
+                if size < 1 {
+                    return Err(format!("size {size} must be positive"));
+                }
+                let (alpha, beta, bias) = (
+                    float(a, "alpha", 1e-4),
+                    float(a, "beta", 0.75),
+                    float(a, "bias", 1.0),
+                );
+                let dims = self.dims_of(x).ok_or("needs an input of known rank")?;
+                let c = match dims.get(1).and_then(Dim::known) {
+                    Some(c) if dims.len() >= 3 => c,
+                    _ => return Err("needs an input [N, C, ...] with a static C".into()),
+                };
+                let sq = self.bin("graph.mul", x, x, loc)?;
+                let target = self.const_i64(&[0, 1, c, -1], loc)?;
+                let planes = self.reshape(sq, target, loc)?;
+                let (before, after) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
+                let props = vec![
+                    ("kernel_shape", self.i64_array(&[size, 1])),
+                    ("pads", self.i64_array(&[before, 0, after, 0])),
+                    ("count_include_pad", self.bool_attr(true)),
+                ];
+                let avg = self.op1("graph.avg_pool2d", vec![planes], props, loc)?;
+                let shape = self.op1("graph.shape_of", vec![x], vec![], loc)?;
+                let avg = self.reshape(avg, shape, loc)?;
+                // alpha / size * (avg * size) = alpha * avg.
+                let al = self.scalar_like(x, alpha, loc)?;
+                let scaled = self.bin("graph.mul", avg, al, loc)?;
+                let b = self.scalar_like(x, bias, loc)?;
+                let base = self.bin("graph.add", scaled, b, loc)?;
+                let be = self.scalar_like(x, beta, loc)?;
+                let den = self.bin("graph.pow", base, be, loc)?;
+                self.bin("graph.div", x, den, loc)?
+            }
             "RotaryEmbedding" => self.rotary_embedding(node, a, x, loc)?,
             "NegativeLogLikelihoodLoss" => {
                 let (target, weight) = (self.req(node, 1)?, self.input(node, 2)?);
