@@ -158,6 +158,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Transpose",
     "Trilu",
     "Unsqueeze",
+    "Upsample",
     "Where",
     "Xor",
 ];
@@ -1190,6 +1191,42 @@ impl<'c> Importer<'c> {
                     _ => self.convert_conv_transpose(node, &a, loc),
                 }
             }
+            "Upsample" => {
+                // The deprecated Upsample is Resize with asymmetric
+                // coordinates (nearest rounding down, so integral scales
+                // repeat); scales are an input from opset 9, an attribute
+                // before.
+                let x = self.req(node, 0)?;
+                let scales = match (self.input(node, 1)?, a.floats("scales")) {
+                    (Some(s), _) => s,
+                    (None, Some(v)) => {
+                        let f32t = self.ctx.float_type(FloatKind::F32);
+                        let ty = self.ctx.tensor_type(vec![v.len() as i64], f32t);
+                        let raw = v.iter().flat_map(|f| f.to_le_bytes()).collect();
+                        let attr = self
+                            .ctx
+                            .dense_elements_attr(ty, raw)
+                            .ok_or("could not build the scales")?;
+                        self.constant(attr, loc)?
+                    }
+                    (None, None) => return Err("requires scales".into()),
+                };
+                let mode = a.string("mode").unwrap_or_else(|| "nearest".into());
+                if !matches!(mode.as_str(), "nearest" | "linear") {
+                    return Err(format!("has an unknown mode '{mode}'"));
+                }
+                let seg = self.segments(&[1, 0, 1, 0]);
+                let props = vec![
+                    ("operandSegmentSizes", seg),
+                    ("mode", self.ctx.string_attr(&mode)),
+                    (
+                        "coordinate_transformation_mode",
+                        self.ctx.string_attr("asymmetric"),
+                    ),
+                    ("nearest_mode", self.ctx.string_attr("floor")),
+                ];
+                one(self.op1("graph.resize", vec![x, scales], props, loc))
+            }
             "Resize" => {
                 let x = self.req(node, 0)?;
                 // Before opset 13 roi and scales were required inputs, given
@@ -2195,6 +2232,8 @@ fn min_opset(op: &str) -> i64 {
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,
         "LRN" => 1,
+        // Deprecated at 10 (Resize replaces it).
+        "Upsample" => 7,
         // Scatter (deprecated at 11) is ScatterElements without reduction.
         "Scatter" => 9,
         "Tan" => 7,
@@ -2330,6 +2369,12 @@ impl Attrs<'_> {
                     .is_none_or(|t| t == AttributeType::Float as i32 || t == 0)
             })
             .map(|a| a.f())
+    }
+
+    fn floats(&self, name: &str) -> Option<Vec<f32>> {
+        self.get(name)
+            .filter(|a| a.r#type.is_none_or(|t| t == AttributeType::Floats as i32))
+            .map(|a| a.floats.clone())
     }
 
     fn ints(&self, name: &str) -> Option<Vec<i64>> {
