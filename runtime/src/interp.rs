@@ -1036,6 +1036,7 @@ impl Interpreter<'_> {
                         Some(s) => Some(usizes(&s, "output_shape")?),
                         None => None,
                     },
+                    max_bytes: limits.max_bytes,
                 };
                 k::conv_transpose2d(arg(0)?, arg(1)?, x.get(2).copied(), &params).map_err(kerr)?
             }
@@ -1070,6 +1071,7 @@ impl Interpreter<'_> {
                 p.exclude_outside = attr_bool(ctx, op, "exclude_outside");
                 p.extrapolation = attr_f64(ctx, op, "extrapolation_value").unwrap_or(0.0);
                 p.antialias = attr_bool(ctx, op, "antialias");
+                p.max_bytes = limits.max_bytes;
                 let axes = attr_i64_array(ctx, op, "axes").unwrap_or_default();
                 let roi = opt(1).map(|t| t.to_f64_vec());
                 let (scales, sizes) = (
@@ -1086,6 +1088,13 @@ impl Interpreter<'_> {
             "graph.gather_nd" => {
                 let b = usize::try_from(i64a("batch_dims").unwrap_or(0))
                     .map_err(|_| "batch_dims must not be negative")?;
+                // Each index tuple selects a slice: bound the result first.
+                let (data, idx) = (arg(0)?, arg(1)?);
+                if let Some((&k, lead)) = idx.shape().split_last() {
+                    let mut shape = lead.to_vec();
+                    shape.extend(data.shape().get(b + k..).unwrap_or(&[]));
+                    check_size(&shape, data.dtype(), limits.max_bytes)?;
+                }
                 k::gather_nd(arg(0)?, arg(1)?, b).map_err(kerr)?
             }
             "graph.gather_elements" => {
@@ -1325,7 +1334,20 @@ impl Interpreter<'_> {
                 k::slice(arg(0)?, &starts, &ends, &axes, &steps).map_err(kerr)?
             }
             "graph.gather" => {
-                k::gather(arg(0)?, arg(1)?, i64a("axis").unwrap_or(0)).map_err(kerr)?
+                // The indices may repeat large slices: bound the result first.
+                let (data, idx) = (arg(0)?, arg(1)?);
+                let axis = i64a("axis").unwrap_or(0);
+                let r = data.rank() as i64;
+                if let Some(a) = usize::try_from(if axis < 0 { axis + r } else { axis })
+                    .ok()
+                    .filter(|&a| a < data.rank())
+                {
+                    let mut shape = data.shape()[..a].to_vec();
+                    shape.extend_from_slice(idx.shape());
+                    shape.extend_from_slice(&data.shape()[a + 1..]);
+                    check_size(&shape, data.dtype(), limits.max_bytes)?;
+                }
+                k::gather(data, idx, axis).map_err(kerr)?
             }
             "graph.squeeze" => {
                 let input = arg(0)?;

@@ -223,6 +223,8 @@ pub struct ConvTransposeParams {
     pub output_padding: Vec<usize>,
     /// The output's spatial sizes, when given explicitly.
     pub output_shape: Option<Vec<usize>>,
+    /// The largest result, in bytes of its dtype, the kernel may build.
+    pub max_bytes: usize,
 }
 
 /// ONNX `ConvTranspose` for `x: [N, C, H, W]` and `w: [C, M/group, kH, kW]`
@@ -312,6 +314,17 @@ pub fn conv_transpose2d(
     }
     let (oh, ow) = (size(0, h, kh)?, size(1, wi, kw)?);
     let total = checked_numel(OP, &[n, m, oh, ow])?;
+    // Accumulated in f64: 8 bytes an element.
+    if total.checked_mul(8).is_none_or(|b| b > p.max_bytes) {
+        return Err(invalid(
+            OP,
+            format!(
+                "result of shape {:?} is larger than the limit of {} bytes",
+                [n, m, oh, ow],
+                p.max_bytes
+            ),
+        ));
+    }
     if total == 0 {
         return Ok(Tensor::from_parts(
             vec![n, m, oh, ow],
@@ -491,6 +504,7 @@ mod tests {
             group: 1,
             output_padding: vec![0, 0],
             output_shape: None,
+            max_bytes: usize::MAX,
         };
         let y = conv_transpose2d(&x, &w, None, &p).unwrap();
         assert_eq!(y.shape(), &[1, 2, 5, 5]);
@@ -527,6 +541,12 @@ mod tests {
             dilations: vec![1 << 62, 1],
             ..p.clone()
         };
+        let limited = ConvTransposeParams {
+            output_shape: Some(vec![1 << 20, 1 << 20]),
+            max_bytes: 1 << 30,
+            ..p.clone()
+        };
+        assert!(conv_transpose2d(&x, &w, None, &limited).is_err());
         assert_eq!(
             conv_transpose2d(&x, &w, None, &huge).unwrap().shape(),
             &[1, 2, 4, 4]

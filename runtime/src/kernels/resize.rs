@@ -85,6 +85,8 @@ pub struct ResizeParams {
     pub antialias: bool,
     /// The aspect-ratio policy of `sizes`.
     pub aspect: AspectPolicy,
+    /// The largest result, in bytes of its dtype, the kernel may build.
+    pub max_bytes: usize,
 }
 
 impl ResizeParams {
@@ -99,6 +101,7 @@ impl ResizeParams {
             extrapolation: 0.0,
             antialias: false,
             aspect: AspectPolicy::Stretch,
+            max_bytes: usize::MAX,
         }
     }
 }
@@ -150,6 +153,22 @@ pub fn resize(
             .collect::<KResult<_>>()?
     };
     let (scales, sizes) = plan(x.shape(), &axes, target, p.aspect)?;
+    // The sizes come from values: refuse a result beyond the limit before
+    // building it (the intermediates are no larger than it, or the input).
+    let mut out_shape = x.shape().to_vec();
+    for (&a, &n) in axes.iter().zip(&sizes) {
+        out_shape[a] = n;
+    }
+    let bytes = checked_numel(OP, &out_shape)?.checked_mul(x.dtype().byte_size().max(8));
+    if bytes.is_none_or(|b| b > p.max_bytes) {
+        return Err(invalid(
+            OP,
+            format!(
+                "result of shape {out_shape:?} is larger than the limit of {} bytes",
+                p.max_bytes
+            ),
+        ));
+    }
     let roi = match roi {
         Some(r) if !r.is_empty() => {
             if r.len() != 2 * axes.len() {
@@ -579,6 +598,16 @@ mod tests {
         assert!(resize(&x, &[], ResizeTarget::Scales(&[0.0, 1.0]), None, &p).is_err());
         assert!(resize(&x, &[], ResizeTarget::Sizes(&[-1, 2]), None, &p).is_err());
         assert!(resize(&x, &[0, 0], ResizeTarget::Sizes(&[2, 2]), None, &p).is_err());
+        let mut limited = ResizeParams::new(ResizeMode::Nearest);
+        limited.max_bytes = 1 << 20;
+        assert!(resize(
+            &x,
+            &[],
+            ResizeTarget::Sizes(&[1 << 20, 1 << 20]),
+            None,
+            &limited
+        )
+        .is_err());
         let mut n = ResizeParams::new(ResizeMode::Nearest);
         n.antialias = true;
         assert!(resize(&x, &[], ResizeTarget::Sizes(&[2, 2]), None, &n).is_err());

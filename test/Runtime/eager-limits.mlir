@@ -1,0 +1,30 @@
+// Results whose size comes from values (resize sizes, conv_transpose2d's
+// output_shape, gather indices repeating slices) are refused above the
+// interpreter's 8 GiB limit with an error, before anything is allocated.
+// RUN: not strata run %s --function resize 2>&1 | FileCheck %s --check-prefix=RESIZE
+// RUN: not strata run %s --function conv 2>&1 | FileCheck %s --check-prefix=CONV
+// RUN: not strata run %s --function gather 2>&1 | FileCheck %s --check-prefix=GATHER
+
+// RESIZE: error: 'graph.resize' op resize: invalid argument: result of shape [1048576, 1048576] is larger than the limit of 8589934592 bytes
+func.func @resize() -> tensor<?x?xf32> {
+  %x = graph.constant dense<1.0> : tensor<2x2xf32>
+  %s = graph.constant dense<[1048576, 1048576]> : tensor<2xi64>
+  %y = graph.resize %x sizes %s : (tensor<2x2xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// CONV: error: 'graph.conv_transpose2d' op conv_transpose2d: invalid argument: result of shape [1, 1, 1048576, 1048576] is larger than the limit of 8589934592 bytes
+func.func @conv() -> tensor<1x1x1048576x1048576xf32> {
+  %x = graph.constant dense<1.0> : tensor<1x1x2x2xf32>
+  %w = graph.constant dense<1.0> : tensor<1x1x1x1xf32>
+  %y = graph.conv_transpose2d %x, %w {output_shape = array<i64: 1048576, 1048576>} : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1048576x1048576xf32>
+  return %y : tensor<1x1x1048576x1048576xf32>
+}
+
+// GATHER: error: 'graph.gather' op result of shape [1024, 1024, 2097152] is larger than the interpreter's limit of 8589934592 bytes
+func.func @gather() -> tensor<1024x1024x2097152xf32> {
+  %x = graph.constant dense<1.0> : tensor<1x2097152xf32>
+  %i = graph.constant dense<0> : tensor<1024x1024xi64>
+  %y = graph.gather %x[%i] : (tensor<1x2097152xf32>, tensor<1024x1024xi64>) -> tensor<1024x1024x2097152xf32>
+  return %y : tensor<1024x1024x2097152xf32>
+}
