@@ -855,6 +855,7 @@ impl Interpreter<'_> {
     ) -> Result<Vec<Tensor>, String> {
         let ctx = self.ctx;
         let limits = self.limits;
+        check_result_sizes(ctx, op, x, limits.max_bytes)?;
         let x: Vec<&Tensor> = x.iter().map(|t| &**t).collect();
         let arg = |i: usize| {
             x.get(i)
@@ -1657,6 +1658,58 @@ fn float_elements(a: &Tensor, b: &Tensor, f: fn(f64, f64) -> f64) -> Result<Tens
         .map(|(p, q)| f(p, q))
         .collect();
     Ok(Tensor::from_f64_vec(a.dtype(), &shape, &out))
+}
+
+/// Runs `op`'s shape function on the concrete operand shapes (and the
+/// values of small integer operands) and refuses, before any kernel runs,
+/// a result larger than `max_bytes`: broadcasting, gathers and shapes
+/// computed from values can ask for far more than the operands hold. A
+/// shape function that rejects the operands is left to the kernel, which
+/// reports the problem in its own words.
+fn check_result_sizes(
+    ctx: &Context,
+    op: Operation,
+    operands: &[Rc<Tensor>],
+    max_bytes: usize,
+) -> Result<(), String> {
+    use strata_dialects::graph::infer::{infer_with, OperandInfo};
+    use strata_dialects::graph::shape::{Dim, Shape};
+    let infos: Option<Vec<OperandInfo>> = ctx
+        .operands(op)
+        .zip(operands)
+        .map(|(v, t)| {
+            let (_, elem) = strata_dialects::graph::shape::shape_of(ctx, ctx.value_type(v))?;
+            let small = t.dtype().is_int() && t.rank() <= 1 && t.len() <= 1024;
+            let value = small.then(|| t.to_i64_vec());
+            Some(OperandInfo {
+                shape: Shape::of(&t.shape().iter().map(|&d| d as i64).collect::<Vec<_>>()),
+                elem,
+                sizes: value
+                    .as_ref()
+                    .map(|v| v.iter().map(|&d| Dim::Known(d)).collect()),
+                value,
+            })
+        })
+        .collect();
+    let Some(infos) = infos else {
+        return Ok(());
+    };
+    let Some(Ok(results)) = infer_with(ctx, op, &infos) else {
+        return Ok(());
+    };
+    for ((shape, _), r) in results.iter().zip(ctx.results(op)) {
+        let Some(dims) = shape.dims() else { continue };
+        let Some(dims) = dims
+            .iter()
+            .map(|d| d.known().and_then(|n| usize::try_from(n).ok()))
+            .collect::<Option<Vec<usize>>>()
+        else {
+            continue;
+        };
+        let dtype = type_info(ctx, ctx.value_type(r)).map_or(DType::F64, |(d, _)| d);
+        check_size(&dims, dtype, max_bytes)?;
+    }
+    Ok(())
 }
 
 /// Refuses to create a tensor of `shape` larger than `max_bytes`.

@@ -1,11 +1,13 @@
 // Results whose size comes from values (resize sizes, conv_transpose2d's
 // output_shape, gather indices repeating slices) are refused above the
-// interpreter's 8 GiB limit with an error, before anything is allocated.
+// interpreter's 8 GiB limit with an error, before anything is allocated:
+// each graph op's shape function runs on the concrete operands first (the
+// kernels of resize and conv_transpose2d check again).
 // RUN: not strata run %s --function resize 2>&1 | FileCheck %s --check-prefix=RESIZE
 // RUN: not strata run %s --function conv 2>&1 | FileCheck %s --check-prefix=CONV
 // RUN: not strata run %s --function gather 2>&1 | FileCheck %s --check-prefix=GATHER
 
-// RESIZE: error: 'graph.resize' op resize: invalid argument: result of shape [1048576, 1048576] is larger than the limit of 8589934592 bytes
+// RESIZE: error: 'graph.resize' op result of shape [1048576, 1048576] is larger than the interpreter's limit of 8589934592 bytes
 func.func @resize() -> tensor<?x?xf32> {
   %x = graph.constant dense<1.0> : tensor<2x2xf32>
   %s = graph.constant dense<[1048576, 1048576]> : tensor<2xi64>
@@ -13,7 +15,7 @@ func.func @resize() -> tensor<?x?xf32> {
   return %y : tensor<?x?xf32>
 }
 
-// CONV: error: 'graph.conv_transpose2d' op conv_transpose2d: invalid argument: result of shape [1, 1, 1048576, 1048576] is larger than the limit of 8589934592 bytes
+// CONV: error: 'graph.conv_transpose2d' op result of shape [1, 1, 1048576, 1048576] is larger than the interpreter's limit of 8589934592 bytes
 func.func @conv() -> tensor<1x1x1048576x1048576xf32> {
   %x = graph.constant dense<1.0> : tensor<1x1x2x2xf32>
   %w = graph.constant dense<1.0> : tensor<1x1x1x1xf32>
@@ -27,4 +29,15 @@ func.func @gather() -> tensor<1024x1024x2097152xf32> {
   %i = graph.constant dense<0> : tensor<1024x1024xi64>
   %y = graph.gather %x[%i] : (tensor<1x2097152xf32>, tensor<1024x1024xi64>) -> tensor<1024x1024x2097152xf32>
   return %y : tensor<1024x1024x2097152xf32>
+}
+
+// Every graph op's shape function runs on the concrete operands first, so
+// even broadcasting two small tensors cannot ask for more than the limit.
+// RUN: not strata run %s --function broadcast 2>&1 | FileCheck %s --check-prefix=BCAST
+// BCAST: error: 'graph.add' op result of shape [1048576, 1048576] is larger than the interpreter's limit of 8589934592 bytes
+func.func @broadcast() -> tensor<1048576x1048576xf32> {
+  %a = graph.constant dense<1.0> : tensor<1048576x1xf32>
+  %b = graph.constant dense<1.0> : tensor<1x1048576xf32>
+  %y = graph.add %a, %b : (tensor<1048576x1xf32>, tensor<1x1048576xf32>) -> tensor<1048576x1048576xf32>
+  return %y : tensor<1048576x1048576xf32>
 }

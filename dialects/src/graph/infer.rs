@@ -127,6 +127,18 @@ pub fn infer_results(ctx: &Context, op: Operation) -> Option<Result<Vec<Inferred
     Some(f(ctx, op, &infos?))
 }
 
+/// Runs `op`'s shape function on `infos` instead of its operands' types
+/// (the interpreter passes the concrete shapes and small integer values it
+/// sees at run time); `None` when the op has no shape function.
+pub fn infer_with(
+    ctx: &Context,
+    op: Operation,
+    infos: &[OperandInfo],
+) -> Option<Result<Vec<Inferred>, String>> {
+    let f = ctx.op_interface::<ShapeFunction>(op)?.0;
+    Some(f(ctx, op, infos))
+}
+
 /// The type of an inferred result, given the type the op declares for it.
 pub fn result_type(ctx: &mut Context, inferred: &Inferred, declared: Type) -> Type {
     let declared_elem = shape_of(ctx, declared).map(|(_, e)| e);
