@@ -1014,17 +1014,42 @@ impl Interpreter<'_> {
                 attr_bool(ctx, op, "transB"),
             )
             .map_err(kerr)?,
-            "graph.conv2d" => k::conv2d(
-                arg(0)?,
-                arg(1)?,
-                x.get(2).copied(),
-                &window("strides", vec![1, 1])?,
-                &window("pads", vec![0; 4])?,
-                &window("dilations", vec![1, 1])?,
-                usize::try_from(i64a("group").unwrap_or(1))
-                    .map_err(|_| "group must be positive")?,
-            )
-            .map_err(kerr)?,
+            "graph.conv2d" => {
+                let (strides, pads, dilations) = (
+                    window("strides", vec![1, 1])?,
+                    window("pads", vec![0; 4])?,
+                    window("dilations", vec![1, 1])?,
+                );
+                let group = usize::try_from(i64a("group").unwrap_or(1))
+                    .map_err(|_| "group must be positive")?;
+                let (input, weight) = (arg(0)?, arg(1)?);
+                // The im2col buffer can be kH * kW times the result.
+                let cols = k::conv2d_workspace(
+                    input.shape(),
+                    weight.shape(),
+                    &strides,
+                    &pads,
+                    &dilations,
+                    group,
+                )
+                .map_err(kerr)?;
+                if cols.saturating_mul(8) > limits.max_bytes {
+                    return Err(format!(
+                        "needs an im2col buffer of {cols} elements, larger than the interpreter's limit of {} bytes",
+                        limits.max_bytes
+                    ));
+                }
+                k::conv2d(
+                    input,
+                    weight,
+                    x.get(2).copied(),
+                    &strides,
+                    &pads,
+                    &dilations,
+                    group,
+                )
+                .map_err(kerr)?
+            }
             "graph.conv_transpose2d" => {
                 let params = k::ConvTransposeParams {
                     strides: window("strides", vec![1, 1])?,

@@ -41,3 +41,9 @@ func.func @broadcast() -> tensor<1048576x1048576xf32> {
   %y = graph.add %a, %b : (tensor<1048576x1xf32>, tensor<1x1048576xf32>) -> tensor<1048576x1048576xf32>
   return %y : tensor<1048576x1048576xf32>
 }
+
+// A convolution whose result fits but whose im2col buffer (kH * kW times
+// larger) does not: found by the eager fuzz target
+// (Inputs/conv-huge-pad.onnx, a 7x7 input padded by 207618047 on the right).
+// RUN: not strata run %S/Inputs/conv-huge-pad.onnx 2>&1 | FileCheck %s --check-prefix=IM2COL
+// IM2COL: conv-huge-pad.onnx: node 'Conv#0': error: 'graph.conv2d' op needs an im2col buffer of 1245708336 elements, larger than the interpreter's limit of 8589934592 bytes

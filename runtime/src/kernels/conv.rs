@@ -208,6 +208,21 @@ pub(crate) fn out_dim(
     }
 }
 
+/// The elements of the im2col buffer [`conv2d`] needs (one image and
+/// group at a time: `C/group * kH * kW * oH * oW`), so that a caller can
+/// bound it before running; errors as [`conv2d`] does on bad operands.
+pub fn conv2d_workspace(
+    x: &[usize],
+    w: &[usize],
+    strides: &[usize],
+    pads: &[usize],
+    dilations: &[usize],
+    group: usize,
+) -> KResult<usize> {
+    let g = Geometry::new(x, w, None, strides, pads, dilations, group)?;
+    checked_numel("conv2d", &[g.c / g.group, g.kh, g.kw, g.oh, g.ow])
+}
+
 /// The attributes of [`conv_transpose2d`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConvTransposeParams {

@@ -22,7 +22,7 @@ mod shape;
 
 pub use allclose::allclose;
 pub use attention::attention;
-pub use conv::{conv2d, conv_transpose2d, ConvTransposeParams};
+pub use conv::{conv2d, conv2d_workspace, conv_transpose2d, ConvTransposeParams};
 pub use elementwise::{
     binary, bit_shift, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp,
     LogicalOp, UnaryOp,
