@@ -1544,15 +1544,35 @@ impl Interpreter<'_> {
                     Tensor::from_i64_vec(dtype, &[vals.len()], &vals)
                 }
             }
-            "graph.attention" => k::attention(
-                arg(0)?,
-                arg(1)?,
-                arg(2)?,
-                x.get(3).copied(),
-                attr_f64(ctx, op, "scale"),
-                attr_bool(ctx, op, "is_causal"),
-            )
-            .map_err(kerr)?,
+            "graph.attention" => {
+                let (q, key) = (arg(0)?, arg(1)?);
+                // The scores [..., L, S] (in f64) can be far larger than the
+                // result [..., L, Ev].
+                if q.rank() >= 2 && key.rank() >= 2 {
+                    let (qr, kr) = (q.rank(), key.rank());
+                    if let Ok(mut scores) =
+                        k::broadcast_shapes(&q.shape()[..qr - 2], &key.shape()[..kr - 2])
+                    {
+                        scores.push(q.shape()[qr - 2]);
+                        scores.push(key.shape()[kr - 2]);
+                        if check_size(&scores, DType::F64, limits.max_bytes).is_err() {
+                            return Err(format!(
+                                "needs attention scores of shape {scores:?}, larger than the interpreter's limit of {} bytes",
+                                limits.max_bytes
+                            ));
+                        }
+                    }
+                }
+                k::attention(
+                    q,
+                    key,
+                    arg(2)?,
+                    x.get(3).copied(),
+                    attr_f64(ctx, op, "scale"),
+                    attr_bool(ctx, op, "is_causal"),
+                )
+                .map_err(kerr)?
+            }
             "graph.custom" => {
                 let cname = attr_str(ctx, op, "name").ok_or("has no name")?;
                 let version = i64a("version").unwrap_or(1);

@@ -47,3 +47,12 @@ func.func @broadcast() -> tensor<1048576x1048576xf32> {
 // (Inputs/conv-huge-pad.onnx, a 7x7 input padded by 207618047 on the right).
 // RUN: not strata run %S/Inputs/conv-huge-pad.onnx 2>&1 | FileCheck %s --check-prefix=IM2COL
 // IM2COL: conv-huge-pad.onnx: node 'Conv#0': error: 'graph.conv2d' op needs an im2col buffer of 1245708336 elements, larger than the interpreter's limit of 8589934592 bytes
+
+// Attention's score matrix [L, S] can dwarf its result [L, Ev].
+// RUN: not strata run %s --function attention 2>&1 | FileCheck %s --check-prefix=SCORES
+// SCORES: error: 'graph.attention' op needs attention scores of shape [65536, 65536], larger than the interpreter's limit of 8589934592 bytes
+func.func @attention() -> tensor<65536x1xf32> {
+  %q = graph.constant dense<1.0> : tensor<65536x1xf32>
+  %y = graph.attention %q, %q, %q : (tensor<65536x1xf32>, tensor<65536x1xf32>, tensor<65536x1xf32>) -> tensor<65536x1xf32>
+  return %y : tensor<65536x1xf32>
+}
