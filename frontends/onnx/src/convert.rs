@@ -92,6 +92,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "LpNormalization",
     "LpPool",
     "MatMul",
+    "MatMulInteger",
     "Max",
     "MaxPool",
     "Mean",
@@ -108,6 +109,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "PRelu",
     "Pad",
     "Pow",
+    "QLinearMatMul",
     "QuantizeLinear",
     "RMSNormalization",
     "Range",
@@ -2234,6 +2236,7 @@ fn min_opset(op: &str) -> i64 {
         "LRN" => 1,
         // Deprecated at 10 (Resize replaces it).
         "Upsample" => 7,
+        "MatMulInteger" | "QLinearMatMul" => 10,
         // Scatter (deprecated at 11) is ScatterElements without reduction.
         "Scatter" => 9,
         "Tan" => 7,

@@ -37,9 +37,11 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "LpNormalization",
     "MeanVarianceNormalization",
     "NegativeLogLikelihoodLoss",
+    "MatMulInteger",
     "Mish",
     "OneHot",
     "PRelu",
+    "QLinearMatMul",
     "QuantizeLinear",
     "ReduceLogSum",
     "RotaryEmbedding",
@@ -423,6 +425,44 @@ impl Importer<'_> {
                 self.cast_to(v, out, loc)?
             }
             "DynamicQuantizeLinear" => return self.dynamic_quantize(x, loc),
+            "MatMulInteger" => {
+                // (a - a_zero_point) @ (b - b_zero_point) in i32.
+                let (b, azp, bzp) = (
+                    self.req(node, 1)?,
+                    self.input(node, 2)?,
+                    self.input(node, 3)?,
+                );
+                self.integer_matmul(x, azp, b, bzp, loc)?
+            }
+            "QLinearMatMul" => {
+                // The integer product, scaled by a_scale * b_scale / y_scale
+                // (in the scales' type, then f64), plus y_zero_point,
+                // rounded (halves to even) and saturated, as the reference.
+                let (a_scale, azp) = (self.req(node, 1)?, self.input(node, 2)?);
+                let (b, b_scale, bzp) =
+                    (self.req(node, 3)?, self.req(node, 4)?, self.input(node, 5)?);
+                let (y_scale, yzp) = (self.req(node, 6)?, self.input(node, 7)?);
+                let c = self.integer_matmul(x, azp, b, bzp, loc)?;
+                let a_scale = self.per_row(a_scale, loc)?;
+                let ab = self.bin("graph.mul", a_scale, b_scale, loc)?;
+                let factor = self.bin("graph.div", ab, y_scale, loc)?;
+                let f64t = self.ctx.float_type(FloatKind::F64);
+                let factor = self.cast_to(factor, f64t, loc)?;
+                let c = self.cast_to(c, f64t, loc)?;
+                let mut d = self.bin("graph.mul", c, factor, loc)?;
+                let out = match yzp {
+                    Some(z) => {
+                        let zf = self.cast_to(z, f64t, loc)?;
+                        d = self.bin("graph.add", d, zf, loc)?;
+                        self.elem(z).ok_or("operand is not a tensor")?
+                    }
+                    None => self.elem(x).ok_or("operand is not a tensor")?,
+                };
+                let (lo, hi) = self.int_bounds(out)?;
+                let r = self.un("graph.round", d, loc)?;
+                let r = self.saturate(r, lo, hi, loc)?;
+                self.cast_to(r, out, loc)?
+            }
             "LRN" => {
                 // x / (bias + alpha / size * sum of x^2 over `size` channels
                 // around each)^beta; the channel window sum is an avg_pool2d
@@ -1295,6 +1335,42 @@ impl Importer<'_> {
         ];
         let seg = self.segments(&[1, 1, 1, 1, 1]);
         self.op1("graph.slice", ops, vec![("operandSegmentSizes", seg)], loc)
+    }
+}
+
+impl Importer<'_> {
+    /// `(a - a_zero_point) @ (b - b_zero_point)` in i32 (a zero point of
+    /// `a` may be per row, one of `b` per column).
+    fn integer_matmul(
+        &mut self,
+        a: Value,
+        azp: Option<Value>,
+        b: Value,
+        bzp: Option<Value>,
+        loc: Location,
+    ) -> Res<Value> {
+        let i32t = self.ctx.integer_type(32);
+        let mut a = self.cast_to(a, i32t, loc)?;
+        if let Some(z) = azp {
+            let z = self.per_row(z, loc)?;
+            let z = self.cast_to(z, i32t, loc)?;
+            a = self.bin("graph.sub", a, z, loc)?;
+        }
+        let mut b = self.cast_to(b, i32t, loc)?;
+        if let Some(z) = bzp {
+            let z = self.cast_to(z, i32t, loc)?;
+            b = self.bin("graph.sub", b, z, loc)?;
+        }
+        self.bin("graph.matmul", a, b, loc)
+    }
+
+    /// A 1-D parameter of more than one element is per row of `a`: give it
+    /// a trailing unit dimension to broadcast over the columns.
+    fn per_row(&mut self, p: Value, loc: Location) -> Res<Value> {
+        match self.dims_of(p).as_deref() {
+            Some([n]) if *n != Dim::Known(1) => self.unsqueeze(p, &[1], loc),
+            _ => Ok(p),
+        }
     }
 }
 
