@@ -46,6 +46,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Constant",
     "ConstantOfShape",
     "Conv",
+    "ConvInteger",
     "ConvTranspose",
     "Cos",
     "Cosh",
@@ -109,6 +110,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "PRelu",
     "Pad",
     "Pow",
+    "QLinearConv",
     "QLinearMatMul",
     "QuantizeLinear",
     "RMSNormalization",
@@ -2236,7 +2238,7 @@ fn min_opset(op: &str) -> i64 {
         "LRN" => 1,
         // Deprecated at 10 (Resize replaces it).
         "Upsample" => 7,
-        "MatMulInteger" | "QLinearMatMul" => 10,
+        "ConvInteger" | "MatMulInteger" | "QLinearConv" | "QLinearMatMul" => 10,
         // Scatter (deprecated at 11) is ScatterElements without reduction.
         "Scatter" => 9,
         "Tan" => 7,

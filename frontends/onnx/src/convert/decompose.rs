@@ -21,6 +21,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Asinh",
     "Atanh",
     "Celu",
+    "ConvInteger",
     "Cosh",
     "DepthToSpace",
     "DequantizeLinear",
@@ -41,6 +42,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Mish",
     "OneHot",
     "PRelu",
+    "QLinearConv",
     "QLinearMatMul",
     "QuantizeLinear",
     "ReduceLogSum",
@@ -425,6 +427,54 @@ impl Importer<'_> {
                 self.cast_to(v, out, loc)?
             }
             "DynamicQuantizeLinear" => return self.dynamic_quantize(x, loc),
+            "ConvInteger" => {
+                let (w, xzp, wzp) = (
+                    self.req(node, 1)?,
+                    self.input(node, 2)?,
+                    self.input(node, 3)?,
+                );
+                self.integer_conv(node, x, xzp, w, wzp, None, loc)?
+            }
+            "QLinearConv" => {
+                // The integer convolution (with the i32 bias), times
+                // x_scale * w_scale / y_scale (w_scale per output channel),
+                // plus y_zero_point, saturated and rounded, as the reference.
+                let (x_scale, xzp) = (self.req(node, 1)?, self.input(node, 2)?);
+                let (w, w_scale, wzp) =
+                    (self.req(node, 3)?, self.req(node, 4)?, self.input(node, 5)?);
+                let (y_scale, yzp, bias) = (
+                    self.req(node, 6)?,
+                    self.input(node, 7)?,
+                    self.input(node, 8)?,
+                );
+                let res = self.integer_conv(node, x, xzp, w, wzp, bias, loc)?;
+                let rank = self.rank_of(res).ok_or("needs an input of known rank")?;
+                let w_scale = match self.dims_of(w_scale).as_deref() {
+                    Some([n]) if *n != Dim::Known(1) => {
+                        let trailing: Vec<i64> = (1..rank as i64 - 1).collect();
+                        self.unsqueeze(w_scale, &trailing, loc)?
+                    }
+                    _ => w_scale,
+                };
+                let xw = self.bin("graph.mul", x_scale, w_scale, loc)?;
+                let factor = self.bin("graph.div", xw, y_scale, loc)?;
+                let f64t = self.ctx.float_type(FloatKind::F64);
+                let factor = self.cast_to(factor, f64t, loc)?;
+                let r = self.cast_to(res, f64t, loc)?;
+                let mut r = self.bin("graph.mul", r, factor, loc)?;
+                let out = match yzp {
+                    Some(z) => {
+                        let zf = self.cast_to(z, f64t, loc)?;
+                        r = self.bin("graph.add", r, zf, loc)?;
+                        self.elem(z).ok_or("operand is not a tensor")?
+                    }
+                    None => self.elem(x).ok_or("operand is not a tensor")?,
+                };
+                let (lo, hi) = self.int_bounds(out)?;
+                let r = self.saturate(r, lo, hi, loc)?;
+                let r = self.un("graph.round", r, loc)?;
+                self.cast_to(r, out, loc)?
+            }
             "MatMulInteger" => {
                 // (a - a_zero_point) @ (b - b_zero_point) in i32.
                 let (b, azp, bzp) = (
@@ -1362,6 +1412,60 @@ impl Importer<'_> {
             b = self.bin("graph.sub", b, z, loc)?;
         }
         self.bin("graph.matmul", a, b, loc)
+    }
+
+    /// A convolution of `x - x_zero_point` by `w - w_zero_point` (per output
+    /// channel when 1-D) plus an optional i32 bias, exact in i32: the node's
+    /// Conv attributes drive a `Conv` on the f64 values (products of 8- and
+    /// 16-bit integers sum exactly there), cast back to i32.
+    #[allow(clippy::too_many_arguments)]
+    fn integer_conv(
+        &mut self,
+        node: &NodeProto,
+        x: Value,
+        xzp: Option<Value>,
+        w: Value,
+        wzp: Option<Value>,
+        bias: Option<Value>,
+        loc: Location,
+    ) -> Res<Value> {
+        let i32t = self.ctx.integer_type(32);
+        let f64t = self.ctx.float_type(FloatKind::F64);
+        let mut xi = self.cast_to(x, i32t, loc)?;
+        if let Some(z) = xzp {
+            let z = self.cast_to(z, i32t, loc)?;
+            xi = self.bin("graph.sub", xi, z, loc)?;
+        }
+        let mut wi = self.cast_to(w, i32t, loc)?;
+        if let Some(z) = wzp {
+            let wrank = self.rank_of(w).ok_or("needs weights of known rank")?;
+            let z = match self.dims_of(z).as_deref() {
+                Some([n]) if *n != Dim::Known(1) => {
+                    let trailing: Vec<i64> = (1..wrank as i64).collect();
+                    self.unsqueeze(z, &trailing, loc)?
+                }
+                _ => z,
+            };
+            let z = self.cast_to(z, i32t, loc)?;
+            wi = self.bin("graph.sub", wi, z, loc)?;
+        }
+        let mut conv = node.clone();
+        conv.op_type = Some("Conv".into());
+        conv.input.clear();
+        for (i, v) in [Some(xi), Some(wi), bias].into_iter().flatten().enumerate() {
+            let f = self.cast_to(v, f64t, loc)?;
+            let name = format!("{}#int{i}", node.name());
+            self.values.insert(name.clone(), f);
+            conv.input.push(name);
+        }
+        // The Conv conversion itself (ConvInteger and QLinearConv exist
+        // from opset 10, where Conv's definition is the same).
+        let out = match self.rank_of(xi) {
+            Some(3) => self.convert_window_1d(&conv, loc)?,
+            _ => self.convert_window(&conv, &Attrs(&conv.attribute), loc)?,
+        };
+        let out = *out.first().ok_or("the convolution gave no result")?;
+        self.cast_to(out, i32t, loc)
     }
 
     /// A 1-D parameter of more than one element is per row of `a`: give it
