@@ -41,6 +41,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "CastLike",
     "Ceil",
     "Celu",
+    "CenterCropPad",
     "Clip",
     "Concat",
     "Constant",
@@ -2235,7 +2236,7 @@ fn min_opset(op: &str) -> i64 {
         "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,
-        "LRN" => 1,
+        "CenterCropPad" | "LRN" => 1,
         // Deprecated at 10 (Resize replaces it).
         "Upsample" => 7,
         "ConvInteger" | "MatMulInteger" | "QLinearConv" | "QLinearMatMul" => 10,

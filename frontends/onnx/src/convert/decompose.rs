@@ -21,6 +21,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Asinh",
     "Atanh",
     "Celu",
+    "CenterCropPad",
     "ConvInteger",
     "Cosh",
     "DepthToSpace",
@@ -474,6 +475,87 @@ impl Importer<'_> {
                 let r = self.saturate(r, lo, hi, loc)?;
                 let r = self.un("graph.round", r, loc)?;
                 self.cast_to(r, out, loc)?
+            }
+            "CenterCropPad" => {
+                // One `pad` whose negative amounts crop: the difference to
+                // the target size split with the smaller half first.
+                let dims = self.dims_of(x).ok_or("needs an input of known rank")?;
+                let shape = self.req(node, 1)?;
+                let i64t = self.ctx.integer_type(64);
+                let shape = self.cast_to(shape, i64t, loc)?;
+                let rank = dims.len() as i64;
+                let axes: Vec<usize> = a
+                    .ints("axes")
+                    .unwrap_or_else(|| (0..rank).collect())
+                    .iter()
+                    .map(|&ax| {
+                        let n = if ax < 0 { ax + rank } else { ax };
+                        usize::try_from(n)
+                            .ok()
+                            .filter(|&n| n < dims.len())
+                            .ok_or_else(|| format!("axis {ax} is out of range for rank {rank}"))
+                    })
+                    .collect::<Res<_>>()?;
+                let pads = match self.const_int(shape) {
+                    Some(target) => {
+                        if axes.len() != target.len() {
+                            return Err(format!(
+                                "has {} sizes for {} axes",
+                                target.len(),
+                                axes.len()
+                            ));
+                        }
+                        let mut pads = vec![0i64; 2 * dims.len()];
+                        for (&ax, &t) in axes.iter().zip(&target) {
+                            let d = dims[ax].known().ok_or("needs static sizes on its axes")?;
+                            if t < 0 {
+                                return Err(format!("shape has the negative size {t}"));
+                            }
+                            // Truncating halves: the smaller part first.
+                            let diff = t - d;
+                            pads[ax] = diff / 2;
+                            pads[ax + dims.len()] = diff - diff / 2;
+                        }
+                        self.const_i64(&pads, loc)?
+                    }
+                    None => {
+                        // The same at run time: diff / 2 (graph.div truncates).
+                        let zero = self.const_i64(&[0], loc)?;
+                        let mut begins = vec![zero; dims.len()];
+                        let mut ends = vec![zero; dims.len()];
+                        let two = self.const_i64(&[2], loc)?;
+                        for (i, &ax) in axes.iter().enumerate() {
+                            let at = self.const_i64(&[i as i64], loc)?;
+                            let axis = self.i64_attr(0);
+                            let t = self.op1(
+                                "graph.gather",
+                                vec![shape, at],
+                                vec![("axis", axis)],
+                                loc,
+                            )?;
+                            let props = vec![
+                                ("start", self.i64_attr(ax as i64)),
+                                ("end", self.i64_attr(ax as i64 + 1)),
+                            ];
+                            let d = self.op1("graph.shape_of", vec![x], props, loc)?;
+                            let diff = self.bin("graph.sub", t, d, loc)?;
+                            let begin = self.bin("graph.div", diff, two, loc)?;
+                            begins[ax] = begin;
+                            ends[ax] = self.bin("graph.sub", diff, begin, loc)?;
+                        }
+                        let axis = self.i64_attr(0);
+                        let parts = [begins, ends].concat();
+                        self.op1("graph.concat", parts, vec![("axis", axis)], loc)?
+                    }
+                };
+                let seg = self.segments(&[1, 1, 0, 0]);
+                let mode = self.ctx.string_attr("constant");
+                self.op1(
+                    "graph.pad",
+                    vec![x, pads],
+                    vec![("mode", mode), ("operandSegmentSizes", seg)],
+                    loc,
+                )?
             }
             "MatMulInteger" => {
                 // (a - a_zero_point) @ (b - b_zero_point) in i32.
