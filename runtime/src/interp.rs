@@ -1111,6 +1111,20 @@ impl Interpreter<'_> {
                 };
                 k::resize(arg(0)?, &axes, target, roi.as_deref(), &p).map_err(kerr)?
             }
+            "graph.grid_sample" => {
+                let mode = match attr_str(ctx, op, "mode").as_deref() {
+                    Some("nearest") => k::GridMode::Nearest,
+                    Some("cubic") => k::GridMode::Cubic,
+                    _ => k::GridMode::Linear,
+                };
+                let padding = match attr_str(ctx, op, "padding_mode").as_deref() {
+                    Some("border") => k::GridPadding::Border,
+                    Some("reflection") => k::GridPadding::Reflection,
+                    _ => k::GridPadding::Zeros,
+                };
+                let align = attr_bool(ctx, op, "align_corners");
+                k::grid_sample(arg(0)?, arg(1)?, mode, padding, align).map_err(kerr)?
+            }
             "graph.gather_nd" => {
                 let b = usize::try_from(i64a("batch_dims").unwrap_or(0))
                     .map_err(|_| "batch_dims must not be negative")?;

@@ -1391,6 +1391,48 @@ fn infer_gather_elements(
     Ok(vec![(idx.shape.clone(), elem)])
 }
 
+fn infer_grid_sample(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, g) = (operand(ops, 0)?, operand(ops, 1)?);
+    let mode = attr_str(ctx, op, "mode").unwrap_or_else(|| "linear".into());
+    if !matches!(mode.as_str(), "nearest" | "linear" | "cubic") {
+        return Err(format!(
+            "mode must be \"nearest\", \"linear\" or \"cubic\", not \"{mode}\""
+        ));
+    }
+    let pad = attr_str(ctx, op, "padding_mode").unwrap_or_else(|| "zeros".into());
+    if !matches!(pad.as_str(), "zeros" | "border" | "reflection") {
+        return Err(format!(
+            "padding_mode must be \"zeros\", \"border\" or \"reflection\", not \"{pad}\""
+        ));
+    }
+    let elem = ResultElem::Of(x.elem);
+    let (Some(xd), Some(gd)) = (x.shape.dims(), g.shape.dims()) else {
+        return Ok(vec![(Shape::unranked(), elem)]);
+    };
+    let k = xd.len().saturating_sub(2);
+    if k == 0 || gd.len() != k + 2 {
+        return Err(format!(
+            "grid must have rank {} for an input of shape {}, but has shape {}",
+            k + 2,
+            x.shape,
+            g.shape
+        ));
+    }
+    if gd[k + 1].provably_ne(&Dim::Known(k as i64)) || xd[0].provably_ne(&gd[0]) {
+        return Err(format!(
+            "grid {} does not fit input {} (it must be [N, H1..Hk, {k}])",
+            g.shape, x.shape
+        ));
+    }
+    let mut dims = vec![xd[0].clone(), xd[1].clone()];
+    dims.extend(gd[1..=k].iter().cloned());
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
 fn infer_gather_nd(
     ctx: &Context,
     op: Operation,
@@ -2206,6 +2248,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.dropout", infer_dropout),
     ("graph.gather_elements", infer_gather_elements),
     ("graph.gather_nd", infer_gather_nd),
+    ("graph.grid_sample", infer_grid_sample),
     ("graph.scatter_elements", infer_scatter_elements),
     ("graph.scatter_nd", infer_scatter_nd),
     ("graph.cumsum", infer_cumsum),

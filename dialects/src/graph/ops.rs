@@ -968,6 +968,28 @@ pub struct ResizeOp {
     output: Result<AnyTensor>,
 }
 
+/// Samples `input: [N, C, D1..Dk]` at the normalized coordinates in `[-1,
+/// 1]` of `grid: [N, H1..Hk, k]` (a point's last entry addresses the last
+/// dimension): `mode` `"nearest"`, `"linear"` or `"cubic"`,
+/// `padding_mode` `"zeros"`, `"border"` or `"reflection"`; the result is
+/// `[N, C, H1..Hk]`.
+#[op("graph.grid_sample",
+     traits(Pure),
+     format = "$input `,` $grid attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct GridSampleOp {
+    input: Operand<FloatTensor>,
+    grid: Operand<FloatTensor>,
+    #[default = "\"linear\""]
+    mode: Attr<StrAttr>,
+    #[default = "\"zeros\""]
+    padding_mode: Attr<StrAttr>,
+    #[default = "false"]
+    align_corners: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
 /// Gathers single elements: `output[p] = input[p with p[axis] =
 /// indices[p]]` (negative indices count from the end). `indices` has the
 /// rank of `input`; the result has its shape.
@@ -1359,6 +1381,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     DropoutOp::register(ctx);
     GatherElementsOp::register(ctx);
     GatherNdOp::register(ctx);
+    GridSampleOp::register(ctx);
     ScatterElementsOp::register(ctx);
     ScatterNdOp::register(ctx);
     CumsumOp::register(ctx);

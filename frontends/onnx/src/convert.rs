@@ -76,6 +76,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "GlobalMaxPool",
     "Greater",
     "GreaterOrEqual",
+    "GridSample",
     "GroupNormalization",
     "HardSigmoid",
     "HardSwish",
@@ -1294,6 +1295,26 @@ impl<'c> Importer<'c> {
                 let direction = self.ctx.string_attr(direction);
                 one(self.op1("graph.bit_shift", ops, vec![("direction", direction)], loc))
             }
+            "GridSample" => {
+                // Opset 16 named the modes after their 2-D forms.
+                let mode = match a.string("mode").as_deref() {
+                    None | Some("linear") | Some("bilinear") => "linear",
+                    Some("nearest") => "nearest",
+                    Some("cubic") | Some("bicubic") => "cubic",
+                    Some(other) => return Err(format!("has an unknown mode '{other}'")),
+                };
+                let padding = a.string("padding_mode").unwrap_or_else(|| "zeros".into());
+                let props = vec![
+                    ("mode", self.ctx.string_attr(mode)),
+                    ("padding_mode", self.ctx.string_attr(&padding)),
+                    (
+                        "align_corners",
+                        self.bool_attr(a.int("align_corners").unwrap_or(0) != 0),
+                    ),
+                ];
+                let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
+                one(self.op1("graph.grid_sample", ops, props, loc))
+            }
             "GatherND" => {
                 let ops = vec![self.req(node, 0)?, self.req(node, 1)?];
                 let b = self.i64_attr(a.int("batch_dims").unwrap_or(0));
@@ -2237,6 +2258,7 @@ fn min_opset(op: &str) -> i64 {
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,
         "CenterCropPad" | "LRN" => 1,
+        "GridSample" => 16,
         // Deprecated at 10 (Resize replaces it).
         "Upsample" => 7,
         "ConvInteger" | "MatMulInteger" | "QLinearConv" | "QLinearMatMul" => 10,

@@ -10,6 +10,7 @@ mod allclose;
 mod attention;
 mod conv;
 mod elementwise;
+mod grid_sample;
 mod indexing;
 mod matmul;
 mod movement;
@@ -27,6 +28,7 @@ pub use elementwise::{
     binary, bit_shift, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp,
     LogicalOp, UnaryOp,
 };
+pub use grid_sample::{grid_sample, GridMode, GridPadding};
 pub use indexing::{
     cumprod, cumsum, gather_elements, gather_nd, scatter_elements, scatter_nd, top_k,
     ScatterReduction,

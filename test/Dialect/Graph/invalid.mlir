@@ -1242,3 +1242,21 @@ func.func @gather_nd_batch(%x: tensor<4x5xf32>, %i: tensor<3x1xi64>) {
   %0 = graph.gather_nd %x[%i] {batch_dims = 1 : i64} : (tensor<4x5xf32>, tensor<3x1xi64>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+// grid_sample.
+
+func.func @grid_sample_points(%x: tensor<1x3x4x4xf32>, %g: tensor<1x8x8x3xf32>) {
+  // expected-error @+1 {{'graph.grid_sample' op grid [1, 8, 8, 3] does not fit input [1, 3, 4, 4] (it must be [N, H1..Hk, 2])}}
+  %0 = graph.grid_sample %x, %g : (tensor<1x3x4x4xf32>, tensor<1x8x8x3xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_padding(%x: tensor<1x3x4x4xf32>, %g: tensor<1x8x8x2xf32>) {
+  // expected-error @+1 {{'graph.grid_sample' op padding_mode must be "zeros", "border" or "reflection", not "wrap"}}
+  %0 = graph.grid_sample %x, %g {padding_mode = "wrap"} : (tensor<1x3x4x4xf32>, tensor<1x8x8x2xf32>) -> tensor<1x3x8x8xf32>
+  return
+}

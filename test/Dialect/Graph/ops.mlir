@@ -378,6 +378,14 @@ module {
     return %0 : tensor<?x3x6xf32, #graph.dims<batch>>
   }
 
+  // grid_sample: a [batch, 3, 16, 16] image at an [batch, 8, 8, 2] grid.
+  // CHECK-LABEL: func.func @grid_sample(
+  // CHECK-NEXT: %0 = graph.grid_sample %arg0, %arg1 {align_corners = true, mode = "cubic", padding_mode = "reflection"} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<?x8x8x2xf32, #graph.dims<batch>>) -> tensor<?x3x8x8xf32, #graph.dims<batch>>
+  func.func @grid_sample(%arg0: tensor<?x3x16x16xf32, #graph.dims<batch>>, %arg1: tensor<?x8x8x2xf32, #graph.dims<batch>>) -> tensor<?x3x8x8xf32, #graph.dims<batch>> {
+    %0 = graph.grid_sample %arg0, %arg1 {align_corners = true, mode = "cubic", padding_mode = "reflection"} : (tensor<?x3x16x16xf32, #graph.dims<batch>>, tensor<?x8x8x2xf32, #graph.dims<batch>>) -> tensor<?x3x8x8xf32, #graph.dims<batch>>
+    return %0 : tensor<?x3x8x8xf32, #graph.dims<batch>>
+  }
+
   // round (halves to even).
   // CHECK-LABEL: func.func @round(
   // CHECK-NEXT: %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>

@@ -1,0 +1,258 @@
+//! ONNX `GridSample`: samples `x: [N, C, D1, ..., Dk]` at the normalized
+//! coordinates of `grid: [N, H1, ..., Hk, k]` (the last entry of a grid
+//! point addresses the last spatial dimension), by nearest, linear or cubic
+//! interpolation, with zeros, border or reflection padding, as the ONNX
+//! reference (and PyTorch's `grid_sample`) computes it.
+
+use super::{invalid, require_float, shape_mismatch, KResult};
+use crate::tensor::checked_numel;
+use crate::{Tensor, TensorData};
+
+/// The interpolation of [`grid_sample`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridMode {
+    /// The nearest element (halves to even).
+    Nearest,
+    /// Linear in each dimension.
+    Linear,
+    /// Keys' cubic (a = -0.75) in each dimension.
+    Cubic,
+}
+
+/// Where [`grid_sample`] reads outside the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridPadding {
+    /// Zeros.
+    Zeros,
+    /// The nearest edge element.
+    Border,
+    /// The input mirrored at its borders.
+    Reflection,
+}
+
+const OP: &str = "grid_sample";
+
+/// Samples `x` at `grid` (see the module documentation).
+pub fn grid_sample(
+    x: &Tensor,
+    grid: &Tensor,
+    mode: GridMode,
+    padding: GridPadding,
+    align_corners: bool,
+) -> KResult<Tensor> {
+    require_float(OP, x.dtype())?;
+    require_float(OP, grid.dtype())?;
+    let k = x.rank().saturating_sub(2);
+    if k == 0 || grid.rank() != k + 2 || grid.shape()[0] != x.shape()[0] || grid.shape()[k + 1] != k
+    {
+        return Err(shape_mismatch(
+            OP,
+            format!(
+                "input {:?} and grid {:?} do not fit (grid [N, H1..Hk, k] for k spatial dimensions)",
+                x.shape(),
+                grid.shape()
+            ),
+        ));
+    }
+    let (n, c) = (x.shape()[0], x.shape()[1]);
+    let dims = &x.shape()[2..];
+    if dims.contains(&0) {
+        return Err(invalid(OP, "the input has an empty spatial dimension"));
+    }
+    let out_spatial = &grid.shape()[1..=k];
+    let mut shape = vec![n, c];
+    shape.extend_from_slice(out_spatial);
+    let total = checked_numel(OP, &shape)?;
+    let points: usize = out_spatial.iter().product();
+    let plane: usize = dims.iter().product();
+    let (xv, gv) = (x.to_f64_vec(), grid.to_f64_vec());
+    // Row-major strides of the spatial dimensions.
+    let mut strides = vec![1usize; k];
+    for d in (0..k.saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * dims[d + 1];
+    }
+    let mut out = vec![0.0; total];
+    for img in 0..n {
+        for p in 0..points {
+            let g = &gv[(img * points + p) * k..][..k];
+            // Taps per dimension: (index or None for zero, weight).
+            let taps: Vec<Vec<(Option<usize>, f64)>> = (0..k)
+                .map(|d| {
+                    // grid entries address dimensions from the last.
+                    let len = dims[d];
+                    let coord = denormalize(g[k - 1 - d], len, align_corners);
+                    axis_taps(coord, len, mode, padding, align_corners)
+                })
+                .collect();
+            for ch in 0..c {
+                let base = (img * c + ch) * plane;
+                out[(img * c + ch) * points + p] = sample(&xv[base..base + plane], &taps, &strides);
+            }
+        }
+    }
+    Ok(Tensor::from_parts(
+        shape,
+        TensorData::from_f64_slice(x.dtype(), &out),
+    ))
+}
+
+/// The sum over every combination of taps of the product of their weights
+/// times the element they address (0 when any tap is a zero pad).
+fn sample(plane: &[f64], taps: &[Vec<(Option<usize>, f64)>], strides: &[usize]) -> f64 {
+    fn go(
+        plane: &[f64],
+        taps: &[Vec<(Option<usize>, f64)>],
+        strides: &[usize],
+        d: usize,
+        offset: usize,
+    ) -> f64 {
+        if d == taps.len() {
+            return plane[offset];
+        }
+        taps[d]
+            .iter()
+            .map(|&(i, w)| match i {
+                Some(i) if w != 0.0 => w * go(plane, taps, strides, d + 1, offset + i * strides[d]),
+                _ => 0.0,
+            })
+            .sum()
+    }
+    go(plane, taps, strides, 0, 0)
+}
+
+/// A normalized coordinate in `[-1, 1]` as an index coordinate.
+fn denormalize(v: f64, len: usize, align_corners: bool) -> f64 {
+    let len = len as f64;
+    if align_corners {
+        (v + 1.0) / 2.0 * (len - 1.0)
+    } else {
+        ((v + 1.0) * len - 1.0) / 2.0
+    }
+}
+
+/// The borders coordinates are reflected or clamped at.
+fn borders(len: usize, align_corners: bool) -> (f64, f64) {
+    if align_corners {
+        (0.0, len as f64 - 1.0)
+    } else {
+        (-0.5, len as f64 - 0.5)
+    }
+}
+
+/// `x` mirrored into `[lo, hi]` (repeatedly, as the reference).
+fn reflect(x: f64, lo: f64, hi: f64) -> f64 {
+    let range = hi - lo;
+    if range <= 0.0 {
+        return lo;
+    }
+    let (dx, from_low) = if x < lo {
+        (lo - x, true)
+    } else if x > hi {
+        (x - hi, false)
+    } else {
+        return x;
+    };
+    let n = (dx / range).trunc();
+    let r = dx - n * range;
+    let even = n % 2.0 == 0.0;
+    match (from_low, even) {
+        (true, true) | (false, false) => lo + r,
+        _ => hi - r,
+    }
+}
+
+/// The input index for an integer position, under the padding mode.
+fn pad_index(i: i64, len: usize, padding: GridPadding, align_corners: bool) -> Option<usize> {
+    let last = len as i64 - 1;
+    match padding {
+        GridPadding::Zeros => (0..=last).contains(&i).then_some(i as usize),
+        GridPadding::Border => Some(i.clamp(0, last) as usize),
+        GridPadding::Reflection => {
+            let (lo, hi) = borders(len, align_corners);
+            Some((reflect(i as f64, lo, hi).trunc() as i64).clamp(0, last) as usize)
+        }
+    }
+}
+
+/// The taps of one dimension for the coordinate `x`.
+fn axis_taps(
+    x: f64,
+    len: usize,
+    mode: GridMode,
+    padding: GridPadding,
+    align_corners: bool,
+) -> Vec<(Option<usize>, f64)> {
+    let mut x = if mode == GridMode::Nearest {
+        x.round_ties_even()
+    } else {
+        x
+    };
+    let (lo, hi) = borders(len, align_corners);
+    if x < lo || x > hi {
+        match padding {
+            GridPadding::Border => x = x.clamp(0.0, len as f64 - 1.0),
+            GridPadding::Reflection => x = reflect(x, lo, hi),
+            GridPadding::Zeros => {}
+        }
+    }
+    if !x.is_finite() {
+        return vec![(None, 0.0)];
+    }
+    let at = |i: i64| pad_index(i, len, padding, align_corners);
+    match mode {
+        GridMode::Nearest => vec![(at(x.trunc() as i64), 1.0)],
+        GridMode::Linear => {
+            let x0 = x.floor();
+            let t = x - x0;
+            let i = x0 as i64;
+            vec![(at(i), 1.0 - t), (at(i + 1), t)]
+        }
+        GridMode::Cubic => {
+            let x0 = x.floor();
+            let t = x - x0;
+            let i = x0 as i64;
+            let a = -0.75;
+            let near = |s: f64| ((a + 2.0) * s - (a + 3.0)) * s * s + 1.0;
+            let far = |s: f64| ((a * s - 5.0 * a) * s + 8.0 * a) * s - 4.0 * a;
+            vec![
+                (at(i - 1), far(t + 1.0)),
+                (at(i), near(t)),
+                (at(i + 1), near(1.0 - t)),
+                (at(i + 2), far(2.0 - t)),
+            ]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_and_centres() {
+        // A 2x2 image sampled at its corners and centre.
+        let x = Tensor::from_f32(vec![1, 1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+        let grid =
+            Tensor::from_f32(vec![1, 1, 3, 2], vec![-1.0, -1.0, 1.0, 1.0, 0.0, 0.0]).unwrap();
+        let y = grid_sample(&x, &grid, GridMode::Linear, GridPadding::Zeros, true).unwrap();
+        assert_eq!(y.shape(), &[1, 1, 1, 3]);
+        assert_eq!(y.to_f64_vec(), vec![1.0, 4.0, 2.5]);
+        // Without align_corners, -1 is half a pixel outside: zeros padding
+        // weighs the outside 0.
+        let y = grid_sample(&x, &grid, GridMode::Linear, GridPadding::Zeros, false).unwrap();
+        assert_eq!(y.to_f64_vec(), vec![0.25, 1.0, 2.5]);
+        let y = grid_sample(&x, &grid, GridMode::Linear, GridPadding::Border, false).unwrap();
+        assert_eq!(y.to_f64_vec(), vec![1.0, 4.0, 2.5]);
+        let y = grid_sample(&x, &grid, GridMode::Nearest, GridPadding::Zeros, true).unwrap();
+        assert_eq!(y.to_f64_vec()[..2], [1.0, 4.0]);
+    }
+
+    #[test]
+    fn bad_shapes_are_errors() {
+        let x = Tensor::from_f32(vec![1, 1, 2, 2], vec![0.0; 4]).unwrap();
+        let grid = Tensor::from_f32(vec![1, 1, 1, 3], vec![0.0; 3]).unwrap();
+        assert!(grid_sample(&x, &grid, GridMode::Linear, GridPadding::Zeros, true).is_err());
+        assert_eq!(reflect(-1.0, -0.5, 1.5), 0.0);
+        assert_eq!(reflect(2.5, -0.5, 1.5), 0.5);
+    }
+}
