@@ -1023,7 +1023,8 @@ impl Interpreter<'_> {
                 let group = usize::try_from(i64a("group").unwrap_or(1))
                     .map_err(|_| "group must be positive")?;
                 let (input, weight) = (arg(0)?, arg(1)?);
-                // The im2col buffer can be kH * kW times the result.
+                // The im2col buffer can be kH * kW times the result; it holds
+                // f32 (f64 for f64 inputs).
                 let cols = k::conv2d_workspace(
                     input.shape(),
                     weight.shape(),
@@ -1033,9 +1034,11 @@ impl Interpreter<'_> {
                     group,
                 )
                 .map_err(kerr)?;
-                if cols.saturating_mul(8) > limits.max_bytes {
+                let width = if input.dtype() == DType::F64 { 8 } else { 4 };
+                let bytes = cols.saturating_mul(width);
+                if bytes > limits.max_bytes {
                     return Err(format!(
-                        "needs an im2col buffer of {cols} elements, larger than the interpreter's limit of {} bytes",
+                        "needs an im2col buffer of {bytes} bytes, larger than the interpreter's limit of {} bytes",
                         limits.max_bytes
                     ));
                 }
@@ -1564,8 +1567,13 @@ impl Interpreter<'_> {
                 // result [..., L, Ev].
                 if q.rank() >= 2 && key.rank() >= 2 {
                     let (qr, kr) = (q.rank(), key.rank());
-                    if let Ok(mut scores) =
-                        k::broadcast_shapes(&q.shape()[..qr - 2], &key.shape()[..kr - 2])
+                    // The larger of each aligned batch dimension: broadcasting,
+                    // and grouped-query heads repeated up to q's count.
+                    let (qb, kb) = (&q.shape()[..qr - 2], &key.shape()[..kr - 2]);
+                    let n = qb.len().max(kb.len());
+                    let at =
+                        |b: &[usize], i: usize| (i + b.len()).checked_sub(n).map_or(1, |j| b[j]);
+                    let mut scores: Vec<usize> = (0..n).map(|i| at(qb, i).max(at(kb, i))).collect();
                     {
                         scores.push(q.shape()[qr - 2]);
                         scores.push(key.shape()[kr - 2]);

@@ -43,10 +43,17 @@ func.func @broadcast() -> tensor<1048576x1048576xf32> {
 }
 
 // A convolution whose result fits but whose im2col buffer (kH * kW times
-// larger) does not: found by the eager fuzz target
-// (Inputs/conv-huge-pad.onnx, a 7x7 input padded by 207618047 on the right).
-// RUN: not strata run %S/Inputs/conv-huge-pad.onnx 2>&1 | FileCheck %s --check-prefix=IM2COL
-// IM2COL: conv-huge-pad.onnx: node 'Conv#0': error: 'graph.conv2d' op needs an im2col buffer of 1245708336 elements, larger than the interpreter's limit of 8589934592 bytes
+// larger) does not; the eager fuzz target found the pattern (a 7x7 input
+// padded by hundreds of millions on the right). Result: 4 x 300000004 f32
+// (4.8 GB); buffer: 3 times that.
+// RUN: not strata run %s --function conv_pad 2>&1 | FileCheck %s --check-prefix=IM2COL
+// IM2COL: error: 'graph.conv2d' op needs an im2col buffer of 14400000192 bytes, larger than the interpreter's limit of 8589934592 bytes
+func.func @conv_pad() -> tensor<1x1x4x300000004xf32> {
+  %x = graph.constant dense<1.0> : tensor<1x1x7x7xf32>
+  %w = graph.constant dense<1.0> : tensor<1x1x3x1xf32>
+  %y = graph.conv2d %x, %w {pads = array<i64: 1, 1, 1, 599999999>, strides = array<i64: 2, 2>} : (tensor<1x1x7x7xf32>, tensor<1x1x3x1xf32>) -> tensor<1x1x4x300000004xf32>
+  return %y : tensor<1x1x4x300000004xf32>
+}
 
 // Attention's score matrix [L, S] can dwarf its result [L, Ev].
 // RUN: not strata run %s --function attention 2>&1 | FileCheck %s --check-prefix=SCORES
@@ -55,4 +62,15 @@ func.func @attention() -> tensor<65536x1xf32> {
   %q = graph.constant dense<1.0> : tensor<65536x1xf32>
   %y = graph.attention %q, %q, %q : (tensor<65536x1xf32>, tensor<65536x1xf32>, tensor<65536x1xf32>) -> tensor<65536x1xf32>
   return %y : tensor<65536x1xf32>
+}
+
+// Grouped-query heads (2 key heads for 4 query heads) count at the query
+// heads' number in the bound.
+// RUN: not strata run %s --function attention_gqa 2>&1 | FileCheck %s --check-prefix=GQA
+// GQA: error: 'graph.attention' op needs attention scores of shape [1, 4, 65536, 65536], larger than the interpreter's limit of 8589934592 bytes
+func.func @attention_gqa() -> tensor<1x4x65536x1xf32> {
+  %q = graph.constant dense<1.0> : tensor<1x4x65536x1xf32>
+  %k = graph.constant dense<1.0> : tensor<1x2x65536x1xf32>
+  %y = graph.attention %q, %k, %k : (tensor<1x4x65536x1xf32>, tensor<1x2x65536x1xf32>, tensor<1x2x65536x1xf32>) -> tensor<1x4x65536x1xf32>
+  return %y : tensor<1x4x65536x1xf32>
 }

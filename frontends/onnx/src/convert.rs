@@ -946,7 +946,7 @@ impl<'c> Importer<'c> {
                 let powered = self.op1("graph.pow", vec![abs, exponent], vec![], loc)?;
                 let mut pooled = node.clone();
                 pooled.op_type = Some("AveragePool".into());
-                let name = format!("{}#lp", node.input[0]);
+                let name = format!("{}#lp#{}", node.input[0], self.values.len());
                 self.values.insert(name.clone(), powered);
                 pooled.input[0] = name;
                 pooled.attribute.retain(|attr| attr.name() != "p");
@@ -2257,7 +2257,8 @@ fn min_opset(op: &str) -> i64 {
         "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
         "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
         "InstanceNormalization" | "Selu" => 6,
-        "CenterCropPad" | "LRN" => 1,
+        "LRN" => 1,
+        "CenterCropPad" => 18,
         "GridSample" => 16,
         // Deprecated at 10 (Resize replaces it).
         "Upsample" => 7,

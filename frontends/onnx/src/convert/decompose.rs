@@ -496,7 +496,9 @@ impl Importer<'_> {
                             .ok_or_else(|| format!("axis {ax} is out of range for rank {rank}"))
                     })
                     .collect::<Res<_>>()?;
-                let pads = match self.const_int(shape) {
+                // Constant targets on static axes give constant pads.
+                let static_axes = axes.iter().all(|&ax| dims[ax].known().is_some());
+                let pads = match self.const_int(shape).filter(|_| static_axes) {
                     Some(target) => {
                         if axes.len() != target.len() {
                             return Err(format!(
@@ -1536,7 +1538,8 @@ impl Importer<'_> {
         conv.input.clear();
         for (i, v) in [Some(xi), Some(wi), bias].into_iter().flatten().enumerate() {
             let f = self.cast_to(v, f64t, loc)?;
-            let name = format!("{}#int{i}", node.name());
+            // Unique among the importer's names (the node may be unnamed).
+            let name = format!("{}#int{i}#{}", node.name(), self.values.len());
             self.values.insert(name.clone(), f);
             conv.input.push(name);
         }
@@ -1554,7 +1557,7 @@ impl Importer<'_> {
     /// a trailing unit dimension to broadcast over the columns.
     fn per_row(&mut self, p: Value, loc: Location) -> Res<Value> {
         match self.dims_of(p).as_deref() {
-            Some([n]) if *n != Dim::Known(1) => self.unsqueeze(p, &[1], loc),
+            Some([Dim::Known(n)]) if *n != 1 => self.unsqueeze(p, &[1], loc),
             _ => Ok(p),
         }
     }
