@@ -1114,6 +1114,21 @@ impl Interpreter<'_> {
                 };
                 k::resize(arg(0)?, &axes, target, roi.as_deref(), &p).map_err(kerr)?
             }
+            "graph.non_max_suppression" => {
+                let first = |t: Option<&Tensor>| t.and_then(|t| t.to_f64_vec().first().copied());
+                let max = opt(2)
+                    .and_then(|t| t.to_i64_vec().first().copied())
+                    .unwrap_or(0);
+                k::non_max_suppression(
+                    arg(0)?,
+                    arg(1)?,
+                    max,
+                    first(opt(3)).unwrap_or(0.0),
+                    first(opt(4)),
+                    attr_bool(ctx, op, "center_point_box"),
+                )
+                .map_err(kerr)?
+            }
             "graph.grid_sample" => {
                 let mode = match attr_str(ctx, op, "mode").as_deref() {
                     Some("nearest") => k::GridMode::Nearest,

@@ -1391,6 +1391,36 @@ fn infer_gather_elements(
     Ok(vec![(idx.shape.clone(), elem)])
 }
 
+fn infer_nms(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+    let (b, s) = (operand(ops, 0)?, operand(ops, 1)?);
+    if let (Some(bd), Some(sd)) = (b.shape.dims(), s.shape.dims()) {
+        if bd.len() != 3 || sd.len() != 3 || bd[2].provably_ne(&Dim::Known(4)) {
+            return Err(format!(
+                "boxes must be [B, N, 4] and scores [B, C, N], not {} and {}",
+                b.shape, s.shape
+            ));
+        }
+        if bd[0].provably_ne(&sd[0]) || bd[1].provably_ne(&sd[2]) {
+            return Err(format!(
+                "boxes {} and scores {} disagree on B or N",
+                b.shape, s.shape
+            ));
+        }
+    }
+    for o in &ops[2..] {
+        if !is_scalar(&o.shape) {
+            return Err(format!(
+                "thresholds and counts must be scalars, not {}",
+                o.shape
+            ));
+        }
+    }
+    Ok(vec![(
+        Shape::ranked(vec![Dim::Unknown, Dim::Known(3)]),
+        ResultElem::I64,
+    )])
+}
+
 fn infer_grid_sample(
     ctx: &Context,
     op: Operation,
@@ -2249,6 +2279,7 @@ pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
     ("graph.gather_elements", infer_gather_elements),
     ("graph.gather_nd", infer_gather_nd),
     ("graph.grid_sample", infer_grid_sample),
+    ("graph.non_max_suppression", infer_nms),
     ("graph.scatter_elements", infer_scatter_elements),
     ("graph.scatter_nd", infer_scatter_nd),
     ("graph.cumsum", infer_cumsum),

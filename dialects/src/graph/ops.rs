@@ -990,6 +990,26 @@ pub struct GridSampleOp {
     output: Result<AnyTensor>,
 }
 
+/// Non-maximum suppression (ONNX `NonMaxSuppression`) of `boxes: [B, N,
+/// 4]` by `scores: [B, C, N]`: the `[K, 3]` `(batch, class, box)` indices
+/// kept, K known only at run time. Without `max_output_boxes_per_class`
+/// nothing is kept, as ONNX says.
+#[op("graph.non_max_suppression",
+     traits(Pure),
+     format = "$boxes `,` $scores (`max_output` $max_output_boxes_per_class^)? (`iou` $iou_threshold^)? (`score` $score_threshold^)? attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct NonMaxSuppressionOp {
+    boxes: Operand<FloatTensor>,
+    scores: Operand<FloatTensor>,
+    max_output_boxes_per_class: Optional<IntTensor>,
+    iou_threshold: Optional<FloatTensor>,
+    score_threshold: Optional<FloatTensor>,
+    #[default = "false"]
+    center_point_box: Attr<BoolAttr>,
+    output: Result<IntTensor>,
+}
+
 /// Gathers single elements: `output[p] = input[p with p[axis] =
 /// indices[p]]` (negative indices count from the end). `indices` has the
 /// rank of `input`; the result has its shape.
@@ -1382,6 +1402,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     GatherElementsOp::register(ctx);
     GatherNdOp::register(ctx);
     GridSampleOp::register(ctx);
+    NonMaxSuppressionOp::register(ctx);
     ScatterElementsOp::register(ctx);
     ScatterNdOp::register(ctx);
     CumsumOp::register(ctx);

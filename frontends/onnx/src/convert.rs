@@ -106,6 +106,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Mul",
     "Neg",
     "NegativeLogLikelihoodLoss",
+    "NonMaxSuppression",
     "Not",
     "OneHot",
     "Or",
@@ -1295,6 +1296,35 @@ impl<'c> Importer<'c> {
                 let direction = self.ctx.string_attr(direction);
                 one(self.op1("graph.bit_shift", ops, vec![("direction", direction)], loc))
             }
+            "NonMaxSuppression" => {
+                let (boxes, scores) = (self.req(node, 0)?, self.req(node, 1)?);
+                let (m, iou, score) = (
+                    self.input(node, 2)?,
+                    self.input(node, 3)?,
+                    self.input(node, 4)?,
+                );
+                let seg = self.segments(&[
+                    1,
+                    1,
+                    i32::from(m.is_some()),
+                    i32::from(iou.is_some()),
+                    i32::from(score.is_some()),
+                ]);
+                let props = vec![
+                    ("operandSegmentSizes", seg),
+                    (
+                        "center_point_box",
+                        self.bool_attr(a.int("center_point_box").unwrap_or(0) != 0),
+                    ),
+                ];
+                let ops = [boxes, scores]
+                    .into_iter()
+                    .chain(m)
+                    .chain(iou)
+                    .chain(score)
+                    .collect();
+                one(self.op1("graph.non_max_suppression", ops, props, loc))
+            }
             "GridSample" => {
                 // Opset 16 named the modes after their 2-D forms.
                 let mode = match a.string("mode").as_deref() {
@@ -2260,6 +2290,7 @@ fn min_opset(op: &str) -> i64 {
         "LRN" => 1,
         "CenterCropPad" => 18,
         "GridSample" => 16,
+        "NonMaxSuppression" => 11,
         // Deprecated at 10 (Resize replaces it).
         "Upsample" => 7,
         "ConvInteger" | "MatMulInteger" | "QLinearConv" | "QLinearMatMul" => 10,

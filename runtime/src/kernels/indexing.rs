@@ -142,6 +142,102 @@ pub fn gather_nd(data: &Tensor, indices: &Tensor, batch_dims: usize) -> KResult<
     Ok(Tensor::from_parts(shape, data.data().select(&offsets)))
 }
 
+/// ONNX `NonMaxSuppression` on `boxes: [B, N, 4]` and `scores: [B, C, N]`:
+/// per batch and class, boxes by descending score (ties by index), each
+/// kept unless its IoU with a kept box exceeds `iou_threshold`, at most
+/// `max_per_class`, only scores above `score_threshold` when given. Boxes
+/// are `[y1, x1, y2, x2]` (any corner order) or, with `center_point_box`,
+/// `[x, y, w, h]`. The result is `[K, 3]` rows of `(batch, class, box)`.
+pub fn non_max_suppression(
+    boxes: &Tensor,
+    scores: &Tensor,
+    max_per_class: i64,
+    iou_threshold: f64,
+    score_threshold: Option<f64>,
+    center_point_box: bool,
+) -> KResult<Tensor> {
+    const OP: &str = "non_max_suppression";
+    let (&[b, n, four], &[sb, c, sn]) = (boxes.shape(), scores.shape()) else {
+        return Err(shape_mismatch(
+            OP,
+            format!(
+                "boxes {:?} must be [B, N, 4] and scores {:?} [B, C, N]",
+                boxes.shape(),
+                scores.shape()
+            ),
+        ));
+    };
+    if four != 4 || sb != b || sn != n {
+        return Err(shape_mismatch(
+            OP,
+            format!(
+                "boxes {:?} and scores {:?} do not fit",
+                boxes.shape(),
+                scores.shape()
+            ),
+        ));
+    }
+    let (bv, sv) = (boxes.to_f64_vec(), scores.to_f64_vec());
+    // [x_min, y_min, x_max, y_max] of each box.
+    let corners = |img: usize, i: usize| -> [f64; 4] {
+        let v = &bv[(img * n + i) * 4..][..4];
+        if center_point_box {
+            let (hw, hh) = (v[2] / 2.0, v[3] / 2.0);
+            [v[0] - hw, v[1] - hh, v[0] + hw, v[1] + hh]
+        } else {
+            [
+                v[1].min(v[3]),
+                v[0].min(v[2]),
+                v[1].max(v[3]),
+                v[0].max(v[2]),
+            ]
+        }
+    };
+    let suppresses = |a: [f64; 4], z: [f64; 4]| -> bool {
+        let (ix0, ix1) = (a[0].max(z[0]), a[2].min(z[2]));
+        let (iy0, iy1) = (a[1].max(z[1]), a[3].min(z[3]));
+        if ix1 <= ix0 || iy1 <= iy0 {
+            return false;
+        }
+        let inter = (ix1 - ix0) * (iy1 - iy0);
+        let area = |r: [f64; 4]| (r[2] - r[0]) * (r[3] - r[1]);
+        let (a1, a2) = (area(a), area(z));
+        let union = a1 + a2 - inter;
+        if inter <= 0.0 || a1 <= 0.0 || a2 <= 0.0 || union <= 0.0 {
+            return false;
+        }
+        inter / union > iou_threshold
+    };
+    let limit = usize::try_from(max_per_class.max(0)).unwrap_or(usize::MAX);
+    let mut rows: Vec<i64> = Vec::new();
+    for img in 0..b {
+        for class in 0..c {
+            let s = &sv[(img * c + class) * n..][..n];
+            let mut order: Vec<usize> = (0..n)
+                .filter(|&i| score_threshold.is_none_or(|t| s[i] > t))
+                .collect();
+            order.sort_by(|&p, &q| {
+                s[q].partial_cmp(&s[p])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(p.cmp(&q))
+            });
+            let mut kept: Vec<[f64; 4]> = Vec::new();
+            for i in order {
+                if kept.len() >= limit {
+                    break;
+                }
+                let r = corners(img, i);
+                if kept.iter().all(|&k| !suppresses(r, k)) {
+                    kept.push(r);
+                    rows.extend([img as i64, class as i64, i as i64]);
+                }
+            }
+        }
+    }
+    let k = rows.len() / 3;
+    Ok(Tensor::from_parts(vec![k, 3], TensorData::I64(rows)))
+}
+
 /// `indices` has the rank of `data` and no larger sizes off `axis`.
 fn check_element_shapes(
     op: &'static str,
@@ -597,5 +693,27 @@ mod tests {
         assert_eq!(batched.to_i64_vec(), vec![2, 3, 4, 5]);
         assert!(gather_nd(&data, &i64s(&[1, 3], &[0, 0, 0]), 0).is_err());
         assert!(gather_nd(&data, &i64s(&[1, 1], &[2]), 0).is_err());
+    }
+
+    #[test]
+    fn nms_keeps_the_best_of_overlapping_boxes() {
+        // Three boxes: 0 and 1 overlap heavily, 2 is apart.
+        let boxes = f32s(
+            &[1, 3, 4],
+            &[0.0, 0.0, 1.0, 1.0, 0.0, 0.1, 1.0, 1.1, 0.0, 10.0, 1.0, 11.0],
+        );
+        let scores = f32s(&[1, 1, 3], &[0.9, 0.95, 0.3]);
+        let kept = non_max_suppression(&boxes, &scores, 3, 0.5, None, false).unwrap();
+        assert_eq!(kept.shape(), &[2, 3]);
+        assert_eq!(kept.to_i64_vec(), vec![0, 0, 1, 0, 0, 2]);
+        let capped = non_max_suppression(&boxes, &scores, 1, 0.5, None, false).unwrap();
+        assert_eq!(capped.to_i64_vec(), vec![0, 0, 1]);
+        let above = non_max_suppression(&boxes, &scores, 3, 0.5, Some(0.5), false).unwrap();
+        assert_eq!(above.shape(), &[1, 3]);
+        let none = non_max_suppression(&boxes, &scores, 0, 0.5, None, false).unwrap();
+        assert_eq!(none.shape(), &[0, 3]);
+        assert!(
+            non_max_suppression(&boxes, &f32s(&[1, 1, 2], &[0.0; 2]), 1, 0.5, None, false).is_err()
+        );
     }
 }

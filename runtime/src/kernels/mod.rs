@@ -30,8 +30,8 @@ pub use elementwise::{
 };
 pub use grid_sample::{grid_sample, GridMode, GridPadding};
 pub use indexing::{
-    cumprod, cumsum, gather_elements, gather_nd, scatter_elements, scatter_nd, top_k,
-    ScatterReduction,
+    cumprod, cumsum, gather_elements, gather_nd, non_max_suppression, scatter_elements, scatter_nd,
+    top_k, ScatterReduction,
 };
 pub use matmul::{gemm, matmul};
 pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};

@@ -1260,3 +1260,11 @@ func.func @grid_sample_padding(%x: tensor<1x3x4x4xf32>, %g: tensor<1x8x8x2xf32>)
   %0 = graph.grid_sample %x, %g {padding_mode = "wrap"} : (tensor<1x3x4x4xf32>, tensor<1x8x8x2xf32>) -> tensor<1x3x8x8xf32>
   return
 }
+
+// -----
+
+func.func @nms_boxes(%b: tensor<1x10x5xf32>, %s: tensor<1x2x10xf32>) {
+  // expected-error @+1 {{'graph.non_max_suppression' op boxes must be [B, N, 4] and scores [B, C, N], not [1, 10, 5] and [1, 2, 10]}}
+  %0 = graph.non_max_suppression %b, %s : (tensor<1x10x5xf32>, tensor<1x2x10xf32>) -> tensor<?x3xi64>
+  return
+}

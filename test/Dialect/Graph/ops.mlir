@@ -386,6 +386,14 @@ module {
     return %0 : tensor<?x3x8x8xf32, #graph.dims<batch>>
   }
 
+  // non_max_suppression with every optional operand; K is a run-time size.
+  // CHECK-LABEL: func.func @nms(
+  // CHECK-NEXT: %0 = graph.non_max_suppression %arg0, %arg1 max_output %arg2 iou %arg3 score %arg3 {center_point_box = true} : (tensor<?x100x4xf32, #graph.dims<batch>>, tensor<?x3x100xf32, #graph.dims<batch>>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  func.func @nms(%arg0: tensor<?x100x4xf32, #graph.dims<batch>>, %arg1: tensor<?x3x100xf32, #graph.dims<batch>>, %arg2: tensor<1xi64>, %arg3: tensor<1xf32>) -> tensor<?x3xi64> {
+    %0 = graph.non_max_suppression %arg0, %arg1 max_output %arg2 iou %arg3 score %arg3 {center_point_box = true} : (tensor<?x100x4xf32, #graph.dims<batch>>, tensor<?x3x100xf32, #graph.dims<batch>>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+    return %0 : tensor<?x3xi64>
+  }
+
   // round (halves to even).
   // CHECK-LABEL: func.func @round(
   // CHECK-NEXT: %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
