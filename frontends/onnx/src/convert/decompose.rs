@@ -20,6 +20,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Acosh",
     "Asinh",
     "Atanh",
+    "BlackmanWindow",
     "Celu",
     "CenterCropPad",
     "ConvInteger",
@@ -30,6 +31,8 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Einsum",
     "EyeLike",
     "GroupNormalization",
+    "HammingWindow",
+    "HannWindow",
     "HardSwish",
     "Hardmax",
     "InstanceNormalization",
@@ -559,6 +562,7 @@ impl Importer<'_> {
                     loc,
                 )?
             }
+            "HannWindow" | "HammingWindow" | "BlackmanWindow" => self.window(op, a, x, loc)?,
             "MatMulInteger" => {
                 // (a - a_zero_point) @ (b - b_zero_point) in i32.
                 let (b, azp, bzp) = (
@@ -1560,6 +1564,67 @@ impl Importer<'_> {
             Some([Dim::Known(n)]) if *n != 1 => self.unsqueeze(p, &[1], loc),
             _ => Ok(p),
         }
+    }
+}
+
+impl Importer<'_> {
+    /// The Hann, Hamming and Blackman windows of `size` points (periodic
+    /// unless `periodic = 0`), computed in f64 as the ONNX reference and
+    /// cast to `output_datatype` (f32 by default).
+    fn window(&mut self, op: &str, a: &Attrs, size: Value, loc: Location) -> Res<Value> {
+        let n = self.scalar_i64(size, loc)?;
+        let zero = self.const_i64_scalar(0, loc)?;
+        let one = self.const_i64_scalar(1, loc)?;
+        let positions = self.op1("graph.range", vec![zero, n, one], vec![], loc)?;
+        let f64t = self.ctx.float_type(FloatKind::F64);
+        let ni = self.cast_to(positions, f64t, loc)?;
+        let span = if a.int("periodic").unwrap_or(1) == 1 {
+            n
+        } else {
+            self.bin("graph.sub", n, one, loc)?
+        };
+        let span = self.cast_to(span, f64t, loc)?;
+        // The angle k * pi * n / span.
+        let angle = |k: f64, s: &mut Self| -> Res<Value> {
+            let c = s.scalar_like(ni, k * std::f64::consts::PI, loc)?;
+            let t = s.bin("graph.mul", ni, c, loc)?;
+            s.bin("graph.div", t, span, loc)
+        };
+        let w = match op {
+            "HannWindow" => {
+                let t = angle(1.0, self)?;
+                let s = self.un("graph.sin", t, loc)?;
+                self.bin("graph.mul", s, s, loc)?
+            }
+            "HammingWindow" => {
+                let alpha = 25.0 / 46.0;
+                let t = angle(2.0, self)?;
+                let c = self.un("graph.cos", t, loc)?;
+                let b = self.scalar_like(ni, 1.0 - alpha, loc)?;
+                let cb = self.bin("graph.mul", c, b, loc)?;
+                let al = self.scalar_like(ni, alpha, loc)?;
+                self.bin("graph.sub", al, cb, loc)?
+            }
+            _ => {
+                let t2 = angle(2.0, self)?;
+                let t4 = angle(4.0, self)?;
+                let c2 = self.un("graph.cos", t2, loc)?;
+                let c4 = self.un("graph.cos", t4, loc)?;
+                let h = self.scalar_like(ni, -0.5, loc)?;
+                let e = self.scalar_like(ni, 0.08, loc)?;
+                let a2 = self.bin("graph.mul", c2, h, loc)?;
+                let a4 = self.bin("graph.mul", c4, e, loc)?;
+                let sum = self.bin("graph.add", a2, a4, loc)?;
+                let base = self.scalar_like(ni, 0.42, loc)?;
+                self.bin("graph.add", sum, base, loc)?
+            }
+        };
+        let dt = a.int("output_datatype").unwrap_or(1);
+        let out = i32::try_from(dt)
+            .ok()
+            .and_then(|t| element_type(self.ctx, t))
+            .ok_or_else(|| format!("output_datatype {dt} is not supported"))?;
+        self.cast_to(w, out, loc)
     }
 }
 
