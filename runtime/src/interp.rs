@@ -1114,6 +1114,21 @@ impl Interpreter<'_> {
                 };
                 k::resize(arg(0)?, &axes, target, roi.as_deref(), &p).map_err(kerr)?
             }
+            "graph.dft" => {
+                let length = opt(1).and_then(|t| t.to_i64_vec().first().copied());
+                let axis = match opt(2) {
+                    Some(t) => t.to_i64_vec().first().copied().ok_or("axis is empty")?,
+                    None => i64a("axis").unwrap_or(1),
+                };
+                k::dft(
+                    arg(0)?,
+                    axis,
+                    length,
+                    attr_bool(ctx, op, "inverse"),
+                    attr_bool(ctx, op, "onesided"),
+                )
+                .map_err(kerr)?
+            }
             "graph.non_max_suppression" => {
                 let first = |t: Option<&Tensor>| t.and_then(|t| t.to_f64_vec().first().copied());
                 let max = opt(2)

@@ -1010,6 +1010,30 @@ pub struct NonMaxSuppressionOp {
     output: Result<IntTensor>,
 }
 
+/// The discrete Fourier transform (ONNX `DFT`) along `axis` of a signal
+/// whose last dimension holds real (1) or complex (2) values; `length`
+/// zero-pads or truncates it; `inverse` and `onesided` as ONNX (an inverse
+/// one-sided transform gives a real signal). The axis is the `axis`
+/// attribute, or the scalar `axis_value` operand when given (ONNX's run-time
+/// axis input).
+#[op("graph.dft",
+     traits(Pure),
+     format = "$input (`length` $length^)? (`axis` $axis_value^)? attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes)]
+pub struct DftOp {
+    input: Operand<FloatTensor>,
+    length: Optional<IntTensor>,
+    axis_value: Optional<IntTensor>,
+    #[default = "1"]
+    axis: Attr<I64Attr>,
+    #[default = "false"]
+    inverse: Attr<BoolAttr>,
+    #[default = "false"]
+    onesided: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
 /// Gathers single elements: `output[p] = input[p with p[axis] =
 /// indices[p]]` (negative indices count from the end). `indices` has the
 /// rank of `input`; the result has its shape.
@@ -1403,6 +1427,7 @@ pub(super) fn register_ops(ctx: &mut Context) {
     GatherNdOp::register(ctx);
     GridSampleOp::register(ctx);
     NonMaxSuppressionOp::register(ctx);
+    DftOp::register(ctx);
     ScatterElementsOp::register(ctx);
     ScatterNdOp::register(ctx);
     CumsumOp::register(ctx);

@@ -54,6 +54,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Cosh",
     "CumProd",
     "CumSum",
+    "DFT",
     "DepthToSpace",
     "DequantizeLinear",
     "Div",
@@ -1299,6 +1300,43 @@ impl<'c> Importer<'c> {
                 let direction = self.ctx.string_attr(direction);
                 one(self.op1("graph.bit_shift", ops, vec![("direction", direction)], loc))
             }
+            "DFT" => {
+                // The axis is an attribute (default 1) before opset 20, an
+                // input (default -2) from 20: a constant one becomes the
+                // attribute, a run-time one the op's axis operand.
+                let x = self.req(node, 0)?;
+                let length = self.input(node, 1)?;
+                let (axis, axis_value) = if self.opset >= 20 {
+                    match self.input(node, 2)? {
+                        Some(v) => match self.const_int(v).and_then(|v| v.first().copied()) {
+                            Some(c) => (c, None),
+                            None => (-2, Some(v)),
+                        },
+                        None => (-2, None),
+                    }
+                } else {
+                    (a.int("axis").unwrap_or(1), None)
+                };
+                let seg = self.segments(&[
+                    1,
+                    i32::from(length.is_some()),
+                    i32::from(axis_value.is_some()),
+                ]);
+                let props = vec![
+                    ("operandSegmentSizes", seg),
+                    ("axis", self.i64_attr(axis)),
+                    (
+                        "inverse",
+                        self.bool_attr(a.int("inverse").unwrap_or(0) != 0),
+                    ),
+                    (
+                        "onesided",
+                        self.bool_attr(a.int("onesided").unwrap_or(0) != 0),
+                    ),
+                ];
+                let ops = std::iter::once(x).chain(length).chain(axis_value).collect();
+                one(self.op1("graph.dft", ops, props, loc))
+            }
             "NonMaxSuppression" => {
                 let (boxes, scores) = (self.req(node, 0)?, self.req(node, 1)?);
                 let (m, iou, score) = (
@@ -2292,7 +2330,7 @@ fn min_opset(op: &str) -> i64 {
         "InstanceNormalization" | "Selu" => 6,
         "LRN" => 1,
         "CenterCropPad" => 18,
-        "BlackmanWindow" | "HammingWindow" | "HannWindow" => 17,
+        "BlackmanWindow" | "DFT" | "HammingWindow" | "HannWindow" => 17,
         "GridSample" => 16,
         "NonMaxSuppression" => 11,
         // Deprecated at 10 (Resize replaces it).

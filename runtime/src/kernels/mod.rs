@@ -9,6 +9,7 @@
 mod allclose;
 mod attention;
 mod conv;
+mod dft;
 mod elementwise;
 mod grid_sample;
 mod indexing;
@@ -24,6 +25,7 @@ mod shape;
 pub use allclose::allclose;
 pub use attention::attention;
 pub use conv::{conv2d, conv2d_workspace, conv_transpose2d, ConvTransposeParams};
+pub use dft::dft;
 pub use elementwise::{
     binary, bit_shift, cast, clip, compare, logical, not, unary, where_, BinaryOp, CompareOp,
     LogicalOp, UnaryOp,

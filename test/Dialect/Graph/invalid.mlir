@@ -1268,3 +1268,11 @@ func.func @nms_boxes(%b: tensor<1x10x5xf32>, %s: tensor<1x2x10xf32>) {
   %0 = graph.non_max_suppression %b, %s : (tensor<1x10x5xf32>, tensor<1x2x10xf32>) -> tensor<?x3xi64>
   return
 }
+
+// -----
+
+func.func @dft_components(%x: tensor<1x16x3xf32>) {
+  // expected-error @+1 {{'graph.dft' op input must end in a dimension of 1 (real) or 2 (complex), not [1, 16, 3]}}
+  %0 = graph.dft %x : (tensor<1x16x3xf32>) -> tensor<1x16x2xf32>
+  return
+}

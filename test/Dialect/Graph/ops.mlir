@@ -394,6 +394,19 @@ module {
     return %0 : tensor<?x3xi64>
   }
 
+  // dft: one-sided (16 points give 9), and with a run-time axis (only the
+  // rank is known).
+  // CHECK-LABEL: func.func @dft(
+  // CHECK-NEXT: %0 = graph.dft %arg0 {onesided = true} : (tensor<?x16x1xf32, #graph.dims<batch>>) -> tensor<?x9x2xf32, #graph.dims<batch>>
+  // CHECK-NEXT: %1 = graph.dft %arg0 axis %arg1 {inverse = true} : (tensor<?x16x1xf32, #graph.dims<batch>>, tensor<i64>) -> tensor<?x?x?xf32>
+  // CHECK-NEXT: return %0, %1 : tensor<?x9x2xf32, #graph.dims<batch>>, tensor<?x?x?xf32>
+  // CHECK-NEXT: }
+  func.func @dft(%arg0: tensor<?x16x1xf32, #graph.dims<batch>>, %arg1: tensor<i64>) -> (tensor<?x9x2xf32, #graph.dims<batch>>, tensor<?x?x?xf32>) {
+    %0 = graph.dft %arg0 {onesided = true} : (tensor<?x16x1xf32, #graph.dims<batch>>) -> tensor<?x9x2xf32, #graph.dims<batch>>
+    %1 = graph.dft %arg0 axis %arg1 {inverse = true} : (tensor<?x16x1xf32, #graph.dims<batch>>, tensor<i64>) -> tensor<?x?x?xf32>
+    return %0, %1 : tensor<?x9x2xf32, #graph.dims<batch>>, tensor<?x?x?xf32>
+  }
+
   // round (halves to even).
   // CHECK-LABEL: func.func @round(
   // CHECK-NEXT: %0 = graph.round %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
