@@ -138,6 +138,7 @@ pub const SUPPORTED_OPS: &[&str] = &[
     "Resize",
     "RotaryEmbedding",
     "Round",
+    "STFT",
     "Scatter",
     "ScatterElements",
     "ScatterND",
@@ -2330,7 +2331,7 @@ fn min_opset(op: &str) -> i64 {
         "InstanceNormalization" | "Selu" => 6,
         "LRN" => 1,
         "CenterCropPad" => 18,
-        "BlackmanWindow" | "DFT" | "HammingWindow" | "HannWindow" => 17,
+        "BlackmanWindow" | "DFT" | "HammingWindow" | "HannWindow" | "STFT" => 17,
         "GridSample" => 16,
         "NonMaxSuppression" => 11,
         // Deprecated at 10 (Resize replaces it).

@@ -54,6 +54,7 @@ pub(super) const DECOMPOSED_OPS: &[&str] = &[
     "Selu",
     "Shrink",
     "Sinh",
+    "STFT",
     "SoftmaxCrossEntropyLoss",
     "Softsign",
     "SpaceToDepth",
@@ -563,6 +564,47 @@ impl Importer<'_> {
                 )?
             }
             "HannWindow" | "HammingWindow" | "BlackmanWindow" => self.window(op, a, x, loc)?,
+            "STFT" => {
+                // Frames of frame_length every frame_step (a gather of
+                // i * step + j), times the window, then a DFT of each frame
+                // (one-sided unless onesided = 0).
+                if self.rank_of(x) != Some(3) {
+                    return Err("needs a signal [batch, length, 1 or 2]".into());
+                }
+                let step = self.req(node, 1)?;
+                let step = self.scalar_i64(step, loc)?;
+                let window = self.input(node, 2)?;
+                let length = match (self.input(node, 3)?, window) {
+                    (Some(l), _) => self.scalar_i64(l, loc)?,
+                    (None, Some(w)) => self.dim_scalar(w, 0, loc)?,
+                    (None, None) => self.dim_scalar(x, 1, loc)?,
+                };
+                let total = self.dim_scalar(x, 1, loc)?;
+                let one = self.const_i64_scalar(1, loc)?;
+                let rest = self.bin("graph.sub", total, length, loc)?;
+                let steps = self.bin("graph.div", rest, step, loc)?;
+                let frames = self.bin("graph.add", steps, one, loc)?;
+                let starts = self.iota(frames, 1, loc)?;
+                let starts = self.bin("graph.mul", starts, step, loc)?;
+                let offsets = self.iota(length, 0, loc)?;
+                let idx = self.bin("graph.add", starts, offsets, loc)?;
+                let axis = self.i64_attr(1);
+                let mut framed =
+                    self.op1("graph.gather", vec![x, idx], vec![("axis", axis)], loc)?;
+                if let Some(w) = window {
+                    let w = self.unsqueeze(w, &[1], loc)?;
+                    framed = self.bin("graph.mul", framed, w, loc)?;
+                }
+                let props = vec![
+                    ("axis", self.i64_attr(2)),
+                    (
+                        "onesided",
+                        self.bool_attr(a.int("onesided").unwrap_or(1) != 0),
+                    ),
+                    ("operandSegmentSizes", self.segments(&[1, 0, 0])),
+                ];
+                self.op1("graph.dft", vec![framed], props, loc)?
+            }
             "MatMulInteger" => {
                 // (a - a_zero_point) @ (b - b_zero_point) in i32.
                 let (b, azp, bzp) = (
