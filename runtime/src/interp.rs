@@ -871,7 +871,7 @@ impl Interpreter<'_> {
         let window = |name: &str, default: Vec<i64>| -> Result<Vec<usize>, String> {
             usizes(&attr_i64_array(ctx, op, name).unwrap_or(default), name)
         };
-        let segs = segment_sizes(ctx, op);
+        let segs = strata_dialects::graph::infer::operand_segments(ctx, op);
         // The operand of optional group `g`, given the operand segment sizes.
         let opt = |g: usize| -> Option<&Tensor> {
             match &segs {
@@ -1830,17 +1830,6 @@ fn norm(a: i64, rank: i64) -> Result<usize, String> {
         return Err(format!("axis {a} is out of range for rank {rank}"));
     }
     Ok(n as usize)
-}
-
-/// The `operandSegmentSizes` of `op`, when it has them.
-fn segment_sizes(ctx: &Context, op: Operation) -> Option<Vec<usize>> {
-    let attr = strata_ir::ods::inherent_attr(ctx, op, "operandSegmentSizes")?;
-    match ctx.attr_kind(attr) {
-        AttrKind::DenseArray { values, .. } => {
-            Some(values.iter().map(|&v| v as u32 as usize).collect())
-        }
-        _ => None,
-    }
 }
 
 /// The concrete target shape of a reshape (ONNX's `0` and `-1`).

@@ -324,14 +324,27 @@ fn group_operand<'a>(
     ops: &'a [OperandInfo],
     group: usize,
 ) -> Option<&'a OperandInfo> {
-    let sizes: Vec<usize> = match ctx.attr_kind(attr(ctx, op, "operandSegmentSizes")?) {
-        AttrKind::DenseArray { values, .. } => values.iter().map(|&v| v as u32 as usize).collect(),
-        _ => return None,
-    };
+    ops.get(group_index(ctx, op, group)?)
+}
+
+/// The `operandSegmentSizes` of `op`, when it has them.
+pub fn operand_segments(ctx: &Context, op: Operation) -> Option<Vec<usize>> {
+    match ctx.attr_kind(attr(ctx, op, "operandSegmentSizes")?) {
+        AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|&v| v as u32 as usize).collect())
+        }
+        _ => None,
+    }
+}
+
+/// The operand index of the single-operand group `group`, `None` when the
+/// group is empty (or the op has no segment sizes).
+fn group_index(ctx: &Context, op: Operation, group: usize) -> Option<usize> {
+    let sizes = operand_segments(ctx, op)?;
     if *sizes.get(group)? == 0 {
         return None;
     }
-    ops.get(sizes[..group].iter().sum::<usize>())
+    Some(sizes[..group].iter().sum())
 }
 
 fn ty(ctx: &Context, t: Type) -> String {
@@ -648,6 +661,18 @@ fn spatial(
         .collect()
 }
 
+/// The kernel sizes of a convolution weight `[_, _, kH, kW]`, which must be
+/// static.
+fn static_kernel(wd: &[Dim]) -> Result<Vec<i64>, String> {
+    wd[2..]
+        .iter()
+        .map(|d| {
+            d.known()
+                .ok_or_else(|| "the weight's kernel dimensions must be static".to_string())
+        })
+        .collect()
+}
+
 fn infer_conv2d(
     ctx: &Context,
     op: Operation,
@@ -685,13 +710,7 @@ fn infer_conv2d(
             ));
         }
     }
-    let kernel: Vec<i64> = wd[2..]
-        .iter()
-        .map(|d| {
-            d.known()
-                .ok_or("the weight's kernel dimensions must be static")
-        })
-        .collect::<Result<_, _>>()?;
+    let kernel = static_kernel(wd)?;
     let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
     if let Some(bias) = ops.get(2) {
         same_elem(ctx, x, bias)?;
@@ -744,13 +763,7 @@ fn infer_conv_transpose2d(
             ));
         }
     }
-    let kernel: Vec<i64> = wd[2..]
-        .iter()
-        .map(|d| {
-            d.known()
-                .ok_or("the weight's kernel dimensions must be static")
-        })
-        .collect::<Result<_, _>>()?;
+    let kernel = static_kernel(wd)?;
     let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
     if kernel.iter().any(|&k| k < 1) {
         return Err(format!("the kernel {kernel:?} must not be empty"));
@@ -1723,14 +1736,7 @@ fn infer_top_k(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<
 
 /// The operand value of group `group` (see [`group_operand`]).
 fn group_value(ctx: &Context, op: Operation, group: usize) -> Option<Value> {
-    let sizes: Vec<usize> = match ctx.attr_kind(attr(ctx, op, "operandSegmentSizes")?) {
-        AttrKind::DenseArray { values, .. } => values.iter().map(|&v| v as u32 as usize).collect(),
-        _ => return None,
-    };
-    if *sizes.get(group)? == 0 {
-        return None;
-    }
-    ctx.operands(op).nth(sizes[..group].iter().sum::<usize>())
+    ctx.operands(op).nth(group_index(ctx, op, group)?)
 }
 
 /// The elements of an `f32` or `f64` `graph.constant` of at most 1024

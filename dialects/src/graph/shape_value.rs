@@ -14,11 +14,10 @@
 //! for one element) wherever the value is not determined by types and
 //! constants.
 
-use strata_ir::attributes::AttrKind;
 use strata_ir::types::{Signedness, TypeKind};
 use strata_ir::{Context, Operation, Value};
 
-use super::infer::{attr_i64, int_elements};
+use super::infer::{attr_i64, int_elements, operand_segments};
 use super::shape::{shape_of, Dim};
 
 /// How many defining ops [`shape_value`] follows up from a value.
@@ -201,7 +200,7 @@ fn eval_op(ctx: &Context, op: Operation, depth: usize, fuel: &mut usize) -> Opti
             // Operand groups: data, starts, ends, then the optional axes and
             // steps (`operandSegmentSizes` says which are present).
             let data = operand(ctx, op, 0, depth, fuel)?;
-            let sizes = segment_sizes(ctx, op);
+            let sizes = operand_segments(ctx, op);
             let mut known = |group: usize| -> Option<Option<i64>> {
                 let index = match &sizes {
                     Some(s) if s.get(group).copied().unwrap_or(0) == 0 => return Some(None),
@@ -243,17 +242,6 @@ fn eval_op(ctx: &Context, op: Operation, depth: usize, fuel: &mut usize) -> Opti
                     .map(|i| combine(name, &at(&a, i), &at(&b, i)))
                     .collect(),
             )
-        }
-        _ => None,
-    }
-}
-
-/// The `operandSegmentSizes` of `op`, when it has them.
-fn segment_sizes(ctx: &Context, op: Operation) -> Option<Vec<usize>> {
-    let attr = strata_ir::ods::inherent_attr(ctx, op, "operandSegmentSizes")?;
-    match ctx.attr_kind(attr) {
-        AttrKind::DenseArray { values, .. } => {
-            Some(values.iter().map(|&v| v as u32 as usize).collect())
         }
         _ => None,
     }
