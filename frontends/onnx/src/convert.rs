@@ -974,7 +974,7 @@ impl<'c> Importer<'c> {
                     shape_of(self.ctx, self.ctx.value_type(x)).and_then(|(s, _)| s.rank())
                 });
                 match rank {
-                    Some(3) => self.convert_window_1d(node, loc),
+                    Some(3) => self.convert_1d(node, loc, Self::convert_window),
                     Some(5) if node.op_type() != "Conv" => self.convert_pool_3d(node, &a, loc),
                     _ => self.convert_window(node, &a, loc),
                 }
@@ -1199,7 +1199,7 @@ impl<'c> Importer<'c> {
                     .ok()
                     .and_then(|x| self.dims_of(x).map(|d| d.len()));
                 match rank {
-                    Some(3) => self.convert_conv_transpose_1d(node, loc),
+                    Some(3) => self.convert_1d(node, loc, Self::convert_conv_transpose),
                     _ => self.convert_conv_transpose(node, &a, loc),
                 }
             }
@@ -1769,14 +1769,18 @@ impl<'c> Importer<'c> {
         )?])
     }
 
-    /// A 1-D Conv, MaxPool or AveragePool as the 2-D op on inputs with a
-    /// unit height: unsqueeze dimension 2, convert, squeeze it again.
-    fn convert_window_1d(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
+    /// A 1-D Conv, ConvTranspose, MaxPool or AveragePool as the 2-D op
+    /// (`convert_2d`) on inputs with a unit height: unsqueeze dimension 2,
+    /// widen the window attributes, convert, squeeze it again.
+    fn convert_1d<F>(&mut self, node: &NodeProto, loc: Location, convert_2d: F) -> Res<Vec<Value>>
+    where
+        F: FnOnce(&mut Self, &NodeProto, &Attrs, Location) -> Res<Vec<Value>>,
+    {
         let axis2 = self.const_i64(&[2], loc)?;
         let mut lifted = node.clone();
-        for i in 0..node.input.len() {
-            // Data and weights get a unit height; the bias stays 1-D.
-            if i > 1 || node.input[i].is_empty() {
+        // Data and weights get a unit height; the bias stays 1-D.
+        for i in 0..node.input.len().min(2) {
+            if node.input[i].is_empty() {
                 continue;
             }
             let v = self.req(node, i)?;
@@ -1785,12 +1789,15 @@ impl<'c> Importer<'c> {
             self.values.insert(name.clone(), u);
             lifted.input[i] = name;
         }
-        let widen =
-            |v: Vec<i64>, fill: i64| -> Vec<i64> { std::iter::once(fill).chain(v).collect() };
         for attr in &mut lifted.attribute {
             match attr.name() {
-                "kernel_shape" | "strides" | "dilations" => {
-                    attr.ints = widen(std::mem::take(&mut attr.ints), 1)
+                "kernel_shape" | "strides" | "dilations" => attr.ints.insert(0, 1),
+                "output_padding" => attr.ints.insert(0, 0),
+                // ConvTranspose's, spatial or full: the unit height goes
+                // before the width.
+                "output_shape" => {
+                    let at = attr.ints.len().saturating_sub(1);
+                    attr.ints.insert(at, 1);
                 }
                 "pads" => {
                     if attr.ints.len() != 2 {
@@ -1801,7 +1808,7 @@ impl<'c> Importer<'c> {
                 _ => {}
             }
         }
-        let out = self.convert_window(&lifted, &Attrs(&lifted.attribute), loc)?;
+        let out = convert_2d(self, &lifted, &Attrs(&lifted.attribute), loc)?;
         let mut squeezed = Vec::with_capacity(out.len());
         for v in out {
             squeezed.push(self.op1("graph.squeeze", vec![v, axis2], vec![], loc)?);
@@ -1920,47 +1927,6 @@ impl<'c> Importer<'c> {
         let mut ops = vec![x, w];
         ops.extend(self.input(node, 2)?);
         Ok(vec![self.op1("graph.conv_transpose2d", ops, props, loc)?])
-    }
-
-    /// 1-D ConvTranspose as 2-D with a unit height.
-    fn convert_conv_transpose_1d(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
-        let axis2 = self.const_i64(&[2], loc)?;
-        let mut lifted = node.clone();
-        for i in 0..node.input.len().min(2) {
-            if node.input[i].is_empty() {
-                continue;
-            }
-            let v = self.req(node, i)?;
-            let u = self.op1("graph.unsqueeze", vec![v, axis2], vec![], loc)?;
-            let name = format!("{}#unsqueezed", node.input[i]);
-            self.values.insert(name.clone(), u);
-            lifted.input[i] = name;
-        }
-        for attr in &mut lifted.attribute {
-            let widen = |v: &mut Vec<i64>, fill: i64| v.insert(0, fill);
-            match attr.name() {
-                "kernel_shape" | "strides" | "dilations" => widen(&mut attr.ints, 1),
-                // Spatial or full: the unit height goes before the width.
-                "output_shape" => {
-                    let at = attr.ints.len().saturating_sub(1);
-                    attr.ints.insert(at, 1);
-                }
-                "output_padding" => widen(&mut attr.ints, 0),
-                "pads" => {
-                    if attr.ints.len() != 2 {
-                        return Err(format!("pads {:?} must have 2 entries in 1-D", attr.ints));
-                    }
-                    attr.ints = vec![0, attr.ints[0], 0, attr.ints[1]];
-                }
-                _ => {}
-            }
-        }
-        let out = self.convert_conv_transpose(&lifted, &Attrs(&lifted.attribute), loc)?;
-        let mut squeezed = Vec::with_capacity(out.len());
-        for v in out {
-            squeezed.push(self.op1("graph.squeeze", vec![v, axis2], vec![], loc)?);
-        }
-        Ok(squeezed)
     }
 
     fn dims_of(&self, x: Value) -> Option<Vec<Dim>> {

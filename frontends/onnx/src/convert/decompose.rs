@@ -463,22 +463,7 @@ impl Importer<'_> {
                 };
                 let xw = self.bin("graph.mul", x_scale, w_scale, loc)?;
                 let factor = self.bin("graph.div", xw, y_scale, loc)?;
-                let f64t = self.ctx.float_type(FloatKind::F64);
-                let factor = self.cast_to(factor, f64t, loc)?;
-                let r = self.cast_to(res, f64t, loc)?;
-                let mut r = self.bin("graph.mul", r, factor, loc)?;
-                let out = match yzp {
-                    Some(z) => {
-                        let zf = self.cast_to(z, f64t, loc)?;
-                        r = self.bin("graph.add", r, zf, loc)?;
-                        self.elem(z).ok_or("operand is not a tensor")?
-                    }
-                    None => self.elem(x).ok_or("operand is not a tensor")?,
-                };
-                let (lo, hi) = self.int_bounds(out)?;
-                let r = self.saturate(r, lo, hi, loc)?;
-                let r = self.un("graph.round", r, loc)?;
-                self.cast_to(r, out, loc)?
+                self.requantize(res, factor, yzp, x, loc)?
             }
             "CenterCropPad" => {
                 // One `pad` whose negative amounts crop: the difference to
@@ -626,22 +611,7 @@ impl Importer<'_> {
                 let a_scale = self.per_row(a_scale, loc)?;
                 let ab = self.bin("graph.mul", a_scale, b_scale, loc)?;
                 let factor = self.bin("graph.div", ab, y_scale, loc)?;
-                let f64t = self.ctx.float_type(FloatKind::F64);
-                let factor = self.cast_to(factor, f64t, loc)?;
-                let c = self.cast_to(c, f64t, loc)?;
-                let mut d = self.bin("graph.mul", c, factor, loc)?;
-                let out = match yzp {
-                    Some(z) => {
-                        let zf = self.cast_to(z, f64t, loc)?;
-                        d = self.bin("graph.add", d, zf, loc)?;
-                        self.elem(z).ok_or("operand is not a tensor")?
-                    }
-                    None => self.elem(x).ok_or("operand is not a tensor")?,
-                };
-                let (lo, hi) = self.int_bounds(out)?;
-                let r = self.un("graph.round", d, loc)?;
-                let r = self.saturate(r, lo, hi, loc)?;
-                self.cast_to(r, out, loc)?
+                self.requantize(c, factor, yzp, x, loc)?
             }
             "LRN" => {
                 // x / (bias + alpha / size * sum of x^2 over `size` channels
@@ -1592,11 +1562,41 @@ impl Importer<'_> {
         // The Conv conversion itself (ConvInteger and QLinearConv exist
         // from opset 10, where Conv's definition is the same).
         let out = match self.rank_of(xi) {
-            Some(3) => self.convert_window_1d(&conv, loc)?,
+            Some(3) => self.convert_1d(&conv, loc, Self::convert_window)?,
             _ => self.convert_window(&conv, &Attrs(&conv.attribute), loc)?,
         };
         let out = *out.first().ok_or("the convolution gave no result")?;
         self.cast_to(out, i32t, loc)
+    }
+
+    /// An i32 accumulator back to the quantized type of `y_zero_point` (or
+    /// of the input `x` without one): `acc * factor + y_zero_point` in f64,
+    /// rounded (halves to even) and saturated. (Rounding before or after
+    /// saturating to integer bounds gives the same values.)
+    fn requantize(
+        &mut self,
+        acc: Value,
+        factor: Value,
+        yzp: Option<Value>,
+        x: Value,
+        loc: Location,
+    ) -> Res<Value> {
+        let f64t = self.ctx.float_type(FloatKind::F64);
+        let factor = self.cast_to(factor, f64t, loc)?;
+        let acc = self.cast_to(acc, f64t, loc)?;
+        let mut v = self.bin("graph.mul", acc, factor, loc)?;
+        let out = match yzp {
+            Some(z) => {
+                let zf = self.cast_to(z, f64t, loc)?;
+                v = self.bin("graph.add", v, zf, loc)?;
+                self.elem(z).ok_or("operand is not a tensor")?
+            }
+            None => self.elem(x).ok_or("operand is not a tensor")?,
+        };
+        let (lo, hi) = self.int_bounds(out)?;
+        let r = self.un("graph.round", v, loc)?;
+        let r = self.saturate(r, lo, hi, loc)?;
+        self.cast_to(r, out, loc)
     }
 
     /// A 1-D parameter of more than one element is per row of `a`: give it
