@@ -18,7 +18,18 @@
 //! kept count) instead of the reference's values.
 //!
 //! `STRATA_NODE_TESTS=substring` runs only the matching tests (without
-//! comparing against the list).
+//! comparing against the list); any failure among them fails the run.
+//!
+//! A test is skipped only for a typed reason: an op type outside
+//! `SUPPORTED_OPS`, an [`ImportError`] or [`ConvertError`] of the
+//! "not supported" kind (an element type, attribute value or rank strata
+//! does not implement). Every other problem is a failure. Integer and
+//! boolean outputs are compared exactly, floats at ONNX's tolerances.
+//!
+//! Without the data the driver fails, naming the command that installs it,
+//! unless `STRATA_SKIP_ONNX=1` is set; then it says it was skipped.
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,12 +38,13 @@ use std::process::ExitCode;
 use prost::Message;
 use strata_ir::Context;
 use strata_onnx::proto::{ModelProto, TensorProto};
+use strata_onnx::{ConvertError, ImportError};
 use strata_runtime::interp::{attr_tensor, lookup_function, run_function};
-use strata_runtime::kernels::allclose;
+use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::Tensor;
 
-const RTOL: f64 = 1e-3;
-const ATOL: f64 = 1e-7;
+/// ONNX's tolerances for its node tests.
+const ONNX: Tolerance = Tolerance::ONNX_NODE_TESTS;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Outcome {
@@ -69,18 +81,16 @@ fn op_types(model: &ModelProto) -> Vec<String> {
 fn read_tensor(ctx: &mut Context, path: &Path) -> Result<Tensor, Outcome> {
     let bytes =
         std::fs::read(path).map_err(|e| Outcome::Fail(format!("{}: {e}", path.display())))?;
-    let proto = TensorProto::decode(bytes.as_slice()).map_err(|_| {
-        Outcome::Skip("non-tensor input or output (sequence, map or optional)".into())
-    })?;
-    let attr = strata_onnx::tensor_attr(ctx, &proto).map_err(|m| {
-        if m.contains("does not support") {
-            Outcome::Skip(format!(
-                "data type {}",
-                strata_onnx::dtype_name(proto.data_type())
-            ))
-        } else {
-            Outcome::Fail(m)
-        }
+    // The importer has already refused models with non-tensor inputs or
+    // outputs, so every data file here must be a TensorProto.
+    let proto = TensorProto::decode(bytes.as_slice())
+        .map_err(|e| Outcome::Fail(format!("{}: not a TensorProto: {e}", path.display())))?;
+    let attr = strata_onnx::tensor_attr(ctx, &proto).map_err(|e| match e {
+        ConvertError::NotSupported(_) => Outcome::Skip(format!(
+            "data type {}",
+            strata_onnx::dtype_name(proto.data_type())
+        )),
+        ConvertError::Invalid(m) => Outcome::Fail(m),
     })?;
     attr_tensor(ctx, attr).map_err(Outcome::Fail)
 }
@@ -129,15 +139,7 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
     let mut ctx = Context::new();
     let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
         Ok(m) => m,
-        Err(e) => {
-            let text = e.to_string();
-            let outcome = if text.contains("not supported") || text.contains("does not support") {
-                Outcome::Skip(format!("import: {}", short_reason(&text)))
-            } else {
-                Outcome::Fail(format!("import: {text}"))
-            };
-            return (ops, outcome);
-        }
+        Err(e) => return (ops, import_outcome(&e)),
     };
     if let Err(diags) = strata_ir::verifier::verify(&ctx, module) {
         let msg = diags
@@ -200,9 +202,9 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
             by_law = true;
             continue;
         }
-        let (rtol, atol) = tolerance(dir);
+        let tol = tolerance(dir);
         for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
-            if let Err(m) = allclose(a, e, rtol, atol) {
+            if let Err(m) = allclose(a, e, tol) {
                 return (ops, Outcome::Fail(format!("output #{i}: {m}")));
             }
         }
@@ -219,15 +221,26 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
 /// float32 arithmetic is the inexact side. The DFT tests' expected values
 /// come from a float32 FFT, whose exact zeros read as about 2e-7; strata sums
 /// in f64, so an absolute tolerance of 1e-5 compares them.
-fn tolerance(dir: &Path) -> (f64, f64) {
+fn tolerance(dir: &Path) -> Tolerance {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     if name.starts_with("test_dft") {
-        (RTOL, 1e-5)
+        Tolerance::new(ONNX.rtol, 1e-5)
     } else {
-        (RTOL, ATOL)
+        ONNX
+    }
+}
+
+/// A refused import: skipped when strata does not implement what the model
+/// uses (a typed error kind), failed otherwise.
+fn import_outcome(e: &ImportError) -> Outcome {
+    let text = e.to_string();
+    if e.is_unsupported() {
+        Outcome::Skip(format!("import: {}", short_reason(&text)))
+    } else {
+        Outcome::Fail(format!("import: {text}"))
     }
 }
 
@@ -271,7 +284,7 @@ fn check_dropout_law(x: &Tensor, ratio: f64, outputs: &[Tensor]) -> Result<(), S
     };
     for (i, ((&xv, &yv), &keep)) in xs.iter().zip(&ys).zip(&mask).enumerate() {
         let want = if keep { xv * scale } else { 0.0 };
-        if (yv - want).abs() > ATOL + RTOL * want.abs() {
+        if (yv - want).abs() > ONNX.atol + ONNX.rtol * want.abs() {
             return Err(format!("element {i}: {yv}, expected {want} (kept: {keep})"));
         }
     }
@@ -297,15 +310,12 @@ fn short_reason(text: &str) -> String {
 
 fn main() -> ExitCode {
     let dir = root().join(".local/onnx-node-tests");
-    if !dir.is_dir() {
-        if std::env::var_os("CI").is_some() {
-            eprintln!(
-                "onnx node tests: {} is missing; scripts/setup-onnx installs it",
-                dir.display()
-            );
-            return ExitCode::FAILURE;
-        }
-        println!("onnx node tests: skipped (no data; run scripts/setup-onnx)");
+    if !common::require(
+        &dir,
+        "onnx node tests",
+        "scripts/setup-onnx",
+        "STRATA_SKIP_ONNX",
+    ) {
         return ExitCode::SUCCESS;
     }
     let filter = std::env::var("STRATA_NODE_TESTS").ok();
@@ -405,7 +415,11 @@ fn main() -> ExitCode {
             println!("FAIL {n}: {m}");
         }
         println!("{passed} passed, {failed} failed, {skipped} skipped");
-        return ExitCode::SUCCESS;
+        return if failures.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
     }
     if bless {
         let mut text = String::from(
@@ -428,22 +442,28 @@ fn main() -> ExitCode {
                 .map(|(a, b)| (a.to_string(), b.trim().to_string()))
         })
         .collect();
+    // Every failure fails the run; the list also catches tests that newly
+    // run (or stop running) without the list being updated.
     let mut problems = Vec::new();
     for (n, s) in &current {
-        match recorded.get(*n).map(String::as_str) {
-            Some(r) if r == *s => {}
-            Some("pass") => {
-                let why = failures
-                    .iter()
-                    .find(|(f, _)| f.as_str() == *n)
-                    .map(|(_, m)| m.as_str())
-                    .unwrap_or("");
-                problems.push(format!(
-                    "regression: {n} passed before and fails now: {why}"
-                ));
+        let why = || {
+            failures
+                .iter()
+                .find(|(f, _)| f.as_str() == *n)
+                .map(|(_, m)| m.chars().take(300).collect::<String>())
+                .unwrap_or_default()
+        };
+        match (recorded.get(*n).map(String::as_str), *s) {
+            (Some("pass"), "pass") => {}
+            (Some("pass"), _) => problems.push(format!(
+                "regression: {n} passed before and fails now: {}",
+                why()
+            )),
+            (_, "fail") => problems.push(format!("FAIL {n}: {}", why())),
+            (Some(_), _) => {
+                problems.push(format!("{n} now passes: update the list (STRATA_BLESS=1)"))
             }
-            Some(_) => problems.push(format!("{n} now passes: update the list (STRATA_BLESS=1)")),
-            None => problems.push(format!(
+            (None, _) => problems.push(format!(
                 "{n} ({s}) is not in {}: update it (STRATA_BLESS=1)",
                 list_path.display()
             )),
@@ -453,12 +473,6 @@ fn main() -> ExitCode {
         if !current.contains_key(n.as_str()) {
             problems.push(format!("{n} is listed but was not run (skipped now?)"));
         }
-    }
-    for (n, m) in &failures {
-        println!(
-            "known failure {n}: {}",
-            m.chars().take(200).collect::<String>()
-        );
     }
     for p in &problems {
         println!("{p}");

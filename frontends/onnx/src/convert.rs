@@ -14,7 +14,7 @@ use crate::proto::{
     ValueInfoProto,
 };
 use crate::tensor::{dtype_name, element_type, tensor_attr};
-use crate::ImportError;
+use crate::{ConvertError, ImportError};
 
 mod decompose;
 
@@ -185,7 +185,7 @@ pub(crate) struct Importer<'c> {
     domains: HashMap<String, i64>,
 }
 
-type Res<T> = Result<T, String>;
+type Res<T> = Result<T, ConvertError>;
 
 impl<'c> Importer<'c> {
     pub(crate) fn new(ctx: &'c mut Context, file: &str) -> Self {
@@ -204,6 +204,23 @@ impl<'c> Importer<'c> {
             file: self.file.clone(),
             node: node.map(str::to_string),
             message: message.into(),
+        }
+    }
+
+    /// `error` located in this file (and at `node`), of the same kind.
+    fn located(&self, node: Option<&str>, error: ConvertError) -> ImportError {
+        let (file, node) = (self.file.clone(), node.map(str::to_string));
+        match error {
+            ConvertError::Invalid(message) => ImportError::Invalid {
+                file,
+                node,
+                message,
+            },
+            ConvertError::NotSupported(message) => ImportError::NotSupported {
+                file,
+                node,
+                message,
+            },
         }
     }
 
@@ -230,12 +247,12 @@ impl<'c> Importer<'c> {
             .ok_or_else(|| self.invalid(None, "the model has no graph"))?;
         if !model.functions.is_empty() {
             let names: Vec<&str> = model.functions.iter().map(|f| f.name()).collect();
-            return Err(self.invalid(
+            return Err(self.located(
                 None,
-                format!(
+                ConvertError::unsupported(format!(
                     "model-local functions are not supported: {}",
                     names.join(", ")
-                ),
+                )),
             ));
         }
 
@@ -280,9 +297,10 @@ impl<'c> Importer<'c> {
             .iter()
             .filter(|i| !initializers.contains(i.name()))
         {
-            let ty = self
-                .value_info_type(input)
-                .map_err(|m| self.invalid(None, format!("input '{}': {m}", input.name())))?;
+            let ty = self.value_info_type(input).map_err(|e| {
+                let e = e.map_message(|m| format!("input '{}': {m}", input.name()));
+                self.located(None, e)
+            })?;
             let loc = self.ctx.name_loc(input.name(), Some(file_loc));
             let arg = self.ctx.add_block_argument(body, ty, loc);
             self.values.insert(input.name().to_string(), arg);
@@ -290,11 +308,12 @@ impl<'c> Importer<'c> {
             arg_names.push(input.name().to_string());
         }
         for init in &graph.initializer {
-            let attr = tensor_attr(self.ctx, init).map_err(|m| self.invalid(None, m))?;
+            let attr = tensor_attr(self.ctx, init).map_err(|e| self.located(None, e))?;
             let loc = self.ctx.name_loc(init.name(), Some(file_loc));
-            let v = self
-                .constant(attr, loc)
-                .map_err(|m| self.invalid(None, format!("initializer '{}': {m}", init.name())))?;
+            let v = self.constant(attr, loc).map_err(|e| {
+                let e = e.map_message(|m| format!("initializer '{}': {m}", init.name()));
+                self.located(None, e)
+            })?;
             self.values.insert(init.name().to_string(), v);
         }
         for (i, node) in graph.node.iter().enumerate() {
@@ -305,9 +324,10 @@ impl<'c> Importer<'c> {
                 node.name().to_string()
             };
             let loc = self.ctx.name_loc(&loc_name, Some(file_loc));
-            let results = self
-                .convert(node, loc)
-                .map_err(|m| self.invalid(Some(&label), format!("{} {m}", node.op_type())))?;
+            let results = self.convert(node, loc).map_err(|e| {
+                let e = e.map_message(|m| format!("{} {m}", node.op_type()));
+                self.located(Some(&label), e)
+            })?;
             for (name, value) in node.output.iter().zip(results) {
                 if !name.is_empty() {
                     self.values.insert(name.clone(), value);
@@ -377,16 +397,15 @@ impl<'c> Importer<'c> {
         let Some(type_proto::Value::TensorType(t)) =
             info.r#type.as_ref().and_then(|t| t.value.as_ref())
         else {
-            return Err(
-                "non-tensor inputs and outputs (sequences, maps, optionals) are not supported"
-                    .into(),
-            );
+            return Err(ConvertError::unsupported(
+                "non-tensor inputs and outputs (sequences, maps, optionals) are not supported",
+            ));
         };
         let elem = element_type(self.ctx, t.elem_type()).ok_or_else(|| {
-            format!(
+            ConvertError::unsupported(format!(
                 "element type {} is not supported",
                 dtype_name(t.elem_type())
-            )
+            ))
         })?;
         let shape =
             match &t.shape {
@@ -506,7 +525,8 @@ impl<'c> Importer<'c> {
                 "infers {} results, expected {}",
                 inferred.len(),
                 results.len()
-            ));
+            )
+            .into());
         }
         for (r, inf) in results.iter().zip(&inferred) {
             let declared = self.ctx.value_type(*r);
@@ -550,13 +570,13 @@ impl<'c> Importer<'c> {
                 .get(n)
                 .copied()
                 .map(Some)
-                .ok_or_else(|| format!("uses '{n}', which no node or input defines")),
+                .ok_or_else(|| format!("uses '{n}', which no node or input defines").into()),
         }
     }
 
     fn req(&self, node: &NodeProto, i: usize) -> Res<Value> {
         self.input(node, i)?
-            .ok_or_else(|| format!("requires input #{i}"))
+            .ok_or_else(|| format!("requires input #{i}").into())
     }
 
     fn elem(&self, v: Value) -> Option<Type> {
@@ -621,7 +641,11 @@ impl<'c> Importer<'c> {
                 self.ctx.tensor_type(vec![attr.ints.len() as i64], i64t),
                 attr.ints.iter().flat_map(|v| v.to_le_bytes()).collect(),
             ),
-            other => return Err(format!("attribute '{other}' is not supported")),
+            other => {
+                return Err(ConvertError::unsupported(format!(
+                    "attribute '{other}' is not supported"
+                )))
+            }
         };
         self.ctx
             .dense_elements_attr(ty, raw)
@@ -671,7 +695,8 @@ impl<'c> Importer<'c> {
                     return Err(format!(
                         "attribute '{}' has a type custom ops do not support",
                         attr.name()
-                    ))
+                    )
+                    .into())
                 }
             };
             entries.push((self.ctx.ident(attr.name()), value));
@@ -693,10 +718,10 @@ impl<'c> Importer<'c> {
         }
         let since = min_opset(node.op_type());
         if self.opset < since {
-            return Err(format!(
+            return Err(ConvertError::unsupported(format!(
                 "at opset {} is not supported: strata implements its version of opset {since} and later",
                 self.opset
-            ));
+            )));
         }
         let a = Attrs(&node.attribute);
         let one = |r: Res<Value>| r.map(|v| vec![v]);
@@ -834,8 +859,9 @@ impl<'c> Importer<'c> {
                 if n > 1 {
                     let elem = self.elem(acc).ok_or("operand is not a tensor")?;
                     let ty = self.ctx.tensor_type(vec![], elem);
-                    let count = scalar_attr(self.ctx, ty, n as f64)
-                        .ok_or("Mean of non-float tensors is not supported")?;
+                    let count = scalar_attr(self.ctx, ty, n as f64).ok_or_else(|| {
+                        ConvertError::unsupported("Mean of non-float tensors is not supported")
+                    })?;
                     let c = self.constant(count, loc)?;
                     acc = self.op1("graph.div", vec![acc, c], vec![], loc)?;
                 }
@@ -897,8 +923,12 @@ impl<'c> Importer<'c> {
                 let x = self.req(node, 0)?;
                 let elem = if op == "Cast" {
                     let to = a.int("to").ok_or("requires 'to'")?;
-                    element_type(self.ctx, to as i32)
-                        .ok_or_else(|| format!("to {} is not supported", dtype_name(to as i32)))?
+                    element_type(self.ctx, to as i32).ok_or_else(|| {
+                        ConvertError::unsupported(format!(
+                            "to {} is not supported",
+                            dtype_name(to as i32)
+                        ))
+                    })?
                 } else {
                     let like = self.req(node, 1)?;
                     self.elem(like).ok_or("operand is not a tensor")?
@@ -939,7 +969,7 @@ impl<'c> Importer<'c> {
                 let x = self.req(node, 0)?;
                 let p = a.int("p").unwrap_or(2);
                 if p < 1 {
-                    return Err(format!("p = {p} must be at least 1"));
+                    return Err(format!("p = {p} must be at least 1").into());
                 }
                 let kernel = a.ints("kernel_shape").ok_or("requires 'kernel_shape'")?;
                 let window = kernel
@@ -1001,7 +1031,9 @@ impl<'c> Importer<'c> {
             "LayerNormalization" | "RMSNormalization" => {
                 let extra = node.output.iter().skip(1).any(|o| !o.is_empty());
                 if extra && op == "RMSNormalization" {
-                    return Err("with more than one output is not supported".into());
+                    return Err(ConvertError::unsupported(
+                        "with more than one output is not supported",
+                    ));
                 }
                 let mut ops = vec![self.req(node, 0)?, self.req(node, 1)?];
                 let name = if op == "LayerNormalization" {
@@ -1160,7 +1192,7 @@ impl<'c> Importer<'c> {
                 if split.is_none() {
                     if let Some(k) = a.int("num_outputs") {
                         if k as usize != n {
-                            return Err(format!("has num_outputs={k} but {n} outputs"));
+                            return Err(format!("has num_outputs={k} but {n} outputs").into());
                         }
                     }
                 }
@@ -1225,7 +1257,7 @@ impl<'c> Importer<'c> {
                 };
                 let mode = a.string("mode").unwrap_or_else(|| "nearest".into());
                 if !matches!(mode.as_str(), "nearest" | "linear") {
-                    return Err(format!("has an unknown mode '{mode}'"));
+                    return Err(format!("has an unknown mode '{mode}'").into());
                 }
                 let seg = self.segments(&[1, 0, 1, 0]);
                 let props = vec![
@@ -1296,7 +1328,7 @@ impl<'c> Importer<'c> {
                 let direction = match a.string("direction").as_deref() {
                     Some("LEFT") => "left",
                     Some("RIGHT") => "right",
-                    other => return Err(format!("has an unknown direction {other:?}")),
+                    other => return Err(format!("has an unknown direction {other:?}").into()),
                 };
                 let direction = self.ctx.string_attr(direction);
                 one(self.op1("graph.bit_shift", ops, vec![("direction", direction)], loc))
@@ -1373,7 +1405,7 @@ impl<'c> Importer<'c> {
                     None | Some("linear") | Some("bilinear") => "linear",
                     Some("nearest") => "nearest",
                     Some("cubic") | Some("bicubic") => "cubic",
-                    Some(other) => return Err(format!("has an unknown mode '{other}'")),
+                    Some(other) => return Err(format!("has an unknown mode '{other}'").into()),
                 };
                 let padding = a.string("padding_mode").unwrap_or_else(|| "zeros".into());
                 let props = vec![
@@ -1509,7 +1541,7 @@ impl<'c> Importer<'c> {
                 one(self.constant(value, loc))
             }
             "Attention" => self.convert_attention(node, &a, loc),
-            other => Err(format!("op type '{other}' has no conversion")),
+            other => Err(format!("op type '{other}' has no conversion").into()),
         }
     }
 
@@ -1523,7 +1555,7 @@ impl<'c> Importer<'c> {
         let with_indices = op == "MaxPool" && node.output.get(1).is_some_and(|o| !o.is_empty());
         let storage_order = a.int("storage_order").unwrap_or(0);
         if !matches!(storage_order, 0 | 1) {
-            return Err(format!("storage_order {storage_order} is not defined"));
+            return Err(format!("storage_order {storage_order} is not defined").into());
         }
         let input_shape = shape_of(self.ctx, self.ctx.value_type(x)).map(|(s, _)| s);
         let kernel: Vec<i64> = match (op, a.ints("kernel_shape")) {
@@ -1542,10 +1574,10 @@ impl<'c> Importer<'c> {
             _ => return Err("requires 'kernel_shape'".into()),
         };
         if kernel.len() != 2 {
-            return Err(format!(
+            return Err(ConvertError::unsupported(format!(
                 "in {}-D is not supported (1-D and 2-D only)",
                 kernel.len()
-            ));
+            )));
         }
         let strides = a.ints("strides").unwrap_or_else(|| vec![1, 1]);
         let dilations = a.ints("dilations").unwrap_or_else(|| vec![1, 1]);
@@ -1591,7 +1623,7 @@ impl<'c> Importer<'c> {
                 }
                 pads
             }
-            other => return Err(format!("has an unknown auto_pad '{other}'")),
+            other => return Err(format!("has an unknown auto_pad '{other}'").into()),
         };
         let mut props = vec![
             ("strides", self.i64_array(&strides)),
@@ -1636,7 +1668,9 @@ impl<'c> Importer<'c> {
     /// (in the input's type) over the normalized dimensions, kept as size 1.
     fn layer_norm_stats(&mut self, a: &Attrs, x: Value, loc: Location) -> Res<(Value, Value)> {
         if a.int("stash_type").unwrap_or(1) != 1 {
-            return Err("with stash_type other than 1 is not supported".into());
+            return Err(ConvertError::unsupported(
+                "with stash_type other than 1 is not supported",
+            ));
         }
         let elem = self.elem(x).ok_or("operand is not a tensor")?;
         if self.ctx.float_kind(elem) != Some(FloatKind::F32) {
@@ -1649,7 +1683,7 @@ impl<'c> Importer<'c> {
         let axis = a.int("axis").unwrap_or(-1);
         let first = if axis < 0 { axis + rank } else { axis };
         if first < 0 || first >= rank {
-            return Err(format!("axis {axis} is out of range for rank {rank}"));
+            return Err(format!("axis {axis} is out of range for rank {rank}").into());
         }
         let axes: Vec<i64> = (first..rank).collect();
         let axes = self.const_i64(&axes, loc)?;
@@ -1673,7 +1707,9 @@ impl<'c> Importer<'c> {
     /// depth folded into the channels, then over D with H and W flattened.
     fn convert_pool_3d(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
         if node.output.get(1).is_some_and(|o| !o.is_empty()) {
-            return Err("with an indices output is not supported".into());
+            return Err(ConvertError::unsupported(
+                "with an indices output is not supported",
+            ));
         }
         let x = self.req(node, 0)?;
         let dims = self.dims_of(x).ok_or("needs a ranked input")?;
@@ -1684,21 +1720,19 @@ impl<'c> Importer<'c> {
         let three = |name: &str, default: i64| -> Res<Vec<i64>> {
             let v = a.ints(name).unwrap_or_else(|| vec![default; 3]);
             if v.len() != 3 {
-                return Err(format!("{name} {v:?} must have 3 entries in 3-D"));
+                return Err(format!("{name} {v:?} must have 3 entries in 3-D").into());
             }
             Ok(v)
         };
         let kernel = a.ints("kernel_shape").ok_or("requires 'kernel_shape'")?;
         if kernel.len() != 3 {
-            return Err(format!(
-                "kernel_shape {kernel:?} must have 3 entries in 3-D"
-            ));
+            return Err(format!("kernel_shape {kernel:?} must have 3 entries in 3-D").into());
         }
         let strides = three("strides", 1)?;
         let dilations = three("dilations", 1)?;
         let pads = a.ints("pads").unwrap_or_else(|| vec![0; 6]);
         if pads.len() != 6 {
-            return Err(format!("pads {pads:?} must have 6 entries in 3-D"));
+            return Err(format!("pads {pads:?} must have 6 entries in 3-D").into());
         }
         let with =
             |node: &NodeProto, input: &str, k: [i64; 2], s: [i64; 2], dl: [i64; 2], p: [i64; 4]| {
@@ -1801,7 +1835,9 @@ impl<'c> Importer<'c> {
                 }
                 "pads" => {
                     if attr.ints.len() != 2 {
-                        return Err(format!("pads {:?} must have 2 entries in 1-D", attr.ints));
+                        return Err(
+                            format!("pads {:?} must have 2 entries in 1-D", attr.ints).into()
+                        );
                     }
                     attr.ints = vec![0, attr.ints[0], 0, attr.ints[1]];
                 }
@@ -1830,12 +1866,12 @@ impl<'c> Importer<'c> {
         match dims.len() {
             4 => {}
             n if n > 4 => {
-                return Err(format!(
+                return Err(ConvertError::unsupported(format!(
                     "in {}-D is not supported (1-D and 2-D only)",
                     n - 2
-                ))
+                )))
             }
-            n => return Err(format!("needs a 3-D or 4-D input, not {n}-D")),
+            n => return Err(format!("needs a 3-D or 4-D input, not {n}-D").into()),
         }
         let kernel: Vec<i64> = match a.ints("kernel_shape") {
             Some(k) => k,
@@ -1849,10 +1885,10 @@ impl<'c> Importer<'c> {
                 .ok_or("needs static kernel dimensions")?,
         };
         if kernel.len() != 2 {
-            return Err(format!(
+            return Err(ConvertError::unsupported(format!(
                 "in {}-D is not supported (1-D and 2-D only)",
                 kernel.len()
-            ));
+            )));
         }
         let strides = a.ints("strides").unwrap_or_else(|| vec![1, 1]);
         let dilations = a.ints("dilations").unwrap_or_else(|| vec![1, 1]);
@@ -1892,9 +1928,9 @@ impl<'c> Importer<'c> {
                     let total =
                         i64::try_from(total).map_err(|_| "needs padding too large to represent")?;
                     if total < 0 {
-                        return Err(format!(
+                        return Err(ConvertError::unsupported(format!(
                             "with auto_pad={auto_pad} and a kernel smaller than its stride needs negative padding, which is not supported"
-                        ));
+                        )));
                     }
                     let (small, large) = (total.div_euclid(2), total - total.div_euclid(2));
                     if auto_pad == "SAME_UPPER" {
@@ -1907,12 +1943,10 @@ impl<'c> Importer<'c> {
                 }
                 pads
             }
-            (other, _) => return Err(format!("has an unknown auto_pad '{other}'")),
+            (other, _) => return Err(format!("has an unknown auto_pad '{other}'").into()),
         };
         if pads.len() != 4 || pads.iter().any(|&p| p < 0) {
-            return Err(format!(
-                "pads {pads:?} must be 4 sizes that are not negative"
-            ));
+            return Err(format!("pads {pads:?} must be 4 sizes that are not negative").into());
         }
         let mut props = vec![
             ("strides", self.i64_array(&strides)),
@@ -1940,7 +1974,7 @@ impl<'c> Importer<'c> {
     /// 4-D tensors.
     fn convert_attention(&mut self, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
         if node.input.len() > 7 {
-            return Err(format!("has {} inputs (at most 7)", node.input.len()));
+            return Err(format!("has {} inputs (at most 7)", node.input.len()).into());
         }
         let nonpad = self.input(node, 6)?;
         let softcap = a.float("softcap").filter(|&c| c != 0.0);
@@ -1965,9 +1999,9 @@ impl<'c> Importer<'c> {
             k = self.split_heads(k, kvh, loc)?;
             v = self.split_heads(v, kvh, loc)?;
         } else if rank != 4 {
-            return Err(format!(
+            return Err(ConvertError::unsupported(format!(
                 "on rank-{rank} inputs is not supported (3-D or 4-D)"
-            ));
+            )));
         }
         let axis2 = vec![("axis", self.i64_attr(2))];
         let (past_k, past_v) = (self.input(node, 4)?, self.input(node, 5)?);
@@ -1998,7 +2032,11 @@ impl<'c> Importer<'c> {
             let past = match &past_len {
                 None if past_k.is_none() => 0,
                 Some(Dim::Known(p)) => *p,
-                _ => return Err("with a past of unknown length is not supported here".into()),
+                _ => {
+                    return Err(ConvertError::unsupported(
+                        "with a past of unknown length is not supported here",
+                    ))
+                }
             };
             if causal {
                 mask = Some(self.causal_mask(q, k, past, mask, elem, loc)?);
@@ -2031,9 +2069,9 @@ impl<'c> Importer<'c> {
                 Some(0) => props.push(("is_causal", self.bool_attr(true))),
                 Some(p) => mask = Some(self.causal_mask(q, k, p, mask, elem, loc)?),
                 None => {
-                    return Err(
-                        "with is_causal and a past of unknown length is not supported".into(),
-                    )
+                    return Err(ConvertError::unsupported(
+                        "with is_causal and a past of unknown length is not supported",
+                    ))
                 }
             }
         }
@@ -2098,9 +2136,9 @@ impl<'c> Importer<'c> {
         };
         if qh != kh {
             if kh == 0 || qh % kh != 0 {
-                return Err(format!(
-                    "{qh} query heads are not a multiple of {kh} key/value heads"
-                ));
+                return Err(
+                    format!("{qh} query heads are not a multiple of {kh} key/value heads").into(),
+                );
             }
             // Interleave-repeat each key/value head: [h0, h0, h1, h1, ...].
             for x in [&mut k, &mut v] {
@@ -2166,7 +2204,7 @@ impl<'c> Importer<'c> {
             0 | 1 => capped,
             2 => scores,
             3 => probs,
-            m => return Err(format!("qk_matmul_output_mode {m} is not defined")),
+            m => return Err(format!("qk_matmul_output_mode {m} is not defined").into()),
         };
         Ok((y, selected))
     }
@@ -2201,8 +2239,9 @@ impl<'c> Importer<'c> {
         } else {
             let _ = elem;
             let ty = self.ctx.tensor_type(vec![], mask_elem);
-            scalar_attr(self.ctx, ty, f64::NEG_INFINITY)
-                .ok_or("with a mask of this type is not supported")?
+            scalar_attr(self.ctx, ty, f64::NEG_INFINITY).ok_or_else(|| {
+                ConvertError::unsupported("with a mask of this type is not supported")
+            })?
         };
         let fill = self.constant(fill, loc)?;
         let seg = self.segments(&[1, 1, 1, 0]);
@@ -2252,8 +2291,9 @@ impl<'c> Importer<'c> {
             return self.op1("graph.and", vec![mask, keep], vec![], loc);
         }
         let ty = self.ctx.tensor_type(vec![], elem);
-        let ninf = scalar_attr(self.ctx, ty, f64::NEG_INFINITY)
-            .ok_or("with a mask of this type is not supported")?;
+        let ninf = scalar_attr(self.ctx, ty, f64::NEG_INFINITY).ok_or_else(|| {
+            ConvertError::unsupported("with a mask of this type is not supported")
+        })?;
         let ninf = self.constant(ninf, loc)?;
         self.op1("graph.where", vec![keep, mask, ninf], vec![], loc)
     }

@@ -68,7 +68,7 @@ pub enum ImportError {
         /// domain) with the names of the nodes using it.
         ops: BTreeMap<String, Vec<String>>,
     },
-    /// The model is malformed or uses an unsupported form of an op.
+    /// The model is malformed.
     #[error("{file}: {}{message}", node.as_ref().map(|n| format!("node '{n}': ")).unwrap_or_default())]
     Invalid {
         /// The file.
@@ -78,6 +78,70 @@ pub enum ImportError {
         /// What is wrong.
         message: String,
     },
+    /// The model may be valid ONNX, but uses a form strata does not
+    /// implement: an element type, an attribute value, a rank, a
+    /// non-tensor input.
+    #[error("{file}: {}{message}", node.as_ref().map(|n| format!("node '{n}': ")).unwrap_or_default())]
+    NotSupported {
+        /// The file.
+        file: String,
+        /// The node, when one is to blame.
+        node: Option<String>,
+        /// What strata does not support.
+        message: String,
+    },
+}
+
+impl ImportError {
+    /// Whether the model was refused for using something strata does not
+    /// implement (an op type or a form of one), rather than for being
+    /// unreadable or malformed.
+    pub fn is_unsupported(&self) -> bool {
+        matches!(
+            self,
+            ImportError::Unsupported { .. } | ImportError::NotSupported { .. }
+        )
+    }
+}
+
+/// Why one tensor, value or node could not be converted: the kinds of
+/// [`ImportError`] before the file and node are known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConvertError {
+    /// The model is malformed.
+    #[error("{0}")]
+    Invalid(String),
+    /// A form strata does not implement.
+    #[error("{0}")]
+    NotSupported(String),
+}
+
+impl ConvertError {
+    /// A form strata does not implement.
+    pub fn unsupported(message: impl Into<String>) -> ConvertError {
+        ConvertError::NotSupported(message.into())
+    }
+
+    /// The same kind of error with its message rewritten by `f` (to add
+    /// context such as the op type).
+    pub fn map_message(self, f: impl FnOnce(String) -> String) -> ConvertError {
+        match self {
+            ConvertError::Invalid(m) => ConvertError::Invalid(f(m)),
+            ConvertError::NotSupported(m) => ConvertError::NotSupported(f(m)),
+        }
+    }
+}
+
+impl From<String> for ConvertError {
+    fn from(message: String) -> Self {
+        ConvertError::Invalid(message)
+    }
+}
+
+impl From<&str> for ConvertError {
+    fn from(message: &str) -> Self {
+        ConvertError::Invalid(message.to_string())
+    }
 }
 
 fn format_unsupported(ops: &BTreeMap<String, Vec<String>>) -> String {

@@ -4,6 +4,7 @@ use strata_ir::float::FloatKind;
 use strata_ir::{Attribute, Context, Type};
 
 use crate::proto::{tensor_proto::DataType, TensorProto};
+use crate::ConvertError;
 
 /// The strata element type of an ONNX `TensorProto.DataType`, if supported.
 pub fn element_type(ctx: &mut Context, data_type: i32) -> Option<Type> {
@@ -43,7 +44,7 @@ fn byte_size(dt: DataType) -> usize {
 }
 
 /// A `dense<...>` attribute holding an ONNX tensor.
-pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, String> {
+pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, ConvertError> {
     let dt = DataType::try_from(t.data_type()).map_err(|_| {
         format!(
             "tensor '{}' has unknown data type {}",
@@ -52,26 +53,27 @@ pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, Stri
         )
     })?;
     let elem = element_type(ctx, t.data_type()).ok_or_else(|| {
-        format!(
+        ConvertError::unsupported(format!(
             "tensor '{}' has data type {}, which strata does not support",
             t.name(),
             dtype_name(t.data_type())
-        )
+        ))
     })?;
     if !t.external_data.is_empty()
         || t.data_location() == crate::proto::tensor_proto::DataLocation::External
     {
-        return Err(format!(
+        return Err(ConvertError::unsupported(format!(
             "tensor '{}' stores its data in an external file, which is not supported",
             t.name()
-        ));
+        )));
     }
     if t.dims.iter().any(|&d| d < 0) {
         return Err(format!(
             "tensor '{}' has a negative dimension {:?}",
             t.name(),
             t.dims
-        ));
+        )
+        .into());
     }
     let count = t
         .dims
@@ -125,9 +127,10 @@ pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, Stri
             t.name(),
             t.dims,
             raw.len()
-        ));
+        )
+        .into());
     }
     let ty = ctx.tensor_type(t.dims.clone(), elem);
     ctx.dense_elements_attr(ty, raw)
-        .ok_or_else(|| format!("tensor '{}' could not be stored", t.name()))
+        .ok_or_else(|| format!("tensor '{}' could not be stored", t.name()).into())
 }

@@ -125,7 +125,7 @@ fn share_kv_heads(q: &Tensor, k: &Tensor, v: &Tensor) -> KResult<(Tensor, Tensor
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::{allclose, binary, softmax, BinaryOp};
+    use crate::kernels::{allclose, binary, softmax, BinaryOp, Tolerance};
 
     fn t(shape: &[usize], seed: u64) -> Tensor {
         let n: usize = shape.iter().product();
@@ -157,11 +157,21 @@ mod tests {
         let (q, k, v) = (t(&[2, 3, 4], 1), t(&[2, 5, 4], 2), t(&[2, 5, 2], 3));
         let y = attention(&q, &k, &v, None, None, false).unwrap();
         assert_eq!(y.shape(), &[2, 3, 2]);
-        allclose(&y, &reference(&q, &k, &v, None), 1e-12, 1e-12).unwrap();
+        allclose(
+            &y,
+            &reference(&q, &k, &v, None),
+            Tolerance::new(1e-12, 1e-12),
+        )
+        .unwrap();
 
         let add = t(&[3, 5], 4);
         let y = attention(&q, &k, &v, Some(&add), None, false).unwrap();
-        allclose(&y, &reference(&q, &k, &v, Some(&add)), 1e-12, 1e-12).unwrap();
+        allclose(
+            &y,
+            &reference(&q, &k, &v, Some(&add)),
+            Tolerance::new(1e-12, 1e-12),
+        )
+        .unwrap();
 
         let keep: Vec<bool> = (0..15).map(|i| i % 5 <= i / 5).collect();
         let bmask = Tensor::from_bool(vec![3, 5], keep.clone()).unwrap();
@@ -175,8 +185,8 @@ mod tests {
         let y_bool = attention(&q, &k, &v, Some(&bmask), None, false).unwrap();
         let y_causal = attention(&q, &k, &v, None, None, true).unwrap();
         let want = reference(&q, &k, &v, Some(&fmask));
-        allclose(&y_bool, &want, 1e-12, 1e-12).unwrap();
-        allclose(&y_causal, &want, 1e-12, 1e-12).unwrap();
+        allclose(&y_bool, &want, Tolerance::new(1e-12, 1e-12)).unwrap();
+        allclose(&y_causal, &want, Tolerance::new(1e-12, 1e-12)).unwrap();
         assert!(attention(&q, &k, &v, Some(&t(&[4, 5], 0)), None, false).is_err());
     }
 
@@ -190,7 +200,7 @@ mod tests {
         let idx = Tensor::from_i64(vec![4], vec![0, 0, 1, 1]).unwrap();
         let (k4, v4) = (gather(&k, &idx, 1).unwrap(), gather(&v, &idx, 1).unwrap());
         let y4 = attention(&q, &k4, &v4, None, Some(0.5), false).unwrap();
-        allclose(&y, &y4, 0.0, 0.0).unwrap();
+        allclose(&y, &y4, Tolerance::EXACT).unwrap();
 
         let q16 = cast(&q, DType::F16).unwrap();
         let y16 = attention(
@@ -203,7 +213,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(y16.dtype(), DType::F16);
-        allclose(&cast(&y16, DType::F64).unwrap(), &y4, 1e-2, 1e-2).unwrap();
+        allclose(
+            &cast(&y16, DType::F64).unwrap(),
+            &y4,
+            Tolerance::new(1e-2, 1e-2),
+        )
+        .unwrap();
         assert!(attention(&q16, &k, &v, None, None, false).is_err());
         assert!(attention(&q, &t(&[1, 2, 3, 2], 0), &v, None, None, false).is_err());
     }

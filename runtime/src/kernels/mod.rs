@@ -22,7 +22,7 @@ mod reduce;
 mod resize;
 mod shape;
 
-pub use allclose::allclose;
+pub use allclose::{allclose, Tolerance};
 pub use attention::attention;
 pub use conv::{conv2d, conv2d_workspace, conv_transpose2d, ConvTransposeParams};
 pub use dft::dft;

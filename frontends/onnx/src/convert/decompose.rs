@@ -14,6 +14,7 @@ use strata_ir::{Location, Type, Value};
 use super::{scalar_attr, Attrs, Importer, Res};
 use crate::proto::NodeProto;
 use crate::tensor::{dtype_name, element_type};
+use crate::ConvertError;
 
 /// The ONNX op types [`Importer::convert_decomposed`] converts.
 pub(super) const DECOMPOSED_OPS: &[&str] = &[
@@ -253,7 +254,11 @@ impl Importer<'_> {
                 let name = match a.int("p").unwrap_or(2) {
                     1 => "graph.reduce_l1",
                     2 => "graph.reduce_l2",
-                    p => return Err(format!("with p = {p} is not supported (only 1 and 2)")),
+                    p => {
+                        return Err(ConvertError::unsupported(format!(
+                            "with p = {p} is not supported (only 1 and 2)"
+                        )))
+                    }
                 };
                 let axes = self.const_i64(&[axis], loc)?;
                 let keep = self.bool_attr(true);
@@ -284,7 +289,7 @@ impl Importer<'_> {
                 // channel's scale and bias.
                 let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
                 if rank < 3 {
-                    return Err(format!("needs an input of rank 3 or more, not {rank}"));
+                    return Err(format!("needs an input of rank 3 or more, not {rank}").into());
                 }
                 let spatial: Vec<i64> = (2..rank as i64).collect();
                 let eps = float(a, "epsilon", 1e-5);
@@ -297,7 +302,7 @@ impl Importer<'_> {
                 // last dim, back to x's shape, then per-channel scale, bias.
                 let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
                 if rank < 3 {
-                    return Err(format!("needs an input of rank 3 or more, not {rank}"));
+                    return Err(format!("needs an input of rank 3 or more, not {rank}").into());
                 }
                 let groups = a.int("num_groups").ok_or("requires 'num_groups'")?;
                 let eps = float(a, "epsilon", 1e-5);
@@ -314,7 +319,7 @@ impl Importer<'_> {
                 // Keep x[..., i, j] where j - i >= k (upper) or <= k (lower).
                 let rank = self.rank_of(x).ok_or("needs an input of known rank")?;
                 if rank < 2 {
-                    return Err(format!("needs an input of rank 2 or more, not {rank}"));
+                    return Err(format!("needs an input of rank 2 or more, not {rank}").into());
                 }
                 let k = match self.input(node, 1)? {
                     Some(k) => self.scalar_i64(k, loc)?,
@@ -345,7 +350,7 @@ impl Importer<'_> {
                         .ok_or_else(|| {
                             let name =
                                 i32::try_from(dt).map_or_else(|_| dt.to_string(), dtype_name);
-                            format!("dtype {name} is not supported")
+                            ConvertError::unsupported(format!("dtype {name} is not supported"))
                         })?,
                     None => self.elem(x).ok_or("operand is not a tensor")?,
                 };
@@ -358,7 +363,7 @@ impl Importer<'_> {
                 let axis = a.int("axis").unwrap_or(-1);
                 let axis = if axis < 0 { axis + rank as i64 } else { axis };
                 if !(0..rank as i64).contains(&axis) {
-                    return Err(format!("axis {axis} is out of range for rank {rank}"));
+                    return Err(format!("axis {axis} is out of range for rank {rank}").into());
                 }
                 let props = vec![
                     ("axis", self.i64_attr(axis)),
@@ -392,7 +397,9 @@ impl Importer<'_> {
                     Some(t) => i32::try_from(t)
                         .ok()
                         .and_then(|t| element_type(self.ctx, t))
-                        .ok_or_else(|| format!("output_dtype {t} is not supported"))?,
+                        .ok_or_else(|| {
+                            ConvertError::unsupported(format!("output_dtype {t} is not supported"))
+                        })?,
                     None => elem,
                 };
                 self.cast_to(y, out, loc)?
@@ -407,7 +414,9 @@ impl Importer<'_> {
                     (None, Some(t)) => i32::try_from(t)
                         .ok()
                         .and_then(|t| element_type(self.ctx, t))
-                        .ok_or_else(|| format!("output_dtype {t} is not supported"))?,
+                        .ok_or_else(|| {
+                            ConvertError::unsupported(format!("output_dtype {t} is not supported"))
+                        })?,
                     (None, None) => self.ctx.unsigned_integer_type(8),
                 };
                 let (lo, hi) = self.int_bounds(out)?;
@@ -482,7 +491,9 @@ impl Importer<'_> {
                         usize::try_from(n)
                             .ok()
                             .filter(|&n| n < dims.len())
-                            .ok_or_else(|| format!("axis {ax} is out of range for rank {rank}"))
+                            .ok_or_else(|| {
+                                format!("axis {ax} is out of range for rank {rank}").into()
+                            })
                     })
                     .collect::<Res<_>>()?;
                 // Constant targets on static axes give constant pads.
@@ -494,13 +505,14 @@ impl Importer<'_> {
                                 "has {} sizes for {} axes",
                                 target.len(),
                                 axes.len()
-                            ));
+                            )
+                            .into());
                         }
                         let mut pads = vec![0i64; 2 * dims.len()];
                         for (&ax, &t) in axes.iter().zip(&target) {
                             let d = dims[ax].known().ok_or("needs static sizes on its axes")?;
                             if t < 0 {
-                                return Err(format!("shape has the negative size {t}"));
+                                return Err(format!("shape has the negative size {t}").into());
                             }
                             // Truncating halves: the smaller part first.
                             let diff = t - d;
@@ -619,7 +631,7 @@ impl Importer<'_> {
                 // (counting padding) over [N, 1, C, rest], times size.
                 let size = a.int("size").ok_or("requires 'size'")?;
                 if size < 1 {
-                    return Err(format!("size {size} must be positive"));
+                    return Err(format!("size {size} must be positive").into());
                 }
                 let (alpha, beta, bias) = (
                     float(a, "alpha", 1e-4),
@@ -675,7 +687,7 @@ impl Importer<'_> {
                     .collect::<Res<Vec<_>>>()?;
                 self.einsum(&eq, &inputs, loc)?
             }
-            other => return Err(format!("op type '{other}' has no decomposition")),
+            other => return Err(format!("op type '{other}' has no decomposition").into()),
         };
         Ok(vec![y])
     }
@@ -837,12 +849,12 @@ impl Importer<'_> {
         let (c, h, w) = (*c, *h, *w);
         let too_large = || format!("blocksize {b} is too large for [{c}, {h}, {w}]");
         if b <= 0 {
-            return Err(format!("blocksize {b} must be positive"));
+            return Err(format!("blocksize {b} must be positive").into());
         }
         let bb = b.checked_mul(b).ok_or_else(too_large)?;
         let (first, perm, last) = if node.op_type() == "DepthToSpace" {
             if c % bb != 0 {
-                return Err(format!("channels {c} are not a multiple of blocksize^2"));
+                return Err(format!("channels {c} are not a multiple of blocksize^2").into());
             }
             let cb = c / bb;
             let crd = a.string("mode").is_some_and(|m| m == "CRD");
@@ -856,9 +868,7 @@ impl Importer<'_> {
             (first, perm, vec![0, cb, hb, wb])
         } else {
             if h % b != 0 || w % b != 0 {
-                return Err(format!(
-                    "H {h} and W {w} are not multiples of blocksize {b}"
-                ));
+                return Err(format!("H {h} and W {w} are not multiples of blocksize {b}").into());
             }
             let cbb = c.checked_mul(bb).ok_or_else(too_large)?;
             (
@@ -892,7 +902,7 @@ impl Importer<'_> {
             axis
         };
         if !(0..=rank as i64).contains(&axis) {
-            return Err(format!("axis {axis} is out of range for rank {}", rank + 1));
+            return Err(format!("axis {axis} is out of range for rank {}", rank + 1).into());
         }
         let depth = self.req(node, 1)?;
         let depth = self.scalar_i64(depth, loc)?;
@@ -934,7 +944,7 @@ impl Importer<'_> {
             .iter()
             .map(|&v| {
                 self.rank_of(v)
-                    .ok_or_else(|| "needs operands of known rank".to_string())
+                    .ok_or_else(|| ConvertError::from("needs operands of known rank"))
             })
             .collect::<Res<Vec<_>>>()?;
         let (terms, output) = parse_einsum(equation, &ranks)?;
@@ -1149,7 +1159,7 @@ impl Importer<'_> {
         let axis = if axis < 0 { axis + rank as i64 } else { axis };
         let block = a.int("block_size").unwrap_or(0);
         if block < 0 {
-            return Err(format!("block_size {block} is negative"));
+            return Err(format!("block_size {block} is negative").into());
         }
         // A per-tensor parameter ignores the axis, which may then be anything;
         // `quant_param` rejects an invalid one for the others.
@@ -1186,7 +1196,7 @@ impl Importer<'_> {
             return Ok(p);
         }
         if prank != 1 {
-            return Err(format!("has {prank}-D parameters without block_size"));
+            return Err(format!("has {prank}-D parameters without block_size").into());
         }
         let trailing: Vec<i64> = (1..(rank - axis()?) as i64).collect();
         if trailing.is_empty() {
@@ -1216,10 +1226,10 @@ impl Importer<'_> {
                     (-(2f64.powi(w - 1)), 2f64.powi(w - 1) - 1.0)
                 })
             }
-            _ => Err(format!(
+            _ => Err(ConvertError::unsupported(format!(
                 "to {} is not supported (8-, 16- and 32-bit integers)",
                 strata_ir::printer::type_to_string(self.ctx, elem)
-            )),
+            ))),
         }
     }
 
@@ -1279,7 +1289,7 @@ impl Importer<'_> {
     ) -> Res<Value> {
         let reduction = a.string("reduction").unwrap_or_else(|| "mean".into());
         if !matches!(reduction.as_str(), "none" | "sum" | "mean") {
-            return Err(format!("has an unknown reduction '{reduction}'"));
+            return Err(format!("has an unknown reduction '{reduction}'").into());
         }
         let i64t = self.ctx.integer_type(64);
         let mut t = self.cast_to(target, i64t, loc)?;
@@ -1384,15 +1394,15 @@ impl Importer<'_> {
                     return Err("with a 3-D input needs num_heads".into());
                 }
                 if let Some(h) = hidden.known().filter(|h| h % heads != 0) {
-                    return Err(format!(
-                        "hidden size {h} is not divisible by num_heads {heads}"
-                    ));
+                    return Err(
+                        format!("hidden size {h} is not divisible by num_heads {heads}").into(),
+                    );
                 }
                 let target = self.const_i64(&[0, 0, heads, -1], loc)?;
                 let r = self.reshape(x, target, loc)?;
                 (r, hidden.known().map(|h| h / heads))
             }
-            _ => return Err(format!("needs a 3-D or 4-D input, not {}-D", dims.len())),
+            _ => return Err(format!("needs a 3-D or 4-D input, not {}-D", dims.len()).into()),
         };
         let d = d.ok_or("needs a static head size")?;
         let rot = match a.int("rotary_embedding_dim").unwrap_or(0) {
@@ -1402,7 +1412,8 @@ impl Importer<'_> {
         if rot <= 0 || rot > d || rot % 2 != 0 {
             return Err(format!(
                 "rotary_embedding_dim {rot} must be even and at most the head size {d}"
-            ));
+            )
+            .into());
         }
         let (cos, sin) = match self.input(node, 3)? {
             Some(pos) => {
@@ -1665,7 +1676,9 @@ impl Importer<'_> {
         let out = i32::try_from(dt)
             .ok()
             .and_then(|t| element_type(self.ctx, t))
-            .ok_or_else(|| format!("output_datatype {dt} is not supported"))?;
+            .ok_or_else(|| {
+                ConvertError::unsupported(format!("output_datatype {dt} is not supported"))
+            })?;
         self.cast_to(w, out, loc)
     }
 }
@@ -1692,7 +1705,8 @@ fn parse_einsum(equation: &str, ranks: &[usize]) -> Res<(Vec<Vec<Label>>, Vec<La
             "equation '{equation}' has {} operands, but the node has {}",
             terms.len(),
             ranks.len()
-        ));
+        )
+        .into());
     }
     let letters = |term: &str| -> Res<(Vec<char>, Option<usize>)> {
         let mut out = Vec::new();
@@ -1701,9 +1715,9 @@ fn parse_einsum(equation: &str, ranks: &[usize]) -> Res<(Vec<Vec<Label>>, Vec<La
         while !rest.is_empty() {
             if let Some(r) = rest.strip_prefix("...") {
                 if ellipsis.replace(out.len()).is_some() {
-                    return Err(format!(
-                        "equation '{equation}' has two ellipses in one term"
-                    ));
+                    return Err(
+                        format!("equation '{equation}' has two ellipses in one term").into(),
+                    );
                 }
                 rest = r;
                 continue;
@@ -1712,7 +1726,7 @@ fn parse_einsum(equation: &str, ranks: &[usize]) -> Res<(Vec<Vec<Label>>, Vec<La
                 break;
             };
             if !c.is_ascii_alphabetic() {
-                return Err(format!("equation '{equation}' has the invalid label '{c}'"));
+                return Err(format!("equation '{equation}' has the invalid label '{c}'").into());
             }
             out.push(c);
             rest = &rest[c.len_utf8()..];
@@ -1749,10 +1763,10 @@ fn parse_einsum(equation: &str, ranks: &[usize]) -> Res<(Vec<Vec<Label>>, Vec<La
             let out = expand(&l, e, ellipsis_rank);
             for (k, w) in out.iter().enumerate() {
                 if !inputs.iter().any(|i| i.contains(w)) {
-                    return Err(format!("output of '{equation}' has a label no operand has"));
+                    return Err(format!("output of '{equation}' has a label no operand has").into());
                 }
                 if out[..k].contains(w) {
-                    return Err(format!("output of '{equation}' repeats a label"));
+                    return Err(format!("output of '{equation}' repeats a label").into());
                 }
             }
             out
