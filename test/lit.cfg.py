@@ -21,6 +21,13 @@ config.test_source_root = os.path.dirname(__file__)
 
 config.environment["PATH"] = os.environ.get("PATH", "")
 
+# `-Dmlir_opt_self_check=1` (test/tests/lit.rs passes it when STRATA_OPT names
+# another tool, e.g. mlir-opt): `strata-opt` on PATH is that tool, so only the
+# tests meant to match mlir-opt run. A test of strata's own test dialect,
+# passes, flags or graph dialect says `// REQUIRES: strata-opt`.
+if lit_config.params.get("mlir_opt_self_check", "0") in ("", "0"):
+    config.available_features.add("strata-opt")
+
 for tool in ["strata-opt", "strata", "FileCheck", "not"]:
     if shutil.which(tool, path=config.environment["PATH"]) is None:
         lit_config.fatal(

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // The registered dialects and operations, as strata-opt lists them.
 // RUN: strata-opt --list-dialects | FileCheck %s --check-prefix=DIALECTS
 // RUN: strata-opt --list-ops | FileCheck %s --check-prefix=OPS

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Boolean flags take LLVM's `=true/false/1/0` forms; anything else is an error.
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --verify-each=false --mlir-print-debuginfo=0 %s | FileCheck %s
 // RUN: not strata-opt --verify-each=maybe %s 2>&1 | FileCheck %s --check-prefix=BADBOOL

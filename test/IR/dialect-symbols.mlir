@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --mlir-print-op-generic %s | FileCheck %s
 // RUN: strata-opt --allow-unregistered-dialect --mlir-print-op-generic %s | strata-opt --allow-unregistered-dialect --mlir-print-op-generic | FileCheck %s
 

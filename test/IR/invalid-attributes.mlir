@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Parser diagnostics for builtin attributes: scalars, strings, arrays,
 // dictionaries, symbol references, dialect attributes, strided layouts,
 // dense arrays, dense elements, inline locations and the attribute kinds

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Parser diagnostics for the lexer, the generic operation syntax, SSA values,
 // blocks and regions, aliases, custom operations and locations. The parser
 // stops at its first error, so each chunk holds one invalid construct.

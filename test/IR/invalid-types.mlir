@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Parser diagnostics for builtin types, type aliases and dialect types.
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s -o /dev/null
 

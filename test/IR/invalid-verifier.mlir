@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Verifier diagnostics: builtin op invariants, block terminators and
 // successors, entry-block predecessors, region isolation and SSA dominance.
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s -o /dev/null

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // --split-input-file processes each chunk on its own: the outputs are joined
 // with the marker (a failed chunk prints nothing), diagnostics keep the line
 // numbers of the whole file, and the implicit module of a later chunk is

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Without --allow-unregistered-dialect, operations, attributes and types of
 // dialects that are not registered are errors; unknown operations of the
 // (registered) builtin dialect are errors either way.

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // A failing pipeline writes a reproducer: the IR before the pipeline and the
 // pipeline itself, in the file's external_resources. --run-reproducer replays it.
 // RUN: rm -f %t.repro.mlir

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),dce)' --mlir-print-ir-before=cse --mlir-print-ir-after-all %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
 // RUN: strata-opt --allow-unregistered-dialect --cse --dce --mlir-print-ir-after-all --mlir-print-ir-after-change %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse))' --mlir-print-ir-after-all --mlir-print-ir-module-scope --mlir-disable-threading %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCOPE

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // --mlir-pass-pipeline-local-reproducer: the reproducer holds the IR as it
 // was just before the failing pass (here after cse merged the constants) and
 // a pipeline that runs only that pass, nested down to the op it failed on

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: not strata-opt --pass-pipeline='builtin.module(foo)' %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not strata-opt --pass-pipeline='builtin.module(cse{bogus=1})' %s 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not strata-opt --pass-pipeline='cse' %s 2>&1 | FileCheck %s --check-prefix=ANCHOR

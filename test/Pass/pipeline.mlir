@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse),symbol-dce,dce)' --dump-pass-pipeline %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMP
 // RUN: strata-opt --allow-unregistered-dialect --cse --dce --dump-pass-pipeline %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLAGS
 // RUN: strata-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(test.func(cse))' %s | FileCheck %s

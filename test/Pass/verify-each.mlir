@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: not strata-opt --pass-pipeline='builtin.module(test.func(test-reverse-ops))' %s 2>&1 | FileCheck %s
 // RUN: strata-opt --verify-each=false --pass-pipeline='builtin.module(test.func(test-reverse-ops))' %s | FileCheck %s --check-prefix=NOVERIFY
 

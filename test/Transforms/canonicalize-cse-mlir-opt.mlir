@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // canonicalize,cse on a generated module gives exactly mlir-opt's result on
 // the same module spelled with arith/func (test.constant/test.addi/test.func
 // fold, merge and hoist as arith.constant/arith.addi/func.func do).

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --canonicalize %s | FileCheck %s
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --canonicalize='region-simplify=disabled' %s | FileCheck %s --check-prefix=OFF
 

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --split-input-file --canonicalize %s | FileCheck %s
 // RUN: strata-opt --split-input-file --pass-pipeline='builtin.module(canonicalize{top-down=false max-iterations=2})' %s | FileCheck %s
 

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --cse %s | FileCheck %s
 
 // Identical pure ops are merged; the duplicate's uses go to the first one.

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --dce %s | FileCheck %s
 
 // Unused pure ops are erased, and so are the pure ops that only fed them.

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Graph-level folds and canonicalizations: no-op reshapes, casts, expands,
 // identities and identity transposes fold away; transposes and reshapes
 // compose; constant subgraphs fold through the reference interpreter.

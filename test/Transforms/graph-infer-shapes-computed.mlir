@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Shapes computed at run time, as exported models spell them (shape_of,
 // gather, slice, unsqueeze, concat, arithmetic), are evaluated over
 // symbolic sizes: a reshape, expand, constant_of_shape or range whose shape

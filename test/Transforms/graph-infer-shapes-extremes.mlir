@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Extreme attribute values infer exact sizes without overflowing; ceil-mode
 // pooling drops a last window that would start in the end padding (ONNX).
 // RUN: strata-opt %s --split-input-file --graph-infer-shapes | FileCheck %s

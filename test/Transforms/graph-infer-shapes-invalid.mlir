@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // graph-infer-shapes fails when a refined operand makes a declared result type,
 // or the op itself, contradict its shape function (the verifier accepted them
 // while the operand's shape was unknown).

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // graph-infer-shapes refines declared result types with the shape functions
 // and updates the function types; contradictions are in
 // graph-infer-shapes-invalid.mlir.

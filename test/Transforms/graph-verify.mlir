@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // graph-verify accepts a graph whose results all have resolved shapes (static
 // or symbolic sizes) and leaves it unchanged; otherwise it fails with an error
 // at the first unresolved result and a note for each of the others.

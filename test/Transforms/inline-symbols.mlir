@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --split-input-file --inline %s | FileCheck %s
 
 // Mutually recursive callables form one call-graph SCC; inlining either call

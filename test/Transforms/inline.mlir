@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --inline %s | FileCheck %s
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --inline='default-pipeline=' %s | FileCheck %s --check-prefix=NOOPT
 

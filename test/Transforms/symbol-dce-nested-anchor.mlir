@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --pass-pipeline='builtin.module(builtin.module(symbol-dce))' %s | FileCheck %s
 
 // Anchored on nested modules: an unnamed module is not a symbol, so it is

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --verify-diagnostics --pass-pipeline='builtin.module(test.func(symbol-dce))' %s
 
 // symbol-dce must be anchored on a symbol table; a function is not one.

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // RUN: strata-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics --symbol-dce %s | FileCheck %s
 
 // Private symbols that nothing live references are erased; public ones stay,

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Importing examples/onnx/mlp.onnx: the inputs and outputs keep their ONNX
 // names, `batch` becomes a symbolic dimension that shape inference carries
 // through every op, initializers become constants (hex blobs when large),

@@ -21,7 +21,13 @@ fn main() {
     let (tools_dir, link_dir) = strata_tools_dir();
     let path = common::path_with(&[&tools_dir, &common::llvm_bin()]);
 
-    let mut child = Command::new(&lit)
+    let mut command = Command::new(&lit);
+    if link_dir.is_some() {
+        // Another tool stands in for strata-opt: run only the tests meant to
+        // match mlir-opt (see test/lit.cfg.py).
+        command.arg("-Dmlir_opt_self_check=1");
+    }
+    let mut child = command
         .arg("-sv")
         .arg(common::test_dir())
         .current_dir(common::workspace_root())
@@ -67,21 +73,27 @@ fn strata_tools_dir() -> (PathBuf, Option<PathBuf>) {
         return (dir, None);
     }
     // STRATA_OPT names a binary called something else (for example mlir-opt, to
-    // check the tests themselves): expose it as `strata-opt` through a symlink.
+    // check the tests themselves): expose it as `strata-opt` through a symlink,
+    // beside the `strata` driver built from the current sources.
     let dir = std::env::temp_dir().join(format!("strata-lit-{}", std::process::id()));
-    link_as_strata_opt(&opt, &dir).unwrap_or_else(|e| {
+    let strata = common::strata();
+    link_tools(&dir, &[("strata-opt", &opt), ("strata", &strata)]).unwrap_or_else(|e| {
         common::fail(&format!("cannot link {} as strata-opt: {e}", opt.display()))
     });
     (dir.clone(), Some(dir))
 }
 
-fn link_as_strata_opt(opt: &Path, dir: &Path) -> std::io::Result<()> {
+/// Makes `dir` hold a symlink `name -> target` for each pair.
+fn link_tools(dir: &Path, links: &[(&str, &Path)]) -> std::io::Result<()> {
     fs::create_dir_all(dir)?;
-    let link = dir.join("strata-opt");
-    if link.symlink_metadata().is_ok() {
-        fs::remove_file(&link)?;
+    for (name, target) in links {
+        let link = dir.join(name);
+        if link.symlink_metadata().is_ok() {
+            fs::remove_file(&link)?;
+        }
+        std::os::unix::fs::symlink(target, link)?;
     }
-    std::os::unix::fs::symlink(opt, link)
+    Ok(())
 }
 
 /// Test counts from lit's closing summary: `Total Discovered Tests: 3`

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Verifier and parser errors of the graph dialect: each shape-function rule
 // (dialects/src/graph/infer.rs), the checks of declared result types against
 // inferred ones, the ODS type and attribute constraints, and the parser of

@@ -1,3 +1,4 @@
+// REQUIRES: strata-opt
 // Round trip of the graph dialect's custom assembly, for every op but
 // graph.custom (no custom op is registered in strata-opt; its syntax is covered
 // by invalid.mlir): in the pretty form, after a second pass, and after going

@@ -1,8 +1,11 @@
-//! What the lit and conformance drivers share: finding strata's binaries and
-//! LLVM's tools, and running a process with a time limit.
+//! What the drivers share: building and finding strata's binaries, finding
+//! LLVM's tools and the ONNX test data, and running a process with a time
+//! limit.
 //!
-//! Both drivers are `harness = false` tests, so they report by exit status:
+//! The drivers are `harness = false` tests, so they report by exit status:
 //! any problem that stops them is printed and ends the process with status 1.
+//! A missing prerequisite fails them too, with the command that installs it,
+//! unless its opt-out variable is set (then the driver says "skipped").
 
 #![allow(dead_code)] // each driver uses a different subset
 
@@ -10,6 +13,7 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Once;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -35,9 +39,10 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The `strata-opt` to test: `$STRATA_OPT` if set, else the one built next to
-/// this test executable (`target/<profile>/deps/<test>` -> `target/<profile>/strata-opt`).
+/// The `strata-opt` to test: `$STRATA_OPT` if set, else the one built from
+/// the current sources in this test's target profile (see [`build_tools`]).
 pub fn strata_opt() -> PathBuf {
+    build_tools();
     if let Some(path) = std::env::var_os("STRATA_OPT") {
         let path = PathBuf::from(path);
         if !path.is_file() {
@@ -45,15 +50,87 @@ pub fn strata_opt() -> PathBuf {
         }
         return path;
     }
-    let path = profile_dir().join("strata-opt");
+    tool_in_profile("strata-opt")
+}
+
+/// The `strata` driver built from the current sources (see [`build_tools`]).
+pub fn strata() -> PathBuf {
+    build_tools();
+    tool_in_profile("strata")
+}
+
+fn tool_in_profile(name: &str) -> PathBuf {
+    let path = profile_dir().join(name);
     if !path.is_file() {
-        fail(&format!(
-            "{} not found; build it first: cargo build --workspace --bins \
-             (scripts/test does that), or point STRATA_OPT at a strata-opt binary",
-            path.display()
-        ));
+        fail(&format!("{} not found after building it", path.display()));
     }
     path
+}
+
+/// Builds the workspace's binaries (`strata-opt`, `strata`) in this test's
+/// target directory and profile with the cargo that runs the tests, once per
+/// process, so that a driver never runs a binary older than its sources. A
+/// no-op build takes well under a second; a failed build fails the test.
+pub fn build_tools() {
+    static BUILD: Once = Once::new();
+    BUILD.call_once(|| {
+        let profile_dir = profile_dir();
+        let (Some(target_dir), Some(profile)) = (profile_dir.parent(), profile_dir.file_name())
+        else {
+            fail(&format!(
+                "unexpected target directory {}",
+                profile_dir.display()
+            ));
+        };
+        // cargo calls the `dev` profile's directory `debug`.
+        let profile = match profile.to_string_lossy().as_ref() {
+            "debug" => "dev".to_string(),
+            other => other.to_string(),
+        };
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut command = Command::new(&cargo);
+        command
+            .args(["build", "--bins", "-p", "strata-opt", "-p", "strata"])
+            .arg("--profile")
+            .arg(&profile)
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(workspace_root());
+        match command.status() {
+            Ok(status) if status.success() => {}
+            Ok(status) => fail(&format!(
+                "building the strata tools failed ({status}): {command:?}"
+            )),
+            Err(e) => fail(&format!("cannot run {}: {e}", Path::new(&cargo).display())),
+        }
+    });
+}
+
+/// Whether the opt-out variable `var` is set (to anything but `0` or empty).
+pub fn opted_out(var: &str) -> bool {
+    std::env::var_os(var).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Checks a prerequisite of a driver: returns `true` when `path` exists.
+/// When it does not, the driver fails with `install` (the command that
+/// provides it), unless the opt-out variable `opt_out` is set: then it prints
+/// that `what` was skipped and why, and returns `false`.
+pub fn require(path: &Path, what: &str, install: &str, opt_out: &str) -> bool {
+    if path.exists() {
+        return true;
+    }
+    if opted_out(opt_out) {
+        println!(
+            "{what}: skipped: {} is missing and {opt_out} is set",
+            path.display()
+        );
+        return false;
+    }
+    fail(&format!(
+        "{what}: {} is missing; run `{install}` to install it \
+         (or set {opt_out}=1 to skip these tests)",
+        path.display()
+    ));
 }
 
 /// `target/<profile>`, the directory cargo puts the workspace binaries in.
