@@ -6,8 +6,11 @@ For the differential check (test/tests/differential.rs): each program is one
 from a small set of interesting values (0, 1, -1, extremes of the common
 cases), integer and float arithmetic, comparisons, selects, casts, math
 functions, `scf.if` with results and `scf.for` loops with a loop-carried
-value. Folders and canonicalization patterns get many chances to fire; the
-programs only need to be valid IR, not meaningful. A quarter of the seeds
+value. Folders and canonicalization patterns get many chances to fire: some
+integer ops take two fresh constants, some comparisons are negated with
+`xori ..., true`, and every fourth program returns every value it computes
+(so no fold is hidden by dead-code elimination). The programs only need to be
+valid IR, not meaningful. A quarter of the seeds
 give programs of elementwise ops on vector and tensor constants instead, and
 another quarter nested `scf.if`/`scf.for` with calls inside.
 
@@ -191,7 +194,7 @@ def program(seed):
         elif ty == "i1":
             text = r.choice(["true", "false"])
         else:
-            text = "%d : %s" % (r.choice([0, 1, 2, -1, 3, 7, -8]), ty)
+            text = "%d : %s" % (r.choice([0, 1, 2, -1, -2, 3, 6, 7, -8]), ty)
         lines.append("  %s = arith.constant %s" % (v, text))
         values[ty].append(v)
 
@@ -203,7 +206,14 @@ def program(seed):
         v = new()
         if kind < 0.35:
             ty = r.choice(["i32", "i64", "index"])
-            lines.append("  %s = arith.%s %s, %s : %s" % (v, r.choice(INT_BINARY), pick(ty), pick(ty), ty))
+            if r.random() < 0.3:
+                # Two fresh constants: the op's folder gets to run on them.
+                a, b = new(), new()
+                lines.append("  %s = arith.constant %d : %s" % (a, r.choice([6, -6, 7, -7, 1, -1, 0]), ty))
+                lines.append("  %s = arith.constant %d : %s" % (b, r.choice([2, -2, 3, -3, 1, -1, 0]), ty))
+                lines.append("  %s = arith.%s %s, %s : %s" % (v, r.choice(INT_BINARY), a, b, ty))
+            else:
+                lines.append("  %s = arith.%s %s, %s : %s" % (v, r.choice(INT_BINARY), pick(ty), pick(ty), ty))
             values[ty].append(v)
         elif kind < 0.5:
             if r.random() < 0.6:
@@ -215,6 +225,13 @@ def program(seed):
             if r.random() < 0.7:
                 ty = r.choice(["i32", "i64"])
                 lines.append("  %s = arith.cmpi %s, %s, %s : %s" % (v, r.choice(CMPI), pick(ty), pick(ty), ty))
+                if r.random() < 0.4:
+                    # The negation of a comparison (xori with true) inverts
+                    # its predicate.
+                    values["i1"].append(v)
+                    t, v = new(), new()
+                    lines.append("  %s = arith.constant true" % t)
+                    lines.append("  %s = arith.xori %s, %s : i1" % (v, values["i1"][-1], t))
             else:
                 lines.append("  %s = arith.cmpf %s, %s, %s : f32" % (v, r.choice(CMPF), pick("f32"), pick("f32")))
             values["i1"].append(v)
@@ -242,10 +259,16 @@ def program(seed):
             lines.append("    scf.yield %s : i32" % body)
             lines.append("  }")
             values["i32"].append(v)
-    returned = [(pick(ty), ty) for ty in ["i32", "i64", "f32", "i1"]]
-    return ("func.func @f(%%a: i32, %%b: i64, %%f: f32, %%n: index, %%c: i1) -> (i32, i64, f32, i1) {\n"
-            "%s\n  return %s : %s\n}\n" % ("\n".join(lines), ", ".join(v for v, _ in returned),
-                                           ", ".join(t for _, t in returned)))
+    if seed % 4 == 0:
+        # Every computed value is returned, so that every fold shows.
+        returned = [(v, ty) for ty in ["i32", "i64", "f32", "i1", "index"]
+                    for v in values[ty] if v.startswith("%v")]
+    else:
+        returned = [(pick(ty), ty) for ty in ["i32", "i64", "f32", "i1"]]
+    types = ", ".join(t for _, t in returned)
+    return ("func.func @f(%%a: i32, %%b: i64, %%f: f32, %%n: index, %%c: i1) -> (%s) {\n"
+            "%s\n  return %s : %s\n}\n" % (types, "\n".join(lines), ", ".join(v for v, _ in returned),
+                                           types))
 
 
 def main():

@@ -1122,6 +1122,12 @@ fn fold_ceildivsi(
         return Some(vec![lhs(ctx, op)]);
     }
     int_binary_fold(ctx, op, c, |a, b| {
+        // MLIR computes through negations of the operands, and does not fold
+        // when one overflows: a nonzero dividend with either side MIN.
+        let min = a.min_signed();
+        if a.signed() != 0 && (a.signed() == min || b.signed() == min) {
+            return None;
+        }
         let (q, r) = signed_div(a, b)?;
         let y = b.signed();
         Some(
@@ -1816,6 +1822,16 @@ fn fold_trunci(
     for ext in [ExtSIOp::NAME, ExtUIOp::NAME] {
         if let Some(inner) = defined_by(ctx, input, ext) {
             let source = inner[0];
+            // trunci(ext(a)) -> a of the result's type, and -> trunci(a) in
+            // place when a is wider than the result (MLIR's order).
+            let width = |ctx: &Context, t: Type| {
+                let e = strata_ir::ods::constraints::element_type_or_self(ctx, t);
+                ctx.int_or_float_bit_width(e).unwrap_or(0)
+            };
+            if width(ctx, ctx.value_type(source)) > width(ctx, out) {
+                ctx.set_operand(op, 0, source);
+                return Some(vec![FoldResult::Value(ctx.result(op, 0))]);
+            }
             if ctx.value_type(source) == out {
                 return Some(vec![FoldResult::Value(source)]);
             }
@@ -1959,7 +1975,11 @@ fn fold_truncf(
     cast_fold(ctx, op, c, |v| {
         let x = strata_ir::float::to_f64(from, v);
         let bits = strata_ir::float::from_f64(to, x);
-        (strata_ir::float::to_f64(to, bits) == x).then_some(bits)
+        let back = strata_ir::float::to_f64(to, bits);
+        // Exact conversions fold (APFloat::convert without `losesInfo`),
+        // NaNs included when their payload survives.
+        let exact = back == x || (x.is_nan() && back.to_bits() == x.to_bits());
+        exact.then_some(bits)
     })
 }
 

@@ -10,7 +10,8 @@
 //! and says when only the order of lines differs.
 //!
 //! Environment: STRATA_OPT, STRATA_LLVM_BIN (as the other drivers);
-//! STRATA_DIFFERENTIAL_COUNT (programs per pipeline, default 150).
+//! STRATA_DIFFERENTIAL_COUNT (programs per pipeline, default 300: enough to catch
+//! a wrong floordivsi fold or a wrong inverse predicate in the xori(cmpi) pattern).
 
 mod common;
 
@@ -28,7 +29,7 @@ const PIPELINES: [(&str, &str); 3] = [
     ),
 ];
 
-const DEFAULT_COUNT: u32 = 150;
+const DEFAULT_COUNT: u32 = 300;
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 fn main() {
