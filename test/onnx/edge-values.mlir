@@ -21,9 +21,9 @@
 // CHECK-NEXT: dq: ui8 [3]
 // CHECK-NEXT: [0, 0, 0]
 // CHECK-NEXT: dq_scale: f32 []
-// CHECK-NEXT: 0.003921568859368563
+// CHECK-NEXT: {{^}}0.003921568859368563{{$}}
 // CHECK-NEXT: dq_zp: ui8 []
-// CHECK-NEXT: 0
+// CHECK-NEXT: {{^}}0{{$}}
 // CHECK-NEXT: deq: f16 [2]
 // CHECK-NEXT: [32.78125, 0.0]
 // CHECK-NEXT: ein: f32 [3]

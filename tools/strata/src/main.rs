@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use strata_ir::{Context, Operation, SourceBuffer};
 use strata_runtime::interp::{dtype_of, lookup_function, run_function};
+use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::{npy, DType, Tensor};
 
 #[derive(Parser)]
@@ -63,6 +64,17 @@ enum Command {
         /// Print each output's values (nested lists, row-major).
         #[arg(long)]
         print: bool,
+        /// Compare output NAME with FILE.npy (repeatable): floats within
+        /// the tolerance of their dtype (or --rtol/--atol), integers and
+        /// booleans exactly. A mismatch is an error (exit status 1).
+        #[arg(long = "expect", value_name = "NAME=FILE")]
+        expects: Vec<String>,
+        /// The relative tolerance of --expect (default: by dtype, 1e-4 for f32).
+        #[arg(long)]
+        rtol: Option<f64>,
+        /// The absolute tolerance of --expect (default: by dtype, 1e-5 for f32).
+        #[arg(long)]
+        atol: Option<f64>,
     },
 }
 
@@ -102,6 +114,9 @@ fn main() -> ExitCode {
             dims,
             function,
             print,
+            expects,
+            rtol,
+            atol,
         } => run(
             &model,
             &mode,
@@ -112,6 +127,8 @@ fn main() -> ExitCode {
                 dims: &dims,
                 function: &function,
                 print,
+                expects: &expects,
+                tolerance: (rtol, atol),
             },
         ),
     };
@@ -341,6 +358,10 @@ struct RunOptions<'a> {
     dims: &'a [String],
     function: &'a str,
     print: bool,
+    /// `NAME=FILE.npy` references to compare outputs with.
+    expects: &'a [String],
+    /// `--rtol`, `--atol` overriding the dtype's tolerance.
+    tolerance: (Option<f64>, Option<f64>),
 }
 
 /// A tensor's values as nested lists (`[[1, 2], [3, 4]]`).
@@ -382,6 +403,8 @@ fn run(
         dims,
         function,
         print,
+        expects,
+        tolerance,
     } = options;
     if mode != "eager" {
         return Err(DriverError::Message(format!(
@@ -400,6 +423,7 @@ fn run(
     let in_names = io_names(&ctx, func, "arg_attrs", "input", arg_types.len());
     let out_names = io_names(&ctx, func, "res_attrs", "output", result_count);
 
+    let expected = load_expected(expects, &out_names)?;
     let mut given: BTreeMap<String, Tensor> = BTreeMap::new();
     for spec in inputs {
         let (name, file) = spec.split_once('=').ok_or_else(|| {
@@ -457,5 +481,58 @@ fn run(
             npy::save(&path, t).map_err(|e| DriverError::Message(e.to_string()))?;
         }
     }
-    Ok(())
+    compare_outputs(&out_names, &outputs, &expected, tolerance)
+}
+
+/// The references of `--expect NAME=FILE.npy`, by output name.
+fn load_expected(
+    expects: &[String],
+    out_names: &[String],
+) -> Result<BTreeMap<String, (String, Tensor)>, DriverError> {
+    let mut expected = BTreeMap::new();
+    for spec in expects {
+        let (name, file) = spec.split_once('=').ok_or_else(|| {
+            DriverError::Message(format!("--expect '{spec}': expected NAME=FILE.npy"))
+        })?;
+        if !out_names.iter().any(|n| n == name) {
+            return Err(DriverError::Message(format!(
+                "--expect '{name}': the model has no such output (its outputs: {})",
+                out_names.join(", ")
+            )));
+        }
+        let t = npy::load(Path::new(file)).map_err(|e| DriverError::Message(e.to_string()))?;
+        expected.insert(name.to_string(), (file.to_string(), t));
+    }
+    Ok(expected)
+}
+
+/// Checks each output that has a reference; prints a line per match and
+/// fails with every mismatch.
+fn compare_outputs(
+    out_names: &[String],
+    outputs: &[Tensor],
+    expected: &BTreeMap<String, (String, Tensor)>,
+    (rtol, atol): (Option<f64>, Option<f64>),
+) -> Result<(), DriverError> {
+    let mut mismatches = Vec::new();
+    for (name, t) in out_names.iter().zip(outputs) {
+        let Some((file, reference)) = expected.get(name) else {
+            continue;
+        };
+        let by_dtype = Tolerance::for_dtype(reference.dtype());
+        let tol = Tolerance::new(rtol.unwrap_or(by_dtype.rtol), atol.unwrap_or(by_dtype.atol));
+        match allclose(t, reference, tol) {
+            Ok(()) if t.dtype().is_float() => println!(
+                "{name}: matches {file} (rtol {}, atol {})",
+                tol.rtol, tol.atol
+            ),
+            Ok(()) => println!("{name}: matches {file} (exactly)"),
+            Err(m) => mismatches.push(format!("{name}: does not match {file}: {m}")),
+        }
+    }
+    if mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(DriverError::Message(mismatches.join("\n")))
+    }
 }
