@@ -10,8 +10,12 @@ fn parse_print(text: &str, options: PrintOptions) -> Result<String, String> {
     let mut ctx = Context::new();
     ctx.set_allow_unregistered_dialects(true);
     let buffer = SourceBuffer::new("input.mlir", text);
-    let module = parse_source(&mut ctx, &buffer).map_err(|d| format!("{:?}", d[0].message))?;
-    verifier::verify(&ctx, module).map_err(|d| format!("{:?}", d[0].message))?;
+    let first = |d: Vec<strata_ir::Diagnostic>| {
+        d.first()
+            .map_or_else(|| "no diagnostic".to_string(), |d| d.message.to_string())
+    };
+    let module = parse_source(&mut ctx, &buffer).map_err(first)?;
+    verifier::verify(&ctx, module).map_err(first)?;
     Ok(print_operation(&ctx, module, options))
 }
 
@@ -171,32 +175,69 @@ fn wide_float_literals_round_trip() {
     assert!(first.contains("1.00000000000060457422 : f80"), "{first}");
 }
 
-/// Inputs the fuzzer (fuzz/fuzz_targets/parse.rs) once failed on: each must
-/// still parse, print, and read back to the same text (or be rejected).
+/// Inputs the fuzzer (fuzz/fuzz_targets/parse.rs) once failed on. Each has
+/// its expected outcome in `fuzz/regressions/expected.txt`: `parses` (it
+/// parses, verifies, prints and reads back to the same text) or
+/// `rejected: <message>` (the first diagnostic says exactly that). An input
+/// without a recorded outcome, or a recorded input that is missing, fails.
 #[test]
 fn fuzz_regressions_stay_fixed() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions");
-    let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).expect("fuzz/regressions exists") {
-        let path = entry.expect("readable entry").path();
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
+    let manifest = dir.join("expected.txt");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap_or_else(|e| panic!("{}: {e}", manifest.display()));
+    let mut expected: std::collections::BTreeMap<String, String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (file, outcome) = l
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("{}: malformed line {l:?}", manifest.display()));
+            (file.to_string(), outcome.trim().to_string())
+        })
+        .collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fuzz/regressions exists")
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    files.sort();
+    let options = PrintOptions {
+        generic: true,
+        debug_info: true,
+    };
+    let mut problems = Vec::new();
+    for path in &files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        let text = std::fs::read(path).expect("readable input");
+        let text = String::from_utf8_lossy(&text);
+        let outcome = match parse_print(&text, options) {
+            Ok(first) => {
+                let second = parse_print(&first, options).unwrap_or_else(|e| {
+                    panic!("{}: printed IR does not parse back: {e}", path.display())
+                });
+                assert_eq!(first, second, "{}: printing is not stable", path.display());
+                "parses".to_string()
+            }
+            Err(message) => format!("rejected: {message}"),
         };
-        let options = PrintOptions {
-            generic: true,
-            debug_info: true,
-        };
-        if let Ok(first) = parse_print(&text, options) {
-            let second = parse_print(&first, options).unwrap_or_else(|e| {
-                panic!("{}: printed IR does not parse back: {e}", path.display())
-            });
-            assert_eq!(first, second, "{}: printing is not stable", path.display());
+        match expected.remove(&name) {
+            Some(want) if want == outcome => {}
+            Some(want) => problems.push(format!("{name}: expected `{want}`, got `{outcome}`")),
+            None => problems.push(format!(
+                "{name}: no outcome in {} (it gives `{outcome}`)",
+                manifest.display()
+            )),
         }
-        checked += 1;
+    }
+    for name in expected.keys() {
+        problems.push(format!("{name}: listed in expected.txt but missing"));
     }
     assert!(
-        checked > 0,
-        "no regression inputs found in {}",
+        !files.is_empty(),
+        "no regression inputs in {}",
         dir.display()
     );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
