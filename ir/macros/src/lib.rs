@@ -28,7 +28,9 @@
 //!
 //! Op arguments: the name, then `traits(...)` (fields of `OpTraits` in
 //! CamelCase), `format = "..."`, `all_types_match(a, b, ...)`,
-//! `default_dialect = "..."`, and hooks given as paths: `verify`,
+//! `default_dialect = "..."`, `interfaces(Expr, ...)` (values of op
+//! interface types, attached to the op when it is registered, e.g.
+//! `interfaces(ShapeFunction(infer_arith))`), and hooks given as paths: `verify`,
 //! `verify_predicates`,
 //! `verify_regions`, `verify_symbol_uses`, `fold`, `canonicalize`, `infer`, `result_names`,
 //! `parse`, `print`. A format is checked when the crate compiles.
@@ -46,6 +48,7 @@ enum ArgValue {
     Str(LitStr),
     Path(Path),
     List(Vec<Path>),
+    Exprs(Vec<syn::Expr>),
 }
 
 struct OpArgs {
@@ -70,6 +73,12 @@ impl Parse for OpArgs {
                 } else {
                     ArgValue::Path(input.parse()?)
                 }
+            } else if key == "interfaces" {
+                let content;
+                syn::parenthesized!(content in input);
+                let list: Punctuated<syn::Expr, Token![,]> =
+                    Punctuated::parse_terminated(&content)?;
+                ArgValue::Exprs(list.into_iter().collect())
             } else {
                 let content;
                 syn::parenthesized!(content in input);
@@ -298,6 +307,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
     let mut all_types_match: Vec<Vec<String>> = Vec::new();
     let mut default_dialect: Option<LitStr> = None;
     let mut hooks: Vec<(String, Path)> = Vec::new();
+    let mut interfaces: Vec<syn::Expr> = Vec::new();
     for (key, value) in &args.items {
         match (key.to_string().as_str(), value) {
             ("traits", ArgValue::List(list)) => {
@@ -306,6 +316,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 }
             }
             ("format", ArgValue::Str(s)) => format = Some(s.clone()),
+            ("interfaces", ArgValue::Exprs(list)) => interfaces.extend(list.iter().cloned()),
             ("default_dialect", ArgValue::Str(s)) => default_dialect = Some(s.clone()),
             ("all_types_match", ArgValue::List(list)) => {
                 let names = list
@@ -786,9 +797,12 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 &#spec_static
             }
 
-            /// Register the op with a context.
+            /// Register the op with a context, with the interfaces its
+            /// declaration attaches.
             pub fn register(ctx: &mut #krate::Context) {
-                #krate::ods::register(ctx, Self::spec(), &[#(#inherent_lits),*]);
+                #[allow(unused_mut, unused_variables)]
+                let mut registered = #krate::ods::register(ctx, Self::spec(), &[#(#inherent_lits),*]);
+                #( registered.attach_interface(#interfaces); )*
             }
 
             /// `op` as this op kind, if it is one.

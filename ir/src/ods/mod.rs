@@ -324,14 +324,19 @@ impl OpSpec {
     }
 }
 
-/// Registers a spec (the `#[op]` macro generates a `register` that calls this).
-pub fn register(ctx: &mut Context, spec: &'static OpSpec, inherent: &'static [&'static str]) {
-    ctx.registry_mut().register_op(spec.definition(inherent));
+/// Registers a spec (the `#[op]` macro generates a `register` that calls
+/// this); the returned handle attaches the op's interfaces.
+pub fn register<'c>(
+    ctx: &'c mut Context,
+    spec: &'static OpSpec,
+    inherent: &'static [&'static str],
+) -> crate::dialect::RegisteredOp<'c> {
     // Parse the defaults now, so that the printer recognizes a default value
     // however the op was built (parsed, or created by a builder).
     for attr in spec.attributes {
         default_value(ctx, attr);
     }
+    ctx.registry_mut().register_op(spec.definition(inherent))
 }
 
 /// Sets default-valued properties that the text left out, as MLIR's
