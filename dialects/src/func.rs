@@ -460,7 +460,5 @@ fn verify_call(
 
 /// Register the func dialect.
 pub fn register(ctx: &mut Context) {
-    FuncOp::register(ctx);
-    ReturnOp::register(ctx);
-    CallOp::register(ctx);
+    strata_ir::ods::register_dialect_ops(ctx, "func");
 }

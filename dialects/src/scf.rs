@@ -677,11 +677,7 @@ fn while_successors(_: &Context, _: Operation, point: Option<usize>) -> Vec<Regi
 
 /// Register the scf dialect.
 pub fn register(ctx: &mut Context) {
-    ForOp::register(ctx);
-    IfOp::register(ctx);
-    WhileOp::register(ctx);
-    YieldOp::register(ctx);
-    ConditionOp::register(ctx);
+    strata_ir::ods::register_dialect_ops(ctx, "scf");
 }
 
 // ----- canonicalization patterns -----

@@ -14,7 +14,6 @@ mod ops;
 pub mod shape;
 pub mod shape_value;
 
-use ops::register_ops;
 pub use ops::*;
 
 use strata_ir::Context;
@@ -26,5 +25,5 @@ pub fn register(ctx: &mut Context) {
         .register_attr_parser("graph", shape::parse_graph_attr);
     ctx.registry_mut()
         .register_constant_materializer("graph", fold::materialize_constant);
-    register_ops(ctx);
+    strata_ir::ods::register_dialect_ops(ctx, "graph");
 }

@@ -19,7 +19,9 @@
 //!
 //! The struct becomes a `Copy` handle around an `Operation` with typed
 //! accessors (snake_case of the declared names), a `build` function, a
-//! static `OpSpec` and `register`. Field kinds: `Operand<C>`, `Optional<C>`,
+//! static `OpSpec` and `register`; the op is also submitted to the
+//! program's collection of declared ops (`strata_ir::ods::DeclaredOp`),
+//! from which its dialect registers it. Field kinds: `Operand<C>`, `Optional<C>`,
 //! `Variadic<C>` (operands); `Result<C>`, `OptionalResult<C>`,
 //! `VariadicResult<C>` (results); `Attr<C>` (required, or defaulted with
 //! `#[default = "mlir text"]`), `OptionalAttr<C>`; `Region`,
@@ -835,6 +837,10 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
             }
 
             #(#accessors)*
+        }
+
+        #krate::inventory::submit! {
+            #krate::ods::DeclaredOp { spec: #ident::spec, register: #ident::register }
         }
     })
 }

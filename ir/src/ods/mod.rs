@@ -339,6 +339,45 @@ pub fn register<'c>(
     ctx.registry_mut().register_op(spec.definition(inherent))
 }
 
+/// An op declared with `#[op]`: each declaration submits one to a
+/// program-wide collection, so that a dialect registers its ops without a
+/// hand-written list (see [`register_dialect_ops`]).
+pub struct DeclaredOp {
+    /// The op's spec.
+    pub spec: fn() -> &'static OpSpec,
+    /// Registers the op, with the interfaces its declaration attaches.
+    pub register: fn(&mut Context),
+}
+
+inventory::collect!(DeclaredOp);
+
+/// Every op declared with `#[op]` in the crates linked into the program,
+/// sorted by name (one entry per name: a name declared twice keeps the
+/// first declaration found).
+pub fn declared_ops() -> Vec<&'static DeclaredOp> {
+    let mut ops: Vec<&'static DeclaredOp> = inventory::iter::<DeclaredOp>.into_iter().collect();
+    ops.sort_by_key(|op| (op.spec)().name);
+    ops.dedup_by_key(|op| (op.spec)().name);
+    ops
+}
+
+/// Registers every op declared with `#[op]` whose name is `dialect.*`, in
+/// name order; returns how many it registered.
+pub fn register_dialect_ops(ctx: &mut Context, dialect: &str) -> usize {
+    let mut count = 0;
+    for op in declared_ops() {
+        let in_dialect = (op.spec)()
+            .name
+            .split_once('.')
+            .is_some_and(|(d, _)| d == dialect);
+        if in_dialect {
+            (op.register)(ctx);
+            count += 1;
+        }
+    }
+    count
+}
+
 /// Sets default-valued properties that the text left out, as MLIR's
 /// property storage always holds them.
 pub fn fill_default_properties(ctx: &mut Context, spec: &OpSpec, state: &mut OperationState) {
