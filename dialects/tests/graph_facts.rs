@@ -95,3 +95,30 @@ fn attaching_an_interface_to_an_unknown_op_is_an_error() {
     assert_eq!(error.op, "graph.ad");
     assert!(error.to_string().contains("'graph.ad'"), "{error}");
 }
+
+#[test]
+fn every_graph_op_has_a_shape_function() {
+    let ctx = context();
+    let graph_ops: Vec<&str> = ctx
+        .registry()
+        .ops()
+        .iter()
+        .map(|def| def.name)
+        .filter(|name| name.starts_with("graph."))
+        .collect();
+    assert!(!graph_ops.is_empty(), "no graph op is registered");
+    let missing: Vec<&str> = graph_ops
+        .iter()
+        .copied()
+        .filter(|name| {
+            ctx.registry()
+                .interface::<strata_dialects::graph::infer::ShapeFunction>(name)
+                .is_none()
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "graph ops without a shape function: {}",
+        missing.join(", ")
+    );
+}
