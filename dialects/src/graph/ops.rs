@@ -60,7 +60,13 @@ attr_constraint!(
         ctx.attr_kind(attr),
         strata_ir::attributes::AttrKind::DenseArray { element, .. }
             if matches!(ctx.type_kind(*element), TypeKind::Integer { width: 64, .. })
-    )
+    ),
+    value: Vec<i64> = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|&v| v as i64).collect())
+        }
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A 64-bit float attribute.
@@ -68,11 +74,23 @@ attr_constraint!(
         ctx.attr_kind(attr),
         strata_ir::attributes::AttrKind::Float { ty, .. }
             if ctx.float_kind(*ty) == Some(strata_ir::float::FloatKind::F64)
-    )
+    ),
+    value: f64 = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::Float { ty, bits }
+            if ctx.float_kind(*ty) == Some(strata_ir::float::FloatKind::F64) =>
+        {
+            Some(f64::from_bits(*bits as u64))
+        }
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A boolean (`true` / `false`).
-    BoolAttr, "bool attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| strata_ir::ods::constraints::is_signless_int_attr(ctx, attr, 1)
+    BoolAttr, "bool attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| strata_ir::ods::constraints::is_signless_int_attr(ctx, attr, 1),
+    value: bool = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::Integer { value, .. } => Some(*value != 0),
+        _ => None,
+    }
 );
 attr_constraint!(
     /// An elements attribute (`dense<...>`, `dense_resource<...>`).

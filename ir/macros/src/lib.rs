@@ -587,12 +587,37 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                     },
                 }
             }
-            FieldKind::Attr(_) => {
+            FieldKind::Attr(presence) => {
                 let name = &f.name;
+                let c = &f.constraint;
+                let raw = format_ident!("{}_attr", acc.to_string().trim_start_matches("r#"));
+                let marker = match presence {
+                    Presence::Required => quote!(#krate::ods::presence::Required),
+                    Presence::Optional => quote!(#krate::ods::presence::Optional),
+                    Presence::Default => quote!(#krate::ods::presence::Default),
+                };
+                let default = match &f.default {
+                    Some(d) => quote!(Some(#d)),
+                    None => quote!(None),
+                };
+                let value_doc = format!(
+                    "The value of the `{}` attribute of the op{}.",
+                    f.name,
+                    if f.default.is_some() {
+                        " (its declared default when the op holds none)"
+                    } else {
+                        ""
+                    }
+                );
                 quote! {
                     #[doc = #doc]
-                    pub fn #acc(self, ctx: &#krate::Context) -> Option<#krate::Attribute> {
+                    pub fn #raw(self, ctx: &#krate::Context) -> Option<#krate::Attribute> {
                         #krate::ods::inherent_attr(ctx, self.0, #name)
+                    }
+
+                    #[doc = #value_doc]
+                    pub fn #acc(self, ctx: &#krate::Context) -> <#c as #krate::ods::AttrAccess<#marker>>::Output {
+                        <#c as #krate::ods::AttrAccess<#marker>>::get(ctx, self.0, #name, #default)
                     }
                 }
             }

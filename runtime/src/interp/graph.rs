@@ -10,14 +10,12 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 
 use strata_dialects::graph as g;
-use strata_dialects::graph::infer::{attr_bool, attr_f64, attr_i64, attr_i64_array, attr_str};
 use strata_ir::{Context, Operation};
 
 use super::graph_nn as nn;
 use super::graph_shape as shape;
 use super::{
-    attr_tensor, broadcast_pair, check_size, kerr, result_dtype, type_info, usizes, CustomKernels,
-    Limits,
+    attr_tensor, broadcast_pair, check_size, kerr, result_dtype, type_info, CustomKernels, Limits,
 };
 use crate::kernels::{self as k, BinaryOp, CompareOp, LogicalOp, ReduceOp, UnaryOp};
 use crate::{DType, Tensor};
@@ -66,19 +64,6 @@ impl<'a> GraphArgs<'a> {
         }
     }
 
-    /// The integer attribute `name`.
-    pub fn i64a(&self, name: &str) -> Option<i64> {
-        attr_i64(self.ctx, self.op, name)
-    }
-
-    /// A window attribute (kernel_shape, strides, pads, dilations).
-    pub fn window(&self, name: &str, default: Vec<i64>) -> Result<Vec<usize>, String> {
-        usizes(
-            &attr_i64_array(self.ctx, self.op, name).unwrap_or(default),
-            name,
-        )
-    }
-
     /// The dtype of result `i`.
     pub fn result_dtype(&self, i: usize) -> Result<DType, String> {
         result_dtype(self.ctx, self.op, i)
@@ -107,10 +92,10 @@ impl<'a> GraphArgs<'a> {
             Some(a) => a.to_i64_vec(),
             None => Vec::new(),
         };
-        if axes.is_empty() && attr_bool(ctx, op, "noop_with_empty_axes") {
+        if axes.is_empty() && declared_bool(ctx, op, "noop_with_empty_axes") {
             return Ok(input.clone());
         }
-        let keepdims = attr_bool(ctx, op, "keepdims");
+        let keepdims = declared_bool(ctx, op, "keepdims");
         if input.dtype() == DType::I1 && matches!(r, ReduceOp::Max | ReduceOp::Min) {
             // Max and min of booleans are any and all.
             let wide = k::cast(input, DType::I32).map_err(kerr)?;
@@ -119,6 +104,20 @@ impl<'a> GraphArgs<'a> {
         }
         k::reduce(r, input, &axes, keepdims).map_err(kerr)
     }
+}
+
+/// The boolean attribute `name` of `op`, or else the default its op
+/// declares (for evaluations shared by several op kinds).
+fn declared_bool(ctx: &Context, op: Operation, name: &str) -> bool {
+    let default = ctx
+        .op_definition(op)
+        .and_then(|def| def.spec)
+        .and_then(|spec| spec.attributes.iter().find(|a| a.name == name))
+        .and_then(|a| match a.presence {
+            strata_ir::ods::AttrPresence::Default(text) => Some(text),
+            _ => None,
+        });
+    strata_ir::ods::attr_value::<g::BoolAttr>(ctx, op, name, default).unwrap_or(false)
 }
 
 /// The reference evaluation of one `graph` op kind: its results from its
@@ -185,9 +184,7 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     (g::GeluOp::NAME, eval_gelu),
     (g::LeakyReluOp::NAME, eval_leaky_relu),
     (g::EluOp::NAME, |e| {
-        Ok(vec![e.un(UnaryOp::Elu(
-            attr_f64(e.ctx, e.op, "alpha").unwrap_or(1.0),
-        ))?])
+        Ok(vec![e.un(UnaryOp::Elu(g::EluOp(e.op).alpha(e.ctx)))?])
     }),
     (g::HardSigmoidOp::NAME, eval_hard_sigmoid),
     (g::ClipOp::NAME, eval_clip),
@@ -228,9 +225,8 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
         Ok(vec![k::global_max_pool(e.arg(0)?).map_err(kerr)?])
     }),
     (g::SoftmaxOp::NAME, |e| {
-        Ok(vec![
-            k::softmax(e.arg(0)?, e.i64a("axis").unwrap_or(-1)).map_err(kerr)?
-        ])
+        let axis = g::SoftmaxOp(e.op).axis(e.ctx);
+        Ok(vec![k::softmax(e.arg(0)?, axis).map_err(kerr)?])
     }),
     (g::LogSoftmaxOp::NAME, nn::eval_log_softmax),
     (g::LayerNormOp::NAME, nn::eval_layer_norm),
@@ -322,9 +318,8 @@ fn eval_constant(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.mod`.
 fn eval_mod(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
     let (a, b) = (e.arg(0)?, e.arg(1)?);
-    let out = if attr_bool(ctx, op, "fmod") && !a.dtype().is_float() {
+    let out = if g::ModOp(e.op).fmod(e.ctx) && !a.dtype().is_float() {
         // C's `%`: the sign of the dividend.
         let (shape, x, y) = broadcast_pair(a, b)?;
         // i128 holds signed and unsigned values alike.
@@ -349,34 +344,31 @@ fn eval_mod(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.bit_shift`.
 fn eval_bit_shift(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
-    let left = attr_str(ctx, op, "direction").as_deref() == Some("left");
+    let left = g::BitShiftOp(e.op).direction(e.ctx).as_deref() == Some("left");
     Ok(vec![k::bit_shift(e.arg(0)?, e.arg(1)?, left).map_err(kerr)?])
 }
 
 /// `graph.gelu`.
 fn eval_gelu(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
-    Ok(vec![match attr_str(ctx, op, "approximate").as_deref() {
-        Some("tanh") => e.un(UnaryOp::GeluTanh)?,
+    Ok(vec![match g::GeluOp(e.op).approximate(e.ctx).as_str() {
+        "tanh" => e.un(UnaryOp::GeluTanh)?,
         _ => e.un(UnaryOp::GeluExact)?,
     }])
 }
 
 /// `graph.leaky_relu`.
 fn eval_leaky_relu(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
     Ok(vec![e.un(UnaryOp::LeakyRelu(
-        attr_f64(ctx, op, "alpha").unwrap_or(0.01),
+        g::LeakyReluOp(e.op).alpha(e.ctx),
     ))?])
 }
 
 /// `graph.hard_sigmoid`.
 fn eval_hard_sigmoid(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, op) = (e.ctx, g::HardSigmoidOp(e.op));
     Ok(vec![e.un(UnaryOp::HardSigmoid {
-        alpha: attr_f64(ctx, op, "alpha").unwrap_or(0.2),
-        beta: attr_f64(ctx, op, "beta").unwrap_or(0.5),
+        alpha: op.alpha(ctx),
+        beta: op.beta(ctx),
     })?])
 }
 
@@ -402,15 +394,15 @@ fn eval_clip(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.gemm`.
 fn eval_gemm(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, op) = (e.ctx, g::GemmOp(e.op));
     Ok(vec![k::gemm(
         e.arg(0)?,
         e.arg(1)?,
         e.x.get(2).copied(),
-        attr_f64(ctx, op, "alpha").unwrap_or(1.0),
-        attr_f64(ctx, op, "beta").unwrap_or(1.0),
-        attr_bool(ctx, op, "transA"),
-        attr_bool(ctx, op, "transB"),
+        op.alpha(ctx),
+        op.beta(ctx),
+        op.trans_a(ctx),
+        op.trans_b(ctx),
     )
     .map_err(kerr)?])
 }
@@ -418,8 +410,9 @@ fn eval_gemm(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 /// `graph.custom`.
 fn eval_custom(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let (ctx, op) = (e.ctx, e.op);
-    let cname = attr_str(ctx, op, "name").ok_or("has no name")?;
-    let version = e.i64a("version").unwrap_or(1);
+    let custom = g::CustomOp(op);
+    let cname = custom.name(ctx).ok_or("has no name")?;
+    let version = custom.version(ctx);
     let kernel = ctx
         .registry()
         .extension::<CustomKernels>()

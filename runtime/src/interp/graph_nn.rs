@@ -1,7 +1,7 @@
 //! Reference evaluation of the neural-network `graph` ops: convolutions,
 //! pooling, normalizations, resampling, attention and the like.
 
-use strata_dialects::graph::infer::{attr_bool, attr_f64, attr_i64_array, attr_str};
+use strata_dialects::graph as g;
 
 use super::graph::GraphArgs;
 use super::{check_size, kerr, usizes};
@@ -10,13 +10,13 @@ use crate::{DType, Tensor};
 
 /// `graph.conv2d`.
 pub(super) fn eval_conv2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    let (ctx, conv) = (e.ctx, g::Conv2dOp(e.op));
     let (strides, pads, dilations) = (
-        e.window("strides", vec![1, 1])?,
-        e.window("pads", vec![0; 4])?,
-        e.window("dilations", vec![1, 1])?,
+        usizes(&conv.strides(ctx), "strides")?,
+        usizes(&conv.pads(ctx), "pads")?,
+        usizes(&conv.dilations(ctx), "dilations")?,
     );
-    let group =
-        usize::try_from(e.i64a("group").unwrap_or(1)).map_err(|_| "group must be positive")?;
+    let group = usize::try_from(conv.group(ctx)).map_err(|_| "group must be positive")?;
     let (input, weight) = (e.arg(0)?, e.arg(1)?);
     // The im2col buffer can be kH * kW times the result; it holds
     // f32 (f64 for f64 inputs).
@@ -51,15 +51,14 @@ pub(super) fn eval_conv2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.conv_transpose2d`.
 pub(super) fn eval_conv_transpose2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, conv) = (e.ctx, g::ConvTranspose2dOp(e.op));
     let params = k::ConvTransposeParams {
-        strides: e.window("strides", vec![1, 1])?,
-        pads: e.window("pads", vec![0; 4])?,
-        dilations: e.window("dilations", vec![1, 1])?,
-        group: usize::try_from(e.i64a("group").unwrap_or(1))
-            .map_err(|_| "group must be positive")?,
-        output_padding: e.window("output_padding", vec![0, 0])?,
-        output_shape: match attr_i64_array(ctx, op, "output_shape") {
+        strides: usizes(&conv.strides(ctx), "strides")?,
+        pads: usizes(&conv.pads(ctx), "pads")?,
+        dilations: usizes(&conv.dilations(ctx), "dilations")?,
+        group: usize::try_from(conv.group(ctx)).map_err(|_| "group must be positive")?,
+        output_padding: usizes(&conv.output_padding(ctx), "output_padding")?,
+        output_shape: match conv.output_shape(ctx) {
             Some(s) => Some(usizes(&s, "output_shape")?),
             None => None,
         },
@@ -76,34 +75,34 @@ pub(super) fn eval_conv_transpose2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, St
 
 /// `graph.max_pool2d`.
 pub(super) fn eval_max_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
-    if ctx.results(op).count() == 2 {
+    let (ctx, pool) = (e.ctx, g::MaxPool2dOp(e.op));
+    if ctx.results(e.op).count() == 2 {
         return eval_max_pool2d_with_indices(e);
     }
     Ok(vec![k::max_pool2d(
         e.arg(0)?,
-        &e.window("kernel_shape", vec![])?,
-        &e.window("strides", vec![1, 1])?,
-        &e.window("pads", vec![0; 4])?,
-        &e.window("dilations", vec![1, 1])?,
-        attr_bool(ctx, op, "ceil_mode"),
+        &usizes(&pool.kernel_shape(ctx).unwrap_or_default(), "kernel_shape")?,
+        &usizes(&pool.strides(ctx), "strides")?,
+        &usizes(&pool.pads(ctx), "pads")?,
+        &usizes(&pool.dilations(ctx), "dilations")?,
+        pool.ceil_mode(ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.max_pool2d` with its `indices` result.
 fn eval_max_pool2d_with_indices(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, pool) = (e.ctx, g::MaxPool2dOp(e.op));
     let (values, indices) = k::max_pool2d_with_indices(
         e.arg(0)?,
-        &e.window("kernel_shape", vec![])?,
-        &e.window("strides", vec![1, 1])?,
-        &e.window("pads", vec![0; 4])?,
-        &e.window("dilations", vec![1, 1])?,
-        attr_bool(ctx, op, "ceil_mode"),
+        &usizes(&pool.kernel_shape(ctx).unwrap_or_default(), "kernel_shape")?,
+        &usizes(&pool.strides(ctx), "strides")?,
+        &usizes(&pool.pads(ctx), "pads")?,
+        &usizes(&pool.dilations(ctx), "dilations")?,
+        pool.ceil_mode(ctx),
     )
     .map_err(kerr)?;
-    if e.i64a("storage_order").unwrap_or(0) == 1 {
+    if pool.storage_order(ctx) == 1 {
         // Column-major within each H x W plane.
         let (h, w) = match e.arg(0)?.shape() {
             &[_, _, h, w] => (h as i64, w as i64),
@@ -126,15 +125,15 @@ fn eval_max_pool2d_with_indices(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String
 
 /// `graph.avg_pool2d`.
 pub(super) fn eval_avg_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, pool) = (e.ctx, g::AvgPool2dOp(e.op));
     Ok(vec![k::avg_pool2d(
         e.arg(0)?,
-        &e.window("kernel_shape", vec![])?,
-        &e.window("strides", vec![1, 1])?,
-        &e.window("pads", vec![0; 4])?,
-        &e.window("dilations", vec![1, 1])?,
-        attr_bool(ctx, op, "ceil_mode"),
-        attr_bool(ctx, op, "count_include_pad"),
+        &usizes(&pool.kernel_shape(ctx).unwrap_or_default(), "kernel_shape")?,
+        &usizes(&pool.strides(ctx), "strides")?,
+        &usizes(&pool.pads(ctx), "pads")?,
+        &usizes(&pool.dilations(ctx), "dilations")?,
+        pool.ceil_mode(ctx),
+        pool.count_include_pad(ctx),
     )
     .map_err(kerr)?])
 }
@@ -143,61 +142,59 @@ pub(super) fn eval_avg_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> 
 pub(super) fn eval_log_softmax(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     Ok(vec![k::log_softmax(
         e.arg(0)?,
-        e.i64a("axis").unwrap_or(-1),
+        g::LogSoftmaxOp(e.op).axis(e.ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.layer_norm`.
 pub(super) fn eval_layer_norm(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, norm) = (e.ctx, g::LayerNormOp(e.op));
     Ok(vec![k::layer_norm(
         e.arg(0)?,
         e.arg(1)?,
         e.x.get(2).copied(),
-        e.i64a("axis").unwrap_or(-1),
-        attr_f64(ctx, op, "epsilon").unwrap_or(1e-5),
+        norm.axis(ctx),
+        norm.epsilon(ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.rms_norm`.
 pub(super) fn eval_rms_norm(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, norm) = (e.ctx, g::RmsNormOp(e.op));
     Ok(vec![k::rms_norm(
         e.arg(0)?,
         e.arg(1)?,
-        e.i64a("axis").unwrap_or(-1),
-        attr_f64(ctx, op, "epsilon").unwrap_or(1e-5),
+        norm.axis(ctx),
+        norm.epsilon(ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.batch_norm`.
 pub(super) fn eval_batch_norm(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
     Ok(vec![k::batch_norm(
         e.arg(0)?,
         e.arg(1)?,
         e.arg(2)?,
         e.arg(3)?,
         e.arg(4)?,
-        attr_f64(ctx, op, "epsilon").unwrap_or(1e-5),
+        g::BatchNormOp(e.op).epsilon(e.ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.resize`.
 pub(super) fn eval_resize(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
-    let word = |n: &str, d: &str| attr_str(ctx, op, n).unwrap_or_else(|| d.into());
-    let mode = match word("mode", "nearest").as_str() {
+    let (ctx, op) = (e.ctx, g::ResizeOp(e.op));
+    let mode = match op.mode(ctx).as_str() {
         "linear" => k::ResizeMode::Linear,
         "cubic" => k::ResizeMode::Cubic,
         _ => k::ResizeMode::Nearest,
     };
     let mut p = k::ResizeParams::new(mode);
-    p.coordinate = match word("coordinate_transformation_mode", "half_pixel").as_str() {
+    p.coordinate = match op.coordinate_transformation_mode(ctx).as_str() {
         "half_pixel_symmetric" => k::CoordinateMode::HalfPixelSymmetric,
         "pytorch_half_pixel" => k::CoordinateMode::PytorchHalfPixel,
         "align_corners" => k::CoordinateMode::AlignCorners,
@@ -205,23 +202,23 @@ pub(super) fn eval_resize(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
         "tf_crop_and_resize" => k::CoordinateMode::TfCropAndResize,
         _ => k::CoordinateMode::HalfPixel,
     };
-    p.nearest = match word("nearest_mode", "round_prefer_floor").as_str() {
+    p.nearest = match op.nearest_mode(ctx).as_str() {
         "round_prefer_ceil" => k::NearestMode::RoundPreferCeil,
         "floor" => k::NearestMode::Floor,
         "ceil" => k::NearestMode::Ceil,
         _ => k::NearestMode::RoundPreferFloor,
     };
-    p.aspect = match word("keep_aspect_ratio_policy", "stretch").as_str() {
+    p.aspect = match op.keep_aspect_ratio_policy(ctx).as_str() {
         "not_larger" => k::AspectPolicy::NotLarger,
         "not_smaller" => k::AspectPolicy::NotSmaller,
         _ => k::AspectPolicy::Stretch,
     };
-    p.cubic_a = attr_f64(ctx, op, "cubic_coeff_a").unwrap_or(-0.75);
-    p.exclude_outside = attr_bool(ctx, op, "exclude_outside");
-    p.extrapolation = attr_f64(ctx, op, "extrapolation_value").unwrap_or(0.0);
-    p.antialias = attr_bool(ctx, op, "antialias");
+    p.cubic_a = op.cubic_coeff_a(ctx);
+    p.exclude_outside = op.exclude_outside(ctx);
+    p.extrapolation = op.extrapolation_value(ctx);
+    p.antialias = op.antialias(ctx);
     p.max_bytes = e.limits.max_bytes;
-    let axes = attr_i64_array(ctx, op, "axes").unwrap_or_default();
+    let axes = op.axes(ctx).unwrap_or_default();
     let roi = e.opt(1).map(|t| t.to_f64_vec());
     let (scales, sizes) = (
         e.opt(2).map(|t| t.to_f64_vec()),
@@ -244,25 +241,24 @@ pub(super) fn eval_resize(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.dft`.
 pub(super) fn eval_dft(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, op) = (e.ctx, g::DftOp(e.op));
     let length = e.opt(1).and_then(|t| t.to_i64_vec().first().copied());
     let axis = match e.opt(2) {
         Some(t) => t.to_i64_vec().first().copied().ok_or("axis is empty")?,
-        None => e.i64a("axis").unwrap_or(1),
+        None => op.axis(ctx),
     };
     Ok(vec![k::dft(
         e.arg(0)?,
         axis,
         length,
-        attr_bool(ctx, op, "inverse"),
-        attr_bool(ctx, op, "onesided"),
+        op.inverse(ctx),
+        op.onesided(ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.non_max_suppression`.
 pub(super) fn eval_non_max_suppression(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
     let first = |t: Option<&Tensor>| t.and_then(|t| t.to_f64_vec().first().copied());
     let max = e
         .opt(2)
@@ -274,25 +270,25 @@ pub(super) fn eval_non_max_suppression(e: &GraphArgs<'_>) -> Result<Vec<Tensor>,
         max,
         first(e.opt(3)).unwrap_or(0.0),
         first(e.opt(4)),
-        attr_bool(ctx, op, "center_point_box"),
+        g::NonMaxSuppressionOp(e.op).center_point_box(e.ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.grid_sample`.
 pub(super) fn eval_grid_sample(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
-    let mode = match attr_str(ctx, op, "mode").as_deref() {
-        Some("nearest") => k::GridMode::Nearest,
-        Some("cubic") => k::GridMode::Cubic,
+    let (ctx, op) = (e.ctx, g::GridSampleOp(e.op));
+    let mode = match op.mode(ctx).as_str() {
+        "nearest" => k::GridMode::Nearest,
+        "cubic" => k::GridMode::Cubic,
         _ => k::GridMode::Linear,
     };
-    let padding = match attr_str(ctx, op, "padding_mode").as_deref() {
-        Some("border") => k::GridPadding::Border,
-        Some("reflection") => k::GridPadding::Reflection,
+    let padding = match op.padding_mode(ctx).as_str() {
+        "border" => k::GridPadding::Border,
+        "reflection" => k::GridPadding::Reflection,
         _ => k::GridPadding::Zeros,
     };
-    let align = attr_bool(ctx, op, "align_corners");
+    let align = op.align_corners(ctx);
     Ok(vec![k::grid_sample(
         e.arg(0)?,
         e.arg(1)?,
@@ -305,18 +301,13 @@ pub(super) fn eval_grid_sample(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String>
 
 /// `graph.top_k`.
 pub(super) fn eval_top_k(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, op) = (e.ctx, g::TopKOp(e.op));
     let count = match e.arg(1)?.to_i64_vec().as_slice() {
         &[n] => n,
         _ => return Err("k must hold one element".into()),
     };
-    let (values, indices) = k::top_k(
-        e.arg(0)?,
-        count,
-        e.i64a("axis").unwrap_or(-1),
-        attr_bool(ctx, op, "largest"),
-    )
-    .map_err(kerr)?;
+    let (values, indices) =
+        k::top_k(e.arg(0)?, count, op.axis(ctx), op.largest(ctx)).map_err(kerr)?;
     Ok(vec![values, indices])
 }
 
@@ -333,7 +324,7 @@ pub(super) fn eval_dropout(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     };
     // Not training: the identity, every element kept.
     let ratio = if training { ratio } else { 0.0 };
-    let seed = e.i64a("seed").unwrap_or(0) as u64;
+    let seed = g::DropoutOp(op).seed(ctx) as u64;
     let (values, mask) = k::dropout(e.arg(0)?, ratio, seed).map_err(kerr)?;
     if ctx.results(op).count() == 2 {
         return Ok(vec![values, mask]);
@@ -343,7 +334,7 @@ pub(super) fn eval_dropout(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.attention`.
 pub(super) fn eval_attention(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
+    let (ctx, op) = (e.ctx, g::AttentionOp(e.op));
     let (q, key) = (e.arg(0)?, e.arg(1)?);
     // The scores [..., L, S] (in f64) can be far larger than the
     // result [..., L, Ev].
@@ -371,8 +362,8 @@ pub(super) fn eval_attention(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
         key,
         e.arg(2)?,
         e.x.get(3).copied(),
-        attr_f64(ctx, op, "scale"),
-        attr_bool(ctx, op, "is_causal"),
+        op.scale(ctx),
+        op.is_causal(ctx),
     )
     .map_err(kerr)?])
 }
@@ -380,12 +371,24 @@ pub(super) fn eval_attention(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 /// `graph.argmax`, or `graph.argmin` when not `max`.
 pub(super) fn eval_arg_reduce(e: &GraphArgs<'_>, max: bool) -> Result<Vec<Tensor>, String> {
     let (ctx, op) = (e.ctx, e.op);
-    let f = if max { k::argmax } else { k::argmin };
-    Ok(vec![f(
-        e.arg(0)?,
-        e.i64a("axis").unwrap_or(0),
-        attr_bool(ctx, op, "keepdims"),
-        attr_bool(ctx, op, "select_last_index"),
-    )
-    .map_err(kerr)?])
+    let (f, axis, keepdims, select_last_index): (fn(_, _, _, _) -> _, _, _, _) = if max {
+        let op = g::ArgMaxOp(op);
+        (
+            k::argmax,
+            op.axis(ctx),
+            op.keepdims(ctx),
+            op.select_last_index(ctx),
+        )
+    } else {
+        let op = g::ArgMinOp(op);
+        (
+            k::argmin,
+            op.axis(ctx),
+            op.keepdims(ctx),
+            op.select_last_index(ctx),
+        )
+    };
+    Ok(vec![
+        f(e.arg(0)?, axis, keepdims, select_last_index).map_err(kerr)?
+    ])
 }

@@ -1,7 +1,7 @@
 //! Reference evaluation of the shape and indexing `graph` ops: reshapes,
 //! transposes, slices, gathers and scatters, padding, ranges.
 
-use strata_dialects::graph::infer::{attr_bool, attr_i64_array, attr_str};
+use strata_dialects::graph as g;
 
 use super::graph::GraphArgs;
 use super::{attr_tensor, check_size, kerr, norm, reshape_target, usizes};
@@ -10,7 +10,7 @@ use crate::{DType, Tensor};
 
 /// `graph.gather_nd`.
 pub(super) fn eval_gather_nd(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let b = usize::try_from(e.i64a("batch_dims").unwrap_or(0))
+    let b = usize::try_from(g::GatherNdOp(e.op).batch_dims(e.ctx))
         .map_err(|_| "batch_dims must not be negative")?;
     // Each index tuple selects a slice: bound the result first.
     let (data, idx) = (e.arg(0)?, e.arg(1)?);
@@ -27,24 +27,23 @@ pub(super) fn eval_gather_elements(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, Str
     Ok(vec![k::gather_elements(
         e.arg(0)?,
         e.arg(1)?,
-        e.i64a("axis").unwrap_or(0),
+        g::GatherElementsOp(e.op).axis(e.ctx),
     )
     .map_err(kerr)?])
 }
 
 /// `graph.reshape`.
 pub(super) fn eval_reshape(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
     let input = e.arg(0)?;
-    let target = reshape_target(input.shape(), &e.ints(1)?, attr_bool(ctx, op, "allowzero"))?;
+    let allowzero = g::ReshapeOp(e.op).allowzero(e.ctx);
+    let target = reshape_target(input.shape(), &e.ints(1)?, allowzero)?;
     Ok(vec![k::reshape(input, &target).map_err(kerr)?])
 }
 
 /// `graph.transpose`.
 pub(super) fn eval_transpose(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
     let input = e.arg(0)?;
-    let perm = match attr_i64_array(ctx, op, "perm") {
+    let perm = match g::TransposeOp(e.op).perm(e.ctx) {
         Some(p) => usizes(&p, "perm")?,
         None => (0..input.rank()).rev().collect(),
     };
@@ -77,9 +76,11 @@ pub(super) fn eval_tile(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 /// `graph.concat`.
 pub(super) fn eval_concat(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let refs: Vec<&Tensor> = e.x.clone();
-    Ok(vec![
-        k::concat(&refs, e.i64a("axis").ok_or("has no axis")?).map_err(kerr)?
-    ])
+    Ok(vec![k::concat(
+        &refs,
+        g::ConcatOp(e.op).axis(e.ctx).ok_or("has no axis")?,
+    )
+    .map_err(kerr)?])
 }
 
 /// `graph.split`.
@@ -87,7 +88,7 @@ pub(super) fn eval_split(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let (ctx, op) = (e.ctx, e.op);
     let input = e.arg(0)?;
     let n = ctx.results(op).count();
-    let axis = e.i64a("axis").unwrap_or(0);
+    let axis = g::SplitOp(op).axis(ctx);
     let rank = input.rank() as i64;
     let a = if axis < 0 { axis + rank } else { axis };
     let dim = usize::try_from(a)
@@ -127,7 +128,7 @@ pub(super) fn eval_slice(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 pub(super) fn eval_gather(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     // The indices may repeat large slices: bound the result first.
     let (data, idx) = (e.arg(0)?, e.arg(1)?);
-    let axis = e.i64a("axis").unwrap_or(0);
+    let axis = g::GatherOp(e.op).axis(e.ctx);
     let r = data.rank() as i64;
     if let Some(a) = usize::try_from(if axis < 0 { axis + r } else { axis })
         .ok()
@@ -199,7 +200,7 @@ pub(super) fn eval_unsqueeze(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 pub(super) fn eval_flatten(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let input = e.arg(0)?;
     let rank = input.rank() as i64;
-    let axis = e.i64a("axis").unwrap_or(1);
+    let axis = g::FlattenOp(e.op).axis(e.ctx);
     let a = if axis < 0 { axis + rank } else { axis };
     if a < 0 || a > rank {
         return Err(format!("axis {axis} is out of range for rank {rank}"));
@@ -214,8 +215,7 @@ pub(super) fn eval_flatten(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.pad`.
 pub(super) fn eval_pad(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
-    let mode = match attr_str(ctx, op, "mode").as_deref().unwrap_or("constant") {
+    let mode = match g::PadOp(e.op).mode(e.ctx).as_str() {
         "constant" => k::PadMode::Constant(
             e.opt(2)
                 .and_then(|t| t.to_f64_vec().first().copied())
@@ -266,8 +266,9 @@ pub(super) fn eval_shape_of(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let shape: Vec<i64> = e.arg(0)?.shape().iter().map(|&d| d as i64).collect();
     let r = shape.len() as i64;
     let clamp = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r) as usize;
-    let start = clamp(e.i64a("start").unwrap_or(0));
-    let end = clamp(e.i64a("end").unwrap_or(r));
+    let op = g::ShapeOfOp(e.op);
+    let start = clamp(op.start(e.ctx));
+    let end = clamp(op.end(e.ctx).unwrap_or(r));
     let dims = shape.get(start..end.max(start)).unwrap_or(&[]).to_vec();
     Ok(vec![Tensor::from_i64_vec(DType::I64, &[dims.len()], &dims)])
 }
@@ -334,14 +335,18 @@ pub(super) fn eval_range(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 
 /// `graph.scatter_elements`, or `graph.scatter_nd` when `nd`.
 pub(super) fn eval_scatter(e: &GraphArgs<'_>, nd: bool) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, e.op);
-    let r = attr_str(ctx, op, "reduction").unwrap_or_else(|| "none".into());
+    let ctx = e.ctx;
+    let r = if nd {
+        g::ScatterNdOp(e.op).reduction(ctx)
+    } else {
+        g::ScatterElementsOp(e.op).reduction(ctx)
+    };
     let r =
         k::ScatterReduction::parse(&r).ok_or_else(|| format!("has an unknown reduction '{r}'"))?;
     let out = if nd {
         k::scatter_nd(e.arg(0)?, e.arg(1)?, e.arg(2)?, r).map_err(kerr)?
     } else {
-        let axis = e.i64a("axis").unwrap_or(0);
+        let axis = g::ScatterElementsOp(e.op).axis(ctx);
         k::scatter_elements(e.arg(0)?, e.arg(1)?, e.arg(2)?, axis, r).map_err(kerr)?
     };
     Ok(vec![out])
@@ -354,11 +359,18 @@ pub(super) fn eval_cumulative(e: &GraphArgs<'_>, prod: bool) -> Result<Vec<Tenso
         &[a] => a,
         _ => return Err("axis must hold one element".into()),
     };
+    let (exclusive, reverse) = if prod {
+        let op = g::CumprodOp(op);
+        (op.exclusive(ctx), op.reverse(ctx))
+    } else {
+        let op = g::CumsumOp(op);
+        (op.exclusive(ctx), op.reverse(ctx))
+    };
     Ok(vec![(if prod { k::cumprod } else { k::cumsum })(
         e.arg(0)?,
         axis,
-        attr_bool(ctx, op, "exclusive"),
-        attr_bool(ctx, op, "reverse"),
+        exclusive,
+        reverse,
     )
     .map_err(kerr)?])
 }
