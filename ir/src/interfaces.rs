@@ -9,8 +9,7 @@
 //! looked up per op with [`Context::op_interface`]. Traits that are plain
 //! flags (`Pure`, `Commutative`, ...) stay in `OpTraits`; interfaces are for
 //! behavior with arguments and results, like the control flow between an
-//! op's regions below, or the reference evaluation the interpreter attaches
-//! to the ops it can run.
+//! op's regions below, or the shape function of each `graph` op.
 //!
 //! ```
 //! use strata_ir::interfaces::{RegionBranch, RegionSuccessor};
