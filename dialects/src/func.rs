@@ -243,10 +243,8 @@ fn print_func(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
     let func = FuncOp(op);
     p.write_char(' ');
     if let Some(vis) = func.sym_visibility(ctx) {
-        if let AttrKind::String { value, .. } = ctx.attr_kind(vis) {
-            p.write(&String::from_utf8_lossy(value));
-            p.write_char(' ');
-        }
+        p.write(&vis);
+        p.write_char(' ');
     }
     if let Some(name) = ctx.symbol_name(op) {
         p.print_symbol_name(&String::from_utf8_lossy(name));
@@ -460,7 +458,5 @@ fn verify_call(
 
 /// Register the func dialect.
 pub fn register(ctx: &mut Context) {
-    FuncOp::register(ctx);
-    ReturnOp::register(ctx);
-    CallOp::register(ctx);
+    strata_ir::ods::register_dialect_ops(ctx, "func");
 }

@@ -197,17 +197,7 @@ pub struct FmaOp {
 
 /// Register the math dialect.
 pub fn register(ctx: &mut Context) {
-    ExpOp::register(ctx);
-    LogOp::register(ctx);
-    TanhOp::register(ctx);
-    ErfOp::register(ctx);
-    SqrtOp::register(ctx);
-    RsqrtOp::register(ctx);
-    AbsFOp::register(ctx);
-    SinOp::register(ctx);
-    CosOp::register(ctx);
-    PowFOp::register(ctx);
-    FmaOp::register(ctx);
+    strata_ir::ods::register_dialect_ops(ctx, "math");
     ctx.registry_mut()
         .register_constant_materializer("math", crate::arith::materialize_constant);
 }

@@ -103,7 +103,8 @@ fn print_init_list(p: &mut OpAsmPrinter<'_, '_>, prefix: &str, args: &[Value], i
      print = print_for,
      verify = verify_for,
      verify_regions = verify_for_regions,
-     canonicalize = for_patterns)]
+     canonicalize = for_patterns,
+     interfaces(RegionBranch { successors: for_successors }))]
 pub struct ForOp {
     lowerBound: Operand<AnySignlessIntegerOrIndex>,
     upperBound: Operand<AnySignlessIntegerOrIndex>,
@@ -324,7 +325,8 @@ fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
      print = print_if,
      verify = verify_if,
      verify_regions = verify_if_regions,
-     canonicalize = if_patterns)]
+     canonicalize = if_patterns,
+     interfaces(RegionBranch { successors: if_successors }))]
 pub struct IfOp {
     condition: Operand<I1>,
     results: VariadicResult<AnyType>,
@@ -473,7 +475,8 @@ fn verify_if_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
      traits(RecursiveMemoryEffects, SingleBlock),
      parse = parse_while,
      print = print_while,
-     verify_regions = verify_while_regions)]
+     verify_regions = verify_while_regions,
+     interfaces(RegionBranch { successors: while_successors }))]
 pub struct WhileOp {
     inits: Variadic<AnyType>,
     results: VariadicResult<AnyType>,
@@ -674,22 +677,7 @@ fn while_successors(_: &Context, _: Operation, point: Option<usize>) -> Vec<Regi
 
 /// Register the scf dialect.
 pub fn register(ctx: &mut Context) {
-    ForOp::register(ctx);
-    IfOp::register(ctx);
-    WhileOp::register(ctx);
-    YieldOp::register(ctx);
-    ConditionOp::register(ctx);
-    let registry = ctx.registry_mut();
-    for (name, successors) in [
-        (
-            ForOp::NAME,
-            for_successors as fn(&Context, Operation, Option<usize>) -> Vec<RegionSuccessor>,
-        ),
-        (IfOp::NAME, if_successors),
-        (WhileOp::NAME, while_successors),
-    ] {
-        registry.attach_interface(name, RegionBranch { successors });
-    }
+    strata_ir::ods::register_dialect_ops(ctx, "scf");
 }
 
 // ----- canonicalization patterns -----

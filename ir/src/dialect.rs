@@ -224,6 +224,31 @@ pub type AttrParseFn = fn(&mut Context, &str) -> Result<Attribute, Vec<(usize, S
 /// canonical body text, which the printer writes back as `!dialect.body`.
 pub type TypeParseFn = fn(&mut Context, &str) -> Result<Type, Vec<(usize, String)>>;
 
+/// [`DialectRegistry::attach_interface`] named an op that is not
+/// registered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot attach an interface to '{op}': no such op is registered")]
+pub struct UnknownOpError {
+    /// The name that was given.
+    pub op: String,
+}
+
+/// A just-registered op (see [`DialectRegistry::register_op`]): attaching
+/// interfaces to it cannot fail.
+pub struct RegisteredOp<'r> {
+    registry: &'r mut DialectRegistry,
+    slot: usize,
+}
+
+impl RegisteredOp<'_> {
+    /// Attach an implementation of interface `I` to the op (replacing an
+    /// earlier one).
+    pub fn attach_interface<I: Send + Sync + 'static>(&mut self, implementation: I) -> &mut Self {
+        self.registry.attach_at(self.slot, implementation);
+        self
+    }
+}
+
 /// The registered dialects and operations.
 #[derive(Default)]
 pub struct DialectRegistry {
@@ -259,37 +284,51 @@ impl DialectRegistry {
         }
     }
 
-    /// Register an operation (its dialect is registered too).
-    pub fn register_op(&mut self, def: OpDefinition) {
+    /// Register an operation (its dialect is registered too); the returned
+    /// handle attaches interfaces to it.
+    pub fn register_op(&mut self, def: OpDefinition) -> RegisteredOp<'_> {
         if let Some((dialect, _)) = def.name.split_once('.') {
             let dialect: &'static str = &def.name[..dialect.len()];
             self.register_dialect(dialect);
         }
-        match self.by_name.get(def.name) {
-            Some(&index) => self.ops[index] = def,
-            None => {
-                self.by_name.insert(def.name.to_string(), self.ops.len());
-                self.ops.push(def);
+        let slot = match self.by_name.get(def.name) {
+            Some(&index) => {
+                self.ops[index] = def;
+                index
             }
+            None => {
+                let index = self.ops.len();
+                self.by_name.insert(def.name.to_string(), index);
+                self.ops.push(def);
+                index
+            }
+        };
+        RegisteredOp {
+            registry: self,
+            slot,
         }
     }
 
     /// Attach an implementation of interface `I` to the registered op
-    /// `op_name` (replacing an earlier one); returns `false` when no such op
-    /// is registered.
+    /// `op_name` (replacing an earlier one); an error names the op when no
+    /// op of that name is registered.
     pub fn attach_interface<I: Send + Sync + 'static>(
         &mut self,
         op_name: &str,
         implementation: I,
-    ) -> bool {
-        let Some(slot) = self.index_of(op_name) else {
-            return false;
-        };
+    ) -> Result<(), UnknownOpError> {
+        let slot = self.index_of(op_name).ok_or_else(|| UnknownOpError {
+            op: op_name.to_string(),
+        })?;
+        self.attach_at(slot, implementation);
+        Ok(())
+    }
+
+    fn attach_at<I: Send + Sync + 'static>(&mut self, slot: usize, implementation: I) {
         self.interfaces.insert(
             (std::any::TypeId::of::<I>(), slot),
             Box::new(implementation),
         );
-        true
     }
 
     /// The implementation of interface `I` attached to `op_name`.

@@ -2,13 +2,14 @@
 //! (MLIR's `OpInterface`s and external models).
 //!
 //! An interface is any `'static` (and `Send + Sync`) type, usually a struct of function
-//! pointers. It is attached to a registered op by name, from any crate, at
-//! registration time or later (`DialectRegistry::attach_interface`), and
+//! pointers. It is attached to an op by its declaration (`#[op(...,
+//! interfaces(...))]`), or to a registered op by name, from any crate, at
+//! registration time or later (`DialectRegistry::attach_interface`, an
+//! error for a name no registered op has), and
 //! looked up per op with [`Context::op_interface`]. Traits that are plain
 //! flags (`Pure`, `Commutative`, ...) stay in `OpTraits`; interfaces are for
 //! behavior with arguments and results, like the control flow between an
-//! op's regions below, or the reference evaluation the interpreter attaches
-//! to the ops it can run.
+//! op's regions below, or the shape function of each `graph` op.
 //!
 //! ```
 //! use strata_ir::interfaces::{RegionBranch, RegionSuccessor};
@@ -18,10 +19,14 @@
 //!     vec![RegionSuccessor::Parent]
 //! }
 //! let mut ctx = Context::new();
-//! let attached = ctx
+//! ctx.registry_mut()
+//!     .attach_interface("builtin.module", RegionBranch { successors })
+//!     .expect("builtin.module is registered");
+//! // A name that no op has is an error, not a silent no-op.
+//! assert!(ctx
 //!     .registry_mut()
-//!     .attach_interface("builtin.module", RegionBranch { successors });
-//! assert!(attached);
+//!     .attach_interface("builtin.modul", RegionBranch { successors })
+//!     .is_err());
 //! ```
 
 use crate::context::{Context, Operation};

@@ -60,6 +60,11 @@ pub use context::{
     Attribute, Block, Context, Ident, Location, Operation, Region, ResourceValue, Type,
 };
 pub use diagnostics::{Diagnostic, Severity, SourceBuffer};
+/// The registry of declared ops (`ods::DeclaredOp`) is an `inventory`
+/// collection; re-exported so that the code `#[op]` generates needs no
+/// direct dependency in the crate that declares the op.
+#[doc(hidden)]
+pub use inventory;
 pub use ir::{IrMapping, OpOperand, OperationState, Value};
 pub use strata_ir_macros::op;
 pub use types::TypeKind;

@@ -1,8 +1,9 @@
 //! Shape functions of the `graph` ops.
 //!
-//! Each op has a [`ShapeFunction`] (an op interface, attached at
-//! registration) that computes its results' symbolic shapes and element
-//! types from its operands' and its attributes. It serves three users: the
+//! Each op has a [`ShapeFunction`] (an op interface, attached by the op's
+//! declaration, `#[op(..., interfaces(ShapeFunction(f)))]`) that computes
+//! its results' symbolic shapes and element types from its operands' and
+//! its attributes. It serves three users: the
 //! op verifier (declared result types must agree with the inferred ones),
 //! builders such as the ONNX importer (which create ops with inferred
 //! result types), and the `graph-infer-shapes` pass (which refines declared
@@ -191,11 +192,15 @@ pub fn refine(declared: &Shape, inferred: &Shape) -> Result<Shape, String> {
 }
 
 /// The `verify` hook of every `graph` op: runs its shape function and
-/// checks the declared result types against the inferred ones.
+/// checks the declared result types against the inferred ones. An op
+/// without a shape function fails: nothing would check its result types.
 pub fn verify_shapes(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     for v in ctx.operands(op).chain(ctx.results(op)) {
         super::shape::check_encoding(ctx, ctx.value_type(v))
             .map_err(|msg| Diagnostic::op_error(ctx, op, msg))?;
+    }
+    if ctx.op_interface::<ShapeFunction>(op).is_none() {
+        return Err(Diagnostic::op_error(ctx, op, "has no shape function"));
     }
     let Some(inferred) = infer_results(ctx, op) else {
         return Ok(());
@@ -408,7 +413,7 @@ fn is_scalar(shape: &Shape) -> bool {
 
 // ----- shape functions -----
 
-fn infer_constant(
+pub(super) fn infer_constant(
     ctx: &Context,
     op: Operation,
     _: &[OperandInfo],
@@ -419,7 +424,11 @@ fn infer_constant(
     Ok(vec![(shape, ResultElem::Of(elem))])
 }
 
-fn infer_arith(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_arith(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
     same_elem(ctx, a, b)?;
     Ok(vec![(
@@ -428,7 +437,7 @@ fn infer_arith(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<I
     )])
 }
 
-fn infer_compare(
+pub(super) fn infer_compare(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -437,12 +446,20 @@ fn infer_compare(
     Ok(r.into_iter().map(|(s, _)| (s, ResultElem::I1)).collect())
 }
 
-fn infer_same(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_same(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let a = operand(ops, 0)?;
     Ok(vec![(a.shape.clone(), ResultElem::Of(a.elem))])
 }
 
-fn infer_clip(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_clip(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let a = operand(ops, 0)?;
     for bound in &ops[1..] {
         same_elem(ctx, a, bound)?;
@@ -456,7 +473,7 @@ fn infer_clip(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<In
     Ok(vec![(a.shape.clone(), ResultElem::Of(a.elem))])
 }
 
-fn infer_dropout(
+pub(super) fn infer_dropout(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -483,18 +500,30 @@ fn infer_dropout(
     Ok(out)
 }
 
-fn infer_cast(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_cast(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     Ok(vec![(operand(ops, 0)?.shape.clone(), ResultElem::Declared)])
 }
 
-fn infer_where(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_where(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (c, x, y) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
     same_elem(ctx, x, y)?;
     let shape = broadcast(&broadcast(&c.shape, &x.shape)?, &y.shape)?;
     Ok(vec![(shape, ResultElem::Of(x.elem))])
 }
 
-fn infer_matmul(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_matmul(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
     same_elem(ctx, a, b)?;
     let (Some(x), Some(y)) = (a.shape.dims(), b.shape.dims()) else {
@@ -536,7 +565,11 @@ fn infer_matmul(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<
     Ok(vec![(Shape::ranked(dims), ResultElem::Of(a.elem))])
 }
 
-fn infer_gemm(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_gemm(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
     same_elem(ctx, a, b)?;
     let (Some(x), Some(y)) = (a.shape.dims(), b.shape.dims()) else {
@@ -673,7 +706,7 @@ fn static_kernel(wd: &[Dim]) -> Result<Vec<i64>, String> {
         .collect()
 }
 
-fn infer_conv2d(
+pub(super) fn infer_conv2d(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -723,7 +756,7 @@ fn infer_conv2d(
     Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
 }
 
-fn infer_conv_transpose2d(
+pub(super) fn infer_conv_transpose2d(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -826,7 +859,11 @@ fn infer_conv_transpose2d(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_pool(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_pool(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let Some(xd) = x.shape.dims() else {
         let unknown = Shape::ranked(vec![Dim::Unknown; 4]);
@@ -864,7 +901,7 @@ fn infer_pool(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<I
     Ok(out)
 }
 
-fn infer_global_pool(
+pub(super) fn infer_global_pool(
     _: &Context,
     _: Operation,
     ops: &[OperandInfo],
@@ -884,7 +921,7 @@ fn infer_global_pool(
     Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
 }
 
-fn infer_axis_same(
+pub(super) fn infer_axis_same(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -900,7 +937,11 @@ fn infer_axis_same(
     Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
 }
 
-fn infer_norm(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_norm(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let r = infer_axis_same(ctx, op, ops)?;
     let x = operand(ops, 0)?;
     for p in &ops[1..] {
@@ -909,7 +950,7 @@ fn infer_norm(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<I
     Ok(r)
 }
 
-fn infer_batch_norm(
+pub(super) fn infer_batch_norm(
     ctx: &Context,
     _: Operation,
     ops: &[OperandInfo],
@@ -955,7 +996,7 @@ fn reduce_axes(axes: &[i64], rank: usize) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
-fn infer_reduce(
+pub(super) fn infer_reduce(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1006,7 +1047,7 @@ fn infer_reduce(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_arg_reduce(
+pub(super) fn infer_arg_reduce(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1029,7 +1070,7 @@ fn infer_arg_reduce(
     Ok(vec![(Shape::ranked(dims), ResultElem::I64)])
 }
 
-fn infer_reshape(
+pub(super) fn infer_reshape(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1117,7 +1158,7 @@ fn target_sizes(s: &OperandInfo) -> Option<Vec<Dim>> {
     }
 }
 
-fn infer_transpose(
+pub(super) fn infer_transpose(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1154,7 +1195,11 @@ fn infer_transpose(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_expand(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_expand(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (x, s) = (operand(ops, 0)?, operand(ops, 1)?);
     let elem = ResultElem::Of(x.elem);
     match target_sizes(s) {
@@ -1177,7 +1222,7 @@ fn infer_expand(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<In
     }
 }
 
-fn infer_concat(
+pub(super) fn infer_concat(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1226,7 +1271,11 @@ fn infer_concat(
     Ok(vec![(Shape::ranked(dims), ResultElem::Of(first.elem))])
 }
 
-fn infer_split(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_split(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let n = ctx.results(op).len();
     let elem = ResultElem::Of(x.elem);
@@ -1316,7 +1365,11 @@ pub fn slice_len(dim: i64, start: i64, end: i64, step: i64) -> i64 {
     len as i64
 }
 
-fn infer_slice(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_slice(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let elem = ResultElem::Of(x.elem);
     let Some(xd) = x.shape.dims() else {
@@ -1370,7 +1423,7 @@ fn infer_slice(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_gather(
+pub(super) fn infer_gather(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1390,7 +1443,7 @@ fn infer_gather(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_gather_elements(
+pub(super) fn infer_gather_elements(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1404,7 +1457,11 @@ fn infer_gather_elements(
     Ok(vec![(idx.shape.clone(), elem)])
 }
 
-fn infer_dft(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_dft(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let elem = ResultElem::Of(x.elem);
     let Some(xd) = x.shape.dims() else {
@@ -1456,7 +1513,11 @@ fn infer_dft(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<In
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_nms(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_nms(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (b, s) = (operand(ops, 0)?, operand(ops, 1)?);
     if let (Some(bd), Some(sd)) = (b.shape.dims(), s.shape.dims()) {
         if bd.len() != 3 || sd.len() != 3 || bd[2].provably_ne(&Dim::Known(4)) {
@@ -1486,7 +1547,7 @@ fn infer_nms(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Infer
     )])
 }
 
-fn infer_grid_sample(
+pub(super) fn infer_grid_sample(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1528,7 +1589,7 @@ fn infer_grid_sample(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_gather_nd(
+pub(super) fn infer_gather_nd(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1605,7 +1666,7 @@ fn check_reduction(ctx: &Context, op: Operation) -> Result<(), String> {
     Ok(())
 }
 
-fn infer_scatter_elements(
+pub(super) fn infer_scatter_elements(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1628,7 +1689,7 @@ fn infer_scatter_elements(
     Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
 }
 
-fn infer_scatter_nd(
+pub(super) fn infer_scatter_nd(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1664,7 +1725,7 @@ fn infer_scatter_nd(
     Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
 }
 
-fn infer_bit_shift(
+pub(super) fn infer_bit_shift(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1678,7 +1739,11 @@ fn infer_bit_shift(
     infer_arith(ctx, op, ops)
 }
 
-fn infer_cumsum(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_cumsum(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (x, axis) = (operand(ops, 0)?, operand(ops, 1)?);
     if !is_scalar(&axis.shape) {
         return Err(format!(
@@ -1695,7 +1760,11 @@ fn infer_cumsum(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<In
     Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
 }
 
-fn infer_top_k(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_top_k(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (x, k) = (operand(ops, 0)?, operand(ops, 1)?);
     if !is_scalar(&k.shape) {
         return Err(format!(
@@ -1772,7 +1841,7 @@ fn float_constant(ctx: &Context, v: Value) -> Option<Vec<f64>> {
     (0..count).map(read).collect()
 }
 
-fn infer_resize(
+pub(super) fn infer_resize(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1905,7 +1974,11 @@ fn infer_resize(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_squeeze(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_squeeze(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let x = operand(ops, 0)?;
     let elem = ResultElem::Of(x.elem);
     let Some(xd) = x.shape.dims() else {
@@ -1935,7 +2008,7 @@ fn infer_squeeze(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<I
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_unsqueeze(
+pub(super) fn infer_unsqueeze(
     _: &Context,
     _: Operation,
     ops: &[OperandInfo],
@@ -1960,7 +2033,7 @@ fn infer_unsqueeze(
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_flatten(
+pub(super) fn infer_flatten(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -1987,7 +2060,11 @@ fn infer_flatten(
     )])
 }
 
-fn infer_pad(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_pad(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (x, p) = (operand(ops, 0)?, operand(ops, 1)?);
     let elem = ResultElem::Of(x.elem);
     let mode = attr_str(ctx, op, "mode").unwrap_or_else(|| "constant".into());
@@ -2059,7 +2136,11 @@ fn infer_pad(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<In
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_tile(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_tile(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (x, r) = (operand(ops, 0)?, operand(ops, 1)?);
     let elem = ResultElem::Of(x.elem);
     let Some(xd) = x.shape.dims() else {
@@ -2082,7 +2163,7 @@ fn infer_tile(_: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Infe
     Ok(vec![(Shape::ranked(dims), elem)])
 }
 
-fn infer_shape_of(
+pub(super) fn infer_shape_of(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -2101,11 +2182,15 @@ fn infer_shape_of(
     Ok(vec![(Shape::ranked(vec![len]), ResultElem::I64)])
 }
 
-fn infer_size(_: &Context, _: Operation, _: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_size(
+    _: &Context,
+    _: Operation,
+    _: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     Ok(vec![(Shape::ranked(vec![]), ResultElem::I64)])
 }
 
-fn infer_constant_of_shape(
+pub(super) fn infer_constant_of_shape(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -2135,7 +2220,11 @@ fn infer_constant_of_shape(
     Ok(vec![(shape, elem)])
 }
 
-fn infer_range(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_range(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let (s, l, d) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
     same_elem(ctx, s, l)?;
     same_elem(ctx, s, d)?;
@@ -2166,7 +2255,7 @@ fn infer_range(ctx: &Context, _: Operation, ops: &[OperandInfo]) -> Result<Vec<I
     Ok(vec![(Shape::ranked(vec![len]), ResultElem::Of(s.elem))])
 }
 
-fn infer_attention(
+pub(super) fn infer_attention(
     ctx: &Context,
     _: Operation,
     ops: &[OperandInfo],
@@ -2243,7 +2332,7 @@ fn infer_attention(
     Ok(vec![(out, ResultElem::Of(q.elem))])
 }
 
-fn infer_custom(
+pub(super) fn infer_custom(
     ctx: &Context,
     op: Operation,
     ops: &[OperandInfo],
@@ -2276,111 +2365,11 @@ fn infer_custom(
     Ok(out)
 }
 
-/// The shape function of each `graph` op, by name.
-pub(super) const SHAPE_FUNCTIONS: &[(&str, ShapeFn)] = &[
-    ("graph.constant", infer_constant),
-    ("graph.add", infer_arith),
-    ("graph.sub", infer_arith),
-    ("graph.mul", infer_arith),
-    ("graph.div", infer_arith),
-    ("graph.pow", infer_arith),
-    ("graph.max", infer_arith),
-    ("graph.min", infer_arith),
-    ("graph.mod", infer_arith),
-    ("graph.and", infer_arith),
-    ("graph.or", infer_arith),
-    ("graph.xor", infer_arith),
-    ("graph.equal", infer_compare),
-    ("graph.less", infer_compare),
-    ("graph.less_equal", infer_compare),
-    ("graph.greater", infer_compare),
-    ("graph.greater_equal", infer_compare),
-    ("graph.neg", infer_same),
-    ("graph.abs", infer_same),
-    ("graph.sign", infer_same),
-    ("graph.sqrt", infer_same),
-    ("graph.rsqrt", infer_same),
-    ("graph.reciprocal", infer_same),
-    ("graph.exp", infer_same),
-    ("graph.log", infer_same),
-    ("graph.erf", infer_same),
-    ("graph.tanh", infer_same),
-    ("graph.sin", infer_same),
-    ("graph.cos", infer_same),
-    ("graph.floor", infer_same),
-    ("graph.round", infer_same),
-    ("graph.ceil", infer_same),
-    ("graph.sigmoid", infer_same),
-    ("graph.relu", infer_same),
-    ("graph.silu", infer_same),
-    ("graph.softplus", infer_same),
-    ("graph.not", infer_same),
-    ("graph.identity", infer_same),
-    ("graph.gelu", infer_gelu),
-    ("graph.leaky_relu", infer_same),
-    ("graph.elu", infer_same),
-    ("graph.hard_sigmoid", infer_same),
-    ("graph.clip", infer_clip),
-    ("graph.cast", infer_cast),
-    ("graph.where", infer_where),
-    ("graph.matmul", infer_matmul),
-    ("graph.gemm", infer_gemm),
-    ("graph.conv2d", infer_conv2d),
-    ("graph.max_pool2d", infer_pool),
-    ("graph.avg_pool2d", infer_pool),
-    ("graph.global_avg_pool", infer_global_pool),
-    ("graph.global_max_pool", infer_global_pool),
-    ("graph.softmax", infer_axis_same),
-    ("graph.log_softmax", infer_axis_same),
-    ("graph.layer_norm", infer_norm),
-    ("graph.dropout", infer_dropout),
-    ("graph.gather_elements", infer_gather_elements),
-    ("graph.gather_nd", infer_gather_nd),
-    ("graph.grid_sample", infer_grid_sample),
-    ("graph.non_max_suppression", infer_nms),
-    ("graph.dft", infer_dft),
-    ("graph.scatter_elements", infer_scatter_elements),
-    ("graph.scatter_nd", infer_scatter_nd),
-    ("graph.cumsum", infer_cumsum),
-    ("graph.cumprod", infer_cumsum),
-    ("graph.bit_shift", infer_bit_shift),
-    ("graph.top_k", infer_top_k),
-    ("graph.resize", infer_resize),
-    ("graph.conv_transpose2d", infer_conv_transpose2d),
-    ("graph.rms_norm", infer_norm),
-    ("graph.batch_norm", infer_batch_norm),
-    ("graph.reduce_sum", infer_reduce),
-    ("graph.reduce_mean", infer_reduce),
-    ("graph.reduce_max", infer_reduce),
-    ("graph.reduce_min", infer_reduce),
-    ("graph.reduce_prod", infer_reduce),
-    ("graph.reduce_sum_square", infer_reduce),
-    ("graph.reduce_l1", infer_reduce),
-    ("graph.reduce_l2", infer_reduce),
-    ("graph.reduce_log_sum_exp", infer_reduce),
-    ("graph.argmax", infer_arg_reduce),
-    ("graph.argmin", infer_arg_reduce),
-    ("graph.reshape", infer_reshape),
-    ("graph.transpose", infer_transpose),
-    ("graph.expand", infer_expand),
-    ("graph.concat", infer_concat),
-    ("graph.split", infer_split),
-    ("graph.slice", infer_slice),
-    ("graph.gather", infer_gather),
-    ("graph.squeeze", infer_squeeze),
-    ("graph.unsqueeze", infer_unsqueeze),
-    ("graph.flatten", infer_flatten),
-    ("graph.pad", infer_pad),
-    ("graph.tile", infer_tile),
-    ("graph.shape_of", infer_shape_of),
-    ("graph.size", infer_size),
-    ("graph.constant_of_shape", infer_constant_of_shape),
-    ("graph.range", infer_range),
-    ("graph.attention", infer_attention),
-    ("graph.custom", infer_custom),
-];
-
-fn infer_gelu(ctx: &Context, op: Operation, ops: &[OperandInfo]) -> Result<Vec<Inferred>, String> {
+pub(super) fn infer_gelu(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
     let approx = attr_str(ctx, op, "approximate").unwrap_or_else(|| "none".into());
     if approx != "none" && approx != "tanh" {
         return Err(format!(

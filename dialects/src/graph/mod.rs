@@ -14,21 +14,16 @@ mod ops;
 pub mod shape;
 pub mod shape_value;
 
-use ops::register_ops;
 pub use ops::*;
 
 use strata_ir::Context;
 
-/// Register the graph dialect: its ops, its attribute syntax and the shape
-/// function of each op.
+/// Register the graph dialect: its ops (each with the shape function its
+/// declaration attaches) and its attribute syntax.
 pub fn register(ctx: &mut Context) {
     ctx.registry_mut()
         .register_attr_parser("graph", shape::parse_graph_attr);
     ctx.registry_mut()
         .register_constant_materializer("graph", fold::materialize_constant);
-    register_ops(ctx);
-    for (name, f) in infer::SHAPE_FUNCTIONS {
-        ctx.registry_mut()
-            .attach_interface(name, infer::ShapeFunction(*f));
-    }
+    strata_ir::ods::register_dialect_ops(ctx, "graph");
 }

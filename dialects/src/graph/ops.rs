@@ -12,7 +12,7 @@ use strata_ir::{attr_constraint, op, type_constraint};
 use strata_ir::{Context, OperationState, Type, TypeKind};
 
 use super::fold::{fold_constant, fold_graph, reshape_patterns, transpose_patterns};
-use super::infer::verify_shapes;
+use super::infer::{self, verify_shapes, ShapeFunction};
 
 type_constraint!(
     /// A ranked or unranked tensor of any element type.
@@ -60,7 +60,13 @@ attr_constraint!(
         ctx.attr_kind(attr),
         strata_ir::attributes::AttrKind::DenseArray { element, .. }
             if matches!(ctx.type_kind(*element), TypeKind::Integer { width: 64, .. })
-    )
+    ),
+    value: Vec<i64> = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|&v| v as i64).collect())
+        }
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A 64-bit float attribute.
@@ -68,11 +74,23 @@ attr_constraint!(
         ctx.attr_kind(attr),
         strata_ir::attributes::AttrKind::Float { ty, .. }
             if ctx.float_kind(*ty) == Some(strata_ir::float::FloatKind::F64)
-    )
+    ),
+    value: f64 = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::Float { ty, bits }
+            if ctx.float_kind(*ty) == Some(strata_ir::float::FloatKind::F64) =>
+        {
+            Some(f64::from_bits(*bits as u64))
+        }
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A boolean (`true` / `false`).
-    BoolAttr, "bool attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| strata_ir::ods::constraints::is_signless_int_attr(ctx, attr, 1)
+    BoolAttr, "bool attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| strata_ir::ods::constraints::is_signless_int_attr(ctx, attr, 1),
+    value: bool = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::Integer { value, .. } => Some(*value != 0),
+        _ => None,
+    }
 );
 attr_constraint!(
     /// An elements attribute (`dense<...>`, `dense_resource<...>`).
@@ -94,7 +112,8 @@ attr_constraint!(
      format = "attr-dict $value",
      infer = infer_constant,
      fold = fold_constant,
-     verify = verify_shapes)]
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_constant)))]
 pub struct ConstantOp {
     value: Attr<ElementsAttr>,
     output: Result<AnyTensor>,
@@ -124,13 +143,14 @@ fn infer_constant(ctx: &mut Context, state: &OperationState) -> Result<Vec<Type>
 // ----- elementwise -----
 
 macro_rules! binary {
-    ($name:ident, $mnemonic:tt, $summary:tt, $c:ty $(, $trait:ident)*) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty $(, $trait:ident)*) => {
         #[doc = $summary]
         #[op($mnemonic,
              traits(Pure $(, $trait)*),
              format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
              fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
         pub struct $name {
             lhs: Operand<$c>,
             rhs: Operand<$c>,
@@ -142,6 +162,7 @@ macro_rules! binary {
 binary!(
     AddOp,
     "graph.add",
+    infer_arith,
     "Elementwise addition, with broadcasting.",
     AnyTensor,
     Commutative
@@ -149,12 +170,14 @@ binary!(
 binary!(
     SubOp,
     "graph.sub",
+    infer_arith,
     "Elementwise subtraction, with broadcasting.",
     AnyTensor
 );
 binary!(
     MulOp,
     "graph.mul",
+    infer_arith,
     "Elementwise multiplication, with broadcasting.",
     AnyTensor,
     Commutative
@@ -162,18 +185,21 @@ binary!(
 binary!(
     DivOp,
     "graph.div",
+    infer_arith,
     "Elementwise division, with broadcasting (integers truncate toward zero).",
     AnyTensor
 );
 binary!(
     PowOp,
     "graph.pow",
+    infer_arith,
     "Elementwise power, with broadcasting.",
     AnyTensor
 );
 binary!(
     MaxOp,
     "graph.max",
+    infer_arith,
     "Elementwise maximum of two tensors, with broadcasting.",
     AnyTensor,
     Commutative
@@ -181,6 +207,7 @@ binary!(
 binary!(
     MinOp,
     "graph.min",
+    infer_arith,
     "Elementwise minimum of two tensors, with broadcasting.",
     AnyTensor,
     Commutative
@@ -194,7 +221,8 @@ binary!(
      traits(Pure),
      format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-     verify = verify_shapes)]
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_arith)))]
 pub struct ModOp {
     lhs: Operand<AnyTensor>,
     rhs: Operand<AnyTensor>,
@@ -205,6 +233,7 @@ pub struct ModOp {
 binary!(
     AndOp,
     "graph.and",
+    infer_arith,
     "Elementwise bitwise and of integer tensors (logical and on `i1`), with broadcasting.",
     AnyIntTensor,
     Commutative
@@ -212,6 +241,7 @@ binary!(
 binary!(
     OrOp,
     "graph.or",
+    infer_arith,
     "Elementwise bitwise or of integer tensors (logical or on `i1`), with broadcasting.",
     AnyIntTensor,
     Commutative
@@ -219,6 +249,7 @@ binary!(
 binary!(
     XorOp,
     "graph.xor",
+    infer_arith,
     "Elementwise bitwise exclusive or of integer tensors (logical on `i1`), with broadcasting.",
     AnyIntTensor,
     Commutative
@@ -226,6 +257,7 @@ binary!(
 binary!(
     EqualOp,
     "graph.equal",
+    infer_compare,
     "Elementwise `==`, with broadcasting; the result is `i1`.",
     AnyTensor,
     Commutative
@@ -233,36 +265,41 @@ binary!(
 binary!(
     LessOp,
     "graph.less",
+    infer_compare,
     "Elementwise `<`, with broadcasting; the result is `i1`.",
     AnyTensor
 );
 binary!(
     LessEqualOp,
     "graph.less_equal",
+    infer_compare,
     "Elementwise `<=`, with broadcasting; the result is `i1`.",
     AnyTensor
 );
 binary!(
     GreaterOp,
     "graph.greater",
+    infer_compare,
     "Elementwise `>`, with broadcasting; the result is `i1`.",
     AnyTensor
 );
 binary!(
     GreaterEqualOp,
     "graph.greater_equal",
+    infer_compare,
     "Elementwise `>=`, with broadcasting; the result is `i1`.",
     AnyTensor
 );
 
 macro_rules! unary {
-    ($name:ident, $mnemonic:tt, $summary:tt, $c:ty) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty) => {
         #[doc = $summary]
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
         pub struct $name {
             input: Operand<$c>,
             output: Result<AnyTensor>,
@@ -270,99 +307,150 @@ macro_rules! unary {
     };
 }
 
-unary!(NegOp, "graph.neg", "Elementwise negation.", AnyTensor);
-unary!(AbsOp, "graph.abs", "Elementwise absolute value.", AnyTensor);
+unary!(
+    NegOp,
+    "graph.neg",
+    infer_same,
+    "Elementwise negation.",
+    AnyTensor
+);
+unary!(
+    AbsOp,
+    "graph.abs",
+    infer_same,
+    "Elementwise absolute value.",
+    AnyTensor
+);
 unary!(
     SignOp,
     "graph.sign",
+    infer_same,
     "Elementwise sign (-1, 0 or 1).",
     AnyTensor
 );
 unary!(
     SqrtOp,
     "graph.sqrt",
+    infer_same,
     "Elementwise square root.",
     FloatTensor
 );
 unary!(
     RsqrtOp,
     "graph.rsqrt",
+    infer_same,
     "Elementwise reciprocal square root.",
     FloatTensor
 );
 unary!(
     ReciprocalOp,
     "graph.reciprocal",
+    infer_same,
     "Elementwise reciprocal.",
     FloatTensor
 );
-unary!(ExpOp, "graph.exp", "Elementwise exponential.", FloatTensor);
+unary!(
+    ExpOp,
+    "graph.exp",
+    infer_same,
+    "Elementwise exponential.",
+    FloatTensor
+);
 unary!(
     LogOp,
     "graph.log",
+    infer_same,
     "Elementwise natural logarithm.",
     FloatTensor
 );
 unary!(
     ErfOp,
     "graph.erf",
+    infer_same,
     "Elementwise error function.",
     FloatTensor
 );
 unary!(
     TanhOp,
     "graph.tanh",
+    infer_same,
     "Elementwise hyperbolic tangent.",
     FloatTensor
 );
-unary!(SinOp, "graph.sin", "Elementwise sine.", FloatTensor);
-unary!(CosOp, "graph.cos", "Elementwise cosine.", FloatTensor);
+unary!(
+    SinOp,
+    "graph.sin",
+    infer_same,
+    "Elementwise sine.",
+    FloatTensor
+);
+unary!(
+    CosOp,
+    "graph.cos",
+    infer_same,
+    "Elementwise cosine.",
+    FloatTensor
+);
 unary!(
     FloorOp,
     "graph.floor",
+    infer_same,
     "Elementwise rounding down.",
     FloatTensor
 );
 unary!(
     CeilOp,
     "graph.ceil",
+    infer_same,
     "Elementwise rounding up.",
     FloatTensor
 );
 unary!(
     RoundOp,
     "graph.round",
+    infer_same,
     "Elementwise rounding to the nearest integer, halves to even.",
     FloatTensor
 );
 unary!(
     SigmoidOp,
     "graph.sigmoid",
+    infer_same,
     "Elementwise logistic sigmoid `1 / (1 + exp(-x))`.",
     FloatTensor
 );
-unary!(ReluOp, "graph.relu", "Elementwise `max(x, 0)`.", AnyTensor);
+unary!(
+    ReluOp,
+    "graph.relu",
+    infer_same,
+    "Elementwise `max(x, 0)`.",
+    AnyTensor
+);
 unary!(
     SiluOp,
     "graph.silu",
+    infer_same,
     "Elementwise `x * sigmoid(x)`.",
     FloatTensor
 );
 unary!(
     SoftplusOp,
     "graph.softplus",
+    infer_same,
     "Elementwise `log(1 + exp(x))`.",
     FloatTensor
 );
 unary!(
     NotOp,
     "graph.not",
+    infer_same,
     "Elementwise bitwise negation of an integer tensor (logical on `i1`).",
     AnyIntTensor
 );
 unary!(
     IdentityOp,
     "graph.identity",
+    infer_same,
     "The input, unchanged.",
     AnyTensor
 );
@@ -375,7 +463,8 @@ unary!(
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_gelu)))]
 pub struct GeluOp {
     input: Operand<FloatTensor>,
     #[default = "\"none\""]
@@ -384,13 +473,14 @@ pub struct GeluOp {
 }
 
 macro_rules! unary_alpha {
-    ($name:ident, $mnemonic:tt, $summary:tt, $default:tt) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt) => {
         #[doc = $summary]
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
         pub struct $name {
             input: Operand<FloatTensor>,
             #[default = $default]
@@ -403,12 +493,14 @@ macro_rules! unary_alpha {
 unary_alpha!(
     LeakyReluOp,
     "graph.leaky_relu",
+    infer_same,
     "Elementwise `x < 0 ? alpha * x : x`.",
     "1.000000e-02 : f64"
 );
 unary_alpha!(
     EluOp,
     "graph.elu",
+    infer_same,
     "Elementwise `x < 0 ? alpha * (exp(x) - 1) : x`.",
     "1.000000e+00 : f64"
 );
@@ -418,7 +510,8 @@ unary_alpha!(
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_same)))]
 pub struct HardSigmoidOp {
     input: Operand<FloatTensor>,
     #[default = "2.000000e-01 : f64"]
@@ -436,7 +529,8 @@ pub struct HardSigmoidOp {
      traits(Pure),
      format = "$input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_clip)))]
 pub struct ClipOp {
     input: Operand<AnyTensor>,
     min: Optional<AnyTensor>,
@@ -452,7 +546,8 @@ pub struct ClipOp {
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_cast)))]
 pub struct CastOp {
     input: Operand<AnyTensor>,
     output: Result<AnyTensor>,
@@ -463,7 +558,8 @@ pub struct CastOp {
      traits(Pure),
      format = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_where)))]
 pub struct WhereOp {
     condition: Operand<BoolTensor>,
     x: Operand<AnyTensor>,
@@ -479,7 +575,8 @@ pub struct WhereOp {
      traits(Pure),
      format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_matmul)))]
 pub struct MatMulOp {
     lhs: Operand<AnyTensor>,
     rhs: Operand<AnyTensor>,
@@ -493,7 +590,8 @@ pub struct MatMulOp {
      traits(Pure),
      format = "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_gemm)))]
 pub struct GemmOp {
     a: Operand<AnyTensor>,
     b: Operand<AnyTensor>,
@@ -516,7 +614,8 @@ pub struct GemmOp {
      traits(Pure),
      format = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_conv2d)))]
 pub struct Conv2dOp {
     input: Operand<FloatTensor>,
     weight: Operand<FloatTensor>,
@@ -542,7 +641,8 @@ pub struct Conv2dOp {
      traits(Pure),
      format = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_conv_transpose2d)))]
 pub struct ConvTranspose2dOp {
     input: Operand<FloatTensor>,
     weight: Operand<FloatTensor>,
@@ -570,7 +670,8 @@ pub struct ConvTranspose2dOp {
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_pool)))]
 pub struct MaxPool2dOp {
     input: Operand<AnyTensor>,
     kernel_shape: Attr<I64ArrayAttr>,
@@ -593,7 +694,8 @@ pub struct MaxPool2dOp {
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_pool)))]
 pub struct AvgPool2dOp {
     input: Operand<FloatTensor>,
     kernel_shape: Attr<I64ArrayAttr>,
@@ -611,13 +713,14 @@ pub struct AvgPool2dOp {
 }
 
 macro_rules! global_pool {
-    ($name:ident, $mnemonic:tt, $summary:tt) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt) => {
         #[doc = $summary]
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
         pub struct $name {
             input: Operand<FloatTensor>,
             output: Result<AnyTensor>,
@@ -628,24 +731,27 @@ macro_rules! global_pool {
 global_pool!(
     GlobalAvgPoolOp,
     "graph.global_avg_pool",
+    infer_global_pool,
     "Average over all spatial dimensions (2 and up), kept as size 1."
 );
 global_pool!(
     GlobalMaxPoolOp,
     "graph.global_max_pool",
+    infer_global_pool,
     "Maximum over all spatial dimensions (2 and up), kept as size 1."
 );
 
 // ----- normalizations -----
 
 macro_rules! softmax {
-    ($name:ident, $mnemonic:tt, $summary:tt) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt) => {
         #[doc = $summary]
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
         pub struct $name {
             input: Operand<FloatTensor>,
             #[default = "-1"]
@@ -655,10 +761,16 @@ macro_rules! softmax {
     };
 }
 
-softmax!(SoftmaxOp, "graph.softmax", "Softmax along one axis.");
+softmax!(
+    SoftmaxOp,
+    "graph.softmax",
+    infer_axis_same,
+    "Softmax along one axis."
+);
 softmax!(
     LogSoftmaxOp,
     "graph.log_softmax",
+    infer_axis_same,
     "Logarithm of the softmax along one axis."
 );
 
@@ -668,7 +780,8 @@ softmax!(
      traits(Pure),
      format = "$input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_norm)))]
 pub struct LayerNormOp {
     input: Operand<FloatTensor>,
     scale: Operand<FloatTensor>,
@@ -686,7 +799,8 @@ pub struct LayerNormOp {
      traits(Pure),
      format = "$input `,` $scale attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_norm)))]
 pub struct RmsNormOp {
     input: Operand<FloatTensor>,
     scale: Operand<FloatTensor>,
@@ -703,7 +817,8 @@ pub struct RmsNormOp {
      traits(Pure),
      format = "$input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_batch_norm)))]
 pub struct BatchNormOp {
     input: Operand<FloatTensor>,
     scale: Operand<FloatTensor>,
@@ -729,7 +844,8 @@ pub struct BatchNormOp {
      traits(Pure),
      format = "$input `,` $ratio (`training` $training^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_dropout)))]
 pub struct DropoutOp {
     input: Operand<FloatTensor>,
     ratio: Operand<FloatTensor>,
@@ -743,7 +859,7 @@ pub struct DropoutOp {
 // ----- reductions -----
 
 macro_rules! reduce {
-    ($name:ident, $mnemonic:tt, $summary:tt) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt) => {
         #[doc = $summary]
         ///
         /// `axes` (an optional 1-D `i64` tensor) lists the reduced
@@ -753,7 +869,8 @@ macro_rules! reduce {
              traits(Pure),
              format = "$input (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
              fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
         pub struct $name {
             input: Operand<AnyTensor>,
             axes: Optional<IntTensor>,
@@ -766,56 +883,70 @@ macro_rules! reduce {
     };
 }
 
-reduce!(ReduceSumOp, "graph.reduce_sum", "Sum over the given axes.");
+reduce!(
+    ReduceSumOp,
+    "graph.reduce_sum",
+    infer_reduce,
+    "Sum over the given axes."
+);
 reduce!(
     ReduceMeanOp,
     "graph.reduce_mean",
+    infer_reduce,
     "Mean over the given axes."
 );
 reduce!(
     ReduceMaxOp,
     "graph.reduce_max",
+    infer_reduce,
     "Maximum over the given axes."
 );
 reduce!(
     ReduceMinOp,
     "graph.reduce_min",
+    infer_reduce,
     "Minimum over the given axes."
 );
 reduce!(
     ReduceProdOp,
     "graph.reduce_prod",
+    infer_reduce,
     "Product over the given axes."
 );
 reduce!(
     ReduceSumSquareOp,
     "graph.reduce_sum_square",
+    infer_reduce,
     "Sum of squares over the given axes."
 );
 reduce!(
     ReduceL1Op,
     "graph.reduce_l1",
+    infer_reduce,
     "Sum of absolute values over the given axes."
 );
 reduce!(
     ReduceL2Op,
     "graph.reduce_l2",
+    infer_reduce,
     "Euclidean norm over the given axes."
 );
 reduce!(
     ReduceLogSumExpOp,
     "graph.reduce_log_sum_exp",
+    infer_reduce,
     "`log(sum(exp(x)))` over the given axes."
 );
 
 macro_rules! arg_reduce {
-    ($name:ident, $mnemonic:tt, $summary:tt) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt) => {
         #[doc = $summary]
         #[op($mnemonic,
                              traits(Pure),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
         pub struct $name {
             input: Operand<AnyTensor>,
             #[default = "0"]
@@ -832,11 +963,13 @@ macro_rules! arg_reduce {
 arg_reduce!(
     ArgMaxOp,
     "graph.argmax",
+    infer_arg_reduce,
     "Index (`i64`) of the maximum along one axis."
 );
 arg_reduce!(
     ArgMinOp,
     "graph.argmin",
+    infer_arg_reduce,
     "Index (`i64`) of the minimum along one axis."
 );
 
@@ -851,7 +984,8 @@ arg_reduce!(
      canonicalize = reshape_patterns,
      format = "$input `,` $shape attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_reshape)))]
 pub struct ReshapeOp {
     input: Operand<AnyTensor>,
     shape: Operand<IntTensor>,
@@ -867,7 +1001,8 @@ pub struct ReshapeOp {
      canonicalize = transpose_patterns,
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_transpose)))]
 pub struct TransposeOp {
     input: Operand<AnyTensor>,
     perm: OptionalAttr<I64ArrayAttr>,
@@ -880,7 +1015,8 @@ pub struct TransposeOp {
      traits(Pure),
      format = "$input `,` $shape attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_expand)))]
 pub struct ExpandOp {
     input: Operand<AnyTensor>,
     shape: Operand<IntTensor>,
@@ -892,7 +1028,8 @@ pub struct ExpandOp {
      traits(Pure),
      format = "$inputs attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_concat)))]
 pub struct ConcatOp {
     inputs: Variadic<AnyTensor>,
     axis: Attr<I64Attr>,
@@ -905,7 +1042,8 @@ pub struct ConcatOp {
      traits(Pure),
      format = "$input (`sizes` $split^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_split)))]
 pub struct SplitOp {
     input: Operand<AnyTensor>,
     split: Optional<IntTensor>,
@@ -921,7 +1059,8 @@ pub struct SplitOp {
      traits(Pure),
      format = "$input `,` $starts `,` $ends (`axes` $axes^)? (`steps` $steps^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_slice)))]
 pub struct SliceOp {
     input: Operand<AnyTensor>,
     starts: Operand<IntTensor>,
@@ -942,7 +1081,8 @@ pub struct SliceOp {
      traits(Pure),
      format = "$input (`roi` $roi^)? (`scales` $scales^)? (`sizes` $sizes^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_resize)))]
 pub struct ResizeOp {
     input: Operand<AnyTensor>,
     roi: Optional<FloatTensor>,
@@ -977,7 +1117,8 @@ pub struct ResizeOp {
      traits(Pure),
      format = "$input `,` $grid attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_grid_sample)))]
 pub struct GridSampleOp {
     input: Operand<FloatTensor>,
     grid: Operand<FloatTensor>,
@@ -998,7 +1139,8 @@ pub struct GridSampleOp {
      traits(Pure),
      format = "$boxes `,` $scores (`max_output` $max_output_boxes_per_class^)? (`iou` $iou_threshold^)? (`score` $score_threshold^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_nms)))]
 pub struct NonMaxSuppressionOp {
     boxes: Operand<FloatTensor>,
     scores: Operand<FloatTensor>,
@@ -1020,7 +1162,8 @@ pub struct NonMaxSuppressionOp {
      traits(Pure),
      format = "$input (`length` $length^)? (`axis` $axis_value^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_dft)))]
 pub struct DftOp {
     input: Operand<FloatTensor>,
     length: Optional<IntTensor>,
@@ -1041,7 +1184,8 @@ pub struct DftOp {
      traits(Pure),
      format = "$input `[` $indices `]` attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_gather_elements)))]
 pub struct GatherElementsOp {
     input: Operand<AnyTensor>,
     indices: Operand<IntTensor>,
@@ -1057,7 +1201,8 @@ pub struct GatherElementsOp {
      traits(Pure),
      format = "$input `[` $indices `]` attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_gather_nd)))]
 pub struct GatherNdOp {
     input: Operand<AnyTensor>,
     indices: Operand<IntTensor>,
@@ -1073,7 +1218,8 @@ pub struct GatherNdOp {
      traits(Pure),
      format = "$input `[` $indices `]` `,` $updates attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_scatter_elements)))]
 pub struct ScatterElementsOp {
     input: Operand<AnyTensor>,
     indices: Operand<IntTensor>,
@@ -1091,7 +1237,8 @@ pub struct ScatterElementsOp {
      traits(Pure),
      format = "$input `[` $indices `]` `,` $updates attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_scatter_nd)))]
 pub struct ScatterNdOp {
     input: Operand<AnyTensor>,
     indices: Operand<IntTensor>,
@@ -1108,7 +1255,8 @@ pub struct ScatterNdOp {
      traits(Pure),
      format = "$input `,` $axis attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_cumsum)))]
 pub struct CumsumOp {
     input: Operand<AnyTensor>,
     axis: Operand<IntTensor>,
@@ -1126,7 +1274,8 @@ pub struct CumsumOp {
      traits(Pure),
      format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_bit_shift)))]
 pub struct BitShiftOp {
     lhs: Operand<AnyIntTensor>,
     rhs: Operand<AnyIntTensor>,
@@ -1141,7 +1290,8 @@ pub struct BitShiftOp {
      traits(Pure),
      format = "$input `,` $axis attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_cumsum)))]
 pub struct CumprodOp {
     input: Operand<AnyTensor>,
     axis: Operand<IntTensor>,
@@ -1159,7 +1309,8 @@ pub struct CumprodOp {
      traits(Pure),
      format = "$input `,` $k attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_top_k)))]
 pub struct TopKOp {
     input: Operand<AnyTensor>,
     k: Operand<IntTensor>,
@@ -1177,7 +1328,8 @@ pub struct TopKOp {
      traits(Pure),
      format = "$input `[` $indices `]` attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_gather)))]
 pub struct GatherOp {
     input: Operand<AnyTensor>,
     indices: Operand<IntTensor>,
@@ -1192,7 +1344,8 @@ pub struct GatherOp {
      traits(Pure),
      format = "$input (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_squeeze)))]
 pub struct SqueezeOp {
     input: Operand<AnyTensor>,
     axes: Optional<IntTensor>,
@@ -1205,7 +1358,8 @@ pub struct SqueezeOp {
      traits(Pure),
      format = "$input `,` $axes attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_unsqueeze)))]
 pub struct UnsqueezeOp {
     input: Operand<AnyTensor>,
     axes: Operand<IntTensor>,
@@ -1217,7 +1371,8 @@ pub struct UnsqueezeOp {
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_flatten)))]
 pub struct FlattenOp {
     input: Operand<AnyTensor>,
     #[default = "1"]
@@ -1235,7 +1390,8 @@ pub struct FlattenOp {
      traits(Pure),
      format = "$input `,` $pads (`value` $value^)? (`axes` $axes^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_pad)))]
 pub struct PadOp {
     input: Operand<AnyTensor>,
     pads: Operand<IntTensor>,
@@ -1251,7 +1407,8 @@ pub struct PadOp {
      traits(Pure),
      format = "$input `,` $repeats attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_tile)))]
 pub struct TileOp {
     input: Operand<AnyTensor>,
     repeats: Operand<IntTensor>,
@@ -1264,7 +1421,8 @@ pub struct TileOp {
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_shape_of)))]
 pub struct ShapeOfOp {
     input: Operand<AnyTensor>,
     #[default = "0"]
@@ -1278,7 +1436,8 @@ pub struct ShapeOfOp {
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_size)))]
 pub struct SizeOp {
     input: Operand<AnyTensor>,
     output: Result<IntTensor>,
@@ -1290,7 +1449,8 @@ pub struct SizeOp {
      traits(Pure),
      format = "$shape attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_constant_of_shape)))]
 pub struct ConstantOfShapeOp {
     shape: Operand<IntTensor>,
     value: OptionalAttr<ElementsAttr>,
@@ -1303,7 +1463,8 @@ pub struct ConstantOfShapeOp {
      traits(Pure),
      format = "$start `,` $limit `,` $delta attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_range)))]
 pub struct RangeOp {
     start: Operand<AnyTensor>,
     limit: Operand<AnyTensor>,
@@ -1323,7 +1484,8 @@ pub struct RangeOp {
      traits(Pure),
      format = "$q `,` $k `,` $v (`mask` $mask^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
-             verify = verify_shapes)]
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_attention)))]
 pub struct AttentionOp {
     q: Operand<FloatTensor>,
     k: Operand<FloatTensor>,
@@ -1342,7 +1504,8 @@ pub struct AttentionOp {
 /// (`strata_dialects::graph::custom`).
 #[op("graph.custom",
      format = "$name `(` $inputs `)` attr-dict `:` functional-type(operands, results)",
-     verify = verify_shapes)]
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_custom)))]
 pub struct CustomOp {
     name: Attr<StrAttr>,
     #[default = "1"]
@@ -1350,108 +1513,4 @@ pub struct CustomOp {
     config: OptionalAttr<AnyAttr>,
     inputs: Variadic<AnyTensor>,
     outputs: VariadicResult<AnyTensor>,
-}
-
-/// Register every op of the dialect.
-pub(super) fn register_ops(ctx: &mut Context) {
-    AddOp::register(ctx);
-    SubOp::register(ctx);
-    MulOp::register(ctx);
-    DivOp::register(ctx);
-    PowOp::register(ctx);
-    MaxOp::register(ctx);
-    MinOp::register(ctx);
-    ModOp::register(ctx);
-    AndOp::register(ctx);
-    OrOp::register(ctx);
-    XorOp::register(ctx);
-    EqualOp::register(ctx);
-    LessOp::register(ctx);
-    LessEqualOp::register(ctx);
-    GreaterOp::register(ctx);
-    GreaterEqualOp::register(ctx);
-    NegOp::register(ctx);
-    AbsOp::register(ctx);
-    SignOp::register(ctx);
-    SqrtOp::register(ctx);
-    RsqrtOp::register(ctx);
-    ReciprocalOp::register(ctx);
-    ExpOp::register(ctx);
-    LogOp::register(ctx);
-    ErfOp::register(ctx);
-    TanhOp::register(ctx);
-    SinOp::register(ctx);
-    CosOp::register(ctx);
-    FloorOp::register(ctx);
-    RoundOp::register(ctx);
-    CeilOp::register(ctx);
-    SigmoidOp::register(ctx);
-    ReluOp::register(ctx);
-    SiluOp::register(ctx);
-    SoftplusOp::register(ctx);
-    NotOp::register(ctx);
-    IdentityOp::register(ctx);
-    LeakyReluOp::register(ctx);
-    EluOp::register(ctx);
-    GlobalAvgPoolOp::register(ctx);
-    GlobalMaxPoolOp::register(ctx);
-    SoftmaxOp::register(ctx);
-    LogSoftmaxOp::register(ctx);
-    ReduceSumOp::register(ctx);
-    ReduceMeanOp::register(ctx);
-    ReduceMaxOp::register(ctx);
-    ReduceMinOp::register(ctx);
-    ReduceProdOp::register(ctx);
-    ReduceSumSquareOp::register(ctx);
-    ReduceL1Op::register(ctx);
-    ReduceL2Op::register(ctx);
-    ReduceLogSumExpOp::register(ctx);
-    ArgMaxOp::register(ctx);
-    ArgMinOp::register(ctx);
-    ConstantOp::register(ctx);
-    GeluOp::register(ctx);
-    HardSigmoidOp::register(ctx);
-    ClipOp::register(ctx);
-    CastOp::register(ctx);
-    WhereOp::register(ctx);
-    MatMulOp::register(ctx);
-    GemmOp::register(ctx);
-    Conv2dOp::register(ctx);
-    MaxPool2dOp::register(ctx);
-    AvgPool2dOp::register(ctx);
-    LayerNormOp::register(ctx);
-    RmsNormOp::register(ctx);
-    BatchNormOp::register(ctx);
-    DropoutOp::register(ctx);
-    GatherElementsOp::register(ctx);
-    GatherNdOp::register(ctx);
-    GridSampleOp::register(ctx);
-    NonMaxSuppressionOp::register(ctx);
-    DftOp::register(ctx);
-    ScatterElementsOp::register(ctx);
-    ScatterNdOp::register(ctx);
-    CumsumOp::register(ctx);
-    CumprodOp::register(ctx);
-    BitShiftOp::register(ctx);
-    TopKOp::register(ctx);
-    ResizeOp::register(ctx);
-    ConvTranspose2dOp::register(ctx);
-    ReshapeOp::register(ctx);
-    TransposeOp::register(ctx);
-    ExpandOp::register(ctx);
-    ConcatOp::register(ctx);
-    SplitOp::register(ctx);
-    SliceOp::register(ctx);
-    SqueezeOp::register(ctx);
-    UnsqueezeOp::register(ctx);
-    FlattenOp::register(ctx);
-    PadOp::register(ctx);
-    TileOp::register(ctx);
-    ShapeOfOp::register(ctx);
-    SizeOp::register(ctx);
-    ConstantOfShapeOp::register(ctx);
-    RangeOp::register(ctx);
-    AttentionOp::register(ctx);
-    GatherOp::register(ctx);
-    CustomOp::register(ctx);
 }

@@ -19,7 +19,9 @@
 //!
 //! The struct becomes a `Copy` handle around an `Operation` with typed
 //! accessors (snake_case of the declared names), a `build` function, a
-//! static `OpSpec` and `register`. Field kinds: `Operand<C>`, `Optional<C>`,
+//! static `OpSpec` and `register`; the op is also submitted to the
+//! program's collection of declared ops (`strata_ir::ods::DeclaredOp`),
+//! from which its dialect registers it. Field kinds: `Operand<C>`, `Optional<C>`,
 //! `Variadic<C>` (operands); `Result<C>`, `OptionalResult<C>`,
 //! `VariadicResult<C>` (results); `Attr<C>` (required, or defaulted with
 //! `#[default = "mlir text"]`), `OptionalAttr<C>`; `Region`,
@@ -28,7 +30,9 @@
 //!
 //! Op arguments: the name, then `traits(...)` (fields of `OpTraits` in
 //! CamelCase), `format = "..."`, `all_types_match(a, b, ...)`,
-//! `default_dialect = "..."`, and hooks given as paths: `verify`,
+//! `default_dialect = "..."`, `interfaces(Expr, ...)` (values of op
+//! interface types, attached to the op when it is registered, e.g.
+//! `interfaces(ShapeFunction(infer_arith))`), and hooks given as paths: `verify`,
 //! `verify_predicates`,
 //! `verify_regions`, `verify_symbol_uses`, `fold`, `canonicalize`, `infer`, `result_names`,
 //! `parse`, `print`. A format is checked when the crate compiles.
@@ -46,6 +50,7 @@ enum ArgValue {
     Str(LitStr),
     Path(Path),
     List(Vec<Path>),
+    Exprs(Vec<syn::Expr>),
 }
 
 struct OpArgs {
@@ -70,6 +75,12 @@ impl Parse for OpArgs {
                 } else {
                     ArgValue::Path(input.parse()?)
                 }
+            } else if key == "interfaces" {
+                let content;
+                syn::parenthesized!(content in input);
+                let list: Punctuated<syn::Expr, Token![,]> =
+                    Punctuated::parse_terminated(&content)?;
+                ArgValue::Exprs(list.into_iter().collect())
             } else {
                 let content;
                 syn::parenthesized!(content in input);
@@ -298,6 +309,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
     let mut all_types_match: Vec<Vec<String>> = Vec::new();
     let mut default_dialect: Option<LitStr> = None;
     let mut hooks: Vec<(String, Path)> = Vec::new();
+    let mut interfaces: Vec<syn::Expr> = Vec::new();
     for (key, value) in &args.items {
         match (key.to_string().as_str(), value) {
             ("traits", ArgValue::List(list)) => {
@@ -306,6 +318,7 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 }
             }
             ("format", ArgValue::Str(s)) => format = Some(s.clone()),
+            ("interfaces", ArgValue::Exprs(list)) => interfaces.extend(list.iter().cloned()),
             ("default_dialect", ArgValue::Str(s)) => default_dialect = Some(s.clone()),
             ("all_types_match", ArgValue::List(list)) => {
                 let names = list
@@ -574,12 +587,37 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                     },
                 }
             }
-            FieldKind::Attr(_) => {
+            FieldKind::Attr(presence) => {
                 let name = &f.name;
+                let c = &f.constraint;
+                let raw = format_ident!("{}_attr", acc.to_string().trim_start_matches("r#"));
+                let marker = match presence {
+                    Presence::Required => quote!(#krate::ods::presence::Required),
+                    Presence::Optional => quote!(#krate::ods::presence::Optional),
+                    Presence::Default => quote!(#krate::ods::presence::Default),
+                };
+                let default = match &f.default {
+                    Some(d) => quote!(Some(#d)),
+                    None => quote!(None),
+                };
+                let value_doc = format!(
+                    "The value of the `{}` attribute of the op{}.",
+                    f.name,
+                    if f.default.is_some() {
+                        " (its declared default when the op holds none)"
+                    } else {
+                        ""
+                    }
+                );
                 quote! {
                     #[doc = #doc]
-                    pub fn #acc(self, ctx: &#krate::Context) -> Option<#krate::Attribute> {
+                    pub fn #raw(self, ctx: &#krate::Context) -> Option<#krate::Attribute> {
                         #krate::ods::inherent_attr(ctx, self.0, #name)
+                    }
+
+                    #[doc = #value_doc]
+                    pub fn #acc(self, ctx: &#krate::Context) -> <#c as #krate::ods::AttrAccess<#marker>>::Output {
+                        <#c as #krate::ods::AttrAccess<#marker>>::get(ctx, self.0, #name, #default)
                     }
                 }
             }
@@ -786,9 +824,12 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 &#spec_static
             }
 
-            /// Register the op with a context.
+            /// Register the op with a context, with the interfaces its
+            /// declaration attaches.
             pub fn register(ctx: &mut #krate::Context) {
-                #krate::ods::register(ctx, Self::spec(), &[#(#inherent_lits),*]);
+                #[allow(unused_mut, unused_variables)]
+                let mut registered = #krate::ods::register(ctx, Self::spec(), &[#(#inherent_lits),*]);
+                #( registered.attach_interface(#interfaces); )*
             }
 
             /// `op` as this op kind, if it is one.
@@ -821,6 +862,10 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
             }
 
             #(#accessors)*
+        }
+
+        #krate::inventory::submit! {
+            #krate::ods::DeclaredOp { spec: #ident::spec, register: #ident::register }
         }
     })
 }

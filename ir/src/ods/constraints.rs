@@ -35,10 +35,62 @@ macro_rules! type_constraint {
 
 /// Defines an attribute constraint:
 /// `attr_constraint!(Name, "summary", AttrSyntax::Generic, |ctx, attr| predicate);`;
-/// the [`AttrSyntax`] says how an assembly format reads and writes it.
+/// the [`AttrSyntax`] says how an assembly format reads and writes it. A
+/// trailing `value: Type = |ctx, attr| conversion` gives the Rust value its
+/// attributes hold (an `Option<Type>`), which the ops' typed accessors
+/// return ([`AttrValue`](crate::ods::AttrValue)); `Type` must implement
+/// `Default`, the value a defaulted attribute reads as where neither it nor
+/// its default can be read (an op kind not registered with the context).
 #[macro_export]
 macro_rules! attr_constraint {
+    ($(#[$meta:meta])* $name:ident, $summary:expr, $syntax:expr, |$ctx:ident, $attr:ident| $body:expr,
+     value: $value:ty = |$vctx:ident, $vattr:ident| $conv:expr) => {
+        $crate::attr_constraint!(@def $(#[$meta])* $name, $summary, $syntax, |$ctx, $attr| $body);
+        impl $crate::ods::AttrValue for $name {
+            type Value = $value;
+            fn value($vctx: &$crate::Context, $vattr: $crate::Attribute) -> Option<$value> {
+                $conv
+            }
+        }
+        impl $crate::ods::AttrAccess<$crate::ods::presence::Required> for $name {
+            type Output = Option<$value>;
+            fn get(
+                ctx: &$crate::Context,
+                op: $crate::Operation,
+                name: &str,
+                default: Option<&'static str>,
+            ) -> Option<$value> {
+                $crate::ods::attr_value::<$name>(ctx, op, name, default)
+            }
+        }
+        impl $crate::ods::AttrAccess<$crate::ods::presence::Optional> for $name {
+            type Output = Option<$value>;
+            fn get(
+                ctx: &$crate::Context,
+                op: $crate::Operation,
+                name: &str,
+                default: Option<&'static str>,
+            ) -> Option<$value> {
+                $crate::ods::attr_value::<$name>(ctx, op, name, default)
+            }
+        }
+        impl $crate::ods::AttrAccess<$crate::ods::presence::Default> for $name {
+            type Output = $value;
+            fn get(
+                ctx: &$crate::Context,
+                op: $crate::Operation,
+                name: &str,
+                default: Option<&'static str>,
+            ) -> $value {
+                $crate::ods::attr_value::<$name>(ctx, op, name, default).unwrap_or_default()
+            }
+        }
+    };
     ($(#[$meta:meta])* $name:ident, $summary:expr, $syntax:expr, |$ctx:ident, $attr:ident| $body:expr) => {
+        $crate::attr_constraint!(@def $(#[$meta])* $name, $summary, $syntax, |$ctx, $attr| $body);
+        $crate::attr_constraint!(@untyped $name);
+    };
+    (@def $(#[$meta:meta])* $name:ident, $summary:expr, $syntax:expr, |$ctx:ident, $attr:ident| $body:expr) => {
         $(#[$meta])*
         pub struct $name;
         impl $crate::ods::AttrConstraintDef for $name {
@@ -53,6 +105,19 @@ macro_rules! attr_constraint {
                 syntax: $syntax,
                 unit: false,
             };
+        }
+    };
+    (@untyped $name:ident) => {
+        impl<P> $crate::ods::AttrAccess<P> for $name {
+            type Output = Option<$crate::Attribute>;
+            fn get(
+                ctx: &$crate::Context,
+                op: $crate::Operation,
+                name: &str,
+                default: Option<&'static str>,
+            ) -> Option<$crate::Attribute> {
+                $crate::ods::attr_or_default(ctx, op, name, default)
+            }
         }
     };
 }
@@ -189,15 +254,28 @@ attr_constraint!(
 );
 attr_constraint!(
     /// A 64-bit signless integer attribute.
-    I64Attr, "64-bit signless integer attribute", AttrSyntax::Typed(i64_type), |ctx, attr| is_signless_int_attr(ctx, attr, 64)
+    I64Attr, "64-bit signless integer attribute", AttrSyntax::Typed(i64_type), |ctx, attr| is_signless_int_attr(ctx, attr, 64),
+    value: i64 = |ctx, attr| match ctx.attr_kind(attr) {
+        // Stored truncated to the type's width: read back as two's complement.
+        AttrKind::Integer { value, .. } => Some(*value as i64),
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A 32-bit signless integer attribute.
-    I32Attr, "32-bit signless integer attribute", AttrSyntax::Typed(i32_type), |ctx, attr| is_signless_int_attr(ctx, attr, 32)
+    I32Attr, "32-bit signless integer attribute", AttrSyntax::Typed(i32_type), |ctx, attr| is_signless_int_attr(ctx, attr, 32),
+    value: i32 = |ctx, attr| match ctx.attr_kind(attr) {
+        AttrKind::Integer { value, .. } => Some(*value as i32),
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A string attribute.
-    StrAttr, "string attribute", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::String { .. })
+    StrAttr, "string attribute", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::String { .. }),
+    value: String = |ctx, attr| match ctx.attr_kind(attr) {
+        AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A symbol reference without nested references.
@@ -222,6 +300,7 @@ impl AttrConstraintDef for UnitAttr {
         unit: true,
     };
 }
+crate::attr_constraint!(@untyped UnitAttr);
 
 /// The type of a typed attribute.
 pub fn attr_type(ctx: &Context, attr: Attribute) -> Option<Type> {
@@ -462,6 +541,7 @@ macro_rules! enum_attr {
                 unit: false,
             };
         }
+        $crate::attr_constraint!(@untyped $name);
     };
 }
 

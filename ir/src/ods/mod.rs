@@ -88,6 +88,74 @@ pub trait AttrConstraintDef {
     const CONSTRAINT: AttrConstraint;
 }
 
+/// The Rust value that the attributes of a constraint hold (`f64` for a
+/// float attribute, `Vec<i64>` for `array<i64: ...>`), for the typed
+/// accessors `#[op]` generates. Defined with the `value:` clause of
+/// [`attr_constraint!`](crate::attr_constraint).
+pub trait AttrValue {
+    /// The value type.
+    type Value;
+    /// The value of `attr`; `None` when `attr` does not satisfy the
+    /// constraint.
+    fn value(ctx: &Context, attr: Attribute) -> Option<Self::Value>;
+}
+
+/// How a declared attribute is present, for [`AttrAccess`]: marker types.
+pub mod presence {
+    /// `Attr<C>` without a default.
+    pub struct Required;
+    /// `OptionalAttr<C>`.
+    pub struct Optional;
+    /// `Attr<C>` with `#[default = "..."]`.
+    pub struct Default;
+}
+
+/// What the typed accessor of an attribute of constraint `Self`, declared
+/// with presence `P` (a [`presence`] marker), returns, and how it reads it.
+///
+/// For a constraint with an [`AttrValue`], a defaulted attribute reads as
+/// its value (the declared default when the op holds none), others as
+/// `Option` of it; for a constraint without one, as `Option<Attribute>`
+/// (a defaulted one falls back to the parsed default).
+/// [`attr_constraint!`](crate::attr_constraint) and
+/// [`enum_attr!`](crate::enum_attr) implement it.
+pub trait AttrAccess<P> {
+    /// The accessor's return type.
+    type Output;
+    /// Reads attribute `name` of `op`; `default` is the declared default's
+    /// MLIR text.
+    fn get(ctx: &Context, op: Operation, name: &str, default: Option<&'static str>)
+        -> Self::Output;
+}
+
+/// The inherent attribute `name` of `op`, or else the declared default
+/// (`default`, as parsed when the op was registered).
+pub fn attr_or_default(
+    ctx: &Context,
+    op: Operation,
+    name: &str,
+    default: Option<&'static str>,
+) -> Option<Attribute> {
+    inherent_attr(ctx, op, name).or_else(|| default.and_then(|t| ctx.registry().cached_default(t)))
+}
+
+/// The value of attribute `name` of `op` under constraint `C`: its own,
+/// or else the declared default's (`default`, parsed when the op was
+/// registered).
+pub fn attr_value<C: AttrValue>(
+    ctx: &Context,
+    op: Operation,
+    name: &str,
+    default: Option<&'static str>,
+) -> Option<C::Value> {
+    inherent_attr(ctx, op, name)
+        .and_then(|a| C::value(ctx, a))
+        .or_else(|| {
+            let attr = ctx.registry().cached_default(default?)?;
+            C::value(ctx, attr)
+        })
+}
+
 /// How many values an operand or result group holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arity {
@@ -324,14 +392,58 @@ impl OpSpec {
     }
 }
 
-/// Registers a spec (the `#[op]` macro generates a `register` that calls this).
-pub fn register(ctx: &mut Context, spec: &'static OpSpec, inherent: &'static [&'static str]) {
-    ctx.registry_mut().register_op(spec.definition(inherent));
+/// Registers a spec (the `#[op]` macro generates a `register` that calls
+/// this); the returned handle attaches the op's interfaces.
+pub fn register<'c>(
+    ctx: &'c mut Context,
+    spec: &'static OpSpec,
+    inherent: &'static [&'static str],
+) -> crate::dialect::RegisteredOp<'c> {
     // Parse the defaults now, so that the printer recognizes a default value
     // however the op was built (parsed, or created by a builder).
     for attr in spec.attributes {
         default_value(ctx, attr);
     }
+    ctx.registry_mut().register_op(spec.definition(inherent))
+}
+
+/// An op declared with `#[op]`: each declaration submits one to a
+/// program-wide collection, so that a dialect registers its ops without a
+/// hand-written list (see [`register_dialect_ops`]).
+pub struct DeclaredOp {
+    /// The op's spec.
+    pub spec: fn() -> &'static OpSpec,
+    /// Registers the op, with the interfaces its declaration attaches.
+    pub register: fn(&mut Context),
+}
+
+inventory::collect!(DeclaredOp);
+
+/// Every op declared with `#[op]` in the crates linked into the program,
+/// sorted by name (one entry per name: a name declared twice keeps the
+/// first declaration found).
+pub fn declared_ops() -> Vec<&'static DeclaredOp> {
+    let mut ops: Vec<&'static DeclaredOp> = inventory::iter::<DeclaredOp>.into_iter().collect();
+    ops.sort_by_key(|op| (op.spec)().name);
+    ops.dedup_by_key(|op| (op.spec)().name);
+    ops
+}
+
+/// Registers every op declared with `#[op]` whose name is `dialect.*`, in
+/// name order; returns how many it registered.
+pub fn register_dialect_ops(ctx: &mut Context, dialect: &str) -> usize {
+    let mut count = 0;
+    for op in declared_ops() {
+        let in_dialect = (op.spec)()
+            .name
+            .split_once('.')
+            .is_some_and(|(d, _)| d == dialect);
+        if in_dialect {
+            (op.register)(ctx);
+            count += 1;
+        }
+    }
+    count
 }
 
 /// Sets default-valued properties that the text left out, as MLIR's

@@ -1,0 +1,601 @@
+//! The reference interpreter: evaluates `graph`, `func`, `arith`, `math`
+//! and `scf` ops op by op on host tensors (the `eager` exe mode, and the
+//! numerical oracle of every later stage).
+//!
+//! Scalars (`f32`, `i64`, `index`, ...) are 0-D tensors; `index` is `i64`.
+//! Errors (a shape or dtype that does not fit at run time, an op the
+//! interpreter cannot run) are [`InterpError`]s located at the op, never
+//! panics.
+//!
+//! This module runs functions, blocks and calls; each `graph` op kind has
+//! its own evaluation function in one table keyed by the ops' name
+//! constants (`graph`, with the neural-network ops in `graph_nn` and the
+//! shape and indexing ops in `graph_shape`; [`has_reference_evaluation`]
+//! says whether an op has one), `arith` and `math` are evaluated in
+//! `scalar`, `scf` in `scf`.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use strata_ir::attributes::AttrKind;
+use strata_ir::float::FloatKind;
+use strata_ir::types::{Signedness, TypeKind};
+use strata_ir::{Attribute, Block, Context, Operation, Type, Value};
+
+use crate::kernels as k;
+use crate::{DType, KernelError, Tensor};
+
+mod graph;
+mod graph_nn;
+mod graph_shape;
+mod scalar;
+mod scf;
+
+pub use graph::has_reference_evaluation;
+
+/// A run-time error, located at the op that failed.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{location}: error: '{op}' op {message}")]
+pub struct InterpError {
+    /// The op's location (`model.onnx: node 'fc1/MatMul'`, or
+    /// `file:line:col`; see `strata_ir::diagnostics::describe_location`).
+    pub location: String,
+    /// The op's name.
+    pub op: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// A custom op's reference implementation: outputs from inputs and the
+/// op's `config` attribute.
+pub type CustomKernel = Arc<
+    dyn Fn(&Context, Option<Attribute>, &[Tensor]) -> Result<Vec<Tensor>, String> + Send + Sync,
+>;
+
+/// Reference implementations of custom ops (a context extension).
+#[derive(Default)]
+pub struct CustomKernels {
+    kernels: HashMap<(String, i64), CustomKernel>,
+}
+
+impl CustomKernels {
+    /// The kernel of `name` at `version`.
+    pub fn get(&self, name: &str, version: i64) -> Option<&CustomKernel> {
+        self.kernels.get(&(name.to_string(), version))
+    }
+}
+
+/// A custom op: what [`register_custom_op`] needs.
+pub struct CustomOp {
+    /// The op's definition (name, version, summary, shape function).
+    pub def: strata_dialects::graph::custom::CustomOpDef,
+    /// The reference implementation.
+    pub kernel: CustomKernel,
+}
+
+/// Registers a custom op with `ctx`: its shape function with the `graph`
+/// dialect, its reference implementation with the interpreter.
+pub fn register_custom_op(ctx: &mut Context, op: CustomOp) {
+    let key = (op.def.name.clone(), op.def.version);
+    strata_dialects::graph::custom::register_custom_op(ctx, op.def);
+    ctx.registry_mut()
+        .extension_mut::<CustomKernels>()
+        .kernels
+        .insert(key, op.kernel);
+}
+
+/// The interpreter's data type of an element type.
+pub fn dtype_of(ctx: &Context, elem: Type) -> Option<DType> {
+    match ctx.type_kind(elem) {
+        TypeKind::Float(kind) => match kind {
+            FloatKind::F16 => Some(DType::F16),
+            FloatKind::BF16 => Some(DType::BF16),
+            FloatKind::F32 => Some(DType::F32),
+            FloatKind::F64 => Some(DType::F64),
+            _ => None,
+        },
+        TypeKind::Integer { width, signedness } => {
+            let unsigned = *signedness == Signedness::Unsigned;
+            match (width, unsigned) {
+                (1, _) => Some(DType::I1),
+                (8, false) => Some(DType::I8),
+                (16, false) => Some(DType::I16),
+                (32, false) => Some(DType::I32),
+                (64, false) => Some(DType::I64),
+                (8, true) => Some(DType::U8),
+                (16, true) => Some(DType::U16),
+                (32, true) => Some(DType::U32),
+                (64, true) => Some(DType::U64),
+                _ => None,
+            }
+        }
+        TypeKind::Index => Some(DType::I64),
+        _ => None,
+    }
+}
+
+/// The dtype and static shape of a type (scalars are 0-D).
+fn type_info(ctx: &Context, ty: Type) -> Option<(DType, Option<Vec<i64>>)> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, element, .. } | TypeKind::Vector { shape, element, .. } => {
+            Some((dtype_of(ctx, *element)?, Some(shape.clone())))
+        }
+        TypeKind::UnrankedTensor { element } => Some((dtype_of(ctx, *element)?, None)),
+        _ => Some((dtype_of(ctx, ty)?, Some(Vec::new()))),
+    }
+}
+
+/// The most iterations an `scf.for` or `scf.while` may run before the
+/// interpreter stops it with an error (a loop that never ends is a bug in
+/// the program, not a reason to hang).
+pub const MAX_ITERATIONS: u64 = 1 << 28;
+
+/// The largest constant (in bytes) the interpreter materializes.
+pub const MAX_MATERIALIZED_BYTES: usize = 1 << 33;
+
+/// The tensor an attribute holds (dense elements, or a scalar integer or
+/// float attribute as a 0-D tensor).
+pub fn attr_tensor(ctx: &Context, attr: Attribute) -> Result<Tensor, String> {
+    match ctx.attr_kind(attr) {
+        AttrKind::DenseElements { ty, data } => {
+            let (dtype, shape) = type_info(ctx, *ty).ok_or("unsupported element type")?;
+            let shape: Vec<usize> = shape
+                .unwrap_or_default()
+                .iter()
+                .map(|&d| usize::try_from(d).map_err(|_| "dynamic constant shape".to_string()))
+                .collect::<Result<_, _>>()?;
+            let count = shape
+                .iter()
+                .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+                .filter(|&n| n.saturating_mul(dtype.byte_size()) <= MAX_MATERIALIZED_BYTES)
+                .ok_or_else(|| {
+                    format!("constant of shape {shape:?} is too large to materialize")
+                })?;
+            let bytes = if data.splat {
+                data.raw.repeat(count)
+            } else {
+                data.raw.to_vec()
+            };
+            Tensor::from_le_bytes(dtype, &shape, &bytes).map_err(|e| e.to_string())
+        }
+        AttrKind::Integer { ty, value } => {
+            let dtype = dtype_of(ctx, *ty).ok_or("unsupported integer type")?;
+            let v = i64::try_from(*value).unwrap_or(*value as i64);
+            Ok(Tensor::scalar_i64(
+                dtype,
+                if dtype == DType::I1 { v & 1 } else { v },
+            ))
+        }
+        AttrKind::Float { ty, bits } => {
+            let dtype = dtype_of(ctx, *ty).ok_or("unsupported float type")?;
+            let v = match dtype {
+                DType::F64 => f64::from_bits(*bits as u64),
+                DType::F32 => f64::from(f32::from_bits(*bits as u32)),
+                DType::F16 => f64::from(half::f16::from_bits(*bits as u16)),
+                DType::BF16 => f64::from(half::bf16::from_bits(*bits as u16)),
+                _ => return Err("unsupported float type".into()),
+            };
+            Ok(Tensor::scalar_f64(dtype, v))
+        }
+        _ => Err("unsupported constant attribute".into()),
+    }
+}
+
+/// Runs the function `func` (a `func.func`) on `inputs`.
+pub fn run_function(
+    ctx: &Context,
+    func: Operation,
+    inputs: Vec<Tensor>,
+) -> Result<Vec<Tensor>, InterpError> {
+    run_function_with(ctx, func, inputs, Limits::default())
+}
+
+/// [`run_function`] within `limits`.
+pub fn run_function_with(
+    ctx: &Context,
+    func: Operation,
+    inputs: Vec<Tensor>,
+    limits: Limits,
+) -> Result<Vec<Tensor>, InterpError> {
+    Interpreter {
+        ctx,
+        depth: 0,
+        limits,
+    }
+    .call(func, inputs)
+}
+
+/// Evaluates the single op `op` on `inputs` (its operands' values); ops
+/// with regions and calls are not supported here.
+pub fn eval_op(
+    ctx: &Context,
+    op: Operation,
+    inputs: Vec<Tensor>,
+) -> Result<Vec<Tensor>, InterpError> {
+    let mut interp = Interpreter {
+        ctx,
+        depth: 0,
+        limits: Limits::default(),
+    };
+    let name = ctx.op_name_str(op);
+    if !ctx.op_regions(op).is_empty() || name == "func.call" {
+        return Err(interp.error(op, "cannot be evaluated on its own"));
+    }
+    interp.eval(
+        op,
+        name,
+        inputs.into_iter().map(Rc::new).collect(),
+        &HashMap::new(),
+    )
+}
+
+/// The constant folder of `graph` ops: evaluates `op` with the
+/// interpreter when all its operands are constants (see
+/// `strata_dialects::graph::fold`). Install it with [`install_folding`].
+pub fn fold_with_interpreter(
+    ctx: &mut Context,
+    op: Operation,
+    operands: &[Attribute],
+) -> Option<Vec<Attribute>> {
+    let inputs = operands
+        .iter()
+        .map(|&a| attr_tensor(ctx, a).ok())
+        .collect::<Option<Vec<Tensor>>>()?;
+    let outputs = eval_op(ctx, op, inputs).ok()?;
+    let results: Vec<Value> = ctx.results(op).collect();
+    let mut attrs = Vec::with_capacity(outputs.len());
+    for (t, r) in outputs.iter().zip(results) {
+        let ty = ctx.value_type(r);
+        let (dtype, shape) = type_info(ctx, ty)?;
+        let shape = shape?;
+        let same = dtype == t.dtype()
+            && shape.len() == t.rank()
+            && shape.iter().zip(t.shape()).all(|(&d, &n)| d == n as i64);
+        if !same {
+            return None;
+        }
+        attrs.push(ctx.dense_elements_attr(ty, t.to_le_bytes())?);
+    }
+    Some(attrs)
+}
+
+/// Lets `canonicalize` fold `graph` ops on constants with the interpreter.
+pub fn install_folding(ctx: &mut Context) {
+    strata_dialects::graph::fold::install_constant_evaluator(ctx, fold_with_interpreter);
+}
+
+/// Finds the function named `name` in `module`.
+pub fn lookup_function(ctx: &Context, module: Operation, name: &str) -> Option<Operation> {
+    let region = *ctx.op_regions(module).first()?;
+    let block = ctx.region_blocks(region).next()?;
+    ctx.block_ops(block).find(|&op| {
+        ctx.op_name_str(op) == "func.func"
+            && strata_dialects::graph::infer::attr_str(ctx, op, "sym_name").as_deref() == Some(name)
+    })
+}
+
+struct Interpreter<'c> {
+    ctx: &'c Context,
+    depth: usize,
+    limits: Limits,
+}
+
+/// Bounds on what one run may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The largest tensor (in bytes) an op may create.
+    pub max_bytes: usize,
+    /// The most iterations of one `scf.for` or `scf.while`.
+    pub max_iterations: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: MAX_MATERIALIZED_BYTES,
+            max_iterations: MAX_ITERATIONS,
+        }
+    }
+}
+
+/// The values computed so far; shared so that operands and nested regions
+/// do not copy tensors.
+type Env = HashMap<Value, Rc<Tensor>>;
+
+enum Flow {
+    Continue,
+    /// A terminator's operands (`func.return`, `scf.yield`, `scf.condition`).
+    Exit(Vec<Tensor>),
+}
+
+fn kerr(e: KernelError) -> String {
+    e.to_string()
+}
+
+fn usizes(v: &[i64], what: &str) -> Result<Vec<usize>, String> {
+    v.iter()
+        .map(|&x| {
+            usize::try_from(x).map_err(|_| format!("{what} must not be negative, but got {x}"))
+        })
+        .collect()
+}
+
+impl Interpreter<'_> {
+    fn error(&self, op: Operation, message: impl Into<String>) -> InterpError {
+        InterpError {
+            location: strata_ir::diagnostics::describe_location(self.ctx, self.ctx.op_loc(op)),
+            op: self.ctx.op_name_str(op).to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn call(&mut self, func: Operation, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, InterpError> {
+        self.depth += 1;
+        if self.depth > 256 {
+            return Err(self.error(func, "call depth exceeds 256 (recursion?)"));
+        }
+        let region = *self
+            .ctx
+            .op_regions(func)
+            .first()
+            .ok_or_else(|| self.error(func, "has no body"))?;
+        let block = self
+            .ctx
+            .region_blocks(region)
+            .next()
+            .ok_or_else(|| self.error(func, "is a declaration; it has no body to run"))?;
+        let args: Vec<Value> = self.ctx.block_args(block).collect();
+        if args.len() != inputs.len() {
+            return Err(self.error(
+                func,
+                format!(
+                    "expects {} inputs, but {} were given",
+                    args.len(),
+                    inputs.len()
+                ),
+            ));
+        }
+        for (i, (&arg, t)) in args.iter().zip(&inputs).enumerate() {
+            self.check_type(func, self.ctx.value_type(arg), t, &format!("input #{i}"))?;
+        }
+        let mut env: Env = args
+            .into_iter()
+            .zip(inputs.into_iter().map(Rc::new))
+            .collect();
+        let flow = self.run_block(block, &mut env);
+        self.depth -= 1;
+        match flow? {
+            Flow::Exit(v) => Ok(v),
+            Flow::Continue => Err(self.error(func, "body ends without func.return")),
+        }
+    }
+
+    /// Checks a tensor against a declared type (dtype, rank, static sizes).
+    fn check_type(
+        &self,
+        op: Operation,
+        ty: Type,
+        t: &Tensor,
+        what: &str,
+    ) -> Result<(), InterpError> {
+        let Some((dtype, shape)) = type_info(self.ctx, ty) else {
+            return Ok(());
+        };
+        if dtype != t.dtype() {
+            return Err(self.error(
+                op,
+                format!(
+                    "{what} must have dtype {}, but has {}",
+                    dtype.name(),
+                    t.dtype().name()
+                ),
+            ));
+        }
+        if let Some(shape) = shape {
+            let ok = shape.len() == t.rank()
+                && shape
+                    .iter()
+                    .zip(t.shape())
+                    .all(|(&d, &n)| d == strata_ir::types::DYNAMIC || d == n as i64);
+            if !ok {
+                return Err(self.error(
+                    op,
+                    format!(
+                        "{what} must have shape {}, but has shape {:?}",
+                        strata_ir::printer::type_to_string(self.ctx, ty),
+                        t.shape()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn run_block(&mut self, block: Block, env: &mut Env) -> Result<Flow, InterpError> {
+        let ops: Vec<Operation> = self.ctx.block_ops(block).collect();
+        for op in ops {
+            let operands: Vec<Rc<Tensor>> = self
+                .ctx
+                .operands(op)
+                .map(|v| {
+                    env.get(&v)
+                        .cloned()
+                        .ok_or_else(|| self.error(op, "uses a value that was not computed"))
+                })
+                .collect::<Result<_, _>>()?;
+            let name = self.ctx.op_name_str(op);
+            match name {
+                "func.return" | "scf.yield" | "scf.condition" => {
+                    return Ok(Flow::Exit(
+                        operands.into_iter().map(Rc::unwrap_or_clone).collect(),
+                    ))
+                }
+                _ => {}
+            }
+            let results = self.eval(op, name, operands, env)?;
+            let values: Vec<Value> = self.ctx.results(op).collect();
+            if results.len() != values.len() {
+                return Err(self.error(
+                    op,
+                    format!(
+                        "produced {} results, expected {}",
+                        results.len(),
+                        values.len()
+                    ),
+                ));
+            }
+            for (i, (v, t)) in values.into_iter().zip(results).enumerate() {
+                self.check_type(op, self.ctx.value_type(v), &t, &format!("result #{i}"))?;
+                env.insert(v, Rc::new(t));
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn run_region(
+        &mut self,
+        op: Operation,
+        index: usize,
+        args: Vec<Tensor>,
+        env: &Env,
+    ) -> Result<Vec<Tensor>, InterpError> {
+        let region = *self
+            .ctx
+            .op_regions(op)
+            .get(index)
+            .ok_or_else(|| self.error(op, format!("has no region #{index}")))?;
+        let Some(block) = self.ctx.region_blocks(region).next() else {
+            return Ok(Vec::new());
+        };
+        let mut inner = env.clone();
+        let block_args: Vec<Value> = self.ctx.block_args(block).collect();
+        if block_args.len() != args.len() {
+            return Err(self.error(op, "region arguments do not match"));
+        }
+        inner.extend(block_args.into_iter().zip(args.into_iter().map(Rc::new)));
+        match self.run_block(block, &mut inner)? {
+            Flow::Exit(v) => Ok(v),
+            Flow::Continue => Ok(Vec::new()),
+        }
+    }
+
+    fn eval(
+        &mut self,
+        op: Operation,
+        name: &str,
+        x: Vec<Rc<Tensor>>,
+        env: &Env,
+    ) -> Result<Vec<Tensor>, InterpError> {
+        let r = match name.split_once('.').map(|(d, _)| d) {
+            Some("graph") => graph::eval(self.ctx, op, name, &x, self.limits),
+            Some("arith") | Some("math") => self.eval_scalar(op, name, &x),
+            Some("scf") => return self.eval_scf(op, name, x, env),
+            Some("func") if name == "func.call" => {
+                let callee = strata_ir::ods::inherent_attr(self.ctx, op, "callee")
+                    .and_then(|a| match self.ctx.attr_kind(a) {
+                        AttrKind::SymbolRef { root, .. } => {
+                            Some(String::from_utf8_lossy(root).into_owned())
+                        }
+                        _ => None,
+                    })
+                    .ok_or_else(|| self.error(op, "has no callee"))?;
+                // The nearest enclosing module (the call may sit in nested
+                // regions, e.g. an scf.for body).
+                let mut module = self.ctx.op_parent_op(op);
+                while let Some(m) = module.filter(|&m| self.ctx.op_name_str(m) != "builtin.module")
+                {
+                    module = self.ctx.op_parent_op(m);
+                }
+                let module = module.ok_or_else(|| self.error(op, "is not inside a module"))?;
+                let f = lookup_function(self.ctx, module, &callee).ok_or_else(|| {
+                    self.error(op, format!("calls '@{callee}', which is not defined"))
+                })?;
+                return self.call(f, x.into_iter().map(Rc::unwrap_or_clone).collect());
+            }
+            _ => Err(format!(
+                "cannot be evaluated: the interpreter does not know '{name}'"
+            )),
+        };
+        r.map_err(|m| self.error(op, m))
+    }
+}
+
+/// The dtype of result `i` of `op`.
+fn result_dtype(ctx: &Context, op: Operation, i: usize) -> Result<DType, String> {
+    let v = ctx.results(op).nth(i).ok_or("missing result")?;
+    type_info(ctx, ctx.value_type(v))
+        .map(|(d, _)| d)
+        .ok_or_else(|| "result has an unsupported element type".into())
+}
+
+/// Both operands broadcast to their common shape.
+fn broadcast_pair(a: &Tensor, b: &Tensor) -> Result<(Vec<usize>, Tensor, Tensor), String> {
+    let shape = k::broadcast_shapes(a.shape(), b.shape()).map_err(kerr)?;
+    let x = k::broadcast_to(a, &shape).map_err(kerr)?;
+    let y = k::broadcast_to(b, &shape).map_err(kerr)?;
+    Ok((shape, x, y))
+}
+
+/// Refuses to create a tensor of `shape` larger than `max_bytes`.
+fn check_size(shape: &[usize], dtype: DType, max_bytes: usize) -> Result<(), String> {
+    let ok = shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .is_some_and(|n| n.saturating_mul(dtype.byte_size()) <= max_bytes);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "result of shape {shape:?} is larger than the interpreter's limit of {max_bytes} bytes"
+        ))
+    }
+}
+
+fn norm(a: i64, rank: i64) -> Result<usize, String> {
+    let n = if a < 0 { a + rank } else { a };
+    if n < 0 || n >= rank {
+        return Err(format!("axis {a} is out of range for rank {rank}"));
+    }
+    Ok(n as usize)
+}
+
+/// The concrete target shape of a reshape (ONNX's `0` and `-1`).
+pub fn reshape_target(
+    input: &[usize],
+    target: &[i64],
+    allowzero: bool,
+) -> Result<Vec<usize>, String> {
+    let total: usize = input.iter().product();
+    let mut out = Vec::with_capacity(target.len());
+    let mut infer = None;
+    for (i, &t) in target.iter().enumerate() {
+        out.push(match t {
+            -1 => {
+                if infer.replace(i).is_some() {
+                    return Err("shape has more than one -1".into());
+                }
+                1
+            }
+            0 if !allowzero => *input.get(i).ok_or_else(|| {
+                format!(
+                    "shape copies dimension {i} but the input has rank {}",
+                    input.len()
+                )
+            })?,
+            t if t < 0 => return Err(format!("shape has the invalid size {t}")),
+            t => t as usize,
+        });
+    }
+    if let Some(i) = infer {
+        let known = out
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+            .ok_or_else(|| format!("shape {target:?} is too large"))?;
+        if known == 0 || !total.is_multiple_of(known) {
+            return Err(format!("cannot reshape {input:?} into {target:?}"));
+        }
+        out[i] = total / known;
+    }
+    Ok(out)
+}
