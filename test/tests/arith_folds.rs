@@ -81,6 +81,12 @@ fn main() {
         println!("the module is {}", input.display());
         std::process::exit(1);
     }
+    // docs/testing.md quotes the number of cases.
+    let problems =
+        common::check_generated_docs("arith-fold-cases", &common::with_commas(cases.len()));
+    if !problems.is_empty() {
+        common::fail(&problems.join("\n"));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

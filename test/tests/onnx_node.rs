@@ -474,6 +474,14 @@ fn main() -> ExitCode {
             problems.push(format!("{n} is listed but was not run (skipped now?)"));
         }
     }
+    // The docs quote these figures and the table (docs/conformance.md).
+    for (key, value) in [
+        ("node-tests-passed", common::with_commas(passed)),
+        ("node-tests-total", common::with_commas(results.len())),
+        ("node-tests-table", format!("\n{}\n", table.trim_end())),
+    ] {
+        problems.extend(common::check_generated_docs(key, &value));
+    }
     for p in &problems {
         println!("{p}");
     }

@@ -225,3 +225,94 @@ fn read_in_background(mut pipe: impl Read + Send + 'static) -> thread::JoinHandl
         bytes
     })
 }
+
+/// The Markdown files whose counts are checked: README.md and docs/**/*.md.
+fn doc_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let root = workspace_root();
+    let mut files = vec![root.join("README.md")];
+    walk(&root.join("docs"), &mut files);
+    files.sort();
+    files
+}
+
+/// Checks every marker `<!-- generated:KEY -->TEXT<!-- /generated -->` for
+/// `key` in README.md and docs/: TEXT must be `value` (a count as written,
+/// e.g. `1,376`, or a whole generated table). With `STRATA_BLESS=1` the
+/// markers are rewritten instead.
+/// Returns the problems found (none when blessing); a key that no document
+/// uses is a problem too, so that a marker cannot disappear unnoticed.
+pub fn check_generated_docs(key: &str, value: &str) -> Vec<String> {
+    let open = format!("<!-- generated:{key} -->");
+    let close = "<!-- /generated -->";
+    let bless = opted_out("STRATA_BLESS");
+    let mut problems = Vec::new();
+    let mut uses = 0;
+    for path in doc_files() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find(&open) {
+            let body = &rest[start + open.len()..];
+            let Some(end) = body.find(close) else {
+                problems.push(format!("{}: unclosed {open}", path.display()));
+                break;
+            };
+            uses += 1;
+            let written = &body[..end];
+            if written != value && !bless {
+                let line = text[..text.len() - rest.len() + start].matches('\n').count() + 1;
+                let (written, value) = if value.contains('\n') {
+                    ("an older table", "another")
+                } else {
+                    (written, value)
+                };
+                problems.push(format!(
+                    "{}:{line}: says {key} is {written}, but it is {value} \
+                     (update it, or rerun with STRATA_BLESS=1)",
+                    path.display()
+                ));
+            }
+            out.push_str(&rest[..start + open.len()]);
+            out.push_str(value);
+            rest = &body[end..];
+        }
+        out.push_str(rest);
+        if bless && out != text {
+            if let Err(e) = std::fs::write(&path, out) {
+                problems.push(format!("{}: {e}", path.display()));
+            }
+        }
+    }
+    if uses == 0 {
+        problems.push(format!("no document has a {open} marker"));
+    }
+    problems
+}
+
+/// `n` with thousands separators, as the docs write counts (`18,641`).
+pub fn with_commas(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,37 @@
+//! The counts that README.md and docs/ quote about the code (the number of
+//! graph ops, of supported ONNX op types) are checked against the code; the
+//! other drivers check the figures of their own runs (node tests, arith
+//! fold cases). A count is written as `<!-- generated:KEY -->N<!-- /generated -->`;
+//! `STRATA_BLESS=1 cargo test -p strata-test --test doc_counts` rewrites them.
+
+mod common;
+
+#[test]
+fn graph_op_count() {
+    let mut ctx = strata_ir::Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let count = ctx
+        .registry()
+        .ops()
+        .iter()
+        .filter(|def| def.name.starts_with("graph."))
+        .count();
+    let problems = common::check_generated_docs("graph-ops", &common::with_commas(count));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn onnx_op_count() {
+    let count = strata_onnx::SUPPORTED_OPS.len();
+    let problems = common::check_generated_docs("onnx-ops", &common::with_commas(count));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn thousands_separators() {
+    assert_eq!(common::with_commas(7), "7");
+    assert_eq!(common::with_commas(100), "100");
+    assert_eq!(common::with_commas(1376), "1,376");
+    assert_eq!(common::with_commas(18641), "18,641");
+    assert_eq!(common::with_commas(1234567), "1,234,567");
+}
