@@ -363,6 +363,21 @@ fn patterns(cases: &mut Vec<Case>) {
                 ),
             ));
         }
+        // The rebuilt comparison infers its i1 result from the new operands.
+        for (narrow, wide) in [
+            ("vector<4xi8>", "vector<4xi32>"),
+            ("tensor<2x?xi8>", "tensor<2x?xi32>"),
+        ] {
+            let result = narrow.replace("i8", "i1");
+            cases.push(args_case(
+                &format!("cmpi {pred} of two extsi of {narrow}"),
+                &format!("%a: {narrow}, %b: {narrow}"),
+                &result,
+                &format!(
+                    "  %x = arith.extsi %a : {narrow} to {wide}\n  %y = arith.extsi %b : {narrow} to {wide}\n  %r = arith.cmpi {pred}, %x, %y : {wide}\n"
+                ),
+            ));
+        }
         cases.push(args_case(
             &format!("cmpi {pred} with a constant on the left"),
             "%a: i32",
