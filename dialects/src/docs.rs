@@ -11,7 +11,7 @@ pub fn dialect_doc(ctx: &Context, dialect: &str) -> String {
     let source = if dialect == "builtin" {
         "ir/src/builtin.rs".to_string()
     } else if dialect == "graph" {
-        "dialects/src/graph/ops.rs".to_string()
+        "dialects/src/graph/ops/".to_string()
     } else {
         format!("dialects/src/{dialect}.rs")
     };

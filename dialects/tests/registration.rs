@@ -14,7 +14,19 @@ const SOURCES: &[(&str, &[&str])] = &[
     ("arith", &[include_str!("../src/arith.rs")]),
     ("math", &[include_str!("../src/math.rs")]),
     ("scf", &[include_str!("../src/scf.rs")]),
-    ("graph", &[include_str!("../src/graph/ops.rs")]),
+    (
+        "graph",
+        &[
+            include_str!("../src/graph/ops/mod.rs"),
+            include_str!("../src/graph/ops/elementwise.rs"),
+            include_str!("../src/graph/ops/indexing.rs"),
+            include_str!("../src/graph/ops/nn.rs"),
+            include_str!("../src/graph/ops/reduce.rs"),
+            include_str!("../src/graph/ops/resample.rs"),
+            include_str!("../src/graph/ops/shape.rs"),
+            include_str!("../src/graph/ops/signal.rs"),
+        ],
+    ),
 ];
 
 /// The first string literal in `text`, if any.
