@@ -10,10 +10,28 @@ use strata_ir::Context;
 
 /// The dialects' source files, by dialect.
 const SOURCES: &[(&str, &[&str])] = &[
-    ("func", &[include_str!("../src/func.rs")]),
-    ("arith", &[include_str!("../src/arith.rs")]),
-    ("math", &[include_str!("../src/math.rs")]),
-    ("scf", &[include_str!("../src/scf.rs")]),
+    (
+        "func",
+        &[
+            include_str!("../src/func/mod.rs"),
+            include_str!("../src/func/ops.rs"),
+        ],
+    ),
+    (
+        "arith",
+        &[
+            include_str!("../src/arith/mod.rs"),
+            include_str!("../src/arith/ops.rs"),
+        ],
+    ),
+    ("math", &[include_str!("../src/math/mod.rs")]),
+    (
+        "scf",
+        &[
+            include_str!("../src/scf/mod.rs"),
+            include_str!("../src/scf/ops.rs"),
+        ],
+    ),
     (
         "graph",
         &[
