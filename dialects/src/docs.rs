@@ -11,9 +11,9 @@ pub fn dialect_doc(ctx: &Context, dialect: &str) -> String {
     let source = if dialect == "builtin" {
         "ir/src/builtin.rs".to_string()
     } else if dialect == "graph" {
-        "dialects/src/graph/ops.rs".to_string()
+        "dialects/src/graph/ops/".to_string()
     } else {
-        format!("dialects/src/{dialect}.rs")
+        format!("dialects/src/{dialect}/")
     };
     let mut out = format!(
         "# `{dialect}` dialect\n\n<!-- Generated from the op definitions in {source} by\n     `STRATA_BLESS=1 cargo test -p strata-dialects --test docs`; do not edit. -->\n"

@@ -10,11 +10,41 @@ use strata_ir::Context;
 
 /// The dialects' source files, by dialect.
 const SOURCES: &[(&str, &[&str])] = &[
-    ("func", &[include_str!("../src/func.rs")]),
-    ("arith", &[include_str!("../src/arith.rs")]),
-    ("math", &[include_str!("../src/math.rs")]),
-    ("scf", &[include_str!("../src/scf.rs")]),
-    ("graph", &[include_str!("../src/graph/ops.rs")]),
+    (
+        "func",
+        &[
+            include_str!("../src/func/mod.rs"),
+            include_str!("../src/func/ops.rs"),
+        ],
+    ),
+    (
+        "arith",
+        &[
+            include_str!("../src/arith/mod.rs"),
+            include_str!("../src/arith/ops.rs"),
+        ],
+    ),
+    ("math", &[include_str!("../src/math/mod.rs")]),
+    (
+        "scf",
+        &[
+            include_str!("../src/scf/mod.rs"),
+            include_str!("../src/scf/ops.rs"),
+        ],
+    ),
+    (
+        "graph",
+        &[
+            include_str!("../src/graph/ops/mod.rs"),
+            include_str!("../src/graph/ops/elementwise.rs"),
+            include_str!("../src/graph/ops/indexing.rs"),
+            include_str!("../src/graph/ops/nn.rs"),
+            include_str!("../src/graph/ops/reduce.rs"),
+            include_str!("../src/graph/ops/resample.rs"),
+            include_str!("../src/graph/ops/shape.rs"),
+            include_str!("../src/graph/ops/signal.rs"),
+        ],
+    ),
 ];
 
 /// The first string literal in `text`, if any.

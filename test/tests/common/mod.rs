@@ -275,7 +275,10 @@ pub fn check_generated_docs(key: &str, value: &str) -> Vec<String> {
             uses += 1;
             let written = &body[..end];
             if written != value && !bless {
-                let line = text[..text.len() - rest.len() + start].matches('\n').count() + 1;
+                let line = text[..text.len() - rest.len() + start]
+                    .matches('\n')
+                    .count()
+                    + 1;
                 let (written, value) = if value.contains('\n') {
                     ("an older table", "another")
                 } else {

@@ -1,0 +1,579 @@
+//! Shape functions of the neural-network ops: `matmul`, `gemm`,
+//! convolutions and pools (with their window arithmetic), softmax,
+//! normalizations, `dropout` and `attention`.
+
+use strata_ir::{Context, Operation};
+
+use super::{
+    attr_bool, attr_i64, attr_i64_array, is_scalar, norm_axis, operand, same_elem, ty, Inferred,
+    OperandInfo, ResultElem,
+};
+use crate::graph::shape::{broadcast, Dim, Shape};
+
+pub(in crate::graph) fn infer_matmul(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, a, b)?;
+    let (Some(x), Some(y)) = (a.shape.dims(), b.shape.dims()) else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(a.elem))]);
+    };
+    if x.is_empty() || y.is_empty() {
+        return Err("operands must have rank 1 or more".into());
+    }
+    let x: Vec<Dim> = if x.len() == 1 {
+        vec![Dim::Known(1), x[0].clone()]
+    } else {
+        x.to_vec()
+    };
+    let y: Vec<Dim> = if y.len() == 1 {
+        vec![y[0].clone(), Dim::Known(1)]
+    } else {
+        y.to_vec()
+    };
+    let (m, k1) = (&x[x.len() - 2], &x[x.len() - 1]);
+    let (k2, n) = (&y[y.len() - 2], &y[y.len() - 1]);
+    if k1.provably_ne(k2) {
+        return Err(format!(
+            "contraction dimensions differ: {} vs {} (shapes {} and {})",
+            k1, k2, a.shape, b.shape
+        ));
+    }
+    let batch = broadcast(
+        &Shape::ranked(x[..x.len() - 2].to_vec()),
+        &Shape::ranked(y[..y.len() - 2].to_vec()),
+    )
+    .map_err(|e| format!("batch dimensions: {e}"))?;
+    let mut dims = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+    if a.shape.rank() != Some(1) {
+        dims.push(m.clone());
+    }
+    if b.shape.rank() != Some(1) {
+        dims.push(n.clone());
+    }
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(a.elem))])
+}
+
+pub(in crate::graph) fn infer_gemm(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (a, b) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, a, b)?;
+    let (Some(x), Some(y)) = (a.shape.dims(), b.shape.dims()) else {
+        return Ok(vec![(
+            Shape::ranked(vec![Dim::Unknown; 2]),
+            ResultElem::Of(a.elem),
+        )]);
+    };
+    if x.len() != 2 || y.len() != 2 {
+        return Err(format!(
+            "operands 'a' and 'b' must be 2-D, but have shapes {} and {}",
+            a.shape, b.shape
+        ));
+    }
+    let (m, k1) = if attr_bool(ctx, op, "transA") {
+        (&x[1], &x[0])
+    } else {
+        (&x[0], &x[1])
+    };
+    let (k2, n) = if attr_bool(ctx, op, "transB") {
+        (&y[1], &y[0])
+    } else {
+        (&y[0], &y[1])
+    };
+    if k1.provably_ne(k2) {
+        return Err(format!(
+            "contraction dimensions differ: {k1} vs {k2} (shapes {} and {})",
+            a.shape, b.shape
+        ));
+    }
+    let out = Shape::ranked(vec![m.clone(), n.clone()]);
+    if let Some(c) = ops.get(2) {
+        same_elem(ctx, a, c)?;
+        let b = broadcast(&out, &c.shape)
+            .map_err(|e| format!("'c' does not broadcast to the result: {e}"))?;
+        if b.rank() != Some(2) && b.rank().is_some() {
+            return Err(format!(
+                "'c' of shape {} does not broadcast to {out}",
+                c.shape
+            ));
+        }
+    }
+    Ok(vec![(out, ResultElem::Of(a.elem))])
+}
+
+/// The output size of a sliding window over `input` (ONNX's formula,
+/// computed without overflow).
+fn window_out(
+    input: &Dim,
+    k: i64,
+    s: i64,
+    pads: (i64, i64),
+    d: i64,
+    ceil: bool,
+) -> Result<Dim, String> {
+    if k < 1 || s < 1 || d < 1 {
+        return Err("kernel sizes, strides and dilations must be positive".into());
+    }
+    let Dim::Known(n) = input else {
+        return Ok(Dim::Unknown);
+    };
+    let (n, k, s, d) = (i128::from(*n), i128::from(k), i128::from(s), i128::from(d));
+    let (begin, end) = (i128::from(pads.0), i128::from(pads.1));
+    let span = d * (k - 1) + 1;
+    let padded = n + begin + end;
+    if padded < span {
+        return Err(format!(
+            "window of size {span} does not fit the padded input of size {padded}"
+        ));
+    }
+    let num = padded - span;
+    let mut out = if ceil {
+        (num + s - 1) / s + 1
+    } else {
+        num / s + 1
+    };
+    // As ONNX: the last window must start inside the input or the begin
+    // padding.
+    if ceil && (out - 1) * s >= n + begin {
+        out -= 1;
+    }
+    i64::try_from(out)
+        .map(Dim::Known)
+        .map_err(|_| format!("output size {out} is too large"))
+}
+
+/// Strides, pads and dilations of a window op.
+type WindowAttrs = (Vec<i64>, Vec<i64>, Vec<i64>);
+
+fn window_attrs(ctx: &Context, op: Operation, kernel: &[i64]) -> Result<WindowAttrs, String> {
+    let strides = attr_i64_array(ctx, op, "strides").unwrap_or_else(|| vec![1, 1]);
+    let pads = attr_i64_array(ctx, op, "pads").unwrap_or_else(|| vec![0; 4]);
+    let dilations = attr_i64_array(ctx, op, "dilations").unwrap_or_else(|| vec![1, 1]);
+    if kernel.len() != 2 || strides.len() != 2 || dilations.len() != 2 || pads.len() != 4 {
+        return Err("expects 2 kernel sizes, 2 strides, 2 dilations and 4 pads".into());
+    }
+    if pads.iter().any(|&p| p < 0) {
+        return Err("pads must not be negative".into());
+    }
+    Ok((strides, pads, dilations))
+}
+
+fn spatial(
+    input: &[Dim],
+    kernel: &[i64],
+    strides: &[i64],
+    pads: &[i64],
+    dilations: &[i64],
+    ceil: bool,
+) -> Result<Vec<Dim>, String> {
+    (0..2)
+        .map(|i| {
+            window_out(
+                &input[2 + i],
+                kernel[i],
+                strides[i],
+                (pads[i], pads[i + 2]),
+                dilations[i],
+                ceil,
+            )
+        })
+        .collect()
+}
+
+/// The kernel sizes of a convolution weight `[_, _, kH, kW]`, which must be
+/// static.
+fn static_kernel(wd: &[Dim]) -> Result<Vec<i64>, String> {
+    wd[2..]
+        .iter()
+        .map(|d| {
+            d.known()
+                .ok_or_else(|| "the weight's kernel dimensions must be static".to_string())
+        })
+        .collect()
+}
+
+pub(in crate::graph) fn infer_conv2d(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, w) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, x, w)?;
+    let (Some(xd), Some(wd)) = (x.shape.dims(), w.shape.dims()) else {
+        return Ok(vec![(
+            Shape::ranked(vec![Dim::Unknown; 4]),
+            ResultElem::Of(x.elem),
+        )]);
+    };
+    if xd.len() != 4 || wd.len() != 4 {
+        return Err(format!(
+            "input and weight must be 4-D (NCHW, MCkHkW), but have shapes {} and {}",
+            x.shape, w.shape
+        ));
+    }
+    let group = attr_i64(ctx, op, "group").unwrap_or(1);
+    if group < 1 {
+        return Err(format!("group must be positive, but is {group}"));
+    }
+    if let (Dim::Known(c), Dim::Known(wc)) = (&xd[1], &wd[1]) {
+        if i128::from(*c) != i128::from(*wc) * i128::from(group) {
+            return Err(format!(
+                "input has {c} channels but the weight expects {wc} x {group} groups"
+            ));
+        }
+    }
+    if let Dim::Known(m) = &wd[0] {
+        if m % group != 0 {
+            return Err(format!(
+                "{m} output channels are not divisible into {group} groups"
+            ));
+        }
+    }
+    let kernel = static_kernel(wd)?;
+    let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    if let Some(bias) = ops.get(2) {
+        same_elem(ctx, x, bias)?;
+        if bias.shape.rank().is_some_and(|r| r != 1) {
+            return Err(format!("bias must be 1-D, but has shape {}", bias.shape));
+        }
+    }
+    let mut dims = vec![xd[0].clone(), wd[0].clone()];
+    dims.extend(spatial(xd, &kernel, &strides, &pads, &dilations, false)?);
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+}
+
+pub(in crate::graph) fn infer_conv_transpose2d(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, w) = (operand(ops, 0)?, operand(ops, 1)?);
+    same_elem(ctx, x, w)?;
+    if let Some(bias) = ops.get(2) {
+        same_elem(ctx, x, bias)?;
+        if bias.shape.rank().is_some_and(|r| r != 1) {
+            return Err(format!("bias must be 1-D, but has shape {}", bias.shape));
+        }
+    }
+    let elem = ResultElem::Of(x.elem);
+    let (Some(xd), Some(wd)) = (x.shape.dims(), w.shape.dims()) else {
+        return Ok(vec![(Shape::ranked(vec![Dim::Unknown; 4]), elem)]);
+    };
+    if xd.len() != 4 || wd.len() != 4 {
+        return Err(format!(
+            "input and weight must be 4-D (NCHW, CMkHkW), but have shapes {} and {}",
+            x.shape, w.shape
+        ));
+    }
+    let group = attr_i64(ctx, op, "group").unwrap_or(1);
+    if group < 1 {
+        return Err(format!("group must be positive, but is {group}"));
+    }
+    if xd[1].provably_ne(&wd[0]) {
+        return Err(format!(
+            "input has {} channels but the weight has {}",
+            xd[1], wd[0]
+        ));
+    }
+    if let Dim::Known(c) = &xd[1] {
+        if c % group != 0 {
+            return Err(format!(
+                "{c} input channels are not divisible into {group} groups"
+            ));
+        }
+    }
+    let kernel = static_kernel(wd)?;
+    let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    if kernel.iter().any(|&k| k < 1) {
+        return Err(format!("the kernel {kernel:?} must not be empty"));
+    }
+    if strides.iter().chain(&dilations).any(|&v| v < 1) {
+        return Err("strides and dilations must be positive".into());
+    }
+    let output_padding = attr_i64_array(ctx, op, "output_padding").unwrap_or_else(|| vec![0, 0]);
+    if output_padding.len() != 2 || output_padding.iter().any(|&p| p < 0) {
+        return Err(format!(
+            "output_padding must have 2 entries that are not negative, not {output_padding:?}"
+        ));
+    }
+    let channels = wd[1].mul(&Dim::Known(group));
+    if let Some([b]) = ops.get(2).and_then(|b| b.shape.dims()) {
+        if b.provably_ne(&channels) {
+            return Err(format!(
+                "bias has {b} elements for {channels} output channels"
+            ));
+        }
+    }
+    let mut dims = vec![xd[0].clone(), channels];
+    match attr_i64_array(ctx, op, "output_shape") {
+        Some(shape) => {
+            if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
+                return Err(format!(
+                    "output_shape must have 2 sizes that are not negative, not {shape:?}"
+                ));
+            }
+            dims.extend(shape.iter().map(|&d| Dim::Known(d)));
+        }
+        None => {
+            for i in 0..2 {
+                // stride * in + c, with c the constant part.
+                let (s, k, d) = (
+                    i128::from(strides[i]),
+                    i128::from(kernel[i]),
+                    i128::from(dilations[i]),
+                );
+                let c = i128::from(output_padding[i]) + (k - 1) * d + 1
+                    - s
+                    - i128::from(pads[i])
+                    - i128::from(pads[i + 2]);
+                dims.push(match &xd[2 + i] {
+                    Dim::Known(n) => {
+                        let out = s * i128::from(*n) + c;
+                        if out < 0 {
+                            return Err(format!(
+                                "padding leaves spatial dimension {i} with size {out}"
+                            ));
+                        }
+                        Dim::Known(i64::try_from(out).map_err(|_| "output too large")?)
+                    }
+                    sym if c == 0 => sym.mul(&Dim::Known(strides[i])),
+                    _ => Dim::Unknown,
+                });
+            }
+        }
+    }
+    Ok(vec![(Shape::ranked(dims), elem)])
+}
+
+pub(in crate::graph) fn infer_pool(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let Some(xd) = x.shape.dims() else {
+        let unknown = Shape::ranked(vec![Dim::Unknown; 4]);
+        let mut out = vec![(unknown.clone(), ResultElem::Of(x.elem))];
+        if ctx.results(op).count() == 2 {
+            out.push((unknown, ResultElem::I64));
+        }
+        return Ok(out);
+    };
+    if xd.len() != 4 {
+        return Err(format!(
+            "input must be 4-D (NCHW), but has shape {}",
+            x.shape
+        ));
+    }
+    let kernel = attr_i64_array(ctx, op, "kernel_shape").ok_or("requires 'kernel_shape'")?;
+    let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    if (0..2).any(|i| pads[i] >= kernel[i] || pads[i + 2] >= kernel[i]) {
+        return Err("pads must be smaller than the kernel".into());
+    }
+    let mut dims = vec![xd[0].clone(), xd[1].clone()];
+    dims.extend(spatial(
+        xd,
+        &kernel,
+        &strides,
+        &pads,
+        &dilations,
+        attr_bool(ctx, op, "ceil_mode"),
+    )?);
+    let mut out = vec![(Shape::ranked(dims.clone()), ResultElem::Of(x.elem))];
+    // max_pool2d's optional indices.
+    if ctx.results(op).count() == 2 {
+        out.push((Shape::ranked(dims), ResultElem::I64));
+    }
+    Ok(out)
+}
+
+pub(in crate::graph) fn infer_global_pool(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let Some(xd) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(x.elem))]);
+    };
+    if xd.len() < 3 {
+        return Err(format!(
+            "input must have rank 3 or more, but has shape {}",
+            x.shape
+        ));
+    }
+    let mut dims = xd[..2].to_vec();
+    dims.resize(xd.len(), Dim::Known(1));
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+}
+
+pub(in crate::graph) fn infer_axis_same(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    if let Some(rank) = x.shape.rank() {
+        let axis = attr_i64(ctx, op, "axis").unwrap_or(-1);
+        if rank == 0 {
+            return Err("input must have rank 1 or more".into());
+        }
+        norm_axis(axis, rank, "axis")?;
+    }
+    Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
+}
+
+pub(in crate::graph) fn infer_norm(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let r = infer_axis_same(ctx, op, ops)?;
+    let x = operand(ops, 0)?;
+    for p in &ops[1..] {
+        same_elem(ctx, x, p)?;
+    }
+    Ok(r)
+}
+
+pub(in crate::graph) fn infer_batch_norm(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    if x.shape.rank().is_some_and(|r| r < 2) {
+        return Err(format!(
+            "input must have rank 2 or more, but has shape {}",
+            x.shape
+        ));
+    }
+    let channels = x.shape.dims().map(|d| d[1].clone());
+    for p in &ops[1..] {
+        same_elem(ctx, x, p)?;
+        match (p.shape.dims(), &channels) {
+            (Some([d]), Some(c)) if d.provably_ne(c) => {
+                return Err(format!(
+                    "parameters must have {c} elements, but one has {d}"
+                ))
+            }
+            (Some(d), _) if d.len() != 1 => {
+                return Err(format!(
+                    "parameters must be 1-D, but one has shape {}",
+                    p.shape
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
+}
+
+pub(in crate::graph) fn infer_dropout(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, ratio) = (operand(ops, 0)?, operand(ops, 1)?);
+    if !is_scalar(&ratio.shape) {
+        return Err(format!(
+            "ratio must be a scalar, but has shape {}",
+            ratio.shape
+        ));
+    }
+    if let Some(training) = ops.get(2) {
+        if !is_scalar(&training.shape) {
+            return Err(format!(
+                "training must be a scalar, but has shape {}",
+                training.shape
+            ));
+        }
+    }
+    let mut out = vec![(x.shape.clone(), ResultElem::Of(x.elem))];
+    if ctx.results(op).count() == 2 {
+        out.push((x.shape.clone(), ResultElem::I1));
+    }
+    Ok(out)
+}
+
+pub(in crate::graph) fn infer_attention(
+    ctx: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (q, k, v) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, q, k)?;
+    same_elem(ctx, q, v)?;
+    let (Some(qd), Some(kd), Some(vd)) = (q.shape.dims(), k.shape.dims(), v.shape.dims()) else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(q.elem))]);
+    };
+    if qd.len() < 2 || kd.len() < 2 || vd.len() < 2 {
+        return Err("q, k and v must have rank 2 or more".into());
+    }
+    let (l, e) = (&qd[qd.len() - 2], &qd[qd.len() - 1]);
+    let (s, ek) = (&kd[kd.len() - 2], &kd[kd.len() - 1]);
+    let (sv, ev) = (&vd[vd.len() - 2], &vd[vd.len() - 1]);
+    if e.provably_ne(ek) {
+        return Err(format!("q and k have different head sizes: {e} vs {ek}"));
+    }
+    if s.provably_ne(sv) {
+        return Err(format!(
+            "k and v have different sequence lengths: {s} vs {sv}"
+        ));
+    }
+    // Grouped-query attention: 4-D operands whose key/value head count
+    // divides the query head count share each key/value head.
+    let grouped = qd.len() == 4
+        && kd.len() == 4
+        && vd.len() == 4
+        && matches!((&qd[1], &kd[1], &vd[1]), (Dim::Known(h), Dim::Known(g), Dim::Known(gv))
+            if g == gv && *g > 0 && h % g == 0 && h != g);
+    let batch = if grouped {
+        broadcast(
+            &broadcast(
+                &Shape::ranked(qd[..1].to_vec()),
+                &Shape::ranked(kd[..1].to_vec()),
+            )?,
+            &Shape::ranked(vd[..1].to_vec()),
+        )
+        .map(|b| {
+            let mut d = b.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+            d.push(qd[1].clone());
+            Shape::ranked(d)
+        })?
+    } else {
+        broadcast(
+            &broadcast(
+                &Shape::ranked(qd[..qd.len() - 2].to_vec()),
+                &Shape::ranked(kd[..kd.len() - 2].to_vec()),
+            )?,
+            &Shape::ranked(vd[..vd.len() - 2].to_vec()),
+        )?
+    };
+    let mut dims = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+    dims.push(l.clone());
+    dims.push(ev.clone());
+    let out = Shape::ranked(dims);
+    if let Some(m) = ops.get(3) {
+        if !strata_ir::ods::constraints::is_i1(ctx, m.elem) && m.elem != q.elem {
+            return Err(format!(
+                "mask must be i1 or have q's element type {}, but has {}",
+                ty(ctx, q.elem),
+                ty(ctx, m.elem)
+            ));
+        }
+        let scores = {
+            let mut d = batch.dims().map(<[Dim]>::to_vec).unwrap_or_default();
+            d.push(l.clone());
+            d.push(s.clone());
+            Shape::ranked(d)
+        };
+        broadcast(&scores, &m.shape).map_err(|e| format!("mask: {e}"))?;
+    }
+    Ok(vec![(out, ResultElem::Of(q.elem))])
+}

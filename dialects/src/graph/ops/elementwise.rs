@@ -1,0 +1,451 @@
+//! Elementwise ops: broadcasting arithmetic, logic and comparisons, the
+//! unary math functions and activations, `clip`, `cast`, `where` and
+//! `bit_shift`.
+
+use strata_ir::ods::constraints::StrAttr;
+use strata_ir::op;
+
+use super::{AnyIntTensor, AnyTensor, BoolAttr, BoolTensor, F64Attr, FloatTensor};
+use crate::graph::fold::fold_graph;
+use crate::graph::infer::{self, verify_shapes, ShapeFunction};
+
+macro_rules! binary {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty $(, $trait:ident)*) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+             traits(Pure $(, $trait)*),
+             format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+             fold = fold_graph,
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
+        pub struct $name {
+            lhs: Operand<$c>,
+            rhs: Operand<$c>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+binary!(
+    AddOp,
+    "graph.add",
+    infer_arith,
+    "Elementwise addition, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    SubOp,
+    "graph.sub",
+    infer_arith,
+    "Elementwise subtraction, with broadcasting.",
+    AnyTensor
+);
+binary!(
+    MulOp,
+    "graph.mul",
+    infer_arith,
+    "Elementwise multiplication, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    DivOp,
+    "graph.div",
+    infer_arith,
+    "Elementwise division, with broadcasting (integers truncate toward zero).",
+    AnyTensor
+);
+binary!(
+    PowOp,
+    "graph.pow",
+    infer_arith,
+    "Elementwise power, with broadcasting.",
+    AnyTensor
+);
+binary!(
+    MaxOp,
+    "graph.max",
+    infer_arith,
+    "Elementwise maximum of two tensors, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    MinOp,
+    "graph.min",
+    infer_arith,
+    "Elementwise minimum of two tensors, with broadcasting.",
+    AnyTensor,
+    Commutative
+);
+/// Elementwise remainder, with broadcasting.
+///
+/// Integers take the sign of the divisor (Python's `%`) unless `fmod` is
+/// set (then of the dividend, C's `%`); floats always use C's `fmod` (ONNX
+/// requires `fmod` for them).
+#[op("graph.mod",
+     traits(Pure),
+     format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_arith)))]
+pub struct ModOp {
+    lhs: Operand<AnyTensor>,
+    rhs: Operand<AnyTensor>,
+    #[default = "false"]
+    fmod: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+binary!(
+    AndOp,
+    "graph.and",
+    infer_arith,
+    "Elementwise bitwise and of integer tensors (logical and on `i1`), with broadcasting.",
+    AnyIntTensor,
+    Commutative
+);
+binary!(
+    OrOp,
+    "graph.or",
+    infer_arith,
+    "Elementwise bitwise or of integer tensors (logical or on `i1`), with broadcasting.",
+    AnyIntTensor,
+    Commutative
+);
+binary!(
+    XorOp,
+    "graph.xor",
+    infer_arith,
+    "Elementwise bitwise exclusive or of integer tensors (logical on `i1`), with broadcasting.",
+    AnyIntTensor,
+    Commutative
+);
+binary!(
+    EqualOp,
+    "graph.equal",
+    infer_compare,
+    "Elementwise `==`, with broadcasting; the result is `i1`.",
+    AnyTensor,
+    Commutative
+);
+binary!(
+    LessOp,
+    "graph.less",
+    infer_compare,
+    "Elementwise `<`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+binary!(
+    LessEqualOp,
+    "graph.less_equal",
+    infer_compare,
+    "Elementwise `<=`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+binary!(
+    GreaterOp,
+    "graph.greater",
+    infer_compare,
+    "Elementwise `>`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+binary!(
+    GreaterEqualOp,
+    "graph.greater_equal",
+    infer_compare,
+    "Elementwise `>=`, with broadcasting; the result is `i1`.",
+    AnyTensor
+);
+
+macro_rules! unary {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             fold = fold_graph,
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
+        pub struct $name {
+            input: Operand<$c>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+unary!(
+    NegOp,
+    "graph.neg",
+    infer_same,
+    "Elementwise negation.",
+    AnyTensor
+);
+unary!(
+    AbsOp,
+    "graph.abs",
+    infer_same,
+    "Elementwise absolute value.",
+    AnyTensor
+);
+unary!(
+    SignOp,
+    "graph.sign",
+    infer_same,
+    "Elementwise sign (-1, 0 or 1).",
+    AnyTensor
+);
+unary!(
+    SqrtOp,
+    "graph.sqrt",
+    infer_same,
+    "Elementwise square root.",
+    FloatTensor
+);
+unary!(
+    RsqrtOp,
+    "graph.rsqrt",
+    infer_same,
+    "Elementwise reciprocal square root.",
+    FloatTensor
+);
+unary!(
+    ReciprocalOp,
+    "graph.reciprocal",
+    infer_same,
+    "Elementwise reciprocal.",
+    FloatTensor
+);
+unary!(
+    ExpOp,
+    "graph.exp",
+    infer_same,
+    "Elementwise exponential.",
+    FloatTensor
+);
+unary!(
+    LogOp,
+    "graph.log",
+    infer_same,
+    "Elementwise natural logarithm.",
+    FloatTensor
+);
+unary!(
+    ErfOp,
+    "graph.erf",
+    infer_same,
+    "Elementwise error function.",
+    FloatTensor
+);
+unary!(
+    TanhOp,
+    "graph.tanh",
+    infer_same,
+    "Elementwise hyperbolic tangent.",
+    FloatTensor
+);
+unary!(
+    SinOp,
+    "graph.sin",
+    infer_same,
+    "Elementwise sine.",
+    FloatTensor
+);
+unary!(
+    CosOp,
+    "graph.cos",
+    infer_same,
+    "Elementwise cosine.",
+    FloatTensor
+);
+unary!(
+    FloorOp,
+    "graph.floor",
+    infer_same,
+    "Elementwise rounding down.",
+    FloatTensor
+);
+unary!(
+    CeilOp,
+    "graph.ceil",
+    infer_same,
+    "Elementwise rounding up.",
+    FloatTensor
+);
+unary!(
+    RoundOp,
+    "graph.round",
+    infer_same,
+    "Elementwise rounding to the nearest integer, halves to even.",
+    FloatTensor
+);
+unary!(
+    SigmoidOp,
+    "graph.sigmoid",
+    infer_same,
+    "Elementwise logistic sigmoid `1 / (1 + exp(-x))`.",
+    FloatTensor
+);
+unary!(
+    ReluOp,
+    "graph.relu",
+    infer_same,
+    "Elementwise `max(x, 0)`.",
+    AnyTensor
+);
+unary!(
+    SiluOp,
+    "graph.silu",
+    infer_same,
+    "Elementwise `x * sigmoid(x)`.",
+    FloatTensor
+);
+unary!(
+    SoftplusOp,
+    "graph.softplus",
+    infer_same,
+    "Elementwise `log(1 + exp(x))`.",
+    FloatTensor
+);
+unary!(
+    NotOp,
+    "graph.not",
+    infer_same,
+    "Elementwise bitwise negation of an integer tensor (logical on `i1`).",
+    AnyIntTensor
+);
+unary!(
+    IdentityOp,
+    "graph.identity",
+    infer_same,
+    "The input, unchanged.",
+    AnyTensor
+);
+
+/// Elementwise Gaussian error linear unit.
+///
+/// `approximate = "none"` is `x * (1 + erf(x / sqrt(2))) / 2`;
+/// `approximate = "tanh"` is the tanh approximation.
+#[op("graph.gelu",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_gelu)))]
+pub struct GeluOp {
+    input: Operand<FloatTensor>,
+    #[default = "\"none\""]
+    approximate: Attr<StrAttr>,
+    output: Result<AnyTensor>,
+}
+
+macro_rules! unary_alpha {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             fold = fold_graph,
+             verify = verify_shapes,
+             interfaces(ShapeFunction(infer::$shape)))]
+        pub struct $name {
+            input: Operand<FloatTensor>,
+            #[default = $default]
+            alpha: Attr<F64Attr>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+unary_alpha!(
+    LeakyReluOp,
+    "graph.leaky_relu",
+    infer_same,
+    "Elementwise `x < 0 ? alpha * x : x`.",
+    "1.000000e-02 : f64"
+);
+unary_alpha!(
+    EluOp,
+    "graph.elu",
+    infer_same,
+    "Elementwise `x < 0 ? alpha * (exp(x) - 1) : x`.",
+    "1.000000e+00 : f64"
+);
+
+/// Elementwise `max(0, min(1, alpha * x + beta))`.
+#[op("graph.hard_sigmoid",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_same)))]
+pub struct HardSigmoidOp {
+    input: Operand<FloatTensor>,
+    #[default = "2.000000e-01 : f64"]
+    alpha: Attr<F64Attr>,
+    #[default = "5.000000e-01 : f64"]
+    beta: Attr<F64Attr>,
+    output: Result<AnyTensor>,
+}
+
+/// Elementwise clamp to `[min, max]`.
+///
+/// `min` and `max` are optional scalar tensors of the input's element type;
+/// an absent bound does not clamp.
+#[op("graph.clip",
+     traits(Pure),
+     format = "$input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_clip)))]
+pub struct ClipOp {
+    input: Operand<AnyTensor>,
+    min: Optional<AnyTensor>,
+    max: Optional<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Elementwise conversion to the result's element type.
+///
+/// Floats convert to integers by truncation toward zero; to `i1`, any
+/// nonzero value is true.
+#[op("graph.cast",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_cast)))]
+pub struct CastOp {
+    input: Operand<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Elementwise choice: `condition ? x : y`, with broadcasting of all three.
+#[op("graph.where",
+     traits(Pure),
+     format = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_where)))]
+pub struct WhereOp {
+    condition: Operand<BoolTensor>,
+    x: Operand<AnyTensor>,
+    y: Operand<AnyTensor>,
+    output: Result<AnyTensor>,
+}
+
+/// Elementwise shift of unsigned integers by the bits in `rhs`
+/// (`direction` `"left"` or `"right"`), with broadcasting; shifting by the
+/// width or more gives 0.
+#[op("graph.bit_shift",
+     traits(Pure),
+     format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_bit_shift)))]
+pub struct BitShiftOp {
+    lhs: Operand<AnyIntTensor>,
+    rhs: Operand<AnyIntTensor>,
+    direction: Attr<StrAttr>,
+    output: Result<AnyTensor>,
+}

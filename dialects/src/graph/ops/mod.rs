@@ -1,0 +1,140 @@
+//! The ops of the `graph` dialect.
+//!
+//! Semantics follow the ONNX operator of the same name (opset 13 and later):
+//! what ONNX passes as an input tensor (a reshape's target shape, a slice's
+//! bounds, a reduction's axes) is an operand here too, so that a graph with
+//! dynamic values can be represented; what ONNX passes as an attribute is a
+//! property. Every op verifies its operands and declared result types with
+//! its shape function (see [`super::infer`]).
+//!
+//! This module holds the type and attribute constraints the declarations
+//! share and `graph.custom`; the declarations themselves are grouped by op
+//! family in the submodules (`elementwise`, `nn`, `reduce`, `shape`,
+//! `indexing`, `resample`, `signal`), all re-exported here.
+
+use strata_ir::ods::constraints::{AnyAttr, I64Attr, StrAttr};
+use strata_ir::TypeKind;
+use strata_ir::{attr_constraint, op, type_constraint};
+
+use super::infer::{self, verify_shapes, ShapeFunction};
+
+mod elementwise;
+mod indexing;
+mod nn;
+mod reduce;
+mod resample;
+mod shape;
+mod signal;
+
+pub use elementwise::*;
+pub use indexing::*;
+pub use nn::*;
+pub use reduce::*;
+pub use resample::*;
+pub use shape::*;
+pub use signal::*;
+
+type_constraint!(
+    /// A ranked or unranked tensor of any element type.
+    AnyTensor, "tensor of any type values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+    )
+);
+type_constraint!(
+    /// A tensor of floats.
+    FloatTensor, "tensor of floating-point values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if ctx.float_kind(*element).is_some()
+    )
+);
+type_constraint!(
+    /// A tensor of `i1`.
+    BoolTensor, "tensor of 1-bit signless integer values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if strata_ir::ods::constraints::is_i1(ctx, *element)
+    )
+);
+type_constraint!(
+    /// A tensor of integers of any width and signedness, `i1` included.
+    AnyIntTensor, "tensor of integer values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if matches!(ctx.type_kind(*element), TypeKind::Integer { .. })
+    )
+);
+type_constraint!(
+    /// A tensor of signless integers (indices, shapes, axes).
+    IntTensor, "tensor of signless integer values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
+            if strata_ir::ods::constraints::is_signless_int(ctx, *element)
+    )
+);
+
+attr_constraint!(
+    /// `array<i64: ...>`.
+    I64ArrayAttr, "i64 dense array attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::DenseArray { element, .. }
+            if matches!(ctx.type_kind(*element), TypeKind::Integer { width: 64, .. })
+    ),
+    value: Vec<i64> = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|&v| v as i64).collect())
+        }
+        _ => None,
+    }
+);
+attr_constraint!(
+    /// A 64-bit float attribute.
+    F64Attr, "64-bit float attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::Float { ty, .. }
+            if ctx.float_kind(*ty) == Some(strata_ir::float::FloatKind::F64)
+    ),
+    value: f64 = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::Float { ty, bits }
+            if ctx.float_kind(*ty) == Some(strata_ir::float::FloatKind::F64) =>
+        {
+            Some(f64::from_bits(*bits as u64))
+        }
+        _ => None,
+    }
+);
+attr_constraint!(
+    /// A boolean (`true` / `false`).
+    BoolAttr, "bool attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| strata_ir::ods::constraints::is_signless_int_attr(ctx, attr, 1),
+    value: bool = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::Integer { value, .. } => Some(*value != 0),
+        _ => None,
+    }
+);
+attr_constraint!(
+    /// An elements attribute (`dense<...>`, `dense_resource<...>`).
+    ElementsAttr, "constant vector/tensor attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::DenseElements { .. }
+            | strata_ir::attributes::AttrKind::DenseResource { .. }
+    )
+);
+
+// ----- custom ops -----
+
+/// A registered custom op, named by `name` and `version`; its shape
+/// function and reference implementation come from the custom-op registry
+/// (`strata_dialects::graph::custom`).
+#[op("graph.custom",
+     format = "$name `(` $inputs `)` attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_custom)))]
+pub struct CustomOp {
+    name: Attr<StrAttr>,
+    #[default = "1"]
+    version: Attr<I64Attr>,
+    config: OptionalAttr<AnyAttr>,
+    inputs: Variadic<AnyTensor>,
+    outputs: VariadicResult<AnyTensor>,
+}

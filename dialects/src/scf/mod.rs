@@ -1,0 +1,27 @@
+//! The `scf` dialect: structured control flow (MLIR's `scf`): `for` loops
+//! with loop-carried values, `if` with results, `while` loops.
+//!
+//! As MLIR's `Dialect/SCF/`: the op declarations are in `ops`, their custom
+//! assembly forms in `syntax`, their verifiers and the region-branch
+//! interface (which region control enters next) in `control_flow`, and the
+//! canonicalization patterns in `canonicalize`.
+
+mod canonicalize;
+mod control_flow;
+mod ops;
+mod syntax;
+
+pub use ops::*;
+
+use strata_ir::{Context, Operation, Region};
+
+/// The terminator of the single block of `region`.
+fn terminator(ctx: &Context, region: Region) -> Option<Operation> {
+    ctx.region_entry_block(region)
+        .and_then(|b| ctx.block_last_op(b))
+}
+
+/// Register the scf dialect.
+pub fn register(ctx: &mut Context) {
+    strata_ir::ods::register_dialect_ops(ctx, "scf");
+}

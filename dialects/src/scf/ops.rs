@@ -1,0 +1,100 @@
+//! The `#[op]` declarations of `scf`: `for`, `if`, `while` and their
+//! terminators `yield` and `condition`.
+
+use strata_ir::interfaces::RegionBranch;
+use strata_ir::ods::constraints::{AnyType, UnitAttr, I1};
+use strata_ir::{op, type_constraint};
+
+use crate::scf::canonicalize::{for_patterns, if_patterns};
+use crate::scf::control_flow::{
+    for_successors, if_successors, verify_condition, verify_for, verify_for_regions, verify_if,
+    verify_if_regions, verify_while_regions, verify_yield, while_successors,
+};
+use crate::scf::syntax::{parse_for, parse_if, parse_while, print_for, print_if, print_while};
+
+type_constraint!(
+    /// A signless integer or index (loop bounds).
+    AnySignlessIntegerOrIndex, "signless integer or index", |ctx, ty| strata_ir::ods::constraints::is_signless_int_or_index(ctx, ty)
+);
+
+/// For operation.
+///
+/// Iterates from `lowerBound` to `upperBound` (exclusive) by `step`; the body
+/// receives the induction variable and the loop-carried values (`iter_args`),
+/// and yields the next values; the results are the final values.
+#[op("scf.for",
+     traits(RecursiveMemoryEffects, ImplicitTerminator, SingleBlock),
+     all_types_match(lowerBound, upperBound, step),
+     parse = parse_for,
+     print = print_for,
+     verify = verify_for,
+     verify_regions = verify_for_regions,
+     canonicalize = for_patterns,
+     interfaces(RegionBranch { successors: for_successors }))]
+pub struct ForOp {
+    lowerBound: Operand<AnySignlessIntegerOrIndex>,
+    upperBound: Operand<AnySignlessIntegerOrIndex>,
+    step: Operand<AnySignlessIntegerOrIndex>,
+    initArgs: Variadic<AnyType>,
+    unsignedCmp: OptionalAttr<UnitAttr>,
+    results: VariadicResult<AnyType>,
+    region: SizedRegion<1>,
+}
+
+/// If-then-else operation.
+///
+/// Runs the `then` region when the condition holds, else the `else` region;
+/// with results, both regions yield them (and the `else` region is required).
+#[op("scf.if",
+     traits(RecursiveMemoryEffects, ImplicitTerminator, SingleBlock),
+     parse = parse_if,
+     print = print_if,
+     verify = verify_if,
+     verify_regions = verify_if_regions,
+     canonicalize = if_patterns,
+     interfaces(RegionBranch { successors: if_successors }))]
+pub struct IfOp {
+    condition: Operand<I1>,
+    results: VariadicResult<AnyType>,
+    thenRegion: SizedRegion<1>,
+    elseRegion: Region,
+}
+
+/// A generic 'while' loop.
+///
+/// The `before` region computes the condition and forwards values with
+/// `scf.condition`; while it holds, the `after` region runs on them and
+/// yields the next values of the `before` region's arguments.
+#[op("scf.while",
+     traits(RecursiveMemoryEffects, SingleBlock),
+     parse = parse_while,
+     print = print_while,
+     verify_regions = verify_while_regions,
+     interfaces(RegionBranch { successors: while_successors }))]
+pub struct WhileOp {
+    inits: Variadic<AnyType>,
+    results: VariadicResult<AnyType>,
+    before: SizedRegion<1>,
+    after: SizedRegion<1>,
+}
+
+/// Loop yield and termination operation: the values a region of `scf.for`,
+/// `scf.if` or `scf.while` produces.
+#[op("scf.yield",
+     traits(Pure, Terminator, ReturnLike),
+     format = "attr-dict ($results^ `:` type($results))?",
+     verify = verify_yield)]
+pub struct YieldOp {
+    results: Variadic<AnyType>,
+}
+
+/// Loop continuation condition of `scf.while`: whether to run the `after`
+/// region, and the values forwarded to it (or to the results).
+#[op("scf.condition",
+     traits(Pure, Terminator),
+     format = "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+     verify = verify_condition)]
+pub struct ConditionOp {
+    condition: Operand<I1>,
+    args: Variadic<AnyType>,
+}

@@ -1,0 +1,623 @@
+//! Node-by-node conversion of an ONNX graph into `graph` ops.
+//!
+//! [`Importer::import`] walks the graph; [`Importer::convert`] converts one
+//! node by its op type's [`Rule`]: the one-to-one tables of
+//! [`elementwise`] (an ONNX op that is exactly one `graph` op), or a
+//! conversion function from one family's table (`OPS` in each of the
+//! modules below, grouped by op family). Some conversions are compositions
+//! of other `graph` ops (the ONNX definitions spelled out), so that they
+//! need no op, shape function or kernel of their own. [`SUPPORTED_OPS`] is
+//! the union of the tables (a unit test checks that they agree).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use strata_dialects::graph::shape::{shape_of, Dim, Shape};
+use strata_ir::{Attribute, Block, Context, Location, Operation, Type, Value};
+
+use crate::proto::{type_proto, ModelProto, NodeProto, ValueInfoProto};
+use crate::tensor::{dtype_name, element_type, tensor_attr};
+use crate::{ConvertError, ImportError};
+
+mod activation;
+mod attention;
+mod attrs;
+mod build;
+mod constant;
+mod custom;
+mod einsum;
+mod elementwise;
+mod indexing;
+mod loss;
+mod nn;
+mod norm;
+mod opset;
+mod quantize;
+mod reduce;
+mod resample;
+mod shape;
+mod signal;
+
+use attrs::Attrs;
+use build::scalar_attr;
+use opset::min_opset;
+
+/// The ONNX op types (default domain) the importer converts, directly or
+/// as a composition of other ops: every op type of the conversion tables
+/// (see the `convert` module).
+pub const SUPPORTED_OPS: &[&str] = &[
+    "Abs",
+    "Acosh",
+    "Add",
+    "And",
+    "ArgMax",
+    "ArgMin",
+    "Asinh",
+    "Atanh",
+    "Attention",
+    "AveragePool",
+    "BatchNormalization",
+    "BitShift",
+    "BitwiseAnd",
+    "BitwiseNot",
+    "BitwiseOr",
+    "BitwiseXor",
+    "BlackmanWindow",
+    "Cast",
+    "CastLike",
+    "Ceil",
+    "Celu",
+    "CenterCropPad",
+    "Clip",
+    "Concat",
+    "Constant",
+    "ConstantOfShape",
+    "Conv",
+    "ConvInteger",
+    "ConvTranspose",
+    "Cos",
+    "Cosh",
+    "CumProd",
+    "CumSum",
+    "DFT",
+    "DepthToSpace",
+    "DequantizeLinear",
+    "Div",
+    "Dropout",
+    "DynamicQuantizeLinear",
+    "Einsum",
+    "Elu",
+    "Equal",
+    "Erf",
+    "Exp",
+    "Expand",
+    "EyeLike",
+    "Flatten",
+    "Floor",
+    "Gather",
+    "GatherElements",
+    "GatherND",
+    "Gelu",
+    "Gemm",
+    "GlobalAveragePool",
+    "GlobalMaxPool",
+    "Greater",
+    "GreaterOrEqual",
+    "GridSample",
+    "GroupNormalization",
+    "HammingWindow",
+    "HannWindow",
+    "HardSigmoid",
+    "HardSwish",
+    "Hardmax",
+    "Identity",
+    "InstanceNormalization",
+    "IsInf",
+    "IsNaN",
+    "LRN",
+    "LayerNormalization",
+    "LeakyRelu",
+    "Less",
+    "LessOrEqual",
+    "Log",
+    "LogSoftmax",
+    "LpNormalization",
+    "LpPool",
+    "MatMul",
+    "MatMulInteger",
+    "Max",
+    "MaxPool",
+    "Mean",
+    "MeanVarianceNormalization",
+    "Min",
+    "Mish",
+    "Mod",
+    "Mul",
+    "Neg",
+    "NegativeLogLikelihoodLoss",
+    "NonMaxSuppression",
+    "Not",
+    "OneHot",
+    "Or",
+    "PRelu",
+    "Pad",
+    "Pow",
+    "QLinearConv",
+    "QLinearMatMul",
+    "QuantizeLinear",
+    "RMSNormalization",
+    "Range",
+    "Reciprocal",
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogSum",
+    "ReduceLogSumExp",
+    "ReduceMax",
+    "ReduceMean",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceSum",
+    "ReduceSumSquare",
+    "Relu",
+    "Reshape",
+    "Resize",
+    "RotaryEmbedding",
+    "Round",
+    "STFT",
+    "Scatter",
+    "ScatterElements",
+    "ScatterND",
+    "Selu",
+    "Shape",
+    "Shrink",
+    "Sigmoid",
+    "Sign",
+    "Sin",
+    "Sinh",
+    "Size",
+    "Slice",
+    "Softmax",
+    "SoftmaxCrossEntropyLoss",
+    "Softplus",
+    "Softsign",
+    "SpaceToDepth",
+    "Split",
+    "Sqrt",
+    "Squeeze",
+    "Sub",
+    "Sum",
+    "Swish",
+    "Tan",
+    "Tanh",
+    "ThresholdedRelu",
+    "Tile",
+    "TopK",
+    "Transpose",
+    "Trilu",
+    "Unsqueeze",
+    "Upsample",
+    "Where",
+    "Xor",
+];
+
+pub(crate) struct Importer<'c> {
+    ctx: &'c mut Context,
+    file: String,
+    values: HashMap<String, Value>,
+    block: Option<Block>,
+    opset: i64,
+    /// The opset version imported for each domain.
+    domains: HashMap<String, i64>,
+}
+
+type Res<T> = Result<T, ConvertError>;
+
+impl<'c> Importer<'c> {
+    pub(crate) fn new(ctx: &'c mut Context, file: &str) -> Self {
+        Importer {
+            ctx,
+            file: file.to_string(),
+            values: HashMap::new(),
+            block: None,
+            opset: 0,
+            domains: HashMap::new(),
+        }
+    }
+
+    fn invalid(&self, node: Option<&str>, message: impl Into<String>) -> ImportError {
+        ImportError::Invalid {
+            file: self.file.clone(),
+            node: node.map(str::to_string),
+            message: message.into(),
+        }
+    }
+
+    /// `error` located in this file (and at `node`), of the same kind.
+    fn located(&self, node: Option<&str>, error: ConvertError) -> ImportError {
+        let (file, node) = (self.file.clone(), node.map(str::to_string));
+        match error {
+            ConvertError::Invalid(message) => ImportError::Invalid {
+                file,
+                node,
+                message,
+            },
+            ConvertError::NotSupported(message) => ImportError::NotSupported {
+                file,
+                node,
+                message,
+            },
+        }
+    }
+
+    pub(crate) fn import(mut self, model: &ModelProto) -> Result<Operation, ImportError> {
+        self.opset = model
+            .opset_import
+            .iter()
+            .find(|o| o.domain().is_empty() || o.domain() == "ai.onnx")
+            .map(|o| o.version())
+            .ok_or_else(|| {
+                self.invalid(
+                    None,
+                    "the model imports no version of the default ONNX domain",
+                )
+            })?;
+        self.domains = model
+            .opset_import
+            .iter()
+            .map(|o| (o.domain().to_string(), o.version()))
+            .collect();
+        let graph = model
+            .graph
+            .as_ref()
+            .ok_or_else(|| self.invalid(None, "the model has no graph"))?;
+        if !model.functions.is_empty() {
+            let names: Vec<&str> = model.functions.iter().map(|f| f.name()).collect();
+            return Err(self.located(
+                None,
+                ConvertError::unsupported(format!(
+                    "model-local functions are not supported: {}",
+                    names.join(", ")
+                )),
+            ));
+        }
+
+        // Every unsupported op type, before converting anything.
+        let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (i, node) in graph.node.iter().enumerate() {
+            let default_domain = node.domain().is_empty() || node.domain() == "ai.onnx";
+            if !default_domain && self.custom_version(model, node).is_some() {
+                continue;
+            }
+            if !default_domain || !SUPPORTED_OPS.contains(&node.op_type()) {
+                let key = if default_domain {
+                    node.op_type().to_string()
+                } else {
+                    format!("{}:{}", node.domain(), node.op_type())
+                };
+                unsupported
+                    .entry(key)
+                    .or_default()
+                    .push(node_label(node, i));
+            }
+        }
+        if !unsupported.is_empty() {
+            return Err(ImportError::Unsupported {
+                file: self.file.clone(),
+                ops: unsupported,
+            });
+        }
+
+        let file_loc = self.ctx.file_line_col_loc(&self.file, 0, 0);
+        let region = self.ctx.create_region();
+        let body = self.ctx.create_block();
+        self.ctx.append_block(region, body);
+        self.block = Some(body);
+
+        // Arguments: the inputs that are not initializers.
+        let initializers: HashSet<&str> = graph.initializer.iter().map(|t| t.name()).collect();
+        let mut arg_types = Vec::new();
+        let mut arg_names = Vec::new();
+        for input in graph
+            .input
+            .iter()
+            .filter(|i| !initializers.contains(i.name()))
+        {
+            let ty = self.value_info_type(input).map_err(|e| {
+                let e = e.map_message(|m| format!("input '{}': {m}", input.name()));
+                self.located(None, e)
+            })?;
+            let loc = self.ctx.name_loc(input.name(), Some(file_loc));
+            let arg = self.ctx.add_block_argument(body, ty, loc);
+            self.values.insert(input.name().to_string(), arg);
+            arg_types.push(ty);
+            arg_names.push(input.name().to_string());
+        }
+        for init in &graph.initializer {
+            let attr = tensor_attr(self.ctx, init).map_err(|e| self.located(None, e))?;
+            let loc = self.ctx.name_loc(init.name(), Some(file_loc));
+            let v = self.constant(attr, loc).map_err(|e| {
+                let e = e.map_message(|m| format!("initializer '{}': {m}", init.name()));
+                self.located(None, e)
+            })?;
+            self.values.insert(init.name().to_string(), v);
+        }
+        for (i, node) in graph.node.iter().enumerate() {
+            let label = node_label(node, i);
+            let loc_name = if node.name().is_empty() {
+                label.clone()
+            } else {
+                node.name().to_string()
+            };
+            let loc = self.ctx.name_loc(&loc_name, Some(file_loc));
+            let results = self.convert(node, loc).map_err(|e| {
+                let e = e.map_message(|m| format!("{} {m}", node.op_type()));
+                self.located(Some(&label), e)
+            })?;
+            for (name, value) in node.output.iter().zip(results) {
+                if !name.is_empty() {
+                    self.values.insert(name.clone(), value);
+                }
+            }
+        }
+
+        // Outputs, refined with the types the model declares for them.
+        let mut outputs = Vec::new();
+        let mut result_names = Vec::new();
+        for out in &graph.output {
+            let v = *self.values.get(out.name()).ok_or_else(|| {
+                self.invalid(
+                    None,
+                    format!("output '{}' is not computed by any node", out.name()),
+                )
+            })?;
+            if let Ok(declared) = self.value_info_type(out) {
+                self.refine_value(v, declared);
+            }
+            outputs.push(v);
+            result_names.push(out.name().to_string());
+        }
+        let result_types: Vec<Type> = outputs.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let ret_loc = self.ctx.name_loc("return", Some(file_loc));
+        let ret = self.create("func.return", outputs, vec![], vec![], ret_loc);
+        self.ctx.append_op(body, ret);
+
+        let fn_type = self.ctx.function_type(arg_types, result_types);
+        let arg_attrs = self.name_attrs(&arg_names);
+        let res_attrs = self.name_attrs(&result_names);
+        let mut props = vec![
+            ("sym_name", self.ctx.string_attr("main")),
+            ("function_type", self.ctx.type_attr(fn_type)),
+        ];
+        if !arg_names.is_empty() {
+            props.push(("arg_attrs", arg_attrs));
+        }
+        if !result_names.is_empty() {
+            props.push(("res_attrs", res_attrs));
+        }
+        let func = self.create_with_regions("func.func", props, vec![region], file_loc);
+
+        let module_region = self.ctx.create_region();
+        let module_block = self.ctx.create_block();
+        self.ctx.append_block(module_region, module_block);
+        self.ctx.append_op(module_block, func);
+        let module =
+            self.create_with_regions("builtin.module", vec![], vec![module_region], file_loc);
+        Ok(module)
+    }
+
+    fn name_attrs(&mut self, names: &[String]) -> Attribute {
+        let key = self.ctx.ident("onnx.name");
+        let dicts: Vec<Attribute> = names
+            .iter()
+            .map(|n| {
+                let s = self.ctx.string_attr(n);
+                self.ctx.dictionary_attr(vec![(key, s)])
+            })
+            .collect();
+        self.ctx.array_attr(dicts)
+    }
+
+    /// The tensor type of a graph input or output.
+    fn value_info_type(&mut self, info: &ValueInfoProto) -> Res<Type> {
+        let Some(type_proto::Value::TensorType(t)) =
+            info.r#type.as_ref().and_then(|t| t.value.as_ref())
+        else {
+            return Err(ConvertError::unsupported(
+                "non-tensor inputs and outputs (sequences, maps, optionals) are not supported",
+            ));
+        };
+        let elem = element_type(self.ctx, t.elem_type()).ok_or_else(|| {
+            ConvertError::unsupported(format!(
+                "element type {} is not supported",
+                dtype_name(t.elem_type())
+            ))
+        })?;
+        let shape =
+            match &t.shape {
+                None => Shape::unranked(),
+                Some(s) => Shape::ranked(
+                    s.dim
+                        .iter()
+                        .map(|d| match &d.value {
+                            Some(crate::proto::tensor_shape_proto::dimension::Value::DimValue(
+                                v,
+                            )) if *v >= 0 => Dim::Known(*v),
+                            Some(crate::proto::tensor_shape_proto::dimension::Value::DimParam(
+                                p,
+                            )) if !p.is_empty() => Dim::sym(&symbol_name(p)),
+                            _ => Dim::Unknown,
+                        })
+                        .collect(),
+                ),
+            };
+        Ok(strata_dialects::graph::shape::tensor_type(
+            self.ctx, &shape, elem,
+        ))
+    }
+
+    /// Gives `v` the more precise of its type and `declared`; a function
+    /// argument keeps its type (the function's signature fixes it).
+    fn refine_value(&mut self, v: Value, declared: Type) {
+        if self.ctx.defining_op(v).is_none() {
+            return;
+        }
+        let current = self.ctx.value_type(v);
+        let (Some((have, elem)), Some((want, welem))) =
+            (shape_of(self.ctx, current), shape_of(self.ctx, declared))
+        else {
+            return;
+        };
+        if elem != welem {
+            return;
+        }
+        if let Ok(refined) = strata_dialects::graph::infer::refine(&want, &have) {
+            let ty = strata_dialects::graph::shape::tensor_type(self.ctx, &refined, elem);
+            self.ctx.set_value_type(v, ty);
+        }
+    }
+
+    /// Converts one node: a node of another domain as a custom op, one of
+    /// the default domain by its op type's [`Rule`].
+    fn convert(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
+        if !(node.domain().is_empty() || node.domain() == "ai.onnx") {
+            return self.convert_custom(node, loc);
+        }
+        let since = min_opset(node.op_type());
+        if self.opset < since {
+            return Err(ConvertError::unsupported(format!(
+                "at opset {} is not supported: strata implements its version of opset {since} and later",
+                self.opset
+            )));
+        }
+        let a = Attrs(&node.attribute);
+        match rule(node.op_type()) {
+            Some(Rule::Unary(name)) => {
+                let x = self.req(node, 0)?;
+                one(self.op1(name, vec![x], vec![], loc))
+            }
+            Some(Rule::Binary(name)) => {
+                let (l, r) = (self.req(node, 0)?, self.req(node, 1)?);
+                one(self.op1(name, vec![l, r], vec![], loc))
+            }
+            Some(Rule::Variadic(name)) => {
+                // Variadic in ONNX: a chain of binary ops.
+                let mut acc = self.req(node, 0)?;
+                for i in 1..node.input.len() {
+                    let next = self.req(node, i)?;
+                    acc = self.op1(name, vec![acc, next], vec![], loc)?;
+                }
+                Ok(vec![acc])
+            }
+            Some(Rule::Convert(convert)) => convert(self, node, &a, loc),
+            None => Err(format!("op type '{}' has no conversion", node.op_type()).into()),
+        }
+    }
+}
+
+/// A conversion function: a node, with its attributes, to the values of
+/// its outputs (in order; an output it does not produce is left out).
+type Convert = fn(&mut Importer<'_>, &NodeProto, &Attrs<'_>, Location) -> Res<Vec<Value>>;
+
+/// How the nodes of one op type convert.
+#[derive(Clone, Copy)]
+enum Rule {
+    /// The `graph` op of that name on the node's one input, no attributes.
+    Unary(&'static str),
+    /// The (broadcasting) `graph` op of that name on the node's two inputs.
+    Binary(&'static str),
+    /// The binary `graph` op of that name folded over the node's inputs
+    /// (the ONNX op is variadic).
+    Variadic(&'static str),
+    /// A family's conversion function.
+    Convert(Convert),
+}
+
+/// The conversion tables of the op families.
+const FAMILIES: &[&[(&str, Convert)]] = &[
+    elementwise::OPS,
+    activation::OPS,
+    reduce::OPS,
+    nn::OPS,
+    norm::OPS,
+    shape::OPS,
+    indexing::OPS,
+    constant::OPS,
+    resample::OPS,
+    attention::OPS,
+    quantize::OPS,
+    signal::OPS,
+    loss::OPS,
+    einsum::OPS,
+];
+
+/// Every op type with its rule: the one-to-one tables, then the families'.
+fn rules() -> impl Iterator<Item = (&'static str, Rule)> {
+    let simple = |table: &'static [(&'static str, &'static str)],
+                  rule: fn(&'static str) -> Rule| {
+        table.iter().map(move |&(op, name)| (op, rule(name)))
+    };
+    simple(elementwise::UNARY, Rule::Unary)
+        .chain(simple(elementwise::BINARY, Rule::Binary))
+        .chain(simple(elementwise::VARIADIC, Rule::Variadic))
+        .chain(
+            FAMILIES
+                .iter()
+                .flat_map(|family| family.iter())
+                .map(|&(op, convert)| (op, Rule::Convert(convert))),
+        )
+}
+
+/// The rule of op type `op`, if it has one.
+fn rule(op: &str) -> Option<Rule> {
+    rules().find(|&(name, _)| name == op).map(|(_, rule)| rule)
+}
+
+/// A conversion's one result as the node's results.
+fn one(result: Res<Value>) -> Res<Vec<Value>> {
+    result.map(|v| vec![v])
+}
+
+/// A node's name for messages: its name, or its op type and index.
+fn node_label(node: &NodeProto, index: usize) -> String {
+    if node.name().is_empty() {
+        format!("{}#{index}", node.op_type())
+    } else {
+        node.name().to_string()
+    }
+}
+
+/// A `dim_param` as a symbol: identifier characters kept, others `_`.
+fn symbol_name(param: &str) -> String {
+    let mut s: String = param
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        s.insert(0, '_');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `SUPPORTED_OPS` lists exactly the op types of the conversion tables,
+    /// and no op type has two rules.
+    #[test]
+    fn supported_ops_are_the_conversion_tables() {
+        let mut table: Vec<&str> = rules().map(|(op, _)| op).collect();
+        table.sort_unstable();
+        let all = table.len();
+        table.dedup();
+        assert_eq!(table.len(), all, "an op type has two rules");
+        let mut supported = SUPPORTED_OPS.to_vec();
+        supported.sort_unstable();
+        assert_eq!(supported, table);
+    }
+}

@@ -1,0 +1,74 @@
+//! The oldest opset each supported op type is imported from.
+
+/// The oldest opset whose definition of `op` the importer converts: the
+/// op's version current at opset 13, or an older one when the versions in
+/// between only added element types (bfloat16 at 13, integers at 12) or
+/// attributes the importer reads by name (Squeeze's, Split's and the
+/// reductions' `axes` attributes before they became inputs at 13). Older
+/// models use older definitions (Softmax coerced its input to 2-D before
+/// 13; binary ops did not broadcast before 7).
+pub(super) fn min_opset(op: &str) -> i64 {
+    match op {
+        "Constant" | "GlobalAveragePool" | "GlobalMaxPool" | "Identity" | "Not" | "Shape"
+        | "Size" | "Softplus" | "Transpose" => 1,
+        "Reshape" => 5,
+        "Abs" | "Cast" | "Ceil" | "Elu" | "Exp" | "Floor" | "HardSigmoid" | "LeakyRelu" | "Log"
+        | "Neg" | "Reciprocal" | "Relu" | "Sigmoid" | "Sqrt" | "Tanh" | "Tile" => 6,
+        "Add" | "And" | "Cos" | "Div" | "Dropout" | "Equal" | "Greater" | "Less" | "Mul" | "Or"
+        | "Pow" | "Sin" | "Sub" | "Xor" => 7,
+        "Expand" | "Max" | "Mean" | "Min" | "Sum" => 8,
+        "BatchNormalization" | "ConstantOfShape" | "Erf" | "MatMul" | "Sign" | "Where" => 9,
+        "Mod" | "Slice" => 10,
+        "AveragePool" | "Clip" | "Concat" | "Conv" | "ConvTranspose" | "Flatten" | "Gather"
+        | "LpPool" | "Gemm" | "Pad" | "Range" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp"
+        | "ReduceMax" | "ReduceMean" | "ReduceMin" | "ReduceProd" | "ReduceSum"
+        | "ReduceSumSquare" | "Split" | "Squeeze" | "Unsqueeze" => 11,
+        "ArgMax" | "ArgMin" | "GreaterOrEqual" | "LessOrEqual" | "MaxPool" => 12,
+        "LpNormalization" | "Softsign" | "SpaceToDepth" => 1,
+        "InstanceNormalization" | "Selu" => 6,
+        "LRN" => 1,
+        "CenterCropPad" => 18,
+        "BlackmanWindow" | "DFT" | "HammingWindow" | "HannWindow" | "STFT" => 17,
+        "GridSample" => 16,
+        "NonMaxSuppression" => 11,
+        // Deprecated at 10 (Resize replaces it).
+        "Upsample" => 7,
+        "ConvInteger" | "MatMulInteger" | "QLinearConv" | "QLinearMatMul" => 10,
+        // Scatter (deprecated at 11) is ScatterElements without reduction.
+        "Scatter" => 9,
+        "Tan" => 7,
+        "Acosh"
+        | "Asinh"
+        | "Atanh"
+        | "Cosh"
+        | "EyeLike"
+        | "IsNaN"
+        | "MeanVarianceNormalization"
+        | "PRelu"
+        | "Shrink"
+        | "Sinh" => 9,
+        // Per-axis parameters (13) and blocks (21) are read by name.
+        "DequantizeLinear" | "IsInf" | "QuantizeLinear" | "ThresholdedRelu" => 10,
+        "CumSum"
+        | "DepthToSpace"
+        | "DynamicQuantizeLinear"
+        | "GatherElements"
+        | "GatherND"
+        | "OneHot"
+        | "ReduceLogSum"
+        | "Resize"
+        | "Round"
+        | "ScatterElements"
+        | "ScatterND"
+        | "TopK" => 11,
+        "Celu" | "Einsum" | "NegativeLogLikelihoodLoss" | "SoftmaxCrossEntropyLoss" => 12,
+        "BitShift" => 11,
+        "BitwiseAnd" | "BitwiseNot" | "BitwiseOr" | "BitwiseXor" => 18,
+        // Scale and bias became per channel (from per group) at 21.
+        "GroupNormalization" => 21,
+        // Ops introduced after opset 13 exist only in their own versions.
+        "Attention" | "CastLike" | "Gelu" | "HardSwish" | "LayerNormalization" | "Mish"
+        | "RMSNormalization" | "RotaryEmbedding" | "Swish" | "Trilu" | "CumProd" => 1,
+        _ => 13,
+    }
+}
