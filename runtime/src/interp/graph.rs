@@ -280,9 +280,14 @@ fn evaluators() -> &'static HashMap<&'static str, GraphEvalFn> {
 }
 
 /// Whether the interpreter has a reference evaluation of the `graph` op
-/// named `op_name`.
-pub fn has_reference_evaluation(op_name: &str) -> bool {
+/// named `op_name` registered in `ctx`: an entry of its own, or the
+/// [`FloatScalarFn`](g::scalar::FloatScalarFn) its declaration names.
+pub fn has_reference_evaluation(ctx: &Context, op_name: &str) -> bool {
     evaluators().contains_key(op_name)
+        || ctx
+            .registry()
+            .interface::<g::scalar::FloatScalarFn>(op_name)
+            .is_some()
 }
 
 /// Evaluates the `graph` op `op` (named `name`) on its operands' values.
@@ -294,6 +299,10 @@ pub(super) fn eval(
     limits: Limits,
 ) -> Result<Vec<Tensor>, String> {
     check_result_sizes(ctx, op, x, limits.max_bytes)?;
+    if let Some(&g::scalar::FloatScalarFn(f)) = ctx.op_interface(op) {
+        let input = x.first().ok_or("has no operand")?;
+        return Ok(vec![k::map_float(input, f).map_err(kerr)?]);
+    }
     let Some(f) = evaluators().get(name) else {
         return Err(format!(
             "cannot be evaluated: the interpreter does not know '{name}'"
@@ -490,7 +499,7 @@ mod tests {
             .ops()
             .iter()
             .map(|def| def.name)
-            .filter(|name| name.starts_with("graph.") && !has_reference_evaluation(name))
+            .filter(|name| name.starts_with("graph.") && !has_reference_evaluation(&ctx, name))
             .collect();
         assert!(
             missing.is_empty(),

@@ -411,6 +411,20 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> KResult<Tensor> {
     ))
 }
 
+/// `f` applied to every element of a float tensor, computed in `f64` and
+/// rounded to the tensor's dtype (the evaluation of an op declared with a
+/// scalar function).
+pub fn map_float(x: &Tensor, f: fn(f64) -> f64) -> KResult<Tensor> {
+    if !x.dtype().is_float() {
+        return Err(unsupported("map_float", format!("{}", x.dtype())));
+    }
+    let r: Vec<f64> = x.to_f64_vec().into_iter().map(f).collect();
+    Ok(Tensor::from_parts(
+        x.shape().to_vec(),
+        TensorData::from_f64_slice(x.dtype(), &r),
+    ))
+}
+
 fn float_unary(op: UnaryOp, x: f64) -> f64 {
     match op {
         UnaryOp::Neg => -x,

@@ -8,6 +8,7 @@ use strata_ir::op;
 use super::{AnyIntTensor, AnyTensor, BoolAttr, BoolTensor, F64Attr, FloatTensor};
 use crate::graph::fold::fold_graph;
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
+use crate::graph::scalar::FloatScalarFn;
 
 macro_rules! binary {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty $(, $trait:ident)*) => {
@@ -338,6 +339,38 @@ pub struct GeluOp {
     approximate: Attr<StrAttr>,
     output: Result<AnyTensor>,
 }
+
+/// A float elementwise op whose meaning is one scalar function: its
+/// declaration is all there is to it (the interpreter evaluates it through
+/// its [`FloatScalarFn`]).
+macro_rules! float_unary {
+    ($name:ident, $mnemonic:tt, $summary:tt, $f:path) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                             traits(Pure),
+                             format = "$input attr-dict `:` functional-type(operands, results)",
+                             fold = fold_graph,
+                             verify = verify_shapes,
+                             interfaces(ShapeFunction(infer::infer_same), FloatScalarFn($f)))]
+        pub struct $name {
+            input: Operand<FloatTensor>,
+            output: Result<AnyTensor>,
+        }
+    };
+}
+
+float_unary!(
+    AcosOp,
+    "graph.acos",
+    "Elementwise arccosine, in [0, π] (NaN outside [-1, 1]).",
+    f64::acos
+);
+float_unary!(
+    AsinOp,
+    "graph.asin",
+    "Elementwise arcsine, in [-π/2, π/2] (NaN outside [-1, 1]).",
+    f64::asin
+);
 
 macro_rules! unary_alpha {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt) => {

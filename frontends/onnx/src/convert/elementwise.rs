@@ -24,6 +24,8 @@ pub(super) const UNARY: &[(&str, &str)] = &[
     ("Tanh", "graph.tanh"),
     ("Sin", "graph.sin"),
     ("Cos", "graph.cos"),
+    ("Acos", "graph.acos"),
+    ("Asin", "graph.asin"),
     ("Floor", "graph.floor"),
     ("Round", "graph.round"),
     ("Ceil", "graph.ceil"),
