@@ -10,11 +10,14 @@
 // CHECK-LABEL: func.func @trig
 // CHECK-NEXT: %0 = graph.acos %arg0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
 // CHECK-NEXT: %1 = graph.asin %0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
-// CHECK-NEXT: return %1
+// CHECK-NEXT: %2 = graph.atan %1 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
+// CHECK-NEXT: return %2
 // GENERIC: "graph.acos"(%arg0) : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
 // GENERIC: "graph.asin"(%0) : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
+// GENERIC: "graph.atan"(%1) : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
 func.func @trig(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>> {
   %0 = graph.acos %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
   %1 = graph.asin %0 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
-  return %1 : tensor<?x4xf32, #graph.dims<batch>>
+  %2 = graph.atan %1 : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32, #graph.dims<batch>>
+  return %2 : tensor<?x4xf32, #graph.dims<batch>>
 }

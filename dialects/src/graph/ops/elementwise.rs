@@ -371,6 +371,12 @@ float_unary!(
     "Elementwise arcsine, in [-π/2, π/2] (NaN outside [-1, 1]).",
     f64::asin
 );
+float_unary!(
+    AtanOp,
+    "graph.atan",
+    "Elementwise arctangent, in (-π/2, π/2).",
+    f64::atan
+);
 
 macro_rules! unary_alpha {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt) => {

@@ -26,6 +26,7 @@ pub(super) const UNARY: &[(&str, &str)] = &[
     ("Cos", "graph.cos"),
     ("Acos", "graph.acos"),
     ("Asin", "graph.asin"),
+    ("Atan", "graph.atan"),
     ("Floor", "graph.floor"),
     ("Round", "graph.round"),
     ("Ceil", "graph.ceil"),

@@ -14,8 +14,8 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "Reshape" => 5,
         "Abs" | "Cast" | "Ceil" | "Elu" | "Exp" | "Floor" | "HardSigmoid" | "LeakyRelu" | "Log"
         | "Neg" | "Reciprocal" | "Relu" | "Sigmoid" | "Sqrt" | "Tanh" | "Tile" => 6,
-        "Acos" | "Add" | "And" | "Asin" | "Cos" | "Div" | "Dropout" | "Equal" | "Greater"
-        | "Less" | "Mul" | "Or" | "Pow" | "Sin" | "Sub" | "Xor" => 7,
+        "Acos" | "Add" | "And" | "Asin" | "Atan" | "Cos" | "Div" | "Dropout" | "Equal"
+        | "Greater" | "Less" | "Mul" | "Or" | "Pow" | "Sin" | "Sub" | "Xor" => 7,
         "Expand" | "Max" | "Mean" | "Min" | "Sum" => 8,
         "BatchNormalization" | "ConstantOfShape" | "Erf" | "MatMul" | "Sign" | "Where" => 9,
         "Mod" | "Slice" => 10,
