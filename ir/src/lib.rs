@@ -7,7 +7,8 @@
 //! `diagnostics` reports problems with locations.
 //!
 //! Start reading at [`Context`], then [`ir`] (operations and values),
-//! [`parser::parse_source`] and [`printer::print_operation`].
+//! [`walk`] (visiting nested operations), [`parser::parse_source`] and
+//! [`printer::print_operation`].
 //!
 //! ```
 //! use strata_ir::{parser, printer, verifier, Context, SourceBuffer};
@@ -53,6 +54,7 @@ pub mod testing;
 pub mod types;
 pub mod verifier;
 pub mod verify_diagnostics;
+pub mod walk;
 mod wide_int;
 
 pub use attributes::{AttrKind, DenseData, LocKind};
@@ -68,3 +70,4 @@ pub use inventory;
 pub use ir::{IrMapping, OpOperand, OperationState, Value};
 pub use strata_ir_macros::op;
 pub use types::TypeKind;
+pub use walk::{WalkOrder, WalkResult};

@@ -3,9 +3,7 @@
 use strata_dialects::graph::infer::{infer_results, refine, result_type};
 use strata_dialects::graph::shape::shape_of;
 use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::{Context, Diagnostic, Operation, Value};
-
-use crate::dce::nested_ops;
+use strata_ir::{Context, Diagnostic, Operation, Value, WalkOrder};
 
 pub(crate) fn registrations() -> Vec<PassRegistration> {
     vec![
@@ -64,7 +62,7 @@ impl Pass for InferShapes {
 /// The functions under `root` whose result types may change: those whose
 /// calls' results are used only by graph ops and `func.return`s.
 fn updatable_functions(ctx: &Context, root: Operation) -> Vec<String> {
-    let ops = nested_ops(ctx, root);
+    let ops = ctx.nested_ops(root, WalkOrder::PreOrder);
     let callee = |op: Operation| strata_dialects::graph::infer::attr_symbol(ctx, op, "callee");
     ops.iter()
         .filter(|&&op| ctx.op_name_str(op) == "func.func")
@@ -96,7 +94,7 @@ fn refine_round(ctx: &mut Context, root: Operation) -> Result<u64, Diagnostic> {
     let mut refined = 0;
     // Pre-order walk in block order: operands are refined before their
     // users (graph bodies are single blocks, defs before uses).
-    for op in nested_ops(ctx, root) {
+    for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
         if !ctx.op_name_str(op).starts_with("graph.") {
             continue;
         }
@@ -164,7 +162,7 @@ fn enclosing_function(ctx: &Context, op: Operation) -> Option<String> {
 /// functions changed.
 fn update_function_types(ctx: &mut Context, root: Operation) -> u64 {
     let mut changed = 0;
-    for op in nested_ops(ctx, root) {
+    for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
         if ctx.op_name_str(op) != "func.func" {
             continue;
         }
@@ -199,7 +197,7 @@ fn update_function_types(ctx: &mut Context, root: Operation) -> u64 {
         let Some(name) = strata_dialects::graph::infer::attr_str(ctx, op, "sym_name") else {
             continue;
         };
-        for call in nested_ops(ctx, root) {
+        for call in ctx.nested_ops(root, WalkOrder::PreOrder) {
             if ctx.op_name_str(call) == "func.call"
                 && strata_dialects::graph::infer::attr_symbol(ctx, call, "callee").as_deref()
                     == Some(name.as_str())
@@ -236,7 +234,7 @@ impl Pass for GraphVerify {
         _: &mut Statistics,
     ) -> Result<(), Diagnostic> {
         let mut problems: Vec<(Operation, String)> = Vec::new();
-        for op in nested_ops(ctx, root) {
+        for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
             if !ctx.op_name_str(op).starts_with("graph.") {
                 continue;
             }

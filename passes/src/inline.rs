@@ -15,9 +15,7 @@ use strata_ir::pass::{
     PassRegistry, Statistics,
 };
 use strata_ir::symbol_table::SymbolTable;
-use strata_ir::{Context, Diagnostic, IrMapping, Operation, Value};
-
-use crate::dce::nested_ops;
+use strata_ir::{Context, Diagnostic, IrMapping, Operation, Value, WalkOrder, WalkResult};
 
 const OPTIONS: &[PassOptionDef] = &[
     PassOptionDef {
@@ -143,7 +141,8 @@ impl Inline {
 
 /// Inline every inlinable call nested in `root` once; returns how many.
 fn inline_once(ctx: &mut Context, root: Operation) -> u64 {
-    let calls: Vec<Operation> = nested_ops(ctx, root)
+    let calls: Vec<Operation> = ctx
+        .nested_ops(root, WalkOrder::PreOrder)
         .into_iter()
         .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.call))
         .collect();
@@ -208,7 +207,7 @@ struct CallGraph {
 impl CallGraph {
     fn new(ctx: &Context, root: Operation) -> Self {
         let mut edges: rustc_hash::FxHashMap<Operation, Vec<Operation>> = Default::default();
-        for op in nested_ops(ctx, root) {
+        for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
             if !ctx.op_definition(op).is_some_and(|d| d.traits.call) {
                 continue;
             }
@@ -256,9 +255,15 @@ fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
     {
         return false;
     }
-    let legal = std::iter::once(callee)
-        .chain(nested_ops(ctx, callee))
-        .all(|o| ctx.op_definition(o).is_some());
+    let legal = !ctx
+        .walk(callee, WalkOrder::PreOrder, |o| {
+            if ctx.op_definition(o).is_some() {
+                WalkResult::Advance
+            } else {
+                WalkResult::Interrupt
+            }
+        })
+        .was_interrupted();
     let args: Vec<Value> = ctx.operands(call).collect();
     let params: Vec<Value> = ctx.block_args(body).collect();
     let returned: Vec<Value> = ctx.operands(terminator).collect();
@@ -298,8 +303,9 @@ fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
 /// `root` and match by any name on a reference's path, so `@inner::@f` from
 /// outside keeps `@inner`'s private `@f` (as mlir-opt does).
 fn erase_dead_callables(ctx: &mut Context, root: Operation) -> u64 {
-    let tables: Vec<Operation> = std::iter::once(root)
-        .chain(nested_ops(ctx, root))
+    let tables: Vec<Operation> = ctx
+        .collect_ops(root, WalkOrder::PreOrder)
+        .into_iter()
         .filter(|&o| ctx.is_symbol_table(o))
         .collect();
     // Innermost tables first (reverse pre-order): a table is settled before
@@ -340,23 +346,31 @@ fn erase_dead_callables_in(ctx: &mut Context, root: Operation, table: Operation)
 
 /// Whether anything in `root` other than `symbol` itself references `name`.
 fn references(ctx: &Context, root: Operation, symbol: Operation, name: &[u8]) -> bool {
-    nested_ops(ctx, root)
-        .into_iter()
-        .filter(|&o| !ctx.is_ancestor(symbol, o))
-        .any(|o| {
-            let mut found = false;
-            let mut stack = vec![ctx.op_attr_dict(o)];
-            stack.extend(ctx.op_properties(o));
-            while let Some(a) = stack.pop() {
-                match ctx.attr_kind(a) {
-                    AttrKind::SymbolRef { root, nested } => {
-                        found |= &root[..] == name || nested.iter().any(|n| &n[..] == name);
-                    }
-                    AttrKind::Array(items) => stack.extend(items.iter().copied()),
-                    AttrKind::Dictionary(entries) => stack.extend(entries.iter().map(|(_, v)| *v)),
-                    _ => {}
+    let refers = |o: Operation| {
+        let mut found = false;
+        let mut stack = vec![ctx.op_attr_dict(o)];
+        stack.extend(ctx.op_properties(o));
+        while let Some(a) = stack.pop() {
+            match ctx.attr_kind(a) {
+                AttrKind::SymbolRef { root, nested } => {
+                    found |= &root[..] == name || nested.iter().any(|n| &n[..] == name);
                 }
+                AttrKind::Array(items) => stack.extend(items.iter().copied()),
+                AttrKind::Dictionary(entries) => stack.extend(entries.iter().map(|(_, v)| *v)),
+                _ => {}
             }
-            found
-        })
+        }
+        found
+    };
+    ctx.walk(root, WalkOrder::PreOrder, |o| {
+        if o == symbol {
+            // What the symbol holds does not keep it alive.
+            WalkResult::Skip
+        } else if o != root && refers(o) {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    })
+    .was_interrupted()
 }

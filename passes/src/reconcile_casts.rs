@@ -11,7 +11,7 @@
 
 use strata_ir::pass::{Pass, PassRegistration, Statistics};
 use strata_ir::rewrite::conversion::reconcile_unrealized_casts;
-use strata_ir::{Context, Diagnostic, Operation};
+use strata_ir::{Context, Diagnostic, Operation, WalkOrder};
 
 const DESCRIPTION: &str = "Simplify and eliminate unrealized conversion casts";
 
@@ -56,19 +56,8 @@ impl Pass for ReconcileUnrealizedCasts {
 /// The casts nested in `root` (and `root` itself if it is one), in
 /// program order.
 fn collect_casts(ctx: &Context, root: Operation) -> Vec<Operation> {
-    let mut casts = Vec::new();
-    let mut stack = vec![root];
-    while let Some(op) = stack.pop() {
-        if ctx.op_name_str(op) == "builtin.unrealized_conversion_cast" {
-            casts.push(op);
-        }
-        let mut nested = Vec::new();
-        for &region in ctx.op_regions(op) {
-            for block in ctx.region_blocks(region) {
-                nested.extend(ctx.block_ops(block));
-            }
-        }
-        stack.extend(nested.into_iter().rev());
-    }
-    casts
+    ctx.collect_ops(root, WalkOrder::PreOrder)
+        .into_iter()
+        .filter(|&op| ctx.op_name_str(op) == "builtin.unrealized_conversion_cast")
+        .collect()
 }

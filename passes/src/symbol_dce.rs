@@ -17,9 +17,7 @@ use rustc_hash::FxHashSet;
 use strata_ir::attributes::AttrKind;
 use strata_ir::pass::{Pass, PassRegistration, Statistics};
 use strata_ir::symbol_table::SymbolTable;
-use strata_ir::{Attribute, Context, Diagnostic, Operation};
-
-use crate::dce::nested_ops;
+use strata_ir::{Attribute, Context, Diagnostic, Operation, WalkOrder, WalkResult};
 
 pub(crate) fn registration() -> PassRegistration {
     PassRegistration {
@@ -68,8 +66,9 @@ impl Pass for SymbolDce {
         compute_liveness(ctx, op, hidden, &mut live)?;
 
         // Erase what stayed dead, innermost symbol tables first.
-        let tables: Vec<Operation> = std::iter::once(op)
-            .chain(nested_ops(ctx, op))
+        let tables: Vec<Operation> = ctx
+            .collect_ops(op, WalkOrder::PreOrder)
+            .into_iter()
             .filter(|&o| ctx.is_symbol_table(o))
             .collect();
         let mut erased = 0;
@@ -152,10 +151,9 @@ fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
 /// an op that might be an unknown symbol table is met.
 fn symbol_uses(ctx: &Context, op: Operation) -> Option<Vec<Attribute>> {
     let mut refs = Vec::new();
-    let mut stack = vec![op];
-    while let Some(o) = stack.pop() {
+    let walked = ctx.walk(op, WalkOrder::PreOrder, |o| {
         if is_potentially_unknown_symbol_table(ctx, o) {
-            return None;
+            return WalkResult::Interrupt;
         }
         collect_refs(ctx, ctx.op_attr_dict(o), &mut refs);
         if let Some(props) = ctx.op_properties(o) {
@@ -163,15 +161,12 @@ fn symbol_uses(ctx: &Context, op: Operation) -> Option<Vec<Attribute>> {
         }
         // A symbol table is a scope of its own: its uses are not ours.
         if ctx.is_symbol_table(o) {
-            continue;
+            WalkResult::Skip
+        } else {
+            WalkResult::Advance
         }
-        for &region in ctx.op_regions(o) {
-            for block in ctx.region_blocks(region) {
-                stack.extend(ctx.block_ops(block));
-            }
-        }
-    }
-    Some(refs)
+    });
+    (!walked.was_interrupted()).then_some(refs)
 }
 
 /// The ops named along `reference` (`@a::@b` gives `@a` and `@a::@b`),
