@@ -1,33 +1,17 @@
 //! `dce`: erase operations that are trivially dead (no uses of their results
 //! and no effects), cascading to the operations that fed them.
 
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::{Context, Diagnostic, Operation, Value, WalkOrder};
+use strata_ir::pass::{Pass, Statistics};
+use strata_ir::{pass, Context, Diagnostic, Operation, Value, WalkOrder};
 
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "dce",
-        description: "Erase trivially dead operations",
-        options: &[],
-        create: || Box::new(Dce),
-    }
-}
-
-struct Dce;
+#[pass(
+    name = "dce",
+    display_name = "DCE",
+    summary = "Erase trivially dead operations"
+)]
+pub(crate) struct Dce;
 
 impl Pass for Dce {
-    fn name(&self) -> &'static str {
-        "dce"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "DCE"
-    }
-
-    fn description(&self) -> &'static str {
-        "Erase trivially dead operations"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,

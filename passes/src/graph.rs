@@ -2,41 +2,17 @@
 
 use strata_dialects::graph::infer::{infer_results, refine, result_type};
 use strata_dialects::graph::shape::shape_of;
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::{Context, Diagnostic, Operation, Value, WalkOrder};
+use strata_ir::pass::{Pass, Statistics};
+use strata_ir::{pass, Context, Diagnostic, Operation, Value, WalkOrder};
 
-pub(crate) fn registrations() -> Vec<PassRegistration> {
-    vec![
-        PassRegistration {
-            name: "graph-infer-shapes",
-            description: "Refine the result types of graph ops with their shape functions",
-            options: &[],
-            create: || Box::new(InferShapes),
-        },
-        PassRegistration {
-            name: "graph-verify",
-            description: "Report graph op results whose shape is unresolved or contradictory",
-            options: &[],
-            create: || Box::new(GraphVerify),
-        },
-    ]
-}
-
-struct InferShapes;
+#[pass(
+    name = "graph-infer-shapes",
+    display_name = "GraphInferShapes",
+    summary = "Refine the result types of graph ops with their shape functions"
+)]
+pub(crate) struct InferShapes;
 
 impl Pass for InferShapes {
-    fn name(&self) -> &'static str {
-        "graph-infer-shapes"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "GraphInferShapes"
-    }
-
-    fn description(&self) -> &'static str {
-        "Refine the result types of graph ops with their shape functions"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -212,21 +188,14 @@ fn update_function_types(ctx: &mut Context, root: Operation) -> u64 {
     changed
 }
 
-struct GraphVerify;
+#[pass(
+    name = "graph-verify",
+    display_name = "GraphVerify",
+    summary = "Report graph op results whose shape is unresolved or contradictory"
+)]
+pub(crate) struct GraphVerify;
 
 impl Pass for GraphVerify {
-    fn name(&self) -> &'static str {
-        "graph-verify"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "GraphVerify"
-    }
-
-    fn description(&self) -> &'static str {
-        "Report graph op results whose shape is unresolved or contradictory"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,

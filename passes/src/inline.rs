@@ -10,78 +10,42 @@
 //! private callables left without uses are erased.
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::pass::{
-    Instrumentation, OpPassManager, OptionKind, Pass, PassOptionDef, PassOptions, PassRegistration,
-    PassRegistry, Statistics,
-};
+use strata_ir::pass::{Instrumentation, ListOption, OpPassManager, Pass, PassRegistry, Statistics};
 use strata_ir::symbol_table::SymbolTable;
-use strata_ir::{Context, Diagnostic, IrMapping, Operation, Value, WalkOrder, WalkResult};
+use strata_ir::{pass, Context, Diagnostic, IrMapping, Operation, Value, WalkOrder, WalkResult};
 
-const OPTIONS: &[PassOptionDef] = &[
-    PassOptionDef {
-        name: "default-pipeline",
-        help: "The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList",
-        kind: OptionKind::String,
-        default: "canonicalize",
-    },
-    PassOptionDef {
-        name: "op-pipelines",
-        help: "Callable operation specific optimizer pipelines (in the form of `dialect.op(pipeline)`)",
-        kind: OptionKind::StringList,
-        default: "",
-    },
-    PassOptionDef {
-        name: "max-iterations",
-        help: "Maximum number of iterations when inlining within an SCC",
-        kind: OptionKind::UInt,
-        default: "4",
-    },
-    PassOptionDef {
-        name: "inlining-threshold",
-        help: "If the ratio between the number of the operations in the callee and the number of the operations in the caller exceeds this value (in percentage), then the callee is not inlined even if it is legal to inline it",
-        kind: OptionKind::UInt,
-        default: "4294967295",
-    },
-];
-
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "inline",
-        description: "Inline function calls",
-        options: OPTIONS,
-        create: || {
-            Box::new(Inline {
-                options: PassOptions::new(OPTIONS),
-            })
-        },
-    }
-}
-
-struct Inline {
-    options: PassOptions,
+#[pass(
+    name = "inline",
+    display_name = "Inliner",
+    summary = "Inline function calls"
+)]
+pub(crate) struct Inline {
+    #[option(
+        name = "default-pipeline",
+        default = "canonicalize",
+        description = "The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList"
+    )]
+    default_pipeline: String,
+    #[option(
+        name = "op-pipelines",
+        description = "Callable operation specific optimizer pipelines (in the form of `dialect.op(pipeline)`)"
+    )]
+    op_pipelines: ListOption<String>,
+    #[option(
+        name = "max-iterations",
+        default = 4,
+        description = "Maximum number of iterations when inlining within an SCC"
+    )]
+    max_iterations: u64,
+    #[option(
+        name = "inlining-threshold",
+        default = 4294967295,
+        description = "If the ratio between the number of the operations in the callee and the number of the operations in the caller exceeds this value (in percentage), then the callee is not inlined even if it is legal to inline it"
+    )]
+    inlining_threshold: u64,
 }
 
 impl Pass for Inline {
-    fn name(&self) -> &'static str {
-        "inline"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Inliner"
-    }
-
-    fn description(&self) -> &'static str {
-        "Inline function calls"
-    }
-
-    fn options(&self) -> Option<&PassOptions> {
-        Some(&self.options)
-    }
-
-    fn options_mut(&mut self) -> Option<&mut PassOptions> {
-        Some(&mut self.options)
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -90,7 +54,7 @@ impl Pass for Inline {
     ) -> Result<(), Diagnostic> {
         self.optimize_callables(ctx, op)?;
         let mut inlined = 0;
-        for _ in 0..self.options.uint("max-iterations").max(1) {
+        for _ in 0..self.max_iterations.max(1) {
             let count = inline_once(ctx, op);
             inlined += count;
             if count == 0 {
@@ -107,7 +71,7 @@ impl Pass for Inline {
 impl Inline {
     /// Run the default pipeline on each callable directly in `root`.
     fn optimize_callables(&self, ctx: &mut Context, root: Operation) -> Result<(), Diagnostic> {
-        let text = self.options.string("default-pipeline").trim().to_string();
+        let text = self.default_pipeline.trim().to_string();
         if text.is_empty() {
             return Ok(());
         }

@@ -15,34 +15,18 @@
 use rustc_hash::FxHashSet;
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
+use strata_ir::pass::{Pass, Statistics};
 use strata_ir::symbol_table::SymbolTable;
-use strata_ir::{Attribute, Context, Diagnostic, Operation, WalkOrder, WalkResult};
+use strata_ir::{pass, Attribute, Context, Diagnostic, Operation, WalkOrder, WalkResult};
 
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "symbol-dce",
-        description: "Eliminate dead symbols",
-        options: &[],
-        create: || Box::new(SymbolDce),
-    }
-}
-
-struct SymbolDce;
+#[pass(
+    name = "symbol-dce",
+    display_name = "SymbolDCE",
+    summary = "Eliminate dead symbols"
+)]
+pub(crate) struct SymbolDce;
 
 impl Pass for SymbolDce {
-    fn name(&self) -> &'static str {
-        "symbol-dce"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "SymbolDCE"
-    }
-
-    fn description(&self) -> &'static str {
-        "Eliminate dead symbols"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,

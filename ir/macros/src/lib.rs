@@ -36,6 +36,12 @@
 //! `verify_predicates`,
 //! `verify_regions`, `verify_symbol_uses`, `fold`, `canonicalize`, `infer`, `result_names`,
 //! `parse`, `print`. A format is checked when the crate compiles.
+//!
+//! `#[pass(name = "...", summary = "...")]` declares a pass on the struct
+//! of its options (see the `pass` module): name, description, option
+//! table, option parsing and printing, and its registration.
+
+mod pass;
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
@@ -99,6 +105,22 @@ pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
     let args = syn::parse_macro_input!(attr as OpArgs);
     let input = syn::parse_macro_input!(item as DeriveInput);
     match expand(args, input) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
+/// Declares a pass on the struct of its options: `#[pass(name = "cse",
+/// summary = "...", display_name = "CSE", anchor = "func.func")]` (the
+/// last two optional), each option a field with
+/// `#[option(name = "max-iterations", default = 10, description = "...")]`
+/// (`name` defaults to the field's, `-` for `_`; without `default` the
+/// type's default). Writes `Default`, `strata_ir::pass::PassInfo` and
+/// `registration()`; the pass implements `strata_ir::pass::Pass` (`run`).
+#[proc_macro_attribute]
+pub fn pass(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(item as DeriveInput);
+    match pass::expand(attr.into(), input) {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
     }

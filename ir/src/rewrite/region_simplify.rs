@@ -12,11 +12,12 @@ use crate::walk::{WalkOrder, WalkResult};
 
 /// How much the greedy driver simplifies regions between sweeps (MLIR's
 /// `GreedySimplifyRegionLevel`, the canonicalizer's `region-simplify`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RegionSimplify {
     /// Leave the region tree alone.
     Disabled,
-    /// Erase unreachable blocks.
+    /// Erase unreachable blocks (the default).
+    #[default]
     Normal,
     /// [`Normal`](Self::Normal); MLIR also merges identical blocks here,
     /// which strata does not do yet.
