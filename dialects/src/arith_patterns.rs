@@ -19,7 +19,7 @@ fn add(
     set: &mut RewritePatternSet,
     root: &'static str,
     name: &'static str,
-    rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
+    rewrite: fn(Operation, &mut PatternRewriter<'_>) -> bool,
 ) {
     set.add(FnPattern::new(root, name, rewrite));
 }
@@ -121,7 +121,7 @@ fn make_unary(
     rewriter.ctx().result(op, 0)
 }
 
-fn info(rewriter: &PatternRewriter<'_>, op: Operation) -> (Location, Type, Value, Value) {
+fn info(op: Operation, rewriter: &PatternRewriter<'_>) -> (Location, Type, Value, Value) {
     let ctx = rewriter.ctx();
     (
         ctx.op_loc(op),
@@ -131,7 +131,7 @@ fn info(rewriter: &PatternRewriter<'_>, op: Operation) -> (Location, Type, Value
     )
 }
 
-fn replace(rewriter: &mut PatternRewriter<'_>, op: Operation, value: Value) -> bool {
+fn replace(op: Operation, rewriter: &mut PatternRewriter<'_>, value: Value) -> bool {
     rewriter.replace_op(op, &[value]);
     true
 }
@@ -140,12 +140,12 @@ fn replace(rewriter: &mut PatternRewriter<'_>, op: Operation, value: Value) -> b
 
 /// `op(inner(x, c0), c1)` with both constants: the matched pieces.
 fn inner_with_constant(
-    rewriter: &mut PatternRewriter<'_>,
     op: Operation,
+    rewriter: &mut PatternRewriter<'_>,
     inner_name: &str,
     constant_on_left: bool,
 ) -> Option<(Operation, Value, Attribute, Attribute)> {
-    let (_, _, lhs, rhs) = info(rewriter, op);
+    let (_, _, lhs, rhs) = info(op, rewriter);
     let inner = def(rewriter.ctx(), lhs, inner_name)?;
     let c1 = constant(rewriter, rhs)?;
     let ctx = rewriter.ctx();
@@ -160,11 +160,11 @@ fn inner_with_constant(
 
 /// `op(c1, inner(...))`: the inner op and the constant on the left.
 fn constant_then_inner(
-    rewriter: &mut PatternRewriter<'_>,
     op: Operation,
+    rewriter: &mut PatternRewriter<'_>,
     inner_name: &str,
 ) -> Option<(Operation, Attribute)> {
-    let (_, _, lhs, rhs) = info(rewriter, op);
+    let (_, _, lhs, rhs) = info(op, rewriter);
     let inner = def(rewriter.ctx(), rhs, inner_name)?;
     let c1 = constant(rewriter, lhs)?;
     Some((inner, c1))
@@ -174,8 +174,8 @@ fn constant_then_inner(
 /// the left), with the two ops' overflow flags merged.
 #[allow(clippy::too_many_arguments)]
 fn rebuild(
-    rewriter: &mut PatternRewriter<'_>,
     op: Operation,
+    rewriter: &mut PatternRewriter<'_>,
     inner: Operation,
     result_op: &str,
     x: Value,
@@ -186,7 +186,7 @@ fn rebuild(
     let Some(folded) = folded else {
         return false;
     };
-    let (loc, ty, _, _) = info(rewriter, op);
+    let (loc, ty, _, _) = info(op, rewriter);
     let overflow = overflow.or_else(|| {
         let ctx = rewriter.ctx();
         Some(flags(ctx, op) & flags(ctx, inner))
@@ -194,71 +194,71 @@ fn rebuild(
     let c = make_constant(rewriter, loc, folded, ty);
     let (lhs, rhs) = if constant_on_left { (c, x) } else { (x, c) };
     let value = make_binary(rewriter, result_op, loc, lhs, rhs, ty, overflow);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn add_i_add_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, AddIOp::NAME, false) else {
+fn add_i_add_constant(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some((inner, x, c0, c1)) = inner_with_constant(op, rewriter, AddIOp::NAME, false) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, None)
+    rebuild(op, rewriter, inner, AddIOp::NAME, x, folded, false, None)
 }
 
-fn add_i_sub_constant_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn add_i_sub_constant_rhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // addi(subi(x, c0), c1) -> addi(x, c1 - c0)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, false) else {
+    let Some((inner, x, c0, c1)) = inner_with_constant(op, rewriter, SubIOp::NAME, false) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c1, c0, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, None)
+    rebuild(op, rewriter, inner, AddIOp::NAME, x, folded, false, None)
 }
 
-fn add_i_sub_constant_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn add_i_sub_constant_lhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // addi(subi(c0, x), c1) -> subi(c0 + c1, x)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, true) else {
+    let Some((inner, x, c0, c1)) = inner_with_constant(op, rewriter, SubIOp::NAME, true) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
+    rebuild(op, rewriter, inner, SubIOp::NAME, x, folded, true, None)
 }
 
-fn sub_i_rhs_add_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn sub_i_rhs_add_constant(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // subi(addi(x, c0), c1) -> addi(x, c0 - c1); MLIR drops the flags here.
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, AddIOp::NAME, false) else {
+    let Some((inner, x, c0, c1)) = inner_with_constant(op, rewriter, AddIOp::NAME, false) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, Some(0))
+    rebuild(op, rewriter, inner, AddIOp::NAME, x, folded, false, Some(0))
 }
 
-fn sub_i_rhs_sub_constant_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn sub_i_rhs_sub_constant_rhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // subi(subi(x, c0), c1) -> subi(x, c0 + c1)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, false) else {
+    let Some((inner, x, c0, c1)) = inner_with_constant(op, rewriter, SubIOp::NAME, false) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, false, None)
+    rebuild(op, rewriter, inner, SubIOp::NAME, x, folded, false, None)
 }
 
-fn sub_i_rhs_sub_constant_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn sub_i_rhs_sub_constant_lhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // subi(subi(c0, x), c1) -> subi(c0 - c1, x)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, true) else {
+    let Some((inner, x, c0, c1)) = inner_with_constant(op, rewriter, SubIOp::NAME, true) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
+    rebuild(op, rewriter, inner, SubIOp::NAME, x, folded, true, None)
 }
 
-fn sub_i_lhs_add_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn sub_i_lhs_add_constant(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // subi(c1, addi(x, c0)) -> subi(c1 - c0, x)
-    let Some((inner, c1)) = constant_then_inner(rewriter, op, AddIOp::NAME) else {
+    let Some((inner, c1)) = constant_then_inner(op, rewriter, AddIOp::NAME) else {
         return false;
     };
     let (x, c0_value) = (
@@ -268,14 +268,14 @@ fn sub_i_lhs_add_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> 
     let Some(c0) = constant(rewriter, c0_value) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c1, c0, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
+    rebuild(op, rewriter, inner, SubIOp::NAME, x, folded, true, None)
 }
 
-fn sub_i_lhs_sub_constant_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn sub_i_lhs_sub_constant_rhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // subi(c1, subi(x, c0)) -> subi(c0 + c1, x)
-    let Some((inner, c1)) = constant_then_inner(rewriter, op, SubIOp::NAME) else {
+    let Some((inner, c1)) = constant_then_inner(op, rewriter, SubIOp::NAME) else {
         return false;
     };
     let (x, c0_value) = (
@@ -285,14 +285,14 @@ fn sub_i_lhs_sub_constant_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation)
     let Some(c0) = constant(rewriter, c0_value) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
+    rebuild(op, rewriter, inner, SubIOp::NAME, x, folded, true, None)
 }
 
-fn sub_i_lhs_sub_constant_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn sub_i_lhs_sub_constant_lhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // subi(c1, subi(c0, x)) -> addi(x, c1 - c0)
-    let Some((inner, c1)) = constant_then_inner(rewriter, op, SubIOp::NAME) else {
+    let Some((inner, c1)) = constant_then_inner(op, rewriter, SubIOp::NAME) else {
         return false;
     };
     let (c0_value, x) = (
@@ -302,18 +302,18 @@ fn sub_i_lhs_sub_constant_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation)
     let Some(c0) = constant(rewriter, c0_value) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c1, c0, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, None)
+    rebuild(op, rewriter, inner, AddIOp::NAME, x, folded, false, None)
 }
 
-fn mul_i_mul_i_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, MulIOp::NAME, false) else {
+fn mul_i_mul_i_constant(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some((inner, x, c0, c1)) = inner_with_constant(op, rewriter, MulIOp::NAME, false) else {
         return false;
     };
-    let ty = info(rewriter, op).1;
+    let ty = info(op, rewriter).1;
     let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_mul);
-    rebuild(rewriter, op, inner, MulIOp::NAME, x, folded, false, None)
+    rebuild(op, rewriter, inner, MulIOp::NAME, x, folded, false, None)
 }
 
 /// Whether `value` is `muli(y, -1)`; returns `y`.
@@ -332,29 +332,29 @@ fn times_minus_one(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<V
     all_ones.unwrap_or(false).then_some(y)
 }
 
-fn add_i_mul_negative_one_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn add_i_mul_negative_one_rhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // addi(x, muli(y, -1)) -> subi(x, y)
-    let (loc, ty, x, rhs) = info(rewriter, op);
+    let (loc, ty, x, rhs) = info(op, rewriter);
     let Some(y) = times_minus_one(rewriter, rhs) else {
         return false;
     };
     let value = make_binary(rewriter, SubIOp::NAME, loc, x, y, ty, Some(0));
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn add_i_mul_negative_one_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn add_i_mul_negative_one_lhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // addi(muli(x, -1), y) -> subi(y, x)
-    let (loc, ty, lhs, y) = info(rewriter, op);
+    let (loc, ty, lhs, y) = info(op, rewriter);
     let Some(x) = times_minus_one(rewriter, lhs) else {
         return false;
     };
     let value = make_binary(rewriter, SubIOp::NAME, loc, y, x, ty, Some(0));
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn sub_i_sub_i_lhs_rhs_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn sub_i_sub_i_lhs_rhs_lhs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // subi(subi(a, b), a) -> subi(0, b)
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
+    let (loc, ty, lhs, rhs) = info(op, rewriter);
     let Some(inner) = def(rewriter.ctx(), lhs, SubIOp::NAME) else {
         return false;
     };
@@ -370,7 +370,7 @@ fn sub_i_sub_i_lhs_rhs_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) ->
     };
     let z = make_constant(rewriter, loc, zero, ty);
     let value = make_binary(rewriter, SubIOp::NAME, loc, z, b, ty, Some(0));
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
 // ----- xori / cmpi -----
@@ -392,9 +392,9 @@ fn invert_cmpi(predicate: u64) -> Option<u64> {
     })
 }
 
-fn xor_i_not_cmp_i(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn xor_i_not_cmp_i(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // xori(cmpi(p, a, b), true) -> cmpi(!p, a, b)
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
+    let (loc, ty, lhs, rhs) = info(op, rewriter);
     let Some(cmp) = def(rewriter.ctx(), lhs, CmpIOp::NAME) else {
         return false;
     };
@@ -420,12 +420,12 @@ fn xor_i_not_cmp_i(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     let new = CmpIOp::build(rewriter.ctx_mut(), loc, predicate, a, b, ty).op();
     rewriter.insert(new);
     let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn cmp_i_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) -> bool {
+fn cmp_i_ext(op: Operation, rewriter: &mut PatternRewriter<'_>, ext: &str) -> bool {
     // cmpi(eq|ne, ext(a), ext(b)) -> cmpi(eq|ne, a, b) when a and b have one type
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
+    let (loc, ty, lhs, rhs) = info(op, rewriter);
     let ctx = rewriter.ctx();
     let Some(predicate) = CmpIOp(op).predicate(ctx) else {
         return false;
@@ -443,20 +443,20 @@ fn cmp_i_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) -> bo
     let new = CmpIOp::build(rewriter.ctx_mut(), loc, predicate, a, b, ty).op();
     rewriter.insert(new);
     let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn cmp_i_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cmp_i_ext(rewriter, op, ExtSIOp::NAME)
+fn cmp_i_ext_si(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    cmp_i_ext(op, rewriter, ExtSIOp::NAME)
 }
 
-fn cmp_i_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cmp_i_ext(rewriter, op, ExtUIOp::NAME)
+fn cmp_i_ext_ui(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    cmp_i_ext(op, rewriter, ExtUIOp::NAME)
 }
 
 // ----- select -----
 
-fn select_i1_to_not(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn select_i1_to_not(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // select(c, false, true) on i1 -> xori(c, true)
     let ctx = rewriter.ctx();
     let ty = ctx.value_type(ctx.result(op, 0));
@@ -480,10 +480,10 @@ fn select_i1_to_not(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     let one = rewriter.ctx_mut().bool_attr(true);
     let c = make_constant(rewriter, loc, one, ty);
     let value = make_binary(rewriter, XOrIOp::NAME, loc, cond, c, ty, None);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn select_to_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn select_to_ext_ui(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // select(c, 1, 0) -> extui(c); select(c, 0, 1) -> extui(xori(c, true))
     // for an i1 condition and integer results.
     let ctx = rewriter.ctx();
@@ -519,10 +519,10 @@ fn select_to_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
         cond
     };
     let value = make_unary(rewriter, ExtUIOp::NAME, loc, input, ty);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn select_not_cond(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn select_not_cond(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // select(xori(c, true), a, b) -> select(c, b, a)
     let ctx = rewriter.ctx();
     let (cond, a, b, loc) = (
@@ -547,10 +547,10 @@ fn select_not_cond(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     let new = SelectOp::build(rewriter.ctx_mut(), loc, c, b, a, ty).op();
     rewriter.insert(new);
     let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn redundant_select(rewriter: &mut PatternRewriter<'_>, op: Operation, true_side: bool) -> bool {
+fn redundant_select(op: Operation, rewriter: &mut PatternRewriter<'_>, true_side: bool) -> bool {
     // select(p, select(p, a, b), c) -> select(p, a, c)
     // select(p, a, select(p, b, c)) -> select(p, a, c)
     let ctx = rewriter.ctx();
@@ -576,20 +576,20 @@ fn redundant_select(rewriter: &mut PatternRewriter<'_>, op: Operation, true_side
     let new = SelectOp::build(rewriter.ctx_mut(), loc, p, t, f, ty).op();
     rewriter.insert(new);
     let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn redundant_select_true(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    redundant_select(rewriter, op, true)
+fn redundant_select_true(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    redundant_select(op, rewriter, true)
 }
 
-fn redundant_select_false(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    redundant_select(rewriter, op, false)
+fn redundant_select_false(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    redundant_select(op, rewriter, false)
 }
 
 // ----- casts -----
 
-fn ext_si_of_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn ext_si_of_ext_ui(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // extsi(extui(x)) -> extui(x)
     let ctx = rewriter.ctx();
     let (input, loc) = (ctx.operand(op, 0), ctx.op_loc(op));
@@ -599,10 +599,10 @@ fn ext_si_of_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     };
     let x = ctx.operand(inner, 0);
     let value = make_unary(rewriter, ExtUIOp::NAME, loc, x, ty);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn cast_of_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str, cast: &str) -> bool {
+fn cast_of_ext(op: Operation, rewriter: &mut PatternRewriter<'_>, ext: &str, cast: &str) -> bool {
     // index_cast(extsi(x)) -> index_cast(x); index_castui(extui(x)) -> index_castui(x)
     let ctx = rewriter.ctx();
     let (input, loc) = (ctx.operand(op, 0), ctx.op_loc(op));
@@ -612,18 +612,18 @@ fn cast_of_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str, cas
     };
     let x = ctx.operand(inner, 0);
     let value = make_unary(rewriter, cast, loc, x, ty);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn index_cast_of_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cast_of_ext(rewriter, op, ExtSIOp::NAME, IndexCastOp::NAME)
+fn index_cast_of_ext_si(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    cast_of_ext(op, rewriter, ExtSIOp::NAME, IndexCastOp::NAME)
 }
 
-fn index_cast_ui_of_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cast_of_ext(rewriter, op, ExtUIOp::NAME, IndexCastUIOp::NAME)
+fn index_cast_ui_of_ext_ui(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    cast_of_ext(op, rewriter, ExtUIOp::NAME, IndexCastUIOp::NAME)
 }
 
-fn trunc_i_ext_to_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) -> bool {
+fn trunc_i_ext_to_ext(op: Operation, rewriter: &mut PatternRewriter<'_>, ext: &str) -> bool {
     // trunci(ext(x)) -> ext(x) when x is narrower than the result
     let ctx = rewriter.ctx();
     let (input, loc) = (ctx.operand(op, 0), ctx.op_loc(op));
@@ -640,20 +640,20 @@ fn trunc_i_ext_to_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &s
         return false;
     }
     let value = make_unary(rewriter, ext, loc, x, ty);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn trunc_i_ext_si_to_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    trunc_i_ext_to_ext(rewriter, op, ExtSIOp::NAME)
+fn trunc_i_ext_si_to_ext_si(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    trunc_i_ext_to_ext(op, rewriter, ExtSIOp::NAME)
 }
 
-fn trunc_i_ext_ui_to_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    trunc_i_ext_to_ext(rewriter, op, ExtUIOp::NAME)
+fn trunc_i_ext_ui_to_ext_ui(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    trunc_i_ext_to_ext(op, rewriter, ExtUIOp::NAME)
 }
 
-fn logic_of_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) -> bool {
+fn logic_of_ext(op: Operation, rewriter: &mut PatternRewriter<'_>, ext: &str) -> bool {
     // andi/ori(ext(x), ext(y)) -> ext(andi/ori(x, y)) when x and y have one type
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
+    let (loc, ty, lhs, rhs) = info(op, rewriter);
     let ctx = rewriter.ctx();
     let (Some(a), Some(b)) = (def(ctx, lhs, ext), def(ctx, rhs, ext)) else {
         return false;
@@ -666,22 +666,22 @@ fn logic_of_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) ->
     let name = ctx.op_name_str(op).to_string();
     let inner = make_binary(rewriter, &name, loc, x, y, narrow, None);
     let value = make_unary(rewriter, ext, loc, inner, ty);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
-fn and_of_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    logic_of_ext(rewriter, op, ExtUIOp::NAME)
+fn and_of_ext_ui(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    logic_of_ext(op, rewriter, ExtUIOp::NAME)
 }
 
-fn and_of_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    logic_of_ext(rewriter, op, ExtSIOp::NAME)
+fn and_of_ext_si(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    logic_of_ext(op, rewriter, ExtSIOp::NAME)
 }
 
 // ----- floats -----
 
-fn of_neg_f(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn of_neg_f(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // mulf/divf(negf(a), negf(b)) -> mulf/divf(a, b), keeping the fast-math flags
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
+    let (loc, ty, lhs, rhs) = info(op, rewriter);
     let ctx = rewriter.ctx();
     let (Some(a), Some(b)) = (def(ctx, lhs, NegFOp::NAME), def(ctx, rhs, NegFOp::NAME)) else {
         return false;
@@ -700,7 +700,7 @@ fn of_neg_f(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
     }
     let new = rewriter.create(state);
     let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
 // ----- registration -----
@@ -871,7 +871,7 @@ pub(crate) fn divf(set: &mut RewritePatternSet) {
 /// `cmpf(p, sitofp/uitofp(x), c)` with a float constant `c`: an integer
 /// comparison of `x`, or a constant when `c` is out of the integer's range
 /// or not integral (MLIR's `CmpFIntToFPConst`, from LLVM's InstCombine).
-fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn cmp_f_int_to_fp_const(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     use strata_ir::float::{self as fl, FloatKind};
     let ctx = rewriter.ctx();
     let (lhs, rhs_value, loc) = (ctx.operand(op, 0), ctx.operand(op, 1), ctx.op_loc(op));
@@ -932,8 +932,8 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
     }
     // eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5, ult 6, ule 7, ugt 8, uge 9
     let mut pred: u64 = match predicate {
-        7 => return replace_with_bool(rewriter, op, loc, true), // ord
-        14 => return replace_with_bool(rewriter, op, loc, false), // uno
+        7 => return replace_with_bool(op, rewriter, loc, true), // ord
+        14 => return replace_with_bool(op, rewriter, loc, false), // uno
         1 | 8 => 0,
         6 | 13 => 1,
         2 | 9 => {
@@ -975,10 +975,10 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
     };
     let (lt, le, gt, ge) = if unsigned { (6, 7, 8, 9) } else { (2, 3, 4, 5) };
     if round(max) < rhs {
-        return replace_with_bool(rewriter, op, loc, pred == 1 || pred == lt || pred == le);
+        return replace_with_bool(op, rewriter, loc, pred == 1 || pred == lt || pred == le);
     }
     if round(min) > rhs {
-        return replace_with_bool(rewriter, op, loc, pred == 1 || pred == gt || pred == ge);
+        return replace_with_bool(op, rewriter, loc, pred == 1 || pred == gt || pred == ge);
     }
     let truncated = rhs.trunc();
     if truncated < min as f64 || truncated > max as f64 {
@@ -989,16 +989,16 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
         // A fractional constant; rhs_int is rounded towards zero.
         let negative = rhs < 0.0;
         match pred {
-            1 => return replace_with_bool(rewriter, op, loc, true),
-            0 => return replace_with_bool(rewriter, op, loc, false),
-            7 if negative => return replace_with_bool(rewriter, op, loc, false),
+            1 => return replace_with_bool(op, rewriter, loc, true),
+            0 => return replace_with_bool(op, rewriter, loc, false),
+            7 if negative => return replace_with_bool(op, rewriter, loc, false),
             3 if negative => pred = 2,
-            6 if negative => return replace_with_bool(rewriter, op, loc, false),
+            6 if negative => return replace_with_bool(op, rewriter, loc, false),
             6 => pred = 7,
             2 if !negative => pred = 3,
-            8 if negative => return replace_with_bool(rewriter, op, loc, true),
+            8 if negative => return replace_with_bool(op, rewriter, loc, true),
             4 if negative => pred = 5,
-            9 if negative => return replace_with_bool(rewriter, op, loc, true),
+            9 if negative => return replace_with_bool(op, rewriter, loc, true),
             9 => pred = 8,
             5 if !negative => pred = 4,
             _ => {}
@@ -1014,7 +1014,7 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
     let cmp = CmpIOp::build(rewriter.ctx_mut(), loc, predicate, int_value, c, i1).op();
     rewriter.insert(cmp);
     let result = rewriter.ctx().result(cmp, 0);
-    replace(rewriter, op, result)
+    replace(op, rewriter, result)
 }
 
 /// The binary exponent of a finite non-zero value (C's `ilogb`).
@@ -1030,8 +1030,8 @@ fn ilogb(value: f64) -> i32 {
 }
 
 fn replace_with_bool(
-    rewriter: &mut PatternRewriter<'_>,
     op: Operation,
+    rewriter: &mut PatternRewriter<'_>,
     loc: Location,
     value: bool,
 ) -> bool {
@@ -1039,7 +1039,7 @@ fn replace_with_bool(
     let attr = ctx.bool_attr(value);
     let ty = ctx.integer_type(1);
     let c = make_constant(rewriter, loc, attr, ty);
-    replace(rewriter, op, c)
+    replace(op, rewriter, c)
 }
 
 pub(crate) fn cmpf(set: &mut RewritePatternSet) {
