@@ -68,6 +68,6 @@ pub use diagnostics::{Diagnostic, Severity, SourceBuffer};
 #[doc(hidden)]
 pub use inventory;
 pub use ir::{IrMapping, OpOperand, OperationState, Value};
-pub use strata_ir_macros::{op, pass};
+pub use strata_ir_macros::{op, pass, pattern};
 pub use types::TypeKind;
 pub use walk::{WalkOrder, WalkResult};

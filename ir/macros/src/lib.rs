@@ -40,8 +40,12 @@
 //! `#[pass(name = "...", summary = "...")]` declares a pass on the struct
 //! of its options (see the `pass` module): name, description, option
 //! table, option parsing and printing, and its registration.
+//!
+//! `pattern! { Name: (RootOp (InnerOp $x)) => (NewOp $x) if cond; }`
+//! declares rewrite patterns (see the `pattern` module).
 
 mod pass;
+mod pattern;
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
@@ -121,6 +125,19 @@ pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn pass(attr: TokenStream, item: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(item as DeriveInput);
     match pass::expand(attr.into(), input) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
+/// Declares rewrite patterns, one unit struct implementing
+/// `strata_ir::rewrite::RewritePattern` per rule:
+/// `Name: (RootOp {attr: $a} $x (InnerOp $y) (const $c) _) => (NewOp $x $y) if condition;`
+/// (see `docs/passes.md`, "Declarative patterns").
+#[proc_macro]
+pub fn pattern(input: TokenStream) -> TokenStream {
+    let rules = syn::parse_macro_input!(input as pattern::Rules);
+    match pattern::expand(rules) {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
     }

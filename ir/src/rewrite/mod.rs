@@ -39,6 +39,7 @@
 //! ```
 
 pub mod conversion;
+pub mod declarative;
 mod folder;
 mod greedy;
 mod pattern;
