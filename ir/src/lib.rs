@@ -58,6 +58,7 @@ pub mod walk;
 mod wide_int;
 
 pub use attributes::{AttrKind, DenseData, LocKind};
+pub use builtin::ModuleOp;
 pub use context::{
     Attribute, Block, Context, Ident, Location, Operation, Region, ResourceValue, Type,
 };
