@@ -2,10 +2,15 @@
 //! and the C++ ones of `ArithOps.cpp`), under MLIR's pattern names so that
 //! `canonicalize{disable-patterns=...}` works the same.
 //!
-//! Each pattern is a function from the matched root to a rewrite; new ops are
-//! created right before the root, innermost first, as MLIR's DRR does, so
-//! the canonicalized IR is the same op for op.
+//! Most are declarative (`strata_ir::pattern!`, as MLIR's DRR declares
+//! them): a match of the root and the ops defining its operands, a
+//! condition, and a replacement whose new ops are created right before the
+//! root, innermost first, as DRR does, so the canonicalized IR is the same
+//! op for op. The functions after the rules are their conditions and
+//! computed attributes. `SelectToExtUI` and `CmpFIntToFPConst` are
+//! hand-written, as in MLIR.
 
+use strata_ir::pattern;
 use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
 use strata_ir::{Attribute, Context, Location, Operation, OperationState, Type, Value};
 
@@ -15,33 +20,195 @@ use crate::arith::{
 };
 use crate::fold::{self, const_int};
 
-fn add(
-    set: &mut RewritePatternSet,
-    root: &'static str,
-    name: &'static str,
-    rewrite: fn(&mut PatternRewriter<'_>, Operation) -> bool,
-) {
-    set.add(FnPattern::new(root, name, rewrite));
+// ----- addi / subi / muli with constants -----
+
+pattern! {
+    /// `addi(addi(x, c0), c1)` is `addi(x, c0 + c1)`.
+    AddIAddConstant:
+        (AddIOp {overflowFlags: $f1?} (AddIOp {overflowFlags: $f0?} $x (const $c0)) (const $c1))
+        => (AddIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               $x (ConstantOp {value: {fold_ints(ctx, root, c0, c1, u128::wrapping_add)}}));
+
+    /// `addi(subi(x, c0), c1)` is `addi(x, c1 - c0)`.
+    AddISubConstantRHS:
+        (AddIOp {overflowFlags: $f1?} (SubIOp {overflowFlags: $f0?} $x (const $c0)) (const $c1))
+        => (AddIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               $x (ConstantOp {value: {fold_ints(ctx, root, c1, c0, u128::wrapping_sub)}}));
+
+    /// `addi(subi(c0, x), c1)` is `subi(c0 + c1, x)`.
+    AddISubConstantLHS:
+        (AddIOp {overflowFlags: $f1?} (SubIOp {overflowFlags: $f0?} (const $c0) $x) (const $c1))
+        => (SubIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               (ConstantOp {value: {fold_ints(ctx, root, c0, c1, u128::wrapping_add)}}) $x);
+
+    /// `subi(addi(x, c0), c1)` is `addi(x, c0 - c1)`; MLIR drops the flags here.
+    SubIRHSAddConstant:
+        (SubIOp (AddIOp $x (const $c0)) (const $c1))
+        => (AddIOp $x (ConstantOp {value: {fold_ints(ctx, root, c0, c1, u128::wrapping_sub)}}));
+
+    /// `subi(c1, addi(x, c0))` is `subi(c1 - c0, x)`.
+    SubILHSAddConstant:
+        (SubIOp {overflowFlags: $f1?} (const $c1) (AddIOp {overflowFlags: $f0?} $x (const $c0)))
+        => (SubIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               (ConstantOp {value: {fold_ints(ctx, root, c1, c0, u128::wrapping_sub)}}) $x);
+
+    /// `subi(subi(x, c0), c1)` is `subi(x, c0 + c1)`.
+    SubIRHSSubConstantRHS:
+        (SubIOp {overflowFlags: $f1?} (SubIOp {overflowFlags: $f0?} $x (const $c0)) (const $c1))
+        => (SubIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               $x (ConstantOp {value: {fold_ints(ctx, root, c0, c1, u128::wrapping_add)}}));
+
+    /// `subi(subi(c0, x), c1)` is `subi(c0 - c1, x)`.
+    SubIRHSSubConstantLHS:
+        (SubIOp {overflowFlags: $f1?} (SubIOp {overflowFlags: $f0?} (const $c0) $x) (const $c1))
+        => (SubIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               (ConstantOp {value: {fold_ints(ctx, root, c0, c1, u128::wrapping_sub)}}) $x);
+
+    /// `subi(c1, subi(x, c0))` is `subi(c0 + c1, x)`.
+    SubILHSSubConstantRHS:
+        (SubIOp {overflowFlags: $f1?} (const $c1) (SubIOp {overflowFlags: $f0?} $x (const $c0)))
+        => (SubIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               (ConstantOp {value: {fold_ints(ctx, root, c0, c1, u128::wrapping_add)}}) $x);
+
+    /// `subi(c1, subi(c0, x))` is `addi(x, c1 - c0)`.
+    SubILHSSubConstantLHS:
+        (SubIOp {overflowFlags: $f1?} (const $c1) (SubIOp {overflowFlags: $f0?} (const $c0) $x))
+        => (AddIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               $x (ConstantOp {value: {fold_ints(ctx, root, c1, c0, u128::wrapping_sub)}}));
+
+    /// `muli(muli(x, c0), c1)` is `muli(x, c0 * c1)`.
+    MulIMulIConstant:
+        (MulIOp {overflowFlags: $f1?} (MulIOp {overflowFlags: $f0?} $x (const $c0)) (const $c1))
+        => (MulIOp {overflowFlags: {merge_flags(ctx, f0, f1)}}
+               $x (ConstantOp {value: {fold_ints(ctx, root, c0, c1, u128::wrapping_mul)}}));
+
+    /// `addi(x, muli(y, -1))` is `subi(x, y)`.
+    AddIMulNegativeOneRhs:
+        (AddIOp $x (MulIOp $y (const $c))) => (SubIOp $x $y) if is_all_ones(ctx, c);
+
+    /// `addi(muli(x, -1), y)` is `subi(y, x)`.
+    AddIMulNegativeOneLhs:
+        (AddIOp (MulIOp $x (const $c)) $y) => (SubIOp $y $x) if is_all_ones(ctx, c);
+
+    /// `subi(subi(a, b), a)` is `subi(0, b)`.
+    SubISubILHSRHSLHS:
+        (SubIOp (SubIOp $a $b) $a) => (SubIOp (ConstantOp {value: {zero_like(ctx, root)}}) $b);
 }
 
-// ----- helpers -----
+// ----- xori / cmpi -----
 
-/// The op defining `value` when it is a `name` op.
-fn def(ctx: &Context, value: Value, name: &str) -> Option<Operation> {
-    ctx.defining_op(value)
-        .filter(|&d| ctx.op_name_str(d) == name)
+pattern! {
+    /// `xori(cmpi(p, a, b), true)` is `cmpi(!p, a, b)`.
+    XOrINotCmpI:
+        (XOrIOp (CmpIOp {predicate: $p} $a $b) (const $one))
+        => (CmpIOp {predicate: {inverted_predicate(ctx, p)}} $a $b)
+        if is_i1_result(ctx, root) && is_one(ctx, one);
+
+    /// `xori(extui(x), extui(y))` is `extui(xori(x, y))` when `x` and `y` have one type.
+    XOrIOfExtUI:
+        (XOrIOp (ExtUIOp $x) (ExtUIOp $y)) => (ExtUIOp (XOrIOp $x $y : $x)) if same_type(ctx, x, y);
+
+    /// `xori(extsi(x), extsi(y))` is `extsi(xori(x, y))` when `x` and `y` have one type.
+    XOrIOfExtSI:
+        (XOrIOp (ExtSIOp $x) (ExtSIOp $y)) => (ExtSIOp (XOrIOp $x $y : $x)) if same_type(ctx, x, y);
+
+    /// `cmpi(eq|ne, extsi(a), extsi(b))` is `cmpi(eq|ne, a, b)` when `a` and `b` have one type.
+    CmpIExtSI:
+        (CmpIOp {predicate: $p} (ExtSIOp $a) (ExtSIOp $b)) => (CmpIOp {predicate: $p} $a $b)
+        if is_eq_or_ne(ctx, p) && same_type(ctx, a, b);
+
+    /// `cmpi(eq|ne, extui(a), extui(b))` is `cmpi(eq|ne, a, b)` when `a` and `b` have one type.
+    CmpIExtUI:
+        (CmpIOp {predicate: $p} (ExtUIOp $a) (ExtUIOp $b)) => (CmpIOp {predicate: $p} $a $b)
+        if is_eq_or_ne(ctx, p) && same_type(ctx, a, b);
 }
 
-/// The constant attribute defining `value`, if any.
-fn constant(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<Attribute> {
-    strata_ir::rewrite::constant_value(rewriter.ctx_mut(), value)
+// ----- select -----
+
+pattern! {
+    /// `select(p, a, select(p, b, c))` is `select(p, a, c)`.
+    RedundantSelectFalse:
+        (SelectOp $p $a (SelectOp $p _ $c)) => (SelectOp $p $a $c);
+
+    /// `select(p, select(p, a, b), c)` is `select(p, a, c)`.
+    RedundantSelectTrue:
+        (SelectOp $p (SelectOp $p $a _) $c) => (SelectOp $p $a $c);
+
+    /// `select(xori(c, true), a, b)` is `select(c, b, a)`.
+    SelectNotCond:
+        (SelectOp (XOrIOp $c (const $one)) $a $b) => (SelectOp $c $b $a)
+        if is_true(ctx, one) && is_i1_value(ctx, c);
+
+    /// `select(c, false, true)` on `i1` is `xori(c, true)`.
+    SelectI1ToNot:
+        (SelectOp $c (const $t) (const $f))
+        => (XOrIOp $c (ConstantOp {value: {Some(ctx.bool_attr(true))}}))
+        if is_i1_result(ctx, root) && bit(ctx, t) == Some(0) && bit(ctx, f) == Some(1);
+}
+
+// ----- casts -----
+
+pattern! {
+    /// `extsi(extui(x))` is `extui(x)`.
+    ExtSIOfExtUI: (ExtSIOp (ExtUIOp $x)) => (ExtUIOp $x);
+
+    /// `index_cast(extsi(x))` is `index_cast(x)`.
+    IndexCastOfExtSI: (IndexCastOp (ExtSIOp $x)) => (IndexCastOp $x);
+
+    /// `index_castui(extui(x))` is `index_castui(x)`.
+    IndexCastUIOfExtUI: (IndexCastUIOp (ExtUIOp $x)) => (IndexCastUIOp $x);
+
+    /// `trunci(extsi(x))` is `extsi(x)` when `x` is narrower than the result.
+    TruncIExtSIToExtSI: (TruncIOp (ExtSIOp $x)) => (ExtSIOp $x) if narrower(ctx, x, root);
+
+    /// `trunci(extui(x))` is `extui(x)` when `x` is narrower than the result.
+    TruncIExtUIToExtUI: (TruncIOp (ExtUIOp $x)) => (ExtUIOp $x) if narrower(ctx, x, root);
+
+    /// `andi(extui(x), extui(y))` is `extui(andi(x, y))` when `x` and `y` have one type.
+    AndOfExtUI:
+        (AndIOp (ExtUIOp $x) (ExtUIOp $y)) => (ExtUIOp (AndIOp $x $y : $x)) if same_type(ctx, x, y);
+
+    /// `andi(extsi(x), extsi(y))` is `extsi(andi(x, y))` when `x` and `y` have one type.
+    AndOfExtSI:
+        (AndIOp (ExtSIOp $x) (ExtSIOp $y)) => (ExtSIOp (AndIOp $x $y : $x)) if same_type(ctx, x, y);
+
+    /// `ori(extui(x), extui(y))` is `extui(ori(x, y))` when `x` and `y` have one type.
+    OrOfExtUI:
+        (OrIOp (ExtUIOp $x) (ExtUIOp $y)) => (ExtUIOp (OrIOp $x $y : $x)) if same_type(ctx, x, y);
+
+    /// `ori(extsi(x), extsi(y))` is `extsi(ori(x, y))` when `x` and `y` have one type.
+    OrOfExtSI:
+        (OrIOp (ExtSIOp $x) (ExtSIOp $y)) => (ExtSIOp (OrIOp $x $y : $x)) if same_type(ctx, x, y);
+}
+
+// ----- floats -----
+
+pattern! {
+    /// `mulf(negf(a), negf(b))` is `mulf(a, b)`, with the same fast-math flags.
+    MulFOfNegF:
+        (MulFOp {fastmath: $fm?} (NegFOp $a) (NegFOp $b)) => (MulFOp {fastmath: $fm} $a $b);
+
+    /// `divf(negf(a), negf(b))` is `divf(a, b)`, with the same fast-math flags.
+    DivFOfNegF:
+        (DivFOp {fastmath: $fm?} (NegFOp $a) (NegFOp $b)) => (DivFOp {fastmath: $fm} $a $b);
+}
+
+// ----- what the rules compute and check -----
+
+/// The result type of `root` (every rule's root has one result).
+fn root_type(ctx: &Context, root: Operation) -> Type {
+    ctx.value_type(ctx.result(root, 0))
 }
 
 /// Overflow flags as a bit set (0 when absent).
-fn flags(ctx: &Context, op: Operation) -> u64 {
-    strata_ir::ods::inherent_attr(ctx, op, "overflowFlags")
-        .and_then(|f| OVERFLOW.value(ctx, f))
-        .unwrap_or(0)
+fn flag_bits(ctx: &Context, flags: Option<Attribute>) -> u64 {
+    flags.and_then(|f| OVERFLOW.value(ctx, f)).unwrap_or(0)
+}
+
+/// The flags both reassociated ops have (MLIR's `MergeOverflow`).
+fn merge_flags(ctx: &mut Context, a: Option<Attribute>, b: Option<Attribute>) -> Option<Attribute> {
+    let bits = flag_bits(ctx, a) & flag_bits(ctx, b);
+    OVERFLOW.attr(ctx, bits)
 }
 
 /// `f(a, b)` on two scalar integer constants, as an attribute of `ty`
@@ -61,6 +228,111 @@ fn combine(
     let b = fold::consts(ctx, b)?;
     ctx.is_int_or_index(a.elem).then_some(())?;
     fold::map2(ctx, ty, &a, &b, |x, y| Some(f(x, y)))
+}
+
+/// `f(a, b)` on two scalar integer constants, of `root`'s result type.
+fn fold_ints(
+    ctx: &mut Context,
+    root: Operation,
+    a: Attribute,
+    b: Attribute,
+    f: fn(u128, u128) -> u128,
+) -> Option<Attribute> {
+    let ty = root_type(ctx, root);
+    combine(ctx, ty, a, b, f)
+}
+
+/// A zero of `root`'s result type.
+fn zero_like(ctx: &mut Context, root: Operation) -> Option<Attribute> {
+    let ty = root_type(ctx, root);
+    fold::make_attr(ctx, ty, &[0])
+}
+
+/// Whether every element of the integer constant `c` is all ones (-1).
+fn is_all_ones(ctx: &Context, c: Attribute) -> bool {
+    fold::consts(ctx, c)
+        .and_then(|k| {
+            let width = ctx.int_or_float_bit_width(k.elem)?;
+            Some(k.all(|v| fold::IntConst { value: v, width }.is_all_ones()))
+        })
+        .unwrap_or(false)
+}
+
+/// Whether every element of the constant `c` is 1 (true).
+fn is_true(ctx: &Context, c: Attribute) -> bool {
+    fold::consts(ctx, c).is_some_and(|k| k.all(|v| v == 1))
+}
+
+/// Whether `c` is the scalar integer 1.
+fn is_one(ctx: &Context, c: Attribute) -> bool {
+    bit(ctx, c) == Some(1)
+}
+
+/// The value of a scalar integer constant.
+fn bit(ctx: &Context, c: Attribute) -> Option<u128> {
+    const_int(ctx, c).map(|k| k.value)
+}
+
+fn is_i1_value(ctx: &Context, v: Value) -> bool {
+    strata_ir::ods::constraints::is_i1(ctx, ctx.value_type(v))
+}
+
+fn is_i1_result(ctx: &Context, root: Operation) -> bool {
+    strata_ir::ods::constraints::is_i1(ctx, root_type(ctx, root))
+}
+
+fn same_type(ctx: &Context, a: Value, b: Value) -> bool {
+    ctx.value_type(a) == ctx.value_type(b)
+}
+
+/// Whether a `cmpi` predicate is `eq` or `ne`.
+fn is_eq_or_ne(ctx: &Context, predicate: Attribute) -> bool {
+    matches!(CMPI_PREDICATE.value(ctx, predicate), Some(0 | 1))
+}
+
+/// The predicate with the opposite result (MLIR's `invertPredicate`).
+fn invert_cmpi(predicate: u64) -> Option<u64> {
+    Some(match predicate {
+        0 => 1,
+        1 => 0,
+        2 => 5,
+        3 => 4,
+        4 => 3,
+        5 => 2,
+        6 => 9,
+        7 => 8,
+        8 => 7,
+        9 => 6,
+        _ => return None,
+    })
+}
+
+/// The `cmpi` predicate with the opposite result.
+fn inverted_predicate(ctx: &mut Context, predicate: Attribute) -> Option<Attribute> {
+    let inverted = CMPI_PREDICATE.value(ctx, predicate).and_then(invert_cmpi)?;
+    CMPI_PREDICATE.attr(ctx, inverted)
+}
+
+/// Whether `x`'s (element) type is narrower than `root`'s result's.
+fn narrower(ctx: &Context, x: Value, root: Operation) -> bool {
+    let width = |t: Type| {
+        let e = strata_ir::ods::constraints::element_type_or_self(ctx, t);
+        ctx.int_or_float_bit_width(e).unwrap_or(0)
+    };
+    width(ctx.value_type(x)) < width(root_type(ctx, root))
+}
+
+// ----- hand-written patterns and their helpers -----
+
+/// The op defining `value` when it is a `name` op.
+fn def(ctx: &Context, value: Value, name: &str) -> Option<Operation> {
+    ctx.defining_op(value)
+        .filter(|&d| ctx.op_name_str(d) == name)
+}
+
+/// The constant attribute defining `value`, if any.
+fn constant(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<Attribute> {
+    strata_ir::rewrite::constant_value(rewriter.ctx_mut(), value)
 }
 
 /// Create an `arith.constant` before the root.
@@ -121,369 +393,12 @@ fn make_unary(
     rewriter.ctx().result(op, 0)
 }
 
-fn info(rewriter: &PatternRewriter<'_>, op: Operation) -> (Location, Type, Value, Value) {
-    let ctx = rewriter.ctx();
-    (
-        ctx.op_loc(op),
-        ctx.value_type(ctx.result(op, 0)),
-        ctx.operand(op, 0),
-        ctx.operand(op, 1),
-    )
-}
-
-fn replace(rewriter: &mut PatternRewriter<'_>, op: Operation, value: Value) -> bool {
+fn replace(op: Operation, rewriter: &mut PatternRewriter<'_>, value: Value) -> bool {
     rewriter.replace_op(op, &[value]);
     true
 }
 
-// ----- addi / subi / muli with constants -----
-
-/// `op(inner(x, c0), c1)` with both constants: the matched pieces.
-fn inner_with_constant(
-    rewriter: &mut PatternRewriter<'_>,
-    op: Operation,
-    inner_name: &str,
-    constant_on_left: bool,
-) -> Option<(Operation, Value, Attribute, Attribute)> {
-    let (_, _, lhs, rhs) = info(rewriter, op);
-    let inner = def(rewriter.ctx(), lhs, inner_name)?;
-    let c1 = constant(rewriter, rhs)?;
-    let ctx = rewriter.ctx();
-    let (x, c0_value) = if constant_on_left {
-        (ctx.operand(inner, 1), ctx.operand(inner, 0))
-    } else {
-        (ctx.operand(inner, 0), ctx.operand(inner, 1))
-    };
-    let c0 = constant(rewriter, c0_value)?;
-    Some((inner, x, c0, c1))
-}
-
-/// `op(c1, inner(...))`: the inner op and the constant on the left.
-fn constant_then_inner(
-    rewriter: &mut PatternRewriter<'_>,
-    op: Operation,
-    inner_name: &str,
-) -> Option<(Operation, Attribute)> {
-    let (_, _, lhs, rhs) = info(rewriter, op);
-    let inner = def(rewriter.ctx(), rhs, inner_name)?;
-    let c1 = constant(rewriter, lhs)?;
-    Some((inner, c1))
-}
-
-/// Rewrite to `result_op(x, const(f(c_a, c_b)))` (or with the constant on
-/// the left), with the two ops' overflow flags merged.
-#[allow(clippy::too_many_arguments)]
-fn rebuild(
-    rewriter: &mut PatternRewriter<'_>,
-    op: Operation,
-    inner: Operation,
-    result_op: &str,
-    x: Value,
-    folded: Option<Attribute>,
-    constant_on_left: bool,
-    overflow: Option<u64>,
-) -> bool {
-    let Some(folded) = folded else {
-        return false;
-    };
-    let (loc, ty, _, _) = info(rewriter, op);
-    let overflow = overflow.or_else(|| {
-        let ctx = rewriter.ctx();
-        Some(flags(ctx, op) & flags(ctx, inner))
-    });
-    let c = make_constant(rewriter, loc, folded, ty);
-    let (lhs, rhs) = if constant_on_left { (c, x) } else { (x, c) };
-    let value = make_binary(rewriter, result_op, loc, lhs, rhs, ty, overflow);
-    replace(rewriter, op, value)
-}
-
-fn add_i_add_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, AddIOp::NAME, false) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, None)
-}
-
-fn add_i_sub_constant_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // addi(subi(x, c0), c1) -> addi(x, c1 - c0)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, false) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c1, c0, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, None)
-}
-
-fn add_i_sub_constant_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // addi(subi(c0, x), c1) -> subi(c0 + c1, x)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, true) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
-}
-
-fn sub_i_rhs_add_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // subi(addi(x, c0), c1) -> addi(x, c0 - c1); MLIR drops the flags here.
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, AddIOp::NAME, false) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, Some(0))
-}
-
-fn sub_i_rhs_sub_constant_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // subi(subi(x, c0), c1) -> subi(x, c0 + c1)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, false) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, false, None)
-}
-
-fn sub_i_rhs_sub_constant_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // subi(subi(c0, x), c1) -> subi(c0 - c1, x)
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, SubIOp::NAME, true) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
-}
-
-fn sub_i_lhs_add_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // subi(c1, addi(x, c0)) -> subi(c1 - c0, x)
-    let Some((inner, c1)) = constant_then_inner(rewriter, op, AddIOp::NAME) else {
-        return false;
-    };
-    let (x, c0_value) = (
-        rewriter.ctx().operand(inner, 0),
-        rewriter.ctx().operand(inner, 1),
-    );
-    let Some(c0) = constant(rewriter, c0_value) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c1, c0, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
-}
-
-fn sub_i_lhs_sub_constant_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // subi(c1, subi(x, c0)) -> subi(c0 + c1, x)
-    let Some((inner, c1)) = constant_then_inner(rewriter, op, SubIOp::NAME) else {
-        return false;
-    };
-    let (x, c0_value) = (
-        rewriter.ctx().operand(inner, 0),
-        rewriter.ctx().operand(inner, 1),
-    );
-    let Some(c0) = constant(rewriter, c0_value) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_add);
-    rebuild(rewriter, op, inner, SubIOp::NAME, x, folded, true, None)
-}
-
-fn sub_i_lhs_sub_constant_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // subi(c1, subi(c0, x)) -> addi(x, c1 - c0)
-    let Some((inner, c1)) = constant_then_inner(rewriter, op, SubIOp::NAME) else {
-        return false;
-    };
-    let (c0_value, x) = (
-        rewriter.ctx().operand(inner, 0),
-        rewriter.ctx().operand(inner, 1),
-    );
-    let Some(c0) = constant(rewriter, c0_value) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c1, c0, u128::wrapping_sub);
-    rebuild(rewriter, op, inner, AddIOp::NAME, x, folded, false, None)
-}
-
-fn mul_i_mul_i_constant(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    let Some((inner, x, c0, c1)) = inner_with_constant(rewriter, op, MulIOp::NAME, false) else {
-        return false;
-    };
-    let ty = info(rewriter, op).1;
-    let folded = combine(rewriter.ctx_mut(), ty, c0, c1, u128::wrapping_mul);
-    rebuild(rewriter, op, inner, MulIOp::NAME, x, folded, false, None)
-}
-
-/// Whether `value` is `muli(y, -1)`; returns `y`.
-fn times_minus_one(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<Value> {
-    let mul = def(rewriter.ctx(), value, MulIOp::NAME)?;
-    let (y, c) = (
-        rewriter.ctx().operand(mul, 0),
-        rewriter.ctx().operand(mul, 1),
-    );
-    let c = constant(rewriter, c)?;
-    let ctx = rewriter.ctx();
-    let all_ones = fold::consts(ctx, c).and_then(|k| {
-        let width = ctx.int_or_float_bit_width(k.elem)?;
-        Some(k.all(|v| fold::IntConst { value: v, width }.is_all_ones()))
-    });
-    all_ones.unwrap_or(false).then_some(y)
-}
-
-fn add_i_mul_negative_one_rhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // addi(x, muli(y, -1)) -> subi(x, y)
-    let (loc, ty, x, rhs) = info(rewriter, op);
-    let Some(y) = times_minus_one(rewriter, rhs) else {
-        return false;
-    };
-    let value = make_binary(rewriter, SubIOp::NAME, loc, x, y, ty, Some(0));
-    replace(rewriter, op, value)
-}
-
-fn add_i_mul_negative_one_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // addi(muli(x, -1), y) -> subi(y, x)
-    let (loc, ty, lhs, y) = info(rewriter, op);
-    let Some(x) = times_minus_one(rewriter, lhs) else {
-        return false;
-    };
-    let value = make_binary(rewriter, SubIOp::NAME, loc, y, x, ty, Some(0));
-    replace(rewriter, op, value)
-}
-
-fn sub_i_sub_i_lhs_rhs_lhs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // subi(subi(a, b), a) -> subi(0, b)
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
-    let Some(inner) = def(rewriter.ctx(), lhs, SubIOp::NAME) else {
-        return false;
-    };
-    let (a, b) = (
-        rewriter.ctx().operand(inner, 0),
-        rewriter.ctx().operand(inner, 1),
-    );
-    if a != rhs {
-        return false;
-    }
-    let Some(zero) = fold::make_attr(rewriter.ctx_mut(), ty, &[0]) else {
-        return false;
-    };
-    let z = make_constant(rewriter, loc, zero, ty);
-    let value = make_binary(rewriter, SubIOp::NAME, loc, z, b, ty, Some(0));
-    replace(rewriter, op, value)
-}
-
-// ----- xori / cmpi -----
-
-/// The predicate with the opposite result (MLIR's `invertPredicate`).
-fn invert_cmpi(predicate: u64) -> Option<u64> {
-    Some(match predicate {
-        0 => 1,
-        1 => 0,
-        2 => 5,
-        3 => 4,
-        4 => 3,
-        5 => 2,
-        6 => 9,
-        7 => 8,
-        8 => 7,
-        9 => 6,
-        _ => return None,
-    })
-}
-
-fn xor_i_not_cmp_i(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // xori(cmpi(p, a, b), true) -> cmpi(!p, a, b)
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
-    let Some(cmp) = def(rewriter.ctx(), lhs, CmpIOp::NAME) else {
-        return false;
-    };
-    let Some(c) = constant(rewriter, rhs) else {
-        return false;
-    };
-    let ctx = rewriter.ctx();
-    if !strata_ir::ods::constraints::is_i1(ctx, ty) || const_int(ctx, c).map(|k| k.value) != Some(1)
-    {
-        return false;
-    }
-    let Some(inverted) = CmpIOp(cmp)
-        .predicate(ctx)
-        .and_then(|p| CMPI_PREDICATE.value(ctx, p))
-        .and_then(invert_cmpi)
-    else {
-        return false;
-    };
-    let (a, b) = (ctx.operand(cmp, 0), ctx.operand(cmp, 1));
-    let Some(predicate) = CMPI_PREDICATE.attr(rewriter.ctx_mut(), inverted) else {
-        return false;
-    };
-    let new = CmpIOp::build(rewriter.ctx_mut(), loc, predicate, a, b, ty).op();
-    rewriter.insert(new);
-    let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
-}
-
-fn cmp_i_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) -> bool {
-    // cmpi(eq|ne, ext(a), ext(b)) -> cmpi(eq|ne, a, b) when a and b have one type
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
-    let ctx = rewriter.ctx();
-    let Some(predicate) = CmpIOp(op).predicate(ctx) else {
-        return false;
-    };
-    if !matches!(CMPI_PREDICATE.value(ctx, predicate), Some(0 | 1)) {
-        return false;
-    }
-    let (Some(x), Some(y)) = (def(ctx, lhs, ext), def(ctx, rhs, ext)) else {
-        return false;
-    };
-    let (a, b) = (ctx.operand(x, 0), ctx.operand(y, 0));
-    if ctx.value_type(a) != ctx.value_type(b) {
-        return false;
-    }
-    let new = CmpIOp::build(rewriter.ctx_mut(), loc, predicate, a, b, ty).op();
-    rewriter.insert(new);
-    let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
-}
-
-fn cmp_i_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cmp_i_ext(rewriter, op, ExtSIOp::NAME)
-}
-
-fn cmp_i_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cmp_i_ext(rewriter, op, ExtUIOp::NAME)
-}
-
-// ----- select -----
-
-fn select_i1_to_not(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // select(c, false, true) on i1 -> xori(c, true)
-    let ctx = rewriter.ctx();
-    let ty = ctx.value_type(ctx.result(op, 0));
-    if !strata_ir::ods::constraints::is_i1(ctx, ty) {
-        return false;
-    }
-    let (cond, t, f, loc) = (
-        ctx.operand(op, 0),
-        ctx.operand(op, 1),
-        ctx.operand(op, 2),
-        ctx.op_loc(op),
-    );
-    let (Some(t), Some(f)) = (constant(rewriter, t), constant(rewriter, f)) else {
-        return false;
-    };
-    let ctx = rewriter.ctx();
-    let bit = |a: Attribute| const_int(ctx, a).map(|c| c.value);
-    if !(bit(t) == Some(0) && bit(f) == Some(1)) {
-        return false;
-    }
-    let one = rewriter.ctx_mut().bool_attr(true);
-    let c = make_constant(rewriter, loc, one, ty);
-    let value = make_binary(rewriter, XOrIOp::NAME, loc, cond, c, ty, None);
-    replace(rewriter, op, value)
-}
-
-fn select_to_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn select_to_ext_ui(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // select(c, 1, 0) -> extui(c); select(c, 0, 1) -> extui(xori(c, true))
     // for an i1 condition and integer results.
     let ctx = rewriter.ctx();
@@ -519,351 +434,83 @@ fn select_to_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
         cond
     };
     let value = make_unary(rewriter, ExtUIOp::NAME, loc, input, ty);
-    replace(rewriter, op, value)
-}
-
-fn select_not_cond(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // select(xori(c, true), a, b) -> select(c, b, a)
-    let ctx = rewriter.ctx();
-    let (cond, a, b, loc) = (
-        ctx.operand(op, 0),
-        ctx.operand(op, 1),
-        ctx.operand(op, 2),
-        ctx.op_loc(op),
-    );
-    let ty = ctx.value_type(ctx.result(op, 0));
-    let Some(not) = def(ctx, cond, XOrIOp::NAME) else {
-        return false;
-    };
-    let (c, one) = (ctx.operand(not, 0), ctx.operand(not, 1));
-    let Some(one) = constant(rewriter, one) else {
-        return false;
-    };
-    let ctx = rewriter.ctx();
-    let is_true = fold::consts(ctx, one).is_some_and(|k| k.all(|v| v == 1));
-    if !is_true || !strata_ir::ods::constraints::is_i1(ctx, ctx.value_type(c)) {
-        return false;
-    }
-    let new = SelectOp::build(rewriter.ctx_mut(), loc, c, b, a, ty).op();
-    rewriter.insert(new);
-    let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
-}
-
-fn redundant_select(rewriter: &mut PatternRewriter<'_>, op: Operation, true_side: bool) -> bool {
-    // select(p, select(p, a, b), c) -> select(p, a, c)
-    // select(p, a, select(p, b, c)) -> select(p, a, c)
-    let ctx = rewriter.ctx();
-    let (p, a, b, loc) = (
-        ctx.operand(op, 0),
-        ctx.operand(op, 1),
-        ctx.operand(op, 2),
-        ctx.op_loc(op),
-    );
-    let ty = ctx.value_type(ctx.result(op, 0));
-    let nested = if true_side { a } else { b };
-    let Some(inner) = def(ctx, nested, SelectOp::NAME) else {
-        return false;
-    };
-    if ctx.operand(inner, 0) != p {
-        return false;
-    }
-    let (t, f) = if true_side {
-        (ctx.operand(inner, 1), b)
-    } else {
-        (a, ctx.operand(inner, 2))
-    };
-    let new = SelectOp::build(rewriter.ctx_mut(), loc, p, t, f, ty).op();
-    rewriter.insert(new);
-    let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
-}
-
-fn redundant_select_true(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    redundant_select(rewriter, op, true)
-}
-
-fn redundant_select_false(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    redundant_select(rewriter, op, false)
-}
-
-// ----- casts -----
-
-fn ext_si_of_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // extsi(extui(x)) -> extui(x)
-    let ctx = rewriter.ctx();
-    let (input, loc) = (ctx.operand(op, 0), ctx.op_loc(op));
-    let ty = ctx.value_type(ctx.result(op, 0));
-    let Some(inner) = def(ctx, input, ExtUIOp::NAME) else {
-        return false;
-    };
-    let x = ctx.operand(inner, 0);
-    let value = make_unary(rewriter, ExtUIOp::NAME, loc, x, ty);
-    replace(rewriter, op, value)
-}
-
-fn cast_of_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str, cast: &str) -> bool {
-    // index_cast(extsi(x)) -> index_cast(x); index_castui(extui(x)) -> index_castui(x)
-    let ctx = rewriter.ctx();
-    let (input, loc) = (ctx.operand(op, 0), ctx.op_loc(op));
-    let ty = ctx.value_type(ctx.result(op, 0));
-    let Some(inner) = def(ctx, input, ext) else {
-        return false;
-    };
-    let x = ctx.operand(inner, 0);
-    let value = make_unary(rewriter, cast, loc, x, ty);
-    replace(rewriter, op, value)
-}
-
-fn index_cast_of_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cast_of_ext(rewriter, op, ExtSIOp::NAME, IndexCastOp::NAME)
-}
-
-fn index_cast_ui_of_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    cast_of_ext(rewriter, op, ExtUIOp::NAME, IndexCastUIOp::NAME)
-}
-
-fn trunc_i_ext_to_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) -> bool {
-    // trunci(ext(x)) -> ext(x) when x is narrower than the result
-    let ctx = rewriter.ctx();
-    let (input, loc) = (ctx.operand(op, 0), ctx.op_loc(op));
-    let ty = ctx.value_type(ctx.result(op, 0));
-    let Some(inner) = def(ctx, input, ext) else {
-        return false;
-    };
-    let x = ctx.operand(inner, 0);
-    let width = |t: Type| {
-        let e = strata_ir::ods::constraints::element_type_or_self(ctx, t);
-        ctx.int_or_float_bit_width(e).unwrap_or(0)
-    };
-    if width(ctx.value_type(x)) >= width(ty) {
-        return false;
-    }
-    let value = make_unary(rewriter, ext, loc, x, ty);
-    replace(rewriter, op, value)
-}
-
-fn trunc_i_ext_si_to_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    trunc_i_ext_to_ext(rewriter, op, ExtSIOp::NAME)
-}
-
-fn trunc_i_ext_ui_to_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    trunc_i_ext_to_ext(rewriter, op, ExtUIOp::NAME)
-}
-
-fn logic_of_ext(rewriter: &mut PatternRewriter<'_>, op: Operation, ext: &str) -> bool {
-    // andi/ori(ext(x), ext(y)) -> ext(andi/ori(x, y)) when x and y have one type
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
-    let ctx = rewriter.ctx();
-    let (Some(a), Some(b)) = (def(ctx, lhs, ext), def(ctx, rhs, ext)) else {
-        return false;
-    };
-    let (x, y) = (ctx.operand(a, 0), ctx.operand(b, 0));
-    let narrow = ctx.value_type(x);
-    if narrow != ctx.value_type(y) {
-        return false;
-    }
-    let name = ctx.op_name_str(op).to_string();
-    let inner = make_binary(rewriter, &name, loc, x, y, narrow, None);
-    let value = make_unary(rewriter, ext, loc, inner, ty);
-    replace(rewriter, op, value)
-}
-
-fn and_of_ext_ui(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    logic_of_ext(rewriter, op, ExtUIOp::NAME)
-}
-
-fn and_of_ext_si(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    logic_of_ext(rewriter, op, ExtSIOp::NAME)
-}
-
-// ----- floats -----
-
-fn of_neg_f(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
-    // mulf/divf(negf(a), negf(b)) -> mulf/divf(a, b), keeping the fast-math flags
-    let (loc, ty, lhs, rhs) = info(rewriter, op);
-    let ctx = rewriter.ctx();
-    let (Some(a), Some(b)) = (def(ctx, lhs, NegFOp::NAME), def(ctx, rhs, NegFOp::NAME)) else {
-        return false;
-    };
-    let (x, y) = (ctx.operand(a, 0), ctx.operand(b, 0));
-    let name = ctx.op_name_str(op).to_string();
-    let fastmath = strata_ir::ods::inherent_attr(ctx, op, "fastmath");
-    let ctx = rewriter.ctx_mut();
-    let ident = ctx.ident(&name);
-    let mut state = OperationState::new(ident, loc);
-    state.operands = vec![x, y];
-    state.result_types = vec![ty];
-    if let Some(fastmath) = fastmath {
-        let key = ctx.ident("fastmath");
-        state.properties = Some(ctx.dictionary_attr(vec![(key, fastmath)]));
-    }
-    let new = rewriter.create(state);
-    let value = rewriter.ctx().result(new, 0);
-    replace(rewriter, op, value)
+    replace(op, rewriter, value)
 }
 
 // ----- registration -----
 
 pub(crate) fn addi(set: &mut RewritePatternSet) {
-    add(set, AddIOp::NAME, "AddIAddConstant", add_i_add_constant);
-    add(
-        set,
-        AddIOp::NAME,
-        "AddISubConstantRHS",
-        add_i_sub_constant_rhs,
-    );
-    add(
-        set,
-        AddIOp::NAME,
-        "AddISubConstantLHS",
-        add_i_sub_constant_lhs,
-    );
-    add(
-        set,
-        AddIOp::NAME,
-        "AddIMulNegativeOneRhs",
-        add_i_mul_negative_one_rhs,
-    );
-    add(
-        set,
-        AddIOp::NAME,
-        "AddIMulNegativeOneLhs",
-        add_i_mul_negative_one_lhs,
-    );
+    set.add(AddIAddConstant)
+        .add(AddISubConstantRHS)
+        .add(AddISubConstantLHS)
+        .add(AddIMulNegativeOneRhs)
+        .add(AddIMulNegativeOneLhs);
 }
 
 pub(crate) fn subi(set: &mut RewritePatternSet) {
-    add(
-        set,
-        SubIOp::NAME,
-        "SubIRHSAddConstant",
-        sub_i_rhs_add_constant,
-    );
-    add(
-        set,
-        SubIOp::NAME,
-        "SubILHSAddConstant",
-        sub_i_lhs_add_constant,
-    );
-    add(
-        set,
-        SubIOp::NAME,
-        "SubIRHSSubConstantRHS",
-        sub_i_rhs_sub_constant_rhs,
-    );
-    add(
-        set,
-        SubIOp::NAME,
-        "SubIRHSSubConstantLHS",
-        sub_i_rhs_sub_constant_lhs,
-    );
-    add(
-        set,
-        SubIOp::NAME,
-        "SubILHSSubConstantRHS",
-        sub_i_lhs_sub_constant_rhs,
-    );
-    add(
-        set,
-        SubIOp::NAME,
-        "SubILHSSubConstantLHS",
-        sub_i_lhs_sub_constant_lhs,
-    );
-    add(
-        set,
-        SubIOp::NAME,
-        "SubISubILHSRHSLHS",
-        sub_i_sub_i_lhs_rhs_lhs,
-    );
+    set.add(SubIRHSAddConstant)
+        .add(SubILHSAddConstant)
+        .add(SubIRHSSubConstantRHS)
+        .add(SubIRHSSubConstantLHS)
+        .add(SubILHSSubConstantRHS)
+        .add(SubILHSSubConstantLHS)
+        .add(SubISubILHSRHSLHS);
 }
 
 pub(crate) fn muli(set: &mut RewritePatternSet) {
-    add(set, MulIOp::NAME, "MulIMulIConstant", mul_i_mul_i_constant);
+    set.add(MulIMulIConstant);
 }
 
 pub(crate) fn xori(set: &mut RewritePatternSet) {
-    add(set, XOrIOp::NAME, "XOrINotCmpI", xor_i_not_cmp_i);
-    add(set, XOrIOp::NAME, "XOrIOfExtUI", and_of_ext_ui);
-    add(set, XOrIOp::NAME, "XOrIOfExtSI", and_of_ext_si);
+    set.add(XOrINotCmpI).add(XOrIOfExtUI).add(XOrIOfExtSI);
 }
 
 pub(crate) fn cmpi(set: &mut RewritePatternSet) {
-    add(set, CmpIOp::NAME, "CmpIExtSI", cmp_i_ext_si);
-    add(set, CmpIOp::NAME, "CmpIExtUI", cmp_i_ext_ui);
+    set.add(CmpIExtSI).add(CmpIExtUI);
 }
 
 pub(crate) fn select(set: &mut RewritePatternSet) {
-    add(
-        set,
-        SelectOp::NAME,
-        "RedundantSelectFalse",
-        redundant_select_false,
-    );
-    add(
-        set,
-        SelectOp::NAME,
-        "RedundantSelectTrue",
-        redundant_select_true,
-    );
-    add(set, SelectOp::NAME, "SelectNotCond", select_not_cond);
-    add(set, SelectOp::NAME, "SelectI1ToNot", select_i1_to_not);
-    add(set, SelectOp::NAME, "SelectToExtUI", select_to_ext_ui);
+    set.add(RedundantSelectFalse)
+        .add(RedundantSelectTrue)
+        .add(SelectNotCond)
+        .add(SelectI1ToNot)
+        .add(FnPattern::new(
+            SelectOp::NAME,
+            "SelectToExtUI",
+            select_to_ext_ui,
+        ));
 }
 
 pub(crate) fn extsi(set: &mut RewritePatternSet) {
-    add(set, ExtSIOp::NAME, "ExtSIOfExtUI", ext_si_of_ext_ui);
+    set.add(ExtSIOfExtUI);
 }
 
 pub(crate) fn index_cast(set: &mut RewritePatternSet) {
-    add(
-        set,
-        IndexCastOp::NAME,
-        "IndexCastOfExtSI",
-        index_cast_of_ext_si,
-    );
+    set.add(IndexCastOfExtSI);
 }
 
 pub(crate) fn index_castui(set: &mut RewritePatternSet) {
-    add(
-        set,
-        IndexCastUIOp::NAME,
-        "IndexCastUIOfExtUI",
-        index_cast_ui_of_ext_ui,
-    );
+    set.add(IndexCastUIOfExtUI);
 }
 
 pub(crate) fn trunci(set: &mut RewritePatternSet) {
-    add(
-        set,
-        TruncIOp::NAME,
-        "TruncIExtSIToExtSI",
-        trunc_i_ext_si_to_ext_si,
-    );
-    add(
-        set,
-        TruncIOp::NAME,
-        "TruncIExtUIToExtUI",
-        trunc_i_ext_ui_to_ext_ui,
-    );
+    set.add(TruncIExtSIToExtSI).add(TruncIExtUIToExtUI);
 }
 
 pub(crate) fn andi(set: &mut RewritePatternSet) {
-    add(set, AndIOp::NAME, "AndOfExtUI", and_of_ext_ui);
-    add(set, AndIOp::NAME, "AndOfExtSI", and_of_ext_si);
+    set.add(AndOfExtUI).add(AndOfExtSI);
 }
 
 pub(crate) fn ori(set: &mut RewritePatternSet) {
-    add(set, OrIOp::NAME, "OrOfExtUI", and_of_ext_ui);
-    add(set, OrIOp::NAME, "OrOfExtSI", and_of_ext_si);
+    set.add(OrOfExtUI).add(OrOfExtSI);
 }
 
 pub(crate) fn mulf(set: &mut RewritePatternSet) {
-    add(set, MulFOp::NAME, "MulFOfNegF", of_neg_f);
+    set.add(MulFOfNegF);
 }
 
 pub(crate) fn divf(set: &mut RewritePatternSet) {
-    add(set, DivFOp::NAME, "DivFOfNegF", of_neg_f);
+    set.add(DivFOfNegF);
 }
 
 // ----- cmpf of an integer converted to float -----
@@ -871,7 +518,7 @@ pub(crate) fn divf(set: &mut RewritePatternSet) {
 /// `cmpf(p, sitofp/uitofp(x), c)` with a float constant `c`: an integer
 /// comparison of `x`, or a constant when `c` is out of the integer's range
 /// or not integral (MLIR's `CmpFIntToFPConst`, from LLVM's InstCombine).
-fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn cmp_f_int_to_fp_const(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     use strata_ir::float::{self as fl, FloatKind};
     let ctx = rewriter.ctx();
     let (lhs, rhs_value, loc) = (ctx.operand(op, 0), ctx.operand(op, 1), ctx.op_loc(op));
@@ -932,8 +579,8 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
     }
     // eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5, ult 6, ule 7, ugt 8, uge 9
     let mut pred: u64 = match predicate {
-        7 => return replace_with_bool(rewriter, op, loc, true), // ord
-        14 => return replace_with_bool(rewriter, op, loc, false), // uno
+        7 => return replace_with_bool(op, rewriter, loc, true), // ord
+        14 => return replace_with_bool(op, rewriter, loc, false), // uno
         1 | 8 => 0,
         6 | 13 => 1,
         2 | 9 => {
@@ -975,10 +622,10 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
     };
     let (lt, le, gt, ge) = if unsigned { (6, 7, 8, 9) } else { (2, 3, 4, 5) };
     if round(max) < rhs {
-        return replace_with_bool(rewriter, op, loc, pred == 1 || pred == lt || pred == le);
+        return replace_with_bool(op, rewriter, loc, pred == 1 || pred == lt || pred == le);
     }
     if round(min) > rhs {
-        return replace_with_bool(rewriter, op, loc, pred == 1 || pred == gt || pred == ge);
+        return replace_with_bool(op, rewriter, loc, pred == 1 || pred == gt || pred == ge);
     }
     let truncated = rhs.trunc();
     if truncated < min as f64 || truncated > max as f64 {
@@ -989,16 +636,16 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
         // A fractional constant; rhs_int is rounded towards zero.
         let negative = rhs < 0.0;
         match pred {
-            1 => return replace_with_bool(rewriter, op, loc, true),
-            0 => return replace_with_bool(rewriter, op, loc, false),
-            7 if negative => return replace_with_bool(rewriter, op, loc, false),
+            1 => return replace_with_bool(op, rewriter, loc, true),
+            0 => return replace_with_bool(op, rewriter, loc, false),
+            7 if negative => return replace_with_bool(op, rewriter, loc, false),
             3 if negative => pred = 2,
-            6 if negative => return replace_with_bool(rewriter, op, loc, false),
+            6 if negative => return replace_with_bool(op, rewriter, loc, false),
             6 => pred = 7,
             2 if !negative => pred = 3,
-            8 if negative => return replace_with_bool(rewriter, op, loc, true),
+            8 if negative => return replace_with_bool(op, rewriter, loc, true),
             4 if negative => pred = 5,
-            9 if negative => return replace_with_bool(rewriter, op, loc, true),
+            9 if negative => return replace_with_bool(op, rewriter, loc, true),
             9 => pred = 8,
             5 if !negative => pred = 4,
             _ => {}
@@ -1014,7 +661,7 @@ fn cmp_f_int_to_fp_const(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
     let cmp = CmpIOp::build(rewriter.ctx_mut(), loc, predicate, int_value, c, i1).op();
     rewriter.insert(cmp);
     let result = rewriter.ctx().result(cmp, 0);
-    replace(rewriter, op, result)
+    replace(op, rewriter, result)
 }
 
 /// The binary exponent of a finite non-zero value (C's `ilogb`).
@@ -1030,8 +677,8 @@ fn ilogb(value: f64) -> i32 {
 }
 
 fn replace_with_bool(
-    rewriter: &mut PatternRewriter<'_>,
     op: Operation,
+    rewriter: &mut PatternRewriter<'_>,
     loc: Location,
     value: bool,
 ) -> bool {
@@ -1039,14 +686,13 @@ fn replace_with_bool(
     let attr = ctx.bool_attr(value);
     let ty = ctx.integer_type(1);
     let c = make_constant(rewriter, loc, attr, ty);
-    replace(rewriter, op, c)
+    replace(op, rewriter, c)
 }
 
 pub(crate) fn cmpf(set: &mut RewritePatternSet) {
-    add(
-        set,
+    set.add(FnPattern::new(
         crate::arith::CmpFOp::NAME,
         "CmpFIntToFPConst",
         cmp_f_int_to_fp_const,
-    );
+    ));
 }

@@ -8,6 +8,7 @@
 
 pub mod arith;
 mod arith_patterns;
+pub mod builders;
 pub mod docs;
 mod fold;
 pub mod func;

@@ -2,9 +2,11 @@
 //! `builtin.unrealized_conversion_cast`.
 
 use crate::attributes::AttrKind;
-use crate::context::{Context, Operation};
+use crate::context::{Block, Context, Location, Operation};
 use crate::diagnostics::Diagnostic;
 use crate::dialect::{OpDefinition, OpTraits};
+use crate::ir::OperationState;
+use crate::ods::TypedOp;
 
 /// Register the builtin dialect in `ctx`.
 pub(crate) fn register(ctx: &mut Context) {
@@ -93,4 +95,76 @@ fn verify_cast(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         .on_op(op));
     }
     Ok(())
+}
+
+/// A `builtin.module`: the top-level container (MLIR's `ModuleOp`), with
+/// one region of one block.
+///
+/// ```
+/// use strata_ir::{Context, ModuleOp};
+///
+/// let mut ctx = Context::new();
+/// let loc = ctx.unknown_loc();
+/// let module = ModuleOp::build(&mut ctx, loc, None);
+/// let body = module.body(&ctx).expect("a module has a body block");
+/// assert_eq!(ctx.block_ops(body).count(), 0);
+/// assert!(strata_ir::verifier::verify(&ctx, module.op()).is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModuleOp(pub Operation);
+
+impl ModuleOp {
+    /// The op's name.
+    pub const NAME: &'static str = "builtin.module";
+
+    /// Create a module (detached) with its body block, named `name`
+    /// (`module @name`) when given.
+    pub fn build(ctx: &mut Context, loc: Location, name: Option<&str>) -> Self {
+        let region = ctx.create_region();
+        let block = ctx.create_block();
+        ctx.append_block(region, block);
+        let ident = ctx.ident(Self::NAME);
+        let mut state = OperationState::new(ident, loc);
+        state.regions.push(region);
+        if let Some(name) = name {
+            let key = ctx.ident("sym_name");
+            let value = ctx.string_attr(name);
+            state.properties = Some(ctx.dictionary_attr(vec![(key, value)]));
+        }
+        ModuleOp(ctx.create_operation(state))
+    }
+
+    /// The module's body block (`None` only for a malformed module).
+    pub fn body(self, ctx: &Context) -> Option<Block> {
+        ctx.region_entry_block(*ctx.op_regions(self.0).first()?)
+    }
+
+    /// Append the detached `op` at the end of the body; `false` (and `op`
+    /// left alone) for a malformed module without a body block.
+    pub fn push(self, ctx: &mut Context, op: Operation) -> bool {
+        match self.body(ctx) {
+            Some(body) => {
+                ctx.append_op(body, op);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The underlying operation.
+    pub fn op(self) -> Operation {
+        self.0
+    }
+}
+
+impl TypedOp for ModuleOp {
+    const NAME: &'static str = ModuleOp::NAME;
+
+    fn from_op(ctx: &Context, op: Operation) -> Option<Self> {
+        (ctx.op_name_str(op) == Self::NAME).then_some(ModuleOp(op))
+    }
+
+    fn op(self) -> Operation {
+        self.0
+    }
 }

@@ -29,7 +29,23 @@
 //!     .is_err());
 //! ```
 
-use crate::context::{Context, Operation};
+use crate::context::{Context, Operation, Type};
+
+/// Result-type inference from a built op (MLIR's `InferTypeOpInterface`,
+/// for ops whose inference needs the op itself: its operands' types and
+/// its attributes). The `build_inferred` that `#[op]` writes for an op
+/// whose declaration attaches an interface of this kind (the `graph`
+/// dialect's `ShapeFunction`) creates the op with
+/// [`placeholder_type`](Self::placeholder_type) results, runs
+/// [`infer_result_types`](Self::infer_result_types) and sets the results'
+/// types.
+pub trait InferResultTypes {
+    /// The result types of `op`, whose results have placeholder types.
+    fn infer_result_types(&self, ctx: &mut Context, op: Operation) -> Result<Vec<Type>, String>;
+
+    /// The type results are created with before inference.
+    fn placeholder_type(&self, ctx: &mut Context) -> Type;
+}
 
 /// Control flow between an op and its regions (MLIR's
 /// `RegionBranchOpInterface`): from the op itself (`None`: entering it) or

@@ -756,6 +756,18 @@ impl Context {
     }
 
     fn drop_references(&mut self, op: Operation) {
+        if self.ops[op.index()].regions.is_empty() {
+            self.drop_own_references(op);
+            return;
+        }
+        // `op` first, then what it nests, in pre-order.
+        for inner in self.collect_ops(op, crate::walk::WalkOrder::PreOrder) {
+            self.drop_own_references(inner);
+        }
+    }
+
+    /// Unlink `op`'s operand and successor uses (not those of nested ops).
+    fn drop_own_references(&mut self, op: Operation) {
         for index in (0..self.num_operands(op)).rev() {
             self.unlink_use(OpOperand {
                 op,
@@ -770,15 +782,6 @@ impl Context {
             });
         }
         self.ops[op.index()].successors.clear();
-        for region in self.ops[op.index()].regions.clone() {
-            let blocks: Vec<Block> = self.region_blocks(region).collect();
-            for block in blocks {
-                let ops: Vec<Operation> = self.block_ops(block).collect();
-                for inner in ops {
-                    self.drop_references(inner);
-                }
-            }
-        }
     }
 }
 

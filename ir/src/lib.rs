@@ -7,7 +7,8 @@
 //! `diagnostics` reports problems with locations.
 //!
 //! Start reading at [`Context`], then [`ir`] (operations and values),
-//! [`parser::parse_source`] and [`printer::print_operation`].
+//! [`walk`] (visiting nested operations), [`parser::parse_source`] and
+//! [`printer::print_operation`].
 //!
 //! ```
 //! use strata_ir::{parser, printer, verifier, Context, SourceBuffer};
@@ -53,9 +54,11 @@ pub mod testing;
 pub mod types;
 pub mod verifier;
 pub mod verify_diagnostics;
+pub mod walk;
 mod wide_int;
 
 pub use attributes::{AttrKind, DenseData, LocKind};
+pub use builtin::ModuleOp;
 pub use context::{
     Attribute, Block, Context, Ident, Location, Operation, Region, ResourceValue, Type,
 };
@@ -66,5 +69,6 @@ pub use diagnostics::{Diagnostic, Severity, SourceBuffer};
 #[doc(hidden)]
 pub use inventory;
 pub use ir::{IrMapping, OpOperand, OperationState, Value};
-pub use strata_ir_macros::op;
+pub use strata_ir_macros::{op, pass, pattern};
 pub use types::TypeKind;
+pub use walk::{WalkOrder, WalkResult};

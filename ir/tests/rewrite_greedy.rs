@@ -630,3 +630,51 @@ fn a_listener_sees_every_change_of_the_driver() {
         (1, 1, 1, 3)
     );
 }
+
+/// `(op, rewriter)`: the same order as `RewritePattern::match_and_rewrite`.
+fn swap_addi_operands(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let ctx = rewriter.ctx();
+    let (lhs, rhs) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    if ctx.defining_op(lhs).is_none() || ctx.defining_op(rhs).is_some() {
+        return false;
+    }
+    rewriter.modify_op_in_place(op, |ctx| ctx.set_operands(op, &[rhs, lhs]));
+    true
+}
+
+/// The order `FnPattern` took before; still accepted.
+fn swap_addi_operands_rewriter_first(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+    swap_addi_operands(op, rewriter)
+}
+
+#[test]
+fn fn_patterns_take_op_then_rewriter() {
+    use strata_ir::rewrite::FnPattern;
+    let input = r#"
+"test.func"() <{sym_name = "f"}> ({
+^bb0(%arg0: i32):
+  %0 = "test.effect"() : () -> i32
+  %1 = "test.addi"(%0, %arg0) : (i32, i32) -> i32
+  "test.return"(%1) : (i32) -> ()
+}) : () -> ()
+"#;
+    let expect = "%1 = \"test.addi\"(%arg0, %0)";
+    let mut set = RewritePatternSet::new();
+    set.add(FnPattern::new("test.addi", "Swap", swap_addi_operands));
+    assert!(run(input, set, GreedyConfig::default()).1.contains(expect));
+    let mut set = RewritePatternSet::new();
+    set.add(FnPattern::new(
+        "test.addi",
+        "Swap",
+        swap_addi_operands_rewriter_first,
+    ));
+    assert!(run(input, set, GreedyConfig::default()).1.contains(expect));
+    // A closure states its argument types.
+    let mut set = RewritePatternSet::new();
+    set.add(FnPattern::new(
+        "test.addi",
+        "Swap",
+        |op: Operation, rewriter: &mut PatternRewriter<'_>| swap_addi_operands(op, rewriter),
+    ));
+    assert!(run(input, set, GreedyConfig::default()).1.contains(expect));
+}

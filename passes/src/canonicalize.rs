@@ -9,95 +9,61 @@
 //! The patterns are those every registered op declares (its `canonicalize`
 //! hook), filtered by `disable-patterns` / `enable-patterns`.
 
-use strata_ir::pass::{OptionKind, Pass, PassOptionDef, PassOptions, PassRegistration, Statistics};
+use strata_ir::pass::{ListOption, Pass, Statistics};
 use strata_ir::rewrite::{
     apply_patterns_greedily, GreedyConfig, RegionSimplify, RewritePatternSet,
 };
-use strata_ir::{Context, Diagnostic, Operation};
+use strata_ir::{pass, Context, Diagnostic, Operation};
 
-const OPTIONS: &[PassOptionDef] = &[
-    PassOptionDef {
-        name: "top-down",
-        help: "Seed the worklist in general top-down order",
-        kind: OptionKind::Bool,
-        default: "true",
-    },
-    PassOptionDef {
-        name: "region-simplify",
-        help: "Perform control flow optimizations to the region tree",
-        kind: OptionKind::Enum(&["disabled", "normal", "aggressive"]),
-        default: "normal",
-    },
-    PassOptionDef {
-        name: "max-iterations",
-        help: "Max. iterations between applying patterns / simplifying regions",
-        kind: OptionKind::Int,
-        default: "10",
-    },
-    PassOptionDef {
-        name: "max-num-rewrites",
-        help: "Max. number of pattern rewrites within an iteration",
-        kind: OptionKind::Int,
-        default: "-1",
-    },
-    PassOptionDef {
-        name: "test-convergence",
-        help: "Test only: Fail pass on non-convergence to detect cyclic pattern",
-        kind: OptionKind::Bool,
-        default: "false",
-    },
-    PassOptionDef {
-        name: "disable-patterns",
-        help: "Labels of patterns that should be filtered out during application",
-        kind: OptionKind::StringList,
-        default: "",
-    },
-    PassOptionDef {
-        name: "enable-patterns",
-        help: "Labels of patterns that should be used during application, all other patterns are filtered out",
-        kind: OptionKind::StringList,
-        default: "",
-    },
-];
-
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "canonicalize",
-        description: "Canonicalize operations",
-        options: OPTIONS,
-        create: || {
-            Box::new(Canonicalize {
-                options: PassOptions::new(OPTIONS),
-            })
-        },
-    }
-}
-
-struct Canonicalize {
-    options: PassOptions,
+#[pass(
+    name = "canonicalize",
+    display_name = "Canonicalizer",
+    summary = "Canonicalize operations"
+)]
+pub(crate) struct Canonicalize {
+    #[option(
+        name = "top-down",
+        default = true,
+        description = "Seed the worklist in general top-down order"
+    )]
+    top_down: bool,
+    #[option(
+        name = "region-simplify",
+        default = "normal",
+        description = "Perform control flow optimizations to the region tree"
+    )]
+    region_simplify: RegionSimplify,
+    #[option(
+        name = "max-iterations",
+        default = 10,
+        description = "Max. iterations between applying patterns / simplifying regions"
+    )]
+    max_iterations: i64,
+    #[option(
+        name = "max-num-rewrites",
+        default = -1,
+        description = "Max. number of pattern rewrites within an iteration"
+    )]
+    max_num_rewrites: i64,
+    #[option(
+        name = "test-convergence",
+        default = false,
+        description = "Test only: Fail pass on non-convergence to detect cyclic pattern"
+    )]
+    test_convergence: bool,
+    #[option(
+        name = "disable-patterns",
+        description = "Labels of patterns that should be filtered out during application"
+    )]
+    disable_patterns: ListOption<String>,
+    #[option(
+        name = "enable-patterns",
+        description = "Labels of patterns that should be used during application, all other patterns are filtered out"
+    )]
+    enable_patterns: ListOption<String>,
 }
 
 impl Pass for Canonicalize {
-    fn name(&self) -> &'static str {
-        "canonicalize"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Canonicalizer"
-    }
-
-    fn description(&self) -> &'static str {
-        "Canonicalize operations"
-    }
-
-    fn options(&self) -> Option<&PassOptions> {
-        Some(&self.options)
-    }
-
-    fn options_mut(&mut self) -> Option<&mut PassOptions> {
-        Some(&mut self.options)
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -110,30 +76,23 @@ impl Pass for Canonicalize {
                 add_patterns(&mut set);
             }
         }
-        let disabled = self.options.list("disable-patterns");
-        let enabled = self.options.list("enable-patterns");
+        let (disabled, enabled) = (&self.disable_patterns, &self.enable_patterns);
         set.retain(|p| {
             !disabled.iter().any(|d| d == p.name())
                 && (enabled.is_empty() || enabled.iter().any(|e| e == p.name()))
         });
         let patterns = set.freeze(ctx);
-        let max_iterations = self.options.int("max-iterations");
-        let max_rewrites = self.options.int("max-num-rewrites");
         let config = GreedyConfig {
-            top_down: self.options.bool("top-down"),
+            top_down: self.top_down,
             // MLIR: -1 means no limit.
-            max_iterations: u32::try_from(max_iterations).ok(),
-            max_num_rewrites: u64::try_from(max_rewrites).ok(),
-            region_simplify: match self.options.string("region-simplify") {
-                "disabled" => RegionSimplify::Disabled,
-                "aggressive" => RegionSimplify::Aggressive,
-                _ => RegionSimplify::Normal,
-            },
+            max_iterations: u32::try_from(self.max_iterations).ok(),
+            max_num_rewrites: u64::try_from(self.max_num_rewrites).ok(),
+            region_simplify: self.region_simplify,
             ..GreedyConfig::default()
         };
         match apply_patterns_greedily(ctx, op, &patterns, &config) {
             // Not converging is only a failure when testing for it, as in MLIR.
-            Err(diag) if self.options.bool("test-convergence") => Err(diag),
+            Err(diag) if self.test_convergence => Err(diag),
             _ => Ok(()),
         }
     }

@@ -15,35 +15,21 @@
 use rustc_hash::FxHashMap;
 
 use strata_ir::dominance::DomTree;
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::{Attribute, Block, Context, Diagnostic, Ident, Operation, Region, Type, Value};
+use strata_ir::pass::{Pass, Statistics};
+use strata_ir::{
+    pass, Attribute, Block, Context, Diagnostic, Ident, Operation, Region, Type, Value,
+};
 
 use crate::dce::is_trivially_dead;
 
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "cse",
-        description: "Eliminate common sub-expressions",
-        options: &[],
-        create: || Box::new(Cse),
-    }
-}
-
-struct Cse;
+#[pass(
+    name = "cse",
+    display_name = "CSE",
+    summary = "Eliminate common sub-expressions"
+)]
+pub(crate) struct Cse;
 
 impl Pass for Cse {
-    fn name(&self) -> &'static str {
-        "cse"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "CSE"
-    }
-
-    fn description(&self) -> &'static str {
-        "Eliminate common sub-expressions"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,

@@ -1,33 +1,17 @@
 //! `dce`: erase operations that are trivially dead (no uses of their results
 //! and no effects), cascading to the operations that fed them.
 
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::{Context, Diagnostic, Operation, Value};
+use strata_ir::pass::{Pass, Statistics};
+use strata_ir::{pass, Context, Diagnostic, Operation, Value, WalkOrder};
 
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "dce",
-        description: "Erase trivially dead operations",
-        options: &[],
-        create: || Box::new(Dce),
-    }
-}
-
-struct Dce;
+#[pass(
+    name = "dce",
+    display_name = "DCE",
+    summary = "Erase trivially dead operations"
+)]
+pub(crate) struct Dce;
 
 impl Pass for Dce {
-    fn name(&self) -> &'static str {
-        "dce"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "DCE"
-    }
-
-    fn description(&self) -> &'static str {
-        "Erase trivially dead operations"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -44,7 +28,7 @@ pub(crate) use strata_ir::rewrite::is_trivially_dead;
 
 /// Erase every trivially dead op nested in `root`; returns how many.
 pub(crate) fn erase_trivially_dead(ctx: &mut Context, root: Operation) -> u64 {
-    let mut worklist = nested_ops(ctx, root);
+    let mut worklist = ctx.nested_ops(root, WalkOrder::PreOrder);
     // Later ops first, so that a use disappears before its definition is looked at.
     worklist.reverse();
     let mut erased = 0;
@@ -67,23 +51,4 @@ pub(crate) fn erase_trivially_dead(ctx: &mut Context, root: Operation) -> u64 {
         worklist.extend(feeders);
     }
     erased
-}
-
-/// Every op nested in `root`'s regions, in pre-order.
-pub(crate) fn nested_ops(ctx: &Context, root: Operation) -> Vec<Operation> {
-    let mut out = Vec::new();
-    let mut stack: Vec<Operation> = vec![root];
-    while let Some(op) = stack.pop() {
-        let mut children = Vec::new();
-        for &region in ctx.op_regions(op) {
-            for block in ctx.region_blocks(region) {
-                for inner in ctx.block_ops(block) {
-                    out.push(inner);
-                    children.push(inner);
-                }
-            }
-        }
-        stack.extend(children.into_iter().rev());
-    }
-    out
 }

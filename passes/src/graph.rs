@@ -2,43 +2,17 @@
 
 use strata_dialects::graph::infer::{infer_results, refine, result_type};
 use strata_dialects::graph::shape::shape_of;
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::{Context, Diagnostic, Operation, Value};
+use strata_ir::pass::{Pass, Statistics};
+use strata_ir::{pass, Context, Diagnostic, Operation, Value, WalkOrder};
 
-use crate::dce::nested_ops;
-
-pub(crate) fn registrations() -> Vec<PassRegistration> {
-    vec![
-        PassRegistration {
-            name: "graph-infer-shapes",
-            description: "Refine the result types of graph ops with their shape functions",
-            options: &[],
-            create: || Box::new(InferShapes),
-        },
-        PassRegistration {
-            name: "graph-verify",
-            description: "Report graph op results whose shape is unresolved or contradictory",
-            options: &[],
-            create: || Box::new(GraphVerify),
-        },
-    ]
-}
-
-struct InferShapes;
+#[pass(
+    name = "graph-infer-shapes",
+    display_name = "GraphInferShapes",
+    summary = "Refine the result types of graph ops with their shape functions"
+)]
+pub(crate) struct InferShapes;
 
 impl Pass for InferShapes {
-    fn name(&self) -> &'static str {
-        "graph-infer-shapes"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "GraphInferShapes"
-    }
-
-    fn description(&self) -> &'static str {
-        "Refine the result types of graph ops with their shape functions"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -64,7 +38,7 @@ impl Pass for InferShapes {
 /// The functions under `root` whose result types may change: those whose
 /// calls' results are used only by graph ops and `func.return`s.
 fn updatable_functions(ctx: &Context, root: Operation) -> Vec<String> {
-    let ops = nested_ops(ctx, root);
+    let ops = ctx.nested_ops(root, WalkOrder::PreOrder);
     let callee = |op: Operation| strata_dialects::graph::infer::attr_symbol(ctx, op, "callee");
     ops.iter()
         .filter(|&&op| ctx.op_name_str(op) == "func.func")
@@ -96,7 +70,7 @@ fn refine_round(ctx: &mut Context, root: Operation) -> Result<u64, Diagnostic> {
     let mut refined = 0;
     // Pre-order walk in block order: operands are refined before their
     // users (graph bodies are single blocks, defs before uses).
-    for op in nested_ops(ctx, root) {
+    for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
         if !ctx.op_name_str(op).starts_with("graph.") {
             continue;
         }
@@ -164,7 +138,7 @@ fn enclosing_function(ctx: &Context, op: Operation) -> Option<String> {
 /// functions changed.
 fn update_function_types(ctx: &mut Context, root: Operation) -> u64 {
     let mut changed = 0;
-    for op in nested_ops(ctx, root) {
+    for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
         if ctx.op_name_str(op) != "func.func" {
             continue;
         }
@@ -199,7 +173,7 @@ fn update_function_types(ctx: &mut Context, root: Operation) -> u64 {
         let Some(name) = strata_dialects::graph::infer::attr_str(ctx, op, "sym_name") else {
             continue;
         };
-        for call in nested_ops(ctx, root) {
+        for call in ctx.nested_ops(root, WalkOrder::PreOrder) {
             if ctx.op_name_str(call) == "func.call"
                 && strata_dialects::graph::infer::attr_symbol(ctx, call, "callee").as_deref()
                     == Some(name.as_str())
@@ -214,21 +188,14 @@ fn update_function_types(ctx: &mut Context, root: Operation) -> u64 {
     changed
 }
 
-struct GraphVerify;
+#[pass(
+    name = "graph-verify",
+    display_name = "GraphVerify",
+    summary = "Report graph op results whose shape is unresolved or contradictory"
+)]
+pub(crate) struct GraphVerify;
 
 impl Pass for GraphVerify {
-    fn name(&self) -> &'static str {
-        "graph-verify"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "GraphVerify"
-    }
-
-    fn description(&self) -> &'static str {
-        "Report graph op results whose shape is unresolved or contradictory"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -236,7 +203,7 @@ impl Pass for GraphVerify {
         _: &mut Statistics,
     ) -> Result<(), Diagnostic> {
         let mut problems: Vec<(Operation, String)> = Vec::new();
-        for op in nested_ops(ctx, root) {
+        for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
             if !ctx.op_name_str(op).starts_with("graph.") {
                 continue;
             }

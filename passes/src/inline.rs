@@ -10,80 +10,42 @@
 //! private callables left without uses are erased.
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::pass::{
-    Instrumentation, OpPassManager, OptionKind, Pass, PassOptionDef, PassOptions, PassRegistration,
-    PassRegistry, Statistics,
-};
+use strata_ir::pass::{Instrumentation, ListOption, OpPassManager, Pass, PassRegistry, Statistics};
 use strata_ir::symbol_table::SymbolTable;
-use strata_ir::{Context, Diagnostic, IrMapping, Operation, Value};
+use strata_ir::{pass, Context, Diagnostic, IrMapping, Operation, Value, WalkOrder, WalkResult};
 
-use crate::dce::nested_ops;
-
-const OPTIONS: &[PassOptionDef] = &[
-    PassOptionDef {
-        name: "default-pipeline",
-        help: "The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList",
-        kind: OptionKind::String,
-        default: "canonicalize",
-    },
-    PassOptionDef {
-        name: "op-pipelines",
-        help: "Callable operation specific optimizer pipelines (in the form of `dialect.op(pipeline)`)",
-        kind: OptionKind::StringList,
-        default: "",
-    },
-    PassOptionDef {
-        name: "max-iterations",
-        help: "Maximum number of iterations when inlining within an SCC",
-        kind: OptionKind::UInt,
-        default: "4",
-    },
-    PassOptionDef {
-        name: "inlining-threshold",
-        help: "If the ratio between the number of the operations in the callee and the number of the operations in the caller exceeds this value (in percentage), then the callee is not inlined even if it is legal to inline it",
-        kind: OptionKind::UInt,
-        default: "4294967295",
-    },
-];
-
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "inline",
-        description: "Inline function calls",
-        options: OPTIONS,
-        create: || {
-            Box::new(Inline {
-                options: PassOptions::new(OPTIONS),
-            })
-        },
-    }
-}
-
-struct Inline {
-    options: PassOptions,
+#[pass(
+    name = "inline",
+    display_name = "Inliner",
+    summary = "Inline function calls"
+)]
+pub(crate) struct Inline {
+    #[option(
+        name = "default-pipeline",
+        default = "canonicalize",
+        description = "The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList"
+    )]
+    default_pipeline: String,
+    #[option(
+        name = "op-pipelines",
+        description = "Callable operation specific optimizer pipelines (in the form of `dialect.op(pipeline)`)"
+    )]
+    op_pipelines: ListOption<String>,
+    #[option(
+        name = "max-iterations",
+        default = 4,
+        description = "Maximum number of iterations when inlining within an SCC"
+    )]
+    max_iterations: u64,
+    #[option(
+        name = "inlining-threshold",
+        default = 4294967295,
+        description = "If the ratio between the number of the operations in the callee and the number of the operations in the caller exceeds this value (in percentage), then the callee is not inlined even if it is legal to inline it"
+    )]
+    inlining_threshold: u64,
 }
 
 impl Pass for Inline {
-    fn name(&self) -> &'static str {
-        "inline"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Inliner"
-    }
-
-    fn description(&self) -> &'static str {
-        "Inline function calls"
-    }
-
-    fn options(&self) -> Option<&PassOptions> {
-        Some(&self.options)
-    }
-
-    fn options_mut(&mut self) -> Option<&mut PassOptions> {
-        Some(&mut self.options)
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -92,7 +54,7 @@ impl Pass for Inline {
     ) -> Result<(), Diagnostic> {
         self.optimize_callables(ctx, op)?;
         let mut inlined = 0;
-        for _ in 0..self.options.uint("max-iterations").max(1) {
+        for _ in 0..self.max_iterations.max(1) {
             let count = inline_once(ctx, op);
             inlined += count;
             if count == 0 {
@@ -109,7 +71,7 @@ impl Pass for Inline {
 impl Inline {
     /// Run the default pipeline on each callable directly in `root`.
     fn optimize_callables(&self, ctx: &mut Context, root: Operation) -> Result<(), Diagnostic> {
-        let text = self.options.string("default-pipeline").trim().to_string();
+        let text = self.default_pipeline.trim().to_string();
         if text.is_empty() {
             return Ok(());
         }
@@ -143,7 +105,8 @@ impl Inline {
 
 /// Inline every inlinable call nested in `root` once; returns how many.
 fn inline_once(ctx: &mut Context, root: Operation) -> u64 {
-    let calls: Vec<Operation> = nested_ops(ctx, root)
+    let calls: Vec<Operation> = ctx
+        .nested_ops(root, WalkOrder::PreOrder)
         .into_iter()
         .filter(|&o| ctx.op_definition(o).is_some_and(|d| d.traits.call))
         .collect();
@@ -208,7 +171,7 @@ struct CallGraph {
 impl CallGraph {
     fn new(ctx: &Context, root: Operation) -> Self {
         let mut edges: rustc_hash::FxHashMap<Operation, Vec<Operation>> = Default::default();
-        for op in nested_ops(ctx, root) {
+        for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
             if !ctx.op_definition(op).is_some_and(|d| d.traits.call) {
                 continue;
             }
@@ -256,9 +219,15 @@ fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
     {
         return false;
     }
-    let legal = std::iter::once(callee)
-        .chain(nested_ops(ctx, callee))
-        .all(|o| ctx.op_definition(o).is_some());
+    let legal = !ctx
+        .walk(callee, WalkOrder::PreOrder, |o| {
+            if ctx.op_definition(o).is_some() {
+                WalkResult::Advance
+            } else {
+                WalkResult::Interrupt
+            }
+        })
+        .was_interrupted();
     let args: Vec<Value> = ctx.operands(call).collect();
     let params: Vec<Value> = ctx.block_args(body).collect();
     let returned: Vec<Value> = ctx.operands(terminator).collect();
@@ -298,8 +267,9 @@ fn inline_call(ctx: &mut Context, call: Operation, callee: Operation) -> bool {
 /// `root` and match by any name on a reference's path, so `@inner::@f` from
 /// outside keeps `@inner`'s private `@f` (as mlir-opt does).
 fn erase_dead_callables(ctx: &mut Context, root: Operation) -> u64 {
-    let tables: Vec<Operation> = std::iter::once(root)
-        .chain(nested_ops(ctx, root))
+    let tables: Vec<Operation> = ctx
+        .collect_ops(root, WalkOrder::PreOrder)
+        .into_iter()
         .filter(|&o| ctx.is_symbol_table(o))
         .collect();
     // Innermost tables first (reverse pre-order): a table is settled before
@@ -340,23 +310,31 @@ fn erase_dead_callables_in(ctx: &mut Context, root: Operation, table: Operation)
 
 /// Whether anything in `root` other than `symbol` itself references `name`.
 fn references(ctx: &Context, root: Operation, symbol: Operation, name: &[u8]) -> bool {
-    nested_ops(ctx, root)
-        .into_iter()
-        .filter(|&o| !ctx.is_ancestor(symbol, o))
-        .any(|o| {
-            let mut found = false;
-            let mut stack = vec![ctx.op_attr_dict(o)];
-            stack.extend(ctx.op_properties(o));
-            while let Some(a) = stack.pop() {
-                match ctx.attr_kind(a) {
-                    AttrKind::SymbolRef { root, nested } => {
-                        found |= &root[..] == name || nested.iter().any(|n| &n[..] == name);
-                    }
-                    AttrKind::Array(items) => stack.extend(items.iter().copied()),
-                    AttrKind::Dictionary(entries) => stack.extend(entries.iter().map(|(_, v)| *v)),
-                    _ => {}
+    let refers = |o: Operation| {
+        let mut found = false;
+        let mut stack = vec![ctx.op_attr_dict(o)];
+        stack.extend(ctx.op_properties(o));
+        while let Some(a) = stack.pop() {
+            match ctx.attr_kind(a) {
+                AttrKind::SymbolRef { root, nested } => {
+                    found |= &root[..] == name || nested.iter().any(|n| &n[..] == name);
                 }
+                AttrKind::Array(items) => stack.extend(items.iter().copied()),
+                AttrKind::Dictionary(entries) => stack.extend(entries.iter().map(|(_, v)| *v)),
+                _ => {}
             }
-            found
-        })
+        }
+        found
+    };
+    ctx.walk(root, WalkOrder::PreOrder, |o| {
+        if o == symbol {
+            // What the symbol holds does not keep it alive.
+            WalkResult::Skip
+        } else if o != root && refers(o) {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    })
+    .was_interrupted()
 }

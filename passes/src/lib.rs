@@ -17,16 +17,66 @@ use strata_ir::pass::PassRegistry;
 
 /// Register every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
-    registry.register(canonicalize::registration());
-    registry.register(cse::registration());
-    registry.register(dce::registration());
-    for registration in graph::registrations() {
-        registry.register(registration);
+    registry.register(canonicalize::Canonicalize::registration());
+    registry.register(cse::Cse::registration());
+    registry.register(dce::Dce::registration());
+    registry.register(graph::InferShapes::registration());
+    registry.register(graph::GraphVerify::registration());
+    registry.register(inline::Inline::registration());
+    registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
+    registry.register(symbol_dce::SymbolDce::registration());
+    registry.register(test_passes::ReverseOps::registration());
+}
+
+#[cfg(test)]
+mod tests {
+    use strata_ir::pass::{options::is_valid_value, PassRegistry};
+
+    #[test]
+    fn declared_defaults_are_valid_values() {
+        let mut registry = PassRegistry::default();
+        super::register_all(&mut registry);
+        for reg in registry.iter() {
+            for def in reg.options {
+                assert!(
+                    def.default.is_empty() || is_valid_value(def.kind, def.default),
+                    "{}: the default of {} is not a {}",
+                    reg.name,
+                    def.name,
+                    def.kind.describe()
+                );
+            }
+        }
     }
-    registry.register(inline::registration());
-    registry.register(reconcile_casts::registration());
-    registry.register(symbol_dce::registration());
-    for registration in test_passes::registrations() {
-        registry.register(registration);
+
+    #[test]
+    fn a_fresh_pass_prints_its_declared_defaults() {
+        let mut registry = PassRegistry::default();
+        super::register_all(&mut registry);
+        for reg in registry.iter() {
+            let pass = (reg.create)();
+            assert_eq!(pass.name(), reg.name);
+            assert_eq!(pass.description(), reg.description);
+            let mut expected: Vec<(&str, String)> = reg
+                .options
+                .iter()
+                .map(|d| {
+                    let list = matches!(
+                        d.kind,
+                        strata_ir::pass::OptionKind::IntList
+                            | strata_ir::pass::OptionKind::StringList
+                    );
+                    let item = if list {
+                        String::new()
+                    } else {
+                        format!("{}={}", d.name, d.default)
+                    };
+                    (d.name, item)
+                })
+                .collect();
+            expected.sort();
+            let expected: Vec<String> = expected.into_iter().map(|(_, i)| i).collect();
+            assert_eq!(pass.render_options(), expected.join(" "), "{}", reg.name);
+        }
     }
 }

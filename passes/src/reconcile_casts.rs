@@ -9,37 +9,18 @@
 //! (`A -> B` with a user of `B`) stay: like MLIR 22's pass, this one does
 //! not fail on them.
 
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
+use strata_ir::pass::{Pass, Statistics};
 use strata_ir::rewrite::conversion::reconcile_unrealized_casts;
-use strata_ir::{Context, Diagnostic, Operation};
+use strata_ir::{pass, Context, Diagnostic, Operation, WalkOrder};
 
-const DESCRIPTION: &str = "Simplify and eliminate unrealized conversion casts";
-
-/// The name under which the pass is registered, with its constructor.
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "reconcile-unrealized-casts",
-        description: DESCRIPTION,
-        options: &[],
-        create: || Box::new(ReconcileUnrealizedCasts),
-    }
-}
-
-struct ReconcileUnrealizedCasts;
+#[pass(
+    name = "reconcile-unrealized-casts",
+    display_name = "ReconcileUnrealizedCastsPass",
+    summary = "Simplify and eliminate unrealized conversion casts"
+)]
+pub(crate) struct ReconcileUnrealizedCasts;
 
 impl Pass for ReconcileUnrealizedCasts {
-    fn name(&self) -> &'static str {
-        "reconcile-unrealized-casts"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "ReconcileUnrealizedCastsPass"
-    }
-
-    fn description(&self) -> &'static str {
-        DESCRIPTION
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -56,19 +37,8 @@ impl Pass for ReconcileUnrealizedCasts {
 /// The casts nested in `root` (and `root` itself if it is one), in
 /// program order.
 fn collect_casts(ctx: &Context, root: Operation) -> Vec<Operation> {
-    let mut casts = Vec::new();
-    let mut stack = vec![root];
-    while let Some(op) = stack.pop() {
-        if ctx.op_name_str(op) == "builtin.unrealized_conversion_cast" {
-            casts.push(op);
-        }
-        let mut nested = Vec::new();
-        for &region in ctx.op_regions(op) {
-            for block in ctx.region_blocks(region) {
-                nested.extend(ctx.block_ops(block));
-            }
-        }
-        stack.extend(nested.into_iter().rev());
-    }
-    casts
+    ctx.collect_ops(root, WalkOrder::PreOrder)
+        .into_iter()
+        .filter(|&op| ctx.op_name_str(op) == "builtin.unrealized_conversion_cast")
+        .collect()
 }

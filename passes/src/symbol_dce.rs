@@ -15,36 +15,18 @@
 use rustc_hash::FxHashSet;
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
+use strata_ir::pass::{Pass, Statistics};
 use strata_ir::symbol_table::SymbolTable;
-use strata_ir::{Attribute, Context, Diagnostic, Operation};
+use strata_ir::{pass, Attribute, Context, Diagnostic, Operation, WalkOrder, WalkResult};
 
-use crate::dce::nested_ops;
-
-pub(crate) fn registration() -> PassRegistration {
-    PassRegistration {
-        name: "symbol-dce",
-        description: "Eliminate dead symbols",
-        options: &[],
-        create: || Box::new(SymbolDce),
-    }
-}
-
-struct SymbolDce;
+#[pass(
+    name = "symbol-dce",
+    display_name = "SymbolDCE",
+    summary = "Eliminate dead symbols"
+)]
+pub(crate) struct SymbolDce;
 
 impl Pass for SymbolDce {
-    fn name(&self) -> &'static str {
-        "symbol-dce"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "SymbolDCE"
-    }
-
-    fn description(&self) -> &'static str {
-        "Eliminate dead symbols"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -68,8 +50,9 @@ impl Pass for SymbolDce {
         compute_liveness(ctx, op, hidden, &mut live)?;
 
         // Erase what stayed dead, innermost symbol tables first.
-        let tables: Vec<Operation> = std::iter::once(op)
-            .chain(nested_ops(ctx, op))
+        let tables: Vec<Operation> = ctx
+            .collect_ops(op, WalkOrder::PreOrder)
+            .into_iter()
             .filter(|&o| ctx.is_symbol_table(o))
             .collect();
         let mut erased = 0;
@@ -152,10 +135,9 @@ fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
 /// an op that might be an unknown symbol table is met.
 fn symbol_uses(ctx: &Context, op: Operation) -> Option<Vec<Attribute>> {
     let mut refs = Vec::new();
-    let mut stack = vec![op];
-    while let Some(o) = stack.pop() {
+    let walked = ctx.walk(op, WalkOrder::PreOrder, |o| {
         if is_potentially_unknown_symbol_table(ctx, o) {
-            return None;
+            return WalkResult::Interrupt;
         }
         collect_refs(ctx, ctx.op_attr_dict(o), &mut refs);
         if let Some(props) = ctx.op_properties(o) {
@@ -163,15 +145,12 @@ fn symbol_uses(ctx: &Context, op: Operation) -> Option<Vec<Attribute>> {
         }
         // A symbol table is a scope of its own: its uses are not ours.
         if ctx.is_symbol_table(o) {
-            continue;
+            WalkResult::Skip
+        } else {
+            WalkResult::Advance
         }
-        for &region in ctx.op_regions(o) {
-            for block in ctx.region_blocks(region) {
-                stack.extend(ctx.block_ops(block));
-            }
-        }
-    }
-    Some(refs)
+    });
+    (!walked.was_interrupted()).then_some(refs)
 }
 
 /// The ops named along `reference` (`@a::@b` gives `@a` and `@a::@b`),

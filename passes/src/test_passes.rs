@@ -1,33 +1,17 @@
 //! Passes that exist to test the pass infrastructure itself (as MLIR's
 //! `-test-*` passes do).
 
-use strata_ir::pass::{Pass, PassRegistration, Statistics};
-use strata_ir::{Context, Diagnostic, Operation};
+use strata_ir::pass::{Pass, Statistics};
+use strata_ir::{pass, Context, Diagnostic, Operation};
 
-pub(crate) fn registrations() -> [PassRegistration; 1] {
-    [PassRegistration {
-        name: "test-reverse-ops",
-        description: "Reverse the order of the operations of every block (leaves invalid IR; tests --verify-each)",
-        options: &[],
-        create: || Box::new(ReverseOps),
-    }]
-}
-
-struct ReverseOps;
+#[pass(
+    name = "test-reverse-ops",
+    display_name = "TestReverseOps",
+    summary = "Reverse the order of the operations of every block (leaves invalid IR; tests --verify-each)"
+)]
+pub(crate) struct ReverseOps;
 
 impl Pass for ReverseOps {
-    fn name(&self) -> &'static str {
-        "test-reverse-ops"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "TestReverseOps"
-    }
-
-    fn description(&self) -> &'static str {
-        "Reverse the order of the operations of every block"
-    }
-
     fn run(
         &mut self,
         ctx: &mut Context,

@@ -161,7 +161,7 @@ pub(super) fn transpose_patterns(patterns: &mut RewritePatternSet) {
     ));
 }
 
-fn compose_transposes(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn compose_transposes(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let Some(input) = ctx.operands(op).next() else {
         return false;
@@ -224,7 +224,7 @@ pub(super) fn reshape_patterns(patterns: &mut RewritePatternSet) {
     ));
 }
 
-fn compose_reshapes(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn compose_reshapes(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let operands: Vec<Value> = ctx.operands(op).collect();
     let [input, shape] = operands.as_slice() else {

@@ -36,6 +36,16 @@
 //! `verify_predicates`,
 //! `verify_regions`, `verify_symbol_uses`, `fold`, `canonicalize`, `infer`, `result_names`,
 //! `parse`, `print`. A format is checked when the crate compiles.
+//!
+//! `#[pass(name = "...", summary = "...")]` declares a pass on the struct
+//! of its options (see the `pass` module): name, description, option
+//! table, option parsing and printing, and its registration.
+//!
+//! `pattern! { Name: (RootOp (InnerOp $x)) => (NewOp $x) if cond; }`
+//! declares rewrite patterns (see the `pattern` module).
+
+mod pass;
+mod pattern;
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
@@ -99,6 +109,35 @@ pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
     let args = syn::parse_macro_input!(attr as OpArgs);
     let input = syn::parse_macro_input!(item as DeriveInput);
     match expand(args, input) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
+/// Declares a pass on the struct of its options: `#[pass(name = "cse",
+/// summary = "...", display_name = "CSE", anchor = "func.func")]` (the
+/// last two optional), each option a field with
+/// `#[option(name = "max-iterations", default = 10, description = "...")]`
+/// (`name` defaults to the field's, `-` for `_`; without `default` the
+/// type's default). Writes `Default`, `strata_ir::pass::PassInfo` and
+/// `registration()`; the pass implements `strata_ir::pass::Pass` (`run`).
+#[proc_macro_attribute]
+pub fn pass(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(item as DeriveInput);
+    match pass::expand(attr.into(), input) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
+/// Declares rewrite patterns, one unit struct implementing
+/// `strata_ir::rewrite::RewritePattern` per rule:
+/// `Name: (RootOp {attr: $a} $x (InnerOp $y) (const $c) _) => (NewOp $x $y) if condition;`
+/// (see `docs/passes.md`, "Declarative patterns").
+#[proc_macro]
+pub fn pattern(input: TokenStream) -> TokenStream {
+    let rules = syn::parse_macro_input!(input as pattern::Rules);
+    match pattern::expand(rules) {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
     }
@@ -674,8 +713,13 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
     let mut params = Vec::new();
     let mut body = Vec::new();
     let mut segment_pushes = Vec::new();
+    // What `build_inferred` takes: everything but the result types.
+    let mut inferred_params = Vec::new();
+    let mut inferred_body = Vec::new();
     for f in &fields {
         let acc = &f.accessor;
+        let (params_before, body_before) = (params.len(), body.len());
+        let is_result = matches!(f.kind, FieldKind::Result(_));
         match f.kind {
             FieldKind::Result(arity) if !infer_from_operand => {
                 let p = format_ident!("{}_type", f.accessor.to_string().trim_start_matches("r#"));
@@ -738,6 +782,10 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
             }
             _ => {}
         }
+        if !is_result {
+            inferred_params.extend(params[params_before..].iter().cloned());
+            inferred_body.extend(body[body_before..].iter().cloned());
+        }
     }
     let result_segments_tokens = if result_variadics > 1 {
         let sizes = fields.iter().filter_map(|f| match f.kind {
@@ -781,6 +829,80 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
         quote!()
     };
     let inherent_lits = inherent_names.iter();
+
+    // `build_inferred`: result types from the `infer` hook, or from an
+    // interface that infers them from the built op (`ShapeFunction`).
+    let num_results = fields
+        .iter()
+        .filter(|f| matches!(f.kind, FieldKind::Result(_)))
+        .count();
+    let single_results = fields
+        .iter()
+        .all(|f| !matches!(f.kind, FieldKind::Result(a) if a != Arity::Single));
+    let inferring_interface = interfaces.iter().find(|e| is_inferring_interface(e));
+    let infer_hook = hooks.iter().find(|(k, _)| k == "infer").map(|(_, p)| p);
+    let build_inferred = if num_results == 0 || result_variadics > 1 {
+        quote!()
+    } else if let Some(hook) = infer_hook {
+        quote! {
+            /// Create the op (detached) from its operands and attributes,
+            /// with the result types its `infer` hook gives; default-valued
+            /// attributes are set.
+            #[allow(clippy::too_many_arguments, unused_mut)]
+            pub fn build_inferred(
+                ctx: &mut #krate::Context,
+                loc: #krate::Location,
+                #(#inferred_params),*
+            ) -> ::std::result::Result<Self, #krate::ods::InferError> {
+                let __op_ident = ctx.ident(#op_name);
+                let mut state = #krate::OperationState::new(__op_ident, loc);
+                let mut props: Vec<(#krate::Ident, #krate::Attribute)> = Vec::new();
+                #(#inferred_body)*
+                #segments_tokens
+                // The hook sees the inherent attributes as the format
+                // parser gives them: as attributes.
+                state.attributes = props.clone();
+                let types = #hook(ctx, &state)
+                    .map_err(|message| #krate::ods::InferError::new(#op_name, message))?;
+                state.attributes.clear();
+                state.result_types = types;
+                if !props.is_empty() {
+                    state.properties = Some(ctx.dictionary_attr(props));
+                }
+                #krate::ods::fill_default_properties(ctx, Self::spec(), &mut state);
+                Ok(Self(ctx.create_operation(state)))
+            }
+        }
+    } else if let (Some(interface), true) = (inferring_interface, single_results) {
+        quote! {
+            /// Create the op (detached) from its operands and attributes,
+            /// with the result types its inferring interface gives;
+            /// default-valued attributes are set.
+            #[allow(clippy::too_many_arguments, unused_mut)]
+            pub fn build_inferred(
+                ctx: &mut #krate::Context,
+                loc: #krate::Location,
+                #(#inferred_params),*
+            ) -> ::std::result::Result<Self, #krate::ods::InferError> {
+                let __infer = #interface;
+                let __placeholder = #krate::interfaces::InferResultTypes::placeholder_type(&__infer, ctx);
+                let __op_ident = ctx.ident(#op_name);
+                let mut state = #krate::OperationState::new(__op_ident, loc);
+                let mut props: Vec<(#krate::Ident, #krate::Attribute)> = Vec::new();
+                #(#inferred_body)*
+                #segments_tokens
+                state.result_types = vec![__placeholder; #num_results];
+                if !props.is_empty() {
+                    state.properties = Some(ctx.dictionary_attr(props));
+                }
+                #krate::ods::fill_default_properties(ctx, Self::spec(), &mut state);
+                let op = ctx.create_operation(state);
+                #krate::ods::infer_created(ctx, op, &__infer).map(Self)
+            }
+        }
+    } else {
+        quote!()
+    };
 
     Ok(quote! {
         #(#other_attrs)*
@@ -861,13 +983,42 @@ fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
                 Self(ctx.create_operation(state))
             }
 
+            #build_inferred
+
             #(#accessors)*
+        }
+
+        impl #krate::ods::TypedOp for #ident {
+            const NAME: &'static str = #op_name;
+
+            fn from_op(ctx: &#krate::Context, op: #krate::Operation) -> Option<Self> {
+                (ctx.op_name_str(op) == #op_name).then_some(Self(op))
+            }
+
+            fn op(self) -> #krate::Operation {
+                self.0
+            }
         }
 
         #krate::inventory::submit! {
             #krate::ods::DeclaredOp { spec: #ident::spec, register: #ident::register }
         }
     })
+}
+
+/// Whether an interface expression is a `ShapeFunction(...)` (by its
+/// leading path), the interface whose type implements
+/// `strata_ir::interfaces::InferResultTypes`.
+fn is_inferring_interface(expr: &syn::Expr) -> bool {
+    let mut last = None;
+    for token in quote!(#expr) {
+        match token {
+            proc_macro2::TokenTree::Ident(ident) => last = Some(ident.to_string()),
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == ':' => {}
+            _ => break,
+        }
+    }
+    last.as_deref() == Some("ShapeFunction")
 }
 
 /// Compile-time check of an assembly format: balanced groups, known

@@ -10,6 +10,7 @@
 use super::{AttrConstraint, AttrConstraintDef, AttrSyntax, TypeConstraint, TypeConstraintDef};
 use crate::attributes::AttrKind;
 use crate::context::{Attribute, Context, Type};
+use crate::float::FloatKind;
 use crate::types::{Signedness, TypeKind};
 
 /// Defines a type constraint: `type_constraint!(Name, "summary", |ctx, ty| predicate);`.
@@ -180,6 +181,47 @@ pub fn element_type_or_self(ctx: &Context, ty: Type) -> Type {
     ctx.type_kind(ty).element_type().unwrap_or(ty)
 }
 
+/// The element type of a ranked or unranked tensor (`None` for any other
+/// type).
+pub fn tensor_element_type(ctx: &Context, ty: Type) -> Option<Type> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element } => {
+            Some(*element)
+        }
+        _ => None,
+    }
+}
+
+/// A ranked or unranked tensor whose element type satisfies `pred`
+/// (MLIR's `TensorOf<[...]>`).
+pub fn is_tensor_of(ctx: &Context, ty: Type, pred: fn(&Context, Type) -> bool) -> bool {
+    tensor_element_type(ctx, ty).is_some_and(|element| pred(ctx, element))
+}
+
+/// A float type of one of `kinds` (MLIR's `F16`, `BF16`, `F32`, ... in an
+/// `AnyTypeOf`).
+pub fn is_float_of(ctx: &Context, ty: Type, kinds: &[FloatKind]) -> bool {
+    ctx.float_kind(ty).is_some_and(|kind| kinds.contains(&kind))
+}
+
+/// `f16`, `bf16`, `f32` or `f64`: the float types with host arithmetic
+/// (the reference interpreter's float data types). A constraint on what a
+/// backend computes with names these rather than every float type
+/// (`is_float` also accepts `f80`, `f128`, `tf32` and the 8-, 6- and 4-bit
+/// formats).
+pub fn is_f16_bf16_f32_f64(ctx: &Context, ty: Type) -> bool {
+    is_float_of(
+        ctx,
+        ty,
+        &[
+            FloatKind::F16,
+            FloatKind::BF16,
+            FloatKind::F32,
+            FloatKind::F64,
+        ],
+    )
+}
+
 type_constraint!(
     /// Any type.
     AnyType, "any type", |_ctx, _ty| true
@@ -208,6 +250,11 @@ type_constraint!(
 type_constraint!(
     /// A float, or a vector or tensor of floats.
     FloatLike, "floating-point-like", |ctx, ty| is_like(ctx, ty, is_float)
+);
+type_constraint!(
+    /// A tensor of `f16`, `bf16`, `f32` or `f64` (MLIR's
+    /// `TensorOf<[F16, BF16, F32, F64]>`, with its summary).
+    TensorOfF16BF16F32F64, "tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values", |ctx, ty| is_tensor_of(ctx, ty, is_f16_bf16_f32_f64)
 );
 type_constraint!(
     /// `i1`, or a vector or tensor of `i1`.
@@ -546,3 +593,43 @@ macro_rules! enum_attr {
 }
 
 pub use crate::enum_attr;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tensors_of_host_floats() {
+        let mut ctx = Context::new();
+        let check = TensorOfF16BF16F32F64::CONSTRAINT.check;
+        for kind in [
+            FloatKind::F16,
+            FloatKind::BF16,
+            FloatKind::F32,
+            FloatKind::F64,
+        ] {
+            let element = ctx.float_type(kind);
+            let ranked = ctx.tensor_type(vec![2], element);
+            let unranked = ctx.intern_type(TypeKind::UnrankedTensor { element });
+            assert!(check(&ctx, ranked) && check(&ctx, unranked), "{kind:?}");
+            assert!(!check(&ctx, element), "a scalar {kind:?} is not a tensor");
+        }
+        for kind in [
+            FloatKind::F80,
+            FloatKind::F128,
+            FloatKind::TF32,
+            FloatKind::F8E4M3FN,
+            FloatKind::F8E5M2,
+        ] {
+            let element = ctx.float_type(kind);
+            let ranked = ctx.tensor_type(vec![2], element);
+            assert!(is_float(&ctx, element));
+            assert!(!check(&ctx, ranked), "{kind:?}");
+        }
+        let i32 = ctx.integer_type(32);
+        let ints = ctx.tensor_type(vec![2], i32);
+        assert!(!check(&ctx, ints));
+        assert_eq!(tensor_element_type(&ctx, ints), Some(i32));
+        assert_eq!(tensor_element_type(&ctx, i32), None);
+    }
+}

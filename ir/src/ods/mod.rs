@@ -24,10 +24,12 @@
 
 pub mod constraints;
 pub mod format;
+mod typed;
 
 use std::sync::OnceLock;
 
 pub use constraints::EnumSpec;
+pub use typed::{infer_created, InferError, TypedOp};
 
 use crate::context::{Attribute, Context, Operation, Type};
 use crate::diagnostics::Diagnostic;

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use super::pipeline::{print_reproducer_pipeline, PipelineElement};
-use super::{Pass, PassOptions, Statistics};
+use super::{Pass, Statistics};
 use crate::context::{Context, Operation};
 use crate::diagnostics::Diagnostic;
 use crate::printer::{print_operation, PrintOptions};
@@ -486,10 +486,7 @@ fn local_snapshot(ctx: &Context, op: Operation, pass: &dyn Pass) -> (String, Str
     );
     let mut element = PipelineElement::Pass {
         name: pass.name().to_string(),
-        options: pass
-            .options()
-            .map(PassOptions::render)
-            .filter(|o| !o.is_empty()),
+        options: Some(pass.render_options()).filter(|o| !o.is_empty()),
         offset: 0,
     };
     // Wrap in every ancestor below the top, innermost first.

@@ -23,11 +23,15 @@ use std::collections::BTreeMap;
 use crate::context::{Context, Operation};
 use crate::diagnostics::Diagnostic;
 pub use instrumentation::{statistics_report, Instrumentation, TraceEvent};
-pub use options::{OptionKind, PassOptionDef, PassOptions};
+pub use options::{
+    set_option_value, ListOption, OptionKind, PassOptionDef, PassOptionValue, PassOptions,
+};
 use pipeline::PipelineElement;
 
-/// A transformation of one operation and what is nested in it.
-pub trait Pass {
+/// What a pass is called and which options it takes: everything but what
+/// it does. `#[pass]` (`strata_ir::pass` the macro) writes it from the pass
+/// struct's declaration; see [`Pass`].
+pub trait PassInfo {
     /// The name used in pipelines and on the command line (`cse`).
     fn name(&self) -> &'static str;
     /// The name shown in IR dumps and reports (`CSE`); defaults to `name`.
@@ -40,14 +44,63 @@ pub trait Pass {
     fn anchor(&self) -> Option<&'static str> {
         None
     }
-    /// The pass's options, if it has any.
-    fn options(&self) -> Option<&PassOptions> {
-        None
+    /// The declared options, in declaration order (for `--list-passes`).
+    fn option_defs(&self) -> &'static [PassOptionDef] {
+        &[]
     }
-    /// Mutable access to the options, to set them from pipeline text.
-    fn options_mut(&mut self) -> Option<&mut PassOptions> {
-        None
+    /// Set the option `name` from pipeline text (`None`: given bare, as a
+    /// flag), with LLVM's messages (`no such option x`, `for the --x
+    /// option: ...`).
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let _ = value;
+        Err(format!("no such option {name}"))
     }
+    /// The options with their current values as MLIR prints them inside
+    /// `{...}` (sorted by name; see [`PassOptions::render`]); empty for a
+    /// pass without options.
+    fn render_options(&self) -> String {
+        String::new()
+    }
+}
+
+/// A transformation of one operation and what is nested in it.
+///
+/// A pass is a struct whose fields are its options, declared with
+/// `#[pass]`, which writes its [`PassInfo`] and its
+/// [`PassRegistration`]; what the pass does is its `run`:
+///
+/// ```
+/// use strata_ir::pass::{ListOption, Pass, PassInfo, PassRegistry, Statistics};
+/// use strata_ir::{pass, Context, Diagnostic, Operation};
+///
+/// /// Counts operations.
+/// #[pass(name = "count-ops", display_name = "CountOps", summary = "Count the operations")]
+/// struct CountOps {
+///     #[option(name = "max-depth", default = 4, description = "How deep to look")]
+///     max_depth: i64,
+///     #[option(name = "skip", description = "Op names not to count")]
+///     skip: ListOption<String>,
+/// }
+///
+/// impl Pass for CountOps {
+///     fn run(&mut self, ctx: &mut Context, op: Operation, stats: &mut Statistics) -> Result<(), Diagnostic> {
+///         let n = ctx.nested_ops(op, strata_ir::WalkOrder::PreOrder).len();
+///         stats.add("num-ops", "Number of operations", n as u64);
+///         Ok(())
+///     }
+/// }
+///
+/// let mut registry = PassRegistry::default();
+/// registry.register(CountOps::registration());
+/// let mut pass = (registry.get("count-ops").expect("registered").create)();
+/// pass.set_option("max-depth", Some("2")).expect("an integer");
+/// assert_eq!(pass.render_options(), "max-depth=2 ");
+/// assert_eq!(
+///     pass.set_option("max-depth", Some("x")).unwrap_err(),
+///     "for the --max-depth option: 'x' value invalid for long argument!"
+/// );
+/// ```
+pub trait Pass: PassInfo {
     /// Run on `op`. An error stops the pipeline and is reported.
     fn run(
         &mut self,
@@ -324,10 +377,7 @@ impl OpPassManager {
                 .map(|e| match e {
                     Element::Pass { pass, .. } => PipelineElement::Pass {
                         name: pass.name().to_string(),
-                        options: pass
-                            .options()
-                            .map(PassOptions::render)
-                            .filter(|o| !o.is_empty()),
+                        options: Some(pass.render_options()).filter(|o| !o.is_empty()),
                         offset: 0,
                     },
                     Element::Nested(pm) => pm.to_element(),
@@ -467,15 +517,8 @@ fn create_pass(
                 text.trim()
             ),
         };
-        let pairs = pipeline::split_options(text);
-        let Some(opts) = pass.options_mut() else {
-            let key = pairs.first().map(|(k, _)| k.clone()).unwrap_or_default();
-            return Err(failed(format!(
-                "<Pass-Options-Parser>: no such option {key}"
-            )));
-        };
-        for (key, value) in pairs {
-            opts.set(&key, value.as_deref()).map_err(|why| {
+        for (key, value) in pipeline::split_options(text) {
+            pass.set_option(&key, value.as_deref()).map_err(|why| {
                 failed(if why.starts_with("no such option") {
                     format!("<Pass-Options-Parser>: {why}")
                 } else {

@@ -1,5 +1,11 @@
-//! Typed pass options, declared once per pass as a table and set from
-//! pipeline text (`canonicalize{max-iterations=3 top-down=false}`).
+//! Pass options, set from pipeline text
+//! (`canonicalize{max-iterations=3 top-down=false}`).
+//!
+//! A pass declared with `#[pass]` keeps each option in a typed field (see
+//! [`PassOptionValue`] for the types an option may have): the macro writes
+//! the option table ([`PassOptionDef`]), the parsing and the printing. A
+//! hand-written pass may keep its options as text in a [`PassOptions`]
+//! instead. Both parse and print the same way, with LLVM's messages.
 
 /// The type of an option's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,6 +170,225 @@ impl PassOptions {
             .map(|(_, item)| item)
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// A type an option of a `#[pass]` struct may have: how it is parsed
+/// from pipeline text and printed back (MLIR's `PassOptions::print`).
+///
+/// Implemented for `bool` (`Bool`), `i64` (`Int`), `u64` (`UInt`),
+/// `String` (`String`), [`ListOption<i64>`] (`IntList`),
+/// [`ListOption<String>`] (`StringList`) and the canonicalizer's
+/// [`RegionSimplify`](crate::rewrite::RegionSimplify) (`Enum`). An enum
+/// option of another pass implements it by hand: `KIND` is
+/// `OptionKind::Enum(&["word", ...])`, and `parse_option` /
+/// `render_option` map the words.
+pub trait PassOptionValue: Sized + Default {
+    /// The option's type, as `--list-passes` names it.
+    const KIND: OptionKind;
+
+    /// The value that `text` (one value, already split from the others)
+    /// denotes, or `None` when it is not one of this type.
+    fn parse_option(text: &str) -> Option<Self>;
+
+    /// Take a value given in pipeline text (a list given twice keeps both).
+    fn assign(&mut self, value: Self) {
+        *self = value;
+    }
+
+    /// The option as it prints inside `{...}`: `name=value` (an empty
+    /// string leaves an empty item, as an unset list does).
+    fn render_option(&self, name: &str) -> String;
+}
+
+/// Set the option `name` held in `slot` from pipeline text: `None` for a
+/// bare `name` (true for a `bool`, an error otherwise), with LLVM's
+/// messages (`for the --name option: 'x' value invalid for long argument!`).
+pub fn set_option_value<T: PassOptionValue>(
+    slot: &mut T,
+    name: &str,
+    value: Option<&str>,
+) -> Result<(), String> {
+    let text = match (value, T::KIND) {
+        (None, OptionKind::Bool) => "true",
+        (None, _) => return Err(format!("for the --{name} option: requires a value!")),
+        (Some(v), _) => v,
+    };
+    let parsed = T::parse_option(text).ok_or_else(|| {
+        format!(
+            "for the --{name} option: '{text}' value invalid for {} argument!",
+            T::KIND.describe()
+        )
+    })?;
+    slot.assign(parsed);
+    Ok(())
+}
+
+/// Whether `text` is a valid value of `kind` (used to check declared
+/// defaults).
+pub fn is_valid_value(kind: OptionKind, text: &str) -> bool {
+    normalize(text, kind).is_some()
+}
+
+impl PassOptionValue for bool {
+    const KIND: OptionKind = OptionKind::Bool;
+
+    fn parse_option(text: &str) -> Option<Self> {
+        normalize(text, Self::KIND).map(|v| v == "true")
+    }
+
+    fn render_option(&self, name: &str) -> String {
+        format!("{name}={self}")
+    }
+}
+
+impl PassOptionValue for i64 {
+    const KIND: OptionKind = OptionKind::Int;
+
+    fn parse_option(text: &str) -> Option<Self> {
+        text.trim().parse().ok()
+    }
+
+    fn render_option(&self, name: &str) -> String {
+        format!("{name}={self}")
+    }
+}
+
+impl PassOptionValue for u64 {
+    const KIND: OptionKind = OptionKind::UInt;
+
+    fn parse_option(text: &str) -> Option<Self> {
+        text.trim().parse().ok()
+    }
+
+    fn render_option(&self, name: &str) -> String {
+        format!("{name}={self}")
+    }
+}
+
+impl PassOptionValue for String {
+    const KIND: OptionKind = OptionKind::String;
+
+    fn parse_option(text: &str) -> Option<Self> {
+        normalize(text, Self::KIND)
+    }
+
+    fn render_option(&self, name: &str) -> String {
+        format!("{name}={self}")
+    }
+}
+
+/// The value of a list option (`list=1,2,3` or `list={1,2,3}`): its items,
+/// and whether pipeline text set it (a list never set prints as an empty
+/// item, one set prints as `list={...}`, as MLIR's). It dereferences to its
+/// items.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListOption<T> {
+    items: Vec<T>,
+    explicit: bool,
+}
+
+impl<T> ListOption<T> {
+    /// A list set to `items` (as if given in pipeline text).
+    pub fn new(items: Vec<T>) -> Self {
+        ListOption {
+            items,
+            explicit: true,
+        }
+    }
+
+    /// Whether pipeline text set the list.
+    pub fn is_set(&self) -> bool {
+        self.explicit
+    }
+}
+
+impl<T> std::ops::Deref for ListOption<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
+}
+
+fn assign_list<T>(list: &mut ListOption<T>, value: ListOption<T>) {
+    // A list given twice keeps both, as llvm::cl lists do; an empty value
+    // clears it.
+    if list.explicit && !value.items.is_empty() {
+        list.items.extend(value.items);
+    } else {
+        list.items = value.items;
+    }
+    list.explicit = true;
+}
+
+fn render_list<T: std::fmt::Display>(list: &ListOption<T>, name: &str) -> String {
+    if !list.explicit {
+        return String::new();
+    }
+    let items: Vec<String> = list.items.iter().map(T::to_string).collect();
+    format!("{name}={{{}}}", items.join(","))
+}
+
+impl PassOptionValue for ListOption<i64> {
+    const KIND: OptionKind = OptionKind::IntList;
+
+    fn parse_option(text: &str) -> Option<Self> {
+        let items = split_list(text.trim())
+            .map(|v| v.trim().parse::<i64>().ok())
+            .collect::<Option<Vec<i64>>>()?;
+        Some(ListOption::new(items))
+    }
+
+    fn assign(&mut self, value: Self) {
+        assign_list(self, value);
+    }
+
+    fn render_option(&self, name: &str) -> String {
+        render_list(self, name)
+    }
+}
+
+impl PassOptionValue for ListOption<String> {
+    const KIND: OptionKind = OptionKind::StringList;
+
+    fn parse_option(text: &str) -> Option<Self> {
+        let items = split_list(text.trim())
+            .map(|v| unquote(v.trim()).to_string())
+            .collect();
+        Some(ListOption::new(items))
+    }
+
+    fn assign(&mut self, value: Self) {
+        assign_list(self, value);
+    }
+
+    fn render_option(&self, name: &str) -> String {
+        render_list(self, name)
+    }
+}
+
+impl PassOptionValue for crate::rewrite::RegionSimplify {
+    const KIND: OptionKind = OptionKind::Enum(&["disabled", "normal", "aggressive"]);
+
+    fn parse_option(text: &str) -> Option<Self> {
+        use crate::rewrite::RegionSimplify;
+        match text.trim() {
+            "disabled" => Some(RegionSimplify::Disabled),
+            "normal" => Some(RegionSimplify::Normal),
+            "aggressive" => Some(RegionSimplify::Aggressive),
+            _ => None,
+        }
+    }
+
+    fn render_option(&self, name: &str) -> String {
+        use crate::rewrite::RegionSimplify;
+        let word = match self {
+            RegionSimplify::Disabled => "disabled",
+            RegionSimplify::Normal => "normal",
+            RegionSimplify::Aggressive => "aggressive",
+        };
+        format!("{name}={word}")
     }
 }
 

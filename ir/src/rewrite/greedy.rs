@@ -30,6 +30,7 @@ use crate::rewrite::pattern::FrozenPatternSet;
 use crate::rewrite::region_simplify::{erase_unreachable_blocks, RegionSimplify};
 use crate::rewrite::rewriter::{PatternRewriter, RewriterListener};
 use crate::rewrite::trivially_dead::is_trivially_dead;
+use crate::walk::WalkOrder;
 
 /// The error message when the rewrite does not reach a fixpoint within
 /// `max_iterations` sweeps (mlir-opt's text for
@@ -174,8 +175,12 @@ impl Driver<'_> {
         config: &GreedyConfig,
     ) -> bool {
         self.worklist.clear();
-        let mut ops = Vec::new();
-        collect_ops(ctx, self.scope, config.top_down, &mut ops);
+        let order = if config.top_down {
+            WalkOrder::PreOrder
+        } else {
+            WalkOrder::PostOrder
+        };
+        let ops = ctx.collect_ops(self.scope, order);
         let mut changed = false;
         let mut erased: Option<Operation> = None;
         for op in ops {
@@ -459,21 +464,4 @@ fn is_constant_like(ctx: &Context, op: Operation) -> bool {
 
 fn parent_region(ctx: &Context, op: Operation) -> Option<Region> {
     ctx.block_parent_region(ctx.op_parent_block(op)?)
-}
-
-/// Every op nested in `region`, in pre-order or post-order.
-fn collect_ops(ctx: &Context, region: Region, pre_order: bool, out: &mut Vec<Operation>) {
-    for block in ctx.region_blocks(region) {
-        for op in ctx.block_ops(block) {
-            if pre_order {
-                out.push(op);
-            }
-            for &nested in ctx.op_regions(op) {
-                collect_ops(ctx, nested, pre_order, out);
-            }
-            if !pre_order {
-                out.push(op);
-            }
-        }
-    }
 }

@@ -39,6 +39,7 @@
 //! ```
 
 pub mod conversion;
+pub mod declarative;
 mod folder;
 mod greedy;
 mod pattern;
@@ -51,7 +52,10 @@ pub use greedy::{
     apply_patterns_greedily, apply_patterns_greedily_with_listener, GreedyConfig,
     NON_CONVERGENCE_MESSAGE,
 };
-pub use pattern::{FnPattern, FrozenPatternSet, RewritePattern, RewritePatternSet};
+pub use pattern::{
+    FnPattern, FrozenPatternSet, IntoRewriteFn, OpFirst, RewriteFn, RewritePattern,
+    RewritePatternSet, RewriterFirst,
+};
 pub use region_simplify::{erase_unreachable_blocks, RegionSimplify};
 pub use rewriter::{InsertionPoint, PatternRewriter, RewriterListener};
 pub use trivially_dead::{is_trivially_dead, would_op_be_trivially_dead};

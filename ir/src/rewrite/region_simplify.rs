@@ -6,15 +6,18 @@ use rustc_hash::FxHashSet;
 
 use crate::context::{Block, Context, Operation, Region};
 use crate::dominance::reverse_post_order;
+use crate::ir::Value;
 use crate::rewrite::RewriterListener;
+use crate::walk::{WalkOrder, WalkResult};
 
 /// How much the greedy driver simplifies regions between sweeps (MLIR's
 /// `GreedySimplifyRegionLevel`, the canonicalizer's `region-simplify`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RegionSimplify {
     /// Leave the region tree alone.
     Disabled,
-    /// Erase unreachable blocks.
+    /// Erase unreachable blocks (the default).
+    #[default]
     Normal,
     /// [`Normal`](Self::Normal); MLIR also merges identical blocks here,
     /// which strata does not do yet.
@@ -86,29 +89,29 @@ fn only_used_within(ctx: &Context, blocks: &[Block]) -> bool {
         let args_inside = ctx
             .block_args(block)
             .all(|v| ctx.uses(v).all(|u| inside(u.op)));
-        let mut ops: Vec<Operation> = ctx.block_ops(block).collect();
-        let mut results_inside = true;
-        while let Some(op) = ops.pop() {
-            results_inside &= ctx.results(op).all(|v| ctx.uses(v).all(|u| inside(u.op)));
-            for &r in ctx.op_regions(op) {
-                for b in ctx.region_blocks(r) {
-                    ops.extend(ctx.block_ops(b));
-                    results_inside &= ctx.block_args(b).all(|v| ctx.uses(v).all(|u| inside(u.op)));
+        let only_inside = |v: Value| ctx.uses(v).all(|u| inside(u.op));
+        let results_inside = !ctx
+            .walk(block, WalkOrder::PreOrder, |op| {
+                let nested_args = ctx
+                    .op_regions(op)
+                    .iter()
+                    .flat_map(|&r| ctx.region_blocks(r))
+                    .all(|b| ctx.block_args(b).all(only_inside));
+                if ctx.results(op).all(only_inside) && nested_args {
+                    WalkResult::Advance
+                } else {
+                    WalkResult::Interrupt
                 }
-            }
-        }
+            })
+            .was_interrupted();
         branches_inside && args_inside && results_inside
     })
 }
 
 /// Report `op` and everything nested in it (innermost first) as erased.
 fn notify_erased(ctx: &Context, op: Operation, listener: &mut dyn RewriterListener) {
-    for &r in ctx.op_regions(op) {
-        for b in ctx.region_blocks(r) {
-            for inner in ctx.block_ops(b) {
-                notify_erased(ctx, inner, listener);
-            }
-        }
-    }
-    listener.notify_operation_erased(ctx, op);
+    ctx.walk(op, WalkOrder::PostOrder, |inner| {
+        listener.notify_operation_erased(ctx, inner);
+        WalkResult::Advance
+    });
 }

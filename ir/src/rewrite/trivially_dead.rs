@@ -3,6 +3,7 @@
 //! further than themselves.
 
 use crate::context::{Context, Operation};
+use crate::walk::{WalkOrder, WalkResult};
 
 /// Whether `op` can be erased right now: none of its results is used and it
 /// [would be trivially dead](would_op_be_trivially_dead).
@@ -29,19 +30,15 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: Operation) -> bool {
     if ctx.op_regions(op).is_empty() {
         return true;
     }
-    let mut pending = vec![op];
-    while let Some(current) = pending.pop() {
-        if !ctx
+    !ctx.walk(op, WalkOrder::PreOrder, |current| {
+        if ctx
             .op_definition(current)
             .is_some_and(|d| effect_free(&d.traits))
         {
-            return false;
+            WalkResult::Advance
+        } else {
+            WalkResult::Interrupt
         }
-        for &region in ctx.op_regions(current) {
-            for block in ctx.region_blocks(region) {
-                pending.extend(ctx.block_ops(block));
-            }
-        }
-    }
-    true
+    })
+    .was_interrupted()
 }

@@ -25,6 +25,7 @@ use crate::rewrite::conversion::reconcile::reconcile_with;
 use crate::rewrite::conversion::rewriter::{ConversionPatternRewriter, MaterializationKind};
 use crate::rewrite::conversion::target::{ConversionTarget, Legality};
 use crate::rewrite::conversion::type_converter::TypeConverter;
+use crate::walk::{WalkOrder, WalkResult};
 
 /// What a failure to legalize means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,20 +122,14 @@ impl Legalizer<'_> {
 /// pre-order, without the insides of recursively legal operations.
 fn collect(ctx: &Context, root: Operation, target: &ConversionTarget) -> Vec<Operation> {
     let mut order = Vec::new();
-    let mut stack = vec![root];
-    while let Some(op) = stack.pop() {
+    ctx.walk(root, WalkOrder::PreOrder, |op| {
         order.push(op);
         if target.is_recursively_legal(ctx, op) {
-            continue;
+            WalkResult::Skip
+        } else {
+            WalkResult::Advance
         }
-        let mut nested = Vec::new();
-        for &region in ctx.op_regions(op) {
-            for block in ctx.region_blocks(region) {
-                nested.extend(ctx.block_ops(block));
-            }
-        }
-        stack.extend(nested.into_iter().rev());
-    }
+    });
     order
 }
 

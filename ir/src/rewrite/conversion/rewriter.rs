@@ -21,6 +21,7 @@ use crate::context::{Attribute, Block, Context, Location, Operation, Region, Typ
 use crate::ir::{OperationState, Value};
 use crate::rewrite::conversion::type_converter::TypeConverter;
 use crate::rewrite::rewriter::{InsertionPoint, PatternRewriter};
+use crate::walk::WalkOrder;
 
 /// The name of the cast operation materializations use.
 pub(crate) const CAST: &str = "builtin.unrealized_conversion_cast";
@@ -292,17 +293,12 @@ impl<'a> ConversionPatternRewriter<'a> {
             }
         }
         let from = self.position(op);
-        let mut operands = Vec::new();
-        let mut stack = vec![op];
-        while let Some(current) = stack.pop() {
-            let ctx = self.ctx();
-            operands.push((current, ctx.operands(current).collect()));
-            for &region in ctx.op_regions(current) {
-                for block in ctx.region_blocks(region) {
-                    stack.extend(ctx.block_ops(block));
-                }
-            }
-        }
+        let ctx = self.ctx();
+        let operands: Vec<(Operation, Vec<Value>)> = ctx
+            .collect_ops(op, WalkOrder::PreOrder)
+            .into_iter()
+            .map(|current| (current, ctx.operands(current).collect()))
+            .collect();
         let ctx = self.ctx_mut();
         ctx.detach_op(op);
         for (nested, _) in &operands {
