@@ -1,13 +1,31 @@
 // REQUIRES: strata-opt
 // Verifier errors of the float elementwise ops declared by their scalar
-// function: a non-float operand, and a declared result the shape function
+// function: a non-float operand, a float format the graph ops do not compute
+// with (f80, f8), and a declared result the shape function
 // does not infer.
 // RUN: strata-opt %s --split-input-file --verify-diagnostics
 
 func.func @integer(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'graph.acos' op operand #0 must be tensor of floating-point values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'graph.acos' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
   %0 = graph.acos %x : (tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
+}
+
+// -----
+
+// The formats the graph ops do not compute with are refused up front.
+func.func @wide_float(%x: tensor<4xf80>) -> tensor<4xf80> {
+  // expected-error @+1 {{'graph.atan' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xf80>'}}
+  %0 = graph.atan %x : (tensor<4xf80>) -> tensor<4xf80>
+  return %0 : tensor<4xf80>
+}
+
+// -----
+
+func.func @narrow_float(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  // expected-error @+1 {{'graph.sqrt' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xf8E4M3FN>'}}
+  %0 = graph.sqrt %x : (tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
 }
 
 // -----

@@ -103,7 +103,7 @@ func.func @result_static_for_symbol(%a: tensor<?x16xf32, #graph.dims<batch>>) {
 // Type constraints of operands and results.
 
 func.func @sqrt_int(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'graph.sqrt' op operand #0 must be tensor of floating-point values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'graph.sqrt' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
   %0 = graph.sqrt %a : (tensor<4xi32>) -> tensor<4xi32>
   return
 }
@@ -151,7 +151,7 @@ func.func @argmax_float_result(%a: tensor<4xf32>) {
 // -----
 
 func.func @conv_int(%x: tensor<1x3x32x32xi8>, %w: tensor<8x3x3x3xi8>) {
-  // expected-error @+1 {{'graph.conv2d' op operand #0 must be tensor of floating-point values, but got 'tensor<1x3x32x32xi8>'}}
+  // expected-error @+1 {{'graph.conv2d' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<1x3x32x32xi8>'}}
   %0 = graph.conv2d %x, %w : (tensor<1x3x32x32xi8>, tensor<8x3x3x3xi8>) -> tensor<1x8x30x30xi8>
   return
 }

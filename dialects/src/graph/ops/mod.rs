@@ -42,12 +42,12 @@ type_constraint!(
     )
 );
 type_constraint!(
-    /// A tensor of floats.
-    FloatTensor, "tensor of floating-point values", |ctx, ty| matches!(
-        ctx.type_kind(ty),
-        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
-            if ctx.float_kind(*element).is_some()
-    )
+    /// A tensor of the floats the graph ops compute with: `f16`, `bf16`,
+    /// `f32` or `f64` (not the 8-bit, 80-bit or 128-bit formats, which the
+    /// interpreter and the kernels do not implement).
+    FloatTensor, "tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values", |ctx, ty| {
+        strata_ir::ods::constraints::is_tensor_of(ctx, ty, strata_ir::ods::constraints::is_f16_bf16_f32_f64)
+    }
 );
 type_constraint!(
     /// A tensor of `i1`.
