@@ -42,7 +42,7 @@ fn inline_block_before(
 
 /// `scf.if` on a constant condition: the taken region's ops replace it
 /// (MLIR's `RemoveStaticCondition`).
-fn remove_static_condition(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn remove_static_condition(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let cond = rewriter.ctx().operand(op, 0);
     let Some(value) = constant_int(rewriter, cond) else {
         return false;
@@ -71,7 +71,7 @@ fn remove_static_condition(rewriter: &mut PatternRewriter<'_>, op: Operation) ->
 /// `arith.select`s of them (or the value itself when both branches yield
 /// it); the others stay in a smaller `scf.if` (MLIR's
 /// `ConvertTrivialIfToSelect`).
-fn convert_trivial_if_to_select(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn convert_trivial_if_to_select(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     if ctx.num_results(op) == 0 {
         return false;
@@ -156,7 +156,7 @@ fn convert_trivial_if_to_select(rewriter: &mut PatternRewriter<'_>, op: Operatio
 
 /// `scf.for` that runs zero times (results: the inits) or once (its body
 /// inlined with the lower bound) (MLIR's `SimplifyTrivialLoops`).
-fn simplify_trivial_loops(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn simplify_trivial_loops(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let (lb, ub, step) = (ctx.operand(op, 0), ctx.operand(op, 1), ctx.operand(op, 2));
     let inits: Vec<Value> = ctx.operands(op).skip(3).collect();
@@ -215,7 +215,7 @@ fn simplify_trivial_loops(rewriter: &mut PatternRewriter<'_>, op: Operation) -> 
 
 /// `scf.if` without results whose `else` only yields: the `else` region
 /// goes (MLIR's `RemoveEmptyElseBranch`).
-fn remove_empty_else_branch(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn remove_empty_else_branch(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     if ctx.num_results(op) != 0 {
         return false;
@@ -240,7 +240,7 @@ fn remove_empty_else_branch(rewriter: &mut PatternRewriter<'_>, op: Operation) -
 
 /// Inside `scf.if %c`, `%c` is true in the `then` region and false in the
 /// `else` region (MLIR's `ConditionPropagation`).
-fn condition_propagation(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn condition_propagation(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let cond = ctx.operand(op, 0);
     if ctx
@@ -293,7 +293,7 @@ fn condition_propagation(rewriter: &mut PatternRewriter<'_>, op: Operation) -> b
 /// Two consecutive `scf.if`s on the same condition become one (MLIR's
 /// `CombineIfs`, for the same-condition case): the first one's results used
 /// in the second become the values the first yields on that branch.
-fn combine_ifs(rewriter: &mut PatternRewriter<'_>, next: Operation) -> bool {
+fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let Some(prev) = ctx
         .op_prev(next)
@@ -426,7 +426,7 @@ fn combine_ifs(rewriter: &mut PatternRewriter<'_>, next: Operation) -> bool {
 /// `scf.if %a { scf.if %b { ... } }` (no results, no `else` on either, the
 /// inner op alone in the outer block): one `scf.if` on `%a and %b` (MLIR's
 /// `CombineNestedIfs`, for this case).
-fn combine_nested_ifs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn combine_nested_ifs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let simple = |o: Operation| {
         ctx.op_name_str(o) == IfOp::NAME
@@ -481,7 +481,7 @@ fn combine_nested_ifs(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool
 
 /// `scf.if` results without uses go: a smaller `scf.if` takes the blocks,
 /// whose yields lose those values (MLIR's region-branch patterns).
-fn remove_unused_if_results(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn remove_unused_if_results(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let results: Vec<Value> = ctx.results(op).collect();
     let used: Vec<bool> = results.iter().map(|&r| !ctx.use_empty(r)).collect();
@@ -597,7 +597,7 @@ pub(super) fn for_patterns(set: &mut RewritePatternSet) {
 /// value, and the loop drops them; so do values whose result and argument
 /// are both unused (what MLIR's region-branch patterns do to such
 /// `scf.for`s).
-fn forward_invariant_iter_args(rewriter: &mut PatternRewriter<'_>, op: Operation) -> bool {
+fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let Some(region) = ForOp(op).region(ctx) else {
         return false;

@@ -52,10 +52,7 @@ pub use greedy::{
     apply_patterns_greedily, apply_patterns_greedily_with_listener, GreedyConfig,
     NON_CONVERGENCE_MESSAGE,
 };
-pub use pattern::{
-    FnPattern, FrozenPatternSet, IntoRewriteFn, OpFirst, RewriteFn, RewritePattern,
-    RewritePatternSet, RewriterFirst,
-};
+pub use pattern::{FnPattern, FrozenPatternSet, RewriteFn, RewritePattern, RewritePatternSet};
 pub use region_simplify::{erase_unreachable_blocks, RegionSimplify};
 pub use rewriter::{InsertionPoint, PatternRewriter, RewriterListener};
 pub use trivially_dead::{is_trivially_dead, would_op_be_trivially_dead};

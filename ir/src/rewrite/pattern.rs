@@ -46,54 +46,19 @@ pub struct FnPattern {
     rewrite: RewriteFn,
 }
 
-/// Marks a rewrite function taking `(op, rewriter)`, as
-/// [`RewritePattern::match_and_rewrite`] does.
-pub enum OpFirst {}
-
-/// Marks a rewrite function taking `(rewriter, op)`: the order
-/// `FnPattern` took before it followed `match_and_rewrite`, still accepted
-/// so that code not converted yet builds. New code takes `(op, rewriter)`.
-pub enum RewriterFirst {}
-
-/// A function `FnPattern::new` accepts as a rewrite; `Marker` (inferred)
-/// is the argument order, [`OpFirst`] or, for older code,
-/// [`RewriterFirst`].
-pub trait IntoRewriteFn<Marker> {
-    /// The rewrite with its arguments in `(op, rewriter)` order.
-    fn into_rewrite_fn(self) -> RewriteFn;
-}
-
-impl<F> IntoRewriteFn<OpFirst> for F
-where
-    F: Fn(Operation, &mut PatternRewriter<'_>) -> bool + 'static,
-{
-    fn into_rewrite_fn(self) -> RewriteFn {
-        Box::new(self)
-    }
-}
-
-impl<F> IntoRewriteFn<RewriterFirst> for F
-where
-    F: Fn(&mut PatternRewriter<'_>, Operation) -> bool + 'static,
-{
-    fn into_rewrite_fn(self) -> RewriteFn {
-        Box::new(move |op, rewriter| self(rewriter, op))
-    }
-}
-
 impl FnPattern {
     /// A pattern named `name` rewriting `root` ops with `rewrite`, a
     /// function of `(op, rewriter)` returning whether it changed the IR
     /// (as [`RewritePattern::match_and_rewrite`]).
-    pub fn new<Marker>(
+    pub fn new(
         root: &'static str,
         name: &'static str,
-        rewrite: impl IntoRewriteFn<Marker>,
+        rewrite: impl Fn(Operation, &mut PatternRewriter<'_>) -> bool + 'static,
     ) -> Self {
         FnPattern {
             root,
             name,
-            rewrite: rewrite.into_rewrite_fn(),
+            rewrite: Box::new(rewrite),
         }
     }
 }
