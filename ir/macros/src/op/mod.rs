@@ -15,6 +15,9 @@ use parse::{Arity, FieldKind};
 
 pub(crate) use parse::OpArgs;
 
+/// The items an op declaration expands to: the handle struct, its static
+/// `OpSpec`, its inherent functions (`spec`, `register`, `build`, the
+/// accessors), `TypedOp` and the `DeclaredOp` submission.
 pub(crate) fn expand(args: OpArgs, input: DeriveInput) -> syn::Result<TokenStream2> {
     let fields = parse::struct_fields(&input)?;
     let decl = parse::op_decl(&args, &fields)?;
