@@ -146,8 +146,6 @@ pub(crate) fn expand(attr: TokenStream2, input: DeriveInput) -> syn::Result<Toke
 
     // The fields: options (their #[option] removed from the output) and
     // plain state.
-    let mut options = Vec::new();
-    let mut others = Vec::new();
     let unit = matches!(data.fields, Fields::Unit);
     if let Fields::Unnamed(fields) = &data.fields {
         return Err(syn::Error::new_spanned(
@@ -155,55 +153,8 @@ pub(crate) fn expand(attr: TokenStream2, input: DeriveInput) -> syn::Result<Toke
             "#[pass] needs named fields (or none)",
         ));
     }
-    for field in item_data.fields.iter_mut() {
-        let Some(ident) = field.ident.clone() else {
-            continue;
-        };
-        let mut decl = None;
-        let mut error = None;
-        field.attrs.retain(|a| {
-            if !a.path().is_ident("option") {
-                return true;
-            }
-            match a.parse_args::<KeyValues>() {
-                Ok(kv) => decl = Some(kv),
-                Err(e) => error = Some(e),
-            }
-            false
-        });
-        if let Some(e) = error {
-            return Err(e);
-        }
-        match decl {
-            Some(mut kv) => {
-                let option_name = kv
-                    .take_str("name")?
-                    .map(|s| s.value())
-                    .unwrap_or_else(|| ident.to_string().replace('_', "-"));
-                let description = kv.take_str("description")?.ok_or_else(|| {
-                    syn::Error::new_spanned(&ident, "#[option] needs `description = \"...\"`")
-                })?;
-                let default = kv.take("default").map(|v| v.text());
-                kv.finish()?;
-                options.push(OptionDecl {
-                    field: ident,
-                    ty: field.ty.clone(),
-                    name: option_name,
-                    description,
-                    default,
-                });
-            }
-            None => others.push(ident),
-        }
-    }
-    for (i, a) in options.iter().enumerate() {
-        if options[..i].iter().any(|b| b.name == a.name) {
-            return Err(syn::Error::new_spanned(
-                &a.field,
-                format!("two options are named `{}`", a.name),
-            ));
-        }
-    }
+    let (options, others) = parse_options(item_data)?;
+    check_unique_names(&options)?;
 
     let krate = quote!(::strata_ir);
     let ident = &input.ident;
@@ -320,4 +271,66 @@ pub(crate) fn expand(attr: TokenStream2, input: DeriveInput) -> syn::Result<Toke
             }
         }
     })
+}
+
+/// The struct's options (their `#[option]` attributes removed from
+/// `item_data`) and its other fields, the plain state.
+fn parse_options(item_data: &mut syn::DataStruct) -> syn::Result<(Vec<OptionDecl>, Vec<Ident>)> {
+    let mut options = Vec::new();
+    let mut others = Vec::new();
+    for field in item_data.fields.iter_mut() {
+        let Some(ident) = field.ident.clone() else {
+            continue;
+        };
+        let mut decl = None;
+        let mut error = None;
+        field.attrs.retain(|a| {
+            if !a.path().is_ident("option") {
+                return true;
+            }
+            match a.parse_args::<KeyValues>() {
+                Ok(kv) => decl = Some(kv),
+                Err(e) => error = Some(e),
+            }
+            false
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        match decl {
+            Some(mut kv) => {
+                let option_name = kv
+                    .take_str("name")?
+                    .map(|s| s.value())
+                    .unwrap_or_else(|| ident.to_string().replace('_', "-"));
+                let description = kv.take_str("description")?.ok_or_else(|| {
+                    syn::Error::new_spanned(&ident, "#[option] needs `description = \"...\"`")
+                })?;
+                let default = kv.take("default").map(|v| v.text());
+                kv.finish()?;
+                options.push(OptionDecl {
+                    field: ident,
+                    ty: field.ty.clone(),
+                    name: option_name,
+                    description,
+                    default,
+                });
+            }
+            None => others.push(ident),
+        }
+    }
+    Ok((options, others))
+}
+
+/// An error for the second of two options with the same name.
+fn check_unique_names(options: &[OptionDecl]) -> syn::Result<()> {
+    for (i, a) in options.iter().enumerate() {
+        if options[..i].iter().any(|b| b.name == a.name) {
+            return Err(syn::Error::new_spanned(
+                &a.field,
+                format!("two options are named `{}`", a.name),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -314,26 +314,7 @@ impl Printer<'_> {
         let mut typed: Option<Type> = None;
         match ctx.attr_kind(attr) {
             AttrKind::Integer { ty, value } => {
-                let (width, signedness) = match ctx.type_kind(*ty) {
-                    TypeKind::Integer { width, signedness } => (*width, *signedness),
-                    _ => (64, Signedness::Signed),
-                };
-                if width == 1 && signedness == Signedness::Signless {
-                    self.out
-                        .push_str(if *value != 0 { "true" } else { "false" });
-                    return;
-                }
-                if signedness == Signedness::Unsigned {
-                    let _ = write!(self.out, "{value}");
-                } else {
-                    let _ = write!(self.out, "{}", sign_extend(*value, width));
-                }
-                let is_i64 = width == 64
-                    && signedness == Signedness::Signless
-                    && matches!(ctx.type_kind(*ty), TypeKind::Integer { .. });
-                if !(elision == Elision::May && is_i64) {
-                    typed = Some(*ty);
-                }
+                typed = self.print_integer_attr(*ty, *value, elision)
             }
             AttrKind::WideInteger { ty, words } => {
                 let (width, signedness) = match ctx.type_kind(*ty) {
@@ -403,26 +384,7 @@ impl Printer<'_> {
                 indices,
                 values,
             } => {
-                self.out.push_str("sparse<");
-                if let (
-                    AttrKind::DenseElements {
-                        ty: ity,
-                        data: idata,
-                    },
-                    AttrKind::DenseElements {
-                        ty: vty,
-                        data: vdata,
-                    },
-                ) = (ctx.attr_kind(*indices), ctx.attr_kind(*values))
-                {
-                    let count = ctx.type_kind(*ity).shape().map(crate::types::num_elements);
-                    if count != Some(0) {
-                        self.print_dense_elements(*ity, idata, false);
-                        self.out.push_str(", ");
-                        self.print_dense_elements(*vty, vdata, true);
-                    }
-                }
-                self.out.push('>');
+                self.print_sparse_elements(*indices, *values);
                 typed = Some(*ty);
             }
             AttrKind::DenseResource { ty, key } => {
@@ -446,33 +408,7 @@ impl Printer<'_> {
                 typed = Some(*ty);
             }
             AttrKind::DenseArray { element, values } => {
-                self.out.push_str("array<");
-                self.print_type(*element);
-                if !values.is_empty() {
-                    self.out.push_str(": ");
-                    let kind = ctx.float_kind(*element);
-                    let (width, unsigned) = match ctx.type_kind(*element) {
-                        TypeKind::Integer { width, signedness } => {
-                            (*width, *signedness == Signedness::Unsigned)
-                        }
-                        _ => (64, false),
-                    };
-                    for (i, &v) in values.iter().enumerate() {
-                        if i > 0 {
-                            self.out.push_str(", ");
-                        }
-                        if let Some(kind) = kind {
-                            self.out.push_str(&float::format_float(kind, v as u128));
-                        } else if width == 1 {
-                            self.out.push_str(if v != 0 { "true" } else { "false" });
-                        } else if unsigned {
-                            let _ = write!(self.out, "{v}");
-                        } else {
-                            let _ = write!(self.out, "{}", sign_extend(v as u128, width));
-                        }
-                    }
-                }
-                self.out.push('>');
+                self.print_dense_array(*element, values);
                 return;
             }
             AttrKind::AffineMap(map) => {
@@ -510,6 +446,90 @@ impl Printer<'_> {
             self.out.push_str(" : ");
             self.print_type(ty);
         }
+    }
+
+    /// An integer attribute's value; the type to print after it, unless it
+    /// is elided (`true`/`false`, an elidable `i64`).
+    fn print_integer_attr(&mut self, ty: Type, value: u128, elision: Elision) -> Option<Type> {
+        let ctx = self.ctx;
+        let (width, signedness) = match ctx.type_kind(ty) {
+            TypeKind::Integer { width, signedness } => (*width, *signedness),
+            _ => (64, Signedness::Signed),
+        };
+        if width == 1 && signedness == Signedness::Signless {
+            self.out.push_str(if value != 0 { "true" } else { "false" });
+            return None;
+        }
+        if signedness == Signedness::Unsigned {
+            let _ = write!(self.out, "{value}");
+        } else {
+            let _ = write!(self.out, "{}", sign_extend(value, width));
+        }
+        let is_i64 = width == 64
+            && signedness == Signedness::Signless
+            && matches!(ctx.type_kind(ty), TypeKind::Integer { .. });
+        if elision == Elision::May && is_i64 {
+            None
+        } else {
+            Some(ty)
+        }
+    }
+
+    /// `sparse<indices, values>`, its body empty when there are no entries.
+    fn print_sparse_elements(&mut self, indices: Attribute, values: Attribute) {
+        let ctx = self.ctx;
+        self.out.push_str("sparse<");
+        if let (
+            AttrKind::DenseElements {
+                ty: ity,
+                data: idata,
+            },
+            AttrKind::DenseElements {
+                ty: vty,
+                data: vdata,
+            },
+        ) = (ctx.attr_kind(indices), ctx.attr_kind(values))
+        {
+            let count = ctx.type_kind(*ity).shape().map(crate::types::num_elements);
+            if count != Some(0) {
+                self.print_dense_elements(*ity, idata, false);
+                self.out.push_str(", ");
+                self.print_dense_elements(*vty, vdata, true);
+            }
+        }
+        self.out.push('>');
+    }
+
+    /// `array<element: v, ...>`.
+    fn print_dense_array(&mut self, element: Type, values: &[u64]) {
+        let ctx = self.ctx;
+        self.out.push_str("array<");
+        self.print_type(element);
+        if !values.is_empty() {
+            self.out.push_str(": ");
+            let kind = ctx.float_kind(element);
+            let (width, unsigned) = match ctx.type_kind(element) {
+                TypeKind::Integer { width, signedness } => {
+                    (*width, *signedness == Signedness::Unsigned)
+                }
+                _ => (64, false),
+            };
+            for (i, &v) in values.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                if let Some(kind) = kind {
+                    self.out.push_str(&float::format_float(kind, v as u128));
+                } else if width == 1 {
+                    self.out.push_str(if v != 0 { "true" } else { "false" });
+                } else if unsigned {
+                    let _ = write!(self.out, "{v}");
+                } else {
+                    let _ = write!(self.out, "{}", sign_extend(v as u128, width));
+                }
+            }
+        }
+        self.out.push('>');
     }
 
     pub(crate) fn print_named_attributes(&mut self, entries: &[(crate::Ident, Attribute)]) {
