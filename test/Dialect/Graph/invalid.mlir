@@ -111,7 +111,7 @@ func.func @sqrt_int(%a: tensor<4xi32>) {
 // -----
 
 func.func @and_float(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.and' op operand #0 must be tensor of integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'graph.and' op operand #0 must be tensor of 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer values, but got 'tensor<4xf32>'}}
   %0 = graph.and %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return
 }
@@ -119,7 +119,7 @@ func.func @and_float(%a: tensor<4xf32>) {
 // -----
 
 func.func @add_scalar(%a: f32) {
-  // expected-error @+1 {{'graph.add' op operand #0 must be tensor of any type values, but got 'f32'}}
+  // expected-error @+1 {{'graph.add' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer or index values, but got 'f32'}}
   %0 = graph.add %a, %a : (f32, f32) -> tensor<f32>
   return
 }
@@ -127,7 +127,7 @@ func.func @add_scalar(%a: f32) {
 // -----
 
 func.func @reshape_shape_float(%a: tensor<4xf32>, %s: tensor<1xf32>) {
-  // expected-error @+1 {{'graph.reshape' op operand #1 must be tensor of signless integer values, but got 'tensor<1xf32>'}}
+  // expected-error @+1 {{'graph.reshape' op operand #1 must be tensor of 1-bit, 8-bit, 16-bit, 32-bit or 64-bit signless integer values, but got 'tensor<1xf32>'}}
   %0 = graph.reshape %a, %s : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
   return
 }
@@ -143,7 +143,7 @@ func.func @where_cond(%c: tensor<4xi32>, %a: tensor<4xf32>) {
 // -----
 
 func.func @argmax_float_result(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.argmax' op result #0 must be tensor of signless integer values, but got 'tensor<1xf32>'}}
+  // expected-error @+1 {{'graph.argmax' op result #0 must be tensor of 1-bit, 8-bit, 16-bit, 32-bit or 64-bit signless integer values, but got 'tensor<1xf32>'}}
   %0 = graph.argmax %a : (tensor<4xf32>) -> tensor<1xf32>
   return
 }
@@ -159,7 +159,7 @@ func.func @conv_int(%x: tensor<1x3x32x32xi8>, %w: tensor<8x3x3x3xi8>) {
 // -----
 
 func.func @constant_vector() {
-  // expected-error @+1 {{'graph.constant' op result #0 must be tensor of any type values, but got 'vector<2xi64>'}}
+  // expected-error @+1 {{'graph.constant' op result #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer or index values, but got 'vector<2xi64>'}}
   %0 = graph.constant dense<1> : vector<2xi64>
   return
 }

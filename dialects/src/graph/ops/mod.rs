@@ -34,12 +34,35 @@ pub use resample::*;
 pub use shape::*;
 pub use signal::*;
 
-type_constraint!(
-    /// A ranked or unranked tensor of any element type.
-    AnyTensor, "tensor of any type values", |ctx, ty| matches!(
+/// Whether `ty` is an element type the graph ops compute with: `f16`,
+/// `bf16`, `f32`, `f64`, integers of 1, 8, 16, 32 or 64 bits (any
+/// signedness) and `index` (what the interpreter and the kernels implement).
+fn is_graph_element(ctx: &strata_ir::Context, ty: strata_ir::Type) -> bool {
+    match ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } => matches!(width, 1 | 8 | 16 | 32 | 64),
+        TypeKind::Index => true,
+        _ => strata_ir::ods::constraints::is_f16_bf16_f32_f64(ctx, ty),
+    }
+}
+
+/// Whether `ty` is an integer of 1, 8, 16, 32 or 64 bits.
+fn is_graph_integer(ctx: &strata_ir::Context, ty: strata_ir::Type) -> bool {
+    matches!(
         ctx.type_kind(ty),
-        TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+        TypeKind::Integer {
+            width: 1 | 8 | 16 | 32 | 64,
+            ..
+        }
     )
+}
+
+type_constraint!(
+    /// A ranked or unranked tensor of an element type the graph ops compute
+    /// with (see `is_graph_element`): not complex numbers, 8-bit or wide
+    /// floats, or integers of other widths.
+    AnyTensor, "tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer or index values", |ctx, ty| {
+        strata_ir::ods::constraints::is_tensor_of(ctx, ty, is_graph_element)
+    }
 );
 type_constraint!(
     /// A tensor of the floats the graph ops compute with: `f16`, `bf16`,
@@ -58,20 +81,19 @@ type_constraint!(
     )
 );
 type_constraint!(
-    /// A tensor of integers of any width and signedness, `i1` included.
-    AnyIntTensor, "tensor of integer values", |ctx, ty| matches!(
-        ctx.type_kind(ty),
-        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
-            if matches!(ctx.type_kind(*element), TypeKind::Integer { .. })
-    )
+    /// A tensor of integers of 1, 8, 16, 32 or 64 bits, any signedness.
+    AnyIntTensor, "tensor of 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer values", |ctx, ty| {
+        strata_ir::ods::constraints::is_tensor_of(ctx, ty, is_graph_integer)
+    }
 );
 type_constraint!(
-    /// A tensor of signless integers (indices, shapes, axes).
-    IntTensor, "tensor of signless integer values", |ctx, ty| matches!(
-        ctx.type_kind(ty),
-        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element }
-            if strata_ir::ods::constraints::is_signless_int(ctx, *element)
-    )
+    /// A tensor of signless integers of 1, 8, 16, 32 or 64 bits (indices,
+    /// shapes, axes).
+    IntTensor, "tensor of 1-bit, 8-bit, 16-bit, 32-bit or 64-bit signless integer values", |ctx, ty| {
+        strata_ir::ods::constraints::is_tensor_of(ctx, ty, |ctx, t| {
+            is_graph_integer(ctx, t) && strata_ir::ods::constraints::is_signless_int(ctx, t)
+        })
+    }
 );
 
 attr_constraint!(
