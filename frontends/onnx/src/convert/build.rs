@@ -3,7 +3,7 @@
 //! compositions (casts, scalars, ranges, reshapes) that the conversions
 //! share.
 
-use strata_dialects::graph::infer::{infer_results, result_type};
+use strata_dialects::builders::build_graph_op;
 use strata_dialects::graph::shape::{shape_of, Dim};
 use strata_ir::attributes::AttrKind;
 use strata_ir::float::FloatKind;
@@ -64,45 +64,24 @@ impl Importer<'_> {
     }
 
     /// Creates a `graph` op at the end of the body with inferred result
-    /// types (`hint` gives the element type where the op declares it).
+    /// types (`element` gives the result's element type where the op
+    /// declares it: `graph.cast`), with the dialect's own builder
+    /// ([`build_graph_op`]).
     pub(super) fn op(
         &mut self,
         name: &str,
         operands: Vec<Value>,
         props: Vec<(&str, Attribute)>,
         num_results: usize,
-        hint: Option<Type>,
+        element: Option<Type>,
         loc: Location,
     ) -> Res<Vec<Value>> {
-        let placeholder = match hint {
-            Some(t) => t,
-            None => {
-                let f32 = self.ctx.float_type(FloatKind::F32);
-                self.ctx
-                    .intern_type(TypeKind::UnrankedTensor { element: f32 })
-            }
-        };
-        let op = self.create(name, operands, vec![placeholder; num_results], props, loc);
+        let op = build_graph_op(self.ctx, loc, name, &operands, &props, num_results, element)
+            .map_err(|e| e.message)?;
         if let Some(block) = self.block {
             self.ctx.append_op(block, op);
         }
-        let inferred = infer_results(self.ctx, op)
-            .unwrap_or_else(|| Err("has operands that are not tensors".into()))?;
-        let results: Vec<Value> = self.ctx.results(op).collect();
-        if inferred.len() != results.len() {
-            return Err(format!(
-                "infers {} results, expected {}",
-                inferred.len(),
-                results.len()
-            )
-            .into());
-        }
-        for (r, inf) in results.iter().zip(&inferred) {
-            let declared = self.ctx.value_type(*r);
-            let ty = result_type(self.ctx, inf, declared);
-            self.ctx.set_value_type(*r, ty);
-        }
-        Ok(results)
+        Ok(self.ctx.results(op).collect())
     }
 
     pub(super) fn op1(
@@ -271,10 +250,7 @@ impl Importer<'_> {
         if self.elem(x) == Some(elem) {
             return Ok(x);
         }
-        let hint = self
-            .ctx
-            .intern_type(TypeKind::UnrankedTensor { element: elem });
-        Ok(self.op("graph.cast", vec![x], vec![], 1, Some(hint), loc)?[0])
+        Ok(self.op("graph.cast", vec![x], vec![], 1, Some(elem), loc)?[0])
     }
 
     /// A one-element tensor (shape `[]` or `[1]`) as a 0-D `i64`.

@@ -3,7 +3,6 @@
 //! `Mod`, `Clip`, `Cast`, ...), and the math functions that import as
 //! compositions (`Tan`, `Sinh`, `IsNaN`, ...).
 
-use strata_ir::types::TypeKind;
 use strata_ir::{Location, Value};
 
 use super::{one, scalar_attr, Attrs, Convert, Importer, Res};
@@ -96,10 +95,7 @@ fn pow(im: &mut Importer, node: &NodeProto, _a: &Attrs, loc: Location) -> Res<Ve
     if im.elem(l) != im.elem(r) {
         // ONNX lets the exponent have its own type: convert it to the base's.
         let elem = im.elem(l).ok_or("operand is not a tensor")?;
-        let hint = im
-            .ctx
-            .intern_type(TypeKind::UnrankedTensor { element: elem });
-        r = im.op("graph.cast", vec![r], vec![], 1, Some(hint), loc)?[0];
+        r = im.op("graph.cast", vec![r], vec![], 1, Some(elem), loc)?[0];
     }
     one(im.op1("graph.pow", vec![l, r], vec![], loc))
 }
@@ -160,10 +156,7 @@ fn cast(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Ve
         let like = im.req(node, 1)?;
         im.elem(like).ok_or("operand is not a tensor")?
     };
-    let hint = im
-        .ctx
-        .intern_type(TypeKind::UnrankedTensor { element: elem });
-    im.op("graph.cast", vec![x], vec![], 1, Some(hint), loc)
+    im.op("graph.cast", vec![x], vec![], 1, Some(elem), loc)
 }
 
 fn select(im: &mut Importer, node: &NodeProto, _a: &Attrs, loc: Location) -> Res<Vec<Value>> {
