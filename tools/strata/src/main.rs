@@ -423,21 +423,11 @@ fn run(
     let in_names = io_names(&ctx, func, "arg_attrs", "input", arg_types.len());
     let out_names = io_names(&ctx, func, "res_attrs", "output", result_count);
 
-    let expected = load_expected(expects, &out_names)?;
-    let mut given: BTreeMap<String, Tensor> = BTreeMap::new();
-    for spec in inputs {
-        let (name, file) = spec.split_once('=').ok_or_else(|| {
-            DriverError::Message(format!("--input '{spec}': expected NAME=FILE.npy"))
-        })?;
-        if !in_names.iter().any(|n| n == name) {
-            return Err(DriverError::Message(format!(
-                "--input '{name}': the model has no such input (its inputs: {})",
-                in_names.join(", ")
-            )));
-        }
-        let t = npy::load(Path::new(file)).map_err(|e| DriverError::Message(e.to_string()))?;
-        given.insert(name.to_string(), t);
-    }
+    let expected = load_named(expects, "--expect", "output", &out_names)?;
+    let mut given: BTreeMap<String, Tensor> = load_named(inputs, "--input", "input", &in_names)?
+        .into_iter()
+        .map(|(name, (_, t))| (name, t))
+        .collect();
     let mut sym_sizes = BTreeMap::new();
     for spec in dims {
         let parsed = spec
@@ -484,26 +474,29 @@ fn run(
     compare_outputs(&out_names, &outputs, &expected, tolerance)
 }
 
-/// The references of `--expect NAME=FILE.npy`, by output name.
-fn load_expected(
-    expects: &[String],
-    out_names: &[String],
+/// The `.npy` files of `flag NAME=FILE.npy` options, by name (with the
+/// file name), each NAME one of `names` (the model's `kind`s).
+fn load_named(
+    specs: &[String],
+    flag: &str,
+    kind: &str,
+    names: &[String],
 ) -> Result<BTreeMap<String, (String, Tensor)>, DriverError> {
-    let mut expected = BTreeMap::new();
-    for spec in expects {
+    let mut files = BTreeMap::new();
+    for spec in specs {
         let (name, file) = spec.split_once('=').ok_or_else(|| {
-            DriverError::Message(format!("--expect '{spec}': expected NAME=FILE.npy"))
+            DriverError::Message(format!("{flag} '{spec}': expected NAME=FILE.npy"))
         })?;
-        if !out_names.iter().any(|n| n == name) {
+        if !names.iter().any(|n| n == name) {
             return Err(DriverError::Message(format!(
-                "--expect '{name}': the model has no such output (its outputs: {})",
-                out_names.join(", ")
+                "{flag} '{name}': the model has no such {kind} (its {kind}s: {})",
+                names.join(", ")
             )));
         }
         let t = npy::load(Path::new(file)).map_err(|e| DriverError::Message(e.to_string()))?;
-        expected.insert(name.to_string(), (file.to_string(), t));
+        files.insert(name.to_string(), (file.to_string(), t));
     }
-    Ok(expected)
+    Ok(files)
 }
 
 /// Checks each output that has a reference; prints a line per match and
