@@ -383,15 +383,7 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> KResult<Tensor> {
     let dtype = x.dtype();
     let shape = x.shape().to_vec();
     if dtype.is_float() {
-        let r: Vec<f64> = x
-            .to_f64_vec()
-            .into_iter()
-            .map(|v| float_unary(op, v))
-            .collect();
-        return Ok(Tensor::from_parts(
-            shape,
-            TensorData::from_f64_slice(dtype, &r),
-        ));
+        return map_float(x, |v| float_unary(op, v));
     }
     // Unsigned values are never negative: abs and relu are the identity.
     let f: fn(i128) -> i128 = match op {
@@ -414,7 +406,7 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> KResult<Tensor> {
 /// `f` applied to every element of a float tensor, computed in `f64` and
 /// rounded to the tensor's dtype (the evaluation of an op declared with a
 /// scalar function).
-pub fn map_float(x: &Tensor, f: fn(f64) -> f64) -> KResult<Tensor> {
+pub fn map_float(x: &Tensor, f: impl Fn(f64) -> f64) -> KResult<Tensor> {
     if !x.dtype().is_float() {
         return Err(unsupported("map_float", format!("{}", x.dtype())));
     }
