@@ -319,7 +319,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let filter = std::env::var("STRATA_NODE_TESTS").ok();
-    let bless = std::env::var_os("STRATA_BLESS").is_some();
+    let bless = common::env_flag("STRATA_BLESS");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .into_iter()
         .flatten()

@@ -106,8 +106,9 @@ pub fn build_tools() {
     });
 }
 
-/// Whether the opt-out variable `var` is set (to anything but `0` or empty).
-pub fn opted_out(var: &str) -> bool {
+/// Whether the switch `var` (an opt-out, `STRATA_BLESS`) is set, to
+/// anything but `0` or empty.
+pub fn env_flag(var: &str) -> bool {
     std::env::var_os(var).is_some_and(|v| !v.is_empty() && v != "0")
 }
 
@@ -119,7 +120,7 @@ pub fn require(path: &Path, what: &str, install: &str, opt_out: &str) -> bool {
     if path.exists() {
         return true;
     }
-    if opted_out(opt_out) {
+    if env_flag(opt_out) {
         println!(
             "{what}: skipped: {} is missing and {opt_out} is set",
             path.display()
@@ -257,7 +258,7 @@ fn doc_files() -> Vec<PathBuf> {
 pub fn check_generated_docs(key: &str, value: &str) -> Vec<String> {
     let open = format!("<!-- generated:{key} -->");
     let close = "<!-- /generated -->";
-    let bless = opted_out("STRATA_BLESS");
+    let bless = env_flag("STRATA_BLESS");
     let mut problems = Vec::new();
     let mut uses = 0;
     for path in doc_files() {
