@@ -38,11 +38,9 @@ pub use signal::*;
 /// `bf16`, `f32`, `f64`, integers of 1, 8, 16, 32 or 64 bits (any
 /// signedness) and `index` (what the interpreter and the kernels implement).
 fn is_graph_element(ctx: &strata_ir::Context, ty: strata_ir::Type) -> bool {
-    match ctx.type_kind(ty) {
-        TypeKind::Integer { width, .. } => matches!(width, 1 | 8 | 16 | 32 | 64),
-        TypeKind::Index => true,
-        _ => strata_ir::ods::constraints::is_f16_bf16_f32_f64(ctx, ty),
-    }
+    is_graph_integer(ctx, ty)
+        || matches!(ctx.type_kind(ty), TypeKind::Index)
+        || strata_ir::ods::constraints::is_f16_bf16_f32_f64(ctx, ty)
 }
 
 /// Whether `ty` is an integer of 1, 8, 16, 32 or 64 bits.
