@@ -13,8 +13,10 @@ pub mod docs;
 mod fold;
 pub mod func;
 pub mod graph;
+pub mod kernel;
 pub mod math;
 pub mod scf;
+pub mod tensor;
 
 use strata_ir::Context;
 
@@ -25,4 +27,6 @@ pub fn register_all(ctx: &mut Context) {
     math::register(ctx);
     scf::register(ctx);
     graph::register(ctx);
+    tensor::register(ctx);
+    kernel::register(ctx);
 }

@@ -39,6 +39,7 @@ fn main() -> ExitCode {
 fn run_main() -> ExitCode {
     let mut registry = PassRegistry::default();
     strata_passes::register_all(&mut registry);
+    strata_lowering::register_passes(&mut registry);
     let options = match parse_args(std::env::args().skip(1), &registry) {
         Ok(Action::Run(options)) => options,
         Ok(Action::Help) => {

@@ -1,0 +1,6 @@
+//! `graph_to_tensor`.
+
+use strata_ir::pass::PassRegistry;
+
+/// Register this conversion's passes.
+pub fn register_passes(_registry: &mut PassRegistry) {}
