@@ -6,7 +6,7 @@
 //! `verify`.
 
 mod ops;
-mod syntax;
+pub(crate) mod syntax;
 mod verify;
 
 pub use ops::*;

@@ -59,7 +59,7 @@ fn dict_array(ctx: &mut Context, attrs: &[Option<Attribute>]) -> Option<Attribut
 }
 
 /// `[visibility] @name(args) [-> results] [attributes {...}] [{ body }]`.
-pub(super) fn parse_func(
+pub(crate) fn parse_func(
     p: &mut OpAsmParser<'_, '_>,
     state: &mut OperationState,
 ) -> Result<(), Diagnostic> {
@@ -137,7 +137,7 @@ pub(super) fn parse_func(
     Ok(())
 }
 
-pub(super) fn print_func(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
+pub(crate) fn print_func(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
     let ctx = p.ctx();
     let func = FuncOp(op);
     p.write_char(' ');

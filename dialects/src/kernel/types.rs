@@ -1,0 +1,109 @@
+//! `!kernel.ptr<T>`: a pointer to elements of type `T` in global memory.
+//!
+//! Dialect types are stored in the context as their canonical text
+//! (`TypeKind::Opaque`); these helpers build and read them.
+
+use strata_ir::printer::type_to_string;
+use strata_ir::{Context, Type, TypeKind};
+
+/// The canonical body of a pointer type: `ptr<f32>`.
+fn ptr_body(ctx: &Context, pointee: Type) -> String {
+    format!("ptr<{}>", type_to_string(ctx, pointee))
+}
+
+/// `!kernel.ptr<pointee>`.
+pub fn ptr_type(ctx: &mut Context, pointee: Type) -> Type {
+    let data = ptr_body(ctx, pointee);
+    let dialect = ctx.ident("kernel");
+    ctx.intern_type(TypeKind::Opaque {
+        dialect,
+        data: data.into(),
+    })
+}
+
+/// Whether `ty` is a `!kernel.ptr<...>`.
+pub fn is_ptr(ctx: &Context, ty: Type) -> bool {
+    matches!(ctx.type_kind(ty), TypeKind::Opaque { dialect, data }
+        if ctx.ident_str(*dialect) == "kernel" && data.starts_with("ptr<"))
+}
+
+/// Whether `ty` is a pointer or a tile (ranked tensor) of pointers.
+pub fn is_ptr_like(ctx: &Context, ty: Type) -> bool {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { element, .. } => is_ptr(ctx, *element),
+        _ => is_ptr(ctx, ty),
+    }
+}
+
+/// Whether `ptr` (a pointer type) points to `element`.
+pub fn points_to(ctx: &Context, ptr: Type, element: Type) -> bool {
+    matches!(ctx.type_kind(ptr), TypeKind::Opaque { data, .. }
+        if is_ptr(ctx, ptr) && **data == *ptr_body(ctx, element))
+}
+
+/// The pointee of a pointer type (parsed from its text).
+pub fn pointee(ctx: &mut Context, ptr: Type) -> Option<Type> {
+    let TypeKind::Opaque { data, .. } = ctx.type_kind(ptr) else {
+        return None;
+    };
+    if !is_ptr(ctx, ptr) {
+        return None;
+    }
+    let inner = data.strip_prefix("ptr<")?.strip_suffix('>')?.to_string();
+    strata_ir::parser::parse_type(ctx, &inner).ok()
+}
+
+/// The element type of a tile (the type itself for a scalar).
+pub fn element_of(ctx: &Context, ty: Type) -> Type {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { element, .. } => *element,
+        _ => ty,
+    }
+}
+
+/// The shape of a tile (empty for a scalar).
+pub fn tile_shape(ctx: &Context, ty: Type) -> Vec<i64> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, .. } => shape.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// `ty` with the shape of `like`: the scalar `element` when `like` is a
+/// scalar, else a tile of `element` shaped as `like`.
+pub fn shaped_like(ctx: &mut Context, like: Type, element: Type) -> Type {
+    match ctx.type_kind(like).clone() {
+        TypeKind::RankedTensor { shape, .. } => ctx.tensor_type(shape, element),
+        _ => element,
+    }
+}
+
+/// The type parser of the dialect: `!kernel.ptr<T>`.
+pub(crate) fn parse_kernel_type(
+    ctx: &mut Context,
+    body: &str,
+) -> Result<Type, Vec<(usize, String)>> {
+    let Some(inner) = body
+        .strip_prefix("ptr")
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix('<'))
+        .and_then(|r| r.strip_suffix('>'))
+    else {
+        return Err(vec![(0, format!("unknown kernel type '{body}'"))]);
+    };
+    let pointee = strata_ir::parser::parse_type(ctx, inner.trim())
+        .map_err(|e| vec![(4, format!("invalid pointee type: {}", e.message))])?;
+    if !matches!(
+        ctx.type_kind(pointee),
+        TypeKind::Integer { .. } | TypeKind::Float(_) | TypeKind::Index
+    ) {
+        return Err(vec![(
+            4,
+            format!(
+                "pointee must be an integer or float type, got '{}'",
+                type_to_string(ctx, pointee)
+            ),
+        )]);
+    }
+    Ok(ptr_type(ctx, pointee))
+}

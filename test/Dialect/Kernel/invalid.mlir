@@ -1,0 +1,199 @@
+// Verifier errors of the kernel dialect.
+// REQUIRES: strata-opt
+// RUN: strata-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{'kernel.func' op grid rank must be 1, 2 or 3, got 4}}
+kernel.func @k() attributes {grid = 4 : i32} {
+  kernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.func' op num_warps must be a power of two from 1 to 32, got 3}}
+kernel.func @k() attributes {num_warps = 3 : i32} {
+  kernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.func' op parameter #0 must be a pointer or an integer or float scalar, got 'tensor<4xf32>'}}
+kernel.func @k(%a: tensor<4xf32>) {
+  kernel.return
+}
+
+// -----
+
+kernel.func @k() {
+  // expected-error @+1 {{'kernel.range' op expects end > start, got 4, 4}}
+  %r = kernel.range 4, 4 : tensor<0xi32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k() {
+  // expected-error @+1 {{'kernel.range' op result must be tensor<8xi32>, got 'tensor<4xi32>'}}
+  %r = kernel.range 0, 8 : tensor<4xi32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k(%x: f32) {
+  // expected-error @+1 {{'kernel.splat' op expects a scalar of the result's element type, got 'f32' for 'tensor<4xi32>'}}
+  %r = kernel.splat %x : f32 -> tensor<4xi32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k() {
+  %r = kernel.range 0, 4 : tensor<4xi32>
+  // expected-error @+1 {{'kernel.broadcast' op cannot broadcast 'tensor<4xi32>' to 'tensor<8xi32>'}}
+  %b = kernel.broadcast %r : tensor<4xi32> -> tensor<8xi32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k() {
+  %r = kernel.range 0, 4 : tensor<4xi32>
+  // expected-error @+1 {{'kernel.expand_dims' op axis 2 is out of range}}
+  %b = kernel.expand_dims %r axis = 2 : tensor<4xi32> -> tensor<4x1xi32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k(%p: !kernel.ptr<f32>) {
+  %r = kernel.range 0, 4 : tensor<4xi32>
+  // expected-error @+1 {{'kernel.addptr' op offsets 'tensor<4xi32>' must have the shape of the pointers '!kernel.ptr<f32>'}}
+  %q = kernel.addptr %p, %r : !kernel.ptr<f32>, tensor<4xi32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k(%p: !kernel.ptr<f32>) {
+  // expected-error @+1 {{expected a pointer type or a tile of pointers}}
+  %v = kernel.load %p : f32
+  kernel.return
+}
+
+// -----
+
+kernel.func @k(%p: !kernel.ptr<f32>, %v: f16) {
+  // expected-error @+1 {{'kernel.store' op value 'f16' does not match the pointers '!kernel.ptr<f32>'}}
+  "kernel.store"(%p, %v) : (!kernel.ptr<f32>, f16) -> ()
+  kernel.return
+}
+
+// -----
+
+kernel.func @k(%p: !kernel.ptr<f32>, %m: i32) {
+  // expected-error @+1 {{'kernel.load' op mask 'i32' must be i1 shaped as the pointers '!kernel.ptr<f32>'}}
+  %v = "kernel.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!kernel.ptr<f32>, i32) -> f32
+  kernel.return
+}
+
+
+// -----
+
+kernel.func @k() {
+  %a = arith.constant dense<0.0> : tensor<4x8xf16>
+  %c = arith.constant dense<0.0> : tensor<4x4xf32>
+  // expected-error @+1 {{'kernel.dot' op shapes do not compose: 'tensor<4x8xf16>' * 'tensor<4x8xf16>' -> 'tensor<4x4xf32>'}}
+  %d = kernel.dot %a, %a, %c : tensor<4x8xf16> * tensor<4x8xf16> -> tensor<4x4xf32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k() {
+  %a = arith.constant dense<0.0> : tensor<4x4xf16>
+  %c = arith.constant dense<0.0> : tensor<4x4xf64>
+  // expected-error @+1 {{'kernel.dot' op operands of 'f16' and 'f16' need an accumulator of their type (f32 for f16 and bf16, i32 for i8), got 'f64'}}
+  %d = kernel.dot %a, %a, %c : tensor<4x4xf16> * tensor<4x4xf16> -> tensor<4x4xf64>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k() {
+  %a = arith.constant dense<0.0> : tensor<4x8xf32>
+  // expected-error @+1 {{'kernel.reduce' op result 'tensor<8xf32>' must be 'tensor<4x8xf32>' without dimension 1}}
+  %r = kernel.reduce %a axis = 1 {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    kernel.yield %s : f32
+  } : tensor<4x8xf32> -> tensor<8xf32>
+  kernel.return
+}
+
+// -----
+
+kernel.func @k() {
+  %a = arith.constant dense<0.0> : tensor<4xf32>
+  // expected-error @+1 {{'kernel.reduce' op the combiner takes two 'f32' arguments}}
+  %r = kernel.reduce %a axis = 0 {
+  ^bb0(%x: f32):
+    kernel.yield %x : f32
+  } : tensor<4xf32> -> f32
+  kernel.return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'kernel.return' op expects parent op 'kernel.func'}}
+  kernel.return
+}
+
+// -----
+
+func.func @plan() {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'kernel.launch' op 'nope' does not reference a kernel.func}}
+  kernel.launch @nope grid(%c1) ()
+  return
+}
+
+// -----
+
+kernel.func @k(%p: !kernel.ptr<f32>) attributes {grid = 2 : i32} {
+  kernel.return
+}
+func.func @plan(%m: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'kernel.launch' op 'k' has a grid of rank 2, launched with 1 sizes}}
+  kernel.launch @k grid(%c1) (%m) : memref<4xf32>
+  return
+}
+
+// -----
+
+kernel.func @k(%p: !kernel.ptr<f32>) {
+  kernel.return
+}
+func.func @plan(%m: memref<4xf16>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'kernel.launch' op argument #0 of type 'memref<4xf16>' does not match parameter '!kernel.ptr<f32>'}}
+  kernel.launch @k grid(%c1) (%m) : memref<4xf16>
+  return
+}
+
+// -----
+
+func.func @plan() {
+  %a = kernel.alloc offset 0 : memref<4xf32>
+  // expected-error @+1 {{'kernel.view' op 'memref<4xf32>' and 'memref<8xf32>' must have the same element type and count}}
+  %b = kernel.view %a : memref<4xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pointee must be an integer or float type, got 'tensor<4xf32>'}}
+func.func @f(%p: !kernel.ptr<tensor<4xf32>>) {
+  return
+}
