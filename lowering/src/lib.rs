@@ -4,6 +4,7 @@
 //! `kernel_to_host`) and `llvm/`, LLVM IR through inkwell.
 
 pub mod graph_to_tensor;
+pub mod kernel_to_host;
 pub mod llvm;
 pub mod tensor_to_kernel;
 

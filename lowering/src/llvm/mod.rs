@@ -1,9 +1,51 @@
-//! LLVM code generation.
-use inkwell::context::Context;
+//! LLVM through inkwell: the host target machine, the `default<O3>`
+//! pipeline, and the JIT that turns a module into callable kernels.
 
-/// Smoke: creates an LLVM context.
-pub fn smoke() -> String {
-    let c = Context::create();
-    let m = c.create_module("m");
-    m.print_to_string().to_string()
+mod jit;
+
+pub use jit::{launch, HostKernel, JitModule};
+
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
+use inkwell::OptimizationLevel;
+
+/// An error of LLVM itself (initialization, verification, optimization, JIT).
+#[derive(Debug, thiserror::Error)]
+#[error("LLVM: {0}")]
+pub struct LlvmError(pub String);
+
+/// The host CPU's target machine (its triple, CPU name and features), at O3.
+pub fn host_target_machine() -> Result<TargetMachine, LlvmError> {
+    Target::initialize_native(&InitializationConfig::default()).map_err(LlvmError)?;
+    let triple: TargetTriple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| LlvmError(e.to_string()))?;
+    let cpu = TargetMachine::get_host_cpu_name().to_string();
+    let features = TargetMachine::get_host_cpu_features().to_string();
+    target
+        .create_target_machine(
+            &triple,
+            &cpu,
+            &features,
+            OptimizationLevel::Aggressive,
+            RelocMode::Default,
+            CodeModel::JITDefault,
+        )
+        .ok_or_else(|| LlvmError(format!("no target machine for {}", triple)))
+}
+
+/// Verify `module`, then run `default<O3>` on it for `machine`.
+pub fn optimize(
+    module: &inkwell::module::Module<'_>,
+    machine: &TargetMachine,
+) -> Result<(), LlvmError> {
+    module
+        .verify()
+        .map_err(|e| LlvmError(format!("invalid module: {e}")))?;
+    module.set_triple(&machine.get_triple());
+    module.set_data_layout(&machine.get_target_data().get_data_layout());
+    module
+        .run_passes("default<O3>", machine, PassBuilderOptions::create())
+        .map_err(|e| LlvmError(e.to_string()))
 }

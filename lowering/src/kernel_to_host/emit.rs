@@ -1,0 +1,1017 @@
+//! The emitter of one `kernel.func`: the program loop, lazy tiles,
+//! materialized tiles, and the ops that need loops of their own.
+
+use std::collections::HashMap;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::builder::Builder;
+use inkwell::context::Context as LlvmContext;
+use inkwell::module::Module;
+use inkwell::types::{BasicType, BasicTypeEnum};
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use inkwell::AddressSpace;
+use strata_dialects::kernel::types::{element_of, tile_shape};
+use strata_ir::{AttrKind, Block, Context, Operation, Type, TypeKind, Value};
+
+use super::scalar::{int_attr, is_elementwise, is_float, llvm_type, ScalarEmitter};
+use super::{kernel_name, HostError};
+
+type R<T> = Result<T, HostError>;
+
+/// A tile in memory: row-major elements at `ptr`.
+#[derive(Clone)]
+struct Tile<'ctx> {
+    ptr: PointerValue<'ctx>,
+    shape: Vec<i64>,
+    element: BasicTypeEnum<'ctx>,
+}
+
+/// How a strata value exists in the LLVM function.
+#[derive(Clone)]
+enum Repr<'ctx> {
+    Scalar(BasicValueEnum<'ctx>),
+    Tile(Tile<'ctx>),
+    /// A tile computed element by element where it is used.
+    Lazy(Operation),
+}
+
+pub(super) struct Emitter<'a, 'ctx> {
+    ir: &'a Context,
+    llvm: &'ctx LlvmContext,
+    module: &'a Module<'ctx>,
+    builder: Builder<'ctx>,
+    function: FunctionValue<'ctx>,
+    entry: BasicBlock<'ctx>,
+    values: HashMap<Value, Repr<'ctx>>,
+    /// Program ids and grid sizes, as i64.
+    pid: [IntValue<'ctx>; 3],
+    grid: [IntValue<'ctx>; 3],
+    /// Where `kernel.return` goes: the next program.
+    next_program: BasicBlock<'ctx>,
+    reassoc: bool,
+}
+
+fn strides(shape: &[i64]) -> Vec<i64> {
+    let mut s = vec![1; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1].max(1);
+    }
+    s
+}
+
+/// Emit `kernel` as the host entry point of its name into `module`.
+pub(super) fn emit_kernel<'ctx>(
+    ir: &Context,
+    kernel: Operation,
+    llvm: &'ctx LlvmContext,
+    module: &Module<'ctx>,
+) -> R<()> {
+    let name = kernel_name(ir, kernel);
+    let i64t = llvm.i64_type();
+    let ptr = llvm.ptr_type(AddressSpace::default());
+    let fn_type = llvm.void_type().fn_type(
+        &[
+            ptr.into(),
+            i64t.into(),
+            i64t.into(),
+            i64t.into(),
+            i64t.into(),
+            i64t.into(),
+        ],
+        false,
+    );
+    let function = module.add_function(&name, fn_type, None);
+    let entry = llvm.append_basic_block(function, "entry");
+    let header = llvm.append_basic_block(function, "program");
+    let body_bb = llvm.append_basic_block(function, "body");
+    let next = llvm.append_basic_block(function, "next");
+    let exit = llvm.append_basic_block(function, "exit");
+    let builder = llvm.create_builder();
+    let p = |i: u32| function.get_nth_param(i).map(|v| v.into_int_value());
+    let (Some(gx), Some(gy), Some(gz), Some(begin), Some(end)) = (p(1), p(2), p(3), p(4), p(5))
+    else {
+        return Err(HostError::at(
+            ir,
+            kernel,
+            "internal error: entry parameters",
+        ));
+    };
+    let args_ptr = function
+        .get_nth_param(0)
+        .map(|v| v.into_pointer_value())
+        .ok_or_else(|| HostError::at(ir, kernel, "internal error: entry parameters"))?;
+
+    builder.position_at_end(entry);
+    let Some(block) = ir
+        .op_regions(kernel)
+        .first()
+        .and_then(|&r| ir.region_entry_block(r))
+    else {
+        return Err(HostError::at(ir, kernel, "a kernel needs a body"));
+    };
+    let mut values = HashMap::new();
+    for (i, arg) in ir.block_args(block).enumerate() {
+        let ty = ir.value_type(arg);
+        let Some(lt) = llvm_type(ir, llvm, ty) else {
+            return Err(HostError::at(
+                ir,
+                kernel,
+                format!("parameter #{i} has no host type"),
+            ));
+        };
+        // SAFETY: slot i of the argument array (the runtime passes one per parameter).
+        let slot = unsafe {
+            builder.build_in_bounds_gep(i64t, args_ptr, &[i64t.const_int(i as u64, false)], "")?
+        };
+        let v: BasicValueEnum<'ctx> = match lt {
+            BasicTypeEnum::PointerType(_) => builder.build_load(ptr, slot, "")?,
+            BasicTypeEnum::IntType(t) => {
+                let raw = builder.build_load(i64t, slot, "")?.into_int_value();
+                builder.build_int_truncate_or_bit_cast(raw, t, "")?.into()
+            }
+            BasicTypeEnum::FloatType(t) => {
+                let raw = builder
+                    .build_load(llvm.f64_type(), slot, "")?
+                    .into_float_value();
+                builder.build_float_cast(raw, t, "")?.into()
+            }
+            _ => {
+                return Err(HostError::at(
+                    ir,
+                    kernel,
+                    format!("parameter #{i} has no host type"),
+                ))
+            }
+        };
+        values.insert(arg, Repr::Scalar(v));
+    }
+    builder.build_unconditional_branch(header)?;
+
+    builder.position_at_end(header);
+    let pid = builder.build_phi(i64t, "pid")?;
+    pid.add_incoming(&[(&begin, entry)]);
+    let pidv = pid.as_basic_value().into_int_value();
+    let more = builder.build_int_compare(inkwell::IntPredicate::SLT, pidv, end, "")?;
+    builder.build_conditional_branch(more, body_bb, exit)?;
+
+    builder.position_at_end(body_bb);
+    let x = builder.build_int_signed_rem(pidv, gx, "pid_x")?;
+    let q = builder.build_int_signed_div(pidv, gx, "")?;
+    let y = builder.build_int_signed_rem(q, gy, "pid_y")?;
+    let z = builder.build_int_signed_div(q, gy, "pid_z")?;
+
+    let mut e = Emitter {
+        ir,
+        llvm,
+        module,
+        builder,
+        function,
+        entry,
+        values,
+        pid: [x, y, z],
+        grid: [gx, gy, gz],
+        next_program: next,
+        reassoc: false,
+    };
+    e.emit_block(block)?;
+    // The block after the last `kernel.return` (unreachable) falls through.
+    if let Some(tail) = e.builder.get_insert_block() {
+        if tail.get_terminator().is_none() {
+            e.builder.build_unconditional_branch(next)?;
+        }
+    }
+
+    e.builder.position_at_end(next);
+    let inc = e
+        .builder
+        .build_int_add(pidv, i64t.const_int(1, false), "")?;
+    pid.add_incoming(&[(&inc, next)]);
+    e.builder.build_unconditional_branch(header)?;
+    e.builder.position_at_end(exit);
+    e.builder.build_return(None)?;
+    Ok(())
+}
+
+impl<'a, 'ctx> Emitter<'a, 'ctx> {
+    fn i64(&self, v: i64) -> IntValue<'ctx> {
+        self.llvm.i64_type().const_int(v as u64, true)
+    }
+
+    fn scalar_emitter(&self) -> ScalarEmitter<'_, 'ctx> {
+        ScalarEmitter {
+            ir: self.ir,
+            llvm: self.llvm,
+            module: self.module,
+            builder: &self.builder,
+            reassoc: self.reassoc,
+        }
+    }
+
+    fn host_type(&self, op: Operation, ty: Type) -> R<BasicTypeEnum<'ctx>> {
+        llvm_type(self.ir, self.llvm, ty).ok_or_else(|| {
+            HostError::at(
+                self.ir,
+                op,
+                format!(
+                    "type '{}' has no host representation",
+                    strata_ir::printer::type_to_string(self.ir, ty)
+                ),
+            )
+        })
+    }
+
+    /// A stack buffer for a tile (allocated once, in the entry block).
+    fn alloc_tile(&self, op: Operation, shape: &[i64], element: Type) -> R<Tile<'ctx>> {
+        let lt = self.host_type(op, element)?;
+        let count = strata_ir::types::num_elements(shape).max(1);
+        let Ok(count32) = u32::try_from(count) else {
+            return Err(HostError::at(self.ir, op, "tile too large for the host"));
+        };
+        let b = self.llvm.create_builder();
+        match self.entry.get_first_instruction() {
+            Some(first) => b.position_before(&first),
+            None => b.position_at_end(self.entry),
+        }
+        let ptr = b.build_alloca(lt.array_type(count32), "tile")?;
+        Ok(Tile {
+            ptr,
+            shape: shape.to_vec(),
+            element: lt,
+        })
+    }
+
+    fn element_ptr(&self, tile: &Tile<'ctx>, idx: &[IntValue<'ctx>]) -> R<PointerValue<'ctx>> {
+        let s = strides(&tile.shape);
+        let mut lin = self.i64(0);
+        for (i, &ix) in idx.iter().enumerate() {
+            let term = self.builder.build_int_mul(ix, self.i64(s[i]), "")?;
+            lin = self.builder.build_int_add(lin, term, "")?;
+        }
+        // SAFETY: the index is inside the tile (loops run over its shape).
+        Ok(unsafe {
+            self.builder
+                .build_in_bounds_gep(tile.element, tile.ptr, &[lin], "")?
+        })
+    }
+
+    /// Run `body` for every index of `shape` (nested loops, innermost last).
+    fn nd_loop(
+        &mut self,
+        shape: &[i64],
+        body: &mut dyn FnMut(&mut Self, &[IntValue<'ctx>]) -> R<()>,
+    ) -> R<()> {
+        let mut idx = Vec::with_capacity(shape.len());
+        self.nd_loop_at(shape, &mut idx, body)
+    }
+
+    fn nd_loop_at(
+        &mut self,
+        shape: &[i64],
+        idx: &mut Vec<IntValue<'ctx>>,
+        body: &mut dyn FnMut(&mut Self, &[IntValue<'ctx>]) -> R<()>,
+    ) -> R<()> {
+        let Some(&n) = shape.get(idx.len()) else {
+            return body(self, idx);
+        };
+        self.counted_loop(self.i64(0), self.i64(n), &mut |e, i| {
+            idx.push(i);
+            let r = e.nd_loop_at(shape, idx, body);
+            idx.pop();
+            r
+        })
+    }
+
+    /// `for i in lo..hi { body(i) }` with i64 bounds.
+    fn counted_loop(
+        &mut self,
+        lo: IntValue<'ctx>,
+        hi: IntValue<'ctx>,
+        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> R<()>,
+    ) -> R<()> {
+        let pre = self.current_block()?;
+        let header = self.llvm.append_basic_block(self.function, "loop");
+        let inner = self.llvm.append_basic_block(self.function, "loop.body");
+        let exit = self.llvm.append_basic_block(self.function, "loop.exit");
+        self.builder.build_unconditional_branch(header)?;
+        self.builder.position_at_end(header);
+        let i = self.builder.build_phi(self.llvm.i64_type(), "i")?;
+        i.add_incoming(&[(&lo, pre)]);
+        let iv = i.as_basic_value().into_int_value();
+        let more = self
+            .builder
+            .build_int_compare(inkwell::IntPredicate::SLT, iv, hi, "")?;
+        self.builder.build_conditional_branch(more, inner, exit)?;
+        self.builder.position_at_end(inner);
+        body(self, iv)?;
+        let latch = self.current_block()?;
+        let next = self.builder.build_int_add(iv, self.i64(1), "")?;
+        i.add_incoming(&[(&next, latch)]);
+        self.builder.build_unconditional_branch(header)?;
+        self.builder.position_at_end(exit);
+        Ok(())
+    }
+
+    fn current_block(&self) -> R<BasicBlock<'ctx>> {
+        self.builder
+            .get_insert_block()
+            .ok_or_else(|| HostError::Llvm(crate::llvm::LlvmError("builder not positioned".into())))
+    }
+
+    fn repr(&self, op: Operation, v: Value) -> R<Repr<'ctx>> {
+        self.values
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| HostError::at(self.ir, op, "internal error: an operand was not emitted"))
+    }
+
+    fn scalar(&self, op: Operation, v: Value) -> R<BasicValueEnum<'ctx>> {
+        match self.repr(op, v)? {
+            Repr::Scalar(s) => Ok(s),
+            _ => Err(HostError::at(self.ir, op, "expected a scalar operand")),
+        }
+    }
+
+    /// Element `idx` of tile value `v` (emitted at the builder's position).
+    fn element(
+        &mut self,
+        user: Operation,
+        v: Value,
+        idx: &[IntValue<'ctx>],
+    ) -> R<BasicValueEnum<'ctx>> {
+        match self.repr(user, v)? {
+            Repr::Scalar(s) => Ok(s),
+            Repr::Tile(t) => {
+                let p = self.element_ptr(&t, idx)?;
+                Ok(self.builder.build_load(t.element, p, "")?)
+            }
+            Repr::Lazy(op) => self.lazy_element(op, idx),
+        }
+    }
+
+    fn lazy_element(&mut self, op: Operation, idx: &[IntValue<'ctx>]) -> R<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let name = ir.op_name_str(op);
+        let operands: Vec<Value> = ir.operands(op).collect();
+        match name {
+            "kernel.splat" => self.scalar(op, operands[0]),
+            "kernel.range" => {
+                let start = int_attr(ir, op, "start").unwrap_or(0);
+                let v = self.builder.build_int_add(idx[0], self.i64(start), "")?;
+                Ok(self
+                    .builder
+                    .build_int_truncate(v, self.llvm.i32_type(), "")?
+                    .into())
+            }
+            "kernel.broadcast" => {
+                let src = tile_shape(ir, ir.value_type(operands[0]));
+                let zero = self.i64(0);
+                let mapped: Vec<IntValue<'ctx>> = idx
+                    .iter()
+                    .zip(&src)
+                    .map(|(&i, &d)| if d == 1 { zero } else { i })
+                    .collect();
+                self.element(op, operands[0], &mapped)
+            }
+            "kernel.expand_dims" => {
+                let axis = int_attr(ir, op, "axis").unwrap_or(0) as usize;
+                let mut mapped = idx.to_vec();
+                if axis < mapped.len() {
+                    mapped.remove(axis);
+                }
+                self.element(op, operands[0], &mapped)
+            }
+            "kernel.addptr" => {
+                let base = self.element(op, operands[0], idx)?.into_pointer_value();
+                let off = self.element(op, operands[1], idx)?.into_int_value();
+                let pointee = self.pointee_type(op)?;
+                // SAFETY: the program computes in-bounds addresses; masks guard the rest.
+                Ok(unsafe { self.builder.build_gep(pointee, base, &[off], "")? }.into())
+            }
+            "arith.constant" => self.constant_element(op, idx),
+            _ if is_elementwise(name) => {
+                let mut args = Vec::with_capacity(operands.len());
+                for &o in &operands {
+                    args.push(self.element(op, o, idx)?);
+                }
+                let result = element_of(ir, ir.value_type(ir.result(op, 0)));
+                self.scalar_emitter().emit(op, &args, result)
+            }
+            _ => Err(HostError::at(
+                ir,
+                op,
+                format!("'{name}' is not elementwise"),
+            )),
+        }
+    }
+
+    /// The LLVM type `addptr`'s pointers point to.
+    fn pointee_type(&self, op: Operation) -> R<BasicTypeEnum<'ctx>> {
+        let ty = element_of(self.ir, self.ir.value_type(self.ir.result(op, 0)));
+        let text = strata_ir::printer::type_to_string(self.ir, ty);
+        let inner = text
+            .strip_prefix("!kernel.ptr<")
+            .and_then(|t| t.strip_suffix('>'))
+            .unwrap_or("");
+        let lt = match inner {
+            "f16" => self.llvm.f16_type().into(),
+            "bf16" => self.llvm.bf16_type().into(),
+            "f32" => self.llvm.f32_type().into(),
+            "f64" => self.llvm.f64_type().into(),
+            "index" => self.llvm.i64_type().into(),
+            _ => match inner.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+                Some(w) => super::scalar::int_type(self.llvm, w)
+                    .ok_or_else(|| HostError::at(self.ir, op, "bad integer width"))?
+                    .into(),
+                None => {
+                    return Err(HostError::at(
+                        self.ir,
+                        op,
+                        format!("pointee '{inner}' has no host type"),
+                    ))
+                }
+            },
+        };
+        Ok(lt)
+    }
+
+    /// An element of an `arith.constant` tile (a splat, or a global array).
+    fn constant_element(
+        &mut self,
+        op: Operation,
+        idx: &[IntValue<'ctx>],
+    ) -> R<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let ty = ir.value_type(ir.result(op, 0));
+        let element = element_of(ir, ty);
+        let lt = self.host_type(op, element)?;
+        let Some(AttrKind::DenseElements { data, .. }) =
+            strata_ir::ods::inherent_attr(ir, op, "value").map(|a| ir.attr_kind(a))
+        else {
+            return Err(HostError::at(ir, op, "expected a dense constant"));
+        };
+        if data.splat {
+            return self.const_from_bytes(op, lt, &data.raw);
+        }
+        let bytes = self.llvm.const_string(&data.raw, false);
+        let global = self.module.add_global(bytes.get_type(), None, "const");
+        global.set_initializer(&bytes);
+        global.set_constant(true);
+        let tile = Tile {
+            ptr: global.as_pointer_value(),
+            shape: tile_shape(ir, ty),
+            element: lt,
+        };
+        let p = self.element_ptr(&tile, idx)?;
+        Ok(self.builder.build_load(lt, p, "")?)
+    }
+
+    /// A scalar constant from its little-endian bytes.
+    fn const_from_bytes(
+        &self,
+        op: Operation,
+        lt: BasicTypeEnum<'ctx>,
+        raw: &[u8],
+    ) -> R<BasicValueEnum<'ctx>> {
+        let mut bits = 0u64;
+        for (i, &byte) in raw.iter().take(8).enumerate() {
+            bits |= u64::from(byte) << (8 * i);
+        }
+        Ok(match lt {
+            BasicTypeEnum::IntType(t) => t.const_int(bits, false).into(),
+            BasicTypeEnum::FloatType(t) => {
+                let width = (raw.len() * 8) as u32;
+                let as_int = super::scalar::int_type(self.llvm, width)
+                    .ok_or_else(|| HostError::at(self.ir, op, "bad constant width"))?
+                    .const_int(bits, false);
+                self.builder.build_bit_cast(as_int, t, "")?
+            }
+            _ => return Err(HostError::at(self.ir, op, "unsupported constant type")),
+        })
+    }
+
+    /// Make `v` a tile in memory (evaluating a lazy tile once).
+    fn materialize(&mut self, user: Operation, v: Value) -> R<Tile<'ctx>> {
+        match self.repr(user, v)? {
+            Repr::Tile(t) => Ok(t),
+            Repr::Scalar(_) => Err(HostError::at(self.ir, user, "expected a tile operand")),
+            Repr::Lazy(_) => {
+                let ty = self.ir.value_type(v);
+                let shape = tile_shape(self.ir, ty);
+                let tile = self.alloc_tile(user, &shape, element_of(self.ir, ty))?;
+                let t = tile.clone();
+                self.nd_loop(&shape, &mut |e, idx| {
+                    let x = e.element(user, v, idx)?;
+                    let p = e.element_ptr(&t, idx)?;
+                    e.builder.build_store(p, x)?;
+                    Ok(())
+                })?;
+                self.values.insert(v, Repr::Tile(tile.clone()));
+                Ok(tile)
+            }
+        }
+    }
+
+    fn emit_block(&mut self, block: Block) -> R<()> {
+        let ops: Vec<Operation> = self.ir.block_ops(block).collect();
+        for op in ops {
+            self.emit_op(op)?;
+        }
+        Ok(())
+    }
+
+    fn emit_op(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let name = ir.op_name_str(op);
+        let results: Vec<Value> = ir.results(op).collect();
+        let is_tile = |v: &Value| {
+            matches!(
+                ir.type_kind(ir.value_type(*v)),
+                TypeKind::RankedTensor { .. }
+            )
+        };
+        let tile_result = results.first().is_some_and(is_tile);
+        match name {
+            "kernel.return" => {
+                self.builder.build_unconditional_branch(self.next_program)?;
+                // Code after a return is unreachable; give it a block.
+                let dead = self.llvm.append_basic_block(self.function, "dead");
+                self.builder.position_at_end(dead);
+                return Ok(());
+            }
+            "kernel.program_id" | "kernel.num_programs" => {
+                let axis = int_attr(ir, op, "axis").unwrap_or(0).clamp(0, 2) as usize;
+                let v = if name == "kernel.program_id" {
+                    self.pid[axis]
+                } else {
+                    self.grid[axis]
+                };
+                let t = self
+                    .builder
+                    .build_int_truncate(v, self.llvm.i32_type(), "")?;
+                self.values.insert(results[0], Repr::Scalar(t.into()));
+                return Ok(());
+            }
+            "kernel.load" => return self.emit_load(op),
+            "kernel.store" => return self.emit_store(op),
+            "kernel.reduce" => return self.emit_reduce(op),
+            "kernel.dot" => return self.emit_dot(op),
+            "scf.for" => return self.emit_for(op),
+            "kernel.yield" | "scf.yield" => {
+                return Err(HostError::at(
+                    ir,
+                    op,
+                    "internal error: a terminator outside its parent",
+                ))
+            }
+            _ => {}
+        }
+        let lazy_kind = matches!(
+            name,
+            "kernel.splat"
+                | "kernel.range"
+                | "kernel.broadcast"
+                | "kernel.expand_dims"
+                | "kernel.addptr"
+                | "arith.constant"
+        ) || is_elementwise(name);
+        if !lazy_kind {
+            return Err(HostError::at(
+                ir,
+                op,
+                format!("'{name}' is not compiled for the host yet"),
+            ));
+        }
+        if tile_result {
+            self.values.insert(results[0], Repr::Lazy(op));
+            // A float tile used more than once is computed once.
+            let uses = ir.uses(results[0]).count();
+            if uses > 1 && is_float(ir, ir.value_type(results[0])) && name != "arith.constant" {
+                self.materialize(op, results[0])?;
+            }
+            return Ok(());
+        }
+        // Scalars.
+        let v = if name == "arith.constant" {
+            self.scalar_constant(op)?
+        } else if name == "kernel.addptr" {
+            let base = self.scalar(op, ir.operand(op, 0))?.into_pointer_value();
+            let off = self.scalar(op, ir.operand(op, 1))?.into_int_value();
+            let pointee = self.pointee_type(op)?;
+            // SAFETY: as for tiles of pointers.
+            unsafe { self.builder.build_gep(pointee, base, &[off], "")? }.into()
+        } else {
+            let mut args = Vec::new();
+            for o in ir.operands(op) {
+                args.push(self.scalar(op, o)?);
+            }
+            let result = ir.value_type(results[0]);
+            self.scalar_emitter().emit(op, &args, result)?
+        };
+        self.values.insert(results[0], Repr::Scalar(v));
+        Ok(())
+    }
+
+    fn scalar_constant(&self, op: Operation) -> R<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let ty = ir.value_type(ir.result(op, 0));
+        let lt = self.host_type(op, ty)?;
+        match strata_ir::ods::inherent_attr(ir, op, "value").map(|a| ir.attr_kind(a)) {
+            Some(AttrKind::Integer { value, .. }) => {
+                Ok(lt.into_int_type().const_int(*value as u64, false).into())
+            }
+            Some(AttrKind::Float { bits, .. }) => {
+                let width = lt
+                    .into_float_type()
+                    .size_of()
+                    .get_zero_extended_constant()
+                    .unwrap_or(4)
+                    * 8;
+                let raw = (*bits as u64).to_le_bytes();
+                self.const_from_bytes(op, lt, &raw[..(width as usize / 8).min(8)])
+            }
+            _ => Err(HostError::at(ir, op, "unsupported constant")),
+        }
+    }
+
+    fn emit_load(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let result = ir.result(op, 0);
+        let ty = ir.value_type(result);
+        let lt = self.host_type(op, element_of(ir, ty))?;
+        let n = ir.num_operands(op);
+        let (ptr, mask, other) = (
+            ir.operand(op, 0),
+            (n > 1).then(|| ir.operand(op, 1)),
+            (n > 2).then(|| ir.operand(op, 2)),
+        );
+        if !matches!(ir.type_kind(ty), TypeKind::RankedTensor { .. }) {
+            let p = self.scalar(op, ptr)?.into_pointer_value();
+            let v = self.masked_load(op, lt, p, mask.map(|m| (m, other)), &[])?;
+            self.values.insert(result, Repr::Scalar(v));
+            return Ok(());
+        }
+        let shape = tile_shape(ir, ty);
+        let tile = self.alloc_tile(op, &shape, element_of(ir, ty))?;
+        let t = tile.clone();
+        self.nd_loop(&shape, &mut |e, idx| {
+            let p = e.element(op, ptr, idx)?.into_pointer_value();
+            let v = e.masked_load(op, lt, p, mask.map(|m| (m, other)), idx)?;
+            let dst = e.element_ptr(&t, idx)?;
+            e.builder.build_store(dst, v)?;
+            Ok(())
+        })?;
+        self.values.insert(result, Repr::Tile(tile));
+        Ok(())
+    }
+
+    /// `mask ? *p : other` without reading `*p` when the mask is off: the
+    /// address is selected (a scratch slot holding `other` when off), so the
+    /// loop stays branch-free.
+    fn masked_load(
+        &mut self,
+        op: Operation,
+        lt: BasicTypeEnum<'ctx>,
+        p: PointerValue<'ctx>,
+        mask: Option<(Value, Option<Value>)>,
+        idx: &[IntValue<'ctx>],
+    ) -> R<BasicValueEnum<'ctx>> {
+        let Some((mask, other)) = mask else {
+            return Ok(self.builder.build_load(lt, p, "")?);
+        };
+        let m = self.element(op, mask, idx)?.into_int_value();
+        let fallback = match other {
+            Some(o) => self.element(op, o, idx)?,
+            None => lt.const_zero(),
+        };
+        let scratch = self.scratch_slot(op, lt)?;
+        self.builder.build_store(scratch, fallback)?;
+        let addr = self
+            .builder
+            .build_select(m, p, scratch, "")?
+            .into_pointer_value();
+        Ok(self.builder.build_load(lt, addr, "")?)
+    }
+
+    fn scratch_slot(&self, op: Operation, lt: BasicTypeEnum<'ctx>) -> R<PointerValue<'ctx>> {
+        let b = self.llvm.create_builder();
+        match self.entry.get_first_instruction() {
+            Some(first) => b.position_before(&first),
+            None => b.position_at_end(self.entry),
+        }
+        let _ = op;
+        Ok(b.build_alloca(lt, "scratch")?)
+    }
+
+    fn emit_store(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let (ptr, value) = (ir.operand(op, 0), ir.operand(op, 1));
+        let mask = (ir.num_operands(op) > 2).then(|| ir.operand(op, 2));
+        let ty = ir.value_type(ptr);
+        if !matches!(ir.type_kind(ty), TypeKind::RankedTensor { .. }) {
+            let p = self.scalar(op, ptr)?.into_pointer_value();
+            let v = self.scalar(op, value)?;
+            return self.masked_store(op, p, v, mask, &[]);
+        }
+        let shape = tile_shape(ir, ty);
+        self.nd_loop(&shape, &mut |e, idx| {
+            let p = e.element(op, ptr, idx)?.into_pointer_value();
+            let v = e.element(op, value, idx)?;
+            e.masked_store(op, p, v, mask, idx)
+        })
+    }
+
+    fn masked_store(
+        &mut self,
+        op: Operation,
+        p: PointerValue<'ctx>,
+        v: BasicValueEnum<'ctx>,
+        mask: Option<Value>,
+        idx: &[IntValue<'ctx>],
+    ) -> R<()> {
+        let Some(mask) = mask else {
+            self.builder.build_store(p, v)?;
+            return Ok(());
+        };
+        let m = self.element(op, mask, idx)?.into_int_value();
+        let yes = self.llvm.append_basic_block(self.function, "store");
+        let done = self.llvm.append_basic_block(self.function, "stored");
+        self.builder.build_conditional_branch(m, yes, done)?;
+        self.builder.position_at_end(yes);
+        self.builder.build_store(p, v)?;
+        self.builder.build_unconditional_branch(done)?;
+        self.builder.position_at_end(done);
+        Ok(())
+    }
+
+    /// Emit the combiner of `reduce` on `acc` and `x`.
+    fn combine(
+        &mut self,
+        reduce: Operation,
+        acc: BasicValueEnum<'ctx>,
+        x: BasicValueEnum<'ctx>,
+    ) -> R<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let Some(block) = ir.region_entry_block(ir.op_regions(reduce)[0]) else {
+            return Err(HostError::at(ir, reduce, "a reduce needs a combiner"));
+        };
+        let args: Vec<Value> = ir.block_args(block).collect();
+        self.values.insert(args[0], Repr::Scalar(acc));
+        self.values.insert(args[1], Repr::Scalar(x));
+        let saved = self.reassoc;
+        self.reassoc = true;
+        let mut out = None;
+        for op in ir.block_ops(block).collect::<Vec<_>>() {
+            if ir.op_name_str(op) == "kernel.yield" {
+                out = Some(self.scalar(op, ir.operand(op, 0))?);
+            } else {
+                self.emit_op(op)?;
+            }
+        }
+        self.reassoc = saved;
+        out.ok_or_else(|| HostError::at(ir, reduce, "the combiner yields nothing"))
+    }
+
+    fn emit_reduce(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let src = ir.operand(op, 0);
+        let shape = tile_shape(ir, ir.value_type(src));
+        let axis = int_attr(ir, op, "axis").unwrap_or(0) as usize;
+        let result = ir.result(op, 0);
+        let mut out_shape = shape.clone();
+        out_shape.remove(axis);
+        let rt = ir.value_type(result);
+        let lt = self.host_type(op, element_of(ir, rt))?;
+        let n = shape[axis];
+        // One accumulator per output element.
+        let reduce_at = |e: &mut Self, outer: &[IntValue<'ctx>]| -> R<BasicValueEnum<'ctx>> {
+            let mut idx: Vec<IntValue<'ctx>> = outer.to_vec();
+            idx.insert(axis, e.i64(0));
+            let first = e.element(op, src, &idx)?;
+            let slot = e.scratch_slot(op, lt)?;
+            e.builder.build_store(slot, first)?;
+            e.counted_loop(e.i64(1), e.i64(n), &mut |e, k| {
+                let mut idx: Vec<IntValue<'ctx>> = outer.to_vec();
+                idx.insert(axis, k);
+                let x = e.element(op, src, &idx)?;
+                let acc = e.builder.build_load(lt, slot, "")?;
+                let c = e.combine(op, acc, x)?;
+                e.builder.build_store(slot, c)?;
+                Ok(())
+            })?;
+            Ok(e.builder.build_load(lt, slot, "")?)
+        };
+        if out_shape.is_empty() {
+            let v = reduce_at(self, &[])?;
+            self.values.insert(result, Repr::Scalar(v));
+            return Ok(());
+        }
+        let tile = self.alloc_tile(op, &out_shape, element_of(ir, rt))?;
+        let t = tile.clone();
+        self.nd_loop(&out_shape, &mut |e, idx| {
+            let v = reduce_at(e, idx)?;
+            let p = e.element_ptr(&t, idx)?;
+            e.builder.build_store(p, v)?;
+            Ok(())
+        })?;
+        self.values.insert(result, Repr::Tile(tile));
+        Ok(())
+    }
+
+    fn emit_dot(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let (a, b, c) = (ir.operand(op, 0), ir.operand(op, 1), ir.operand(op, 2));
+        let d = ir.result(op, 0);
+        let ta = self.materialize(op, a)?;
+        let tb = self.materialize(op, b)?;
+        let dt = ir.value_type(d);
+        let (m, k, n) = (ta.shape[0], ta.shape[1], tb.shape[1]);
+        let acc_t = self.host_type(op, element_of(ir, dt))?;
+        let out = self.alloc_tile(op, &[m, n], element_of(ir, dt))?;
+        let o = out.clone();
+        self.nd_loop(&[m, n], &mut |e, idx| {
+            let v = e.element(op, c, idx)?;
+            let p = e.element_ptr(&o, idx)?;
+            e.builder.build_store(p, v)?;
+            Ok(())
+        })?;
+        let float_acc = acc_t.is_float_type();
+        let o = out.clone();
+        self.nd_loop(&[m, k], &mut |e, mk| {
+            let pa = e.element_ptr(&ta, mk)?;
+            let av = e.builder.build_load(ta.element, pa, "")?;
+            let av = e.widen(av, acc_t)?;
+            e.counted_loop(e.i64(0), e.i64(n), &mut |e, j| {
+                let pb = e.element_ptr(&tb, &[mk[1], j])?;
+                let bv = e.builder.build_load(tb.element, pb, "")?;
+                let bv = e.widen(bv, acc_t)?;
+                let po = e.element_ptr(&o, &[mk[0], j])?;
+                let acc = e.builder.build_load(acc_t, po, "")?;
+                let r: BasicValueEnum<'ctx> = if float_acc {
+                    let f = inkwell::intrinsics::Intrinsic::find("llvm.fmuladd")
+                        .and_then(|i| i.get_declaration(e.module, &[acc_t]))
+                        .ok_or_else(|| HostError::at(e.ir, op, "no llvm.fmuladd"))?;
+                    e.builder
+                        .build_call(f, &[av.into(), bv.into(), acc.into()], "")
+                        .map(|c| super::scalar::returned(c.try_as_basic_value()))?
+                        .ok_or_else(|| HostError::at(e.ir, op, "fmuladd returned nothing"))?
+                } else {
+                    let p =
+                        e.builder
+                            .build_int_mul(av.into_int_value(), bv.into_int_value(), "")?;
+                    e.builder.build_int_add(acc.into_int_value(), p, "")?.into()
+                };
+                e.builder.build_store(po, r)?;
+                Ok(())
+            })
+        })?;
+        self.values.insert(d, Repr::Tile(out));
+        Ok(())
+    }
+
+    /// `v` converted to the accumulator type (f16/bf16 → f32, i8 → i32).
+    fn widen(&self, v: BasicValueEnum<'ctx>, to: BasicTypeEnum<'ctx>) -> R<BasicValueEnum<'ctx>> {
+        if v.get_type() == to {
+            return Ok(v);
+        }
+        Ok(match (v, to) {
+            (BasicValueEnum::FloatValue(f), BasicTypeEnum::FloatType(t)) => {
+                self.builder.build_float_ext(f, t, "")?.into()
+            }
+            (BasicValueEnum::IntValue(i), BasicTypeEnum::IntType(t)) => {
+                self.builder.build_int_s_extend(i, t, "")?.into()
+            }
+            _ => v,
+        })
+    }
+
+    fn emit_for(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let operands: Vec<Value> = ir.operands(op).collect();
+        let (lb, ub, step) = (
+            self.scalar(op, operands[0])?.into_int_value(),
+            self.scalar(op, operands[1])?.into_int_value(),
+            self.scalar(op, operands[2])?.into_int_value(),
+        );
+        let inits = &operands[3..];
+        let Some(body) = ir.region_entry_block(ir.op_regions(op)[0]) else {
+            return Err(HostError::at(ir, op, "scf.for needs a body"));
+        };
+        let args: Vec<Value> = ir.block_args(body).collect();
+        // Loop-carried values live in slots: a tile buffer or a scalar alloca.
+        enum Slot<'ctx> {
+            Tile(Tile<'ctx>),
+            Scalar(PointerValue<'ctx>, BasicTypeEnum<'ctx>),
+        }
+        let mut slots = Vec::new();
+        for &init in inits {
+            let ty = ir.value_type(init);
+            if matches!(ir.type_kind(ty), TypeKind::RankedTensor { .. }) {
+                let shape = tile_shape(ir, ty);
+                let slot = self.alloc_tile(op, &shape, element_of(ir, ty))?;
+                self.copy_into(op, init, &slot)?;
+                slots.push(Slot::Tile(slot));
+            } else {
+                let lt = self.host_type(op, ty)?;
+                let p = self.scratch_slot(op, lt)?;
+                let v = self.scalar(op, init)?;
+                self.builder.build_store(p, v)?;
+                slots.push(Slot::Scalar(p, lt));
+            }
+        }
+        let iv_type = lb.get_type();
+        let pre = self.current_block()?;
+        let header = self.llvm.append_basic_block(self.function, "for");
+        let inner = self.llvm.append_basic_block(self.function, "for.body");
+        let exit = self.llvm.append_basic_block(self.function, "for.exit");
+        self.builder.build_unconditional_branch(header)?;
+        self.builder.position_at_end(header);
+        let iv = self.builder.build_phi(iv_type, "iv")?;
+        iv.add_incoming(&[(&lb, pre)]);
+        let ivv = iv.as_basic_value().into_int_value();
+        let unsigned = strata_ir::ods::inherent_attr(ir, op, "unsignedCmp").is_some();
+        let pred = if unsigned {
+            inkwell::IntPredicate::ULT
+        } else {
+            inkwell::IntPredicate::SLT
+        };
+        let more = self.builder.build_int_compare(pred, ivv, ub, "")?;
+        self.builder.build_conditional_branch(more, inner, exit)?;
+        self.builder.position_at_end(inner);
+        self.values.insert(args[0], Repr::Scalar(ivv.into()));
+        for (arg, slot) in args[1..].iter().zip(&slots) {
+            let r = match slot {
+                Slot::Tile(t) => Repr::Tile(t.clone()),
+                Slot::Scalar(p, lt) => Repr::Scalar(self.builder.build_load(*lt, *p, "")?),
+            };
+            self.values.insert(*arg, r);
+        }
+        let ops: Vec<Operation> = ir.block_ops(body).collect();
+        for &inner_op in &ops {
+            if ir.op_name_str(inner_op) == "scf.yield" {
+                // Compute every yielded value before writing any slot.
+                let yielded: Vec<Value> = ir.operands(inner_op).collect();
+                let mut staged = Vec::new();
+                for (&y, slot) in yielded.iter().zip(&slots) {
+                    staged.push(match slot {
+                        Slot::Tile(_) => Repr::Tile(self.materialize(inner_op, y)?),
+                        Slot::Scalar(..) => Repr::Scalar(self.scalar(inner_op, y)?),
+                    });
+                }
+                for (s, slot) in staged.into_iter().zip(&slots) {
+                    match (s, slot) {
+                        (Repr::Tile(src), Slot::Tile(dst)) => self.copy_tile(&src, dst)?,
+                        (Repr::Scalar(v), Slot::Scalar(p, _)) => {
+                            self.builder.build_store(*p, v)?;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                self.emit_op(inner_op)?;
+            }
+        }
+        let latch = self.current_block()?;
+        let next = self.builder.build_int_add(ivv, step, "")?;
+        iv.add_incoming(&[(&next, latch)]);
+        self.builder.build_unconditional_branch(header)?;
+        self.builder.position_at_end(exit);
+        for (res, slot) in ir.results(op).zip(&slots) {
+            let r = match slot {
+                Slot::Tile(t) => Repr::Tile(t.clone()),
+                Slot::Scalar(p, lt) => Repr::Scalar(self.builder.build_load(*lt, *p, "")?),
+            };
+            self.values.insert(res, r);
+        }
+        Ok(())
+    }
+
+    /// Write every element of `v` into `dst`.
+    fn copy_into(&mut self, user: Operation, v: Value, dst: &Tile<'ctx>) -> R<()> {
+        let shape = dst.shape.clone();
+        let d = dst.clone();
+        self.nd_loop(&shape, &mut |e, idx| {
+            let x = e.element(user, v, idx)?;
+            let p = e.element_ptr(&d, idx)?;
+            e.builder.build_store(p, x)?;
+            Ok(())
+        })
+    }
+
+    fn copy_tile(&mut self, src: &Tile<'ctx>, dst: &Tile<'ctx>) -> R<()> {
+        if src.ptr == dst.ptr {
+            return Ok(());
+        }
+        let bytes = dst.element.size_of().map(|s| {
+            self.builder.build_int_mul(
+                s,
+                self.i64(strata_ir::types::num_elements(&dst.shape) as i64),
+                "",
+            )
+        });
+        let Some(Ok(bytes)) = bytes else {
+            return Ok(());
+        };
+        self.builder.build_memmove(dst.ptr, 1, src.ptr, 1, bytes)?;
+        Ok(())
+    }
+}

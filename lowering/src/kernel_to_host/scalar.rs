@@ -1,0 +1,344 @@
+//! `arith` and `math` ops on scalars, as LLVM instructions: the element
+//! computation of tile arithmetic and the body of combiners.
+
+use inkwell::builder::Builder;
+use inkwell::context::Context as LlvmContext;
+use inkwell::intrinsics::Intrinsic;
+use inkwell::module::Module;
+use inkwell::types::{BasicType, BasicTypeEnum};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValueEnum, FloatValue, InstructionValue, IntValue,
+};
+use inkwell::{FloatPredicate, IntPredicate};
+use strata_ir::{AttrKind, Context, Operation, Type, TypeKind};
+
+use super::HostError;
+
+/// The LLVM type of a scalar strata type (`index` is `i64`, pointers are
+/// opaque `ptr`).
+pub(crate) fn llvm_type<'ctx>(
+    ir: &Context,
+    llvm: &'ctx LlvmContext,
+    ty: Type,
+) -> Option<BasicTypeEnum<'ctx>> {
+    use strata_ir::float::FloatKind as F;
+    Some(match ir.type_kind(ty) {
+        TypeKind::Integer { width, .. } => int_type(llvm, *width)?.into(),
+        TypeKind::Index => llvm.i64_type().into(),
+        TypeKind::Float(F::F16) => llvm.f16_type().into(),
+        TypeKind::Float(F::BF16) => llvm.bf16_type().into(),
+        TypeKind::Float(F::F32) => llvm.f32_type().into(),
+        TypeKind::Float(F::F64) => llvm.f64_type().into(),
+        TypeKind::Opaque { .. } if strata_dialects::kernel::types::is_ptr(ir, ty) => {
+            llvm.ptr_type(inkwell::AddressSpace::default()).into()
+        }
+        _ => return None,
+    })
+}
+
+/// The LLVM integer type of `width` bits.
+pub(crate) fn int_type(llvm: &LlvmContext, width: u32) -> Option<inkwell::types::IntType<'_>> {
+    std::num::NonZeroU32::new(width).and_then(|w| llvm.custom_width_int_type(w).ok())
+}
+
+/// The value a call returns, if any.
+pub(crate) fn returned(v: inkwell::values::ValueKind<'_>) -> Option<BasicValueEnum<'_>> {
+    match v {
+        inkwell::values::ValueKind::Basic(b) => Some(b),
+        inkwell::values::ValueKind::Instruction(_) => None,
+    }
+}
+
+/// The integer value of an op's integer attribute `name`.
+pub(crate) fn int_attr(ir: &Context, op: Operation, name: &str) -> Option<i64> {
+    match ir.attr_kind(strata_ir::ods::inherent_attr(ir, op, name)?) {
+        AttrKind::Integer { value, .. } => Some(*value as i64),
+        _ => None,
+    }
+}
+
+/// Emits scalar ops.
+pub(crate) struct ScalarEmitter<'a, 'ctx> {
+    pub ir: &'a Context,
+    pub llvm: &'ctx LlvmContext,
+    pub module: &'a Module<'ctx>,
+    pub builder: &'a Builder<'ctx>,
+    /// Mark float ops `reassoc` (inside combiners, whose order is free).
+    pub reassoc: bool,
+}
+
+fn float(v: BasicValueEnum<'_>) -> FloatValue<'_> {
+    v.into_float_value()
+}
+
+fn int(v: BasicValueEnum<'_>) -> IntValue<'_> {
+    v.into_int_value()
+}
+
+/// Whether `ty`'s element type is an unsigned-semantics integer: never for
+/// signless types (arith's ops carry the signedness).
+fn is_float_type(ir: &Context, ty: Type) -> bool {
+    let element = strata_dialects::kernel::types::element_of(ir, ty);
+    matches!(ir.type_kind(element), TypeKind::Float(_))
+}
+
+impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
+    fn fast(&self, inst: Option<InstructionValue<'ctx>>) {
+        if self.reassoc {
+            if let Some(i) = inst {
+                let _ = i.set_fast_math_flags(inkwell::values::FastMathFlags::AllowReassoc);
+            }
+        }
+    }
+
+    fn intrinsic(
+        &self,
+        op: Operation,
+        name: &str,
+        ty: BasicTypeEnum<'ctx>,
+        args: &[BasicValueEnum<'ctx>],
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
+        let Some(intrinsic) = Intrinsic::find(name) else {
+            return Err(HostError::at(
+                self.ir,
+                op,
+                format!("LLVM has no intrinsic {name}"),
+            ));
+        };
+        let Some(decl) = intrinsic.get_declaration(self.module, &[ty]) else {
+            return Err(HostError::at(
+                self.ir,
+                op,
+                format!("no declaration of {name}"),
+            ));
+        };
+        let args: Vec<BasicMetadataValueEnum<'ctx>> = args.iter().map(|&a| a.into()).collect();
+        let call = self.builder.build_call(decl, &args, "")?;
+        returned(call.try_as_basic_value())
+            .ok_or_else(|| HostError::at(self.ir, op, format!("{name} returned nothing")))
+    }
+
+    /// A call of the C math library's `name` (`f32` uses the `f`-suffixed
+    /// function), for functions LLVM has no intrinsic for.
+    fn libm(
+        &self,
+        op: Operation,
+        name: &str,
+        ty: BasicTypeEnum<'ctx>,
+        arg: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
+        let f32 = ty == self.llvm.f32_type().into();
+        let f64 = ty == self.llvm.f64_type().into();
+        if !f32 && !f64 {
+            return Err(HostError::at(
+                self.ir,
+                op,
+                format!("'{name}' is compiled for f32 and f64 only on the host"),
+            ));
+        }
+        let symbol = if f32 {
+            format!("{name}f")
+        } else {
+            name.to_string()
+        };
+        let function = self.module.get_function(&symbol).unwrap_or_else(|| {
+            let fn_type = ty.fn_type(&[ty.into()], false);
+            self.module.add_function(&symbol, fn_type, None)
+        });
+        let call = self.builder.build_call(function, &[arg.into()], "")?;
+        returned(call.try_as_basic_value())
+            .ok_or_else(|| HostError::at(self.ir, op, format!("{symbol} returned nothing")))
+    }
+
+    /// The value of `op` (an `arith` or `math` op) applied to `args`, the
+    /// elements of its operands; `result` is the result's element type.
+    pub fn emit(
+        &self,
+        op: Operation,
+        args: &[BasicValueEnum<'ctx>],
+        result: Type,
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
+        let ir = self.ir;
+        let b = self.builder;
+        let name = ir.op_name_str(op);
+        let Some(rt) = llvm_type(ir, self.llvm, result) else {
+            return Err(HostError::at(
+                ir,
+                op,
+                "unsupported element type on the host",
+            ));
+        };
+        let unsupported =
+            || HostError::at(ir, op, format!("'{name}' is not compiled for the host yet"));
+        let a = |i: usize| args.get(i).copied().ok_or_else(unsupported);
+        let v: BasicValueEnum<'ctx> = match name {
+            "arith.addf" => {
+                let v = b.build_float_add(float(a(0)?), float(a(1)?), "")?;
+                self.fast(v.as_instruction());
+                v.into()
+            }
+            "arith.subf" => b.build_float_sub(float(a(0)?), float(a(1)?), "")?.into(),
+            "arith.mulf" => {
+                let v = b.build_float_mul(float(a(0)?), float(a(1)?), "")?;
+                self.fast(v.as_instruction());
+                v.into()
+            }
+            "arith.divf" => b.build_float_div(float(a(0)?), float(a(1)?), "")?.into(),
+            "arith.remf" => b.build_float_rem(float(a(0)?), float(a(1)?), "")?.into(),
+            "arith.negf" => b.build_float_neg(float(a(0)?), "")?.into(),
+            "arith.maximumf" => self.intrinsic(op, "llvm.maximum", rt, &[a(0)?, a(1)?])?,
+            "arith.minimumf" => self.intrinsic(op, "llvm.minimum", rt, &[a(0)?, a(1)?])?,
+            "arith.maxnumf" => self.intrinsic(op, "llvm.maxnum", rt, &[a(0)?, a(1)?])?,
+            "arith.minnumf" => self.intrinsic(op, "llvm.minnum", rt, &[a(0)?, a(1)?])?,
+            "arith.addi" => b.build_int_add(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.subi" => b.build_int_sub(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.muli" => b.build_int_mul(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.divsi" => b.build_int_signed_div(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.divui" => b.build_int_unsigned_div(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.remsi" => b.build_int_signed_rem(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.remui" => b.build_int_unsigned_rem(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.andi" => b.build_and(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.ori" => b.build_or(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.xori" => b.build_xor(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.shli" => b.build_left_shift(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.shrsi" => b
+                .build_right_shift(int(a(0)?), int(a(1)?), true, "")?
+                .into(),
+            "arith.shrui" => b
+                .build_right_shift(int(a(0)?), int(a(1)?), false, "")?
+                .into(),
+            "arith.maxsi" => self.intrinsic(op, "llvm.smax", rt, &[a(0)?, a(1)?])?,
+            "arith.minsi" => self.intrinsic(op, "llvm.smin", rt, &[a(0)?, a(1)?])?,
+            "arith.maxui" => self.intrinsic(op, "llvm.umax", rt, &[a(0)?, a(1)?])?,
+            "arith.minui" => self.intrinsic(op, "llvm.umin", rt, &[a(0)?, a(1)?])?,
+            "arith.cmpi" => {
+                let p = match int_attr(ir, op, "predicate") {
+                    Some(0) => IntPredicate::EQ,
+                    Some(1) => IntPredicate::NE,
+                    Some(2) => IntPredicate::SLT,
+                    Some(3) => IntPredicate::SLE,
+                    Some(4) => IntPredicate::SGT,
+                    Some(5) => IntPredicate::SGE,
+                    Some(6) => IntPredicate::ULT,
+                    Some(7) => IntPredicate::ULE,
+                    Some(8) => IntPredicate::UGT,
+                    Some(9) => IntPredicate::UGE,
+                    _ => return Err(unsupported()),
+                };
+                b.build_int_compare(p, int(a(0)?), int(a(1)?), "")?.into()
+            }
+            "arith.cmpf" => {
+                use FloatPredicate as P;
+                const PREDICATES: [FloatPredicate; 16] = [
+                    P::PredicateFalse,
+                    P::OEQ,
+                    P::OGT,
+                    P::OGE,
+                    P::OLT,
+                    P::OLE,
+                    P::ONE,
+                    P::ORD,
+                    P::UEQ,
+                    P::UGT,
+                    P::UGE,
+                    P::ULT,
+                    P::ULE,
+                    P::UNE,
+                    P::UNO,
+                    P::PredicateTrue,
+                ];
+                let p = int_attr(ir, op, "predicate")
+                    .and_then(|i| PREDICATES.get(i as usize).copied())
+                    .ok_or_else(unsupported)?;
+                b.build_float_compare(p, float(a(0)?), float(a(1)?), "")?
+                    .into()
+            }
+            "arith.select" => b.build_select(int(a(0)?), a(1)?, a(2)?, "")?,
+            "arith.extf" => b
+                .build_float_ext(float(a(0)?), rt.into_float_type(), "")?
+                .into(),
+            "arith.truncf" => b
+                .build_float_trunc(float(a(0)?), rt.into_float_type(), "")?
+                .into(),
+            "arith.extsi" => b
+                .build_int_s_extend(int(a(0)?), rt.into_int_type(), "")?
+                .into(),
+            "arith.extui" => b
+                .build_int_z_extend(int(a(0)?), rt.into_int_type(), "")?
+                .into(),
+            "arith.trunci" => b
+                .build_int_truncate(int(a(0)?), rt.into_int_type(), "")?
+                .into(),
+            "arith.index_cast" => b
+                .build_int_cast_sign_flag(int(a(0)?), rt.into_int_type(), true, "")?
+                .into(),
+            "arith.index_castui" => b
+                .build_int_cast_sign_flag(int(a(0)?), rt.into_int_type(), false, "")?
+                .into(),
+            "arith.sitofp" => b
+                .build_signed_int_to_float(int(a(0)?), rt.into_float_type(), "")?
+                .into(),
+            "arith.uitofp" => b
+                .build_unsigned_int_to_float(int(a(0)?), rt.into_float_type(), "")?
+                .into(),
+            "arith.fptosi" => b
+                .build_float_to_signed_int(float(a(0)?), rt.into_int_type(), "")?
+                .into(),
+            "arith.fptoui" => b
+                .build_float_to_unsigned_int(float(a(0)?), rt.into_int_type(), "")?
+                .into(),
+            "arith.bitcast" => b.build_bit_cast(a(0)?, rt, "")?,
+            "math.exp" => self.intrinsic(op, "llvm.exp", rt, &[a(0)?])?,
+            "math.exp2" => self.intrinsic(op, "llvm.exp2", rt, &[a(0)?])?,
+            "math.log" => self.intrinsic(op, "llvm.log", rt, &[a(0)?])?,
+            "math.log2" => self.intrinsic(op, "llvm.log2", rt, &[a(0)?])?,
+            "math.sqrt" => self.intrinsic(op, "llvm.sqrt", rt, &[a(0)?])?,
+            "math.rsqrt" => {
+                let s = self.intrinsic(op, "llvm.sqrt", rt, &[a(0)?])?;
+                let one = rt.into_float_type().const_float(1.0);
+                b.build_float_div(one, float(s), "")?.into()
+            }
+            "math.absf" => self.intrinsic(op, "llvm.fabs", rt, &[a(0)?])?,
+            "math.floor" => self.intrinsic(op, "llvm.floor", rt, &[a(0)?])?,
+            "math.ceil" => self.intrinsic(op, "llvm.ceil", rt, &[a(0)?])?,
+            "math.round" => self.intrinsic(op, "llvm.round", rt, &[a(0)?])?,
+            "math.roundeven" => self.intrinsic(op, "llvm.roundeven", rt, &[a(0)?])?,
+            "math.sin" => self.intrinsic(op, "llvm.sin", rt, &[a(0)?])?,
+            "math.cos" => self.intrinsic(op, "llvm.cos", rt, &[a(0)?])?,
+            "math.powf" => self.intrinsic(op, "llvm.pow", rt, &[a(0)?, a(1)?])?,
+            "math.fma" => self.intrinsic(op, "llvm.fma", rt, &[a(0)?, a(1)?, a(2)?])?,
+            "math.copysign" => self.intrinsic(op, "llvm.copysign", rt, &[a(0)?, a(1)?])?,
+            "math.absi" => self.intrinsic(
+                op,
+                "llvm.abs",
+                rt,
+                &[a(0)?, self.llvm.bool_type().const_zero().into()],
+            )?,
+            "math.tanh" => self.libm(op, "tanh", rt, a(0)?)?,
+            "math.erf" => self.libm(op, "erf", rt, a(0)?)?,
+            "math.tan" => self.libm(op, "tan", rt, a(0)?)?,
+            "math.atan" => self.libm(op, "atan", rt, a(0)?)?,
+            "math.asin" => self.libm(op, "asin", rt, a(0)?)?,
+            "math.acos" => self.libm(op, "acos", rt, a(0)?)?,
+            "math.sinh" => self.libm(op, "sinh", rt, a(0)?)?,
+            "math.cosh" => self.libm(op, "cosh", rt, a(0)?)?,
+            "math.asinh" => self.libm(op, "asinh", rt, a(0)?)?,
+            "math.acosh" => self.libm(op, "acosh", rt, a(0)?)?,
+            "math.atanh" => self.libm(op, "atanh", rt, a(0)?)?,
+            "math.log1p" => self.libm(op, "log1p", rt, a(0)?)?,
+            "math.expm1" => self.libm(op, "expm1", rt, a(0)?)?,
+            _ => return Err(unsupported()),
+        };
+        Ok(v)
+    }
+}
+
+/// Whether the host target computes `name` element by element.
+pub(crate) fn is_elementwise(name: &str) -> bool {
+    (name.starts_with("arith.") && name != "arith.constant") || name.starts_with("math.")
+}
+
+/// Keeps the float check available to the emitter.
+pub(crate) fn is_float(ir: &Context, ty: Type) -> bool {
+    is_float_type(ir, ty)
+}

@@ -1,0 +1,127 @@
+//! The JIT: a module compiled for the host CPU by LLVM's MCJIT, owning its
+//! LLVM context, with the entry points of its kernels.
+
+use std::collections::HashMap;
+
+use inkwell::context::Context;
+use inkwell::execution_engine::ExecutionEngine;
+use inkwell::OptimizationLevel;
+
+use super::LlvmError;
+
+/// The entry point of a compiled kernel: runs the programs
+/// `begin..end` of a grid of `gx * gy * gz` programs, with `args` its
+/// parameters, one 8-byte slot each (a pointer, an integer sign-extended to
+/// 64 bits, or a float widened to `f64`).
+pub type HostKernel = unsafe extern "C" fn(*const u64, i64, i64, i64, i64, i64);
+
+/// A JIT-compiled module. The entry points stay valid while it lives.
+pub struct JitModule {
+    // Field order is drop order: the engine (and its module) before the context.
+    engine: Option<ExecutionEngine<'static>>,
+    kernels: HashMap<String, usize>,
+    context: *mut Context,
+}
+
+// The engine is used only to look symbols up, under `&mut self` or at
+// construction; the entry points are plain machine code that any thread may
+// run at once (each program writes its own elements).
+unsafe impl Send for JitModule {}
+unsafe impl Sync for JitModule {}
+
+impl JitModule {
+    /// Build a module in a fresh LLVM context with `build`, optimize it for
+    /// the host CPU, compile it and look up `entry_points`.
+    pub fn compile<F>(entry_points: &[String], build: F) -> Result<JitModule, LlvmError>
+    where
+        F: for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, LlvmError>,
+    {
+        let context: *mut Context = Box::into_raw(Box::new(Context::create()));
+        let mut jit = JitModule {
+            engine: None,
+            kernels: HashMap::new(),
+            context,
+        };
+        // SAFETY: the context lives until `jit` is dropped, after the engine.
+        let ctx: &'static Context = unsafe { &*context };
+        let module = build(ctx)?;
+        let machine = super::host_target_machine()?;
+        super::optimize(&module, &machine)?;
+        let engine = module
+            .create_jit_execution_engine(OptimizationLevel::Aggressive)
+            .map_err(|e| LlvmError(e.to_string()))?;
+        for name in entry_points {
+            let address = engine
+                .get_function_address(name)
+                .map_err(|e| LlvmError(format!("no entry point '{name}': {e}")))?;
+            jit.kernels.insert(name.clone(), address);
+        }
+        jit.engine = Some(engine);
+        Ok(jit)
+    }
+
+    /// The entry point of kernel `name`.
+    pub fn kernel(&self, name: &str) -> Option<HostKernel> {
+        let address = *self.kernels.get(name)?;
+        // SAFETY: the address is that of a function of type `HostKernel`
+        // (emitted by `kernel_to_host`), alive while `self` is.
+        Some(unsafe { std::mem::transmute::<usize, HostKernel>(address) })
+    }
+}
+
+impl Drop for JitModule {
+    fn drop(&mut self) {
+        self.engine = None;
+        // SAFETY: created by `Box::into_raw` in `compile`; nothing borrows it now.
+        unsafe { drop(Box::from_raw(self.context)) };
+    }
+}
+
+/// Run every program of a `gx * gy * gz` grid of `kernel` on `args`, split
+/// into contiguous blocks of programs over the threads of `pool` (on the
+/// calling thread alone when `pool` is `None` or the grid has one program).
+///
+/// # Safety
+/// `args` must hold what the kernel's parameters expect: pointers to
+/// buffers large enough for every access the programs make, and scalars.
+pub unsafe fn launch(
+    kernel: HostKernel,
+    args: &[u64],
+    grid: [i64; 3],
+    pool: Option<&rayon::ThreadPool>,
+) {
+    let total = grid[0] * grid[1] * grid[2];
+    if total <= 0 {
+        return;
+    }
+    let args_addr = args.as_ptr() as usize;
+    let run = move |begin: i64, end: i64| {
+        // SAFETY: upheld by the caller of `launch`.
+        unsafe {
+            kernel(
+                args_addr as *const u64,
+                grid[0],
+                grid[1],
+                grid[2],
+                begin,
+                end,
+            )
+        }
+    };
+    match pool {
+        Some(pool) if total > 1 && pool.current_num_threads() > 1 => {
+            // A few blocks per thread balance uneven programs.
+            let blocks = (pool.current_num_threads() as i64 * 4).min(total);
+            let per = (total + blocks - 1) / blocks;
+            pool.scope(|s| {
+                let mut begin = 0;
+                while begin < total {
+                    let end = (begin + per).min(total);
+                    s.spawn(move |_| run(begin, end));
+                    begin = end;
+                }
+            });
+        }
+        _ => run(0, total),
+    }
+}
