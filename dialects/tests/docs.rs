@@ -10,7 +10,7 @@ fn dialect_docs_are_current() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/dialects");
     let bless = std::env::var_os("STRATA_BLESS").is_some();
     let mut stale = Vec::new();
-    for dialect in ["arith", "builtin", "func", "graph", "math", "scf"] {
+    for dialect in ["arith", "builtin", "func", "graph", "math", "scf", "tensor"] {
         let text = strata_dialects::docs::dialect_doc(&ctx, dialect);
         let path = root.join(format!("{dialect}.md"));
         if bless {
