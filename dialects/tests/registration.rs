@@ -45,6 +45,13 @@ const SOURCES: &[(&str, &[&str])] = &[
             include_str!("../src/graph/ops/signal.rs"),
         ],
     ),
+    (
+        "tensor",
+        &[
+            include_str!("../src/tensor/mod.rs"),
+            include_str!("../src/tensor/ops.rs"),
+        ],
+    ),
 ];
 
 /// The first string literal in `text`, if any.

@@ -1,0 +1,183 @@
+//! The `#[op]` declarations of `tensor`: `map`, `index`, `reduce`,
+//! `contract`, `reshape`, `fusion` and their terminator `yield`.
+
+use strata_ir::affine::AffineMap;
+use strata_ir::attributes::AttrKind;
+use strata_ir::ods::constraints::{AnyType, I64Attr, Index, TypedAttr};
+use strata_ir::ods::AttrSyntax;
+use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
+
+use crate::tensor::verify::{
+    verify_contract, verify_fusion, verify_index, verify_map, verify_reduce, verify_reshape,
+    verify_yield,
+};
+
+type_constraint!(
+    /// A ranked tensor of any element type.
+    AnyRankedTensor, "ranked tensor of any type values", |ctx, ty| matches!(ctx.type_kind(ty), TypeKind::RankedTensor { .. })
+);
+type_constraint!(
+    /// A ranked tensor of signless integers or floats (the operands of a
+    /// contraction).
+    IntOrFloatRankedTensor, "ranked tensor of signless integer or floating-point values", |ctx, ty| matches!(
+        ctx.type_kind(ty),
+        TypeKind::RankedTensor { element, .. }
+            if strata_ir::ods::constraints::is_signless_int(ctx, *element)
+                || strata_ir::ods::constraints::is_float(ctx, *element)
+    )
+);
+
+attr_constraint!(
+    /// An array of affine maps (`[affine_map<...>, ...]`).
+    AffineMapArrayAttr, "affine map array attribute", AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        AttrKind::Array(items)
+            if items.iter().all(|&a| matches!(ctx.attr_kind(a), AttrKind::AffineMap(_)))
+    ),
+    value: Vec<AffineMap> = |ctx, attr| match ctx.attr_kind(attr) {
+        AttrKind::Array(items) => items
+            .iter()
+            .map(|&a| match ctx.attr_kind(a) {
+                AttrKind::AffineMap(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+);
+attr_constraint!(
+    /// An array of 64-bit integers (`[0, 2]`).
+    I64ListAttr, "64-bit integer array attribute", AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        AttrKind::Array(items)
+            if items.iter().all(|&a| strata_ir::ods::constraints::is_signless_int_attr(ctx, a, 64))
+    ),
+    value: Vec<i64> = |ctx, attr| match ctx.attr_kind(attr) {
+        AttrKind::Array(items) => items
+            .iter()
+            .map(|&a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Some(*value as u64 as i64),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+);
+
+/// Elementwise computation over an iteration domain, reading each input
+/// through an affine indexing map.
+///
+/// The iteration domain is the result's shape. For each point `i` of it,
+/// the body receives the element `inputs[k][indexing_maps[k](i)]` of each
+/// input (block argument `k`, of the input's element type) and yields the
+/// result's element at `i`. Each map has as many dims as the result has
+/// dimensions, no symbols, and one result per dimension of its input: a
+/// permutation transposes, a dropped dim or the constant `0` broadcasts,
+/// `d0 * 2 + 1` reads a strided slice. For static shapes the verifier
+/// checks that every map stays inside its input over the whole domain.
+/// Inside the body, `tensor.index` gives the current point. `inputs` may be
+/// empty (the body computes from indices and constants alone).
+#[op("tensor.map",
+     traits(RecursiveMemoryEffects),
+     format = "(`ins` `(` $inputs^ `:` type($inputs) `)`)? `maps` $indexing_maps attr-dict-with-keyword $body `:` type($result)",
+     verify = verify_map)]
+pub struct MapOp {
+    inputs: Variadic<AnyRankedTensor>,
+    indexing_maps: Attr<AffineMapArrayAttr>,
+    result: Result<AnyRankedTensor>,
+    body: SizedRegion<1>,
+}
+
+/// The current index of one dimension of the enclosing `tensor.map`'s
+/// iteration domain (as `linalg.index`).
+#[op("tensor.index",
+     traits(Pure),
+     format = "$dim attr-dict `:` type($result)",
+     verify = verify_index)]
+pub struct IndexOp {
+    dim: Attr<I64Attr>,
+    result: Result<Index>,
+}
+
+/// Reduction of the `dimensions` of a tensor with a scalar combiner.
+///
+/// The result has the input's shape with `dimensions` (sorted, unique)
+/// removed, and its element type. Each result element starts as `init` (a
+/// scalar attribute of the element type) and the body combines it with
+/// every input element that maps to it: the block arguments are the input
+/// element and the accumulator, and the body yields the new accumulator.
+/// The order of combination is unspecified (the combiner should be
+/// associative and commutative). A reshape after the op restores reduced
+/// dimensions of size 1 (`keepdims`).
+#[op("tensor.reduce",
+     traits(RecursiveMemoryEffects),
+     format = "`ins` `(` $input `:` type($input) `)` `dims` $dimensions `init` `(` $init `)` attr-dict-with-keyword $body `:` type($result)",
+     verify = verify_reduce)]
+pub struct ReduceOp {
+    input: Operand<AnyRankedTensor>,
+    dimensions: Attr<I64ListAttr>,
+    init: Attr<TypedAttr>,
+    result: Result<AnyRankedTensor>,
+    body: SizedRegion<1>,
+}
+
+/// A contraction: matrix product, batched matrix product, or any sum of
+/// products whose operands are read through projected permutations.
+///
+/// `indexing_maps` holds three maps over one iteration domain: the lhs,
+/// rhs and output maps, each a projected permutation (every result a
+/// distinct dim). The domain dims absent from the output map are the
+/// reduction dims: `result[out(i)] = sum over the reduction dims of
+/// lhs[lhs(i)] * rhs[rhs(i)]`. Each domain dim must have one size wherever
+/// it appears. lhs, rhs and result have one element type (signless
+/// integers or floats); `f16` and `bf16` products are accumulated in `f32`
+/// and rounded once to the element type, wider floats and integers in the
+/// element type itself (integers wrap).
+#[op("tensor.contract",
+     traits(Pure),
+     format = "`ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)` `maps` $indexing_maps attr-dict `:` type($result)",
+     verify = verify_contract)]
+pub struct ContractOp {
+    lhs: Operand<IntOrFloatRankedTensor>,
+    rhs: Operand<IntOrFloatRankedTensor>,
+    indexing_maps: Attr<AffineMapArrayAttr>,
+    result: Result<IntOrFloatRankedTensor>,
+}
+
+/// Row-major reinterpretation of a tensor with another shape (a view).
+///
+/// Source and result have one element type and, when both are static, the
+/// same number of elements.
+#[op("tensor.reshape",
+     traits(Pure),
+     format = "$source attr-dict `:` type($source) `to` type($result)",
+     verify = verify_reshape)]
+pub struct ReshapeOp {
+    source: Operand<AnyRankedTensor>,
+    result: Result<AnyRankedTensor>,
+}
+
+/// A group of tensor ops that becomes one kernel.
+///
+/// The body is isolated from above: its block arguments stand for
+/// `inputs` (one per input, of its type) and its `tensor.yield` gives the
+/// results, of the results' types.
+#[op("tensor.fusion",
+     traits(IsolatedFromAbove, RecursiveMemoryEffects),
+     format = "(`ins` `(` $inputs^ `:` type($inputs) `)`)? attr-dict-with-keyword $body (`:` type($results)^)?",
+     verify = verify_fusion)]
+pub struct FusionOp {
+    inputs: Variadic<AnyType>,
+    results: VariadicResult<AnyType>,
+    body: SizedRegion<1>,
+}
+
+/// The values a `tensor.map`, `tensor.reduce` or `tensor.fusion` body
+/// produces; the parent op checks their number and types.
+#[op("tensor.yield",
+     traits(Pure, Terminator, ReturnLike),
+     format = "attr-dict ($values^ `:` type($values))?",
+     verify = verify_yield)]
+pub struct YieldOp {
+    values: Variadic<AnyType>,
+}
