@@ -1,6 +1,381 @@
-//! `tensor_to_kernel`.
+//! `convert-tensor-to-kernel`: one `kernel.func` per group of tensor ops
+//! and a host plan that runs them.
+//!
+//! A group is a `tensor.fusion` or a single `tensor.map`, `tensor.reduce`
+//! or `tensor.contract` outside one. The function is rewritten into its host
+//! plan: the same function on memrefs, whose tensors become buffers. Tensor
+//! constants become `kernel.constant` buffers, reshapes `kernel.view`s of
+//! their source, and each group a `kernel.launch` on its inputs and on new
+//! `kernel.alloc` buffers for its outputs, placed in one arena by
+//! [`plan`] (liveness-based reuse). Shapes must be static.
 
-use strata_ir::pass::PassRegistry;
+mod builder;
+mod group;
+mod kernels;
+pub mod plan;
+
+use std::collections::HashMap;
+
+pub use kernels::TileSizes;
+use kernels::{emit_group, GroupIr};
+use strata_ir::pass::{Pass, PassRegistry, Statistics};
+use strata_ir::{pass, Block, Context, Diagnostic, Operation, Type, TypeKind, Value};
 
 /// Register this conversion's passes.
-pub fn register_passes(_registry: &mut PassRegistry) {}
+pub fn register_passes(registry: &mut PassRegistry) {
+    registry.register(ConvertTensorToKernel::registration());
+}
+
+#[pass(
+    name = "convert-tensor-to-kernel",
+    display_name = "ConvertTensorToKernel",
+    summary = "Lower tensor ops to kernel tile programs and a host plan of launches on arena buffers"
+)]
+pub(crate) struct ConvertTensorToKernel {
+    #[option(
+        name = "block",
+        default = 1024,
+        description = "Elements per program of an elementwise kernel"
+    )]
+    block: i64,
+    #[option(
+        name = "block-m",
+        default = 32,
+        description = "Rows of a contraction's output tile"
+    )]
+    block_m: i64,
+    #[option(
+        name = "block-n",
+        default = 32,
+        description = "Columns of a contraction's output tile"
+    )]
+    block_n: i64,
+    #[option(
+        name = "block-k",
+        default = 32,
+        description = "Depth of a contraction's K step"
+    )]
+    block_k: i64,
+}
+
+impl Pass for ConvertTensorToKernel {
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        root: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let tiles = TileSizes {
+            block: self.block,
+            block_m: self.block_m,
+            block_n: self.block_n,
+            block_k: self.block_k,
+        };
+        for (name, v) in [
+            ("block", tiles.block),
+            ("block-m", tiles.block_m),
+            ("block-n", tiles.block_n),
+            ("block-k", tiles.block_k),
+        ] {
+            if v <= 0 || v & (v - 1) != 0 {
+                return Err(Diagnostic::op_error(
+                    ctx,
+                    root,
+                    format!("option '{name}' must be a power of two, got {v}"),
+                ));
+            }
+        }
+        let report = convert_module(ctx, root, tiles)?;
+        stats.add(
+            "num-kernels",
+            "Number of kernels generated",
+            report.kernels as u64,
+        );
+        stats.add(
+            "arena-bytes",
+            "Bytes of the planned arena",
+            report.arena_bytes,
+        );
+        stats.add(
+            "unplanned-bytes",
+            "Bytes of the buffers without reuse",
+            report.unplanned_bytes,
+        );
+        Ok(())
+    }
+}
+
+/// What a conversion made.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub kernels: usize,
+    pub arena_bytes: u64,
+    pub unplanned_bytes: u64,
+}
+
+/// Convert every `func.func` directly in `module`.
+pub fn convert_module(
+    ctx: &mut Context,
+    module: Operation,
+    tiles: TileSizes,
+) -> Result<Report, Diagnostic> {
+    let Some(&region) = ctx.op_regions(module).first() else {
+        return Ok(Report::default());
+    };
+    let Some(body) = ctx.region_entry_block(region) else {
+        return Ok(Report::default());
+    };
+    let funcs: Vec<Operation> = ctx
+        .block_ops(body)
+        .filter(|&o| ctx.op_name_str(o) == "func.func")
+        .collect();
+    let mut report = Report::default();
+    for f in funcs {
+        let r = convert_function(ctx, body, f, tiles)?;
+        report.kernels += r.kernels;
+        report.arena_bytes += r.arena_bytes;
+        report.unplanned_bytes += r.unplanned_bytes;
+    }
+    Ok(report)
+}
+
+fn memref_of(ctx: &mut Context, ty: Type) -> Option<Type> {
+    match ctx.type_kind(ty).clone() {
+        TypeKind::RankedTensor { shape, element, .. } if shape.iter().all(|&d| d >= 0) => {
+            Some(ctx.intern_type(TypeKind::MemRef {
+                shape,
+                element,
+                layout: None,
+                memory_space: None,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// Errors of all the ops that do not lower, as one diagnostic.
+fn collect_errors(mut errors: Vec<Diagnostic>) -> Result<(), Diagnostic> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut first = errors.remove(0);
+    first.notes.extend(errors);
+    Err(first)
+}
+
+fn convert_function(
+    ctx: &mut Context,
+    module_block: Block,
+    func: Operation,
+    tiles: TileSizes,
+) -> Result<Report, Diagnostic> {
+    let fname = ctx
+        .symbol_name(func)
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .unwrap_or_default();
+    let Some((inputs, results)) = strata_dialects::func::function_signature(ctx, func) else {
+        return Ok(Report::default());
+    };
+    let Some(entry) = ctx
+        .op_regions(func)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return Ok(Report::default()); // a declaration
+    };
+    // The signature on memrefs.
+    let mut errors = Vec::new();
+    let mut to_mem = |ctx: &mut Context, t: Type| match memref_of(ctx, t) {
+        Some(m) => m,
+        None => {
+            errors.push(Diagnostic::op_error(
+                ctx,
+                func,
+                format!(
+                    "the compiled plan needs static tensor types, got '{}' (specialize the shapes first)",
+                    strata_ir::printer::type_to_string(ctx, t)
+                ),
+            ));
+            t
+        }
+    };
+    let in_mem: Vec<Type> = inputs.iter().map(|&t| to_mem(ctx, t)).collect();
+    let out_mem: Vec<Type> = results.iter().map(|&t| to_mem(ctx, t)).collect();
+    collect_errors(errors)?;
+
+    let ops: Vec<Operation> = ctx.block_ops(entry).collect();
+    let mut errors = Vec::new();
+    for &op in &ops {
+        let name = ctx.op_name_str(op);
+        let tensor_const = name == "arith.constant"
+            && matches!(
+                ctx.type_kind(ctx.value_type(ctx.result(op, 0))),
+                TypeKind::RankedTensor { .. }
+            );
+        let ok = tensor_const
+            || matches!(
+                name,
+                "tensor.map"
+                    | "tensor.reduce"
+                    | "tensor.contract"
+                    | "tensor.reshape"
+                    | "tensor.fusion"
+                    | "func.return"
+            );
+        if !ok {
+            errors.push(Diagnostic::op_error(
+                ctx,
+                op,
+                format!("'{name}' op cannot be lowered to kernels (is convert-graph-to-tensor missing from the pipeline?)"),
+            ));
+        }
+    }
+    collect_errors(errors)?;
+
+    // The host function.
+    let loc = ctx.op_loc(func);
+    let host =
+        strata_dialects::func::FuncOp::build_with_entry_block(ctx, loc, &fname, &in_mem, &out_mem);
+    let host_block = host
+        .entry_block(ctx)
+        .ok_or_else(|| Diagnostic::op_error(ctx, func, "internal error: no entry block"))?;
+    let mut buffers: HashMap<Value, Value> = HashMap::new();
+    for (arg, harg) in ctx
+        .block_args(entry)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .zip(ctx.block_args(host_block).collect::<Vec<_>>())
+    {
+        buffers.insert(arg, harg);
+    }
+    let mut kernels = 0usize;
+    let index = ctx.index_type();
+    for op in ops {
+        let oloc = ctx.op_loc(op);
+        let name = ctx.op_name_str(op).to_string();
+        let mut b = builder::KernelBuilder {
+            ctx,
+            block: host_block,
+            loc: oloc,
+        };
+        match name.as_str() {
+            "func.return" => {
+                let vals: Vec<Value> = b.ctx.operands(op).map(|v| buffers[&v]).collect();
+                b.op("func.return", &vals, &[], vec![]);
+            }
+            "arith.constant" => {
+                let r = b.ctx.result(op, 0);
+                let ty = b.ctx.value_type(r);
+                let mem = memref_of(b.ctx, ty).ok_or_else(|| {
+                    Diagnostic::op_error(b.ctx, op, "a constant of dynamic shape")
+                })?;
+                let value = strata_ir::ods::inherent_attr(b.ctx, op, "value")
+                    .ok_or_else(|| Diagnostic::op_error(b.ctx, op, "a constant without a value"))?;
+                let v = b.value("kernel.constant", &[], mem, vec![("value", value)]);
+                buffers.insert(r, v);
+            }
+            "tensor.reshape" => {
+                let src = buffers[&b.ctx.operand(op, 0)];
+                let r = b.ctx.result(op, 0);
+                let ty = b.ctx.value_type(r);
+                let mem = memref_of(b.ctx, ty)
+                    .ok_or_else(|| Diagnostic::op_error(b.ctx, op, "a reshape of dynamic shape"))?;
+                let v = b.value("kernel.view", &[src], mem, vec![]);
+                buffers.insert(r, v);
+            }
+            _ => {
+                let (group, host_in, host_out) = group_of(b.ctx, op)?;
+                let kname = format!("{fname}_{kernels}_{}", kind_of(b.ctx, &group));
+                let grid = emit_group(b.ctx, module_block, &kname, &group, tiles)?;
+                kernels += 1;
+                let mut args: Vec<Value> = host_in.iter().map(|v| buffers[v]).collect();
+                for &out in &host_out {
+                    let ty = b.ctx.value_type(out);
+                    let mem = memref_of(b.ctx, ty).ok_or_else(|| {
+                        Diagnostic::op_error(b.ctx, op, "a result of dynamic shape")
+                    })?;
+                    let i64t = b.ctx.integer_type(64);
+                    let zero = b.ctx.integer_attr(i64t, 0);
+                    let v = b.value("kernel.alloc", &[], mem, vec![("offset", zero)]);
+                    buffers.insert(out, v);
+                    args.push(v);
+                }
+                if grid.iter().all(|&g| g > 0) {
+                    let mut sizes = Vec::new();
+                    for g in grid {
+                        let a = b.ctx.integer_attr(index, i128::from(g));
+                        sizes.push(b.constant(a, index));
+                    }
+                    let callee = b.ctx.intern_attr(strata_ir::AttrKind::SymbolRef {
+                        root: kname.as_bytes().into(),
+                        nested: Box::new([]),
+                    });
+                    let seg = strata_dialects::kernel::segment_sizes(
+                        b.ctx,
+                        &[sizes.len() as u64, args.len() as u64],
+                    );
+                    let mut operands = sizes;
+                    operands.extend(args);
+                    b.op(
+                        "kernel.launch",
+                        &operands,
+                        &[],
+                        vec![("kernel", callee), ("operandSegmentSizes", seg)],
+                    );
+                }
+            }
+        }
+    }
+    ctx.insert_op_before(func, host.op());
+    ctx.erase_op(func);
+    let planned = plan::plan_arena(ctx, host.op());
+    Ok(Report {
+        kernels,
+        arena_bytes: planned.arena_bytes,
+        unplanned_bytes: planned.unplanned_bytes,
+    })
+}
+
+fn kind_of(ctx: &Context, g: &GroupIr) -> &'static str {
+    let has = |n: &str| g.ops.iter().any(|&o| ctx.op_name_str(o) == n);
+    if has("tensor.contract") {
+        "contract"
+    } else if has("tensor.reduce") {
+        "reduce"
+    } else {
+        "map"
+    }
+}
+
+/// The group of a top-level op, with the host values it reads and writes.
+fn group_of(ctx: &Context, op: Operation) -> Result<(GroupIr, Vec<Value>, Vec<Value>), Diagnostic> {
+    if ctx.op_name_str(op) == "tensor.fusion" {
+        let Some(block) = ctx
+            .op_regions(op)
+            .first()
+            .and_then(|&r| ctx.region_entry_block(r))
+        else {
+            return Err(Diagnostic::op_error(ctx, op, "a fusion group needs a body"));
+        };
+        let body: Vec<Operation> = ctx.block_ops(block).collect();
+        let Some((&term, members)) = body.split_last() else {
+            return Err(Diagnostic::op_error(ctx, op, "a fusion group needs a body"));
+        };
+        let group = GroupIr {
+            ops: members.to_vec(),
+            inputs: ctx.block_args(block).collect(),
+            outputs: ctx.operands(term).collect(),
+            anchor: op,
+        };
+        return Ok((group, ctx.operands(op).collect(), ctx.results(op).collect()));
+    }
+    let inputs: Vec<Value> = ctx.operands(op).collect();
+    let outputs: Vec<Value> = ctx.results(op).collect();
+    let group = GroupIr {
+        ops: vec![op],
+        inputs: inputs.clone(),
+        outputs: outputs.clone(),
+        anchor: op,
+    };
+    Ok((group, inputs, outputs))
+}

@@ -1,0 +1,556 @@
+//! One `kernel.func` per group, in one of three forms, chosen by what the
+//! group holds:
+//!
+//! - **elementwise** (maps and reshapes): the flattened iteration space in
+//!   blocks of up to 1024 elements, one block per program;
+//! - **rows** (a reduction, with the maps before and after it): one program
+//!   per output row, a tile over the reduced elements (up to 16,384);
+//! - **contraction** (a matmul with the maps after it): an output tile of
+//!   `BLOCK_M x BLOCK_N` per program, a loop over K in steps of `BLOCK_K`
+//!   accumulating with `kernel.dot` (in f32 for f16/bf16), the epilogue
+//!   applied to the accumulator before the store.
+
+use std::collections::HashMap;
+
+use strata_dialects::tensor::ContractOp;
+use strata_ir::affine::AffineExpr;
+use strata_ir::{Block, Context, Location, Operation, OperationState, Type, Value};
+
+use super::builder::KernelBuilder;
+use super::group::{delinearize, err, linearize, Group, RowReduction, R};
+
+/// Tile sizes of the generated kernels.
+#[derive(Clone, Copy, Debug)]
+pub struct TileSizes {
+    /// Elements per program of an elementwise kernel.
+    pub block: i64,
+    pub block_m: i64,
+    pub block_n: i64,
+    pub block_k: i64,
+}
+
+impl Default for TileSizes {
+    fn default() -> Self {
+        TileSizes {
+            block: 1024,
+            block_m: 32,
+            block_n: 32,
+            block_k: 32,
+        }
+    }
+}
+
+/// The largest reduced extent a row kernel holds in one tile.
+const MAX_ROW: i64 = 16384;
+
+/// The ops of one kernel, what they read and what they give.
+pub(crate) struct GroupIr {
+    pub ops: Vec<Operation>,
+    pub inputs: Vec<Value>,
+    pub outputs: Vec<Value>,
+    /// Where errors about the group point.
+    pub anchor: Operation,
+}
+
+fn next_pow2(n: i64) -> i64 {
+    (n.max(1) as u64).next_power_of_two() as i64
+}
+
+fn shape(ctx: &Context, v: Value) -> Vec<i64> {
+    strata_dialects::tensor::shape_of(ctx, v).unwrap_or_default()
+}
+
+fn element(ctx: &Context, v: Value) -> Type {
+    strata_dialects::kernel::types::element_of(ctx, ctx.value_type(v))
+}
+
+/// A `kernel.func @name` with pointer parameters of `elements`, appended
+/// to `module_block`; returns it, its entry block and its parameters.
+fn new_kernel(
+    ctx: &mut Context,
+    module_block: Block,
+    loc: Location,
+    name: &str,
+    elements: &[Type],
+    grid_rank: usize,
+) -> (Operation, Block, Vec<Value>) {
+    let params: Vec<Type> = elements
+        .iter()
+        .map(|&e| strata_dialects::kernel::types::ptr_type(ctx, e))
+        .collect();
+    let fn_type = ctx.function_type(params.clone(), vec![]);
+    let i32t = ctx.integer_type(32);
+    let entries = vec![
+        (ctx.ident("sym_name"), ctx.string_attr(name)),
+        (ctx.ident("function_type"), ctx.type_attr(fn_type)),
+        (ctx.ident("grid"), ctx.integer_attr(i32t, grid_rank as i128)),
+        (ctx.ident("num_warps"), ctx.integer_attr(i32t, 4)),
+    ];
+    let mut state = OperationState::new(ctx.ident("kernel.func"), loc);
+    state.properties = Some(ctx.dictionary_attr(entries));
+    let region = ctx.create_region();
+    state.regions.push(region);
+    let op = ctx.create_operation(state);
+    let block = ctx.create_block();
+    ctx.append_block(region, block);
+    let args = params
+        .iter()
+        .map(|&t| ctx.add_block_argument(block, t, loc))
+        .collect();
+    ctx.append_op(module_block, op);
+    (op, block, args)
+}
+
+/// Emit the kernel of `group` as `@name` into `module_block`; returns the
+/// launch grid.
+pub(crate) fn emit_group(
+    ctx: &mut Context,
+    module_block: Block,
+    name: &str,
+    group: &GroupIr,
+    tiles: TileSizes,
+) -> R<Vec<i64>> {
+    let loc = ctx.op_loc(group.anchor);
+    let mut elements: Vec<Type> = group.inputs.iter().map(|&v| element(ctx, v)).collect();
+    elements.extend(group.outputs.iter().map(|&v| element(ctx, v)));
+    for &v in group.inputs.iter().chain(&group.outputs) {
+        if strata_ir::types::num_elements(&shape(ctx, v)) >= i32::MAX as u64 {
+            return Err(err(
+                ctx,
+                group.anchor,
+                "tensors of 2^31 elements or more do not lower yet",
+            ));
+        }
+    }
+    let contract = group
+        .ops
+        .iter()
+        .copied()
+        .find(|&o| ctx.op_name_str(o) == ContractOp::NAME);
+    let reduce = group
+        .ops
+        .iter()
+        .copied()
+        .find(|&o| ctx.op_name_str(o) == "tensor.reduce");
+    let grid_rank = match contract {
+        Some(c) if !contraction_batch(ctx, c)?.is_empty() => 3,
+        Some(_) => 2,
+        None => 1,
+    };
+    let (_, block, params) = new_kernel(ctx, module_block, loc, name, &elements, grid_rank);
+    let n_in = group.inputs.len();
+    let mut g = Group {
+        params: HashMap::new(),
+        members: group.ops.clone(),
+        memo: HashMap::new(),
+        mask: None,
+        rows: None,
+        flat: None,
+    };
+    for (i, &v) in group.inputs.iter().enumerate() {
+        let s = shape(ctx, v);
+        g.params.insert(v, (params[i], s));
+    }
+    let outputs: Vec<(Value, Value)> = group
+        .outputs
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, params[n_in + i]))
+        .collect();
+    let mut b = KernelBuilder { ctx, block, loc };
+    let grid = match (contract, reduce) {
+        (Some(c), _) => contraction(&mut b, &mut g, c, &outputs, group.anchor, tiles)?,
+        (None, Some(r)) => rows(&mut b, &mut g, r, &outputs, group.anchor)?,
+        (None, None) => elementwise(&mut b, &mut g, &outputs, group.anchor, tiles)?,
+    };
+    b.op("kernel.return", &[], &[], vec![]);
+    Ok(grid)
+}
+
+fn elementwise(
+    b: &mut KernelBuilder<'_>,
+    g: &mut Group,
+    outputs: &[(Value, Value)],
+    anchor: Operation,
+    tiles: TileSizes,
+) -> R<Vec<i64>> {
+    let domain = shape(b.ctx, outputs[0].0);
+    if outputs.iter().any(|(v, _)| shape(b.ctx, *v) != domain) {
+        return Err(err(
+            b.ctx,
+            anchor,
+            "the outputs of an elementwise group must have one shape",
+        ));
+    }
+    let total = strata_ir::types::num_elements(&domain) as i64;
+    let block = next_pow2(total).min(tiles.block.max(1));
+    let pid = b.program_id(0);
+    let bv = b.const_i32(block);
+    let base = b.muli(pid, bv);
+    let r = b.range(block);
+    let flat = b.addi(base, r);
+    let n = b.const_i32(total);
+    let mask = b.cmp_slt(flat, n);
+    g.mask = Some(mask);
+    let e = delinearize(b, flat, &domain);
+    g.flat = Some((e.clone(), domain.clone(), flat));
+    for &(v, ptr) in outputs {
+        let x = g.value(b, v, &e)?;
+        let x = b.as_tile(x, &[block]);
+        let ptrs = b.addptr(ptr, flat);
+        b.store(ptrs, x, Some(mask));
+    }
+    Ok(vec![(total + block - 1) / block])
+}
+
+fn rows(
+    b: &mut KernelBuilder<'_>,
+    g: &mut Group,
+    reduce: Operation,
+    outputs: &[(Value, Value)],
+    anchor: Operation,
+) -> R<Vec<i64>> {
+    let red = strata_dialects::tensor::ReduceOp(reduce);
+    let input = red.input(b.ctx);
+    let dims = red.dimensions(b.ctx).unwrap_or_default();
+    let in_shape = shape(b.ctx, input);
+    let row_shape: Vec<i64> = (0..in_shape.len())
+        .filter(|d| !dims.contains(&(*d as i64)))
+        .map(|d| in_shape[d])
+        .collect();
+    let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d as usize]).collect();
+    let extent = strata_ir::types::num_elements(&red_shape) as i64;
+    if extent > MAX_ROW {
+        return Err(err(
+            b.ctx,
+            reduce,
+            format!("reductions over more than {MAX_ROW} elements do not lower yet (this one: {extent})"),
+        ));
+    }
+    let block = next_pow2(extent);
+    let programs = strata_ir::types::num_elements(&row_shape) as i64;
+    let pid = b.program_id(0);
+    let row_index = delinearize(b, pid, &row_shape);
+    let t = b.range(block);
+    let n = b.const_i32(extent);
+    let mask = b.cmp_slt(t, n);
+    let reduced_index = delinearize(b, t, &red_shape);
+    let mut full = Vec::with_capacity(in_shape.len());
+    let (mut ri, mut ki) = (0, 0);
+    for d in 0..in_shape.len() as i64 {
+        if dims.contains(&d) {
+            full.push(reduced_index[ri]);
+            ri += 1;
+        } else {
+            full.push(row_index[ki]);
+            ki += 1;
+        }
+    }
+    g.mask = Some(mask);
+    g.rows = Some(RowReduction {
+        dims,
+        input_shape: in_shape.clone(),
+        reduced_index,
+        row_index: row_index.clone(),
+        mask,
+    });
+    for &(v, ptr) in outputs {
+        let s = shape(b.ctx, v);
+        if s == row_shape {
+            let x = g.value(b, v, &row_index)?;
+            let p = b.addptr(ptr, pid);
+            b.store(p, x, None);
+        } else if s == in_shape {
+            let x = g.value(b, v, &full)?;
+            let x = b.as_tile(x, &[block]);
+            let off = linearize(b, &full, &in_shape);
+            let ptrs = b.addptr(ptr, off);
+            b.store(ptrs, x, Some(mask));
+        } else {
+            return Err(err(
+                b.ctx,
+                anchor,
+                "an output of a reduction group must have the reduction's input or output shape",
+            ));
+        }
+    }
+    Ok(vec![programs])
+}
+
+/// The roles of a contraction's domain dims.
+struct Roles {
+    m: Option<u32>,
+    n: Option<u32>,
+    k: u32,
+    batch: Vec<u32>,
+}
+
+fn dims_of(map: &strata_ir::affine::AffineMap) -> Vec<u32> {
+    map.results
+        .iter()
+        .filter_map(|r| match r {
+            AffineExpr::Dim(d) => Some(*d),
+            _ => None,
+        })
+        .collect()
+}
+
+fn roles(ctx: &Context, c: Operation) -> R<Roles> {
+    let op = ContractOp(c);
+    let maps = op.maps(ctx);
+    let red = op.reduction_dims(ctx);
+    let [k] = red[..] else {
+        return Err(err(
+            ctx,
+            c,
+            "contractions over other than one dimension do not lower yet",
+        ));
+    };
+    let (l, r, o) = (dims_of(&maps[0]), dims_of(&maps[1]), dims_of(&maps[2]));
+    let m = o.iter().copied().find(|d| l.contains(d) && !r.contains(d));
+    let n = o.iter().copied().find(|d| r.contains(d) && !l.contains(d));
+    let batch = o
+        .iter()
+        .copied()
+        .filter(|d| Some(*d) != m && Some(*d) != n)
+        .collect();
+    Ok(Roles { m, n, k, batch })
+}
+
+fn contraction_batch(ctx: &Context, c: Operation) -> R<Vec<u32>> {
+    Ok(roles(ctx, c)?.batch)
+}
+
+/// Offsets and mask of an operand tile: `operand[map(idx)]` for each domain
+/// dim's index value in `idx` (a scalar for batch dims, tiles otherwise).
+/// An operand of a contraction: its pointer, shape and indexing map.
+struct OperandRef<'m> {
+    ptr: Value,
+    shape: &'m [i64],
+    map: &'m strata_ir::affine::AffineMap,
+}
+
+fn operand_tile(
+    b: &mut KernelBuilder<'_>,
+    operand: OperandRef<'_>,
+    idx: &HashMap<u32, Value>,
+    tile: &[i64],
+    mask: Value,
+    element: Type,
+) -> Value {
+    let mut e = Vec::new();
+    for d in dims_of(operand.map) {
+        e.push(idx[&d]);
+    }
+    let off = linearize(b, &e, operand.shape);
+    let off = b.as_tile(off, tile);
+    let ptrs = b.addptr(operand.ptr, off);
+    let ty = b.ctx.tensor_type(tile.to_vec(), element);
+    let zero_attr = if strata_ir::ods::constraints::is_float(b.ctx, element) {
+        b.ctx.float_attr(element, 0.0)
+    } else {
+        b.ctx.integer_attr(element, 0)
+    };
+    let zero = b.constant(zero_attr, element);
+    let other = b.splat(zero, tile);
+    b.load(ptrs, Some(mask), Some(other), ty)
+}
+
+fn contraction(
+    b: &mut KernelBuilder<'_>,
+    g: &mut Group,
+    c: Operation,
+    outputs: &[(Value, Value)],
+    anchor: Operation,
+    tiles: TileSizes,
+) -> R<Vec<i64>> {
+    let op = ContractOp(c);
+    let maps = op.maps(b.ctx);
+    let sizes = op
+        .domain_sizes(b.ctx)
+        .ok_or_else(|| err(b.ctx, c, "a contraction with inconsistent sizes"))?;
+    let ro = roles(b.ctx, c)?;
+    let (lhs, rhs) = (op.lhs(b.ctx), op.rhs(b.ctx));
+    let (Some(&(pa, ref sa)), Some(&(pb, ref sb))) = (g.params.get(&lhs), g.params.get(&rhs))
+    else {
+        return Err(err(
+            b.ctx,
+            c,
+            "the operands of a contraction must be inputs of its kernel",
+        ));
+    };
+    let (sa, sb) = (sa.clone(), sb.clone());
+    let size = |d: Option<u32>| d.map_or(1, |d| sizes[d as usize]);
+    let (m, n, k) = (size(ro.m), size(ro.n), sizes[ro.k as usize]);
+    let (bm, bn, bk) = (
+        next_pow2(m).min(tiles.block_m),
+        next_pow2(n).min(tiles.block_n),
+        next_pow2(k).min(tiles.block_k),
+    );
+    let batch_shape: Vec<i64> = ro.batch.iter().map(|&d| sizes[d as usize]).collect();
+    let grid_m = (m + bm - 1) / bm;
+    let grid_n = (n + bn - 1) / bn;
+    let batches = strata_ir::types::num_elements(&batch_shape) as i64;
+
+    let pm = b.program_id(0);
+    let pn = b.program_id(1);
+    let mut idx: HashMap<u32, Value> = HashMap::new();
+    if !ro.batch.is_empty() {
+        let pz = b.program_id(2);
+        for (d, v) in ro.batch.iter().zip(delinearize(b, pz, &batch_shape)) {
+            idx.insert(*d, v);
+        }
+    }
+    let tile_index = |b: &mut KernelBuilder<'_>, pid: Value, block: i64| {
+        let bv = b.const_i32(block);
+        let base = b.muli(pid, bv);
+        let r = b.range(block);
+        b.addi(base, r)
+    };
+    let mi = tile_index(b, pm, bm);
+    let ni = tile_index(b, pn, bn);
+    let (mv, nv, kv) = (b.const_i32(m), b.const_i32(n), b.const_i32(k));
+    let m_ok = b.cmp_slt(mi, mv);
+    let n_ok = b.cmp_slt(ni, nv);
+    let mcol = b.expand_dims(mi, 1);
+    let nrow = b.expand_dims(ni, 0);
+
+    // The accumulator: f32 for f16/bf16, else the element type.
+    let elem = element(b.ctx, lhs);
+    let acc_elem = match b.ctx.float_kind(elem) {
+        Some(strata_ir::float::FloatKind::F16 | strata_ir::float::FloatKind::BF16) => {
+            b.ctx.float_type(strata_ir::float::FloatKind::F32)
+        }
+        _ => elem,
+    };
+    let acc_ty = b.ctx.tensor_type(vec![bm, bn], acc_elem);
+    let zero_attr = if strata_ir::ods::constraints::is_float(b.ctx, acc_elem) {
+        b.ctx.float_attr(acc_elem, 0.0)
+    } else {
+        b.ctx.integer_attr(acc_elem, 0)
+    };
+    let zero = b.constant(zero_attr, acc_elem);
+    let acc0 = b.splat(zero, &[bm, bn]);
+
+    // scf.for %k0 = 0 to K step BK iter_args(%acc = %acc0)
+    let (lo, step) = (b.const_i32(0), b.const_i32(bk));
+    let i32t = b.i32_type();
+    let for_op = b.op_with_regions("scf.for", &[lo, kv, step, acc0], &[acc_ty], vec![], 1);
+    let body = b.ctx.create_block();
+    let region = b.ctx.op_regions(for_op)[0];
+    b.ctx.append_block(region, body);
+    let loc = b.loc;
+    let k0 = b.ctx.add_block_argument(body, i32t, loc);
+    let acc = b.ctx.add_block_argument(body, acc_ty, loc);
+    let outer = b.block;
+    b.block = body;
+    let ki = {
+        let r = b.range(bk);
+        b.addi(k0, r)
+    };
+    let k_ok = b.cmp_slt(ki, kv);
+    // A: [BM, BK]
+    let a_shape = [bm, bk];
+    let mut aidx = idx.clone();
+    let mb = b.broadcast(mcol, &[bm, 1]);
+    let mb = b.broadcast(mb, &a_shape);
+    let krow = b.expand_dims(ki, 0);
+    let kb_ = b.broadcast(krow, &a_shape);
+    if let Some(d) = ro.m {
+        aidx.insert(d, mb);
+    }
+    aidx.insert(ro.k, kb_);
+    let am = b.expand_dims(m_ok, 1);
+    let am = b.broadcast(am, &a_shape);
+    let ak = b.expand_dims(k_ok, 0);
+    let ak = b.broadcast(ak, &a_shape);
+    let amask = b.andi(am, ak);
+    let a = operand_tile(
+        b,
+        OperandRef {
+            ptr: pa,
+            shape: &sa,
+            map: &maps[0],
+        },
+        &aidx,
+        &a_shape,
+        amask,
+        elem,
+    );
+    // B: [BK, BN]
+    let b_shape = [bk, bn];
+    let mut bidx = idx.clone();
+    let kcol = b.expand_dims(ki, 1);
+    let kcb = b.broadcast(kcol, &b_shape);
+    let nb = b.broadcast(nrow, &b_shape);
+    bidx.insert(ro.k, kcb);
+    if let Some(d) = ro.n {
+        bidx.insert(d, nb);
+    }
+    let bk_ = b.expand_dims(k_ok, 1);
+    let bk_ = b.broadcast(bk_, &b_shape);
+    let bnm = b.expand_dims(n_ok, 0);
+    let bnm = b.broadcast(bnm, &b_shape);
+    let bmask = b.andi(bk_, bnm);
+    let bt = operand_tile(
+        b,
+        OperandRef {
+            ptr: pb,
+            shape: &sb,
+            map: &maps[1],
+        },
+        &bidx,
+        &b_shape,
+        bmask,
+        elem,
+    );
+    let next = b.value("kernel.dot", &[a, bt, acc], acc_ty, vec![]);
+    b.op("scf.yield", &[next], &[], vec![]);
+    b.block = outer;
+    let mut result = b.ctx.result(for_op, 0);
+    if acc_elem != elem {
+        let ty = b.ctx.tensor_type(vec![bm, bn], elem);
+        result = b.value("arith.truncf", &[result], ty, vec![]);
+    }
+
+    // The epilogue at the output tile.
+    let out_shape = [bm, bn];
+    let mfull = b.broadcast(mcol, &out_shape);
+    let nfull = b.broadcast(nrow, &out_shape);
+    let mut oidx = idx.clone();
+    if let Some(d) = ro.m {
+        oidx.insert(d, mfull);
+    }
+    if let Some(d) = ro.n {
+        oidx.insert(d, nfull);
+    }
+    let om = b.expand_dims(m_ok, 1);
+    let om = b.broadcast(om, &out_shape);
+    let on = b.expand_dims(n_ok, 0);
+    let on = b.broadcast(on, &out_shape);
+    let omask = b.andi(om, on);
+    g.mask = Some(omask);
+    let e: Vec<Value> = dims_of(&maps[2]).iter().map(|d| oidx[d]).collect();
+    g.memo.insert((b.ctx.result(c, 0), e.clone()), result);
+    let out_domain = shape(b.ctx, b.ctx.result(c, 0));
+    for &(v, ptr) in outputs {
+        if shape(b.ctx, v) != out_domain {
+            return Err(err(
+                b.ctx,
+                anchor,
+                "the outputs of a contraction group must have its output shape",
+            ));
+        }
+        let x = g.value(b, v, &e)?;
+        let x = b.as_tile(x, &out_shape);
+        let off = linearize(b, &e, &out_domain);
+        let off = b.as_tile(off, &out_shape);
+        let ptrs = b.addptr(ptr, off);
+        b.store(ptrs, x, Some(omask));
+    }
+    let mut grid = vec![grid_m, grid_n];
+    if !ro.batch.is_empty() {
+        grid.push(batches);
+    }
+    Ok(grid)
+}

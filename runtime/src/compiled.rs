@@ -1,0 +1,437 @@
+//! `graph` exe mode on the CPU: a model compiled into one plan of
+//! JIT-compiled kernels on one arena, run in process.
+//!
+//! [`compile`] specializes a function to its input shapes and runs the
+//! pipeline `graph-infer-shapes, convert-graph-to-tensor, tensor-fuse,
+//! convert-tensor-to-kernel`; [`CompiledModel::from_kernel_module`] turns
+//! the resulting host plan into steps and compiles its kernels with LLVM;
+//! [`CompiledModel::run`] checks the inputs against the shapes the plan was
+//! compiled for, runs the launches on a thread pool, and returns the
+//! outputs.
+
+use std::time::Instant;
+
+use strata_ir::pass::{OpPassManager, PassRegistry};
+use strata_ir::{AttrKind, Context, Diagnostic, Operation, TypeKind, Value};
+use strata_lowering::llvm::{launch, HostKernel, JitModule};
+
+use crate::interp::dtype_of;
+use crate::tensor::{DType, Tensor};
+
+/// The passes from `graph` to the host plan, in MLIR's pipeline syntax.
+pub const HOST_PIPELINE: &str =
+    "builtin.module(graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel)";
+
+/// Why a model did not compile.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// A pass or the kernel generator rejected the IR (each diagnostic is located).
+    #[error("{}", .0.first().map(|d| d.message.as_str()).unwrap_or("compilation failed"))]
+    Diagnostics(Vec<Diagnostic>),
+    /// LLVM could not compile the kernels.
+    #[error(transparent)]
+    Host(#[from] strata_lowering::kernel_to_host::HostError),
+    /// The host plan is not what the executor runs.
+    #[error("invalid host plan: {0}")]
+    Plan(String),
+}
+
+/// Why a compiled model did not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("expected {expected} inputs, got {got}")]
+    InputCount { expected: usize, got: usize },
+    #[error(
+        "input #{index} is {got_dtype} {got:?}, but the plan was compiled for {dtype} {shape:?}"
+    )]
+    InputMismatch {
+        index: usize,
+        shape: Vec<usize>,
+        dtype: DType,
+        got: Vec<usize>,
+        got_dtype: DType,
+    },
+    #[error("output #{0} could not be read back: {1}")]
+    Output(usize, String),
+}
+
+#[derive(Clone, Debug)]
+struct Spec {
+    shape: Vec<usize>,
+    dtype: DType,
+}
+
+/// Where a buffer of the plan lives.
+#[derive(Clone, Copy, Debug)]
+enum Buf {
+    Input(usize),
+    Arena(usize),
+    Const(usize),
+}
+
+struct Launch {
+    kernel: HostKernel,
+    name: String,
+    grid: [i64; 3],
+    args: Vec<Buf>,
+}
+
+/// A compiled plan, ready to run.
+pub struct CompiledModel {
+    _jit: JitModule,
+    steps: Vec<Launch>,
+    inputs: Vec<Spec>,
+    outputs: Vec<(Buf, Spec)>,
+    arena_words: usize,
+    constants: Vec<Vec<u64>>,
+    pool: Option<rayon::ThreadPool>,
+    /// Milliseconds spent in LLVM (optimization and code generation).
+    pub llvm_ms: f64,
+}
+
+fn spec_of(ctx: &Context, ty: strata_ir::Type) -> Result<Spec, CompileError> {
+    match ctx.type_kind(ty) {
+        TypeKind::MemRef { shape, element, .. } | TypeKind::RankedTensor { shape, element, .. } => {
+            let dtype = dtype_of(ctx, *element).ok_or_else(|| {
+                CompileError::Plan(format!(
+                    "no host dtype for {}",
+                    strata_ir::printer::type_to_string(ctx, *element)
+                ))
+            })?;
+            Ok(Spec {
+                shape: shape.iter().map(|&d| d.max(0) as usize).collect(),
+                dtype,
+            })
+        }
+        _ => Err(CompileError::Plan(
+            "a buffer that is not a static memref".into(),
+        )),
+    }
+}
+
+fn words(bytes: usize) -> usize {
+    bytes.div_ceil(8)
+}
+
+/// Bytes as 8-byte words (for alignment).
+fn to_words(bytes: &[u8]) -> Vec<u64> {
+    let mut out = vec![0u64; words(bytes.len()).max(1)];
+    for (i, chunk) in bytes.chunks(8).enumerate() {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        out[i] = u64::from_le_bytes(w);
+    }
+    out
+}
+
+fn words_as_bytes(w: &[u64], len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(w.len() * 8);
+    for x in w {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+fn int_prop(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
+    match ctx.attr_kind(strata_ir::ods::inherent_attr(ctx, op, name)?) {
+        AttrKind::Integer { value, .. } => Some(*value as i64),
+        _ => None,
+    }
+}
+
+impl CompiledModel {
+    /// The plan of host function `func` of a module lowered to kernels
+    /// (after `convert-tensor-to-kernel`), with its kernels JIT-compiled;
+    /// `threads` is the size of the thread pool (1: the calling thread).
+    pub fn from_kernel_module(
+        ctx: &Context,
+        module: Operation,
+        func: &str,
+        threads: usize,
+    ) -> Result<CompiledModel, CompileError> {
+        let f = crate::interp::lookup_function(ctx, module, func)
+            .ok_or_else(|| CompileError::Plan(format!("no function @{func}")))?;
+        let Some(block) = ctx
+            .op_regions(f)
+            .first()
+            .and_then(|&r| ctx.region_entry_block(r))
+        else {
+            return Err(CompileError::Plan(format!("@{func} has no body")));
+        };
+        let start = Instant::now();
+        let jit = strata_lowering::kernel_to_host::compile(ctx, module)?;
+        let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
+        let mut bufs: std::collections::HashMap<Value, Buf> = std::collections::HashMap::new();
+        let mut inputs = Vec::new();
+        for (i, arg) in ctx.block_args(block).enumerate() {
+            inputs.push(spec_of(ctx, ctx.value_type(arg))?);
+            bufs.insert(arg, Buf::Input(i));
+        }
+        let arena_bytes = ctx
+            .op_attr(f, "kernel.arena_bytes")
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Some(*value as usize),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let mut steps = Vec::new();
+        let mut constants = Vec::new();
+        let mut outputs = Vec::new();
+        for op in ctx.block_ops(block) {
+            let name = ctx.op_name_str(op);
+            let buf_of = |v: Value| {
+                bufs.get(&v).copied().ok_or_else(|| {
+                    CompileError::Plan(format!("'{name}' uses a value that is not a buffer"))
+                })
+            };
+            match name {
+                "arith.constant" => {}
+                "kernel.alloc" => {
+                    let offset = int_prop(ctx, op, "offset").unwrap_or(0).max(0) as usize;
+                    bufs.insert(ctx.result(op, 0), Buf::Arena(offset));
+                }
+                "kernel.view" => {
+                    let b = buf_of(ctx.operand(op, 0))?;
+                    bufs.insert(ctx.result(op, 0), b);
+                }
+                "kernel.constant" => {
+                    let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
+                    let value = strata_ir::ods::inherent_attr(ctx, op, "value");
+                    let Some(AttrKind::DenseElements { data, .. }) =
+                        value.map(|a| ctx.attr_kind(a))
+                    else {
+                        return Err(CompileError::Plan("a constant without dense data".into()));
+                    };
+                    let n: usize = spec.shape.iter().product();
+                    let bytes = if data.splat {
+                        data.raw.repeat(n)
+                    } else {
+                        data.raw.to_vec()
+                    };
+                    bufs.insert(ctx.result(op, 0), Buf::Const(constants.len()));
+                    constants.push(to_words(&bytes));
+                }
+                "kernel.launch" => {
+                    let callee = strata_ir::ods::inherent_attr(ctx, op, "kernel").and_then(|a| {
+                        match ctx.attr_kind(a) {
+                            AttrKind::SymbolRef { root, .. } => {
+                                Some(String::from_utf8_lossy(root).into_owned())
+                            }
+                            _ => None,
+                        }
+                    });
+                    let callee = callee
+                        .ok_or_else(|| CompileError::Plan("a launch without a kernel".into()))?;
+                    let kernel = jit.kernel(&callee).ok_or_else(|| {
+                        CompileError::Plan(format!("no compiled kernel @{callee}"))
+                    })?;
+                    let launch_op = strata_dialects::kernel::LaunchOp(op);
+                    let mut grid = [1i64; 3];
+                    for (i, g) in launch_op.grid(ctx).iter().enumerate().take(3) {
+                        let def = ctx.defining_op(*g);
+                        grid[i] = def.and_then(|d| int_prop(ctx, d, "value")).ok_or_else(|| {
+                            CompileError::Plan("grid sizes must be constants".into())
+                        })?;
+                    }
+                    let mut args = Vec::new();
+                    for a in launch_op.args(ctx) {
+                        args.push(buf_of(a)?);
+                    }
+                    steps.push(Launch {
+                        kernel,
+                        name: callee,
+                        grid,
+                        args,
+                    });
+                }
+                "func.return" => {
+                    for v in ctx.operands(op) {
+                        outputs.push((buf_of(v)?, spec_of(ctx, ctx.value_type(v))?));
+                    }
+                }
+                other => return Err(CompileError::Plan(format!("'{other}' in a host plan"))),
+            }
+        }
+        let pool = if threads > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(16 << 20)
+                .build()
+                .ok()
+        } else {
+            None
+        };
+        Ok(CompiledModel {
+            _jit: jit,
+            steps,
+            inputs,
+            outputs,
+            arena_words: words(arena_bytes) + 8,
+            constants,
+            pool,
+            llvm_ms,
+        })
+    }
+
+    /// Kernels launched per run.
+    pub fn launches(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// The kernels in launch order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.steps.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// Run the plan on `inputs` (the shapes and dtypes it was compiled for).
+    pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RunError> {
+        if inputs.len() != self.inputs.len() {
+            return Err(RunError::InputCount {
+                expected: self.inputs.len(),
+                got: inputs.len(),
+            });
+        }
+        let mut input_words = Vec::with_capacity(inputs.len());
+        for (i, (t, spec)) in inputs.iter().zip(&self.inputs).enumerate() {
+            if t.shape() != spec.shape.as_slice() || t.dtype() != spec.dtype {
+                return Err(RunError::InputMismatch {
+                    index: i,
+                    shape: spec.shape.clone(),
+                    dtype: spec.dtype,
+                    got: t.shape().to_vec(),
+                    got_dtype: t.dtype(),
+                });
+            }
+            input_words.push(to_words(&t.to_le_bytes()));
+        }
+        let mut arena = vec![0u64; self.arena_words];
+        // 64-byte alignment of the arena's base.
+        let base = {
+            let p = arena.as_mut_ptr() as usize;
+            p.div_ceil(64) * 64
+        };
+        let address = |b: Buf, inputs: &mut [Vec<u64>]| -> u64 {
+            match b {
+                Buf::Input(i) => inputs[i].as_mut_ptr() as u64,
+                Buf::Arena(off) => (base + off) as u64,
+                Buf::Const(c) => self.constants[c].as_ptr() as u64,
+            }
+        };
+        for step in &self.steps {
+            let args: Vec<u64> = step
+                .args
+                .iter()
+                .map(|&b| address(b, &mut input_words))
+                .collect();
+            // SAFETY: the plan was checked when it was built: each buffer is
+            // sized for its memref type, the kernels' masks keep their
+            // accesses inside those, and the inputs match the compiled shapes.
+            unsafe { launch(step.kernel, &args, step.grid, self.pool.as_ref()) };
+        }
+        let mut out = Vec::with_capacity(self.outputs.len());
+        for (i, (b, spec)) in self.outputs.iter().enumerate() {
+            let n: usize = spec.shape.iter().product();
+            let len = n * spec.dtype.byte_size();
+            let bytes = match *b {
+                Buf::Input(k) => words_as_bytes(&input_words[k], len),
+                Buf::Const(c) => words_as_bytes(&self.constants[c], len),
+                Buf::Arena(off) => {
+                    // SAFETY: the buffer lies inside the arena (planned offsets and sizes).
+                    unsafe { std::slice::from_raw_parts((base + off) as *const u8, len).to_vec() }
+                }
+            };
+            let t = Tensor::from_le_bytes(spec.dtype, &spec.shape, &bytes)
+                .map_err(|e| RunError::Output(i, e.to_string()))?;
+            out.push(t);
+        }
+        drop(arena);
+        Ok(out)
+    }
+}
+
+/// Specialize `func` of `module` to `shapes` (one per input), lower it to a
+/// host plan with [`HOST_PIPELINE`] and compile it. `module` is changed in
+/// place (it holds the host plan and the kernels afterwards).
+pub fn compile(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+    threads: usize,
+) -> Result<CompiledModel, CompileError> {
+    specialize(ctx, module, func, shapes)?;
+    let mut registry = PassRegistry::default();
+    strata_passes::register_all(&mut registry);
+    strata_lowering::register_passes(&mut registry);
+    let mut pm = OpPassManager::parse(&registry, HOST_PIPELINE)
+        .map_err(|e| CompileError::Plan(e.render(HOST_PIPELINE)))?;
+    let mut instrumentation = strata_ir::pass::Instrumentation::default();
+    pm.run(ctx, module, &mut instrumentation)
+        .map_err(CompileError::Diagnostics)?;
+    CompiledModel::from_kernel_module(ctx, module, func, threads)
+}
+
+/// Give `func`'s arguments the static `shapes`.
+fn specialize(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+) -> Result<(), CompileError> {
+    let f = crate::interp::lookup_function(ctx, module, func)
+        .ok_or_else(|| CompileError::Plan(format!("no function @{func}")))?;
+    let Some(block) = ctx
+        .op_regions(f)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return Err(CompileError::Plan(format!("@{func} has no body")));
+    };
+    let args: Vec<Value> = ctx.block_args(block).collect();
+    if args.len() != shapes.len() {
+        return Err(CompileError::Plan(format!(
+            "@{func} takes {} inputs, got {} shapes",
+            args.len(),
+            shapes.len()
+        )));
+    }
+    let mut types = Vec::new();
+    for (a, s) in args.iter().zip(shapes) {
+        let ty = ctx.value_type(*a);
+        let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(ty).clone() else {
+            return Err(CompileError::Plan("inputs must be ranked tensors".into()));
+        };
+        let ok =
+            shape.len() == s.len() && shape.iter().zip(s).all(|(&d, &g)| d < 0 || d as usize == g);
+        if !ok {
+            return Err(CompileError::Plan(format!(
+                "an input of type {} cannot take shape {s:?}",
+                strata_ir::printer::type_to_string(ctx, ty)
+            )));
+        }
+        let t = ctx.tensor_type(s.iter().map(|&d| d as i64).collect(), element);
+        ctx.set_value_type(*a, t);
+        types.push(t);
+    }
+    let results = strata_dialects::func::function_signature(ctx, f)
+        .map(|(_, r)| r)
+        .unwrap_or_default();
+    let fn_type = ctx.function_type(types, results);
+    let attr = ctx.type_attr(fn_type);
+    set_property(ctx, f, "function_type", attr);
+    Ok(())
+}
+
+/// Set (or replace) the property `name` of `op`.
+fn set_property(ctx: &mut Context, op: Operation, name: &str, value: strata_ir::Attribute) {
+    let key = ctx.ident(name);
+    let mut entries: Vec<_> = ctx
+        .op_properties(op)
+        .map(|p| ctx.dictionary_entries(p).to_vec())
+        .unwrap_or_default();
+    entries.retain(|(k, _)| *k != key);
+    entries.push((key, value));
+    let dict = ctx.dictionary_attr(entries);
+    ctx.set_op_properties(op, Some(dict));
+}
