@@ -1,6 +1,220 @@
-//! `graph_to_tensor`.
+//! `convert-graph-to-tensor`: every `graph` op of a function becomes
+//! `tensor` ops (`tensor.map`, `tensor.reduce`, `tensor.contract`,
+//! `tensor.reshape`), with `arith` / `math` scalar code in their bodies
+//! and `arith.constant` for constants.
+//!
+//! Shapes must be static (the compiled plan is specialized per input
+//! shape). The pass first plans every op without touching the IR: an op
+//! with a dynamic shape, or one it cannot lower, is reported at its
+//! location (all of them, then the pass fails, leaving the IR unchanged).
+//! Then each plan runs in order, inserting the tensor ops before its graph
+//! op and replacing it. What lowers is listed in `docs/lowering.md`.
 
-use strata_ir::pass::PassRegistry;
+mod elementwise;
+mod movement;
+mod scalar;
+mod structured;
+
+use strata_dialects::tensor::MapOp;
+use strata_ir::affine::{AffineExpr, AffineMap};
+use strata_ir::pass::{Pass, PassRegistry, Statistics};
+use strata_ir::{pass, Context, Diagnostic, Operation, Type, TypeKind, Value, WalkOrder};
+
+use scalar::Scalar;
 
 /// Register this conversion's passes.
-pub fn register_passes(_registry: &mut PassRegistry) {}
+pub fn register_passes(registry: &mut PassRegistry) {
+    registry.register(ConvertGraphToTensor::registration());
+}
+
+/// What lowering one op does, decided before any IR changes: it inserts
+/// the tensor ops before the graph op (reading its operands then, so that
+/// they are the already-lowered values) and returns the replacements of
+/// its results.
+type Plan = Box<dyn FnOnce(&mut Context, Operation) -> Vec<Value>>;
+
+/// Lowers the `graph` ops nested in the op it runs on to the `tensor`
+/// dialect.
+#[pass(
+    name = "convert-graph-to-tensor",
+    summary = "Lower graph ops with static shapes to tensor.map/reduce/contract/reshape"
+)]
+pub struct ConvertGraphToTensor;
+
+impl Pass for ConvertGraphToTensor {
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let ops: Vec<Operation> = ctx
+            .nested_ops(op, WalkOrder::PreOrder)
+            .into_iter()
+            .filter(|&o| ctx.op_name_str(o).starts_with("graph."))
+            .collect();
+        let mut plans = Vec::new();
+        let mut errors: Vec<Diagnostic> = Vec::new();
+        for &o in &ops {
+            match plan_op(ctx, o) {
+                Ok(plan) => plans.push((o, plan)),
+                Err(message) => errors.push(Diagnostic::op_error(ctx, o, message).on_op(o)),
+            }
+        }
+        if !errors.is_empty() {
+            let mut errors = errors.into_iter();
+            let first = errors.next();
+            return Err(first
+                .map(|mut d| {
+                    d.notes.extend(errors);
+                    d
+                })
+                .unwrap_or_else(|| Diagnostic::op_error(ctx, op, "failed to lower")));
+        }
+        let mut lowered = 0;
+        let mut constants = Vec::new();
+        for (o, plan) in plans {
+            let values = plan(ctx, o);
+            if ctx.op_name_str(o) == strata_dialects::graph::ConstantOp::NAME {
+                constants.extend(values.iter().copied());
+            }
+            let results: Vec<Value> = ctx.results(o).collect();
+            for (from, to) in results.into_iter().zip(values) {
+                ctx.replace_all_uses_with(from, to);
+            }
+            ctx.erase_op(o);
+            lowered += 1;
+        }
+        // Constants that only fed attributes of the lowered ops (axes,
+        // shapes, bounds) are dead now.
+        for c in constants {
+            if let Some(def) = ctx.defining_op(c).filter(|_| ctx.use_empty(c)) {
+                ctx.erase_op(def);
+            }
+        }
+        stats.add("num-lowered", "Number of graph ops lowered", lowered);
+        Ok(())
+    }
+}
+
+/// The plan of one op, or why it does not lower (the text after
+/// `'graph.x' op`).
+fn plan_op(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
+    for v in ctx.operands(op).chain(ctx.results(op)).collect::<Vec<_>>() {
+        static_type(ctx, v)?;
+    }
+    if let Some(plan) = elementwise::plan(ctx, op) {
+        return plan;
+    }
+    if let Some(plan) = structured::plan(ctx, op) {
+        return plan;
+    }
+    Err("cannot be lowered to tensor yet".into())
+}
+
+/// The type of `v` as the tensor ops take it: a ranked tensor with a
+/// static shape (its encoding dropped) of floats or signless integers.
+fn static_type(ctx: &mut Context, v: Value) -> Result<Type, String> {
+    let ty = ctx.value_type(v);
+    let text = strata_ir::printer::type_to_string(ctx, ty);
+    let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(ty).clone() else {
+        return Err(format!(
+            "has a dynamic shape ('{text}'): convert-graph-to-tensor needs static shapes"
+        ));
+    };
+    if shape.iter().any(|&d| d < 0) {
+        return Err(format!(
+            "has a dynamic shape ('{text}'): convert-graph-to-tensor needs static shapes"
+        ));
+    }
+    let ok = match ctx.type_kind(element) {
+        TypeKind::Float(_) | TypeKind::Index => true,
+        TypeKind::Integer { signedness, .. } => {
+            *signedness == strata_ir::types::Signedness::Signless
+        }
+        _ => false,
+    };
+    if !ok {
+        let e = strata_ir::printer::type_to_string(ctx, element);
+        return Err(format!(
+            "has element type '{e}': the tensor lowering takes floats and signless integers"
+        ));
+    }
+    Ok(ctx.tensor_type(shape, element))
+}
+
+/// The element type of a tensor type.
+fn element_of(ctx: &Context, ty: Type) -> Option<Type> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { element, .. } | TypeKind::UnrankedTensor { element } => {
+            Some(*element)
+        }
+        _ => None,
+    }
+}
+
+/// The shape of a ranked tensor type (empty for anything else).
+fn shape(ctx: &Context, ty: Type) -> Vec<i64> {
+    ctx.type_kind(ty)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// The numpy broadcasting map from a domain of shape `domain` to an
+/// operand of shape `shape` (aligned at the right): a size-1 dim that the
+/// domain stretches reads index 0, a missing leading dim is dropped.
+fn broadcast_map(shape: &[i64], domain: &[i64]) -> AffineMap {
+    let offset = domain.len().saturating_sub(shape.len());
+    let results = shape
+        .iter()
+        .enumerate()
+        .map(|(j, &s)| {
+            let d = offset + j;
+            if s == 1 && domain.get(d) != Some(&1) {
+                AffineExpr::Constant(0)
+            } else {
+                AffineExpr::Dim(d as u32)
+            }
+        })
+        .collect();
+    AffineMap::new(domain.len() as u32, 0, results)
+}
+
+/// Inserts before `before` a `tensor.map` of `inputs` through `maps`
+/// whose body `f` computes the element; returns its result.
+fn map_values<F>(
+    ctx: &mut Context,
+    before: Operation,
+    inputs: &[Value],
+    maps: &[AffineMap],
+    result_type: Type,
+    f: F,
+) -> Value
+where
+    F: FnOnce(&mut Scalar<'_>, &[Value]) -> Value,
+{
+    let loc = ctx.op_loc(before);
+    let map = MapOp::build_with_body(ctx, loc, inputs, maps, result_type, |ctx, block, args| {
+        let mut s = Scalar { ctx, block, loc };
+        f(&mut s, args)
+    });
+    ctx.insert_op_before(before, map.op());
+    map.result(ctx)
+}
+
+/// [`map_values`] of all of `op`'s operands, as the replacement of its
+/// one result.
+fn emit_map<F>(
+    ctx: &mut Context,
+    op: Operation,
+    maps: &[AffineMap],
+    result_type: Type,
+    f: F,
+) -> Vec<Value>
+where
+    F: FnOnce(&mut Scalar<'_>, &[Value]) -> Value,
+{
+    let inputs: Vec<Value> = ctx.operands(op).collect();
+    vec![map_values(ctx, op, &inputs, maps, result_type, f)]
+}
