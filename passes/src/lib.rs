@@ -11,6 +11,7 @@ mod graph;
 mod inline;
 mod reconcile_casts;
 mod symbol_dce;
+mod tensor_fuse;
 mod test_passes;
 
 use strata_ir::pass::PassRegistry;
@@ -25,6 +26,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(symbol_dce::SymbolDce::registration());
+    registry.register(tensor_fuse::TensorFuse::registration());
     registry.register(test_passes::ReverseOps::registration());
 }
 

@@ -66,10 +66,24 @@ fn lower(text: &str, pipeline: &str) -> (Context, strata_ir::Operation) {
 
 #[test]
 fn softmax_and_a_matmul_with_an_epilogue() {
-    let (ctx, module) = lower(PROGRAM, "builtin.module(convert-tensor-to-kernel)");
+    check(PROGRAM, "builtin.module(convert-tensor-to-kernel)", 6);
+}
+
+#[test]
+fn fused_softmax_and_matmul_epilogue() {
+    // Softmax's four ops become one row kernel, the bias and relu join the matmul.
+    check(
+        PROGRAM,
+        "builtin.module(tensor-fuse,convert-tensor-to-kernel)",
+        2,
+    );
+}
+
+fn check(program: &str, pipeline: &str, kernels: usize) {
+    let (ctx, module) = lower(program, pipeline);
     let model = CompiledModel::from_kernel_module(&ctx, module, "main", 2)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(model.launches(), 6, "one kernel per op without fusion");
+    assert_eq!(model.launches(), kernels, "{:?}", model.kernel_names());
     let x: Vec<f32> = (0..500)
         .map(|i| ((i * 13) % 17) as f32 * 0.25 - 2.0)
         .collect();
