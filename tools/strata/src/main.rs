@@ -42,9 +42,13 @@ enum Command {
     Run {
         /// The model: IR with a `func.func @main`, or an `.onnx` file.
         model: PathBuf,
-        /// The exe mode; only `eager` (the reference interpreter) exists yet.
+        /// The exe mode: `eager` (the reference interpreter, op by op) or
+        /// `graph` (the whole function compiled into one plan of kernels).
         #[arg(long, default_value = "eager")]
         mode: String,
+        /// Threads of the compiled plan (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
         /// An input as NAME=FILE.npy (NAME as in the model); repeatable.
         #[arg(long = "input", value_name = "NAME=FILE")]
         inputs: Vec<String>,
@@ -117,6 +121,7 @@ fn main() -> ExitCode {
             expects,
             rtol,
             atol,
+            threads,
         } => run(
             &model,
             &mode,
@@ -129,6 +134,7 @@ fn main() -> ExitCode {
                 print,
                 expects: &expects,
                 tolerance: (rtol, atol),
+                threads: threads.unwrap_or_else(default_threads),
             },
         ),
     };
@@ -139,6 +145,11 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The machine's cores.
+pub(crate) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn new_context() -> Context {
@@ -362,6 +373,8 @@ struct RunOptions<'a> {
     expects: &'a [String],
     /// `--rtol`, `--atol` overriding the dtype's tolerance.
     tolerance: (Option<f64>, Option<f64>),
+    /// Threads of the compiled plan.
+    threads: usize,
 }
 
 /// A tensor's values as nested lists (`[[1, 2], [3, 4]]`).
@@ -405,12 +418,82 @@ fn run(
         print,
         expects,
         tolerance,
+        threads,
     } = options;
-    if mode != "eager" {
-        return Err(DriverError::Message(format!(
-            "exe mode '{mode}' is not available yet; the modes are: eager"
-        )));
+    let Prepared {
+        mut ctx,
+        module,
+        func,
+        args,
+        out_names,
+        expected,
+    } = prepare(model, inputs, expects, seed, dims, function)?;
+    let outputs = match mode {
+        "eager" => {
+            run_function(&ctx, func, args).map_err(|e| DriverError::Message(e.to_string()))?
+        }
+        "graph" => {
+            let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
+            let compiled =
+                strata_runtime::compiled::compile(&mut ctx, module, function, &shapes, threads)
+                    .map_err(|e| compile_error(&ctx, e))?;
+            compiled
+                .run(&args)
+                .map_err(|e| DriverError::Message(e.to_string()))?
+        }
+        other => {
+            return Err(DriverError::Message(format!(
+                "unknown exe mode '{other}'; the modes are: eager, graph"
+            )))
+        }
+    };
+    if let Some(dir) = output_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", dir.display())))?;
     }
+    for (name, t) in out_names.iter().zip(&outputs) {
+        println!("{name}: {} {:?}", t.dtype().name(), t.shape());
+        if print {
+            println!("{}", format_values(t));
+        }
+        if let Some(dir) = output_dir {
+            let file_name: String = name
+                .chars()
+                .map(|c| {
+                    if c == '/' || c == '\\' || c == '\0' {
+                        '_'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("{file_name}.npy"));
+            npy::save(&path, t).map_err(|e| DriverError::Message(e.to_string()))?;
+        }
+    }
+    compare_outputs(&out_names, &outputs, &expected, tolerance)
+}
+
+/// A loaded model with its inputs (given or made up) and references.
+pub(crate) struct Prepared {
+    pub ctx: Context,
+    pub module: Operation,
+    pub func: Operation,
+    pub args: Vec<Tensor>,
+    pub out_names: Vec<String>,
+    pub expected: BTreeMap<String, (String, Tensor)>,
+}
+
+/// Load `model`, find `function`, read `--input`/`--expect` files and make
+/// up the inputs that are not given.
+pub(crate) fn prepare(
+    model: &Path,
+    inputs: &[String],
+    expects: &[String],
+    seed: u64,
+    dims: &[String],
+    function: &str,
+) -> Result<Prepared, DriverError> {
     let mut ctx = new_context();
     let module = load(&mut ctx, model)?;
     let func = lookup_function(&ctx, module, function).ok_or_else(|| {
@@ -445,33 +528,29 @@ fn run(
             None => random_input(&ctx, ty, &mut rng, &sym_sizes, name)?,
         });
     }
-    let outputs =
-        run_function(&ctx, func, args).map_err(|e| DriverError::Message(e.to_string()))?;
-    if let Some(dir) = output_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| DriverError::Message(format!("{}: {e}", dir.display())))?;
+    Ok(Prepared {
+        ctx,
+        module,
+        func,
+        args,
+        out_names,
+        expected,
+    })
+}
+
+/// A compile error as the driver reports it (located diagnostics).
+pub(crate) fn compile_error(
+    ctx: &Context,
+    e: strata_runtime::compiled::CompileError,
+) -> DriverError {
+    match e {
+        strata_runtime::compiled::CompileError::Diagnostics(d) => render(ctx, &d, &[]),
+        strata_runtime::compiled::CompileError::Host(h) => match h.diagnostic() {
+            Some(d) => render(ctx, std::slice::from_ref(d), &[]),
+            None => DriverError::Message(h.to_string()),
+        },
+        other => DriverError::Message(other.to_string()),
     }
-    for (name, t) in out_names.iter().zip(&outputs) {
-        println!("{name}: {} {:?}", t.dtype().name(), t.shape());
-        if print {
-            println!("{}", format_values(t));
-        }
-        if let Some(dir) = output_dir {
-            let file_name: String = name
-                .chars()
-                .map(|c| {
-                    if c == '/' || c == '\\' || c == '\0' {
-                        '_'
-                    } else {
-                        c
-                    }
-                })
-                .collect();
-            let path = dir.join(format!("{file_name}.npy"));
-            npy::save(&path, t).map_err(|e| DriverError::Message(e.to_string()))?;
-        }
-    }
-    compare_outputs(&out_names, &outputs, &expected, tolerance)
 }
 
 /// The `.npy` files of `flag NAME=FILE.npy` options, by name (with the
