@@ -30,6 +30,8 @@
 //! unless `STRATA_SKIP_ONNX=1` is set; then it says it was skipped.
 
 mod common;
+#[path = "support/node_graph.rs"]
+mod node_graph;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,6 +44,8 @@ use strata_onnx::{ConvertError, ImportError};
 use strata_runtime::interp::{attr_tensor, lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::Tensor;
+
+use node_graph::GraphOutcome;
 
 /// ONNX's tolerances for its node tests.
 const ONNX: Tolerance = Tolerance::ONNX_NODE_TESTS;
@@ -114,15 +118,21 @@ fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     files.into_iter().map(|(_, p)| p).collect()
 }
 
-fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
+/// The eager outcome of a test and, when it passes, its graph-mode outcome.
+fn run_test(dir: &Path) -> (Vec<String>, Outcome, Option<GraphOutcome>) {
     let model_path = dir.join("model.onnx");
     let Ok(bytes) = std::fs::read(&model_path) else {
-        return (Vec::new(), Outcome::Fail("cannot read model.onnx".into()));
+        return (
+            Vec::new(),
+            Outcome::Fail("cannot read model.onnx".into()),
+            None,
+        );
     };
     let Ok(model) = ModelProto::decode(bytes.as_slice()) else {
         return (
             Vec::new(),
             Outcome::Fail("model.onnx does not decode".into()),
+            None,
         );
     };
     let ops = op_types(&model);
@@ -134,12 +144,13 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
         return (
             ops.clone(),
             Outcome::Skip(format!("unsupported op {first}")),
+            None,
         );
     }
     let mut ctx = Context::new();
     let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
         Ok(m) => m,
-        Err(e) => return (ops, import_outcome(&e)),
+        Err(e) => return (ops, import_outcome(&e), None),
     };
     if let Err(diags) = strata_ir::verifier::verify(&ctx, module) {
         let msg = diags
@@ -147,10 +158,10 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
             .map(|d| strata_ir::diagnostics::render(&ctx, d, &[]))
             .collect::<Vec<_>>()
             .join(" ");
-        return (ops, Outcome::Fail(format!("verify: {}", msg.trim())));
+        return (ops, Outcome::Fail(format!("verify: {}", msg.trim())), None);
     }
     let Some(func) = lookup_function(&ctx, module, "main") else {
-        return (ops, Outcome::Fail("no @main".into()));
+        return (ops, Outcome::Fail("no @main".into()), None);
     };
     let mut sets: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
@@ -164,26 +175,28 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
         .collect();
     sets.sort();
     let mut by_law = false;
+    let mut graph_sets = Vec::new();
     for set in sets {
         let mut inputs = Vec::new();
         for f in numbered(&set, "input_") {
             match read_tensor(&mut ctx, &f) {
                 Ok(t) => inputs.push(t),
-                Err(o) => return (ops, o),
+                Err(o) => return (ops, o, None),
             }
         }
         let mut expected = Vec::new();
         for f in numbered(&set, "output_") {
             match read_tensor(&mut ctx, &f) {
                 Ok(t) => expected.push(t),
-                Err(o) => return (ops, o),
+                Err(o) => return (ops, o, None),
             }
         }
         let dropout = random_dropout(&ops, &inputs);
         let x = inputs.first().cloned();
+        let graph_inputs = inputs.clone();
         let outputs = match run_function(&ctx, func, inputs) {
             Ok(o) => o,
-            Err(e) => return (ops, Outcome::Fail(format!("run: {e}"))),
+            Err(e) => return (ops, Outcome::Fail(format!("run: {e}")), None),
         };
         if outputs.len() != expected.len() {
             return (
@@ -193,11 +206,12 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
                     outputs.len(),
                     expected.len()
                 )),
+                None,
             );
         }
         if let (Some(ratio), Some(x)) = (dropout, &x) {
             if let Err(m) = check_dropout_law(x, ratio, &outputs) {
-                return (ops, Outcome::Fail(format!("dropout: {m}")));
+                return (ops, Outcome::Fail(format!("dropout: {m}")), None);
             }
             by_law = true;
             continue;
@@ -205,16 +219,16 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome) {
         let tol = tolerance(dir);
         for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
             if let Err(m) = allclose(a, e, tol) {
-                return (ops, Outcome::Fail(format!("output #{i}: {m}")));
+                return (ops, Outcome::Fail(format!("output #{i}: {m}")), None);
             }
         }
+        graph_sets.push((graph_inputs, outputs));
     }
-    let outcome = if by_law {
-        Outcome::PassByLaw
-    } else {
-        Outcome::Pass
-    };
-    (ops, outcome)
+    if by_law {
+        return (ops, Outcome::PassByLaw, None);
+    }
+    let graph = node_graph::run(&model, &graph_sets);
+    (ops, Outcome::Pass, Some(graph))
 }
 
 /// The tolerances of a test: ONNX's, except where the reference's own
@@ -331,13 +345,18 @@ fn main() -> ExitCode {
     names.sort();
 
     let mut results: Vec<(String, Vec<String>, Outcome)> = Vec::new();
+    let mut graph_results: Vec<(String, GraphOutcome)> = Vec::new();
     for name in &names {
-        let (ops, outcome) = run_test(&dir.join(name));
+        let (ops, outcome, graph) = run_test(&dir.join(name));
         if filter.is_some() {
-            println!("{name}: {outcome:?}");
+            println!("{name}: {outcome:?} (graph: {graph:?})");
         }
         results.push((name.clone(), ops, outcome));
+        if let Some(g) = graph {
+            graph_results.push((name.clone(), g));
+        }
     }
+    let graph_problems = check_graph_outcomes(&graph_results, filter.is_some(), bless);
 
     // Per-op table over the tests that use only supported ops.
     let mut per_op: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
@@ -415,7 +434,10 @@ fn main() -> ExitCode {
             println!("FAIL {n}: {m}");
         }
         println!("{passed} passed, {failed} failed, {skipped} skipped");
-        return if failures.is_empty() {
+        for p in &graph_problems {
+            println!("{p}");
+        }
+        return if failures.is_empty() && graph_problems.is_empty() {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -482,6 +504,7 @@ fn main() -> ExitCode {
     ] {
         problems.extend(common::check_generated_docs(key, &value));
     }
+    problems.extend(graph_problems);
     for p in &problems {
         println!("{p}");
     }
@@ -491,4 +514,109 @@ fn main() -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The graph-mode outcomes against `test/onnx/node-tests-graph.expected`
+/// (as the eager ones against theirs), the summary printed and quoted by
+/// docs/conformance.md; returns the problems.
+fn check_graph_outcomes(
+    results: &[(String, GraphOutcome)],
+    filtered: bool,
+    bless: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for (name, g) in results {
+        match g {
+            GraphOutcome::Pass => passed += 1,
+            GraphOutcome::Fail(m) => {
+                failed += 1;
+                problems.push(format!(
+                    "FAIL (graph) {name}: {}",
+                    m.chars().take(300).collect::<String>()
+                ));
+            }
+            GraphOutcome::NotLowered(r) => *reasons.entry(r.clone()).or_default() += 1,
+        }
+    }
+    let lowered = passed + failed;
+    if filtered {
+        println!("graph mode: {lowered} lowered, {passed} passed");
+        return problems;
+    }
+    let current: BTreeMap<&str, &str> = results
+        .iter()
+        .filter_map(|(n, g)| match g {
+            GraphOutcome::Pass => Some((n.as_str(), "pass")),
+            GraphOutcome::Fail(_) => Some((n.as_str(), "fail")),
+            GraphOutcome::NotLowered(_) => None,
+        })
+        .collect();
+    let list_path = root().join("test/onnx/node-tests-graph.expected");
+    if bless {
+        let mut text = String::from(
+            "# The ONNX node tests that strata compiles in graph mode, and their outcome against eager (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n",
+        );
+        for (n, s) in &current {
+            text.push_str(&format!("{n} {s}\n"));
+        }
+        if let Err(e) = std::fs::write(&list_path, text) {
+            problems.push(format!("{}: {e}", list_path.display()));
+        }
+    }
+    let recorded: BTreeMap<String, String> = std::fs::read_to_string(&list_path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            l.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.trim().to_string()))
+        })
+        .collect();
+    for (n, s) in &current {
+        match (recorded.get(*n).map(String::as_str), *s) {
+            (Some("pass"), "pass") | (_, "fail") => {}
+            (Some(_), _) => problems.push(format!(
+                "{n} now passes in graph mode: update the list (STRATA_BLESS=1)"
+            )),
+            (None, _) => problems.push(format!(
+                "{n} now lowers: add it to {} (STRATA_BLESS=1)",
+                list_path.display()
+            )),
+        }
+    }
+    for (n, s) in &recorded {
+        if !current.contains_key(n.as_str()) && s == "pass" {
+            problems.push(format!(
+                "regression: {n} compiled in graph mode before and does not lower now"
+            ));
+        }
+    }
+    let mut table = String::from("| not lowered because | tests |\n|---|---:|\n");
+    let mut rs: Vec<(&String, &usize)> = reasons.iter().collect();
+    rs.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (r, n) in rs.iter().take(25) {
+        table.push_str(&format!("| {} | {n} |\n", r.replace('|', "\\|")));
+    }
+    let rest: usize = rs.iter().skip(25).map(|(_, n)| **n).sum();
+    if rest > 0 {
+        table.push_str(&format!("| (other reasons) | {rest} |\n"));
+    }
+    println!("graph mode: {} tests compared, {lowered} lowered, {passed} passed, {failed} failed\n\n{table}", results.len());
+    for (key, value) in [
+        ("node-tests-graph-lowered", common::with_commas(lowered)),
+        ("node-tests-graph-passed", common::with_commas(passed)),
+        (
+            "node-tests-graph-compared",
+            common::with_commas(results.len()),
+        ),
+        (
+            "node-tests-graph-table",
+            format!("\n{}\n", table.trim_end()),
+        ),
+    ] {
+        problems.extend(common::check_generated_docs(key, &value));
+    }
+    problems
 }

@@ -413,8 +413,6 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             .and_then(|t| t.strip_suffix('>'))
             .unwrap_or("");
         let lt = match inner {
-            "f16" => self.llvm.f16_type().into(),
-            "bf16" => self.llvm.bf16_type().into(),
             "f32" => self.llvm.f32_type().into(),
             "f64" => self.llvm.f64_type().into(),
             "index" => self.llvm.i64_type().into(),

@@ -15,7 +15,8 @@ use strata_ir::{AttrKind, Context, Operation, Type, TypeKind};
 use super::HostError;
 
 /// The LLVM type of a scalar strata type (`index` is `i64`, pointers are
-/// opaque `ptr`).
+/// opaque `ptr`); `None` for what the host does not compute with yet
+/// (f16, bf16).
 pub(crate) fn llvm_type<'ctx>(
     ir: &Context,
     llvm: &'ctx LlvmContext,
@@ -25,8 +26,8 @@ pub(crate) fn llvm_type<'ctx>(
     Some(match ir.type_kind(ty) {
         TypeKind::Integer { width, .. } => int_type(llvm, *width)?.into(),
         TypeKind::Index => llvm.i64_type().into(),
-        TypeKind::Float(F::F16) => llvm.f16_type().into(),
-        TypeKind::Float(F::BF16) => llvm.bf16_type().into(),
+        // f16 and bf16 arithmetic would need compiler-rt's conversion
+        // routines, which the JIT cannot resolve: not compiled yet.
         TypeKind::Float(F::F32) => llvm.f32_type().into(),
         TypeKind::Float(F::F64) => llvm.f64_type().into(),
         TypeKind::Opaque { .. } if strata_dialects::kernel::types::is_ptr(ir, ty) => {

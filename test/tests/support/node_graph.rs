@@ -1,0 +1,90 @@
+//! The node tests in `graph` mode: each test that passes eagerly is
+//! compiled (specialized to each data set's input shapes, lowered to a
+//! host plan, JIT-compiled) and its outputs compared with the
+//! interpreter's at the per-dtype tolerance (`Tolerance::for_dtype`).
+//!
+//! A test whose ops do not lower yet is "not lowered" with the reason the
+//! compiler gives (an op the lowering does not know, a shape it does not
+//! take); any other compile error, a run error or a mismatch is a failure.
+
+use strata_ir::Context;
+use strata_onnx::proto::ModelProto;
+use strata_runtime::compiled::{compile, CompileError};
+use strata_runtime::kernels::{allclose, Tolerance};
+use strata_runtime::Tensor;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GraphOutcome {
+    Pass,
+    Fail(String),
+    NotLowered(String),
+}
+
+/// Whether a compile error says the model needs what the lowering lacks.
+fn not_lowered(message: &str) -> Option<String> {
+    const MARKERS: [&str; 9] = [
+        "not a constant",
+        "has no host",
+        "no host representation",
+        "cannot be lowered",
+        "do not lower",
+        "does not lower",
+        "needs static shapes",
+        "is not compiled for the host",
+        "the tensor lowering takes",
+    ];
+    MARKERS.iter().any(|m| message.contains(m)).then(|| {
+        // `'graph.foo' op cannot be lowered ...` -> the op and the reason.
+        let text: String = message.chars().take(120).collect();
+        text.split(" (").next().unwrap_or(&text).to_string()
+    })
+}
+
+fn compile_failure(e: &CompileError) -> GraphOutcome {
+    let message = match e {
+        CompileError::Diagnostics(d) => d
+            .iter()
+            .map(|d| d.message.clone())
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
+    };
+    match not_lowered(&message) {
+        Some(reason) => GraphOutcome::NotLowered(reason),
+        None => GraphOutcome::Fail(format!("compile: {message}")),
+    }
+}
+
+/// Run `model` in graph mode on each `(inputs, eager outputs)` pair.
+pub fn run(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutcome {
+    for (inputs, eager) in sets {
+        let mut ctx = Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let module = match strata_onnx::import_model(&mut ctx, model, "model.onnx") {
+            Ok(m) => m,
+            Err(e) => return GraphOutcome::Fail(format!("import: {e}")),
+        };
+        let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+        let compiled = match compile(&mut ctx, module, "main", &shapes, 1) {
+            Ok(c) => c,
+            Err(e) => return compile_failure(&e),
+        };
+        let outputs = match compiled.run(inputs) {
+            Ok(o) => o,
+            Err(e) => return GraphOutcome::Fail(format!("run: {e}")),
+        };
+        if outputs.len() != eager.len() {
+            return GraphOutcome::Fail(format!(
+                "{} outputs, eager gave {}",
+                outputs.len(),
+                eager.len()
+            ));
+        }
+        for (i, (g, e)) in outputs.iter().zip(eager).enumerate() {
+            if let Err(m) = allclose(g, e, Tolerance::for_dtype(e.dtype())) {
+                return GraphOutcome::Fail(format!("output #{i} differs from eager: {m}"));
+            }
+        }
+    }
+    GraphOutcome::Pass
+}
