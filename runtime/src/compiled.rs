@@ -1,9 +1,8 @@
 //! `graph` exe mode on the CPU: a model compiled into one plan of
 //! JIT-compiled kernels on one arena, run in process.
 //!
-//! [`compile`] specializes a function to its input shapes and runs the
-//! pipeline `graph-infer-shapes, convert-graph-to-tensor, tensor-fuse,
-//! convert-tensor-to-kernel`; [`CompiledModel::from_kernel_module`] turns
+//! [`compile`] specializes a function to its input shapes and runs
+//! [`HOST_PIPELINE`]; [`CompiledModel::from_kernel_module`] turns
 //! the resulting host plan into steps and compiles its kernels with LLVM;
 //! [`CompiledModel::run`] checks the inputs against the shapes the plan was
 //! compiled for, runs the launches on a thread pool, and returns the
@@ -19,8 +18,11 @@ use crate::interp::dtype_of;
 use crate::tensor::{DType, Tensor};
 
 /// The passes from `graph` to the host plan, in MLIR's pipeline syntax.
-pub const HOST_PIPELINE: &str =
-    "builtin.module(graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel)";
+///
+/// With static shapes, `canonicalize` folds shape computations
+/// (`graph.shape_of` and what depends on it) into constants; after the
+/// conversion it cleans the kernels' index arithmetic.
+pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
 
 /// Why a model did not compile.
 #[derive(Debug, thiserror::Error)]
@@ -361,6 +363,7 @@ pub fn compile(
     threads: usize,
 ) -> Result<CompiledModel, CompileError> {
     specialize(ctx, module, func, shapes)?;
+    crate::interp::install_folding(ctx);
     let mut registry = PassRegistry::default();
     strata_passes::register_all(&mut registry);
     strata_lowering::register_passes(&mut registry);
