@@ -8,8 +8,10 @@
 // DIALECTS-NEXT: builtin
 // DIALECTS-NEXT: func
 // DIALECTS-NEXT: graph
+// DIALECTS-NEXT: kernel
 // DIALECTS-NEXT: math
 // DIALECTS-NEXT: scf
+// DIALECTS-NEXT: tensor
 
 // OPS: arith.addf Floating point addition operation.
 // OPS: arith.cmpi Integer comparison operation.
@@ -19,5 +21,7 @@
 // OPS: math.fma
 // OPS: scf.for For operation.
 // OPS: scf.while
+// OPS: tensor.contract A contraction: matrix product, batched matrix product, or any sum of products whose operands are read through projected permutations.
+// OPS: tensor.map Elementwise computation over an iteration domain, reading each input through an affine indexing map.
 
-// SHOW: Available Dialects: arith,builtin,func,graph,math,scf,test
+// SHOW: Available Dialects: arith,builtin,func,graph,kernel,math,scf,tensor,test

@@ -4,7 +4,7 @@
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::{AttrKind, Attribute, Block, Context, Location, Type, TypeKind, Value};
 
-use crate::tensor::ops::{ContractOp, FusionOp, MapOp, ReduceOp, YieldOp};
+use crate::tensor::ops::{ContractOp, FusionOp, IndexOp, MapOp, ReduceOp, YieldOp};
 use crate::tensor::verify::domain_sizes;
 
 /// `[affine_map<...>, ...]`: an array attribute of the maps.
@@ -243,5 +243,15 @@ impl FusionOp {
     /// The body's block.
     pub fn body_block(self, ctx: &Context) -> Option<Block> {
         self.body(ctx).and_then(|r| ctx.region_entry_block(r))
+    }
+}
+
+impl IndexOp {
+    /// `tensor.index <dim> : index`, detached.
+    pub fn build_dim(ctx: &mut Context, loc: Location, dim: i64) -> IndexOp {
+        let i64_type = ctx.integer_type(64);
+        let attr = ctx.integer_attr(i64_type, dim as i128);
+        let index_type = ctx.index_type();
+        IndexOp::build(ctx, loc, attr, index_type)
     }
 }

@@ -12,6 +12,7 @@ mod build;
 mod ops;
 mod verify;
 
+pub use build::{affine_map_array, reduced_type};
 pub use ops::*;
 
 use strata_ir::{Context, Value};

@@ -80,6 +80,7 @@ impl Pass for ConvertGraphToTensor {
             }
             let results: Vec<Value> = ctx.results(o).collect();
             for (from, to) in results.into_iter().zip(values) {
+                keep_declared_type(ctx, from, to);
                 ctx.replace_all_uses_with(from, to);
             }
             ctx.erase_op(o);
@@ -94,6 +95,30 @@ impl Pass for ConvertGraphToTensor {
         }
         stats.add("num-lowered", "Number of graph ops lowered", lowered);
         Ok(())
+    }
+}
+
+/// Gives the new result `to` the declared type of `from` when the two
+/// differ only in the encoding (`#graph.dims<...>` on a static shape), so
+/// that uses (a `func.return`) keep their types.
+fn keep_declared_type(ctx: &mut Context, from: Value, to: Value) {
+    let (a, b) = (ctx.value_type(from), ctx.value_type(to));
+    if a == b || ctx.defining_op(to).is_none() {
+        return;
+    }
+    let same = match (ctx.type_kind(a), ctx.type_kind(b)) {
+        (
+            TypeKind::RankedTensor { shape, element, .. },
+            TypeKind::RankedTensor {
+                shape: s2,
+                element: e2,
+                ..
+            },
+        ) => shape == s2 && element == e2,
+        _ => false,
+    };
+    if same {
+        ctx.set_value_type(to, a);
     }
 }
 

@@ -31,6 +31,7 @@ mod graph_nn;
 mod graph_shape;
 mod scalar;
 mod scf;
+mod tensor;
 
 pub use graph::has_reference_evaluation;
 
@@ -202,6 +203,7 @@ pub fn run_function_with(
         ctx,
         depth: 0,
         limits,
+        points: Vec::new(),
     }
     .call(func, inputs)
 }
@@ -217,6 +219,7 @@ pub fn eval_op(
         ctx,
         depth: 0,
         limits: Limits::default(),
+        points: Vec::new(),
     };
     let name = ctx.op_name_str(op);
     if !ctx.op_regions(op).is_empty() || name == "func.call" {
@@ -279,6 +282,9 @@ struct Interpreter<'c> {
     ctx: &'c Context,
     depth: usize,
     limits: Limits,
+    /// The points of the `tensor.map`s being evaluated (innermost last),
+    /// which `tensor.index` reads.
+    points: Vec<Vec<i64>>,
 }
 
 /// Bounds on what one run may do.
@@ -426,7 +432,7 @@ impl Interpreter<'_> {
                 .collect::<Result<_, _>>()?;
             let name = self.ctx.op_name_str(op);
             match name {
-                "func.return" | "scf.yield" | "scf.condition" => {
+                "func.return" | "scf.yield" | "scf.condition" | "tensor.yield" => {
                     return Ok(Flow::Exit(
                         operands.into_iter().map(Rc::unwrap_or_clone).collect(),
                     ))
@@ -491,6 +497,7 @@ impl Interpreter<'_> {
             Some("graph") => graph::eval(self.ctx, op, name, &x, self.limits),
             Some("arith") | Some("math") => self.eval_scalar(op, name, &x),
             Some("scf") => return self.eval_scf(op, name, x, env),
+            Some("tensor") => return self.eval_tensor(op, name, x, env),
             Some("func") if name == "func.call" => {
                 let callee = strata_ir::ods::inherent_attr(self.ctx, op, "callee")
                     .and_then(|a| match self.ctx.attr_kind(a) {
