@@ -11,7 +11,10 @@
 // RUN: strata run %S/../../examples/onnx/encoder.onnx --dim batch=2 --dim seq=3 | FileCheck %s --check-prefix=RANDOM
 // RUN: not strata run %S/../../examples/onnx/mlp.onnx --input y=%S/../../examples/onnx/mlp_input_x.npy 2>&1 | FileCheck %s --check-prefix=BADNAME
 // RUN: not strata run %S/Inputs/dynamic-reshape.onnx --input x=%S/Inputs/x-3x4.npy --input s=%S/Inputs/shape-5-5.npy 2>&1 | FileCheck %s --check-prefix=RUNTIME
-// RUN: not strata run %S/../../examples/onnx/mlp.onnx --mode graph 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: not strata run %S/../../examples/onnx/mlp.onnx --mode fast 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: strata run %S/../../examples/onnx/mlp.onnx --mode graph --input x=%S/../../examples/onnx/mlp_input_x.npy --expect probs=%S/../../examples/onnx/mlp_expected_probs.npy | FileCheck %s --check-prefix=GRAPH
+// RUN: strata run %S/../../examples/onnx/encoder.onnx --mode graph --threads 2 --input x=%S/../../examples/onnx/encoder_input_x.npy --expect y=%S/../../examples/onnx/encoder_expected_y.npy | FileCheck %s --check-prefix=GRAPH-ENC
+// RUN: not strata run %S/Inputs/dynamic-reshape.onnx --mode graph --input x=%S/Inputs/x-3x4.npy --input s=%S/Inputs/shape-5-5.npy 2>&1 | FileCheck %s --check-prefix=GRAPH-BAD
 
 // CHECK: probs: f32 [4, 10]
 // CHECK-NEXT: probs: matches {{.*}}mlp_expected_probs.npy (rtol 0.0001, atol 0.00001)
@@ -21,4 +24,9 @@
 // RANDOM: y: f32 [2, 3, 32]
 // BADNAME: --input 'y': the model has no such input (its inputs: x)
 // RUNTIME: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op reshape: shape mismatch: cannot reshape [3, 4] (12 elements) to [5, 5] (25 elements)
-// MODE: exe mode 'graph' is not available yet; the modes are: eager
+// MODE: unknown exe mode 'fast'; the modes are: eager, graph
+// GRAPH: probs: f32 [4, 10]
+// GRAPH-NEXT: probs: matches {{.*}}mlp_expected_probs.npy (rtol 0.0001, atol 0.00001)
+// GRAPH-ENC: y: f32 [2, 8, 32]
+// GRAPH-ENC-NEXT: y: matches {{.*}}encoder_expected_y.npy (rtol 0.0001, atol 0.00001)
+// GRAPH-BAD: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op has a dynamic shape ('tensor<?x?xf32>'): convert-graph-to-tensor needs static shapes
