@@ -113,58 +113,64 @@ def build_mlp():
 D_MODEL, HEADS, HEAD_DIM, D_FF = 32, 2, 16, 64
 
 
-def build_encoder():
-    b = Builder(seed=2)
-    shape_heads = b.const("attn/shape_heads", [0, 0, HEADS, HEAD_DIM], np.int64)
-    shape_merge = b.const("attn/shape_merge", [0, 0, D_MODEL], np.int64)
-    scale = b.const("attn/scale", math.sqrt(HEAD_DIM))
-    sqrt2 = b.const("ffn/gelu/sqrt2", math.sqrt(2.0))
-    one = b.const("ffn/gelu/one", 1.0)
-    half = b.const("ffn/gelu/half", 0.5)
+def encoder_layer(b, x, out, prefix="", d_model=D_MODEL, heads=HEADS, d_ff=D_FF):
+    """Appends one post-LayerNorm encoder layer reading `x` and writing `out`;
+    node and weight names start with `prefix` (empty for the example model)."""
+    head_dim = d_model // heads
+    shape_heads = b.const(f"{prefix}attn/shape_heads", [0, 0, heads, head_dim], np.int64)
+    shape_merge = b.const(f"{prefix}attn/shape_merge", [0, 0, d_model], np.int64)
+    scale = b.const(f"{prefix}attn/scale", math.sqrt(head_dim))
+    sqrt2 = b.const(f"{prefix}ffn/gelu/sqrt2", math.sqrt(2.0))
+    one = b.const(f"{prefix}ffn/gelu/one", 1.0)
+    half = b.const(f"{prefix}ffn/gelu/half", 0.5)
 
-    def linear(prefix, x, d_in, d_out):
-        w = b.weight(f"{prefix}.weight", (d_in, d_out))
-        bias = b.weight(f"{prefix}.bias", (d_out,))
-        h = b.node("MatMul", f"{prefix}/MatMul", [x, w])
-        return b.node("Add", f"{prefix}/Add", [h, bias])
+    def linear(name, t, d_in, d_out):
+        w = b.weight(f"{prefix}{name}.weight", (d_in, d_out))
+        bias = b.weight(f"{prefix}{name}.bias", (d_out,))
+        h = b.node("MatMul", f"{prefix}{name}/MatMul", [t, w])
+        return b.node("Add", f"{prefix}{name}/Add", [h, bias])
 
-    def layer_norm(prefix, x, out=None):
-        gamma = b.const(f"{prefix}.weight", 1.0 + 0.1 * b.rng.standard_normal(D_MODEL))
-        beta = b.weight(f"{prefix}.bias", (D_MODEL,))
-        name = f"{prefix}/LayerNormalization"
+    def layer_norm(name, t, result=None):
+        gamma = b.const(f"{prefix}{name}.weight", 1.0 + 0.1 * b.rng.standard_normal(d_model))
+        beta = b.weight(f"{prefix}{name}.bias", (d_model,))
+        node = f"{prefix}{name}/LayerNormalization"
         return b.node(
-            "LayerNormalization", name, [x, gamma, beta], [out or f"{name}_output_0"], axis=-1, epsilon=1e-5,
+            "LayerNormalization", node, [t, gamma, beta], [result or f"{node}_output_0"], axis=-1, epsilon=1e-5,
         )
 
     # Multi-head self-attention.
-    x = "x"
-    heads = {}
+    p = {}
     for n in ("q", "k", "v"):
-        p = linear(f"attn/{n}_proj", x, D_MODEL, D_MODEL)
-        heads[n] = b.node("Reshape", f"attn/{n}_proj/Reshape", [p, shape_heads])  # [b,s,2,16]
-    q = b.node("Transpose", "attn/q_proj/Transpose", [heads["q"]], perm=[0, 2, 1, 3])  # [b,2,s,16]
-    kt = b.node("Transpose", "attn/k_proj/Transpose", [heads["k"]], perm=[0, 2, 3, 1])  # [b,2,16,s]
-    v = b.node("Transpose", "attn/v_proj/Transpose", [heads["v"]], perm=[0, 2, 1, 3])  # [b,2,s,16]
-    s = b.node("MatMul", "attn/scores/MatMul", [q, kt])  # [b,2,s,s]
-    s = b.node("Div", "attn/scores/Div", [s, scale])
-    p = b.node("Softmax", "attn/Softmax", [s], axis=-1)
-    c = b.node("MatMul", "attn/context/MatMul", [p, v])  # [b,2,s,16]
-    c = b.node("Transpose", "attn/context/Transpose", [c], perm=[0, 2, 1, 3])  # [b,s,2,16]
-    c = b.node("Reshape", "attn/context/Reshape", [c, shape_merge])  # [b,s,32]
-    attn = linear("attn/out_proj", c, D_MODEL, D_MODEL)
-    r1 = b.node("Add", "attn/residual/Add", [x, attn])
+        proj = linear(f"attn/{n}_proj", x, d_model, d_model)
+        p[n] = b.node("Reshape", f"{prefix}attn/{n}_proj/Reshape", [proj, shape_heads])  # [b,s,h,dh]
+    q = b.node("Transpose", f"{prefix}attn/q_proj/Transpose", [p["q"]], perm=[0, 2, 1, 3])  # [b,h,s,dh]
+    kt = b.node("Transpose", f"{prefix}attn/k_proj/Transpose", [p["k"]], perm=[0, 2, 3, 1])  # [b,h,dh,s]
+    v = b.node("Transpose", f"{prefix}attn/v_proj/Transpose", [p["v"]], perm=[0, 2, 1, 3])  # [b,h,s,dh]
+    s = b.node("MatMul", f"{prefix}attn/scores/MatMul", [q, kt])  # [b,h,s,s]
+    s = b.node("Div", f"{prefix}attn/scores/Div", [s, scale])
+    a = b.node("Softmax", f"{prefix}attn/Softmax", [s], axis=-1)
+    c = b.node("MatMul", f"{prefix}attn/context/MatMul", [a, v])  # [b,h,s,dh]
+    c = b.node("Transpose", f"{prefix}attn/context/Transpose", [c], perm=[0, 2, 1, 3])  # [b,s,h,dh]
+    c = b.node("Reshape", f"{prefix}attn/context/Reshape", [c, shape_merge])  # [b,s,d]
+    attn = linear("attn/out_proj", c, d_model, d_model)
+    r1 = b.node("Add", f"{prefix}attn/residual/Add", [x, attn])
     a = layer_norm("norm1", r1)
 
     # Feed-forward with erf GELU, spelled the way PyTorch exports it.
-    h = linear("ffn/fc1", a, D_MODEL, D_FF)
-    g = b.node("Div", "ffn/gelu/Div", [h, sqrt2])
-    g = b.node("Erf", "ffn/gelu/Erf", [g])
-    g = b.node("Add", "ffn/gelu/Add", [g, one])
-    g = b.node("Mul", "ffn/gelu/Mul", [h, g])
-    g = b.node("Mul", "ffn/gelu/Mul_1", [g, half])
-    f = linear("ffn/fc2", g, D_FF, D_MODEL)
-    r2 = b.node("Add", "ffn/residual/Add", [a, f])
-    layer_norm("norm2", r2, out="y")
+    h = linear("ffn/fc1", a, d_model, d_ff)
+    g = b.node("Div", f"{prefix}ffn/gelu/Div", [h, sqrt2])
+    g = b.node("Erf", f"{prefix}ffn/gelu/Erf", [g])
+    g = b.node("Add", f"{prefix}ffn/gelu/Add", [g, one])
+    g = b.node("Mul", f"{prefix}ffn/gelu/Mul", [h, g])
+    g = b.node("Mul", f"{prefix}ffn/gelu/Mul_1", [g, half])
+    f = linear("ffn/fc2", g, d_ff, d_model)
+    r2 = b.node("Add", f"{prefix}ffn/residual/Add", [a, f])
+    return layer_norm("norm2", r2, result=out)
+
+
+def build_encoder():
+    b = Builder(seed=2)
+    encoder_layer(b, "x", "y")
 
     model = b.model(
         "encoder",

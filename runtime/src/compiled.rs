@@ -53,8 +53,6 @@ pub enum RunError {
         got: Vec<usize>,
         got_dtype: DType,
     },
-    #[error("output #{0} could not be read back: {1}")]
-    Output(usize, String),
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +76,9 @@ struct Launch {
     args: Vec<Buf>,
 }
 
+/// The time of each launch of a run, in milliseconds, with its kernel.
+pub type KernelTimes = Vec<(String, f64)>;
+
 /// A compiled plan, ready to run.
 pub struct CompiledModel {
     _jit: JitModule,
@@ -85,6 +86,7 @@ pub struct CompiledModel {
     inputs: Vec<Spec>,
     outputs: Vec<(Buf, Spec)>,
     arena_words: usize,
+    arena: std::sync::Mutex<Vec<u64>>,
     constants: Vec<Vec<u64>>,
     pool: Option<rayon::ThreadPool>,
     /// Milliseconds spent in LLVM (optimization and code generation).
@@ -123,15 +125,6 @@ fn to_words(bytes: &[u8]) -> Vec<u64> {
         w[..chunk.len()].copy_from_slice(chunk);
         out[i] = u64::from_le_bytes(w);
     }
-    out
-}
-
-fn words_as_bytes(w: &[u64], len: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(w.len() * 8);
-    for x in w {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    out.truncate(len);
     out
 }
 
@@ -270,6 +263,7 @@ impl CompiledModel {
             inputs,
             outputs,
             arena_words: words(arena_bytes) + 8,
+            arena: std::sync::Mutex::new(Vec::new()),
             constants,
             pool,
             llvm_ms,
@@ -288,13 +282,37 @@ impl CompiledModel {
 
     /// Run the plan on `inputs` (the shapes and dtypes it was compiled for).
     pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RunError> {
+        self.run_timed(inputs, None)
+    }
+
+    /// Run the plan and return the time of each launch, in launch order,
+    /// with the kernel's name.
+    pub fn run_profiled(
+        &self,
+        inputs: &[Tensor],
+    ) -> Result<(Vec<Tensor>, KernelTimes), RunError> {
+        let mut times = Vec::with_capacity(self.steps.len());
+        let out = self.run_timed(inputs, Some(&mut times))?;
+        let named = self
+            .steps
+            .iter()
+            .map(|s| s.name.clone())
+            .zip(times)
+            .collect();
+        Ok((out, named))
+    }
+
+    fn run_timed(
+        &self,
+        inputs: &[Tensor],
+        mut times: Option<&mut Vec<f64>>,
+    ) -> Result<Vec<Tensor>, RunError> {
         if inputs.len() != self.inputs.len() {
             return Err(RunError::InputCount {
                 expected: self.inputs.len(),
                 got: inputs.len(),
             });
         }
-        let mut input_words = Vec::with_capacity(inputs.len());
         for (i, (t, spec)) in inputs.iter().zip(&self.inputs).enumerate() {
             if t.shape() != spec.shape.as_slice() || t.dtype() != spec.dtype {
                 return Err(RunError::InputMismatch {
@@ -305,49 +323,59 @@ impl CompiledModel {
                     got_dtype: t.dtype(),
                 });
             }
-            input_words.push(to_words(&t.to_le_bytes()));
         }
-        let mut arena = vec![0u64; self.arena_words];
-        // 64-byte alignment of the arena's base.
-        let base = {
-            let p = arena.as_mut_ptr() as usize;
-            p.div_ceil(64) * 64
-        };
-        let address = |b: Buf, inputs: &mut [Vec<u64>]| -> u64 {
+        // The inputs are read in place (kernels never write them: every
+        // output of a launch is an arena buffer).
+        let input_bytes: Vec<&[u8]> = inputs.iter().map(|t| t.data().as_bytes()).collect();
+        // One arena per model, reused across runs (runs on one model take turns).
+        let mut arena = self
+            .arena
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if arena.len() < self.arena_words {
+            arena.resize(self.arena_words, 0);
+        }
+        let base = (arena.as_mut_ptr() as usize).div_ceil(64) * 64;
+        let address = |b: Buf| -> u64 {
             match b {
-                Buf::Input(i) => inputs[i].as_mut_ptr() as u64,
+                Buf::Input(i) => input_bytes[i].as_ptr() as u64,
                 Buf::Arena(off) => (base + off) as u64,
                 Buf::Const(c) => self.constants[c].as_ptr() as u64,
             }
         };
         for step in &self.steps {
-            let args: Vec<u64> = step
-                .args
-                .iter()
-                .map(|&b| address(b, &mut input_words))
-                .collect();
+            let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
+            let start = times.as_ref().map(|_| Instant::now());
             // SAFETY: the plan was checked when it was built: each buffer is
             // sized for its memref type, the kernels' masks keep their
-            // accesses inside those, and the inputs match the compiled shapes.
+            // accesses inside those, the inputs match the compiled shapes,
+            // and the arena is held for the whole run.
             unsafe { launch(step.kernel, &args, step.grid, self.pool.as_ref()) };
+            if let (Some(t), Some(start)) = (times.as_deref_mut(), start) {
+                t.push(start.elapsed().as_secs_f64() * 1e3);
+            }
         }
         let mut out = Vec::with_capacity(self.outputs.len());
-        for (i, (b, spec)) in self.outputs.iter().enumerate() {
+        for (b, spec) in &self.outputs {
             let n: usize = spec.shape.iter().product();
             let len = n * spec.dtype.byte_size();
-            let bytes = match *b {
-                Buf::Input(k) => words_as_bytes(&input_words[k], len),
-                Buf::Const(c) => words_as_bytes(&self.constants[c], len),
-                Buf::Arena(off) => {
-                    // SAFETY: the buffer lies inside the arena (planned offsets and sizes).
-                    unsafe { std::slice::from_raw_parts((base + off) as *const u8, len).to_vec() }
+            let src: &[u8] = match *b {
+                Buf::Input(k) => &input_bytes[k][..len],
+                Buf::Const(c) => {
+                    let w = &self.constants[c];
+                    // SAFETY: the constant holds at least `len` bytes (its words).
+                    unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, len) }
                 }
+                // SAFETY: the buffer lies inside the arena (planned offsets and sizes).
+                Buf::Arena(off) => unsafe {
+                    std::slice::from_raw_parts((base + off) as *const u8, len)
+                },
             };
-            let t = Tensor::from_le_bytes(spec.dtype, &spec.shape, &bytes)
-                .map_err(|e| RunError::Output(i, e.to_string()))?;
-            out.push(t);
+            let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
+            // SAFETY: `i1` buffers hold 0 or 1 in each byte (LLVM stores of `i1`).
+            unsafe { data.as_bytes_mut().copy_from_slice(src) };
+            out.push(Tensor::from_parts(spec.shape.clone(), data));
         }
-        drop(arena);
         Ok(out)
     }
 }

@@ -190,6 +190,70 @@ macro_rules! map_data {
 pub(crate) const FILL: usize = usize::MAX;
 
 impl TensorData {
+    /// The elements' bytes, in place: little-endian on the hosts strata
+    /// runs on (`i1`: one byte each, 0 or 1, as `bool` is stored).
+    pub fn as_bytes(&self) -> &[u8] {
+        macro_rules! bytes {
+            ($v:expr) => {{
+                let v = $v;
+                // SAFETY: plain numeric (or `bool`) elements, no padding;
+                // the slice covers exactly the vector's initialized elements.
+                unsafe {
+                    std::slice::from_raw_parts(
+                        v.as_ptr() as *const u8,
+                        std::mem::size_of_val(v.as_slice()),
+                    )
+                }
+            }};
+        }
+        match self {
+            TensorData::F16(v) => bytes!(v),
+            TensorData::BF16(v) => bytes!(v),
+            TensorData::F32(v) => bytes!(v),
+            TensorData::F64(v) => bytes!(v),
+            TensorData::I1(v) => bytes!(v),
+            TensorData::I8(v) => bytes!(v),
+            TensorData::I16(v) => bytes!(v),
+            TensorData::I32(v) => bytes!(v),
+            TensorData::I64(v) => bytes!(v),
+            TensorData::U8(v) => bytes!(v),
+            TensorData::U16(v) => bytes!(v),
+            TensorData::U32(v) => bytes!(v),
+            TensorData::U64(v) => bytes!(v),
+        }
+    }
+
+    /// The elements' bytes, in place and writable. Every byte pattern is a
+    /// valid element except for `i1` (`bool`): writers must store 0 or 1.
+    ///
+    /// # Safety
+    /// For `I1`, the caller writes only 0 or 1 into each byte.
+    pub unsafe fn as_bytes_mut(&mut self) -> &mut [u8] {
+        macro_rules! bytes {
+            ($v:expr) => {{
+                let v = $v;
+                let len = std::mem::size_of_val(v.as_slice());
+                // SAFETY: as in `as_bytes`, with the caller's promise for `bool`.
+                unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, len) }
+            }};
+        }
+        match self {
+            TensorData::F16(v) => bytes!(v),
+            TensorData::BF16(v) => bytes!(v),
+            TensorData::F32(v) => bytes!(v),
+            TensorData::F64(v) => bytes!(v),
+            TensorData::I1(v) => bytes!(v),
+            TensorData::I8(v) => bytes!(v),
+            TensorData::I16(v) => bytes!(v),
+            TensorData::I32(v) => bytes!(v),
+            TensorData::I64(v) => bytes!(v),
+            TensorData::U8(v) => bytes!(v),
+            TensorData::U16(v) => bytes!(v),
+            TensorData::U32(v) => bytes!(v),
+            TensorData::U64(v) => bytes!(v),
+        }
+    }
+
     /// The dtype of the elements.
     pub fn dtype(&self) -> DType {
         match self {

@@ -50,6 +50,17 @@ pub(crate) fn returned(v: inkwell::values::ValueKind<'_>) -> Option<BasicValueEn
     }
 }
 
+/// Whether an `arith` op carries the `nsw` overflow flag (bit 1 of
+/// `#arith.overflow<...>`).
+fn nsw(ir: &Context, op: Operation) -> bool {
+    let Some(a) = strata_ir::ods::inherent_attr(ir, op, "overflowFlags") else {
+        return false;
+    };
+    strata_dialects::arith::OVERFLOW
+        .value(ir, a)
+        .is_some_and(|v| v & 1 != 0)
+}
+
 /// The integer value of an op's integer attribute `name`.
 pub(crate) fn int_attr(ir: &Context, op: Operation, name: &str) -> Option<i64> {
     match ir.attr_kind(strata_ir::ods::inherent_attr(ir, op, name)?) {
@@ -191,8 +202,10 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             "arith.minimumf" => self.intrinsic(op, "llvm.minimum", rt, &[a(0)?, a(1)?])?,
             "arith.maxnumf" => self.intrinsic(op, "llvm.maxnum", rt, &[a(0)?, a(1)?])?,
             "arith.minnumf" => self.intrinsic(op, "llvm.minnum", rt, &[a(0)?, a(1)?])?,
+            "arith.addi" if nsw(ir, op) => b.build_int_nsw_add(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.addi" => b.build_int_add(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.subi" => b.build_int_sub(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.muli" if nsw(ir, op) => b.build_int_nsw_mul(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.muli" => b.build_int_mul(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.divsi" => b.build_int_signed_div(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.divui" => b.build_int_unsigned_div(int(a(0)?), int(a(1)?), "")?.into(),

@@ -47,6 +47,10 @@ impl JitModule {
         let module = build(ctx)?;
         let machine = super::host_target_machine()?;
         super::optimize(&module, &machine)?;
+        // `STRATA_DUMP_LLVM=FILE` writes the optimized module (for profiling).
+        if let Some(path) = std::env::var_os("STRATA_DUMP_LLVM") {
+            let _ = std::fs::write(path, module.print_to_string().to_string());
+        }
         let engine = module
             .create_jit_execution_engine(OptimizationLevel::Aggressive)
             .map_err(|e| LlvmError(e.to_string()))?;
@@ -57,7 +61,32 @@ impl JitModule {
             jit.kernels.insert(name.clone(), address);
         }
         jit.engine = Some(engine);
+        if std::env::var_os("STRATA_PERF_MAP").is_some() {
+            jit.write_perf_map();
+        }
         Ok(jit)
+    }
+
+    /// Append the kernels to `/tmp/perf-<pid>.map`, so that `perf report`
+    /// names their samples (`STRATA_PERF_MAP=1`). A kernel's extent is taken
+    /// to be up to the next kernel's entry (64 KiB for the last).
+    fn write_perf_map(&self) {
+        use std::io::Write;
+        let mut entries: Vec<(usize, &str)> =
+            self.kernels.iter().map(|(n, &a)| (a, n.as_str())).collect();
+        entries.sort_unstable();
+        let path = format!("/tmp/perf-{}.map", std::process::id());
+        let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        else {
+            return;
+        };
+        for (i, &(address, name)) in entries.iter().enumerate() {
+            let size = entries.get(i + 1).map_or(0x10000, |next| next.0 - address);
+            let _ = writeln!(file, "{address:x} {size:x} {name}");
+        }
     }
 
     /// The entry point of kernel `name`.

@@ -131,9 +131,20 @@ impl<'c> KernelBuilder<'c> {
         self.value(name, &operands, ty, props)
     }
 
+    /// An `i32` index computation. Offsets of the kernels' tensors fit in
+    /// `i32` (the conversion checks sizes), so adds and multiplies carry
+    /// `nsw`: LLVM may then widen them and see consecutive addresses.
     pub fn int_bin(&mut self, name: &str, a: Value, b: Value) -> Value {
         let t = self.i32_type();
-        self.elementwise(name, &[a, b], t, vec![])
+        let props = if matches!(name, "arith.addi" | "arith.muli") {
+            match strata_ir::parser::parse_attribute(self.ctx, "#arith.overflow<nsw>") {
+                Ok(nsw) => vec![("overflowFlags", nsw)],
+                Err(_) => vec![],
+            }
+        } else {
+            vec![]
+        };
+        self.elementwise(name, &[a, b], t, props)
     }
 
     pub fn addi(&mut self, a: Value, b: Value) -> Value {

@@ -33,9 +33,9 @@ impl Default for TileSizes {
     fn default() -> Self {
         TileSizes {
             block: 1024,
-            block_m: 32,
-            block_n: 32,
-            block_k: 32,
+            block_m: 64,
+            block_n: 64,
+            block_k: 64,
         }
     }
 }

@@ -40,19 +40,19 @@ pub(crate) struct ConvertTensorToKernel {
     block: i64,
     #[option(
         name = "block-m",
-        default = 32,
+        default = 64,
         description = "Rows of a contraction's output tile"
     )]
     block_m: i64,
     #[option(
         name = "block-n",
-        default = 32,
+        default = 64,
         description = "Columns of a contraction's output tile"
     )]
     block_n: i64,
     #[option(
         name = "block-k",
-        default = 32,
+        default = 64,
         description = "Depth of a contraction's K step"
     )]
     block_k: i64,

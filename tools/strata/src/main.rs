@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod bench;
+
 use clap::{Parser, Subcommand};
 use strata_ir::{Context, Operation, SourceBuffer};
 use strata_runtime::interp::{dtype_of, lookup_function, run_function};
@@ -80,11 +82,46 @@ enum Command {
         #[arg(long)]
         atol: Option<f64>,
     },
+    /// Measure compile time and in-process latency of a model in an exe mode.
+    Bench {
+        /// The model: IR with a `func.func @main`, or an `.onnx` file.
+        model: PathBuf,
+        /// The exe mode: `eager` or `graph`.
+        #[arg(long, default_value = "graph")]
+        mode: String,
+        /// An input as NAME=FILE.npy; inputs not given are made up.
+        #[arg(long = "input", value_name = "NAME=FILE")]
+        inputs: Vec<String>,
+        /// The size of a symbolic dimension for made-up inputs, as SYM=N.
+        #[arg(long = "dim", value_name = "SYM=N")]
+        dims: Vec<String>,
+        /// Seed of the made-up inputs.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The function to run.
+        #[arg(long, default_value = "main")]
+        function: String,
+        /// Timed runs.
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+        /// Untimed runs first.
+        #[arg(long, default_value_t = 3)]
+        warmup: usize,
+        /// Threads of the compiled plan (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Print the median time of each kernel (graph mode).
+        #[arg(long)]
+        profile: bool,
+    },
 }
 
 /// An error the driver reports before exiting with status 1.
 #[derive(Debug, thiserror::Error)]
-enum DriverError {
+pub(crate) enum DriverError {
     #[error(transparent)]
     Import(#[from] strata_onnx::ImportError),
     #[error("{0}")]
@@ -135,6 +172,33 @@ fn main() -> ExitCode {
                 expects: &expects,
                 tolerance: (rtol, atol),
                 threads: threads.unwrap_or_else(default_threads),
+            },
+        ),
+        Command::Bench {
+            model,
+            mode,
+            inputs,
+            dims,
+            seed,
+            function,
+            runs,
+            warmup,
+            threads,
+            json,
+            profile,
+        } => bench::bench(
+            &model,
+            bench::BenchOptions {
+                mode: &mode,
+                inputs: &inputs,
+                dims: &dims,
+                seed,
+                function: &function,
+                runs,
+                warmup,
+                threads: threads.unwrap_or_else(default_threads),
+                json,
+                profile,
             },
         ),
     };
