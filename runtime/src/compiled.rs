@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use strata_ir::pass::{OpPassManager, PassRegistry};
 use strata_ir::{AttrKind, Context, Diagnostic, Operation, TypeKind, Value};
-use strata_lowering::llvm::{launch, HostKernel, JitModule};
+use strata_lowering::kernel_to_host::HostKernels;
+use strata_lowering::llvm::{launch, HostKernel};
 
 use crate::interp::dtype_of;
 use crate::tensor::{DType, Tensor};
@@ -81,7 +82,7 @@ pub type KernelTimes = Vec<(String, f64)>;
 
 /// A compiled plan, ready to run.
 pub struct CompiledModel {
-    _jit: JitModule,
+    _jit: HostKernels,
     steps: Vec<Launch>,
     inputs: Vec<Spec>,
     outputs: Vec<(Buf, Spec)>,
@@ -287,10 +288,7 @@ impl CompiledModel {
 
     /// Run the plan and return the time of each launch, in launch order,
     /// with the kernel's name.
-    pub fn run_profiled(
-        &self,
-        inputs: &[Tensor],
-    ) -> Result<(Vec<Tensor>, KernelTimes), RunError> {
+    pub fn run_profiled(&self, inputs: &[Tensor]) -> Result<(Vec<Tensor>, KernelTimes), RunError> {
         let mut times = Vec::with_capacity(self.steps.len());
         let out = self.run_timed(inputs, Some(&mut times))?;
         let named = self

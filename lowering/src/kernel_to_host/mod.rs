@@ -109,23 +109,116 @@ pub fn translate_to_llvm_ir(
 }
 
 /// JIT-compile every `kernel.func` of `module` for the host CPU.
-pub fn compile(ctx: &Context, module: Operation) -> Result<JitModule, HostError> {
-    let names: Vec<String> = kernel_funcs(ctx, module)
-        .into_iter()
-        .map(|k| kernel_name(ctx, k))
-        .collect();
-    let mut failure = None;
-    let jit = JitModule::compile(&names, |llvm| match emit_module(ctx, module, llvm) {
-        Ok(m) => Ok(m),
-        Err(e) => {
-            let message = e.to_string();
-            failure = Some(e);
-            Err(LlvmError(message))
+///
+/// Each kernel is emitted into its own LLVM module (serialized as
+/// bitcode), and the modules are optimized and compiled on up to
+/// `available_parallelism` threads. Compiled kernels are cached in the
+/// process by the hash of their bitcode, so a kernel compiled before (the
+/// same model again, another shape bucket with the same kernel) is reused.
+pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostError> {
+    crate::llvm::initialize()?;
+    let mut jobs: Vec<(String, Vec<u8>)> = Vec::new();
+    for kernel in kernel_funcs(ctx, module) {
+        let name = kernel_name(ctx, kernel);
+        let llvm = LlvmContext::create();
+        let out = llvm.create_module(&name);
+        emit::emit_kernel(ctx, kernel, &llvm, &out)?;
+        out.verify()
+            .map_err(|e| LlvmError(format!("invalid module for @{name}: {e}")))?;
+        jobs.push((name, out.write_bitcode_to_memory().as_slice().to_vec()));
+    }
+    let mut compiled: Vec<Option<Result<std::sync::Arc<JitModule>, LlvmError>>> =
+        (0..jobs.len()).map(|_| None).collect();
+    // Cached kernels first; the rest are compiled in parallel.
+    let mut pending = Vec::new();
+    for (i, (_, bitcode)) in jobs.iter().enumerate() {
+        match cache::lookup(bitcode) {
+            Some(jit) => compiled[i] = Some(Ok(jit)),
+            None => pending.push(i),
+        }
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pending.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&i) = pending.get(k) else {
+                    break;
+                };
+                let (name, bitcode) = &jobs[i];
+                let r = JitModule::compile_bitcode(name, bitcode).map(std::sync::Arc::new);
+                if let Ok(jit) = &r {
+                    cache::insert(bitcode, jit.clone());
+                }
+                results
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push((i, r));
+            });
         }
     });
-    match (jit, failure) {
-        (Ok(jit), _) => Ok(jit),
-        (Err(_), Some(e)) => Err(e),
-        (Err(e), None) => Err(HostError::Llvm(e)),
+    for (i, r) in results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        compiled[i] = Some(r);
+    }
+    let mut kernels = std::collections::HashMap::new();
+    for ((name, _), r) in jobs.into_iter().zip(compiled) {
+        let jit = r.ok_or_else(|| LlvmError(format!("@{name} was not compiled")))??;
+        kernels.insert(name, jit);
+    }
+    Ok(HostKernels { kernels })
+}
+
+/// The compiled kernels of a module, by name.
+pub struct HostKernels {
+    kernels: std::collections::HashMap<String, std::sync::Arc<JitModule>>,
+}
+
+impl HostKernels {
+    /// The entry point of kernel `name`.
+    pub fn kernel(&self, name: &str) -> Option<crate::llvm::HostKernel> {
+        self.kernels.get(name)?.kernel(name)
+    }
+}
+
+/// The in-process cache of compiled kernels, keyed by their bitcode.
+mod cache {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+    use crate::llvm::JitModule;
+
+    /// At most this many kernels stay cached (the oldest are dropped).
+    const CAPACITY: usize = 512;
+
+    type Cache = Mutex<(HashMap<Vec<u8>, Arc<JitModule>>, Vec<Vec<u8>>)>;
+
+    fn cache() -> &'static Cache {
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        CACHE.get_or_init(|| Mutex::new((HashMap::new(), Vec::new())))
+    }
+
+    pub(super) fn lookup(bitcode: &[u8]) -> Option<Arc<JitModule>> {
+        let c = cache().lock().unwrap_or_else(PoisonError::into_inner);
+        c.0.get(bitcode).cloned()
+    }
+
+    pub(super) fn insert(bitcode: &[u8], jit: Arc<JitModule>) {
+        let mut c = cache().lock().unwrap_or_else(PoisonError::into_inner);
+        let (map, order) = &mut *c;
+        if map.insert(bitcode.to_vec(), jit).is_none() {
+            order.push(bitcode.to_vec());
+        }
+        if order.len() > CAPACITY {
+            let old = order.remove(0);
+            map.remove(&old);
+        }
     }
 }

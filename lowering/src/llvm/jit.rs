@@ -89,6 +89,17 @@ impl JitModule {
         }
     }
 
+    /// Compile the LLVM bitcode of a module that defines `name` (in a fresh
+    /// LLVM context, on the calling thread).
+    pub fn compile_bitcode(name: &str, bitcode: &[u8]) -> Result<JitModule, LlvmError> {
+        JitModule::compile(&[name.to_string()], |ctx| {
+            let buffer =
+                inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(bitcode, name);
+            inkwell::module::Module::parse_bitcode_from_buffer(&buffer, ctx)
+                .map_err(|e| LlvmError(format!("bitcode of @{name}: {e}")))
+        })
+    }
+
     /// The entry point of kernel `name`.
     pub fn kernel(&self, name: &str) -> Option<HostKernel> {
         let address = *self.kernels.get(name)?;

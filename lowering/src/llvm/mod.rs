@@ -16,9 +16,18 @@ use inkwell::OptimizationLevel;
 #[error("LLVM: {0}")]
 pub struct LlvmError(pub String);
 
+/// Initialize LLVM's native target once per process (before any thread
+/// compiles: LLVM's target registry is not safe to initialize concurrently).
+pub fn initialize() -> Result<(), LlvmError> {
+    static INIT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    INIT.get_or_init(|| Target::initialize_native(&InitializationConfig::default()))
+        .clone()
+        .map_err(LlvmError)
+}
+
 /// The host CPU's target machine (its triple, CPU name and features), at O3.
 pub fn host_target_machine() -> Result<TargetMachine, LlvmError> {
-    Target::initialize_native(&InitializationConfig::default()).map_err(LlvmError)?;
+    initialize()?;
     let triple: TargetTriple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| LlvmError(e.to_string()))?;
     let cpu = TargetMachine::get_host_cpu_name().to_string();

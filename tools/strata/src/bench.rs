@@ -57,6 +57,7 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
     let load_ms = start.elapsed().as_secs_f64() * 1e3;
     let mut run: Box<dyn FnMut() -> Result<(), DriverError>>;
     let (compile_ms, kernels);
+    let llvm_ms;
     match o.mode {
         "eager" => {
             compile_ms = 0.0;
@@ -68,7 +69,7 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
                     .map(|_| ())
                     .map_err(|e| DriverError::Message(e.to_string()))
             });
-            return time_runs(&mut run, &o, load_ms, compile_ms, kernels);
+            return time_runs(&mut run, &o, (load_ms, compile_ms, 0.0), kernels);
         }
         "graph" => {
             let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
@@ -78,6 +79,7 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
                     .map_err(|e| compile_error(&ctx, e))?;
             compile_ms = t.elapsed().as_secs_f64() * 1e3;
             kernels = compiled.launches();
+            llvm_ms = compiled.llvm_ms;
             if o.profile {
                 print_profile(&compiled, &args, o.runs)?;
             }
@@ -94,14 +96,13 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
             )))
         }
     }
-    time_runs(&mut run, &o, load_ms, compile_ms, kernels)
+    time_runs(&mut run, &o, (load_ms, compile_ms, llvm_ms), kernels)
 }
 
 fn time_runs(
     run: &mut dyn FnMut() -> Result<(), DriverError>,
     o: &BenchOptions<'_>,
-    load_ms: f64,
-    compile_ms: f64,
+    (load_ms, compile_ms, llvm_ms): (f64, f64, f64),
     kernels: usize,
 ) -> Result<(), DriverError> {
     for _ in 0..o.warmup {
@@ -122,7 +123,7 @@ fn time_runs(
     let mean = samples.iter().sum::<f64>() / samples.len() as f64;
     if o.json {
         println!(
-            "{{\"mode\": \"{}\", \"threads\": {}, \"load_ms\": {load_ms:.3}, \"compile_ms\": {compile_ms:.3}, \"runs\": {}, \"warmup\": {}, \"p50_ms\": {p50:.4}, \"p90_ms\": {p90:.4}, \"p99_ms\": {p99:.4}, \"mean_ms\": {mean:.4}, \"min_ms\": {:.4}, \"kernels\": {kernels}}}",
+            "{{\"mode\": \"{}\", \"threads\": {}, \"load_ms\": {load_ms:.3}, \"compile_ms\": {compile_ms:.3}, \"llvm_ms\": {llvm_ms:.3}, \"runs\": {}, \"warmup\": {}, \"p50_ms\": {p50:.4}, \"p90_ms\": {p90:.4}, \"p99_ms\": {p99:.4}, \"mean_ms\": {mean:.4}, \"min_ms\": {:.4}, \"kernels\": {kernels}}}",
             o.mode,
             o.threads,
             o.runs,
@@ -131,7 +132,9 @@ fn time_runs(
         );
     } else {
         println!("mode {} ({} threads)", o.mode, o.threads);
-        println!("compile: {compile_ms:.1} ms (load {load_ms:.1} ms)");
+        println!(
+            "compile: {compile_ms:.1} ms, of which LLVM {llvm_ms:.1} ms (load {load_ms:.1} ms)"
+        );
         println!(
             "latency over {} runs ({} warm-up): p50 {p50:.3} ms, p90 {p90:.3} ms, p99 {p99:.3} ms, min {:.3} ms",
             o.runs, o.warmup, samples[0]
