@@ -3,9 +3,10 @@
 
 use strata_ir::{parser, Context, Operation};
 use strata_lowering::kernel_to_host;
-use strata_lowering::llvm::{launch, JitModule};
+use strata_lowering::kernel_to_host::HostKernels;
+use strata_lowering::llvm::launch;
 
-fn compile(text: &str) -> JitModule {
+fn compile(text: &str) -> HostKernels {
     let mut ctx = Context::new();
     strata_dialects::register_all(&mut ctx);
     let buffer = strata_ir::SourceBuffer::new("test.mlir", text);
