@@ -307,8 +307,19 @@ fn roles(ctx: &Context, c: Operation) -> R<Roles> {
         ));
     };
     let (l, r, o) = (dims_of(&maps[0]), dims_of(&maps[1]), dims_of(&maps[2]));
-    let m = o.iter().copied().find(|d| l.contains(d) && !r.contains(d));
-    let n = o.iter().copied().find(|d| r.contains(d) && !l.contains(d));
+    // The innermost output dim that only the lhs reads is M, the innermost
+    // only the rhs reads is N; the other output dims are batch dims (a
+    // size-1 leading dim read by one operand alone is a batch dim too).
+    let m = o
+        .iter()
+        .copied()
+        .rev()
+        .find(|d| l.contains(d) && !r.contains(d));
+    let n = o
+        .iter()
+        .copied()
+        .rev()
+        .find(|d| r.contains(d) && !l.contains(d));
     let batch = o
         .iter()
         .copied()
