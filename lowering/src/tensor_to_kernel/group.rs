@@ -181,18 +181,37 @@ impl Group {
                 let Some(c) = y.as_constant().filter(|&c| c > 0) else {
                     return Err(err(b.ctx, op, "a map divides by a non-constant"));
                 };
+                let negative = may_be_negative(x);
                 let mut x = self.eval(b, op, x, e)?;
                 if matches!(expr, AffineExpr::CeilDiv(..)) {
                     let k = b.const_i32(c - 1);
                     x = b.addi(x, k);
                 }
                 let cv = b.const_i32(c);
-                let name = if matches!(expr, AffineExpr::Mod(..)) {
-                    "arith.remsi"
+                if !negative {
+                    let name = if matches!(expr, AffineExpr::Mod(..)) {
+                        "arith.remsi"
+                    } else {
+                        "arith.divsi"
+                    };
+                    return Ok(b.int_bin(name, x, cv));
+                }
+                // Affine `mod` and `floordiv` round toward negative
+                // infinity; `remsi` / `divsi` toward zero: correct them
+                // where the remainder is negative.
+                let r = b.int_bin("arith.remsi", x, cv);
+                let zero = b.const_i32(0);
+                let neg = b.cmp_slt(r, zero);
+                let ty = b.i32_type();
+                if matches!(expr, AffineExpr::Mod(..)) {
+                    let up = b.addi(r, cv);
+                    b.elementwise("arith.select", &[neg, up, r], ty, vec![])
                 } else {
-                    "arith.divsi"
-                };
-                b.int_bin(name, x, cv)
+                    let q = b.int_bin("arith.divsi", x, cv);
+                    let one = b.const_i32(1);
+                    let down = b.int_bin("arith.subi", q, one);
+                    b.elementwise("arith.select", &[neg, down, q], ty, vec![])
+                }
             }
             AffineExpr::Symbol(_) => return Err(err(b.ctx, op, "maps with symbols do not lower")),
         })
@@ -368,6 +387,20 @@ impl Group {
         b.block = outer;
         let reduced = b.ctx.result(kred, 0);
         self.apply_body(b, body, &[reduced, init_v], &[])
+    }
+}
+
+/// Whether an affine expression of (non-negative) dims may be negative:
+/// when it holds a negative constant.
+fn may_be_negative(e: &AffineExpr) -> bool {
+    match e {
+        AffineExpr::Constant(c) => *c < 0,
+        AffineExpr::Dim(_) | AffineExpr::Symbol(_) => false,
+        AffineExpr::Add(a, b)
+        | AffineExpr::Mul(a, b)
+        | AffineExpr::Mod(a, b)
+        | AffineExpr::FloorDiv(a, b)
+        | AffineExpr::CeilDiv(a, b) => may_be_negative(a) || may_be_negative(b),
     }
 }
 
