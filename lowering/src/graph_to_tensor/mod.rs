@@ -14,6 +14,7 @@ mod elementwise;
 mod movement;
 mod scalar;
 mod structured;
+mod window;
 
 use strata_dialects::tensor::MapOp;
 use strata_ir::affine::{AffineExpr, AffineMap};
