@@ -506,6 +506,43 @@ fn window_ops_match_the_interpreter() {
 }
 
 #[test]
+fn gathers_match_the_interpreter() {
+    let cases: Vec<Case> = vec![
+        (
+            "gather embedding".into(),
+            func(
+                "%t: tensor<10x4xf32>",
+                "(tensor<2x3x4xf32>, tensor<10x2xf32>, tensor<4xf32>)",
+                "  %i = graph.constant dense<[[0, 9, -1], [3, -10, 4]]> : tensor<2x3xi64>
+  %0 = graph.gather %t[%i] : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %j = graph.constant dense<[1, -1]> : tensor<2xi32>
+  %1 = graph.gather %t[%j] {axis = 1 : i64} : (tensor<10x4xf32>, tensor<2xi32>) -> tensor<10x2xf32>
+  %k = graph.constant dense<7> : tensor<i64>
+  %2 = graph.gather %t[%k] : (tensor<10x4xf32>, tensor<i64>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<2x3x4xf32>, tensor<10x2xf32>, tensor<4xf32>",
+            ),
+            -2.0,
+            2.0,
+        ),
+        (
+            "gather_elements".into(),
+            func(
+                "%t: tensor<3x4xf32>",
+                "(tensor<2x4xf32>, tensor<3x2xf32>)",
+                "  %i = graph.constant dense<[[0, 2, -1, 1], [-3, 1, 2, 0]]> : tensor<2x4xi64>
+  %0 = graph.gather_elements %t[%i] : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  %j = graph.constant dense<[[3, 0], [-1, 2], [1, -4]]> : tensor<3x2xi64>
+  %1 = graph.gather_elements %t[%j] {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<3x2xf32>",
+            ),
+            -2.0,
+            2.0,
+        ),
+    ];
+    run_all(&cases);
+}
+
+#[test]
 fn regressions_match_the_interpreter() {
     let cases: Vec<Case> = vec![
         // A pad value of shape [1] (ONNX Pad allows it) is read at [0].
