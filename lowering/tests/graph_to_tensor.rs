@@ -137,6 +137,10 @@ fn float_unary_cases(cases: &mut Vec<Case>) {
         "sign", "identity",
     ];
     let positive = ["sqrt", "rsqrt", "reciprocal", "log"];
+    // Inputs in [-4, 4] (halves included: 4 * k / 2^n hits them) and in
+    // the domain [-1, 1] of the inverse sines.
+    let rounding = ["floor", "ceil", "round", "atan"];
+    let unit = ["asin", "acos"];
     let with_attrs = [
         ("leaky_relu", "{alpha = 0.2 : f64}"),
         ("elu", "{alpha = 0.7 : f64}"),
@@ -155,6 +159,12 @@ fn float_unary_cases(cases: &mut Vec<Case>) {
         }
         for op in positive {
             cases.push((format!("{op} {ty}"), unary(op, "", ty), 0.25, 4.0));
+        }
+        for op in rounding {
+            cases.push((format!("{op} {ty}"), unary(op, "", ty), -4.0, 4.0));
+        }
+        for op in unit {
+            cases.push((format!("{op} {ty}"), unary(op, "", ty), -1.0, 1.0));
         }
         for (op, attrs) in with_attrs {
             cases.push((
@@ -401,5 +411,162 @@ fn structured_ops_match_the_interpreter() {
         "%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<3xf32>",
         "tensor<4x3xf32>",
         "  %0 = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>\n  %1 = graph.add %0, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>\n  %2 = graph.relu %1 : (tensor<4x3xf32>) -> tensor<4x3xf32>\n  %3 = graph.softmax %2 : (tensor<4x3xf32>) -> tensor<4x3xf32>\n  return %3 : tensor<4x3xf32>"), -1.0, 1.0));
+    run_all(&cases);
+}
+
+/// `@main` applying `op {attrs}` to an `x` tensor (and `w`, `b` when given).
+fn window(op: &str, attrs: &str, x: &str, w: Option<&str>, b: Option<&str>, r: &str) -> String {
+    let mut args = format!("%x: {x}");
+    let mut operands = "%x".to_string();
+    let mut types = x.to_string();
+    for (name, ty) in [("w", w), ("b", b)] {
+        if let Some(ty) = ty {
+            args.push_str(&format!(", %{name}: {ty}"));
+            operands.push_str(&format!(", %{name}"));
+            types.push_str(&format!(", {ty}"));
+        }
+    }
+    func(
+        &args,
+        r,
+        &format!("  %0 = graph.{op} {operands} {attrs} : ({types}) -> {r}\n  return %0 : {r}"),
+    )
+}
+
+#[test]
+fn window_ops_match_the_interpreter() {
+    let mut cases: Vec<Case> = Vec::new();
+    for (attrs, x, w, b, r) in [
+        (
+            "",
+            "tensor<1x2x5x5xf32>",
+            "tensor<3x2x3x3xf32>",
+            None,
+            "tensor<1x3x3x3xf32>",
+        ),
+        (
+            "{pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}",
+            "tensor<2x3x6x5xf32>",
+            "tensor<4x3x3x3xf32>",
+            Some("tensor<4xf32>"),
+            "tensor<2x4x3x3xf32>",
+        ),
+        (
+            "{pads = array<i64: 2, 0, 1, 1>, dilations = array<i64: 2, 1>, group = 2 : i64}",
+            "tensor<1x4x5x4xf32>",
+            "tensor<6x2x2x3xf32>",
+            Some("tensor<6xf32>"),
+            "tensor<1x6x6x3xf32>",
+        ),
+        (
+            "{pads = array<i64: 1, 1, 1, 1>, group = 3 : i64}",
+            "tensor<1x3x4x4xf16>",
+            "tensor<3x1x3x3xf16>",
+            None,
+            "tensor<1x3x4x4xf16>",
+        ),
+    ] {
+        let text = window("conv2d", attrs, x, Some(w), b, r);
+        cases.push((format!("conv2d {attrs} {x} {w}"), text, -1.0, 1.0));
+    }
+    for (op, attrs, x, r) in [
+        ("max_pool2d", "{kernel_shape = array<i64: 2, 2>}", "tensor<1x2x4x5xf32>", "tensor<1x2x3x4xf32>"),
+        (
+            "max_pool2d",
+            "{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, ceil_mode = true}",
+            "tensor<1x2x6x6xf16>",
+            "tensor<1x2x4x4xf16>",
+        ),
+        (
+            "max_pool2d",
+            "{kernel_shape = array<i64: 2, 2>, dilations = array<i64: 2, 2>}",
+            "tensor<1x1x5x5xi8>",
+            "tensor<1x1x3x3xi8>",
+        ),
+        (
+            "avg_pool2d",
+            "{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}",
+            "tensor<2x2x4x4xf32>",
+            "tensor<2x2x4x4xf32>",
+        ),
+        (
+            "avg_pool2d",
+            "{kernel_shape = array<i64: 3, 2>, pads = array<i64: 1, 0, 1, 1>, count_include_pad = true, strides = array<i64: 2, 2>, ceil_mode = true}",
+            "tensor<1x2x6x5xf32>",
+            "tensor<1x2x4x3xf32>",
+        ),
+        ("avg_pool2d", "{kernel_shape = array<i64: 2, 2>}", "tensor<1x3x4x4xf16>", "tensor<1x3x3x3xf16>"),
+        ("global_avg_pool", "", "tensor<2x3x4x5xf32>", "tensor<2x3x1x1xf32>"),
+        ("global_max_pool", "", "tensor<2x3x4x5xf16>", "tensor<2x3x1x1xf16>"),
+    ] {
+        let text = window(op, attrs, x, None, None, r);
+        cases.push((format!("{op} {attrs} {x}"), text, -9.0, 9.0));
+    }
+    run_all(&cases);
+}
+
+#[test]
+fn gathers_match_the_interpreter() {
+    let cases: Vec<Case> = vec![
+        (
+            "gather embedding".into(),
+            func(
+                "%t: tensor<10x4xf32>",
+                "(tensor<2x3x4xf32>, tensor<10x2xf32>, tensor<4xf32>)",
+                "  %i = graph.constant dense<[[0, 9, -1], [3, -10, 4]]> : tensor<2x3xi64>
+  %0 = graph.gather %t[%i] : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %j = graph.constant dense<[1, -1]> : tensor<2xi32>
+  %1 = graph.gather %t[%j] {axis = 1 : i64} : (tensor<10x4xf32>, tensor<2xi32>) -> tensor<10x2xf32>
+  %k = graph.constant dense<7> : tensor<i64>
+  %2 = graph.gather %t[%k] : (tensor<10x4xf32>, tensor<i64>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<2x3x4xf32>, tensor<10x2xf32>, tensor<4xf32>",
+            ),
+            -2.0,
+            2.0,
+        ),
+        (
+            "gather_elements".into(),
+            func(
+                "%t: tensor<3x4xf32>",
+                "(tensor<2x4xf32>, tensor<3x2xf32>)",
+                "  %i = graph.constant dense<[[0, 2, -1, 1], [-3, 1, 2, 0]]> : tensor<2x4xi64>
+  %0 = graph.gather_elements %t[%i] : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  %j = graph.constant dense<[[3, 0], [-1, 2], [1, -4]]> : tensor<3x2xi64>
+  %1 = graph.gather_elements %t[%j] {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<3x2xf32>",
+            ),
+            -2.0,
+            2.0,
+        ),
+    ];
+    run_all(&cases);
+}
+
+#[test]
+fn regressions_match_the_interpreter() {
+    let cases: Vec<Case> = vec![
+        // A pad value of shape [1] (ONNX Pad allows it) is read at [0].
+        (
+            "pad value [1]".into(),
+            func(
+                "%x: tensor<2x3xf32>, %v: tensor<1xf32>",
+                "tensor<4x3xf32>",
+                "  %pads = graph.constant dense<[1, 0, 1, 0]> : tensor<4xi64>\n  %0 = graph.pad %x, %pads value %v : (tensor<2x3xf32>, tensor<4xi64>, tensor<1xf32>) -> tensor<4x3xf32>\n  return %0 : tensor<4x3xf32>",
+            ),
+            -2.0,
+            2.0,
+        ),
+        // Round takes halves to even.
+        (
+            "round halves".into(),
+            func(
+                "%x: tensor<8xf32>",
+                "tensor<8xf32>",
+                "  %c = graph.constant dense<[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.51]> : tensor<8xf32>\n  %0 = graph.round %c : (tensor<8xf32>) -> tensor<8xf32>\n  %1 = graph.add %0, %x : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>\n  return %1 : tensor<8xf32>",
+            ),
+            0.0,
+            0.0,
+        ),
+    ];
     run_all(&cases);
 }

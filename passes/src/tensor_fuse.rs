@@ -15,6 +15,9 @@
 //! - a `tensor.map` on the output of a contraction group (bias, activation,
 //!   residual: an epilogue on the accumulator).
 //!
+//! A map never joins the group that produces an input it gathers (that
+//! input is read at run-time indices, so it stays a buffer).
+//!
 //! A contraction always starts a group of its own (its operands stay kernel
 //! inputs), and a group never holds two contractions. An op joins only if no
 //! op outside the group uses the group's values before it (the group is
@@ -202,6 +205,10 @@ fn find_groups(ctx: &Context, block: Block, max_ops: usize, exclude: &[String]) 
 /// The group's kind after `op` joins it, if its kernel can compute `op`.
 fn join(ctx: &Context, g: &Group, op: Operation) -> Option<Kind> {
     let in_group = |v: Value| ctx.defining_op(v).is_some_and(|p| g.ops.contains(&p));
+    // A gathered input is read at run-time indices: it must be a buffer.
+    if gathered_operands(ctx, op).into_iter().any(in_group) {
+        return None;
+    }
     match (ctx.op_name_str(op), &g.kind) {
         ("tensor.map", Kind::Elementwise(domain)) => {
             (shape(ctx, ctx.result(op, 0)) == *domain).then(|| g.kind.clone())
@@ -260,6 +267,18 @@ fn join(ctx: &Context, g: &Group, op: Operation) -> Option<Kind> {
     }
 }
 
+/// The inputs a `tensor.map` gathers (reads whole, by `tensor.extract`).
+fn gathered_operands(ctx: &Context, op: Operation) -> Vec<Value> {
+    if ctx.op_name_str(op) != MapOp::NAME {
+        return Vec::new();
+    }
+    ctx.operands(op)
+        .enumerate()
+        .filter(|&(k, _)| MapOp(op).is_gathered(ctx, k))
+        .map(|(_, v)| v)
+        .collect()
+}
+
 /// Whether no op outside `g` uses one of its values before `op`.
 fn no_early_outside_use(
     ctx: &Context,
@@ -297,12 +316,13 @@ fn build_fusion(ctx: &mut Context, ops: &[Operation]) {
     let mut inputs: Vec<Value> = Vec::new();
     let mut constants: Vec<Value> = Vec::new();
     for &op in ops {
+        let gathered = gathered_operands(ctx, op);
         for v in ctx.operands(op) {
             let inside = ctx.defining_op(v).is_some_and(|d| members.contains(&d));
             if inside {
                 continue;
             }
-            if is_splat_constant(ctx, v) {
+            if is_splat_constant(ctx, v) && !gathered.contains(&v) {
                 if !constants.contains(&v) {
                     constants.push(v);
                 }

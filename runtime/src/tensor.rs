@@ -297,6 +297,11 @@ impl TensorData {
         self.len() == 0
     }
 
+    /// The element at flat index `i` alone (`None` past the end).
+    pub fn element(&self, i: usize) -> Option<TensorData> {
+        (i < self.len()).then(|| map_data!(self, v => vec![v[i]]))
+    }
+
     /// `n` zero (or `false`) elements of `dtype`.
     pub fn zeros(dtype: DType, n: usize) -> TensorData {
         match dtype {

@@ -76,6 +76,18 @@ unary_folder!(
 unary_folder!(fold_sin, |x| Some(x.sin()), |x| Some(x.sin()));
 unary_folder!(fold_cos, |x| Some(x.cos()), |x| Some(x.cos()));
 
+unary_folder!(fold_floor, |x| Some(x.floor()), |x| Some(x.floor()));
+unary_folder!(fold_ceil, |x| Some(x.ceil()), |x| Some(x.ceil()));
+unary_folder!(fold_round, |x| Some(x.round()), |x| Some(x.round()));
+unary_folder!(fold_roundeven, |x| Some(x.round_ties_even()), |x| Some(
+    x.round_ties_even()
+));
+unary_folder!(fold_trunc, |x| Some(x.trunc()), |x| Some(x.trunc()));
+unary_folder!(fold_tan, |x| Some(x.tan()), |x| Some(x.tan()));
+unary_folder!(fold_atan, |x| Some(x.atan()), |x| Some(x.atan()));
+unary_folder!(fold_asin, |x| Some(x.asin()), |x| Some(x.asin()));
+unary_folder!(fold_acos, |x| Some(x.acos()), |x| Some(x.acos()));
+
 fn fold_absf(
     ctx: &mut Context,
     op: Operation,
@@ -142,6 +154,61 @@ unary!(
     "math.cos",
     "Cosine of the specified value.",
     fold_cos
+);
+
+unary!(
+    FloorOp,
+    "math.floor",
+    "Floor of the specified value (rounds toward negative infinity).",
+    fold_floor
+);
+unary!(
+    CeilOp,
+    "math.ceil",
+    "Ceiling of the specified value (rounds toward positive infinity).",
+    fold_ceil
+);
+unary!(
+    RoundOp,
+    "math.round",
+    "Rounds to the nearest integer, halfway cases away from zero.",
+    fold_round
+);
+unary!(
+    RoundEvenOp,
+    "math.roundeven",
+    "Rounds to the nearest integer, halfway cases to even.",
+    fold_roundeven
+);
+unary!(
+    TruncOp,
+    "math.trunc",
+    "Rounds toward zero (drops the fractional part).",
+    fold_trunc
+);
+unary!(
+    TanOp,
+    "math.tan",
+    "Tangent of the specified value.",
+    fold_tan
+);
+unary!(
+    AtanOp,
+    "math.atan",
+    "Arcus tangent of the specified value, in (-π/2, π/2).",
+    fold_atan
+);
+unary!(
+    AsinOp,
+    "math.asin",
+    "Arcus sine of the specified value, in [-π/2, π/2] (NaN outside [-1, 1]).",
+    fold_asin
+);
+unary!(
+    AcosOp,
+    "math.acos",
+    "Arcus cosine of the specified value, in [0, π] (NaN outside [-1, 1]).",
+    fold_acos
 );
 
 /// Floating point raised to the power of another.

@@ -63,16 +63,55 @@ impl MapOp {
     where
         F: FnOnce(&mut Context, Block, &[Value]) -> Value,
     {
+        MapOp::build_gathered(ctx, loc, inputs, maps, &[], result_type, body)
+    }
+
+    /// [`MapOp::build_with_body`] with the inputs at the positions
+    /// `gathered` (sorted) read whole: their maps must have no results and
+    /// their block arguments are the tensors, for `tensor.extract`.
+    pub fn build_gathered<F>(
+        ctx: &mut Context,
+        loc: Location,
+        inputs: &[Value],
+        maps: &[AffineMap],
+        gathered: &[usize],
+        result_type: Type,
+        body: F,
+    ) -> MapOp
+    where
+        F: FnOnce(&mut Context, Block, &[Value]) -> Value,
+    {
         let attr = affine_map_array(ctx, maps);
-        let op = MapOp::build(ctx, loc, inputs, attr, result_type);
+        let gathered_attr = (!gathered.is_empty()).then(|| {
+            let i64_type = ctx.integer_type(64);
+            let items = gathered
+                .iter()
+                .map(|&k| ctx.integer_attr(i64_type, k as i128))
+                .collect();
+            ctx.array_attr(items)
+        });
+        let op = MapOp::build(ctx, loc, inputs, attr, gathered_attr, result_type);
         let types: Vec<Type> = inputs
             .iter()
-            .filter_map(|&v| element_type(ctx, ctx.value_type(v)))
+            .enumerate()
+            .filter_map(|(k, &v)| {
+                let ty = ctx.value_type(v);
+                if gathered.contains(&k) {
+                    Some(ty)
+                } else {
+                    element_type(ctx, ty)
+                }
+            })
             .collect();
         fill_body(ctx, loc, op.op(), &types, |ctx, block, args| {
             vec![body(ctx, block, args)]
         });
         op
+    }
+
+    /// Whether input `k` is gathered (read whole, by `tensor.extract`).
+    pub fn is_gathered(self, ctx: &Context, k: usize) -> bool {
+        self.gathered(ctx).unwrap_or_default().contains(&(k as i64))
     }
 
     /// The indexing maps, one per input (empty when the attribute is

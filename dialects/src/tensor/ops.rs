@@ -8,8 +8,8 @@ use strata_ir::ods::AttrSyntax;
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
 use crate::tensor::verify::{
-    verify_contract, verify_fusion, verify_index, verify_map, verify_reduce, verify_reshape,
-    verify_yield,
+    verify_contract, verify_extract, verify_fusion, verify_index, verify_map, verify_reduce,
+    verify_reshape, verify_yield,
 };
 
 type_constraint!(
@@ -77,15 +77,54 @@ attr_constraint!(
 /// checks that every map stays inside its input over the whole domain.
 /// Inside the body, `tensor.index` gives the current point. `inputs` may be
 /// empty (the body computes from indices and constants alone).
+///
+/// The inputs listed in `gathered` (sorted, unique positions) are read at
+/// run-time indices instead: their indexing map has no results (`(d0, d1)
+/// -> ()`), their block argument is the whole input (of the input's tensor
+/// type), and the body reads its elements with `tensor.extract`. Listing
+/// them keeps the dependency on the tensor an operand of the map.
 #[op("tensor.map",
      traits(RecursiveMemoryEffects),
-     format = "(`ins` `(` $inputs^ `:` type($inputs) `)`)? `maps` $indexing_maps attr-dict-with-keyword $body `:` type($result)",
+     format = "(`ins` `(` $inputs^ `:` type($inputs) `)`)? `maps` $indexing_maps (`gathered` $gathered^)? attr-dict-with-keyword $body `:` type($result)",
      verify = verify_map)]
 pub struct MapOp {
     inputs: Variadic<AnyRankedTensor>,
     indexing_maps: Attr<AffineMapArrayAttr>,
+    gathered: OptionalAttr<I64ListAttr>,
     result: Result<AnyRankedTensor>,
     body: SizedRegion<1>,
+}
+
+/// The element of a gathered input of the enclosing `tensor.map` at
+/// run-time indices (one `index` per dimension).
+///
+/// `tensor` must be the block argument of an input the map lists in
+/// `gathered`. An index outside its dimension is clamped into it (a
+/// negative one reads 0, one past the end the last element), so the read
+/// never leaves the tensor; lowerings that need other semantics (ONNX's
+/// negative indices) adjust the indices first.
+#[op("tensor.extract",
+     traits(Pure),
+     format = "$tensor `[` $indices `]` attr-dict `:` type($tensor)",
+     infer = infer_extract,
+     verify = verify_extract)]
+pub struct ExtractOp {
+    tensor: Operand<AnyRankedTensor>,
+    indices: Variadic<Index>,
+    result: Result<AnyType>,
+}
+
+fn infer_extract(
+    ctx: &mut strata_ir::Context,
+    state: &strata_ir::OperationState,
+) -> std::result::Result<Vec<strata_ir::Type>, String> {
+    let Some(&t) = state.operands.first() else {
+        return Err("expected a tensor operand".into());
+    };
+    match ctx.type_kind(ctx.value_type(t)) {
+        TypeKind::RankedTensor { element, .. } => Ok(vec![*element]),
+        _ => Err("expected a ranked tensor operand".into()),
+    }
 }
 
 /// The current index of one dimension of the enclosing `tensor.map`'s

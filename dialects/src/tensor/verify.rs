@@ -5,7 +5,9 @@
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::{AttrKind, Block, Context, Diagnostic, Operation, Type, TypeKind, Value};
 
-use crate::tensor::ops::{ContractOp, FusionOp, IndexOp, MapOp, ReduceOp, ReshapeOp, YieldOp};
+use crate::tensor::ops::{
+    ContractOp, ExtractOp, FusionOp, IndexOp, MapOp, ReduceOp, ReshapeOp, YieldOp,
+};
 use crate::tensor::shape_of;
 
 fn type_str(ctx: &Context, ty: Type) -> String {
@@ -252,21 +254,44 @@ pub(super) fn verify_map(ctx: &Context, op: Operation) -> Result<(), Diagnostic>
     let Some((domain, result_element)) = ranked(ctx, ctx.value_type(map_op.result(ctx))) else {
         return Ok(());
     };
+    let gathered = map_op.gathered(ctx).unwrap_or_default();
+    for (i, &k) in gathered.iter().enumerate() {
+        if k < 0 || k as usize >= inputs.len() {
+            return Err(err(
+                ctx,
+                op,
+                format!("gathered input #{k} is not an input of the op"),
+            ));
+        }
+        if i > 0 && gathered[i - 1] >= k {
+            return Err(err(ctx, op, "gathered inputs must be sorted and unique"));
+        }
+    }
     let mut shapes = Vec::new();
     let mut elements = Vec::new();
-    for &input in &inputs {
+    for (k, &input) in inputs.iter().enumerate() {
         let Some((shape, element)) = ranked(ctx, ctx.value_type(input)) else {
             return Ok(());
         };
-        shapes.push(shape);
-        elements.push(element);
+        if gathered.contains(&(k as i64)) {
+            // Read whole: no map results, the block argument is the tensor.
+            shapes.push(Vec::new());
+            elements.push(ctx.value_type(input));
+        } else {
+            shapes.push(shape);
+            elements.push(element);
+        }
     }
     check_maps(ctx, op, &maps, &shapes, &domain, "input")?;
     let Some((block, yielded)) = body_parts(ctx, op) else {
         return Ok(());
     };
     check_block_args(ctx, op, block, &elements, &|i| {
-        format!("the element type of input #{i}")
+        if gathered.contains(&(i as i64)) {
+            format!("the type of gathered input #{i}")
+        } else {
+            format!("the element type of input #{i}")
+        }
     })?;
     check_yield(
         ctx,
@@ -275,6 +300,56 @@ pub(super) fn verify_map(ctx: &Context, op: Operation) -> Result<(), Diagnostic>
         &[result_element],
         "the result element type",
     )
+}
+
+pub(super) fn verify_extract(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let extract = ExtractOp(op);
+    let Some(t) = extract.tensor(ctx) else {
+        return Ok(());
+    };
+    let gathered_arg = ctx.op_parent_op(op).is_some_and(|p| {
+        ctx.op_name_str(p) == MapOp::NAME
+            && MapOp(p).body_block(ctx).is_some_and(|b| {
+                let gathered = MapOp(p).gathered(ctx).unwrap_or_default();
+                ctx.block_args(b)
+                    .enumerate()
+                    .any(|(k, a)| a == t && gathered.contains(&(k as i64)))
+            })
+    });
+    if !gathered_arg {
+        return Err(err(
+            ctx,
+            op,
+            "expects its tensor to be a gathered input of the enclosing 'tensor.map'",
+        ));
+    }
+    let Some((shape, element)) = ranked(ctx, ctx.value_type(t)) else {
+        return Ok(());
+    };
+    let n = extract.indices(ctx).len();
+    if n != shape.len() {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expected {} indices (the rank of the tensor), but found {n}",
+                shape.len()
+            ),
+        ));
+    }
+    let result = ctx.value_type(extract.result(ctx));
+    if result != element {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "result type '{}' is not the element type '{}'",
+                type_str(ctx, result),
+                type_str(ctx, element)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn verify_index(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {

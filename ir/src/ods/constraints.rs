@@ -226,10 +226,15 @@ type_constraint!(
     /// Any type.
     AnyType, "any type", |_ctx, _ty| true
 );
-type_constraint!(
-    /// `index`.
-    Index, "index", |ctx, ty| matches!(ctx.type_kind(ty), TypeKind::Index)
-);
+/// `index` (buildable, as in ODS: a format may leave it out).
+pub struct Index;
+impl TypeConstraintDef for Index {
+    const CONSTRAINT: TypeConstraint = TypeConstraint {
+        summary: "index",
+        check: |ctx, ty| matches!(ctx.type_kind(ty), TypeKind::Index),
+        build: Some(|ctx| ctx.index_type()),
+    };
+}
 /// `i1`.
 pub struct I1;
 impl TypeConstraintDef for I1 {

@@ -53,6 +53,12 @@ const FLOAT_UNARY: &[&str] = &[
     "graph.silu",
     "graph.softplus",
     "graph.sign",
+    "graph.floor",
+    "graph.ceil",
+    "graph.round",
+    "graph.atan",
+    "graph.asin",
+    "graph.acos",
 ];
 const INT_UNARY: &[&str] = &[
     "graph.neg",
@@ -302,6 +308,13 @@ fn float_unary(s: &mut Scalar<'_>, name: &str, x: Value) -> Value {
         "graph.tanh" => s.un("math.tanh", x),
         "graph.sin" => s.un("math.sin", x),
         "graph.cos" => s.un("math.cos", x),
+        "graph.floor" => s.un("math.floor", x),
+        "graph.ceil" => s.un("math.ceil", x),
+        // ONNX Round: halves to even.
+        "graph.round" => s.un("math.roundeven", x),
+        "graph.atan" => s.un("math.atan", x),
+        "graph.asin" => s.un("math.asin", x),
+        "graph.acos" => s.un("math.acos", x),
         "graph.sigmoid" => sigmoid(s, x),
         "graph.silu" => {
             let g = sigmoid(s, x);

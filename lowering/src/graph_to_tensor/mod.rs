@@ -11,9 +11,11 @@
 //! op and replacing it. What lowers is listed in `docs/lowering.md`.
 
 mod elementwise;
+mod gather;
 mod movement;
 mod scalar;
 mod structured;
+mod window;
 
 use strata_dialects::tensor::MapOp;
 use strata_ir::affine::{AffineExpr, AffineMap};

@@ -94,7 +94,7 @@ pub(super) fn plan_slice(ctx: &mut Context, op: Operation) -> Result<Plan, Strin
 }
 
 /// `tensor.index dim` in the body.
-fn index(s: &mut Scalar<'_>, dim: usize) -> Value {
+pub(super) fn index(s: &mut Scalar<'_>, dim: usize) -> Value {
     let index_type = s.ctx.index_type();
     let i64_type = s.ctx.integer_type(64);
     let attr = s.ctx.integer_attr(i64_type, dim as i128);
@@ -181,9 +181,15 @@ pub(super) fn plan_pad(ctx: &mut Context, op: Operation) -> Result<Plan, String>
         padded.push((a, lo, in_shape[a]));
     }
     let mut maps = vec![AffineMap::new(rank as u32, 0, results)];
-    let has_value = pad.value(ctx).is_some();
-    if has_value {
-        maps.push(AffineMap::new(rank as u32, 0, Vec::new()));
+    if let Some(v) = pad.value(ctx) {
+        // The pad value is one element, of any rank (ONNX allows `[1]`):
+        // read it at index 0 of each of its dims.
+        let value_shape = shape(ctx, ctx.value_type(v));
+        if value_shape.iter().product::<i64>() != 1 {
+            return Err("has a pad value that is not one element".into());
+        }
+        let zeros = vec![AffineExpr::Constant(0); value_shape.len()];
+        maps.push(AffineMap::new(rank as u32, 0, zeros));
     }
     let element = element_of(ctx, ty).ok_or("has no element type")?;
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {

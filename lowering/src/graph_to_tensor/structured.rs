@@ -43,6 +43,13 @@ pub(super) fn plan(ctx: &mut Context, op: Operation) -> Option<Result<Plan, Stri
         g::RmsNormOp::NAME => plan_norm(ctx, op, false),
         g::MatMulOp::NAME => plan_matmul(ctx, op),
         g::GemmOp::NAME => plan_gemm(ctx, op),
+        g::Conv2dOp::NAME => super::window::plan_conv(ctx, op),
+        g::GatherOp::NAME => super::gather::plan_gather(ctx, op, false),
+        g::GatherElementsOp::NAME => super::gather::plan_gather(ctx, op, true),
+        g::MaxPool2dOp::NAME => super::window::plan_pool(ctx, op, true),
+        g::AvgPool2dOp::NAME => super::window::plan_pool(ctx, op, false),
+        g::GlobalMaxPoolOp::NAME => super::window::plan_global_pool(ctx, op, true),
+        g::GlobalAvgPoolOp::NAME => super::window::plan_global_pool(ctx, op, false),
         _ => return None,
     })
 }
@@ -143,7 +150,7 @@ pub(super) fn constant_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
 
 /// How a reduction combines.
 #[derive(Clone, Copy, PartialEq, Debug)]
-enum Combine {
+pub(super) enum Combine {
     Sum,
     Max,
     Min,
@@ -174,7 +181,7 @@ fn combine_parts(ctx: &mut Context, how: Combine, ty: Type) -> (Attribute, &'sta
 }
 
 /// Inserts before `op` a `tensor.reduce` of `dims` of `input`.
-fn reduce_values(
+pub(super) fn reduce_values(
     ctx: &mut Context,
     op: Operation,
     input: Value,
@@ -210,7 +217,7 @@ where
 }
 
 /// `v` converted elementwise to `element` (nothing when it has it).
-fn convert_tensor(ctx: &mut Context, op: Operation, v: Value, element: Type) -> Value {
+pub(super) fn convert_tensor(ctx: &mut Context, op: Operation, v: Value, element: Type) -> Value {
     if element_of(ctx, ctx.value_type(v)) == Some(element) {
         return v;
     }
@@ -219,7 +226,7 @@ fn convert_tensor(ctx: &mut Context, op: Operation, v: Value, element: Type) -> 
 
 /// The element type reductions and normalizations compute in: `f32` for
 /// `f16` / `bf16`, else the element type itself.
-fn compute_type(ctx: &mut Context, element: Type) -> Type {
+pub(super) fn compute_type(ctx: &mut Context, element: Type) -> Type {
     if is_half(ctx, element) {
         ctx.float_type(FloatKind::F32)
     } else {

@@ -631,14 +631,11 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
                 Ok(lt.into_int_type().const_int(*value as u64, false).into())
             }
             Some(AttrKind::Float { bits, .. }) => {
-                let width = lt
-                    .into_float_type()
-                    .size_of()
-                    .get_zero_extended_constant()
-                    .unwrap_or(4)
-                    * 8;
+                // The width from the IR type: LLVM's `size_of` is a constant
+                // expression that need not fold (an f64 read as 4 bytes was 0).
+                let width = ir.int_or_float_bit_width(ty).unwrap_or(32);
                 let raw = (*bits as u64).to_le_bytes();
-                self.const_from_bytes(op, lt, &raw[..(width as usize / 8).min(8)])
+                self.const_from_bytes(op, lt, &raw[..(width as usize).div_ceil(8).min(8)])
             }
             _ => Err(HostError::at(ir, op, "unsupported constant")),
         }

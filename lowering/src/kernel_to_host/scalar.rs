@@ -317,6 +317,7 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             "math.ceil" => self.intrinsic(op, "llvm.ceil", rt, &[a(0)?])?,
             "math.round" => self.intrinsic(op, "llvm.round", rt, &[a(0)?])?,
             "math.roundeven" => self.intrinsic(op, "llvm.roundeven", rt, &[a(0)?])?,
+            "math.trunc" => self.intrinsic(op, "llvm.trunc", rt, &[a(0)?])?,
             "math.sin" => self.intrinsic(op, "llvm.sin", rt, &[a(0)?])?,
             "math.cos" => self.intrinsic(op, "llvm.cos", rt, &[a(0)?])?,
             "math.powf" => self.intrinsic(op, "llvm.pow", rt, &[a(0)?, a(1)?])?,

@@ -52,6 +52,8 @@ pub(crate) struct Group {
     /// The ops of the group (values defined elsewhere are inputs).
     pub members: Vec<Operation>,
     pub memo: HashMap<(Value, Vec<Value>), Value>,
+    /// The shapes of the gathered buffers, by kernel pointer parameter.
+    pub gathered: HashMap<Value, Vec<i64>>,
     /// The mask of loads at tile indices (the kernel's tile shape).
     pub mask: Option<Value>,
     pub rows: Option<RowReduction>,
@@ -181,18 +183,37 @@ impl Group {
                 let Some(c) = y.as_constant().filter(|&c| c > 0) else {
                     return Err(err(b.ctx, op, "a map divides by a non-constant"));
                 };
+                let negative = may_be_negative(x);
                 let mut x = self.eval(b, op, x, e)?;
                 if matches!(expr, AffineExpr::CeilDiv(..)) {
                     let k = b.const_i32(c - 1);
                     x = b.addi(x, k);
                 }
                 let cv = b.const_i32(c);
-                let name = if matches!(expr, AffineExpr::Mod(..)) {
-                    "arith.remsi"
+                if !negative {
+                    let name = if matches!(expr, AffineExpr::Mod(..)) {
+                        "arith.remsi"
+                    } else {
+                        "arith.divsi"
+                    };
+                    return Ok(b.int_bin(name, x, cv));
+                }
+                // Affine `mod` and `floordiv` round toward negative
+                // infinity; `remsi` / `divsi` toward zero: correct them
+                // where the remainder is negative.
+                let r = b.int_bin("arith.remsi", x, cv);
+                let zero = b.const_i32(0);
+                let neg = b.cmp_slt(r, zero);
+                let ty = b.i32_type();
+                if matches!(expr, AffineExpr::Mod(..)) {
+                    let up = b.addi(r, cv);
+                    b.elementwise("arith.select", &[neg, up, r], ty, vec![])
                 } else {
-                    "arith.divsi"
-                };
-                b.int_bin(name, x, cv)
+                    let q = b.int_bin("arith.divsi", x, cv);
+                    let one = b.const_i32(1);
+                    let down = b.int_bin("arith.subi", q, one);
+                    b.elementwise("arith.select", &[neg, down, q], ty, vec![])
+                }
             }
             AffineExpr::Symbol(_) => return Err(err(b.ctx, op, "maps with symbols do not lower")),
         })
@@ -203,7 +224,20 @@ impl Group {
         let maps = map.maps(b.ctx);
         let inputs: Vec<Value> = b.ctx.operands(op).collect();
         let mut args = Vec::with_capacity(inputs.len());
-        for (input, m) in inputs.iter().zip(&maps) {
+        for (k, (input, m)) in inputs.iter().zip(&maps).enumerate() {
+            if map.is_gathered(b.ctx, k) {
+                // Read whole: the body's `tensor.extract` loads from the buffer.
+                let Some((ptr, shape)) = self.params.get(input).cloned() else {
+                    return Err(err(
+                        b.ctx,
+                        op,
+                        "a gathered input must be an input of its kernel",
+                    ));
+                };
+                self.gathered.insert(ptr, shape);
+                args.push(ptr);
+                continue;
+            }
             let mut sub = Vec::with_capacity(m.results.len());
             for r in &m.results {
                 sub.push(self.eval(b, op, r, e)?);
@@ -260,6 +294,11 @@ impl Group {
                 mapping.insert(b.ctx.result(op, 0), v);
                 continue;
             }
+            if name == "tensor.extract" {
+                let v = self.extract(b, op, &mapping)?;
+                mapping.insert(b.ctx.result(op, 0), v);
+                continue;
+            }
             if b.ctx.num_results(op) != 1 || !b.ctx.op_regions(op).is_empty() {
                 return Err(err(
                     b.ctx,
@@ -292,6 +331,51 @@ impl Group {
             mapping.insert(result, v);
         }
         Err(Diagnostic::error(b.loc, "a body has no yield"))
+    }
+
+    /// `tensor.extract` of a gathered buffer: each index cast to `i32`
+    /// and clamped into its dimension, then a load at the linear offset
+    /// (always in bounds).
+    fn extract(
+        &mut self,
+        b: &mut KernelBuilder<'_>,
+        op: Operation,
+        mapping: &HashMap<Value, Value>,
+    ) -> R<Value> {
+        let operands: Vec<Value> = b.ctx.operands(op).collect();
+        let mut mapped = Vec::with_capacity(operands.len());
+        for o in &operands {
+            mapped.push(
+                *mapping
+                    .get(o)
+                    .ok_or_else(|| err(b.ctx, op, "a body uses a value from outside"))?,
+            );
+        }
+        let ptr = mapped[0];
+        let shape = self
+            .gathered
+            .get(&ptr)
+            .cloned()
+            .ok_or_else(|| err(b.ctx, op, "extracts from a tensor that is not gathered"))?;
+        let i32t = b.i32_type();
+        let mut e = Vec::with_capacity(shape.len());
+        for (&ix, &n) in mapped[1..].iter().zip(&shape) {
+            let i = b.elementwise("arith.index_cast", &[ix], i32t, vec![]);
+            let zero = b.const_i32(0);
+            let last = b.const_i32((n - 1).max(0));
+            let lo = b.int_bin("arith.maxsi", i, zero);
+            e.push(b.int_bin("arith.minsi", lo, last));
+        }
+        let offset = linearize(b, &e, &shape);
+        let element = b.ctx.value_type(b.ctx.result(op, 0));
+        let ptrs = b.addptr(ptr, offset);
+        Ok(match b.shape(offset) {
+            Some(tile) => {
+                let ty = b.ctx.tensor_type(tile, element);
+                b.load(ptrs, None, None, ty)
+            }
+            None => b.load(ptrs, None, None, element),
+        })
     }
 
     fn reshape(&mut self, b: &mut KernelBuilder<'_>, op: Operation, e: &[Value]) -> R<Value> {
@@ -368,6 +452,20 @@ impl Group {
         b.block = outer;
         let reduced = b.ctx.result(kred, 0);
         self.apply_body(b, body, &[reduced, init_v], &[])
+    }
+}
+
+/// Whether an affine expression of (non-negative) dims may be negative:
+/// when it holds a negative constant.
+fn may_be_negative(e: &AffineExpr) -> bool {
+    match e {
+        AffineExpr::Constant(c) => *c < 0,
+        AffineExpr::Dim(_) | AffineExpr::Symbol(_) => false,
+        AffineExpr::Add(a, b)
+        | AffineExpr::Mul(a, b)
+        | AffineExpr::Mod(a, b)
+        | AffineExpr::FloorDiv(a, b)
+        | AffineExpr::CeilDiv(a, b) => may_be_negative(a) || may_be_negative(b),
     }
 }
 

@@ -143,6 +143,7 @@ pub(crate) fn emit_group(
         params: HashMap::new(),
         members: group.ops.clone(),
         memo: HashMap::new(),
+        gathered: HashMap::new(),
         mask: None,
         rows: None,
         flat: None,

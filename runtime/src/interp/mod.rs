@@ -466,6 +466,18 @@ impl Interpreter<'_> {
         args: Vec<Tensor>,
         env: &Env,
     ) -> Result<Vec<Tensor>, InterpError> {
+        self.run_region_shared(op, index, args.into_iter().map(Rc::new).collect(), env)
+    }
+
+    /// [`Self::run_region`] with shared arguments (a whole tensor passed
+    /// to each point of a `tensor.map` is not copied).
+    fn run_region_shared(
+        &mut self,
+        op: Operation,
+        index: usize,
+        args: Vec<Rc<Tensor>>,
+        env: &Env,
+    ) -> Result<Vec<Tensor>, InterpError> {
         let region = *self
             .ctx
             .op_regions(op)
@@ -479,7 +491,7 @@ impl Interpreter<'_> {
         if block_args.len() != args.len() {
             return Err(self.error(op, "region arguments do not match"));
         }
-        inner.extend(block_args.into_iter().zip(args.into_iter().map(Rc::new)));
+        inner.extend(block_args.into_iter().zip(args));
         match self.run_block(block, &mut inner)? {
             Flow::Exit(v) => Ok(v),
             Flow::Continue => Ok(Vec::new()),

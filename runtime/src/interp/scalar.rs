@@ -115,6 +115,15 @@ impl Interpreter<'_> {
             "math.absf" => un(UnaryOp::Abs)?,
             "math.sin" => un(UnaryOp::Sin)?,
             "math.cos" => un(UnaryOp::Cos)?,
+            "math.floor" => un(UnaryOp::Floor)?,
+            "math.ceil" => un(UnaryOp::Ceil)?,
+            "math.roundeven" => un(UnaryOp::Round)?,
+            "math.round" => float_unary(arg(0)?, f64::round)?,
+            "math.trunc" => float_unary(arg(0)?, f64::trunc)?,
+            "math.tan" => float_unary(arg(0)?, f64::tan)?,
+            "math.atan" => float_unary(arg(0)?, f64::atan)?,
+            "math.asin" => float_unary(arg(0)?, f64::asin)?,
+            "math.acos" => float_unary(arg(0)?, f64::acos)?,
             "math.powf" => bin(BinaryOp::Pow)?,
             "math.fma" => {
                 let m = k::binary(BinaryOp::Mul, arg(0)?, arg(1)?).map_err(kerr)?;
@@ -360,6 +369,19 @@ fn compare_floats(a: &Tensor, b: &Tensor, f: fn(f64, f64) -> bool) -> Result<Ten
 
 /// An elementwise float function with broadcasting, rounded once to the
 /// operands' dtype.
+/// `f` of each element of the float tensor `a` (computed in `f64`,
+/// rounded to the element type).
+fn float_unary(a: &Tensor, f: fn(f64) -> f64) -> Result<Tensor, String> {
+    if !a.dtype().is_float() {
+        return Err(format!(
+            "expects a float operand, but got {}",
+            a.dtype().name()
+        ));
+    }
+    let out: Vec<f64> = a.to_f64_vec().into_iter().map(f).collect();
+    Ok(Tensor::from_f64_vec(a.dtype(), a.shape(), &out))
+}
+
 fn float_elements(a: &Tensor, b: &Tensor, f: fn(f64, f64) -> f64) -> Result<Tensor, String> {
     if a.dtype() != b.dtype() || !a.dtype().is_float() {
         return Err(format!(

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use strata_dialects::tensor::{ContractOp, IndexOp, MapOp, ReduceOp};
+use strata_dialects::tensor::{ContractOp, ExtractOp, IndexOp, MapOp, ReduceOp};
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::Operation;
 
@@ -153,6 +153,25 @@ impl Interpreter<'_> {
                 let dtype = result_dtype(ctx, op, 0).map_err(|m| self.error(op, m))?;
                 Ok(vec![Tensor::scalar_i64(dtype, v)])
             }
+            ExtractOp::NAME => {
+                // Indices clamped into each dimension.
+                let t = x.first().ok_or_else(|| self.error(op, "has no operand"))?;
+                let shape = t.shape().to_vec();
+                if x.len() != shape.len() + 1 {
+                    return Err(self.error(op, "has a wrong number of indices"));
+                }
+                let mut flat = 0usize;
+                for (k, &n) in shape.iter().enumerate() {
+                    let i = x[k + 1].data().to_i128_vec().first().copied().unwrap_or(0);
+                    let i = i.clamp(0, (n as i128 - 1).max(0)) as usize;
+                    flat = flat * n + i;
+                }
+                let data = t
+                    .data()
+                    .element(flat)
+                    .ok_or_else(|| self.error(op, "reads an empty tensor"))?;
+                Ok(vec![Tensor::from_parts(Vec::new(), data)])
+            }
             "tensor.reshape" => {
                 let (_, shape) = static_shape(ctx, op).map_err(|m| self.error(op, m))?;
                 let t = x.first().ok_or_else(|| self.error(op, "has no operand"))?;
@@ -180,19 +199,36 @@ impl Interpreter<'_> {
         let ctx = self.ctx;
         let (dtype, shape) = static_shape(ctx, op).map_err(|m| self.error(op, m))?;
         let maps = MapOp(op).maps(ctx);
-        let elements: Vec<Elements> = x.iter().map(|t| Elements::of(t)).collect();
+        let gathered: Vec<bool> = (0..x.len())
+            .map(|k| MapOp(op).is_gathered(ctx, k))
+            .collect();
+        let elements: Vec<Elements> = x
+            .iter()
+            .zip(&gathered)
+            .map(|(t, &g)| {
+                if g {
+                    Elements::Int(Vec::new())
+                } else {
+                    Elements::of(t)
+                }
+            })
+            .collect();
         let total: usize = shape.iter().product();
         super::check_size(&shape, dtype, self.limits.max_bytes).map_err(|m| self.error(op, m))?;
         let mut out = Vec::with_capacity(total);
         for flat in 0..total {
             let point = unflatten(flat, &shape);
             let mut args = Vec::with_capacity(x.len());
-            for ((t, e), map) in x.iter().zip(&elements).zip(&maps) {
+            for (((t, e), map), &g) in x.iter().zip(&elements).zip(&maps).zip(&gathered) {
+                if g {
+                    args.push(Rc::clone(t));
+                    continue;
+                }
                 let i = flat_index(map, &point, t.shape()).map_err(|m| self.error(op, m))?;
-                args.push(e.scalar(t.dtype(), i));
+                args.push(Rc::new(e.scalar(t.dtype(), i)));
             }
             self.points.push(point);
-            let r = self.run_region(op, 0, args, env);
+            let r = self.run_region_shared(op, 0, args, env);
             self.points.pop();
             let mut r = r?;
             out.push(

@@ -124,3 +124,22 @@ func.func @cast(%x: tensor<4xf32>, %h: tensor<4xbf16>, %b: tensor<4xi1>) -> (ten
   %3 = graph.cast %b : (tensor<4xi1>) -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<4xi32>, tensor<4xi1>, tensor<4xf16>, tensor<4xf32>
 }
+
+// Rounding and inverse trigonometric functions are `math` ops; ONNX Round
+// takes halves to even (`math.roundeven`).
+// CHECK-LABEL: func.func @rounding(
+// CHECK: math.floor %{{.*}} : f32
+// CHECK: math.ceil %{{.*}} : f32
+// CHECK: math.roundeven %{{.*}} : f32
+// CHECK: math.atan %{{.*}} : f32
+// CHECK: math.asin %{{.*}} : f32
+// CHECK: math.acos %{{.*}} : f32
+func.func @rounding(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.floor %x : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = graph.ceil %0 : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = graph.round %1 : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = graph.atan %2 : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = graph.asin %3 : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = graph.acos %4 : (tensor<4xf32>) -> tensor<4xf32>
+  return %5 : tensor<4xf32>
+}

@@ -34,6 +34,33 @@ module {
     return %8 : f32
   }
 
+  // Rounding and the inverse trigonometric functions.
+  // CHECK-LABEL: func.func @rounding(
+  // CHECK-SAME: %arg0: f32) -> f32 {
+  // CHECK-NEXT: %0 = math.floor %arg0 : f32
+  // CHECK-NEXT: %1 = math.ceil %0 : f32
+  // CHECK-NEXT: %2 = math.round %1 : f32
+  // CHECK-NEXT: %3 = math.roundeven %2 : f32
+  // CHECK-NEXT: %4 = math.trunc %3 fastmath<fast> : f32
+  // CHECK-NEXT: %5 = math.tan %4 : f32
+  // CHECK-NEXT: %6 = math.atan %5 : f32
+  // CHECK-NEXT: %7 = math.asin %6 : f32
+  // CHECK-NEXT: %8 = math.acos %7 : f32
+  // CHECK-NEXT: return %8 : f32
+  // CHECK-NEXT: }
+  func.func @rounding(%arg0: f32) -> f32 {
+    %0 = math.floor %arg0 : f32
+    %1 = math.ceil %0 : f32
+    %2 = math.round %1 : f32
+    %3 = math.roundeven %2 : f32
+    %4 = math.trunc %3 fastmath<fast> : f32
+    %5 = math.tan %4 : f32
+    %6 = math.atan %5 : f32
+    %7 = math.asin %6 : f32
+    %8 = math.acos %7 : f32
+    return %8 : f32
+  }
+
   // powf and fma.
   // CHECK-LABEL: func.func @binary_ternary(
   // CHECK-SAME: %arg0: f64, %arg1: f64, %arg2: f64) -> (f64, f64) {

@@ -332,3 +332,52 @@ func.func @yield_parent(%x: f32) {
   // expected-error @+1 {{'tensor.yield' op expects parent op to be one of 'tensor.map, tensor.reduce, tensor.fusion'}}
   tensor.yield %x : f32
 }
+
+// -----
+
+func.func @gathered_out_of_range(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tensor.map' op gathered input #1 is not an input of the op}}
+  %r = tensor.map ins(%a : tensor<4xf32>) maps [affine_map<(d0) -> ()>] gathered [1] {
+  ^bb0(%x: tensor<4xf32>):
+    %c = arith.constant 0.0 : f32
+    tensor.yield %c : f32
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @gathered_block_arg(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tensor.map' op block argument #0 has type 'f32', but the type of gathered input #0 is 'tensor<4xf32>'}}
+  %r = tensor.map ins(%a : tensor<4xf32>) maps [affine_map<(d0) -> ()>] gathered [0] {
+  ^bb0(%x: f32):
+    tensor.yield %x : f32
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @extract_not_gathered(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %r = tensor.map ins(%a : tensor<4xf32>) maps [affine_map<(d0) -> (d0)>] {
+  ^bb0(%x: f32):
+    %i = tensor.index 0 : index
+    // expected-error @+1 {{'tensor.extract' op expects its tensor to be a gathered input of the enclosing 'tensor.map'}}
+    %e = tensor.extract %b[%i] : tensor<4xf32>
+    tensor.yield %e : f32
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @extract_rank(%a: tensor<4x2xf32>) -> tensor<4xf32> {
+  %r = tensor.map ins(%a : tensor<4x2xf32>) maps [affine_map<(d0) -> ()>] gathered [0] {
+  ^bb0(%t: tensor<4x2xf32>):
+    %i = tensor.index 0 : index
+    // expected-error @+1 {{'tensor.extract' op expected 2 indices (the rank of the tensor), but found 1}}
+    %e = tensor.extract %t[%i] : tensor<4x2xf32>
+    tensor.yield %e : f32
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -132,3 +132,24 @@ func.func @constant() -> tensor<2xf32> {
   %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
   return %c : tensor<2xf32>
 }
+
+// A gathered input is read whole: an empty indexing map, the tensor as the
+// block argument, tensor.extract at run-time indices.
+// CHECK-LABEL: func.func @gather(
+// CHECK: tensor.map ins(%arg0, %arg1 : tensor<10x4xf32>, tensor<3xi64>) maps [#{{.*}}, #{{.*}}] gathered [0] {
+// CHECK-NEXT: ^bb0(%[[T:.*]]: tensor<10x4xf32>, %[[I:.*]]: i64):
+// CHECK-NEXT: %[[R:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK-NEXT: %[[C:.*]] = tensor.index 1 : index
+// CHECK-NEXT: %[[E:.*]] = tensor.extract %[[T]][%[[R]], %[[C]]] : tensor<10x4xf32>
+// CHECK-NEXT: tensor.yield %[[E]] : f32
+// CHECK-NEXT: } : tensor<3x4xf32>
+func.func @gather(%t: tensor<10x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
+  %r = tensor.map ins(%t, %i : tensor<10x4xf32>, tensor<3xi64>) maps [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0)>] gathered [0] {
+  ^bb0(%tt: tensor<10x4xf32>, %ii: i64):
+    %row = arith.index_cast %ii : i64 to index
+    %col = tensor.index 1 : index
+    %e = tensor.extract %tt[%row, %col] : tensor<10x4xf32>
+    tensor.yield %e : f32
+  } : tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}

@@ -1,0 +1,114 @@
+//! `gather` and `gather_elements` as a `tensor.map` over the result whose
+//! data input is gathered: the body reads the index (made non-negative as
+//! ONNX defines: `i < 0` reads `i + size`) and `tensor.extract`s the data
+//! element at it; the other coordinates are `tensor.index` values. Indices
+//! still out of range are clamped by `tensor.extract`.
+
+use strata_dialects::graph as g;
+use strata_dialects::tensor::MapOp;
+use strata_ir::affine::{AffineExpr, AffineMap};
+use strata_ir::{Context, Operation, Type, Value};
+
+use super::movement::index;
+use super::scalar::{cmpi, Scalar};
+use super::{element_of, shape, static_type, Plan};
+
+/// The data index at `axis` from the integer `i`: `i + size` when
+/// negative, as an `index`.
+fn axis_index(s: &mut Scalar<'_>, i: Value, size: i64) -> Value {
+    let ty = s.ctx.value_type(i);
+    let zero = s.int(ty, 0);
+    let n = s.int(ty, i128::from(size));
+    let neg = s.cmp(cmpi::SLT, i, zero);
+    let up = s.bin("arith.addi", i, n);
+    let v = s.select(neg, up, i);
+    let index_type = s.ctx.index_type();
+    s.op("arith.index_cast", &[v], &[], index_type)
+}
+
+/// Inserts before `op` the gathering map: `data` gathered, `indices` read
+/// through `index_map`; `coords(s, idx)` gives the data coordinates from
+/// the adjusted index.
+fn gather_map<F>(
+    ctx: &mut Context,
+    op: Operation,
+    ty: Type,
+    index_map: AffineMap,
+    element: Type,
+    coords: F,
+) -> Value
+where
+    F: FnOnce(&mut Scalar<'_>, Value) -> Vec<Value>,
+{
+    let (data, indices) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    let rank = shape(ctx, ty).len() as u32;
+    let maps = [AffineMap::new(rank, 0, Vec::new()), index_map];
+    let loc = ctx.op_loc(op);
+    let map = MapOp::build_gathered(
+        ctx,
+        loc,
+        &[data, indices],
+        &maps,
+        &[0],
+        ty,
+        |ctx, block, args| {
+            let mut s = Scalar { ctx, block, loc };
+            let mut operands = vec![args[0]];
+            operands.extend(coords(&mut s, args[1]));
+            s.op("tensor.extract", &operands, &[], element)
+        },
+    );
+    ctx.insert_op_before(op, map.op());
+    map.result(ctx)
+}
+
+fn axis_of(a: i64, rank: usize) -> Result<usize, String> {
+    let n = if a < 0 { a + rank as i64 } else { a };
+    usize::try_from(n)
+        .ok()
+        .filter(|&n| n < rank)
+        .ok_or(format!("has axis {a} out of range for rank {rank}"))
+}
+
+pub(super) fn plan_gather(
+    ctx: &mut Context,
+    op: Operation,
+    elements: bool,
+) -> Result<Plan, String> {
+    let ty = static_type(ctx, ctx.result(op, 0))?;
+    let element = element_of(ctx, ty).ok_or("has no element type")?;
+    let data_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
+    let q = shape(ctx, ctx.value_type(ctx.operand(op, 1))).len();
+    let rank = data_shape.len();
+    let axis_attr = if elements {
+        g::GatherElementsOp(op).axis(ctx)
+    } else {
+        g::GatherOp(op).axis(ctx)
+    };
+    let axis = axis_of(axis_attr, rank)?;
+    if data_shape[axis] == 0 {
+        return Err("gathers from an empty dimension".into());
+    }
+    let out_rank = shape(ctx, ty).len();
+    let size = data_shape[axis];
+    let index_map = if elements {
+        AffineMap::identity(out_rank as u32)
+    } else {
+        let results = (axis..axis + q)
+            .map(|d| AffineExpr::Dim(d as u32))
+            .collect();
+        AffineMap::new(out_rank as u32, 0, results)
+    };
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        vec![gather_map(ctx, op, ty, index_map, element, |s, i| {
+            let at = axis_index(s, i, size);
+            (0..rank)
+                .map(|d| match d {
+                    _ if d == axis => at,
+                    _ if elements || d < axis => index(s, d),
+                    _ => index(s, d - 1 + q),
+                })
+                .collect()
+        })]
+    }))
+}

@@ -1,0 +1,421 @@
+//! Convolutions and pools: a window map reads the input at `o * stride + k
+//! * dilation - pad_begin` for each output position `o` and kernel tap `k`.
+//!
+//! Where the window can leave the input (padding, `ceil_mode`), the map
+//! reads at that index wrapped into the input (`mod size`, always in
+//! bounds) and the body selects the fill value outside it, as the pad
+//! lowering does. A convolution is then an im2col: the window map over
+//! `[G, N, OH, OW, C/G, KH, KW]`, reshaped to `[G, N*OH*OW, C/G*KH*KW]`,
+//! contracted with the weight reshaped to `[G, M/G, C/G*KH*KW]` (the group
+//! is the contraction's batch dim), and a map that adds the bias and puts
+//! the result in NCHW order. A pool reduces the window map
+//! `[N, C, OH, OW, KH, KW]` over its last two dims (fusion makes the map
+//! the reduction's prologue) and an average divides by each position's
+//! count.
+
+use strata_dialects::graph as g;
+use strata_dialects::tensor::ContractOp;
+use strata_ir::affine::{AffineExpr, AffineMap};
+use strata_ir::{Context, Operation, Type, Value};
+
+use super::movement::index;
+use super::scalar::{cmpi, Scalar};
+use super::structured::{compute_type, reduce_values, reshape_to, Combine};
+use super::{element_of, map_values, shape, static_type, Plan};
+
+/// One spatial axis of a window: input size, output size, kernel size,
+/// stride, dilation and begin padding.
+#[derive(Clone, Copy, Debug)]
+struct Axis {
+    len: i64,
+    out: i64,
+    k: i64,
+    s: i64,
+    d: i64,
+    pb: i64,
+}
+
+impl Axis {
+    /// Whether some tap of some output position falls outside the input.
+    fn leaves_input(&self) -> bool {
+        let last = (self.out - 1) * self.s + (self.k - 1) * self.d - self.pb;
+        self.pb > 0 || last >= self.len
+    }
+
+    /// The input index of output dim `o` and tap dim `t`, wrapped into the
+    /// input when the window can leave it.
+    fn expr(&self, o: u32, t: u32) -> AffineExpr {
+        let term = |d: u32, c: i64| {
+            let e = AffineExpr::Dim(d);
+            if c == 1 {
+                e
+            } else {
+                AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Constant(c)))
+            }
+        };
+        let mut e = AffineExpr::Add(Box::new(term(o, self.s)), Box::new(term(t, self.d)));
+        if self.pb != 0 {
+            e = AffineExpr::Add(Box::new(e), Box::new(AffineExpr::Constant(-self.pb)));
+        }
+        if self.leaves_input() {
+            e = AffineExpr::Mod(Box::new(e), Box::new(AffineExpr::Constant(self.len)));
+        }
+        e
+    }
+
+    /// How many taps of output position `o` are inside the input
+    /// (`padded`: inside the padded input, without the overhang
+    /// `ceil_mode` adds), as the interpreter's pool counts them.
+    fn count(&self, o: i64, pe: i64, padded: bool) -> i64 {
+        let start = o * self.s;
+        let below = |limit: i64| {
+            if start >= limit {
+                0
+            } else {
+                self.k.min((limit - start + self.d - 1) / self.d)
+            }
+        };
+        if padded {
+            return below(self.pb + self.len + pe);
+        }
+        let first = if start >= self.pb {
+            0
+        } else {
+            (self.pb - start + self.d - 1) / self.d
+        };
+        (below(self.pb + self.len) - first).max(0)
+    }
+}
+
+/// The two spatial axes of a 2-D window op on `input_shape` (NCHW) giving
+/// `out_shape`, with `[kh, kw]` taps.
+fn axes(
+    input_shape: &[i64],
+    out_shape: &[i64],
+    kernel: &[i64],
+    strides: &[i64],
+    dilations: &[i64],
+    pads: &[i64],
+) -> Result<[Axis; 2], String> {
+    if input_shape.len() != 4 || out_shape.len() != 4 {
+        return Err("has an input or result that is not 4-D".into());
+    }
+    if kernel.len() != 2 || strides.len() != 2 || dilations.len() != 2 || pads.len() != 4 {
+        return Err("has window attributes of the wrong lengths".into());
+    }
+    let axis = |i: usize| -> Result<Axis, String> {
+        let a = Axis {
+            len: input_shape[2 + i],
+            out: out_shape[2 + i],
+            k: kernel[i],
+            s: strides[i],
+            d: dilations[i],
+            pb: pads[i],
+        };
+        if a.k < 1 || a.s < 1 || a.d < 1 || a.pb < 0 || pads[i + 2] < 0 {
+            return Err("has a non-positive kernel, stride or dilation, or a negative pad".into());
+        }
+        if a.len == 0 || a.out == 0 {
+            return Err(
+                "has an empty spatial dimension, which cannot be lowered to tensor yet".into(),
+            );
+        }
+        Ok(a)
+    };
+    Ok([axis(0)?, axis(1)?])
+}
+
+/// In the body: whether the input index of output dim `o`, tap dim `t` on
+/// `axis` is inside the input (`None` when it always is).
+fn inside(s: &mut Scalar<'_>, axis: &Axis, o: usize, t: usize) -> Option<Value> {
+    if !axis.leaves_input() {
+        return None;
+    }
+    let it = s.ctx.index_type();
+    let scaled = |s: &mut Scalar<'_>, dim: usize, c: i64| {
+        let v = index(s, dim);
+        if c == 1 {
+            return v;
+        }
+        let cv = s.int(it, i128::from(c));
+        s.bin("arith.muli", v, cv)
+    };
+    let a = scaled(s, o, axis.s);
+    let b = scaled(s, t, axis.d);
+    let sum = s.bin("arith.addi", a, b);
+    let pb = s.int(it, i128::from(axis.pb));
+    let lo = s.cmp(cmpi::SGE, sum, pb);
+    let end = s.int(it, i128::from(axis.pb + axis.len));
+    let hi = s.cmp(cmpi::SLT, sum, end);
+    Some(s.bin("arith.andi", lo, hi))
+}
+
+/// The body's value: `x` where both axes are inside the input, else `fill`.
+fn windowed(s: &mut Scalar<'_>, x: Value, fill: f64, axes: &[Axis; 2], dims: [usize; 4]) -> Value {
+    let h = inside(s, &axes[0], dims[0], dims[1]);
+    let w = inside(s, &axes[1], dims[2], dims[3]);
+    let cond = match (h, w) {
+        (Some(a), Some(b)) => s.bin("arith.andi", a, b),
+        (Some(c), None) | (None, Some(c)) => c,
+        (None, None) => return x,
+    };
+    let ty = s.ctx.value_type(x);
+    let f = s.constant(ty, fill);
+    s.select(cond, x, f)
+}
+
+pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
+    let conv = g::Conv2dOp(op);
+    let ty = static_type(ctx, ctx.result(op, 0))?;
+    let element = element_of(ctx, ty).ok_or("has no element type")?;
+    let x_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
+    let w_shape = shape(ctx, ctx.value_type(ctx.operand(op, 1)));
+    let out_shape = shape(ctx, ty);
+    if w_shape.len() != 4 {
+        return Err("has a weight that is not 4-D".into());
+    }
+    let kernel = [w_shape[2], w_shape[3]];
+    let ax = axes(
+        &x_shape,
+        &out_shape,
+        &kernel,
+        &conv.strides(ctx),
+        &conv.dilations(ctx),
+        &conv.pads(ctx),
+    )?;
+    let groups = conv.group(ctx);
+    let (n, c, m) = (x_shape[0], x_shape[1], w_shape[0]);
+    if groups < 1 || c % groups != 0 || m % groups != 0 || w_shape[1] * groups != c {
+        return Err("has channels that do not divide into its groups".into());
+    }
+    let (cg, mg) = (c / groups, m / groups);
+    let (oh, ow) = (ax[0].out, ax[1].out);
+    let (kh, kw) = (kernel[0], kernel[1]);
+    // im2col: (g, n, oh, ow, c, kh, kw) -> x[n, g * cg + c, ih, iw].
+    let d = AffineExpr::Dim;
+    let channel = if groups == 1 {
+        d(4)
+    } else {
+        AffineExpr::Add(
+            Box::new(AffineExpr::Mul(
+                Box::new(d(0)),
+                Box::new(AffineExpr::Constant(cg)),
+            )),
+            Box::new(d(4)),
+        )
+    };
+    let x_map = AffineMap::new(
+        7,
+        0,
+        vec![d(1), channel, ax[0].expr(2, 5), ax[1].expr(3, 6)],
+    );
+    let cols_ty = ctx.tensor_type(vec![groups, n, oh, ow, cg, kh, kw], element);
+    let lhs_ty = ctx.tensor_type(vec![groups, n * oh * ow, cg * kh * kw], element);
+    let rhs_ty = ctx.tensor_type(vec![groups, mg, cg * kh * kw], element);
+    let prod_ty = ctx.tensor_type(vec![groups, n * oh * ow, mg], element);
+    let split_ty = ctx.tensor_type(vec![groups, n, oh, ow, mg], element);
+    let contract_maps = [
+        AffineMap::new(4, 0, vec![d(0), d(1), d(3)]),
+        AffineMap::new(4, 0, vec![d(0), d(2), d(3)]),
+        AffineMap::new(4, 0, vec![d(0), d(1), d(2)]),
+    ];
+    // (n, m, oh, ow) -> prod[m / mg, n, oh, ow, m mod mg], bias[m].
+    let (group_of, within) = if groups == 1 {
+        (AffineExpr::Constant(0), d(1))
+    } else {
+        let k = Box::new(AffineExpr::Constant(mg));
+        (
+            AffineExpr::FloorDiv(Box::new(d(1)), k.clone()),
+            AffineExpr::Mod(Box::new(d(1)), k),
+        )
+    };
+    let mut out_maps = vec![AffineMap::new(
+        4,
+        0,
+        vec![group_of, d(0), d(2), d(3), within],
+    )];
+    if conv.bias(ctx).is_some() {
+        out_maps.push(AffineMap::new(4, 0, vec![d(1)]));
+    }
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let (x, w) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        let cols = map_values(ctx, op, &[x], &[x_map], cols_ty, |s, a| {
+            windowed(s, a[0], 0.0, &ax, [2, 5, 3, 6])
+        });
+        let lhs = reshape_to(ctx, op, cols, lhs_ty);
+        let rhs = reshape_to(ctx, op, w, rhs_ty);
+        let loc = ctx.op_loc(op);
+        let c = ContractOp::build_with_maps(ctx, loc, lhs, rhs, &contract_maps, prod_ty);
+        ctx.insert_op_before(op, c.op());
+        let prod = c.result(ctx);
+        let split = reshape_to(ctx, op, prod, split_ty);
+        let mut inputs = vec![split];
+        inputs.extend(g::Conv2dOp(op).bias(ctx));
+        vec![map_values(ctx, op, &inputs, &out_maps, ty, |s, a| {
+            let Some(&bias) = a.get(1) else {
+                return a[0];
+            };
+            let cty = compute_type(s.ctx, element);
+            let (p, b) = (s.convert(a[0], cty), s.convert(bias, cty));
+            let y = s.bin("arith.addf", p, b);
+            s.convert(y, element)
+        })]
+    }))
+}
+
+/// What a pool computes.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Pool {
+    Max,
+    /// An average; `true`: the count includes the padding.
+    Avg(bool),
+}
+
+pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<Plan, String> {
+    let (kernel, strides, pads, dilations, how) = if max {
+        let p = g::MaxPool2dOp(op);
+        if ctx.num_results(op) > 1 {
+            return Err("has an indices result, which cannot be lowered to tensor yet".into());
+        }
+        let k = p.kernel_shape(ctx).ok_or("has no kernel_shape")?;
+        (k, p.strides(ctx), p.pads(ctx), p.dilations(ctx), Pool::Max)
+    } else {
+        let p = g::AvgPool2dOp(op);
+        let k = p.kernel_shape(ctx).ok_or("has no kernel_shape")?;
+        let how = Pool::Avg(p.count_include_pad(ctx));
+        (k, p.strides(ctx), p.pads(ctx), p.dilations(ctx), how)
+    };
+    let ty = static_type(ctx, ctx.result(op, 0))?;
+    let element = element_of(ctx, ty).ok_or("has no element type")?;
+    let x_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
+    let out_shape = shape(ctx, ty);
+    let ax = axes(&x_shape, &out_shape, &kernel, &strides, &dilations, &pads)?;
+    let float = super::scalar::is_float(ctx, element);
+    if !float && how != Pool::Max {
+        return Err("averages integers, which cannot be lowered to tensor yet".into());
+    }
+    let d = AffineExpr::Dim;
+    let x_map = AffineMap::new(6, 0, vec![d(0), d(1), ax[0].expr(2, 4), ax[1].expr(3, 5)]);
+    let (n, c, oh, ow) = (x_shape[0], x_shape[1], ax[0].out, ax[1].out);
+    // The divisor of each output position (`[OH, OW]`).
+    let counts: Vec<i64> = match how {
+        Pool::Max => Vec::new(),
+        Pool::Avg(padded) => (0..oh)
+            .flat_map(|y| {
+                let ch = ax[0].count(y, pads[2], padded);
+                let (w_axis, w_end) = (ax[1], pads[3]);
+                (0..ow).map(move |x| ch * w_axis.count(x, w_end, padded))
+            })
+            .collect(),
+    };
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let x = ctx.operand(op, 0);
+        let cty = if how == Pool::Max {
+            element
+        } else {
+            compute_type(ctx, element)
+        };
+        let (fill, combine) = match how {
+            Pool::Max if float => (f64::NEG_INFINITY, Combine::Max),
+            Pool::Max => {
+                let width = ctx.int_or_float_bit_width(element).unwrap_or(64).min(64);
+                (-(2f64.powi(width as i32 - 1)), Combine::Max)
+            }
+            Pool::Avg(_) => (0.0, Combine::Sum),
+        };
+        let win_ty = ctx.tensor_type(vec![n, c, oh, ow, ax[0].k, ax[1].k], cty);
+        let win = map_values(ctx, op, &[x], &[x_map], win_ty, |s, a| {
+            let v = s.convert(a[0], cty);
+            windowed(s, v, fill, &ax, [2, 4, 3, 5])
+        });
+        let r = reduce_values(ctx, op, win, &[4, 5], combine);
+        if how == Pool::Max {
+            return vec![r];
+        }
+        let id = AffineMap::identity(4);
+        let uniform = counts.iter().all(|&k| Some(&k) == counts.first());
+        if uniform {
+            let k = counts.first().copied().unwrap_or(1) as f64;
+            return vec![map_values(ctx, op, &[r], &[id], ty, |s, a| {
+                let kv = s.float(cty, k);
+                let y = s.bin("arith.divf", a[0], kv);
+                s.convert(y, element)
+            })];
+        }
+        let counts_ty = ctx.tensor_type(vec![oh, ow], cty);
+        let values: Vec<f64> = counts.iter().map(|&k| k as f64).collect();
+        let table = float_constant(ctx, op, counts_ty, &values);
+        let table_map = AffineMap::new(4, 0, vec![d(2), d(3)]);
+        vec![map_values(
+            ctx,
+            op,
+            &[r, table],
+            &[id, table_map],
+            ty,
+            |s, a| {
+                let y = s.bin("arith.divf", a[0], a[1]);
+                s.convert(y, element)
+            },
+        )]
+    }))
+}
+
+/// Inserts before `op` an `arith.constant dense<values>` of the `f32` or
+/// `f64` tensor type `ty`.
+fn float_constant(ctx: &mut Context, op: Operation, ty: Type, values: &[f64]) -> Value {
+    let wide = element_of(ctx, ty).and_then(|e| ctx.int_or_float_bit_width(e)) == Some(64);
+    let raw: Vec<u8> = values
+        .iter()
+        .flat_map(|&v| {
+            if wide {
+                v.to_le_bytes().to_vec()
+            } else {
+                (v as f32).to_le_bytes().to_vec()
+            }
+        })
+        .collect();
+    let attr = ctx
+        .dense_elements_attr(ty, raw)
+        .unwrap_or_else(|| ctx.float_attr(ty, 0.0));
+    let loc = ctx.op_loc(op);
+    let c = strata_dialects::arith::ConstantOp::build(ctx, loc, attr, ty);
+    ctx.insert_op_before(op, c.op());
+    c.result(ctx)
+}
+
+/// `global_avg_pool` / `global_max_pool`: a reduction of the dims after the
+/// first two, kept as size 1.
+pub(super) fn plan_global_pool(
+    ctx: &mut Context,
+    op: Operation,
+    max: bool,
+) -> Result<Plan, String> {
+    let ty = static_type(ctx, ctx.result(op, 0))?;
+    let element = element_of(ctx, ty).ok_or("has no element type")?;
+    let x_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
+    if x_shape.len() < 3 {
+        return Err("has an input of rank below 3".into());
+    }
+    let dims: Vec<i64> = (2..x_shape.len() as i64).collect();
+    let count: i64 = x_shape[2..].iter().product();
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let x = ctx.operand(op, 0);
+        let cty = compute_type(ctx, element);
+        let wide = super::structured::convert_tensor(ctx, op, x, cty);
+        let how = if max { Combine::Max } else { Combine::Sum };
+        let r = reduce_values(ctx, op, wide, &dims, how);
+        let r_shape = shape(ctx, ctx.value_type(r));
+        let out_ty = ctx.tensor_type(r_shape.clone(), element);
+        let id = AffineMap::identity(r_shape.len() as u32);
+        let y = map_values(ctx, op, &[r], &[id], out_ty, |s, a| {
+            let v = if max {
+                a[0]
+            } else {
+                let k = s.float(cty, count as f64);
+                s.bin("arith.divf", a[0], k)
+            };
+            s.convert(v, element)
+        });
+        vec![reshape_to(ctx, op, y, ty)]
+    }))
+}
