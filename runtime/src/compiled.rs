@@ -375,8 +375,10 @@ pub fn compile(
     CompiledModel::from_kernel_module(ctx, module, func, threads)
 }
 
-/// Give `func`'s arguments the static `shapes`.
-fn specialize(
+/// Give `func`'s arguments the static `shapes` (one per argument; a
+/// dynamic dimension takes any size, a static one must match), and its
+/// type the new argument types: the first step of [`compile`].
+pub fn specialize(
     ctx: &mut Context,
     module: Operation,
     func: &str,
