@@ -221,7 +221,7 @@ impl Gen {
             return compatible[rng.below(compatible.len())].clone();
         }
         let mut shape = self.broadcast_partner(rng, &a.shape);
-        if rng.chance(20) && a.shape.iter().any(|&d| d == 1) {
+        if rng.chance(20) && a.shape.contains(&1) {
             // Stretch a's size-1 dims the other way.
             let offset = a.shape.len() - shape.len();
             for (i, d) in shape.iter_mut().enumerate() {
