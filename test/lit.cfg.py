@@ -28,7 +28,7 @@ config.environment["PATH"] = os.environ.get("PATH", "")
 if lit_config.params.get("mlir_opt_self_check", "0") in ("", "0"):
     config.available_features.add("strata-opt")
 
-for tool in ["strata-opt", "strata", "FileCheck", "not"]:
+for tool in ["strata-opt", "strata", "strata-translate", "FileCheck", "not"]:
     if shutil.which(tool, path=config.environment["PATH"]) is None:
         lit_config.fatal(
             f"'{tool}' is not on PATH. Run the suite with `cargo test -p strata-test --test lit` "

@@ -256,7 +256,7 @@ fn an_op_the_host_cannot_compile_is_a_located_error() {
     let d = err.diagnostic().expect("a located diagnostic");
     assert!(
         d.message
-            .contains("'arith.ceildivsi' is not compiled for the host yet"),
+            .contains("'arith.ceildivsi' op is not compiled for the host yet"),
         "{}",
         d.message
     );

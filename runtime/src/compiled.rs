@@ -37,6 +37,9 @@ pub enum CompileError {
     /// The host plan is not what the executor runs.
     #[error("invalid host plan: {0}")]
     Plan(String),
+    /// The function cannot be specialized to the given input shapes.
+    #[error("cannot compile for these inputs: {0}")]
+    Inputs(String),
 }
 
 /// Why a compiled model did not run.
@@ -401,25 +404,27 @@ pub fn compile(
     CompiledModel::from_kernel_module(ctx, module, func, threads)
 }
 
-/// Give `func`'s arguments the static `shapes`.
-fn specialize(
+/// Give `func`'s arguments the static `shapes` (one per argument; a
+/// dynamic dimension takes any size, a static one must match), and its
+/// type the new argument types: the first step of [`compile`].
+pub fn specialize(
     ctx: &mut Context,
     module: Operation,
     func: &str,
     shapes: &[Vec<usize>],
 ) -> Result<(), CompileError> {
     let f = crate::interp::lookup_function(ctx, module, func)
-        .ok_or_else(|| CompileError::Plan(format!("no function @{func}")))?;
+        .ok_or_else(|| CompileError::Inputs(format!("no function @{func}")))?;
     let Some(block) = ctx
         .op_regions(f)
         .first()
         .and_then(|&r| ctx.region_entry_block(r))
     else {
-        return Err(CompileError::Plan(format!("@{func} has no body")));
+        return Err(CompileError::Inputs(format!("@{func} has no body")));
     };
     let args: Vec<Value> = ctx.block_args(block).collect();
     if args.len() != shapes.len() {
-        return Err(CompileError::Plan(format!(
+        return Err(CompileError::Inputs(format!(
             "@{func} takes {} inputs, got {} shapes",
             args.len(),
             shapes.len()
@@ -429,12 +434,12 @@ fn specialize(
     for (a, s) in args.iter().zip(shapes) {
         let ty = ctx.value_type(*a);
         let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(ty).clone() else {
-            return Err(CompileError::Plan("inputs must be ranked tensors".into()));
+            return Err(CompileError::Inputs("inputs must be ranked tensors".into()));
         };
         let ok =
             shape.len() == s.len() && shape.iter().zip(s).all(|(&d, &g)| d < 0 || d as usize == g);
         if !ok {
-            return Err(CompileError::Plan(format!(
+            return Err(CompileError::Inputs(format!(
                 "an input of type {} cannot take shape {s:?}",
                 strata_ir::printer::type_to_string(ctx, ty)
             )));

@@ -585,11 +585,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
                 | "arith.constant"
         ) || is_elementwise(name);
         if !lazy_kind {
-            return Err(HostError::at(
-                ir,
-                op,
-                format!("'{name}' is not compiled for the host yet"),
-            ));
+            return Err(HostError::at(ir, op, "is not compiled for the host yet"));
         }
         if tile_result {
             self.values.insert(results[0], Repr::Lazy(op));

@@ -180,8 +180,7 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
                 "unsupported element type on the host",
             ));
         };
-        let unsupported =
-            || HostError::at(ir, op, format!("'{name}' is not compiled for the host yet"));
+        let unsupported = || HostError::at(ir, op, "is not compiled for the host yet");
         let a = |i: usize| args.get(i).copied().ok_or_else(unsupported);
         let v: BasicValueEnum<'ctx> = match name {
             "arith.addf" => {

@@ -264,7 +264,10 @@ fn rows(
         } else if s == in_shape {
             let x = g.value(b, v, &full)?;
             let x = b.as_tile(x, &[block]);
+            // A tile of offsets even when the reduced extent is 1 (the
+            // index is then the constant 0).
             let off = linearize(b, &full, &in_shape);
+            let off = b.as_tile(off, &[block]);
             let ptrs = b.addptr(ptr, off);
             b.store(ptrs, x, Some(mask));
         } else {

@@ -185,22 +185,26 @@ fn convert_function(
     };
     // The signature on memrefs.
     let mut errors = Vec::new();
-    let mut to_mem = |ctx: &mut Context, t: Type| match memref_of(ctx, t) {
+    let mut to_mem = |ctx: &mut Context, what: &str, i: usize, t: Type| match memref_of(ctx, t) {
         Some(m) => m,
         None => {
             errors.push(Diagnostic::op_error(
                 ctx,
                 func,
                 format!(
-                    "the compiled plan needs static tensor types, got '{}' (specialize the shapes first)",
+                    "{what} #{i}: the compiled plan needs static tensor types, got '{}' (specialize the shapes first)",
                     strata_ir::printer::type_to_string(ctx, t)
                 ),
             ));
             t
         }
     };
-    let in_mem: Vec<Type> = inputs.iter().map(|&t| to_mem(ctx, t)).collect();
-    let out_mem: Vec<Type> = results.iter().map(|&t| to_mem(ctx, t)).collect();
+    let in_mem: Vec<Type> = (inputs.iter().enumerate())
+        .map(|(i, &t)| to_mem(ctx, "input", i, t))
+        .collect();
+    let out_mem: Vec<Type> = (results.iter().enumerate())
+        .map(|(i, &t)| to_mem(ctx, "result", i, t))
+        .collect();
     collect_errors(errors)?;
 
     let ops: Vec<Operation> = ctx.block_ops(entry).collect();
@@ -226,7 +230,7 @@ fn convert_function(
             errors.push(Diagnostic::op_error(
                 ctx,
                 op,
-                format!("'{name}' op cannot be lowered to kernels (is convert-graph-to-tensor missing from the pipeline?)"),
+                "cannot be lowered to kernels (is convert-graph-to-tensor missing from the pipeline?)",
             ));
         }
     }

@@ -59,6 +59,12 @@ pub fn strata() -> PathBuf {
     tool_in_profile("strata")
 }
 
+/// The `strata-translate` built from the current sources (see [`build_tools`]).
+pub fn strata_translate() -> PathBuf {
+    build_tools();
+    tool_in_profile("strata-translate")
+}
+
 fn tool_in_profile(name: &str) -> PathBuf {
     let path = profile_dir().join(name);
     if !path.is_file() {
@@ -67,7 +73,8 @@ fn tool_in_profile(name: &str) -> PathBuf {
     path
 }
 
-/// Builds the workspace's binaries (`strata-opt`, `strata`) in this test's
+/// Builds the workspace's binaries (`strata-opt`, `strata`,
+/// `strata-translate`) in this test's
 /// target directory and profile with the cargo that runs the tests, once per
 /// process, so that a driver never runs a binary older than its sources. A
 /// no-op build takes well under a second; a failed build fails the test.
@@ -90,7 +97,16 @@ pub fn build_tools() {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut command = Command::new(&cargo);
         command
-            .args(["build", "--bins", "-p", "strata-opt", "-p", "strata"])
+            .args([
+                "build",
+                "--bins",
+                "-p",
+                "strata-opt",
+                "-p",
+                "strata",
+                "-p",
+                "strata-translate",
+            ])
             .arg("--profile")
             .arg(&profile)
             .arg("--target-dir")

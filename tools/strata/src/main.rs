@@ -242,7 +242,10 @@ fn render(ctx: &Context, diags: &[strata_ir::Diagnostic], buffers: &[SourceBuffe
     let mut lines = Vec::new();
     for d in diags {
         for (i, part) in std::iter::once(d).chain(&d.notes).enumerate() {
+            // A follow-up error (one of several, attached as a note) is
+            // still an error, as in the rendering with source lines.
             let severity = match (i, part.severity) {
+                (_, strata_ir::Severity::Error) => "error",
                 (0, strata_ir::Severity::Warning) => "warning",
                 (0, strata_ir::Severity::Remark) => "remark",
                 (0, _) => "error",
@@ -489,6 +492,7 @@ fn run(
         module,
         func,
         args,
+        in_names,
         out_names,
         expected,
     } = prepare(model, inputs, expects, seed, dims, function)?;
@@ -497,6 +501,7 @@ fn run(
             run_function(&ctx, func, args).map_err(|e| DriverError::Message(e.to_string()))?
         }
         "graph" => {
+            check_graph_inputs(&ctx, model, func, &in_names, &args)?;
             let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
             let compiled =
                 strata_runtime::compiled::compile(&mut ctx, module, function, &shapes, threads)
@@ -544,6 +549,7 @@ pub(crate) struct Prepared {
     pub module: Operation,
     pub func: Operation,
     pub args: Vec<Tensor>,
+    pub in_names: Vec<String>,
     pub out_names: Vec<String>,
     pub expected: BTreeMap<String, (String, Tensor)>,
 }
@@ -597,9 +603,58 @@ pub(crate) fn prepare(
         module,
         func,
         args,
+        in_names,
         out_names,
         expected,
     })
+}
+
+/// Graph mode compiles the function for the inputs it is given: each must
+/// have its argument's dtype and a shape the argument's type admits (a
+/// dynamic dimension takes any size).
+fn check_graph_inputs(
+    ctx: &Context,
+    model: &Path,
+    func: Operation,
+    in_names: &[String],
+    args: &[Tensor],
+) -> Result<(), DriverError> {
+    let (arg_types, _) = strata_dialects::func::function_signature(ctx, func)
+        .ok_or_else(|| DriverError::Message("the function has no function type".into()))?;
+    let file = model.file_name().map_or_else(
+        || model.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    for ((name, &ty), t) in in_names.iter().zip(&arg_types).zip(args) {
+        let type_text = strata_ir::printer::type_to_string(ctx, ty);
+        let (shape, element) = match ctx.type_kind(ty) {
+            strata_ir::TypeKind::RankedTensor { shape, element, .. } => {
+                (Some(shape.clone()), *element)
+            }
+            _ => (None, ty),
+        };
+        if let Some(want) = dtype_of(ctx, element).filter(|&d| d != t.dtype()) {
+            return Err(DriverError::Message(format!(
+                "{file}: error: input '{name}' is {} {:?}, but the model takes {} ({type_text})",
+                t.dtype().name(),
+                t.shape(),
+                want.name()
+            )));
+        }
+        let fits = shape.is_none_or(|s| {
+            s.len() == t.shape().len()
+                && s.iter()
+                    .zip(t.shape())
+                    .all(|(&d, &g)| d < 0 || d as usize == g)
+        });
+        if !fits {
+            return Err(DriverError::Message(format!(
+                "{file}: error: input '{name}' has shape {:?}, which the model's {type_text} does not admit",
+                t.shape()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A compile error as the driver reports it (located diagnostics).

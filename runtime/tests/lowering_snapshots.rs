@@ -1,0 +1,97 @@
+//! Snapshots of the IR after every stage of graph mode's pipeline, for the
+//! example models at fixed shapes: the graph after import and shape
+//! inference, the tensor IR after `convert-graph-to-tensor` and after
+//! `tensor-fuse`, the kernels and host plan after `convert-tensor-to-kernel`,
+//! and the unoptimized LLVM IR of the first kernel.
+//!
+//! The stages together are [`HOST_PIPELINE`], which a test checks. Review a
+//! change with `cargo insta review`, or rewrite the snapshots with
+//! `INSTA_UPDATE=always cargo test -p strata-runtime --test
+//! lowering_snapshots` and read the diff.
+
+use std::path::PathBuf;
+
+use strata_ir::pass::{Instrumentation, OpPassManager, PassRegistry};
+use strata_ir::printer::{print_operation, PrintOptions};
+use strata_ir::{Context, Operation};
+use strata_runtime::compiled::{specialize, HOST_PIPELINE};
+
+/// The stages of [`HOST_PIPELINE`], each snapshotted after it runs.
+const STAGES: [(&str, &str); 4] = [
+    (
+        "graph",
+        "graph-infer-shapes,canonicalize,graph-infer-shapes",
+    ),
+    ("tensor", "convert-graph-to-tensor"),
+    ("fused", "tensor-fuse"),
+    ("kernel", "convert-tensor-to-kernel,canonicalize,cse"),
+];
+
+#[test]
+fn the_stages_are_the_host_pipeline() {
+    let joined: Vec<&str> = STAGES.iter().map(|(_, p)| *p).collect();
+    assert_eq!(
+        format!("builtin.module({})", joined.join(",")),
+        HOST_PIPELINE
+    );
+}
+
+fn model(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/onnx")
+        .join(name)
+}
+
+fn run_stage(ctx: &mut Context, module: Operation, pipeline: &str) {
+    let mut registry = PassRegistry::default();
+    strata_passes::register_all(&mut registry);
+    strata_lowering::register_passes(&mut registry);
+    let text = format!("builtin.module({pipeline})");
+    let mut pm =
+        OpPassManager::parse(&registry, &text).unwrap_or_else(|e| panic!("{}", e.render(&text)));
+    pm.run(ctx, module, &mut Instrumentation::default())
+        .unwrap_or_else(|d| panic!("{pipeline}: {}", d[0].message));
+}
+
+/// The `define` of function `name` in LLVM IR `text`.
+fn llvm_function<'a>(text: &'a str, name: &str) -> &'a str {
+    let start = text
+        .find(&format!("define void @{name}("))
+        .unwrap_or_else(|| panic!("no @{name} in the LLVM IR"));
+    let end = text[start..]
+        .find("\n}\n")
+        .map_or(text.len(), |e| start + e + 3);
+    &text[start..end]
+}
+
+/// Snapshot every stage of `file` compiled for `shapes`.
+fn snapshot_stages(file: &str, shapes: &[Vec<usize>]) {
+    let mut ctx = Context::new();
+    strata_dialects::register_all(&mut ctx);
+    strata_runtime::interp::install_folding(&mut ctx);
+    let module =
+        strata_onnx::import_file(&mut ctx, &model(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    specialize(&mut ctx, module, "main", shapes).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let stem = file.trim_end_matches(".onnx");
+    for (stage, pipeline) in STAGES {
+        run_stage(&mut ctx, module, pipeline);
+        let text = print_operation(&ctx, module, PrintOptions::default());
+        insta::assert_snapshot!(format!("{stem}_{stage}"), text);
+    }
+    let kernels = strata_lowering::kernel_to_host::kernel_funcs(&ctx, module);
+    let first = kernels.first().expect("at least one kernel");
+    let name = strata_lowering::kernel_to_host::kernel_name(&ctx, *first);
+    let llvm = strata_lowering::kernel_to_host::translate_to_llvm_ir(&ctx, module, false)
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    insta::assert_snapshot!(format!("{stem}_llvm"), llvm_function(&llvm, &name));
+}
+
+#[test]
+fn mlp_stages() {
+    snapshot_stages("mlp.onnx", &[vec![2, 16]]);
+}
+
+#[test]
+fn encoder_stages() {
+    snapshot_stages("encoder.onnx", &[vec![2, 8, 32]]);
+}
