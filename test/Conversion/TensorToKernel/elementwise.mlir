@@ -17,10 +17,11 @@
 // CHECK-LABEL: kernel.func @ew_0_map(%arg0: !kernel.ptr<f32>, %arg1: !kernel.ptr<f32>, %arg2: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
 // CHECK-NEXT:    %[[PID:.*]] = program_id x : i32
 // CHECK-NEXT:    %[[BLOCK:.*]] = arith.constant 1024 : i32
-// CHECK-NEXT:    %[[BASE:.*]] = arith.muli %[[PID]], %[[BLOCK]] : i32
+// Index arithmetic carries nsw (offsets fit in i32).
+// CHECK-NEXT:    %[[BASE:.*]] = arith.muli %[[PID]], %[[BLOCK]] overflow<nsw> : i32
 // CHECK-NEXT:    %[[R:.*]] = range 0, 1024 : tensor<1024xi32>
 // CHECK-NEXT:    %[[SB:.*]] = splat %[[BASE]] : i32 -> tensor<1024xi32>
-// CHECK-NEXT:    %[[OFFS:.*]] = arith.addi %[[SB]], %[[R]] : tensor<1024xi32>
+// CHECK-NEXT:    %[[OFFS:.*]] = arith.addi %[[SB]], %[[R]] overflow<nsw> : tensor<1024xi32>
 // CHECK-NEXT:    %[[N:.*]] = arith.constant 1200 : i32
 // CHECK-NEXT:    %[[SN:.*]] = splat %[[N]] : i32 -> tensor<1024xi32>
 // CHECK-NEXT:    %[[MASK:.*]] = arith.cmpi slt, %[[OFFS]], %[[SN]] : tensor<1024xi32>

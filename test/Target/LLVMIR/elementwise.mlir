@@ -22,9 +22,13 @@
 // The masked load: the mask, the fallback, the selected address.
 // CHECK: %[[PTR:[0-9]+]] = getelementptr float, ptr
 // CHECK: %[[MASK:[0-9]+]] = icmp slt i32 %{{[0-9]+}}, %[[N]]
-// CHECK-NEXT: store float 0.000000e+00, ptr %[[SLOT:scratch[0-9]*]]
-// CHECK-NEXT: %[[ADDR:[0-9]+]] = select i1 %[[MASK]], ptr %[[PTR]], ptr %[[SLOT]]
-// CHECK-NEXT: load float, ptr %[[ADDR]]
+// A masked load reads only where the mask is on (a conditional load, which
+// -O3 vectorizes into masked vector loads).
+// CHECK-NEXT: br i1 %[[MASK]], label %load, label %loaded
+// CHECK: load:
+// CHECK-NEXT: %[[V:[0-9]+]] = load float, ptr %[[PTR]]
+// CHECK: loaded:
+// CHECK-NEXT: phi float [ %[[V]], %load ], [ 0.000000e+00, %{{.*}} ]
 // CHECK: fadd float
 // CHECK-NEXT: call float @llvm.maximum.f32(float %{{[0-9]+}}, float 0.000000e+00)
 // The masked store branches around the store.

@@ -11,7 +11,7 @@
 // CHECK: fdiv
 // CHECK-LABEL: define void @main_1_contract(ptr %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5) {
 // CHECK: %pid_y = srem i64
-// CHECK: call float @llvm.fmuladd.f32(
+// CHECK: call <8 x float> @llvm.fmuladd.v8f32(
 // CHECK-NOT: define {{.*}}@main(
 
 // O3-LABEL: define void @main_0_reduce(

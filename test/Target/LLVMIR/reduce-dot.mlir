@@ -7,8 +7,8 @@
 
 // CHECK-LABEL: define void @row_max(ptr %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5) {
 // The masked load falls back to -inf.
-// CHECK: store float 0xFFF0000000000000, ptr %scratch
-// CHECK: select i1
+// CHECK: br i1 %{{[0-9]+}}, label %load, label %loaded
+// CHECK: phi float [ %{{[0-9]+}}, %load ], [ 0xFFF0000000000000, %{{.*}} ]
 // The reduction: the first element, then elements 1..128 combined.
 // CHECK: icmp slt i64 %{{.*}}, 128
 // CHECK: call float @llvm.maximum.f32(
@@ -19,8 +19,9 @@
 // CHECK-DAG: alloca [256 x float]
 // CHECK: for:
 // CHECK: %iv = phi i32
-// CHECK: call float @llvm.fmuladd.f32(float %{{[0-9]+}}, float %{{[0-9]+}}, float %{{[0-9]+}})
-// CHECK: declare float @llvm.fmuladd.f32(float, float, float)
+// A 16x16 accumulator takes the register-blocked micro-kernel: vector FMAs.
+// CHECK: call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}})
+// CHECK: declare <8 x float> @llvm.fmuladd.v8f32(<8 x float>, <8 x float>, <8 x float>)
 
 // O3-LABEL: define void @row_max(
 // O3-LABEL: define void @dot_k(

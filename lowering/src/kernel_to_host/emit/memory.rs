@@ -1,0 +1,128 @@
+//! Masked loads and stores of tiles and scalars.
+
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
+use strata_dialects::kernel::types::{element_of, tile_shape};
+use strata_ir::{Operation, TypeKind, Value};
+
+use super::{Emitter, Repr, R};
+
+impl<'a, 'ctx> Emitter<'a, 'ctx> {
+    pub(super) fn emit_load(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let result = ir.result(op, 0);
+        let ty = ir.value_type(result);
+        let lt = self.host_type(op, element_of(ir, ty))?;
+        let n = ir.num_operands(op);
+        let (ptr, mask, other) = (
+            ir.operand(op, 0),
+            (n > 1).then(|| ir.operand(op, 1)),
+            (n > 2).then(|| ir.operand(op, 2)),
+        );
+        if !matches!(ir.type_kind(ty), TypeKind::RankedTensor { .. }) {
+            let p = self.scalar(op, ptr)?.into_pointer_value();
+            let v = self.masked_load(op, lt, p, mask.map(|m| (m, other)), &[])?;
+            self.values.insert(result, Repr::Scalar(v));
+            return Ok(());
+        }
+        let shape = tile_shape(ir, ty);
+        let tile = self.alloc_tile(op, &shape, element_of(ir, ty))?;
+        let t = tile.clone();
+        self.nd_loop(&shape, &mut |e, idx| {
+            let p = e.element(op, ptr, idx)?.into_pointer_value();
+            let v = e.masked_load(op, lt, p, mask.map(|m| (m, other)), idx)?;
+            let dst = e.element_ptr(&t, idx)?;
+            e.builder.build_store(dst, v)?;
+            Ok(())
+        })?;
+        self.values.insert(result, Repr::Tile(tile));
+        Ok(())
+    }
+
+    /// `mask ? *p : other`, reading `*p` only where the mask is on: a
+    /// conditional load, which LLVM's vectorizer turns into masked vector
+    /// loads (`llvm.masked.load`) where the addresses are consecutive.
+    pub(super) fn masked_load(
+        &mut self,
+        op: Operation,
+        lt: BasicTypeEnum<'ctx>,
+        p: PointerValue<'ctx>,
+        mask: Option<(Value, Option<Value>)>,
+        idx: &[IntValue<'ctx>],
+    ) -> R<BasicValueEnum<'ctx>> {
+        let Some((mask, other)) = mask else {
+            return Ok(self.builder.build_load(lt, p, "")?);
+        };
+        let m = self.element(op, mask, idx)?.into_int_value();
+        let fallback = match other {
+            Some(o) => self.element(op, o, idx)?,
+            None => lt.const_zero(),
+        };
+        let before = self.current_block()?;
+        let yes = self.llvm.append_basic_block(self.function, "load");
+        let done = self.llvm.append_basic_block(self.function, "loaded");
+        self.builder.build_conditional_branch(m, yes, done)?;
+        self.builder.position_at_end(yes);
+        let v = self.builder.build_load(lt, p, "")?;
+        self.builder.build_unconditional_branch(done)?;
+        self.builder.position_at_end(done);
+        let phi = self.builder.build_phi(lt, "")?;
+        phi.add_incoming(&[(&v, yes), (&fallback, before)]);
+        Ok(phi.as_basic_value())
+    }
+
+    pub(super) fn scratch_slot(
+        &self,
+        op: Operation,
+        lt: BasicTypeEnum<'ctx>,
+    ) -> R<PointerValue<'ctx>> {
+        let b = self.llvm.create_builder();
+        match self.entry.get_first_instruction() {
+            Some(first) => b.position_before(&first),
+            None => b.position_at_end(self.entry),
+        }
+        let _ = op;
+        Ok(b.build_alloca(lt, "scratch")?)
+    }
+
+    pub(super) fn emit_store(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let (ptr, value) = (ir.operand(op, 0), ir.operand(op, 1));
+        let mask = (ir.num_operands(op) > 2).then(|| ir.operand(op, 2));
+        let ty = ir.value_type(ptr);
+        if !matches!(ir.type_kind(ty), TypeKind::RankedTensor { .. }) {
+            let p = self.scalar(op, ptr)?.into_pointer_value();
+            let v = self.scalar(op, value)?;
+            return self.masked_store(op, p, v, mask, &[]);
+        }
+        let shape = tile_shape(ir, ty);
+        self.nd_loop(&shape, &mut |e, idx| {
+            let p = e.element(op, ptr, idx)?.into_pointer_value();
+            let v = e.element(op, value, idx)?;
+            e.masked_store(op, p, v, mask, idx)
+        })
+    }
+
+    pub(super) fn masked_store(
+        &mut self,
+        op: Operation,
+        p: PointerValue<'ctx>,
+        v: BasicValueEnum<'ctx>,
+        mask: Option<Value>,
+        idx: &[IntValue<'ctx>],
+    ) -> R<()> {
+        let Some(mask) = mask else {
+            self.builder.build_store(p, v)?;
+            return Ok(());
+        };
+        let m = self.element(op, mask, idx)?.into_int_value();
+        let yes = self.llvm.append_basic_block(self.function, "store");
+        let done = self.llvm.append_basic_block(self.function, "stored");
+        self.builder.build_conditional_branch(m, yes, done)?;
+        self.builder.position_at_end(yes);
+        self.builder.build_store(p, v)?;
+        self.builder.build_unconditional_branch(done)?;
+        self.builder.position_at_end(done);
+        Ok(())
+    }
+}
