@@ -6,9 +6,10 @@ Run with the venv made by scripts/setup-onnx:
     scripts/setup-onnx && .local/onnx-venv/bin/python examples/onnx/make_models.py
 
 Writes, next to this script:
-    mlp.onnx       encoder.onnx
+    mlp.onnx       encoder.onnx       convnet.onnx
     mlp_input_x.npy      mlp_expected_probs.npy
     encoder_input_x.npy  encoder_expected_y.npy
+    convnet_input_x.npy  convnet_expected_probs.npy
 
 Everything is deterministic (fixed numpy seeds). The expected outputs come from
 onnxruntime (CPUExecutionProvider, graph optimizations disabled) and are also
@@ -203,6 +204,64 @@ def build_encoder():
     return model, reference
 
 
+# ---------------------------------------------------------------------------
+# convnet: a small CNN (conv 3x3 + relu, 2x2 max pool, conv 3x3 stride 2 +
+# batch norm + relu, global average pool, linear, softmax) on 16x16 images.
+
+def build_convnet():
+    b = Builder(seed=3)
+    w1 = b.weight("conv1.weight", (8, 3, 3, 3), scale=0.3)
+    b1 = b.weight("conv1.bias", (8,))
+    w2 = b.weight("conv2.weight", (16, 8, 3, 3), scale=0.2)
+    gamma = b.const("bn2.weight", 1.0 + 0.1 * b.rng.standard_normal(16))
+    beta = b.weight("bn2.bias", (16,))
+    mean = b.weight("bn2.running_mean", (16,))
+    var = b.const("bn2.running_var", 1.0 + 0.1 * np.abs(b.rng.standard_normal(16)))
+    wf = b.weight("fc.weight", (10, 16), scale=0.3)
+    bf = b.weight("fc.bias", (10,))
+    h = b.node("Conv", "conv1/Conv", ["x", w1, b1], kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    h = b.node("Relu", "conv1/Relu", [h])
+    h = b.node("MaxPool", "pool1/MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    h = b.node("Conv", "conv2/Conv", [h, w2], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    h = b.node("BatchNormalization", "bn2/BatchNormalization", [h, gamma, beta, mean, var], epsilon=1e-5)
+    h = b.node("Relu", "bn2/Relu", [h])
+    h = b.node("GlobalAveragePool", "pool2/GlobalAveragePool", [h])
+    h = b.node("Flatten", "flatten/Flatten", [h], axis=1)
+    h = b.node("Gemm", "fc/Gemm", [h, wf, bf], transB=1)
+    b.node("Softmax", "softmax/Softmax", [h], ["probs"], axis=-1)
+    model = b.model(
+        "convnet",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3, 16, 16])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["batch", 10])],
+        "A small CNN: conv, max pool, strided conv with batch norm, global average pool, linear, softmax.",
+    )
+
+    def conv(x, w, stride, pad):
+        n, c, hh, ww = x.shape
+        o, _, kh, kw = w.shape
+        xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+        oh, ow = (hh + 2 * pad - kh) // stride + 1, (ww + 2 * pad - kw) // stride + 1
+        out = np.zeros((n, o, oh, ow))
+        for i in range(kh):
+            for j in range(kw):
+                patch = xp[:, :, i:i + stride * oh:stride, j:j + stride * ow:stride]  # n c oh ow
+                out += np.einsum("ncyx,oc->noyx", patch, w[:, :, i, j])
+        return out
+
+    def reference(x):
+        w = b.init
+        h = np.maximum(conv(x, w("conv1.weight"), 1, 1) + w("conv1.bias")[None, :, None, None], 0.0)
+        n, c, hh, ww = h.shape
+        h = h.reshape(n, c, hh // 2, 2, ww // 2, 2).max(axis=(3, 5))
+        h = conv(h, w("conv2.weight"), 2, 1)
+        g, bb, m, v = (w(f"bn2.{k}")[None, :, None, None] for k in ("weight", "bias", "running_mean", "running_var"))
+        h = np.maximum((h - m) / np.sqrt(v + 1e-5) * g + bb, 0.0)
+        h = h.mean(axis=(2, 3))
+        return softmax(h @ w("fc.weight").T + w("fc.bias"))
+
+    return model, reference
+
+
 def softmax(t):
     e = np.exp(t - t.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -233,6 +292,7 @@ def emit(name, model, reference, input_shape, seed):
 def main():
     emit("mlp", *build_mlp(), input_shape=(4, 16), seed=101)
     emit("encoder", *build_encoder(), input_shape=(2, 8, D_MODEL), seed=102)
+    emit("convnet", *build_convnet(), input_shape=(2, 3, 16, 16), seed=103)
 
 
 if __name__ == "__main__":

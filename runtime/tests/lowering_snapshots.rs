@@ -95,3 +95,8 @@ fn mlp_stages() {
 fn encoder_stages() {
     snapshot_stages("encoder.onnx", &[vec![2, 8, 32]]);
 }
+
+#[test]
+fn convnet_stages() {
+    snapshot_stages("convnet.onnx", &[vec![2, 3, 16, 16]]);
+}

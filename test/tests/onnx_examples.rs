@@ -1,6 +1,7 @@
-//! The example models (examples/onnx: an MLP and a transformer encoder
-//! block) against onnxruntime: each is imported, shape-inferred and
-//! verified (every result shape resolved), and run in eager mode on random
+//! The example models (examples/onnx: an MLP, a transformer encoder block
+//! and a small convnet) against onnxruntime: each is imported,
+//! shape-inferred and verified (every result shape resolved), and run in
+//! eager mode and in graph mode (compiled for each input shape) on random
 //! inputs of several batch and sequence sizes; onnxruntime (from the venv
 //! scripts/setup-onnx makes) runs the same inputs, and the outputs must agree
 //! within `Tolerance::for_dtype` of the output's dtype (f32: rtol 1e-4,
@@ -42,14 +43,24 @@ fn random(shape: &[usize], seed: u64) -> Tensor {
     Tensor::from_f64_vec(DType::F32, shape, &values)
 }
 
-fn check_model(
-    file: &str,
-    input: &str,
-    output: &str,
-    shapes: &[Vec<usize>],
-    python: &Path,
-    tmp: &Path,
-) -> Result<(), String> {
+/// One example: the file, its input and output names, the input shapes to
+/// try, and whether graph mode compiles it.
+struct Case {
+    file: &'static str,
+    input: &'static str,
+    output: &'static str,
+    shapes: Vec<Vec<usize>>,
+    graph: bool,
+}
+
+fn check_model(case: &Case, python: &Path, tmp: &Path) -> Result<(), String> {
+    let Case {
+        file,
+        input,
+        output,
+        ref shapes,
+        graph: graph_mode,
+    } = *case;
     // The examples have checked-in data; test inputs (test/onnx/Inputs) do not.
     let example = root().join("examples/onnx").join(file);
     let model = if example.exists() {
@@ -99,12 +110,32 @@ fn check_model(
         }
         let reference =
             npy::load(&out_dir.join(format!("{output}.npy"))).map_err(|e| e.to_string())?;
-        let got = run_function(&ctx, main, vec![x]).map_err(|e| e.to_string())?;
+        let got = run_function(&ctx, main, vec![x.clone()]).map_err(|e| e.to_string())?;
         allclose(&got[0], &reference, Tolerance::for_dtype(reference.dtype()))
             .map_err(|m| format!("{file} with input shape {shape:?}: {m}"))?;
-        println!("{file} {shape:?}: matches onnxruntime");
+        if !graph_mode {
+            println!("{file} {shape:?}: matches onnxruntime (eager)");
+            continue;
+        }
+        let graph = run_graph(&model, &x)?;
+        allclose(&graph, &reference, Tolerance::for_dtype(reference.dtype()))
+            .map_err(|m| format!("{file} in graph mode with input shape {shape:?}: {m}"))?;
+        println!("{file} {shape:?}: matches onnxruntime (eager and graph)");
     }
     Ok(())
+}
+
+/// The model compiled for `x`'s shape (graph mode, 2 threads) and run on it.
+fn run_graph(model: &Path, x: &Tensor) -> Result<Tensor, String> {
+    let mut ctx = Context::new();
+    let module = strata_onnx::import_file(&mut ctx, model).map_err(|e| e.to_string())?;
+    let compiled =
+        strata_runtime::compiled::compile(&mut ctx, module, "main", &[x.shape().to_vec()], 2)
+            .map_err(|e| format!("{}: graph mode: {e}", model.display()))?;
+    let mut out = compiled
+        .run(std::slice::from_ref(x))
+        .map_err(|e| e.to_string())?;
+    out.pop().ok_or_else(|| "no output".to_string())
 }
 
 fn main() -> ExitCode {
@@ -122,25 +153,41 @@ fn main() -> ExitCode {
         eprintln!("{}: {e}", tmp.display());
         return ExitCode::FAILURE;
     }
-    let cases: [(&str, &str, &str, Vec<Vec<usize>>); 3] = [
-        (
-            "mlp.onnx",
-            "x",
-            "probs",
-            vec![vec![1, 16], vec![7, 16], vec![32, 16]],
-        ),
-        (
-            "encoder.onnx",
-            "x",
-            "y",
-            vec![vec![1, 1, 32], vec![3, 5, 32], vec![2, 17, 32]],
-        ),
-        // An opset-11 model: axes and split sizes as attributes.
-        ("opset11.onnx", "x", "y", vec![vec![1, 6], vec![5, 6]]),
+    let cases = [
+        Case {
+            file: "mlp.onnx",
+            input: "x",
+            output: "probs",
+            shapes: vec![vec![1, 16], vec![7, 16], vec![32, 16]],
+            graph: true,
+        },
+        Case {
+            file: "encoder.onnx",
+            input: "x",
+            output: "y",
+            shapes: vec![vec![1, 1, 32], vec![3, 5, 32], vec![2, 17, 32]],
+            graph: true,
+        },
+        Case {
+            file: "convnet.onnx",
+            input: "x",
+            output: "probs",
+            shapes: vec![vec![1, 3, 16, 16], vec![3, 3, 16, 16]],
+            graph: true,
+        },
+        // An opset-11 model: axes and split sizes as attributes (graph
+        // mode does not lower `graph.split` yet).
+        Case {
+            file: "opset11.onnx",
+            input: "x",
+            output: "y",
+            shapes: vec![vec![1, 6], vec![5, 6]],
+            graph: false,
+        },
     ];
     let mut failed = 0;
-    for (file, input, output, shapes) in &cases {
-        if let Err(e) = check_model(file, input, output, shapes, &python, &tmp) {
+    for case in &cases {
+        if let Err(e) = check_model(case, &python, &tmp) {
             eprintln!("FAIL {e}");
             failed += 1;
         }
