@@ -17,6 +17,7 @@
 //! i64 gz, i64 begin, i64 end)` ([`crate::llvm::HostKernel`]).
 
 mod emit;
+mod fastmath;
 mod scalar;
 
 use inkwell::builder::BuilderError;

@@ -95,6 +95,18 @@ fn is_float_type(ir: &Context, ty: Type) -> bool {
 }
 
 impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
+    fn is_f32(&self, ty: BasicTypeEnum<'ctx>) -> bool {
+        ty == self.llvm.f32_type().into()
+    }
+
+    fn fast_math(&self) -> super::fastmath::FastMath<'_, 'ctx> {
+        super::fastmath::FastMath {
+            llvm: self.llvm,
+            module: self.module,
+            builder: self.builder,
+        }
+    }
+
     fn fast(&self, inst: Option<InstructionValue<'ctx>>) {
         if self.reassoc {
             if let Some(i) = inst {
@@ -301,6 +313,7 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
                 .build_float_to_unsigned_int(float(a(0)?), rt.into_int_type(), "")?
                 .into(),
             "arith.bitcast" => b.build_bit_cast(a(0)?, rt, "")?,
+            "math.exp" if self.is_f32(rt) => self.fast_math().exp(float(a(0)?))?.into(),
             "math.exp" => self.intrinsic(op, "llvm.exp", rt, &[a(0)?])?,
             "math.exp2" => self.intrinsic(op, "llvm.exp2", rt, &[a(0)?])?,
             "math.log" => self.intrinsic(op, "llvm.log", rt, &[a(0)?])?,
@@ -328,7 +341,9 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
                 rt,
                 &[a(0)?, self.llvm.bool_type().const_zero().into()],
             )?,
+            "math.tanh" if self.is_f32(rt) => self.fast_math().tanh(float(a(0)?))?.into(),
             "math.tanh" => self.libm(op, "tanh", rt, a(0)?)?,
+            "math.erf" if self.is_f32(rt) => self.fast_math().erf(float(a(0)?))?.into(),
             "math.erf" => self.libm(op, "erf", rt, a(0)?)?,
             "math.tan" => self.libm(op, "tan", rt, a(0)?)?,
             "math.atan" => self.libm(op, "atan", rt, a(0)?)?,
