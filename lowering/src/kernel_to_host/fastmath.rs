@@ -152,7 +152,7 @@ impl<'a, 'ctx> FastMath<'a, 'ctx> {
 
     pub fn tanh(&self, x: FloatValue<'ctx>) -> R<FloatValue<'ctx>> {
         let b = self.builder;
-        let xc = self.clamp(x, -7.90531110763549805, 7.90531110763549805)?;
+        let xc = self.clamp(x, -7.905_311_107_635_498, 7.905_311_107_635_498)?;
         let x2 = b.build_float_mul(xc, xc, "")?;
         let p = self.horner(
             x2,
