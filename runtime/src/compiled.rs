@@ -23,7 +23,16 @@ use crate::tensor::{DType, Tensor};
 /// With static shapes, `canonicalize` folds shape computations
 /// (`graph.shape_of` and what depends on it) into constants; after the
 /// conversion it cleans the kernels' index arithmetic.
-pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
+///
+/// Kernel selection: f32 and f64 contractions are library matrix products
+/// (`matrixmultiply`'s register-blocked, cache-blocked GEMM), several times
+/// faster on the host than the generated contraction kernels; their
+/// epilogues run as separate kernels. `HOST_PIPELINE_GENERATED` keeps
+/// every contraction a generated kernel.
+pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
+
+/// [`HOST_PIPELINE`] with generated kernels only.
+pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
 
 /// Why a model did not compile.
 #[derive(Debug, thiserror::Error)]
@@ -73,11 +82,124 @@ enum Buf {
     Const(usize),
 }
 
+/// What one step of the plan runs.
+enum Work {
+    /// A compiled kernel on a grid.
+    Kernel(HostKernel, [i64; 3]),
+    /// A library matrix product (`kernel.gemm`).
+    Gemm(Gemm),
+}
+
 struct Launch {
-    kernel: HostKernel,
+    work: Work,
     name: String,
-    grid: [i64; 3],
     args: Vec<Buf>,
+    /// Whether the step is worth spreading over threads (small steps run
+    /// on the calling thread: a pool's fork and join costs more than they do).
+    parallel: bool,
+}
+
+/// Steps touching fewer bytes than this (their largest buffer), or matrix
+/// products of fewer multiply-adds, run on one thread.
+const PARALLEL_BYTES: u64 = 64 << 10;
+const PARALLEL_FLOPS: u64 = 1 << 20;
+
+/// A batched strided matrix product (see `kernel.gemm`); strides in elements.
+struct Gemm {
+    f64: bool,
+    batch: Vec<i64>,
+    m: usize,
+    n: usize,
+    k: usize,
+    strides: [Vec<i64>; 3],
+}
+
+impl Gemm {
+    /// Run on `lhs`, `rhs`, `out` (element pointers), splitting the batches
+    /// and the rows over `pool`'s threads.
+    ///
+    /// # Safety
+    /// The pointers must hold every element the strides reach (the verifier
+    /// of `kernel.gemm` checks it against the buffers' types).
+    unsafe fn run(&self, ptrs: [u64; 3], pool: Option<&rayon::ThreadPool>) {
+        let batches: i64 = self.batch.iter().product();
+        let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
+        // Row panels: enough tasks for the threads, at least 16 rows each.
+        let panels =
+            ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, self.m.div_ceil(16).max(1));
+        let rows = self.m.div_ceil(panels);
+        let task = move |t: usize| {
+            let (bi, panel) = (t / panels, t % panels);
+            let r0 = panel * rows;
+            let m = rows.min(self.m.saturating_sub(r0));
+            if m == 0 {
+                return;
+            }
+            // The batch's element offset in each operand.
+            let mut offsets = [0i64; 3];
+            let mut rest = bi as i64;
+            for d in (0..self.batch.len()).rev() {
+                let i = rest % self.batch[d];
+                rest /= self.batch[d];
+                for (o, s) in offsets.iter_mut().zip(&self.strides) {
+                    *o += i * s[d];
+                }
+            }
+            let nb = self.batch.len();
+            let st = |o: usize, j: usize| self.strides[o][nb + j] as isize;
+            offsets[0] += r0 as i64 * self.strides[0][nb];
+            offsets[2] += r0 as i64 * self.strides[2][nb];
+            // SAFETY: upheld by the caller; panels write disjoint rows.
+            unsafe {
+                if self.f64 {
+                    let e = |o: usize| (ptrs[o] as *mut f64).offset(offsets[o] as isize);
+                    matrixmultiply::dgemm(
+                        m,
+                        self.k,
+                        self.n,
+                        1.0,
+                        e(0),
+                        st(0, 0),
+                        st(0, 1),
+                        e(1),
+                        st(1, 0),
+                        st(1, 1),
+                        0.0,
+                        e(2),
+                        st(2, 0),
+                        st(2, 1),
+                    );
+                } else {
+                    let e = |o: usize| (ptrs[o] as *mut f32).offset(offsets[o] as isize);
+                    matrixmultiply::sgemm(
+                        m,
+                        self.k,
+                        self.n,
+                        1.0,
+                        e(0),
+                        st(0, 0),
+                        st(0, 1),
+                        e(1),
+                        st(1, 0),
+                        st(1, 1),
+                        0.0,
+                        e(2),
+                        st(2, 0),
+                        st(2, 1),
+                    );
+                }
+            }
+        };
+        let tasks = batches.max(1) as usize * panels;
+        match pool {
+            Some(pool) if tasks > 1 => pool.scope(|s| {
+                for t in 0..tasks {
+                    s.spawn(move |_| task(t));
+                }
+            }),
+            _ => (0..tasks).for_each(task),
+        }
+    }
 }
 
 /// The time of each launch of a run, in milliseconds, with its kernel.
@@ -237,11 +359,59 @@ impl CompiledModel {
                     for a in launch_op.args(ctx) {
                         args.push(buf_of(a)?);
                     }
+                    let bytes = launch_op
+                        .args(ctx)
+                        .iter()
+                        .map(|&a| {
+                            strata_lowering::tensor_to_kernel::plan::memref_bytes(
+                                ctx,
+                                ctx.value_type(a),
+                            )
+                        })
+                        .max()
+                        .unwrap_or(0);
                     steps.push(Launch {
-                        kernel,
+                        work: Work::Kernel(kernel, grid),
                         name: callee,
-                        grid,
                         args,
+                        parallel: bytes >= PARALLEL_BYTES,
+                    });
+                }
+                "kernel.gemm" => {
+                    let g = strata_dialects::kernel::GemmOp(op);
+                    let element = ctx
+                        .type_kind(ctx.value_type(ctx.operand(op, 0)))
+                        .element_type();
+                    let f64 = element.and_then(|e| ctx.float_kind(e))
+                        == Some(strata_ir::float::FloatKind::F64);
+                    let size = |v: Option<i64>| v.unwrap_or(0).max(0) as usize;
+                    let gemm = Gemm {
+                        f64,
+                        batch: g.batch(ctx).unwrap_or_default(),
+                        m: size(g.m(ctx)),
+                        n: size(g.n(ctx)),
+                        k: size(g.k(ctx)),
+                        strides: [
+                            g.lhs_strides(ctx).unwrap_or_default(),
+                            g.rhs_strides(ctx).unwrap_or_default(),
+                            g.out_strides(ctx).unwrap_or_default(),
+                        ],
+                    };
+                    let args = ctx
+                        .operands(op)
+                        .map(buf_of)
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let name = format!(
+                        "gemm {}x{}x{} (batch {:?})",
+                        gemm.m, gemm.k, gemm.n, gemm.batch
+                    );
+                    let flops = (gemm.m * gemm.n * gemm.k) as u64
+                        * gemm.batch.iter().product::<i64>().max(1) as u64;
+                    steps.push(Launch {
+                        work: Work::Gemm(gemm),
+                        name,
+                        args,
+                        parallel: flops >= PARALLEL_FLOPS,
                     });
                 }
                 "func.return" => {
@@ -349,9 +519,14 @@ impl CompiledModel {
             let start = times.as_ref().map(|_| Instant::now());
             // SAFETY: the plan was checked when it was built: each buffer is
             // sized for its memref type, the kernels' masks keep their
-            // accesses inside those, the inputs match the compiled shapes,
-            // and the arena is held for the whole run.
-            unsafe { launch(step.kernel, &args, step.grid, self.pool.as_ref()) };
+            // accesses inside those (and the verifier of kernel.gemm its
+            // strides), the inputs match the compiled shapes, and the arena
+            // is held for the whole run.
+            let pool = self.pool.as_ref().filter(|_| step.parallel);
+            match &step.work {
+                Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, pool) },
+                Work::Gemm(g) => unsafe { g.run([args[0], args[1], args[2]], pool) },
+            }
             if let (Some(t), Some(start)) = (times.as_deref_mut(), start) {
                 t.push(start.elapsed().as_secs_f64() * 1e3);
             }
@@ -391,13 +566,26 @@ pub fn compile(
     shapes: &[Vec<usize>],
     threads: usize,
 ) -> Result<CompiledModel, CompileError> {
+    compile_with(ctx, module, func, shapes, threads, HOST_PIPELINE)
+}
+
+/// [`compile`] with another pipeline from `graph` to the host plan (such
+/// as [`HOST_PIPELINE_GENERATED`]).
+pub fn compile_with(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+    threads: usize,
+    pipeline: &str,
+) -> Result<CompiledModel, CompileError> {
     specialize(ctx, module, func, shapes)?;
     crate::interp::install_folding(ctx);
     let mut registry = PassRegistry::default();
     strata_passes::register_all(&mut registry);
     strata_lowering::register_passes(&mut registry);
-    let mut pm = OpPassManager::parse(&registry, HOST_PIPELINE)
-        .map_err(|e| CompileError::Plan(e.render(HOST_PIPELINE)))?;
+    let mut pm = OpPassManager::parse(&registry, pipeline)
+        .map_err(|e| CompileError::Plan(e.render(pipeline)))?;
     let mut instrumentation = strata_ir::pass::Instrumentation::default();
     pm.run(ctx, module, &mut instrumentation)
         .map_err(CompileError::Diagnostics)?;

@@ -20,7 +20,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use strata_ir::{parser, Context, SourceBuffer};
-use strata_runtime::compiled::compile;
+use strata_runtime::compiled::compile_with;
 use strata_runtime::interp::{lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::Tensor;
@@ -540,26 +540,32 @@ fn parse(text: &str) -> Result<(Context, strata_ir::Operation), String> {
     Ok((ctx, module))
 }
 
-/// Eager and graph mode (1 and 2 threads) on one program.
+/// Eager and graph mode on one program: library matrix products on 1 and 2
+/// threads, and generated contraction kernels on 2.
 fn check(text: &str, inputs: &[Tensor]) -> Result<(), String> {
     let (ctx, module) = parse(text)?;
     let func = lookup_function(&ctx, module, "main").ok_or("no @main")?;
     let expected = run_function(&ctx, func, inputs.to_vec())
         .map_err(|e| format!("the interpreter failed (a generator bug?): {e}"))?;
     let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
-    for threads in [1, 2] {
+    for (threads, pipeline) in [
+        (1, strata_runtime::compiled::HOST_PIPELINE),
+        (2, strata_runtime::compiled::HOST_PIPELINE),
+        (2, strata_runtime::compiled::HOST_PIPELINE_GENERATED),
+    ] {
         let (mut ctx, module) = parse(text)?;
-        let model = compile(&mut ctx, module, "main", &shapes, threads).map_err(|e| {
-            let located = match &e {
-                strata_runtime::compiled::CompileError::Diagnostics(d) => d
-                    .iter()
-                    .map(|d| strata_ir::diagnostics::render(&ctx, d, &[]))
-                    .collect::<Vec<_>>()
-                    .join(""),
-                other => other.to_string(),
-            };
-            format!("graph mode did not compile: {located}")
-        })?;
+        let model =
+            compile_with(&mut ctx, module, "main", &shapes, threads, pipeline).map_err(|e| {
+                let located = match &e {
+                    strata_runtime::compiled::CompileError::Diagnostics(d) => d
+                        .iter()
+                        .map(|d| strata_ir::diagnostics::render(&ctx, d, &[]))
+                        .collect::<Vec<_>>()
+                        .join(""),
+                    other => other.to_string(),
+                };
+                format!("graph mode did not compile: {located}")
+            })?;
         let got = model
             .run(inputs)
             .map_err(|e| format!("graph mode did not run: {e}"))?;

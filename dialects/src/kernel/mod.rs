@@ -41,4 +41,5 @@ pub fn register(ctx: &mut Context) {
     AllocOp::register(ctx);
     ConstantOp::register(ctx);
     ViewOp::register(ctx);
+    GemmOp::register(ctx);
 }

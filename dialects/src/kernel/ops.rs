@@ -12,7 +12,7 @@ use crate::kernel::syntax::{
 use crate::kernel::types::is_ptr_like;
 use crate::kernel::verify::{
     infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_dot, verify_expand_dims,
-    verify_kernel_func, verify_launch, verify_load, verify_range, verify_reduce,
+    verify_gemm, verify_kernel_func, verify_launch, verify_load, verify_range, verify_reduce,
     verify_reduce_regions, verify_return, verify_splat, verify_store, verify_view, verify_yield,
 };
 
@@ -300,4 +300,43 @@ pub struct ConstantOp {
 pub struct ViewOp {
     src: Operand<StaticMemRef>,
     result: Result<StaticMemRef>,
+}
+
+attr_constraint!(
+    /// `array<i64: ...>`.
+    I64Array, "i64 dense array attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::AttrKind::DenseArray { element, .. }
+            if matches!(ctx.type_kind(*element), TypeKind::Integer { width: 64, .. })
+    ),
+    value: Vec<i64> = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::AttrKind::DenseArray { values, .. } => Some(values.iter().map(|&v| v as i64).collect()),
+        _ => None,
+    }
+);
+
+/// A batched, strided matrix product by a library routine, in the host
+/// plan: `out[b][i][j] = sum_p lhs[b][i][p] * rhs[b][p][j]`.
+///
+/// `batch` lists the batch sizes; `m`, `n`, `k` the matrix sizes. Each
+/// `*_strides` gives, in elements, one stride per batch dim then the row
+/// and column strides of that operand (`lhs`: M then K, `rhs`: K then N,
+/// `out`: M then N), so that transposed and broadcast operands need no
+/// copy. The target chooses the routine (on the host, `matrixmultiply`'s
+/// `sgemm`/`dgemm`); kernel selection in `convert-tensor-to-kernel` emits it
+/// for f32 and f64 contractions.
+#[op("kernel.gemm",
+     format = "$lhs `,` $rhs `,` $out attr-dict `:` type($lhs) `,` type($rhs) `,` type($out)",
+     verify = verify_gemm)]
+pub struct GemmOp {
+    lhs: Operand<StaticMemRef>,
+    rhs: Operand<StaticMemRef>,
+    out: Operand<StaticMemRef>,
+    batch: Attr<I64Array>,
+    m: Attr<I64Attr>,
+    n: Attr<I64Attr>,
+    k: Attr<I64Attr>,
+    lhs_strides: Attr<I64Array>,
+    rhs_strides: Attr<I64Array>,
+    out_strides: Attr<I64Array>,
 }

@@ -482,3 +482,64 @@ pub(crate) fn verify_view(ctx: &Context, op: Operation) -> Result<(), Diagnostic
     }
     Ok(())
 }
+
+pub(crate) fn verify_gemm(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let g = crate::kernel::ops::GemmOp(op);
+    let batch = g.batch(ctx).unwrap_or_default();
+    let (m, n, k) = (
+        g.m(ctx).unwrap_or(0),
+        g.n(ctx).unwrap_or(0),
+        g.k(ctx).unwrap_or(0),
+    );
+    if m <= 0 || n <= 0 || k <= 0 || batch.iter().any(|&b| b <= 0) {
+        return Err(err(ctx, op, "sizes must be positive"));
+    }
+    let element = |i: usize| ctx.type_kind(operand_type(ctx, op, i)).element_type();
+    if element(0) != element(1) || element(0) != element(2) {
+        return Err(err(ctx, op, "operands must have one element type"));
+    }
+    let count = |i: usize| {
+        ctx.type_kind(operand_type(ctx, op, i))
+            .shape()
+            .map(strata_ir::types::num_elements)
+            .unwrap_or(0) as i64
+    };
+    for (i, (name, strides, rows, cols)) in [
+        ("lhs", g.lhs_strides(ctx), m, k),
+        ("rhs", g.rhs_strides(ctx), k, n),
+        ("out", g.out_strides(ctx), m, n),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let strides = strides.unwrap_or_default();
+        if strides.len() != batch.len() + 2 || strides.iter().any(|&s| s < 0) {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "{name}_strides must hold {} non-negative strides",
+                    batch.len() + 2
+                ),
+            ));
+        }
+        // The farthest element any index reaches must lie in the buffer.
+        let sizes: Vec<i64> = batch.iter().copied().chain([rows, cols]).collect();
+        let last: i64 = sizes
+            .iter()
+            .zip(&strides)
+            .map(|(&s, &st)| (s - 1) * st)
+            .sum();
+        if last >= count(i) {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "{name} is read out of bounds: element {last} of {}",
+                    count(i)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

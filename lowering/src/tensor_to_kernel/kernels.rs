@@ -19,9 +19,12 @@ use strata_ir::{Block, Context, Location, Operation, OperationState, Type, Value
 use super::builder::KernelBuilder;
 use super::group::{delinearize, err, linearize, Group, RowReduction, R};
 
-/// Tile sizes of the generated kernels.
+/// Tile sizes of the generated kernels, and the kernel selection.
 #[derive(Clone, Copy, Debug)]
 pub struct TileSizes {
+    /// f32 and f64 contractions become library calls (`kernel.gemm`), their
+    /// epilogues separate kernels.
+    pub library_gemm: bool,
     /// Elements per program of an elementwise kernel.
     pub block: i64,
     pub block_m: i64,
@@ -32,6 +35,7 @@ pub struct TileSizes {
 impl Default for TileSizes {
     fn default() -> Self {
         TileSizes {
+            library_gemm: false,
             block: 1024,
             block_m: 64,
             block_n: 64,
@@ -44,6 +48,7 @@ impl Default for TileSizes {
 const MAX_ROW: i64 = 16384;
 
 /// The ops of one kernel, what they read and what they give.
+#[derive(Clone)]
 pub(crate) struct GroupIr {
     pub ops: Vec<Operation>,
     pub inputs: Vec<Value>,
@@ -568,4 +573,90 @@ fn contraction(
         grid.push(batches);
     }
     Ok(grid)
+}
+
+/// A contraction as a batched strided matrix product (`kernel.gemm`).
+pub(crate) struct GemmPlan {
+    pub batch: Vec<i64>,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub lhs_strides: Vec<i64>,
+    pub rhs_strides: Vec<i64>,
+    pub out_strides: Vec<i64>,
+}
+
+/// The contraction of `group` as a library call, when it is one: an f32 or
+/// f64 contraction over one dimension whose operands are inputs of the
+/// group, and whose result the rest of the group (if any) reads through
+/// identity maps at the same shape.
+pub(crate) fn library_gemm(ctx: &Context, group: &GroupIr) -> Option<(Operation, GemmPlan)> {
+    let contracts: Vec<Operation> = group
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| ctx.op_name_str(o) == ContractOp::NAME)
+        .collect();
+    let [c] = contracts[..] else {
+        return None;
+    };
+    let op = ContractOp(c);
+    let (lhs, rhs) = (op.lhs(ctx), op.rhs(ctx));
+    if !group.inputs.contains(&lhs) || !group.inputs.contains(&rhs) {
+        return None;
+    }
+    let element = element(ctx, lhs);
+    if !matches!(
+        ctx.float_kind(element),
+        Some(strata_ir::float::FloatKind::F32 | strata_ir::float::FloatKind::F64)
+    ) {
+        return None;
+    }
+    let ro = roles(ctx, c).ok()?;
+    let maps = op.maps(ctx);
+    let sizes = op.domain_sizes(ctx)?;
+    // The element stride of each domain dim in an operand (0 where the
+    // operand does not read the dim: a broadcast).
+    let stride_of = |map: &strata_ir::affine::AffineMap, shape: &[i64], d: Option<u32>| -> i64 {
+        let Some(d) = d else {
+            return 0;
+        };
+        let strides = super::group::row_major_strides(shape);
+        map.results
+            .iter()
+            .position(|r| *r == AffineExpr::Dim(d))
+            .map_or(0, |p| strides[p])
+    };
+    let (sl, sr, so) = (
+        shape(ctx, lhs),
+        shape(ctx, rhs),
+        shape(ctx, ctx.result(c, 0)),
+    );
+    let mut plan = GemmPlan {
+        batch: ro.batch.iter().map(|&d| sizes[d as usize]).collect(),
+        m: ro.m.map_or(1, |d| sizes[d as usize]),
+        n: ro.n.map_or(1, |d| sizes[d as usize]),
+        k: sizes[ro.k as usize],
+        lhs_strides: Vec::new(),
+        rhs_strides: Vec::new(),
+        out_strides: Vec::new(),
+    };
+    for &d in &ro.batch {
+        plan.lhs_strides.push(stride_of(&maps[0], &sl, Some(d)));
+        plan.rhs_strides.push(stride_of(&maps[1], &sr, Some(d)));
+        plan.out_strides.push(stride_of(&maps[2], &so, Some(d)));
+    }
+    plan.lhs_strides.extend([
+        stride_of(&maps[0], &sl, ro.m),
+        stride_of(&maps[0], &sl, Some(ro.k)),
+    ]);
+    plan.rhs_strides.extend([
+        stride_of(&maps[1], &sr, Some(ro.k)),
+        stride_of(&maps[1], &sr, ro.n),
+    ]);
+    plan.out_strides.extend([
+        stride_of(&maps[2], &so, ro.m),
+        stride_of(&maps[2], &so, ro.n),
+    ]);
+    Some((c, plan))
 }

@@ -56,6 +56,12 @@ pub(crate) struct ConvertTensorToKernel {
         description = "Depth of a contraction's K step"
     )]
     block_k: i64,
+    #[option(
+        name = "library-gemm",
+        default = false,
+        description = "Lower f32/f64 contractions to library matrix products (kernel.gemm), their epilogues to separate kernels"
+    )]
+    library_gemm: bool,
 }
 
 impl Pass for ConvertTensorToKernel {
@@ -66,6 +72,7 @@ impl Pass for ConvertTensorToKernel {
         stats: &mut Statistics,
     ) -> Result<(), Diagnostic> {
         let tiles = TileSizes {
+            library_gemm: self.library_gemm,
             block: self.block,
             block_m: self.block_m,
             block_n: self.block_n,
@@ -253,7 +260,6 @@ fn convert_function(
         buffers.insert(arg, harg);
     }
     let mut kernels = 0usize;
-    let index = ctx.index_type();
     for op in ops {
         let oloc = ctx.op_loc(op);
         let name = ctx.op_name_str(op).to_string();
@@ -289,43 +295,21 @@ fn convert_function(
             }
             _ => {
                 let (group, host_in, host_out) = group_of(b.ctx, op)?;
-                let kname = format!("{fname}_{kernels}_{}", kind_of(b.ctx, &group));
-                let grid = emit_group(b.ctx, module_block, &kname, &group, tiles)?;
-                kernels += 1;
-                let mut args: Vec<Value> = host_in.iter().map(|v| buffers[v]).collect();
-                for &out in &host_out {
-                    let ty = b.ctx.value_type(out);
-                    let mem = memref_of(b.ctx, ty).ok_or_else(|| {
-                        Diagnostic::op_error(b.ctx, op, "a result of dynamic shape")
-                    })?;
-                    let i64t = b.ctx.integer_type(64);
-                    let zero = b.ctx.integer_attr(i64t, 0);
-                    let v = b.value("kernel.alloc", &[], mem, vec![("offset", zero)]);
-                    buffers.insert(out, v);
-                    args.push(v);
+                // Inner values of the group and the host buffers they stand for.
+                let mut host: HashMap<Value, Value> = HashMap::new();
+                for (inner, outer) in group.inputs.iter().zip(&host_in) {
+                    host.insert(*inner, buffers[outer]);
                 }
-                if grid.iter().all(|&g| g > 0) {
-                    let mut sizes = Vec::new();
-                    for g in grid {
-                        let a = b.ctx.integer_attr(index, i128::from(g));
-                        sizes.push(b.constant(a, index));
-                    }
-                    let callee = b.ctx.intern_attr(strata_ir::AttrKind::SymbolRef {
-                        root: kname.as_bytes().into(),
-                        nested: Box::new([]),
-                    });
-                    let seg = strata_dialects::kernel::segment_sizes(
-                        b.ctx,
-                        &[sizes.len() as u64, args.len() as u64],
-                    );
-                    let mut operands = sizes;
-                    operands.extend(args);
-                    b.op(
-                        "kernel.launch",
-                        &operands,
-                        &[],
-                        vec![("kernel", callee), ("operandSegmentSizes", seg)],
-                    );
+                let mut emitter = GroupEmitter {
+                    module_block,
+                    fname: &fname,
+                    kernels: &mut kernels,
+                    tiles,
+                    host: &mut host,
+                };
+                emitter.emit(&mut b, op, group.clone())?;
+                for (inner, outer) in group.outputs.iter().zip(&host_out) {
+                    buffers.insert(*outer, host[inner]);
                 }
             }
         }
@@ -338,6 +322,155 @@ fn convert_function(
         arena_bytes: planned.arena_bytes,
         unplanned_bytes: planned.unplanned_bytes,
     })
+}
+
+/// Emits the kernels (or library calls) and launches of groups into the
+/// host function.
+struct GroupEmitter<'f> {
+    module_block: Block,
+    fname: &'f str,
+    kernels: &'f mut usize,
+    tiles: TileSizes,
+    /// The host buffer of each inner value computed so far.
+    host: &'f mut HashMap<Value, Value>,
+}
+
+impl GroupEmitter<'_> {
+    /// A new arena buffer for `v` in the host function.
+    fn alloc(
+        &mut self,
+        b: &mut builder::KernelBuilder<'_>,
+        anchor: Operation,
+        v: Value,
+    ) -> Result<Value, Diagnostic> {
+        let ty = b.ctx.value_type(v);
+        let mem = memref_of(b.ctx, ty)
+            .ok_or_else(|| Diagnostic::op_error(b.ctx, anchor, "a result of dynamic shape"))?;
+        let i64t = b.ctx.integer_type(64);
+        let zero = b.ctx.integer_attr(i64t, 0);
+        let buf = b.value("kernel.alloc", &[], mem, vec![("offset", zero)]);
+        self.host.insert(v, buf);
+        Ok(buf)
+    }
+
+    fn emit(
+        &mut self,
+        b: &mut builder::KernelBuilder<'_>,
+        anchor: Operation,
+        group: GroupIr,
+    ) -> Result<(), Diagnostic> {
+        if self.tiles.library_gemm {
+            if let Some((contract, plan)) = kernels::library_gemm(b.ctx, &group) {
+                return self.emit_library_gemm(b, anchor, group, contract, plan);
+            }
+        }
+        let kname = format!(
+            "{}_{}_{}",
+            self.fname,
+            *self.kernels,
+            kind_of(b.ctx, &group)
+        );
+        let grid = emit_group(b.ctx, self.module_block, &kname, &group, self.tiles)?;
+        *self.kernels += 1;
+        let mut args: Vec<Value> = group.inputs.iter().map(|v| self.host[v]).collect();
+        for &out in &group.outputs {
+            args.push(self.alloc(b, anchor, out)?);
+        }
+        if grid.iter().all(|&g| g > 0) {
+            let index = b.ctx.index_type();
+            let mut sizes = Vec::new();
+            for g in grid {
+                let a = b.ctx.integer_attr(index, i128::from(g));
+                sizes.push(b.constant(a, index));
+            }
+            let callee = b.ctx.intern_attr(strata_ir::AttrKind::SymbolRef {
+                root: kname.as_bytes().into(),
+                nested: Box::new([]),
+            });
+            let seg = strata_dialects::kernel::segment_sizes(
+                b.ctx,
+                &[sizes.len() as u64, args.len() as u64],
+            );
+            let mut operands = sizes;
+            operands.extend(args);
+            b.op(
+                "kernel.launch",
+                &operands,
+                &[],
+                vec![("kernel", callee), ("operandSegmentSizes", seg)],
+            );
+        }
+        Ok(())
+    }
+
+    /// The contraction as a `kernel.gemm` into its own buffer, then the rest
+    /// of the group (its epilogue) as an elementwise kernel reading it.
+    fn emit_library_gemm(
+        &mut self,
+        b: &mut builder::KernelBuilder<'_>,
+        anchor: Operation,
+        group: GroupIr,
+        contract: Operation,
+        plan: kernels::GemmPlan,
+    ) -> Result<(), Diagnostic> {
+        let (lhs, rhs, result) = (
+            b.ctx.operand(contract, 0),
+            b.ctx.operand(contract, 1),
+            b.ctx.result(contract, 0),
+        );
+        let out = self.alloc(b, anchor, result)?;
+        let (l, r) = (self.host[&lhs], self.host[&rhs]);
+        let i64t = b.ctx.integer_type(64);
+        let array = |ctx: &mut Context, v: &[i64]| {
+            ctx.intern_attr(strata_ir::AttrKind::DenseArray {
+                element: i64t,
+                values: v.iter().map(|&x| x as u64).collect::<Vec<u64>>().into(),
+            })
+        };
+        let props = vec![
+            ("batch", array(b.ctx, &plan.batch)),
+            ("m", b.ctx.integer_attr(i64t, i128::from(plan.m))),
+            ("n", b.ctx.integer_attr(i64t, i128::from(plan.n))),
+            ("k", b.ctx.integer_attr(i64t, i128::from(plan.k))),
+            ("lhs_strides", array(b.ctx, &plan.lhs_strides)),
+            ("rhs_strides", array(b.ctx, &plan.rhs_strides)),
+            ("out_strides", array(b.ctx, &plan.out_strides)),
+        ];
+        b.op("kernel.gemm", &[l, r, out], &[], props);
+        let rest: Vec<Operation> = group
+            .ops
+            .iter()
+            .copied()
+            .filter(|&o| o != contract)
+            .collect();
+        if rest.is_empty() {
+            return Ok(());
+        }
+        let mut inputs: Vec<Value> = Vec::new();
+        for &o in &rest {
+            for v in b.ctx.operands(o).collect::<Vec<_>>() {
+                let inside = b.ctx.defining_op(v).is_some_and(|d| rest.contains(&d));
+                if !inside && !inputs.contains(&v) {
+                    inputs.push(v);
+                }
+            }
+        }
+        let epilogue = GroupIr {
+            ops: rest,
+            inputs,
+            outputs: group
+                .outputs
+                .iter()
+                .copied()
+                .filter(|&v| v != result)
+                .collect(),
+            anchor: group.anchor,
+        };
+        if epilogue.outputs.is_empty() {
+            return Ok(());
+        }
+        self.emit(b, anchor, epilogue)
+    }
 }
 
 fn kind_of(ctx: &Context, g: &GroupIr) -> &'static str {

@@ -197,3 +197,27 @@ func.func @plan() {
 func.func @f(%p: !kernel.ptr<tensor<4xf32>>) {
   return
 }
+
+// -----
+
+func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'kernel.gemm' op rhs is read out of bounds: element 134 of 128}}
+  kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 17, 1>, out_strides = array<i64: 16, 1>} : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf64>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'kernel.gemm' op operands must have one element type}}
+  kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 16, 1>} : memref<4x8xf32>, memref<8x16xf64>, memref<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'kernel.gemm' op out_strides must hold 2 non-negative strides}}
+  kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 16>} : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+  return
+}
