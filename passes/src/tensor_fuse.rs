@@ -296,6 +296,18 @@ fn no_early_outside_use(
     })
 }
 
+/// Whether `op` is `ancestor` or nested in it.
+fn is_inside(ctx: &Context, op: Operation, ancestor: Operation) -> bool {
+    let mut cur = Some(op);
+    while let Some(o) = cur {
+        if o == ancestor {
+            return true;
+        }
+        cur = ctx.op_parent_op(o);
+    }
+    false
+}
+
 /// Whether `v` is a splat tensor constant (copied into the groups using it).
 fn is_splat_constant(ctx: &Context, v: Value) -> bool {
     ctx.defining_op(v).is_some_and(|d| {
@@ -330,6 +342,30 @@ fn build_fusion(ctx: &mut Context, ops: &[Operation]) {
                 inputs.push(v);
             }
         }
+    }
+    // Constants that the members' bodies read from outside (canonicalize
+    // hoists them there): the fusion is isolated, so they are copied in.
+    for &op in ops {
+        for inner in ctx.nested_ops(op, strata_ir::WalkOrder::PreOrder) {
+            if inner == op {
+                continue;
+            }
+            for v in ctx.operands(inner).collect::<Vec<_>>() {
+                let outside = ctx.defining_op(v).is_some_and(|d| !is_inside(ctx, d, op));
+                if outside && !constants.contains(&v) {
+                    constants.push(v);
+                }
+            }
+        }
+    }
+    // Only constants can be copied; a group whose bodies read another outer
+    // value stays unfused.
+    let copyable = constants.iter().all(|&v| {
+        ctx.defining_op(v)
+            .is_some_and(|d| ctx.op_name_str(d) == "arith.constant")
+    });
+    if !copyable {
+        return;
     }
     let outputs: Vec<Value> = ops
         .iter()

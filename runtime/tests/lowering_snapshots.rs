@@ -24,7 +24,10 @@ const STAGES: [(&str, &str); 4] = [
     ),
     ("tensor", "convert-graph-to-tensor"),
     ("fused", "tensor-fuse"),
-    ("kernel", "convert-tensor-to-kernel{library-gemm=true},canonicalize,cse"),
+    (
+        "kernel",
+        "convert-tensor-to-kernel{library-gemm=true},canonicalize,cse",
+    ),
 ];
 
 #[test]

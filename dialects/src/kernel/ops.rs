@@ -271,8 +271,10 @@ pub struct LaunchOp {
 }
 
 /// A buffer at byte `offset` of the plan's arena.
+///
+/// Not pure: two allocations of one type and offset are two buffers until
+/// the arena is planned (`cse` must not merge them).
 #[op("kernel.alloc",
-     traits(Pure),
      format = "`offset` $offset attr-dict `:` type($result)",
      verify = verify_alloc)]
 pub struct AllocOp {

@@ -174,6 +174,10 @@ pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostErro
         let jit = r.ok_or_else(|| LlvmError(format!("@{name} was not compiled")))??;
         kernels.insert(name, jit);
     }
+    if std::env::var_os("STRATA_PERF_MAP").is_some() {
+        let entries: Vec<(&str, usize)> = kernels.values().flat_map(|j| j.entry_points()).collect();
+        crate::llvm::write_perf_map(&entries);
+    }
     Ok(HostKernels { kernels })
 }
 

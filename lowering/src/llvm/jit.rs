@@ -47,8 +47,11 @@ impl JitModule {
         let module = build(ctx)?;
         let machine = super::host_target_machine()?;
         super::optimize(&module, &machine)?;
-        // `STRATA_DUMP_LLVM=FILE` writes the optimized module (for profiling).
-        if let Some(path) = std::env::var_os("STRATA_DUMP_LLVM") {
+        // `STRATA_DUMP_LLVM=DIR` writes each optimized module to DIR/<kernel>.ll.
+        if let Some(dir) = std::env::var_os("STRATA_DUMP_LLVM") {
+            let name = entry_points.first().map_or("module", String::as_str);
+            let path = std::path::Path::new(&dir).join(format!("{name}.ll"));
+            let _ = std::fs::create_dir_all(&dir);
             let _ = std::fs::write(path, module.print_to_string().to_string());
         }
         let engine = module
@@ -61,32 +64,7 @@ impl JitModule {
             jit.kernels.insert(name.clone(), address);
         }
         jit.engine = Some(engine);
-        if std::env::var_os("STRATA_PERF_MAP").is_some() {
-            jit.write_perf_map();
-        }
         Ok(jit)
-    }
-
-    /// Append the kernels to `/tmp/perf-<pid>.map`, so that `perf report`
-    /// names their samples (`STRATA_PERF_MAP=1`). A kernel's extent is taken
-    /// to be up to the next kernel's entry (64 KiB for the last).
-    fn write_perf_map(&self) {
-        use std::io::Write;
-        let mut entries: Vec<(usize, &str)> =
-            self.kernels.iter().map(|(n, &a)| (a, n.as_str())).collect();
-        entries.sort_unstable();
-        let path = format!("/tmp/perf-{}.map", std::process::id());
-        let Ok(mut file) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        else {
-            return;
-        };
-        for (i, &(address, name)) in entries.iter().enumerate() {
-            let size = entries.get(i + 1).map_or(0x10000, |next| next.0 - address);
-            let _ = writeln!(file, "{address:x} {size:x} {name}");
-        }
     }
 
     /// Compile the LLVM bitcode of a module that defines `name` (in a fresh
@@ -98,6 +76,11 @@ impl JitModule {
             inkwell::module::Module::parse_bitcode_from_buffer(&buffer, ctx)
                 .map_err(|e| LlvmError(format!("bitcode of @{name}: {e}")))
         })
+    }
+
+    /// The entry points of the module's kernels, by name.
+    pub fn entry_points(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.kernels.iter().map(|(n, &a)| (n.as_str(), a))
     }
 
     /// The entry point of kernel `name`.
@@ -163,5 +146,27 @@ pub unsafe fn launch(
             });
         }
         _ => run(0, total),
+    }
+}
+
+/// Append `kernels` (entry addresses) to `/tmp/perf-<pid>.map`, so that
+/// `perf report` names their samples. A kernel's extent is taken to reach
+/// the next kernel's entry (4 KiB for the last), so the entries never
+/// overlap.
+pub fn write_perf_map(kernels: &[(&str, usize)]) {
+    use std::io::Write;
+    let mut entries: Vec<(usize, &str)> = kernels.iter().map(|&(n, a)| (a, n)).collect();
+    entries.sort_unstable();
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    else {
+        return;
+    };
+    for (i, &(address, name)) in entries.iter().enumerate() {
+        let size = entries.get(i + 1).map_or(0x1000, |next| next.0 - address);
+        let _ = writeln!(file, "{address:x} {size:x} {name}");
     }
 }

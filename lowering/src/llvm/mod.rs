@@ -3,7 +3,7 @@
 
 mod jit;
 
-pub use jit::{launch, HostKernel, JitModule};
+pub use jit::{launch, write_perf_map, HostKernel, JitModule};
 
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{

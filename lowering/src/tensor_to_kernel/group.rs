@@ -308,11 +308,28 @@ impl Group {
             }
             let mut operands = Vec::new();
             for o in b.ctx.operands(op).collect::<Vec<_>>() {
-                operands.push(
-                    *mapping
-                        .get(&o)
-                        .ok_or_else(|| err(b.ctx, op, "a body uses a value from outside"))?,
-                );
+                let v = match mapping.get(&o) {
+                    Some(&v) => v,
+                    // A scalar constant from outside the body (canonicalize
+                    // hoists them): rebuilt in the kernel.
+                    None => match b
+                        .ctx
+                        .defining_op(o)
+                        .filter(|&d| b.ctx.op_name_str(d) == "arith.constant")
+                    {
+                        Some(d) => {
+                            let ty = b.ctx.value_type(o);
+                            let props = b.ctx.op_properties(d);
+                            let new = b.op("arith.constant", &[], &[ty], vec![]);
+                            b.ctx.set_op_properties(new, props);
+                            let v = b.ctx.result(new, 0);
+                            mapping.insert(o, v);
+                            v
+                        }
+                        None => return Err(err(b.ctx, op, "a body uses a value from outside")),
+                    },
+                };
+                operands.push(v);
             }
             let result = b.ctx.result(op, 0);
             let element = b.ctx.value_type(result);

@@ -218,12 +218,8 @@ fn convert_function(
     let mut errors = Vec::new();
     for &op in &ops {
         let name = ctx.op_name_str(op);
-        let tensor_const = name == "arith.constant"
-            && matches!(
-                ctx.type_kind(ctx.value_type(ctx.result(op, 0))),
-                TypeKind::RankedTensor { .. }
-            );
-        let ok = tensor_const
+        // Scalar constants are read by bodies (the kernels rebuild them).
+        let ok = name == "arith.constant"
             || matches!(
                 name,
                 "tensor.map"
@@ -273,6 +269,11 @@ fn convert_function(
                 let vals: Vec<Value> = b.ctx.operands(op).map(|v| buffers[&v]).collect();
                 b.op("func.return", &vals, &[], vec![]);
             }
+            "arith.constant"
+                if !matches!(
+                    b.ctx.type_kind(b.ctx.value_type(b.ctx.result(op, 0))),
+                    TypeKind::RankedTensor { .. }
+                ) => {}
             "arith.constant" => {
                 let r = b.ctx.result(op, 0);
                 let ty = b.ctx.value_type(r);

@@ -131,15 +131,24 @@ fn time_runs(
             samples[0]
         );
     } else {
-        println!("mode {} ({} threads)", o.mode, o.threads);
-        println!(
-            "compile: {compile_ms:.1} ms, of which LLVM {llvm_ms:.1} ms (load {load_ms:.1} ms)"
-        );
+        if o.mode == "graph" {
+            let plural = if o.threads == 1 { "" } else { "s" };
+            println!("mode graph ({} thread{plural})", o.threads);
+            println!(
+                "compile: {compile_ms:.1} ms, of which LLVM {llvm_ms:.1} ms (load {load_ms:.1} ms)"
+            );
+        } else {
+            println!("mode eager (the interpreter; load {load_ms:.1} ms)");
+        }
         println!(
             "latency over {} runs ({} warm-up): p50 {p50:.3} ms, p90 {p90:.3} ms, p99 {p99:.3} ms, min {:.3} ms",
             o.runs, o.warmup, samples[0]
         );
-        println!("kernels per run: {kernels}");
+        if o.mode == "graph" {
+            println!("steps per run: {kernels} (kernel launches and library calls)");
+        } else {
+            println!("ops per run: {kernels}");
+        }
     }
     Ok(())
 }
