@@ -455,15 +455,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let recorded: BTreeMap<String, String> = std::fs::read_to_string(&list_path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| {
-            l.split_once(' ')
-                .map(|(a, b)| (a.to_string(), b.trim().to_string()))
-        })
-        .collect();
+    let recorded = read_outcomes(&list_path);
     // Every failure fails the run; the list also catches tests that newly
     // run (or stop running) without the list being updated.
     let mut problems = Vec::new();
@@ -565,15 +557,7 @@ fn check_graph_outcomes(
             problems.push(format!("{}: {e}", list_path.display()));
         }
     }
-    let recorded: BTreeMap<String, String> = std::fs::read_to_string(&list_path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| {
-            l.split_once(' ')
-                .map(|(a, b)| (a.to_string(), b.trim().to_string()))
-        })
-        .collect();
+    let recorded = read_outcomes(&list_path);
     for (n, s) in &current {
         match (recorded.get(*n).map(String::as_str), *s) {
             (Some("pass"), "pass") | (_, "fail") => {}
@@ -619,4 +603,17 @@ fn check_graph_outcomes(
         problems.extend(common::check_generated_docs(key, &value));
     }
     problems
+}
+
+/// A recorded outcomes file: `name outcome` per line, `#` comments.
+fn read_outcomes(path: &Path) -> BTreeMap<String, String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            l.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.trim().to_string()))
+        })
+        .collect()
 }

@@ -18,7 +18,9 @@ use strata_ir::pass::PassRegistry;
 use strata_ir::diagnostics::{self, Diagnostic, SourceBuffer};
 use strata_ir::parser::{parse_source_range, ParseOptions};
 use strata_ir::printer::print_operation_to;
-use strata_ir::verify_diagnostics::{ExpectedDiagnostics, VerifyFailure};
+use strata_ir::verify_diagnostics::{
+    line_col, render_failure, split_chunks, ExpectedDiagnostics, VerifyFailure,
+};
 use strata_ir::{verifier, Context};
 
 fn main() -> ExitCode {
@@ -250,48 +252,6 @@ fn process_chunk(
         .map_err(|e| output.error(&e))?;
     passes.output_time += start.elapsed();
     Ok(Ok(()))
-}
-
-/// Byte ranges of the chunks between split markers (the whole text when not splitting).
-fn split_chunks(text: &str, marker: Option<&str>) -> Vec<(usize, usize)> {
-    let Some(marker) = marker.filter(|m| !m.is_empty()) else {
-        return vec![(0, text.len())];
-    };
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    for (pos, _) in text.match_indices(marker) {
-        chunks.push((start, pos));
-        start = pos + marker.len();
-    }
-    chunks.push((start, text.len()));
-    chunks
-}
-
-/// 1-based line and column of a byte offset.
-fn line_col(text: &str, pos: usize) -> (u32, u32) {
-    let before = &text[..pos];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line as u32, (pos - line_start + 1) as u32)
-}
-
-/// A verification failure with its source line, as MLIR's handler prints it.
-fn render_failure(buffer: &SourceBuffer, failure: &VerifyFailure) -> String {
-    let mut out = format!("{failure}\n");
-    if failure.file == buffer.name {
-        if let Some(line) = buffer.line_text(failure.line) {
-            let caret: String = line
-                .chars()
-                .take(failure.col.saturating_sub(1) as usize)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            out.push_str(line);
-            out.push('\n');
-            out.push_str(&caret);
-            out.push_str("^\n");
-        }
-    }
-    out
 }
 
 /// Where the printed IR goes: standard output, streamed, or a file that is
