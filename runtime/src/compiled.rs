@@ -587,8 +587,24 @@ pub fn compile_with(
     let mut pm = OpPassManager::parse(&registry, pipeline)
         .map_err(|e| CompileError::Plan(e.render(pipeline)))?;
     let mut instrumentation = strata_ir::pass::Instrumentation::default();
-    pm.run(ctx, module, &mut instrumentation)
-        .map_err(CompileError::Diagnostics)?;
+    pm.run(ctx, module, &mut instrumentation).map_err(|diags| {
+        // The inputs are static here: a shape still dynamic comes from values.
+        let diags = diags
+            .into_iter()
+            .map(|d| {
+                if d.message.contains("has a dynamic shape") {
+                    let loc = d.loc;
+                    d.with_note(
+                        loc,
+                        "the inputs have static shapes here: this shape depends on the values of a tensor (a shape computed at run time), which a compiled plan cannot take",
+                    )
+                } else {
+                    d
+                }
+            })
+            .collect();
+        CompileError::Diagnostics(diags)
+    })?;
     CompiledModel::from_kernel_module(ctx, module, func, threads)
 }
 

@@ -30,3 +30,4 @@
 // GRAPH-ENC: y: f32 [2, 8, 32]
 // GRAPH-ENC-NEXT: y: matches {{.*}}encoder_expected_y.npy (rtol 0.0001, atol 0.00001)
 // GRAPH-BAD: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op has a dynamic shape ('tensor<?x?xf32>'): convert-graph-to-tensor needs static shapes
+// GRAPH-BAD-NEXT: dynamic-reshape.onnx: node 'bad/Reshape': note: the inputs have static shapes here: this shape depends on the values of a tensor (a shape computed at run time), which a compiled plan cannot take
