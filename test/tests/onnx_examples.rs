@@ -175,14 +175,13 @@ fn main() -> ExitCode {
             shapes: vec![vec![1, 3, 16, 16], vec![3, 3, 16, 16]],
             graph: true,
         },
-        // An opset-11 model: axes and split sizes as attributes (graph
-        // mode does not lower `graph.split` yet).
+        // An opset-11 model: axes and split sizes as attributes.
         Case {
             file: "opset11.onnx",
             input: "x",
             output: "y",
             shapes: vec![vec![1, 6], vec![5, 6]],
-            graph: false,
+            graph: true,
         },
     ];
     let mut failed = 0;

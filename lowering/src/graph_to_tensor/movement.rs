@@ -93,6 +93,44 @@ pub(super) fn plan_slice(ctx: &mut Context, op: Operation) -> Result<Plan, Strin
     }))
 }
 
+/// `graph.split`: one map per result, reading the input along the axis
+/// from the result's offset (the sum of the sizes before it, which the
+/// results' static types give).
+pub(super) fn plan_split(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
+    let in_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
+    let rank = in_shape.len();
+    let axis = axis_index(g::SplitOp(op).axis(ctx), rank)?;
+    let mut parts = Vec::new();
+    let mut offset = 0;
+    for r in ctx.results(op).collect::<Vec<_>>() {
+        let ty = static_type(ctx, r)?;
+        let out_shape = shape(ctx, ty);
+        let mut results: Vec<AffineExpr> = (0..rank as u32).map(AffineExpr::Dim).collect();
+        if out_shape[axis] > 0 {
+            results[axis] = strided(axis as u32, 1, offset);
+        }
+        offset += out_shape[axis];
+        parts.push((AffineMap::new(rank as u32, 0, results), ty));
+    }
+    if offset != in_shape[axis] {
+        return Err(format!(
+            "has results of {offset} elements along axis {axis}, but its input has {}",
+            in_shape[axis]
+        ));
+    }
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let input = ctx.operand(op, 0);
+        parts
+            .iter()
+            .map(|(map, ty)| {
+                map_values(ctx, op, &[input], std::slice::from_ref(map), *ty, |_, a| {
+                    a[0]
+                })
+            })
+            .collect()
+    }))
+}
+
 /// `tensor.index dim` in the body.
 pub(super) fn index(s: &mut Scalar<'_>, dim: usize) -> Value {
     let index_type = s.ctx.index_type();

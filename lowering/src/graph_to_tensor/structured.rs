@@ -27,6 +27,7 @@ pub(super) fn plan(ctx: &mut Context, op: Operation) -> Option<Result<Plan, Stri
         g::ExpandOp::NAME => plan_expand(ctx, op),
         g::SliceOp::NAME => super::movement::plan_slice(ctx, op),
         g::ConcatOp::NAME => super::movement::plan_concat(ctx, op),
+        g::SplitOp::NAME => super::movement::plan_split(ctx, op),
         g::PadOp::NAME => super::movement::plan_pad(ctx, op),
         g::ReduceSumOp::NAME
         | g::ReduceMeanOp::NAME

@@ -3,6 +3,9 @@
 // arith.constant; identity disappears.
 // REQUIRES: strata-opt
 // RUN: strata-opt --convert-graph-to-tensor %s | FileCheck %s
+// The split's maps (aliases print first).
+// CHECK-DAG: #[[S0:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[S1:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1 + 2)>
 // RUN: strata-opt --convert-graph-to-tensor %s | strata-opt | FileCheck %s
 
 // CHECK-DAG: #[[T:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
@@ -100,4 +103,18 @@ func.func @pad(%x: tensor<4x10xf32>, %v: tensor<f32>) -> tensor<6x10xf32> {
 func.func @constant() -> tensor<2xf32> {
   %0 = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// split: one map per result, reading the input from the result's offset
+// along the axis (the maps' aliases are checked at the top).
+// CHECK-LABEL: func.func @split(
+// CHECK:         %[[A:.*]] = tensor.map ins(%arg0 : tensor<3x5xf32>) maps [#[[S0]]] {
+// CHECK:         } : tensor<3x2xf32>
+// CHECK:         %[[B:.*]] = tensor.map ins(%arg0 : tensor<3x5xf32>) maps [#[[S1]]] {
+// CHECK:         } : tensor<3x3xf32>
+// CHECK:         return %[[A]], %[[B]] : tensor<3x2xf32>, tensor<3x3xf32>
+func.func @split(%x: tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x3xf32>) {
+  %s = graph.constant dense<[2, 3]> : tensor<2xi64>
+  %a, %b = graph.split %x sizes %s {axis = 1 : i64} : (tensor<3x5xf32>, tensor<2xi64>) -> (tensor<3x2xf32>, tensor<3x3xf32>)
+  return %a, %b : tensor<3x2xf32>, tensor<3x3xf32>
 }
