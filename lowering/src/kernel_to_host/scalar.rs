@@ -87,13 +87,6 @@ fn int(v: BasicValueEnum<'_>) -> IntValue<'_> {
     v.into_int_value()
 }
 
-/// Whether `ty`'s element type is an unsigned-semantics integer: never for
-/// signless types (arith's ops carry the signedness).
-fn is_float_type(ir: &Context, ty: Type) -> bool {
-    let element = strata_dialects::kernel::types::element_of(ir, ty);
-    matches!(ir.type_kind(element), TypeKind::Float(_))
-}
-
 impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
     fn is_f32(&self, ty: BasicTypeEnum<'ctx>) -> bool {
         ty == self.llvm.f32_type().into()
@@ -367,7 +360,8 @@ pub(crate) fn is_elementwise(name: &str) -> bool {
     (name.starts_with("arith.") && name != "arith.constant") || name.starts_with("math.")
 }
 
-/// Keeps the float check available to the emitter.
+/// Whether `ty` (a scalar or a tile) has a float element type.
 pub(crate) fn is_float(ir: &Context, ty: Type) -> bool {
-    is_float_type(ir, ty)
+    let element = strata_dialects::kernel::types::element_of(ir, ty);
+    matches!(ir.type_kind(element), TypeKind::Float(_))
 }

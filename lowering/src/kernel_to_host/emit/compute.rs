@@ -56,7 +56,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             let mut idx: Vec<IntValue<'ctx>> = outer.to_vec();
             idx.insert(axis, e.i64(0));
             let first = e.element(op, src, &idx)?;
-            let slot = e.scratch_slot(op, lt)?;
+            let slot = e.entry_alloca(lt, "acc")?;
             e.builder.build_store(slot, first)?;
             e.counted_loop(e.i64(1), e.i64(n), &mut |e, k| {
                 let mut idx: Vec<IntValue<'ctx>> = outer.to_vec();
@@ -185,7 +185,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         // The accumulators: one stack slot per vector (promoted to registers).
         let mut slots = Vec::new();
         for _ in 0..MICRO_ROWS * 2 {
-            slots.push(self.entry_alloca(vt.into())?);
+            slots.push(self.entry_alloca(vt.into(), "acc")?);
         }
         let step = 2 * i64::from(lanes);
         let (ta, tb, out) = (ta.clone(), tb.clone(), out.clone());
@@ -257,16 +257,6 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
                 Ok(())
             })
         })
-    }
-
-    /// A stack slot of `ty` in the entry block.
-    pub(super) fn entry_alloca(&self, ty: BasicTypeEnum<'ctx>) -> R<PointerValue<'ctx>> {
-        let b = self.llvm.create_builder();
-        match self.entry.get_first_instruction() {
-            Some(first) => b.position_before(&first),
-            None => b.position_at_end(self.entry),
-        }
-        Ok(b.build_alloca(ty, "acc")?)
     }
 
     /// Whether `dot`'s result is only yielded by the enclosing `scf.for`

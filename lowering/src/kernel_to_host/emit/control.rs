@@ -37,7 +37,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
                 slots.push(Slot::Tile(slot));
             } else {
                 let lt = self.host_type(op, ty)?;
-                let p = self.scratch_slot(op, lt)?;
+                let p = self.entry_alloca(lt, "slot")?;
                 let v = self.scalar(op, init)?;
                 self.builder.build_store(p, v)?;
                 slots.push(Slot::Scalar(p, lt));

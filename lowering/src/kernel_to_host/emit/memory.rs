@@ -71,20 +71,6 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         Ok(phi.as_basic_value())
     }
 
-    pub(super) fn scratch_slot(
-        &self,
-        op: Operation,
-        lt: BasicTypeEnum<'ctx>,
-    ) -> R<PointerValue<'ctx>> {
-        let b = self.llvm.create_builder();
-        match self.entry.get_first_instruction() {
-            Some(first) => b.position_before(&first),
-            None => b.position_at_end(self.entry),
-        }
-        let _ = op;
-        Ok(b.build_alloca(lt, "scratch")?)
-    }
-
     pub(super) fn emit_store(&mut self, op: Operation) -> R<()> {
         let ir = self.ir;
         let (ptr, value) = (ir.operand(op, 0), ir.operand(op, 1));

@@ -237,18 +237,24 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
     }
 
     /// A stack buffer for a tile (allocated once, in the entry block).
+    /// A stack slot of `ty` at the start of the entry block (so that it is
+    /// allocated once per call, not once per program or loop iteration).
+    fn entry_alloca(&self, ty: BasicTypeEnum<'ctx>, name: &str) -> R<PointerValue<'ctx>> {
+        let b = self.llvm.create_builder();
+        match self.entry.get_first_instruction() {
+            Some(first) => b.position_before(&first),
+            None => b.position_at_end(self.entry),
+        }
+        Ok(b.build_alloca(ty, name)?)
+    }
+
     fn alloc_tile(&self, op: Operation, shape: &[i64], element: Type) -> R<Tile<'ctx>> {
         let lt = self.host_type(op, element)?;
         let count = strata_ir::types::num_elements(shape).max(1);
         let Ok(count32) = u32::try_from(count) else {
             return Err(HostError::at(self.ir, op, "tile too large for the host"));
         };
-        let b = self.llvm.create_builder();
-        match self.entry.get_first_instruction() {
-            Some(first) => b.position_before(&first),
-            None => b.position_at_end(self.entry),
-        }
-        let ptr = b.build_alloca(lt.array_type(count32), "tile")?;
+        let ptr = self.entry_alloca(lt.array_type(count32).into(), "tile")?;
         Ok(Tile {
             ptr,
             shape: shape.to_vec(),
