@@ -27,6 +27,8 @@ use strata_runtime::Tensor;
 
 /// Dimension sizes of inputs.
 const DIMS: [usize; 8] = [1, 2, 3, 4, 5, 8, 17, 33];
+/// The most elements a row kernel reduces (convert-tensor-to-kernel's limit).
+const MAX_REDUCED: usize = 16384;
 /// Matmul sizes: not multiples of the tile sizes, and the edge cases.
 const MM: [usize; 6] = [1, 3, 17, 33, 65, 8];
 /// Most elements a value may have (keeps the interpreter fast in debug builds).
@@ -504,7 +506,13 @@ fn program(input: (u64, Vec<u32>, Option<usize>)) -> (String, Vec<Tensor>) {
     let mut rng = Rng(seed);
     let mut g = Gen::default();
     let rank = 1 + rng.below(3);
-    let shape: Vec<usize> = (0..rank).map(|_| rng.pick(&DIMS)).collect();
+    let mut shape: Vec<usize> = (0..rank).map(|_| rng.pick(&DIMS)).collect();
+    // Reductions over more than 16,384 elements do not lower yet (a
+    // documented limit of the row kernels); keep every reduction inside it.
+    while shape.iter().product::<usize>() > MAX_REDUCED {
+        let last = shape.len() - 1;
+        shape[last] = (shape[last] / 2).max(1);
+    }
     g.input(shape);
     for choice in ops {
         g.step(choice);
@@ -602,7 +610,12 @@ fn compiled_plans_agree_with_the_interpreter() {
         prop::collection::vec(any::<u32>(), 2..10),
         prop::option::of(0usize..6),
     );
-    let mut runner = TestRunner::new(config);
+    // A fixed seed: every run (CI included) tries the same programs; more
+    // cases (STRATA_GRAPH_PROPTEST_CASES) explore further.
+    let rng = proptest::test_runner::TestRng::deterministic_rng(
+        proptest::test_runner::RngAlgorithm::ChaCha,
+    );
+    let mut runner = TestRunner::new_with_rng(config, rng);
     let result = runner.run(&strategy, |input| {
         let (text, inputs) = program(input);
         if std::env::var_os("STRATA_GRAPH_PROPTEST_PRINT").is_some() {
