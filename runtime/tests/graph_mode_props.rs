@@ -7,7 +7,9 @@
 //! reductions (`reduce_sum`, `reduce_mean`, `reduce_max`) on random axes with
 //! and without `keepdims`, `softmax` on a random axis, `layer_norm`, matmuls
 //! and batched matmuls of sizes that are not multiples of the tile sizes (1,
-//! 3, 17, 33, 65), transposes and reshapes between them. It runs in the
+//! 3, 17, 33, 65), convolutions (kernels, strides, pads, dilations, groups,
+//! bias) and max / average pools (`ceil_mode`, `count_include_pad`, windows
+//! of up to 81 taps) of NCHW values, transposes and reshapes between them. It runs in the
 //! reference interpreter (`eager`) and compiled (`graph` mode, with 1 and 2
 //! threads), and the outputs must agree within `Tolerance::for_dtype`.
 //!
@@ -27,6 +29,8 @@ use strata_runtime::Tensor;
 
 /// Dimension sizes of inputs.
 const DIMS: [usize; 8] = [1, 2, 3, 4, 5, 8, 17, 33];
+/// Image sizes of NCHW inputs.
+const IMAGE: [usize; 6] = [1, 3, 5, 8, 9, 17];
 /// The most elements a row kernel reduces (convert-tensor-to-kernel's limit).
 const MAX_REDUCED: usize = 16384;
 /// Matmul sizes: not multiples of the tile sizes, and the edge cases.
@@ -373,7 +377,7 @@ impl Gen {
             .collect();
         let a = pool[rng.below(pool.len())].clone();
         let rank = a.shape.len();
-        match rng.below(12) {
+        match rng.below(15) {
             0 | 1 => {
                 let op = rng.pick(&["relu", "tanh", "sigmoid", "neg", "abs", "exp"]);
                 let src = if op == "exp" {
@@ -469,10 +473,89 @@ impl Gen {
             11 if count(&a.shape) > 0 => {
                 self.reshape(&mut rng, &a);
             }
+            12 | 13 if rank == 4 => {
+                self.conv(&mut rng, &a);
+            }
+            14 if rank == 4 => {
+                self.pool(&mut rng, &a);
+            }
             _ => {
                 self.unary("relu", &a);
             }
         }
+    }
+
+    /// A `conv2d` of NCHW `a`: kernels 1 to 3 (or 5), strides 1 and 2,
+    /// pads below the kernel, dilations 1 and 2, groups dividing the
+    /// channels, with and without a bias.
+    fn conv(&mut self, rng: &mut Rng, a: &Val) {
+        let (c, h, w) = (a.shape[1], a.shape[2], a.shape[3]);
+        let k = [rng.pick(&[1, 2, 3, 3, 5]), rng.pick(&[1, 2, 3, 3])];
+        let s = [rng.pick(&[1, 1, 2]), rng.pick(&[1, 2])];
+        let d = [rng.pick(&[1, 1, 2]), rng.pick(&[1, 1, 2])];
+        let p: Vec<usize> = (0..4).map(|i| rng.below(k[i % 2])).collect();
+        let groups: Vec<usize> = (1..=c).filter(|g| c % g == 0).collect();
+        let g = rng.pick(&groups);
+        let m = g * rng.pick(&[1, 2, 3]);
+        let Some(out) = window_out([h, w], k, s, d, &p, false)
+            .filter(|o| a.shape[0] * m * o[0] * o[1] <= MAX_ELEMENTS)
+        else {
+            self.unary("relu", a);
+            return;
+        };
+        let weight = self.input(vec![m, c / g, k[0], k[1]]);
+        let shape = vec![a.shape[0], m, out[0], out[1]];
+        let mut operands = vec![
+            (a.name.as_str(), f32t(&a.shape)),
+            (weight.name.as_str(), f32t(&weight.shape)),
+        ];
+        let bias = rng.chance(60).then(|| self.input(vec![m]));
+        if let Some(b) = &bias {
+            operands.push((b.name.as_str(), f32t(&b.shape)));
+        }
+        let attrs = format!(
+            "strides = array<i64: {}, {}>, pads = array<i64: {}, {}, {}, {}>, dilations = array<i64: {}, {}>, group = {g} : i64",
+            s[0], s[1], p[0], p[1], p[2], p[3], d[0], d[1]
+        );
+        let r = self.op("conv2d", &operands, &attrs, f32t(&shape));
+        self.push(r, shape);
+    }
+
+    /// A `max_pool2d` or `avg_pool2d` of NCHW `a`: kernels 1 to 3, strides,
+    /// pads below the kernel, `ceil_mode`, `count_include_pad`, and
+    /// sometimes a window over more taps than one map combines.
+    fn pool(&mut self, rng: &mut Rng, a: &Val) {
+        let (h, w) = (a.shape[2], a.shape[3]);
+        let large = rng.chance(15);
+        let k = if large {
+            [h.clamp(1, 9), w.clamp(1, 9)]
+        } else {
+            [rng.pick(&[1, 2, 3]), rng.pick(&[2, 3])]
+        };
+        let s = [rng.pick(&[1, 2]), rng.pick(&[1, 2, 3])];
+        let d = if large {
+            [1, 1]
+        } else {
+            [rng.pick(&[1, 1, 2]), 1]
+        };
+        let p: Vec<usize> = (0..4).map(|i| rng.below(k[i % 2])).collect();
+        let ceil = rng.chance(30);
+        let Some(out) = window_out([h, w], k, s, d, &p, ceil) else {
+            self.unary("relu", a);
+            return;
+        };
+        let max = rng.chance(50);
+        let mut attrs = format!(
+            "kernel_shape = array<i64: {}, {}>, strides = array<i64: {}, {}>, pads = array<i64: {}, {}, {}, {}>, dilations = array<i64: {}, {}>, ceil_mode = {ceil}",
+            k[0], k[1], s[0], s[1], p[0], p[1], p[2], p[3], d[0], d[1]
+        );
+        if !max && rng.chance(50) {
+            attrs.push_str(", count_include_pad = true");
+        }
+        let shape = vec![a.shape[0], a.shape[1], out[0], out[1]];
+        let op = if max { "max_pool2d" } else { "avg_pool2d" };
+        let r = self.op(op, &[(&a.name, f32t(&a.shape))], &attrs, f32t(&shape));
+        self.push(r, shape);
     }
 
     /// The function's text: the last value is returned, and sometimes
@@ -500,13 +583,52 @@ impl Gen {
     }
 }
 
+/// The output size of a window on each of `[h, w]` (as ONNX, with
+/// `ceil_mode`), or `None` where the window does not fit.
+fn window_out(
+    input: [usize; 2],
+    k: [usize; 2],
+    s: [usize; 2],
+    d: [usize; 2],
+    pads: &[usize],
+    ceil: bool,
+) -> Option<[usize; 2]> {
+    let mut out = [0; 2];
+    for i in 0..2 {
+        let span = d[i] * (k[i] - 1) + 1;
+        let padded = input[i] + pads[i] + pads[i + 2];
+        let num = padded.checked_sub(span)?;
+        let mut o = if ceil {
+            num.div_ceil(s[i]) + 1
+        } else {
+            num / s[i] + 1
+        };
+        if ceil && (o - 1) * s[i] >= input[i] + pads[i] {
+            o -= 1;
+        }
+        out[i] = o;
+    }
+    Some(out)
+}
+
 /// A random program: its text and its inputs.
 fn program(input: (u64, Vec<u32>, Option<usize>)) -> (String, Vec<Tensor>) {
     let (seed, ops, extra) = input;
     let mut rng = Rng(seed);
     let mut g = Gen::default();
-    let rank = 1 + rng.below(3);
-    let mut shape: Vec<usize> = (0..rank).map(|_| rng.pick(&DIMS)).collect();
+    // A quarter of the programs start from an NCHW image (convolutions
+    // and pools apply to rank-4 values).
+    let mut shape: Vec<usize> = if rng.chance(25) {
+        vec![
+            rng.pick(&[1, 2]),
+            rng.pick(&[1, 2, 3, 4]),
+            rng.pick(&IMAGE),
+            rng.pick(&IMAGE),
+        ]
+    } else {
+        let rank = 1 + rng.below(3);
+        (0..rank).map(|_| rng.pick(&DIMS)).collect()
+    };
     // Reductions over more than 16,384 elements do not lower yet (a
     // documented limit of the row kernels); keep every reduction inside it.
     while shape.iter().product::<usize>() > MAX_REDUCED {

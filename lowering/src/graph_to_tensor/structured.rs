@@ -159,7 +159,11 @@ pub(super) enum Combine {
 }
 
 /// The init attribute and combiner op of a reduction over `ty`.
-fn combine_parts(ctx: &mut Context, how: Combine, ty: Type) -> (Attribute, &'static str) {
+pub(super) fn combine_parts(
+    ctx: &mut Context,
+    how: Combine,
+    ty: Type,
+) -> (Attribute, &'static str) {
     let float = is_float(ctx, ty);
     let width = ctx.int_or_float_bit_width(ty).unwrap_or(64).min(128);
     let min_int = -(1i128 << (width - 1).min(126));

@@ -4,11 +4,13 @@
 //! Where the window can leave the input (padding, `ceil_mode`), the map
 //! reads at that index wrapped into the input (`mod size`, always in
 //! bounds) and the body selects the fill value outside it, as the pad
-//! lowering does. A convolution is then an im2col: the window map over
-//! `[G, N, OH, OW, C/G, KH, KW]`, reshaped to `[G, N*OH*OW, C/G*KH*KW]`,
-//! contracted with the weight reshaped to `[G, M/G, C/G*KH*KW]` (the group
-//! is the contraction's batch dim), and a map that adds the bias and puts
-//! the result in NCHW order. A pool reduces the window map
+//! lowering does. A convolution is an im2col: a map pads the input where
+//! the window leaves it (so the window reads it at affine indices, without
+//! `mod`), the window map over `[G, C/G, KH, KW, N, OH, OW]` (the output
+//! width innermost: consecutive reads for stride 1), reshaped to
+//! `[G, C/G*KH*KW, N*OH*OW]`, the weight reshaped to `[G, M/G, C/G*KH*KW]`
+//! contracted with it (the group is the contraction's batch dim), and a
+//! map that adds the bias and puts the result in NCHW order. A pool reduces the window map
 //! `[N, C, OH, OW, KH, KW]` over its last two dims (fusion makes the map
 //! the reduction's prologue) and an average divides by each position's
 //! count.
@@ -20,7 +22,7 @@ use strata_ir::{Context, Operation, Type, Value};
 
 use super::movement::index;
 use super::scalar::{cmpi, Scalar};
-use super::structured::{compute_type, reduce_values, reshape_to, Combine};
+use super::structured::{combine_parts, compute_type, reduce_values, reshape_to, Combine};
 use super::{element_of, map_values, shape, static_type, Plan};
 
 /// One spatial axis of a window: input size, output size, kernel size,
@@ -45,6 +47,15 @@ impl Axis {
     /// The input index of output dim `o` and tap dim `t`, wrapped into the
     /// input when the window can leave it.
     fn expr(&self, o: u32, t: u32) -> AffineExpr {
+        let e = self.tap(o, t, -self.pb);
+        if self.leaves_input() {
+            return AffineExpr::Mod(Box::new(e), Box::new(AffineExpr::Constant(self.len)));
+        }
+        e
+    }
+
+    /// `o * stride + t * dilation + offset`.
+    fn tap(&self, o: u32, t: u32, offset: i64) -> AffineExpr {
         let term = |d: u32, c: i64| {
             let e = AffineExpr::Dim(d);
             if c == 1 {
@@ -53,14 +64,40 @@ impl Axis {
                 AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Constant(c)))
             }
         };
-        let mut e = AffineExpr::Add(Box::new(term(o, self.s)), Box::new(term(t, self.d)));
-        if self.pb != 0 {
-            e = AffineExpr::Add(Box::new(e), Box::new(AffineExpr::Constant(-self.pb)));
+        let e = AffineExpr::Add(Box::new(term(o, self.s)), Box::new(term(t, self.d)));
+        if offset == 0 {
+            return e;
         }
-        if self.leaves_input() {
-            e = AffineExpr::Mod(Box::new(e), Box::new(AffineExpr::Constant(self.len)));
+        AffineExpr::Add(Box::new(e), Box::new(AffineExpr::Constant(offset)))
+    }
+
+    /// The input index of output dim `o`, tap dim `t` in an input padded
+    /// at the begin: `o * stride + t * dilation`, always inside.
+    fn padded_expr(&self, o: u32, t: u32) -> AffineExpr {
+        self.tap(o, t, 0)
+    }
+
+    /// The extent of this axis in an input padded for the window (the
+    /// input's own extent when the window never leaves it).
+    fn padded_len(&self) -> i64 {
+        if !self.leaves_input() {
+            return self.len;
         }
-        e
+        let reach = (self.out - 1) * self.s + (self.k - 1) * self.d + 1;
+        reach.max(self.pb + self.len)
+    }
+
+    /// The input index that padded position `p` holds, wrapped into the
+    /// input (the body selects the fill outside it).
+    fn unpad_expr(&self, p: u32) -> AffineExpr {
+        if !self.leaves_input() {
+            return AffineExpr::Dim(p);
+        }
+        let shifted = AffineExpr::Add(
+            Box::new(AffineExpr::Dim(p)),
+            Box::new(AffineExpr::Constant(-self.pb)),
+        );
+        AffineExpr::Mod(Box::new(shifted), Box::new(AffineExpr::Constant(self.len)))
     }
 
     /// How many taps of output position `o` are inside the input
@@ -150,10 +187,36 @@ fn inside(s: &mut Scalar<'_>, axis: &Axis, o: usize, t: usize) -> Option<Value> 
     Some(s.bin("arith.andi", lo, hi))
 }
 
+/// In the body of the padding map: whether padded position `dim` on
+/// `axis` holds an input element (`None` when every position does).
+fn inside_padded(s: &mut Scalar<'_>, axis: &Axis, dim: usize) -> Option<Value> {
+    if !axis.leaves_input() {
+        return None;
+    }
+    let it = s.ctx.index_type();
+    let p = index(s, dim);
+    let pb = s.int(it, i128::from(axis.pb));
+    let lo = s.cmp(cmpi::SGE, p, pb);
+    let end = s.int(it, i128::from(axis.pb + axis.len));
+    let hi = s.cmp(cmpi::SLT, p, end);
+    Some(s.bin("arith.andi", lo, hi))
+}
+
 /// The body's value: `x` where both axes are inside the input, else `fill`.
 fn windowed(s: &mut Scalar<'_>, x: Value, fill: f64, axes: &[Axis; 2], dims: [usize; 4]) -> Value {
     let h = inside(s, &axes[0], dims[0], dims[1]);
     let w = inside(s, &axes[1], dims[2], dims[3]);
+    select_inside(s, x, fill, h, w)
+}
+
+/// `x` where both conditions hold (an absent one always does), else `fill`.
+fn select_inside(
+    s: &mut Scalar<'_>,
+    x: Value,
+    fill: f64,
+    h: Option<Value>,
+    w: Option<Value>,
+) -> Value {
     let cond = match (h, w) {
         (Some(a), Some(b)) => s.bin("arith.andi", a, b),
         (Some(c), None) | (None, Some(c)) => c,
@@ -191,59 +254,98 @@ pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String
     let (cg, mg) = (c / groups, m / groups);
     let (oh, ow) = (ax[0].out, ax[1].out);
     let (kh, kw) = (kernel[0], kernel[1]);
-    // im2col: (g, n, oh, ow, c, kh, kw) -> x[n, g * cg + c, ih, iw].
     let d = AffineExpr::Dim;
+    let c_ = |v: i64| Box::new(AffineExpr::Constant(v));
+    // The padded input, when a window leaves the input: `[N, C, HP, WP]`
+    // with the input at `pad_begin` and zeros around it, so that the im2col
+    // map reads it at affine indices (no `mod`, no select): consecutive
+    // along the output width for stride 1.
+    let padded = ax.iter().any(Axis::leaves_input);
+    let mut pad_shape = vec![n, c];
+    pad_shape.extend(ax.iter().map(Axis::padded_len));
+    let pad_map = AffineMap::new(
+        4,
+        0,
+        vec![d(0), d(1), ax[0].unpad_expr(2), ax[1].unpad_expr(3)],
+    );
+    let pad_ty = ctx.tensor_type(pad_shape, element);
+    // im2col, transposed: (g, c, kh, kw, n, oh, ow) -> xp[n, g * cg + c,
+    // oh * sh + kh * dh, ow * sw + kw * dw] (offset by -pad_begin when the
+    // input is read unpadded).
     let channel = if groups == 1 {
-        d(4)
+        d(1)
     } else {
         AffineExpr::Add(
-            Box::new(AffineExpr::Mul(
-                Box::new(d(0)),
-                Box::new(AffineExpr::Constant(cg)),
-            )),
-            Box::new(d(4)),
+            Box::new(AffineExpr::Mul(Box::new(d(0)), c_(cg))),
+            Box::new(d(1)),
         )
+    };
+    let tap = |a: &Axis, o: u32, t: u32| {
+        if padded {
+            a.padded_expr(o, t)
+        } else {
+            a.expr(o, t)
+        }
     };
     let x_map = AffineMap::new(
         7,
         0,
-        vec![d(1), channel, ax[0].expr(2, 5), ax[1].expr(3, 6)],
+        vec![d(4), channel, tap(&ax[0], 5, 2), tap(&ax[1], 6, 3)],
     );
-    let cols_ty = ctx.tensor_type(vec![groups, n, oh, ow, cg, kh, kw], element);
-    let lhs_ty = ctx.tensor_type(vec![groups, n * oh * ow, cg * kh * kw], element);
-    let rhs_ty = ctx.tensor_type(vec![groups, mg, cg * kh * kw], element);
-    let prod_ty = ctx.tensor_type(vec![groups, n * oh * ow, mg], element);
-    let split_ty = ctx.tensor_type(vec![groups, n, oh, ow, mg], element);
+    let cols_ty = ctx.tensor_type(vec![groups, cg, kh, kw, n, oh, ow], element);
+    let rhs_ty = ctx.tensor_type(vec![groups, cg * kh * kw, n * oh * ow], element);
+    let lhs_ty = ctx.tensor_type(vec![groups, mg, cg * kh * kw], element);
+    let prod_ty = ctx.tensor_type(vec![groups, mg, n * oh * ow], element);
+    let split_ty = ctx.tensor_type(vec![groups, mg, n, oh, ow], element);
+    // (g, m, p, k): w[g, m, k] * cols[g, k, p] -> prod[g, m, p].
     let contract_maps = [
         AffineMap::new(4, 0, vec![d(0), d(1), d(3)]),
-        AffineMap::new(4, 0, vec![d(0), d(2), d(3)]),
+        AffineMap::new(4, 0, vec![d(0), d(3), d(2)]),
         AffineMap::new(4, 0, vec![d(0), d(1), d(2)]),
     ];
-    // (n, m, oh, ow) -> prod[m / mg, n, oh, ow, m mod mg], bias[m].
+    // (n, m, oh, ow) -> prod[m / mg, m mod mg, n, oh, ow], bias[m].
     let (group_of, within) = if groups == 1 {
         (AffineExpr::Constant(0), d(1))
     } else {
-        let k = Box::new(AffineExpr::Constant(mg));
         (
-            AffineExpr::FloorDiv(Box::new(d(1)), k.clone()),
-            AffineExpr::Mod(Box::new(d(1)), k),
+            AffineExpr::FloorDiv(Box::new(d(1)), c_(mg)),
+            AffineExpr::Mod(Box::new(d(1)), c_(mg)),
         )
     };
     let mut out_maps = vec![AffineMap::new(
         4,
         0,
-        vec![group_of, d(0), d(2), d(3), within],
+        vec![group_of, within, d(0), d(2), d(3)],
     )];
     if conv.bias(ctx).is_some() {
         out_maps.push(AffineMap::new(4, 0, vec![d(1)]));
     }
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {
-        let (x, w) = (ctx.operand(op, 0), ctx.operand(op, 1));
-        let cols = map_values(ctx, op, &[x], &[x_map], cols_ty, |s, a| {
-            windowed(s, a[0], 0.0, &ax, [2, 5, 3, 6])
-        });
-        let lhs = reshape_to(ctx, op, cols, lhs_ty);
-        let rhs = reshape_to(ctx, op, w, rhs_ty);
+        let (mut x, w) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        if padded {
+            x = map_values(
+                ctx,
+                op,
+                &[x],
+                std::slice::from_ref(&pad_map),
+                pad_ty,
+                |s, a| {
+                    let h = inside_padded(s, &ax[0], 2);
+                    let w = inside_padded(s, &ax[1], 3);
+                    select_inside(s, a[0], 0.0, h, w)
+                },
+            );
+        }
+        let cols = map_values(
+            ctx,
+            op,
+            &[x],
+            std::slice::from_ref(&x_map),
+            cols_ty,
+            |_, a| a[0],
+        );
+        let rhs = reshape_to(ctx, op, cols, rhs_ty);
+        let lhs = reshape_to(ctx, op, w, lhs_ty);
         let loc = ctx.op_loc(op);
         let c = ContractOp::build_with_maps(ctx, loc, lhs, rhs, &contract_maps, prod_ty);
         ctx.insert_op_before(op, c.op());
@@ -323,12 +425,24 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
             }
             Pool::Avg(_) => (0.0, Combine::Sum),
         };
-        let win_ty = ctx.tensor_type(vec![n, c, oh, ow, ax[0].k, ax[1].k], cty);
-        let win = map_values(ctx, op, &[x], &[x_map], win_ty, |s, a| {
-            let v = s.convert(a[0], cty);
-            windowed(s, v, fill, &ax, [2, 4, 3, 5])
-        });
-        let r = reduce_values(ctx, op, win, &[4, 5], combine);
+        let taps = ax[0].k * ax[1].k;
+        let r = if taps <= MAX_TAPS {
+            tap_pool(ctx, op, x, &ax, cty, fill, combine)
+        } else {
+            let win_ty = ctx.tensor_type(vec![n, c, oh, ow, ax[0].k, ax[1].k], cty);
+            let win = map_values(
+                ctx,
+                op,
+                &[x],
+                std::slice::from_ref(&x_map),
+                win_ty,
+                |s, a| {
+                    let v = s.convert(a[0], cty);
+                    windowed(s, v, fill, &ax, [2, 4, 3, 5])
+                },
+            );
+            reduce_values(ctx, op, win, &[4, 5], combine)
+        };
         if how == Pool::Max {
             return vec![r];
         }
@@ -358,6 +472,79 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
             },
         )]
     }))
+}
+
+/// The most taps a pool combines in one map; larger windows reduce.
+const MAX_TAPS: i64 = 64;
+
+/// A pool of `x` (NCHW) as one elementwise map over the output: the input
+/// padded with `fill` where the window leaves it, read once per tap at
+/// affine indices (`[oh * stride + kh * dilation, ...]`, consecutive along
+/// the output width for stride 1) and combined in the body. Inserted
+/// before `op`; the result is `[N, C, OH, OW]` of `cty`.
+fn tap_pool(
+    ctx: &mut Context,
+    op: Operation,
+    x: Value,
+    ax: &[Axis; 2],
+    cty: Type,
+    fill: f64,
+    combine: Combine,
+) -> Value {
+    let x_shape = shape(ctx, ctx.value_type(x));
+    let (n, c) = (x_shape[0], x_shape[1]);
+    let d = AffineExpr::Dim;
+    let mut input = x;
+    if ax.iter().any(Axis::leaves_input) {
+        let mut pad_shape = vec![n, c];
+        pad_shape.extend(ax.iter().map(Axis::padded_len));
+        let pad_ty = ctx.tensor_type(pad_shape, cty);
+        let pad_map = AffineMap::new(
+            4,
+            0,
+            vec![d(0), d(1), ax[0].unpad_expr(2), ax[1].unpad_expr(3)],
+        );
+        let axes = *ax;
+        input = map_values(ctx, op, &[x], &[pad_map], pad_ty, |s, a| {
+            let v = s.convert(a[0], cty);
+            let h = inside_padded(s, &axes[0], 2);
+            let w = inside_padded(s, &axes[1], 3);
+            select_inside(s, v, fill, h, w)
+        });
+    }
+    let tap = |a: &Axis, o: u32, t: i64| {
+        let scaled = if a.s == 1 {
+            d(o)
+        } else {
+            AffineExpr::Mul(Box::new(d(o)), Box::new(AffineExpr::Constant(a.s)))
+        };
+        if t * a.d == 0 {
+            scaled
+        } else {
+            AffineExpr::Add(Box::new(scaled), Box::new(AffineExpr::Constant(t * a.d)))
+        }
+    };
+    let mut maps = Vec::new();
+    for i in 0..ax[0].k {
+        for j in 0..ax[1].k {
+            maps.push(AffineMap::new(
+                4,
+                0,
+                vec![d(0), d(1), tap(&ax[0], 2, i), tap(&ax[1], 3, j)],
+            ));
+        }
+    }
+    let inputs = vec![input; maps.len()];
+    let out_ty = ctx.tensor_type(vec![n, c, ax[0].out, ax[1].out], cty);
+    let (_, combiner) = combine_parts(ctx, combine, cty);
+    map_values(ctx, op, &inputs, &maps, out_ty, |s, a| {
+        let mut acc = s.convert(a[0], cty);
+        for &v in &a[1..] {
+            let v = s.convert(v, cty);
+            acc = s.bin(combiner, acc, v);
+        }
+        acc
+    })
 }
 
 /// Inserts before `op` an `arith.constant dense<values>` of the `f32` or

@@ -2,7 +2,9 @@
 //! group holds:
 //!
 //! - **elementwise** (maps and reshapes): the flattened iteration space in
-//!   blocks of up to 1024 elements, one block per program;
+//!   blocks of up to 1024 elements, one block per program; or, where the
+//!   group reads its inputs through index maps, N-D tiles of the inner
+//!   dims, the other indices scalars per program;
 //! - **rows** (a reduction, with the maps before and after it): one program
 //!   per output row, a tile over the reduced elements (up to 16,384);
 //! - **contraction** (a matmul with the maps after it): an output tile of
@@ -190,6 +192,9 @@ fn elementwise(
     }
     let total = strata_ir::types::num_elements(&domain) as i64;
     let block = next_pow2(total).min(tiles.block.max(1));
+    if let Some(tile) = inner_tile(b.ctx, g, &domain, block) {
+        return elementwise_tiled(b, g, outputs, &domain, &tile);
+    }
     let pid = b.program_id(0);
     let bv = b.const_i32(block);
     let base = b.muli(pid, bv);
@@ -207,6 +212,126 @@ fn elementwise(
         b.store(ptrs, x, Some(mask));
     }
     Ok(vec![(total + block - 1) / block])
+}
+
+/// The tile of an elementwise group that reads its inputs through index
+/// maps (windows, transposes, broadcasts, reshapes, gathers): each dim from
+/// the innermost out, whole while the tile holds at most `block` elements,
+/// then part of the next (see [`part`]). Extents are the dims' own sizes,
+/// not powers of two: the host loops need no padding lanes (a GPU target
+/// will round them up). `None` where the flat form is
+/// better, for a group of identity maps, which reads every input at the
+/// flat offset.
+///
+/// In the tiled form the other dims' indices are scalars per program (one
+/// division each per program, not per element), so an input read through
+/// an affine map of the tiled dims has consecutive (or strided) addresses
+/// that the host vectorizer sees, where the flat form's per-element
+/// divisions hide them.
+fn inner_tile(ctx: &Context, g: &Group, domain: &[i64], block: i64) -> Option<Vec<i64>> {
+    let flat_reads = g.members.iter().all(|&op| match ctx.op_name_str(op) {
+        "tensor.map" => {
+            let m = strata_dialects::tensor::MapOp(op);
+            let n = ctx.num_operands(op);
+            m.maps(ctx).iter().all(|map| map.is_identity())
+                && (0..n).all(|k| !m.is_gathered(ctx, k))
+        }
+        "arith.constant" => true,
+        _ => false,
+    });
+    if flat_reads || domain.len() < 2 {
+        return None;
+    }
+    let mut tile = vec![1; domain.len()];
+    let mut budget = block.max(1);
+    for d in (0..domain.len()).rev() {
+        let n = domain[d].max(1);
+        if n <= budget {
+            tile[d] = n;
+            budget /= n;
+            continue;
+        }
+        tile[d] = part(n, budget);
+        break;
+    }
+    Some(tile)
+}
+
+/// How much of a dim of `n` a tile of at most `budget` (< n) spans: the
+/// largest divisor of `n` within the budget when it is at least half of
+/// it (no ragged last tile), else the budget.
+fn part(n: i64, budget: i64) -> i64 {
+    let divisor = (1..=budget).rev().find(|t| n % t == 0).unwrap_or(1);
+    if 2 * divisor >= budget {
+        divisor
+    } else {
+        budget
+    }
+}
+
+/// The elementwise form on tiles of the inner dims (`tile`, from
+/// [`inner_tile`]): one program per tile, the indices of the dims a tile
+/// does not span scalars; masks only on the dims a tile overhangs.
+fn elementwise_tiled(
+    b: &mut KernelBuilder<'_>,
+    g: &mut Group,
+    outputs: &[(Value, Value)],
+    domain: &[i64],
+    tile: &[i64],
+) -> R<Vec<i64>> {
+    let grid_shape: Vec<i64> = domain
+        .iter()
+        .zip(tile)
+        .map(|(&n, &t)| (n + t - 1) / t)
+        .collect();
+    let programs = strata_ir::types::num_elements(&grid_shape) as i64;
+    let pid = b.program_id(0);
+    let mut e = delinearize(b, pid, &grid_shape);
+    // The tile's own shape: the dims it spans (extent > 1), in order.
+    let spanned: Vec<usize> = (0..domain.len()).filter(|&d| tile[d] > 1).collect();
+    let shape: Vec<i64> = spanned.iter().map(|&d| tile[d]).collect();
+    let mut mask: Option<Value> = None;
+    for (j, &d) in spanned.iter().enumerate() {
+        let mut ix = b.range(tile[d]);
+        if grid_shape[d] > 1 {
+            let bv = b.const_i32(tile[d]);
+            let base = b.muli(e[d], bv);
+            ix = b.addi(base, ix);
+        }
+        for _ in 0..j {
+            ix = b.expand_dims(ix, 0);
+        }
+        for k in j + 1..spanned.len() {
+            ix = b.expand_dims(ix, k as i64);
+        }
+        let ix = b.broadcast(ix, &shape);
+        if domain[d] % tile[d] != 0 {
+            let n = b.const_i32(domain[d]);
+            let ok = b.cmp_slt(ix, n);
+            mask = Some(match mask {
+                Some(m) => b.andi(m, ok),
+                None => ok,
+            });
+        }
+        e[d] = ix;
+    }
+    g.mask = mask;
+    for &(v, ptr) in outputs {
+        let x = g.value(b, v, &e)?;
+        if shape.is_empty() {
+            // A tile of one element: scalars throughout.
+            let off = linearize(b, &e, domain);
+            let p = b.addptr(ptr, off);
+            b.store(p, x, None);
+            continue;
+        }
+        let x = b.as_tile(x, &shape);
+        let off = linearize(b, &e, domain);
+        let off = b.as_tile(off, &shape);
+        let ptrs = b.addptr(ptr, off);
+        b.store(ptrs, x, mask);
+    }
+    Ok(vec![programs])
 }
 
 fn rows(
