@@ -579,6 +579,42 @@ pub fn compile_with(
     threads: usize,
     pipeline: &str,
 ) -> Result<CompiledModel, CompileError> {
+    lower(ctx, module, func, shapes, pipeline)?;
+    CompiledModel::from_kernel_module(ctx, module, func, threads)
+}
+
+/// The stages of [`HOST_PIPELINE`], in order: each stage's name (the layer
+/// its IR is in afterwards) and its passes. `strata compile --stop-after`
+/// runs a prefix of them.
+pub const STAGES: [(&str, &str); 3] = [
+    (
+        "graph",
+        "graph-infer-shapes,canonicalize,graph-infer-shapes",
+    ),
+    ("tensor", "convert-graph-to-tensor,tensor-fuse"),
+    (
+        "kernel",
+        "convert-tensor-to-kernel{library-gemm=true},canonicalize,cse",
+    ),
+];
+
+/// The pipeline of [`STAGES`] up to and including `stage`, or `None` for a
+/// name that is not a stage.
+pub fn pipeline_until(stage: &str) -> Option<String> {
+    let end = STAGES.iter().position(|(name, _)| *name == stage)?;
+    let passes: Vec<&str> = STAGES[..=end].iter().map(|(_, p)| *p).collect();
+    Some(format!("builtin.module({})", passes.join(",")))
+}
+
+/// Specialize `func` of `module` to `shapes` (one per input) and run
+/// `pipeline` on the module: [`compile_with`] before the host code.
+pub fn lower(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+    pipeline: &str,
+) -> Result<(), CompileError> {
     specialize(ctx, module, func, shapes)?;
     crate::interp::install_folding(ctx);
     let mut registry = PassRegistry::default();
@@ -604,8 +640,7 @@ pub fn compile_with(
             })
             .collect();
         CompileError::Diagnostics(diags)
-    })?;
-    CompiledModel::from_kernel_module(ctx, module, func, threads)
+    })
 }
 
 /// Give `func`'s arguments the static `shapes` (one per argument; a
@@ -672,4 +707,19 @@ fn set_property(ctx: &mut Context, op: Operation, name: &str, value: strata_ir::
     entries.push((key, value));
     let dict = ctx.dictionary_attr(entries);
     ctx.set_op_properties(op, Some(dict));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stages_make_the_host_pipeline() {
+        assert_eq!(pipeline_until("kernel").as_deref(), Some(HOST_PIPELINE));
+        assert_eq!(
+            pipeline_until("graph").as_deref(),
+            Some("builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes)")
+        );
+        assert_eq!(pipeline_until("host"), None);
+    }
 }

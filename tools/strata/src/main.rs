@@ -1,11 +1,13 @@
 //! `strata`: the driver. `strata import` turns an ONNX model into `graph`
-//! IR; `strata run` executes IR (or an ONNX model) in an exe mode.
+//! IR; `strata compile` lowers it and writes the IR of a layer; `strata run`
+//! executes IR (or an ONNX model) in an exe mode; `strata bench` times it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod bench;
+mod compile;
 
 use clap::{Parser, Subcommand};
 use strata_ir::{Context, Operation, SourceBuffer};
@@ -81,6 +83,38 @@ enum Command {
         /// The absolute tolerance of --expect (default: by dtype, 1e-5 for f32).
         #[arg(long)]
         atol: Option<f64>,
+    },
+    /// Lower a model for a target and write its IR at a layer: `graph`,
+    /// `tensor` (fused), `kernel` (the kernels and the host plan) as MLIR,
+    /// or `host` as LLVM IR.
+    Compile {
+        /// The model: IR with a `func.func @main`, or an `.onnx` file.
+        model: PathBuf,
+        /// The target: `host` (the CPU this runs on).
+        #[arg(long, default_value = "host")]
+        target: String,
+        /// What to write: `mlir`, or `llvm-ir` (the host code, optimized).
+        #[arg(long, default_value = "mlir")]
+        emit: String,
+        /// The last stage to run: graph, tensor, kernel (the default for
+        /// MLIR) or host (LLVM IR).
+        #[arg(long = "stop-after", value_name = "STAGE")]
+        stop_after: Option<String>,
+        /// Where to write the IR (default: standard output).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// An input as NAME=FILE.npy, giving that input's shape; repeatable.
+        #[arg(long = "input", value_name = "NAME=FILE")]
+        inputs: Vec<String>,
+        /// The size of a symbolic dimension, as SYM=N (default 1); repeatable.
+        #[arg(long = "dim", value_name = "SYM=N")]
+        dims: Vec<String>,
+        /// The function to compile.
+        #[arg(long, default_value = "main")]
+        function: String,
+        /// Print the generic op form.
+        #[arg(long = "mlir-print-op-generic")]
+        generic: bool,
     },
     /// Measure compile time and in-process latency of a model in an exe mode.
     Bench {
@@ -172,6 +206,29 @@ fn main() -> ExitCode {
                 expects: &expects,
                 tolerance: (rtol, atol),
                 threads: threads.unwrap_or_else(default_threads),
+            },
+        ),
+        Command::Compile {
+            model,
+            target,
+            emit,
+            stop_after,
+            output,
+            inputs,
+            dims,
+            function,
+            generic,
+        } => compile::compile(
+            &model,
+            compile::CompileOptions {
+                target: &target,
+                emit: &emit,
+                stop_after: stop_after.as_deref(),
+                output: output.as_deref(),
+                inputs: &inputs,
+                dims: &dims,
+                function: &function,
+                generic,
             },
         ),
         Command::Bench {
@@ -612,7 +669,7 @@ pub(crate) fn prepare(
 /// Graph mode compiles the function for the inputs it is given: each must
 /// have its argument's dtype and a shape the argument's type admits (a
 /// dynamic dimension takes any size).
-fn check_graph_inputs(
+pub(crate) fn check_graph_inputs(
     ctx: &Context,
     model: &Path,
     func: Operation,

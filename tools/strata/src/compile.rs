@@ -1,0 +1,93 @@
+//! `strata compile`: a model lowered for a target, written out at the layer
+//! asked for (`--stop-after`), as MLIR or as LLVM IR.
+
+use std::path::Path;
+
+use strata_runtime::compiled::{lower, pipeline_until, STAGES};
+
+use crate::{check_graph_inputs, compile_error, prepare, DriverError, Prepared};
+
+/// The options of `strata compile` besides the model.
+pub(crate) struct CompileOptions<'a> {
+    pub target: &'a str,
+    pub emit: &'a str,
+    pub stop_after: Option<&'a str>,
+    pub output: Option<&'a Path>,
+    pub inputs: &'a [String],
+    pub dims: &'a [String],
+    pub function: &'a str,
+    pub generic: bool,
+}
+
+/// Lower `model` for `o.target` and write its IR.
+pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverError> {
+    if o.target != "host" {
+        return Err(DriverError::Message(format!(
+            "--target '{}': the targets are: host (GPU targets sm_80 and sm_90 are not built yet)",
+            o.target
+        )));
+    }
+    let stage_names: Vec<&str> = STAGES.iter().map(|(n, _)| *n).chain(["host"]).collect();
+    let stop = match (o.emit, o.stop_after) {
+        ("mlir", None) => "kernel",
+        ("mlir", Some("host")) => {
+            return Err(DriverError::Message(
+                "--stop-after host: the host stage is LLVM IR; use --emit llvm-ir".into(),
+            ))
+        }
+        ("mlir", Some(s)) => s,
+        ("llvm-ir", None | Some("host")) => "host",
+        ("llvm-ir", Some(s)) => {
+            return Err(DriverError::Message(format!(
+                "--emit llvm-ir needs the host stage, not --stop-after {s}"
+            )))
+        }
+        (other, _) => {
+            return Err(DriverError::Message(format!(
+                "--emit '{other}': expected mlir or llvm-ir"
+            )))
+        }
+    };
+    if !stage_names.contains(&stop) {
+        return Err(DriverError::Message(format!(
+            "--stop-after '{stop}': expected one of: {}",
+            stage_names.join(", ")
+        )));
+    }
+    let Prepared {
+        mut ctx,
+        module,
+        func,
+        args,
+        in_names,
+        ..
+    } = prepare(model, o.inputs, &[], 0, o.dims, o.function)?;
+    check_graph_inputs(&ctx, model, func, &in_names, &args)?;
+    let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
+    drop(args);
+    let pipeline_stage = if stop == "host" { "kernel" } else { stop };
+    let pipeline = pipeline_until(pipeline_stage).ok_or_else(|| {
+        DriverError::Message(format!("internal error: no stage '{pipeline_stage}'"))
+    })?;
+    lower(&mut ctx, module, o.function, &shapes, &pipeline).map_err(|e| compile_error(&ctx, e))?;
+    let text = if stop == "host" {
+        strata_lowering::kernel_to_host::translate_to_llvm_ir(&ctx, module, true)
+            .map_err(|e| compile_error(&ctx, strata_runtime::compiled::CompileError::Host(e)))?
+    } else {
+        let options = strata_ir::printer::PrintOptions {
+            generic: o.generic,
+            ..Default::default()
+        };
+        let mut t = strata_ir::printer::print_operation(&ctx, module, options);
+        t.push('\n');
+        t
+    };
+    match o.output {
+        Some(path) if path != Path::new("-") => std::fs::write(path, text)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
+        _ => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
