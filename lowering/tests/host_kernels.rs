@@ -81,6 +81,64 @@ fn elementwise_with_a_ragged_edge() {
     assert_eq!(out[n], -7.0, "the mask must keep the store in bounds");
 }
 
+/// Integer division and remainder of masked tiles: the masked-off lanes
+/// read zeros (no `other`), so they divide by zero; the CPU must not trap.
+const DIVIDE: &str = r#"
+kernel.func @divide(%x: !kernel.ptr<i32>, %y: !kernel.ptr<i32>, %q: !kernel.ptr<i32>, %r: !kernel.ptr<i32>, %n: i32) {
+  %pid = kernel.program_id x : i32
+  %c64 = arith.constant 64 : i32
+  %base = arith.muli %pid, %c64 : i32
+  %range = kernel.range 0, 64 : tensor<64xi32>
+  %sb = kernel.splat %base : i32 -> tensor<64xi32>
+  %offs = arith.addi %sb, %range : tensor<64xi32>
+  %sn = kernel.splat %n : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %offs, %sn : tensor<64xi32>
+  %px = kernel.splat %x : !kernel.ptr<i32> -> tensor<64x!kernel.ptr<i32>>
+  %py = kernel.splat %y : !kernel.ptr<i32> -> tensor<64x!kernel.ptr<i32>>
+  %pq = kernel.splat %q : !kernel.ptr<i32> -> tensor<64x!kernel.ptr<i32>>
+  %pr = kernel.splat %r : !kernel.ptr<i32> -> tensor<64x!kernel.ptr<i32>>
+  %ax = kernel.addptr %px, %offs : tensor<64x!kernel.ptr<i32>>, tensor<64xi32>
+  %ay = kernel.addptr %py, %offs : tensor<64x!kernel.ptr<i32>>, tensor<64xi32>
+  %aq = kernel.addptr %pq, %offs : tensor<64x!kernel.ptr<i32>>, tensor<64xi32>
+  %ar = kernel.addptr %pr, %offs : tensor<64x!kernel.ptr<i32>>, tensor<64xi32>
+  %vx = kernel.load %ax, %mask : tensor<64x!kernel.ptr<i32>>
+  %vy = kernel.load %ay, %mask : tensor<64x!kernel.ptr<i32>>
+  %vq = arith.divsi %vx, %vy : tensor<64xi32>
+  %vr = arith.remsi %vx, %vy : tensor<64xi32>
+  kernel.store %aq, %vq, %mask : tensor<64x!kernel.ptr<i32>>
+  kernel.store %ar, %vr, %mask : tensor<64x!kernel.ptr<i32>>
+  kernel.return
+}
+"#;
+
+#[test]
+fn integer_division_of_masked_lanes_does_not_trap() {
+    let jit = compile(DIVIDE);
+    let kernel = jit.kernel("divide").expect("entry point");
+    let n = 100usize; // 2 programs, the last one with 28 masked-off lanes
+    let x: Vec<i32> = (0..n as i32).map(|i| i * 37 - 1000).collect();
+    // No zero among the real divisors; -1 and MIN / -1 (wrapping) included.
+    let mut y: Vec<i32> = (0..n as i32)
+        .map(|i| if i % 7 == 3 { -1 } else { i % 9 + 1 })
+        .collect();
+    let mut x = x;
+    x[3] = i32::MIN;
+    y[3] = -1;
+    let (mut q, mut r) = (vec![0i32; n], vec![0i32; n]);
+    let args = [
+        x.as_ptr() as u64,
+        y.as_ptr() as u64,
+        q.as_mut_ptr() as u64,
+        r.as_mut_ptr() as u64,
+        n as u64,
+    ];
+    unsafe { launch(kernel, &args, [n.div_ceil(64) as i64, 1, 1], Some(&pool())) };
+    for i in 0..n {
+        assert_eq!(q[i], x[i].wrapping_div(y[i]), "{i}: {} / {}", x[i], y[i]);
+        assert_eq!(r[i], x[i].wrapping_rem(y[i]), "{i}: {} % {}", x[i], y[i]);
+    }
+}
+
 const SOFTMAX: &str = r#"
 kernel.func @softmax(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>, %cols: i32) {
   %row = kernel.program_id x : i32

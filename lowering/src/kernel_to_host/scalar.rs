@@ -167,6 +167,42 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             .ok_or_else(|| HostError::at(self.ir, op, format!("{symbol} returned nothing")))
     }
 
+    /// An integer division or remainder that never traps: tiles compute
+    /// their masked-off lanes too (on `other` values, zero by default), and
+    /// the CPU's division traps where the GPU's does not. A zero divisor
+    /// divides by one instead, and a signed division by `-1` negates
+    /// (wrapping: `MIN / -1` is `MIN`, its remainder `0`). Where the divisor
+    /// is a constant (index arithmetic), the guards fold away.
+    fn guarded_division(
+        &self,
+        name: &str,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
+        let b = self.builder;
+        let t = y.get_type();
+        let zero = t.const_zero();
+        let one = t.const_int(1, false);
+        let is_zero = b.build_int_compare(IntPredicate::EQ, y, zero, "")?;
+        let y = b.build_select(is_zero, one, y, "")?.into_int_value();
+        Ok(match name {
+            "arith.divui" => b.build_int_unsigned_div(x, y, "")?.into(),
+            "arith.remui" => b.build_int_unsigned_rem(x, y, "")?.into(),
+            _ => {
+                let minus_one = t.const_all_ones();
+                let is_m1 = b.build_int_compare(IntPredicate::EQ, y, minus_one, "")?;
+                let safe = b.build_select(is_m1, one, y, "")?.into_int_value();
+                let (exact, special) = if name == "arith.divsi" {
+                    let q = b.build_int_signed_div(x, safe, "")?;
+                    (q, b.build_int_sub(zero, x, "")?)
+                } else {
+                    (b.build_int_signed_rem(x, safe, "")?, zero)
+                };
+                b.build_select(is_m1, special, exact, "")?
+            }
+        })
+    }
+
     /// The value of `op` (an `arith` or `math` op) applied to `args`, the
     /// elements of its operands; `result` is the result's element type.
     pub fn emit(
@@ -211,10 +247,9 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             "arith.subi" => b.build_int_sub(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.muli" if nsw(ir, op) => b.build_int_nsw_mul(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.muli" => b.build_int_mul(int(a(0)?), int(a(1)?), "")?.into(),
-            "arith.divsi" => b.build_int_signed_div(int(a(0)?), int(a(1)?), "")?.into(),
-            "arith.divui" => b.build_int_unsigned_div(int(a(0)?), int(a(1)?), "")?.into(),
-            "arith.remsi" => b.build_int_signed_rem(int(a(0)?), int(a(1)?), "")?.into(),
-            "arith.remui" => b.build_int_unsigned_rem(int(a(0)?), int(a(1)?), "")?.into(),
+            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" => {
+                self.guarded_division(name, int(a(0)?), int(a(1)?))?
+            }
             "arith.andi" => b.build_and(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.ori" => b.build_or(int(a(0)?), int(a(1)?), "")?.into(),
             "arith.xori" => b.build_xor(int(a(0)?), int(a(1)?), "")?.into(),

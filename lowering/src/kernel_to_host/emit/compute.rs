@@ -40,6 +40,56 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         out.ok_or_else(|| HostError::at(ir, reduce, "the combiner yields nothing"))
     }
 
+    /// The identity of `reduce`'s combiner when it is one op on the two
+    /// arguments that has one (`addf`: `-0.0`, `maximumf`: `-inf`, ...).
+    fn combiner_identity(
+        &self,
+        reduce: Operation,
+        lt: BasicTypeEnum<'ctx>,
+    ) -> Option<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let block = ir.region_entry_block(*ir.op_regions(reduce).first()?)?;
+        let args: Vec<Value> = ir.block_args(block).collect();
+        let ops: Vec<Operation> = ir.block_ops(block).collect();
+        let [combine, yield_op] = ops[..] else {
+            return None;
+        };
+        let operands: Vec<Value> = ir.operands(combine).collect();
+        let on_args = operands.len() == 2
+            && args.len() == 2
+            && operands.contains(&args[0])
+            && operands.contains(&args[1]);
+        if !on_args || ir.operand(yield_op, 0) != ir.result(combine, 0) {
+            return None;
+        }
+        match lt {
+            BasicTypeEnum::FloatType(f) => {
+                let v = match ir.op_name_str(combine) {
+                    "arith.addf" => -0.0,
+                    "arith.mulf" => 1.0,
+                    "arith.maximumf" | "arith.maxnumf" => f64::NEG_INFINITY,
+                    "arith.minimumf" | "arith.minnumf" => f64::INFINITY,
+                    _ => return None,
+                };
+                Some(f.const_float(v).into())
+            }
+            BasicTypeEnum::IntType(t) => {
+                let w = t.get_bit_width();
+                let ones = t.const_all_ones();
+                let v = match ir.op_name_str(combine) {
+                    "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" => t.const_zero(),
+                    "arith.muli" => t.const_int(1, false),
+                    "arith.andi" | "arith.minui" => ones,
+                    "arith.maxsi" if w <= 64 => t.const_int(1u64 << (w - 1), false),
+                    "arith.minsi" if w <= 64 => t.const_int((1u64 << (w - 1)) - 1, false),
+                    _ => return None,
+                };
+                Some(v.into())
+            }
+            _ => None,
+        }
+    }
+
     pub(super) fn emit_reduce(&mut self, op: Operation) -> R<()> {
         let ir = self.ir;
         let src = ir.operand(op, 0);
@@ -51,14 +101,20 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let rt = ir.value_type(result);
         let lt = self.host_type(op, element_of(ir, rt))?;
         let n = shape[axis];
-        // One accumulator per output element.
+        let identity = self.combiner_identity(op, lt);
+        // One accumulator per output element: from the combiner's identity
+        // when it has a known one (the loop then reads the tile from its
+        // first element, aligned), else from the first element.
         let reduce_at = |e: &mut Self, outer: &[IntValue<'ctx>]| -> R<BasicValueEnum<'ctx>> {
             let mut idx: Vec<IntValue<'ctx>> = outer.to_vec();
             idx.insert(axis, e.i64(0));
-            let first = e.element(op, src, &idx)?;
+            let (init, start) = match identity {
+                Some(v) => (v, 0),
+                None => (e.element(op, src, &idx)?, 1),
+            };
             let slot = e.entry_alloca(lt, "acc")?;
-            e.builder.build_store(slot, first)?;
-            e.counted_loop(e.i64(1), e.i64(n), &mut |e, k| {
+            e.builder.build_store(slot, init)?;
+            e.counted_loop(e.i64(start), e.i64(n), &mut |e, k| {
                 let mut idx: Vec<IntValue<'ctx>> = outer.to_vec();
                 idx.insert(axis, k);
                 let x = e.element(op, src, &idx)?;

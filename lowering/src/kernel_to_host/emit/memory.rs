@@ -25,18 +25,32 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             self.values.insert(result, Repr::Scalar(v));
             return Ok(());
         }
-        let shape = tile_shape(ir, ty);
-        let tile = self.alloc_tile(op, &shape, element_of(ir, ty))?;
-        let t = tile.clone();
-        self.nd_loop(&shape, &mut |e, idx| {
-            let p = e.element(op, ptr, idx)?.into_pointer_value();
-            let v = e.masked_load(op, lt, p, mask.map(|m| (m, other)), idx)?;
-            let dst = e.element_ptr(&t, idx)?;
-            e.builder.build_store(dst, v)?;
-            Ok(())
-        })?;
-        self.values.insert(result, Repr::Tile(tile));
+        // A tile load is lazy: each use reads the elements it needs where it
+        // needs them. Reading memory again costs an L1 hit; copying the tile
+        // to the stack first would make every later read wait on those
+        // stores (and fail store-to-load forwarding at other offsets). A
+        // kernel never stores to a buffer it loads from (the arena planner
+        // gives a launch's inputs and outputs disjoint memory).
+        self.values.insert(result, Repr::Lazy(op));
         Ok(())
+    }
+
+    /// Element `idx` of the tile `load` reads.
+    pub(super) fn load_element(
+        &mut self,
+        op: Operation,
+        idx: &[IntValue<'ctx>],
+    ) -> R<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let lt = self.host_type(op, element_of(ir, ir.value_type(ir.result(op, 0))))?;
+        let n = ir.num_operands(op);
+        let (ptr, mask, other) = (
+            ir.operand(op, 0),
+            (n > 1).then(|| ir.operand(op, 1)),
+            (n > 2).then(|| ir.operand(op, 2)),
+        );
+        let p = self.element(op, ptr, idx)?.into_pointer_value();
+        self.masked_load(op, lt, p, mask.map(|m| (m, other)), idx)
     }
 
     /// `mask ? *p : other`, reading `*p` only where the mask is on: a

@@ -410,6 +410,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
                 Ok(unsafe { self.builder.build_gep(pointee, base, &[off], "")? }.into())
             }
             "arith.constant" => self.constant_element(op, idx),
+            "kernel.load" => self.load_element(op, idx),
             _ if is_elementwise(name) => {
                 let mut args = Vec::with_capacity(operands.len());
                 for &o in &operands {
