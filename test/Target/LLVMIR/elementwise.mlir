@@ -1,7 +1,7 @@
 // strata-translate --emit=llvm-ir: a 1-D elementwise kernel with a ragged
 // edge. The entry point runs programs begin..end of the grid; a masked load
-// selects its address (a scratch slot holding `other` when the mask is off),
-// so the loop has no branch; maximumf is llvm.maximum. With -O3 the loops
+// is a conditional load, evaluated where its value is used; maximumf is
+// llvm.maximum. With -O3 the loops
 // are vectorized for the host CPU.
 // RUN: strata-translate --emit=llvm-ir %s | FileCheck %s
 // RUN: strata-translate %s -o %t.ll && FileCheck %s < %t.ll
@@ -19,14 +19,14 @@
 // CHECK-NEXT: %pid = phi i64 [ %4, %entry ]
 // CHECK-NEXT: icmp slt i64 %pid, %5
 // CHECK: %pid_x = srem i64 %pid, %1
-// The masked load: the mask, the fallback, the selected address.
-// CHECK: %[[PTR:[0-9]+]] = getelementptr float, ptr
+// The masked load, inside the loop of the store that uses it: the address,
+// the mask. A masked load reads only where the mask is on (a conditional
+// load, which -O3 vectorizes into masked vector loads).
+// CHECK: getelementptr float, ptr
 // CHECK: %[[MASK:[0-9]+]] = icmp slt i32 %{{[0-9]+}}, %[[N]]
-// A masked load reads only where the mask is on (a conditional load, which
-// -O3 vectorizes into masked vector loads).
 // CHECK-NEXT: br i1 %[[MASK]], label %load, label %loaded
 // CHECK: load:
-// CHECK-NEXT: %[[V:[0-9]+]] = load float, ptr %[[PTR]]
+// CHECK-NEXT: %[[V:[0-9]+]] = load float, ptr %{{[0-9]+}}
 // CHECK: loaded:
 // CHECK-NEXT: phi float [ %[[V]], %load ], [ 0.000000e+00, %{{.*}} ]
 // CHECK: fadd float

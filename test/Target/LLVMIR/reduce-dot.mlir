@@ -6,11 +6,13 @@
 // RUN: strata-translate -O3 %s | FileCheck %s --check-prefix=O3
 
 // CHECK-LABEL: define void @row_max(ptr %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5) {
-// The masked load falls back to -inf.
+// The reduction starts from maximumf's identity, -inf, and combines
+// elements 0..128, each a masked load (read where the load is used) that
+// falls back to -inf.
+// CHECK: store float 0xFFF0000000000000, ptr %acc
+// CHECK: icmp slt i64 %i, 128
 // CHECK: br i1 %{{[0-9]+}}, label %load, label %loaded
 // CHECK: phi float [ %{{[0-9]+}}, %load ], [ 0xFFF0000000000000, %{{.*}} ]
-// The reduction: the first element, then elements 1..128 combined.
-// CHECK: icmp slt i64 %{{.*}}, 128
 // CHECK: call float @llvm.maximum.f32(
 // CHECK: store float %{{[0-9]+}}, ptr %{{[0-9]+}}
 // CHECK: declare float @llvm.maximum.f32(float, float)
