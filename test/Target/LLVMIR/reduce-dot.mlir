@@ -14,7 +14,7 @@
 // CHECK: br i1 %{{[0-9]+}}, label %load, label %loaded
 // CHECK: phi float [ %{{[0-9]+}}, %load ], [ 0xFFF0000000000000, %{{.*}} ]
 // CHECK: call float @llvm.maximum.f32(
-// CHECK: store float %{{[0-9]+}}, ptr %{{[0-9]+}}
+// CHECK: store float %{{[0-9]+}}, ptr %acc
 // CHECK: declare float @llvm.maximum.f32(float, float)
 // CHECK-LABEL: define void @dot_k(ptr %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5) {
 // The accumulator tile: 16 x 16 floats, loop-carried.
