@@ -25,7 +25,7 @@ use crate::tensor::{DType, Tensor};
 /// conversion it cleans the kernels' index arithmetic.
 ///
 /// Kernel selection: f32 and f64 contractions are library matrix products
-/// (`matrixmultiply`'s register-blocked, cache-blocked GEMM), several times
+/// (the `gemm` crate's register-blocked, cache-blocked GEMM), several times
 /// faster on the host than the generated contraction kernels; their
 /// epilogues run as separate kernels. `HOST_PIPELINE_GENERATED` keeps
 /// every contraction a generated kernel.
@@ -153,39 +153,49 @@ impl Gemm {
             unsafe {
                 if self.f64 {
                     let e = |o: usize| (ptrs[o] as *mut f64).offset(offsets[o] as isize);
-                    matrixmultiply::dgemm(
+                    gemm::gemm(
                         m,
-                        self.k,
                         self.n,
-                        1.0,
-                        e(0),
-                        st(0, 0),
-                        st(0, 1),
-                        e(1),
-                        st(1, 0),
-                        st(1, 1),
-                        0.0,
+                        self.k,
                         e(2),
-                        st(2, 0),
                         st(2, 1),
+                        st(2, 0),
+                        false,
+                        e(0),
+                        st(0, 1),
+                        st(0, 0),
+                        e(1),
+                        st(1, 1),
+                        st(1, 0),
+                        0.0,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
                     );
                 } else {
                     let e = |o: usize| (ptrs[o] as *mut f32).offset(offsets[o] as isize);
-                    matrixmultiply::sgemm(
+                    gemm::gemm(
                         m,
-                        self.k,
                         self.n,
-                        1.0,
-                        e(0),
-                        st(0, 0),
-                        st(0, 1),
-                        e(1),
-                        st(1, 0),
-                        st(1, 1),
-                        0.0,
+                        self.k,
                         e(2),
-                        st(2, 0),
                         st(2, 1),
+                        st(2, 0),
+                        false,
+                        e(0),
+                        st(0, 1),
+                        st(0, 0),
+                        e(1),
+                        st(1, 1),
+                        st(1, 0),
+                        0.0f32,
+                        1.0f32,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
                     );
                 }
             }

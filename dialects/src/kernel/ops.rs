@@ -324,8 +324,8 @@ attr_constraint!(
 /// `*_strides` gives, in elements, one stride per batch dim then the row
 /// and column strides of that operand (`lhs`: M then K, `rhs`: K then N,
 /// `out`: M then N), so that transposed and broadcast operands need no
-/// copy. The target chooses the routine (on the host, `matrixmultiply`'s
-/// `sgemm`/`dgemm`); kernel selection in `convert-tensor-to-kernel` emits it
+/// copy. The target chooses the routine (on the host, the `gemm` crate's
+/// f32/f64 GEMM); kernel selection in `convert-tensor-to-kernel` emits it
 /// for f32 and f64 contractions.
 #[op("kernel.gemm",
      format = "$lhs `,` $rhs `,` $out attr-dict `:` type($lhs) `,` type($rhs) `,` type($out)",

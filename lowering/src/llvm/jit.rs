@@ -54,6 +54,10 @@ impl JitModule {
             let _ = std::fs::create_dir_all(&dir);
             let _ = std::fs::write(path, module.print_to_string().to_string());
         }
+        // MCJIT makes its own target machine for a generic CPU: without these
+        // attributes the vector code `optimize` produced for the host (AVX2,
+        // FMA) would be split into SSE2 halves and `rint` calls.
+        super::set_host_cpu(&module, ctx);
         let engine = module
             .create_jit_execution_engine(OptimizationLevel::Aggressive)
             .map_err(|e| LlvmError(e.to_string()))?;

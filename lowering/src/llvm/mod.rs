@@ -44,6 +44,25 @@ pub fn host_target_machine() -> Result<TargetMachine, LlvmError> {
         .ok_or_else(|| LlvmError(format!("no target machine for {}", triple)))
 }
 
+/// Give every function defined in `module` the host's `target-cpu` and
+/// `target-features`, so that code generation (the JIT's own target
+/// machine) uses the instructions the optimizer planned for.
+pub fn set_host_cpu(module: &inkwell::module::Module<'_>, ctx: &inkwell::context::Context) {
+    let cpu = TargetMachine::get_host_cpu_name().to_string();
+    let features = TargetMachine::get_host_cpu_features().to_string();
+    let loc = inkwell::attributes::AttributeLoc::Function;
+    for f in module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+    {
+        f.add_attribute(loc, ctx.create_string_attribute("target-cpu", &cpu));
+        f.add_attribute(
+            loc,
+            ctx.create_string_attribute("target-features", &features),
+        );
+    }
+}
+
 /// Verify `module`, then run `default<O3>` on it for `machine`.
 pub fn optimize(
     module: &inkwell::module::Module<'_>,

@@ -2,7 +2,8 @@
 //! group holds:
 //!
 //! - **elementwise** (maps and reshapes): the flattened iteration space in
-//!   blocks of up to 1024 elements, one block per program; or, where the
+//!   blocks of up to 1024 elements (dividing it where they can: no mask),
+//!   one block per program; or, where the
 //!   group reads its inputs through index maps, N-D tiles of the inner
 //!   dims, the other indices scalars per program;
 //! - **rows** (a reduction, with the maps before and after it): one program
@@ -191,25 +192,36 @@ fn elementwise(
         ));
     }
     let total = strata_ir::types::num_elements(&domain) as i64;
-    let block = next_pow2(total).min(tiles.block.max(1));
-    if let Some(tile) = inner_tile(b.ctx, g, &domain, block) {
+    if let Some(tile) = inner_tile(b.ctx, g, &domain, tiles.block.max(1)) {
         return elementwise_tiled(b, g, outputs, &domain, &tile);
     }
+    // Blocks that divide the elements need no mask (a masked tail keeps
+    // the host's vectorizer from the loop, or makes it use slow masked
+    // stores): the whole extent when it fits, else a divisor near the
+    // budget where there is one.
+    let budget = tiles.block.max(1);
+    let block = if total <= budget {
+        total.max(1)
+    } else {
+        part(total, budget)
+    };
     let pid = b.program_id(0);
     let bv = b.const_i32(block);
     let base = b.muli(pid, bv);
     let r = b.range(block);
     let flat = b.addi(base, r);
-    let n = b.const_i32(total);
-    let mask = b.cmp_slt(flat, n);
-    g.mask = Some(mask);
+    let mask = (total % block != 0).then(|| {
+        let n = b.const_i32(total);
+        b.cmp_slt(flat, n)
+    });
+    g.mask = mask;
     let e = delinearize(b, flat, &domain);
     g.flat = Some((e.clone(), domain.clone(), flat));
     for &(v, ptr) in outputs {
         let x = g.value(b, v, &e)?;
         let x = b.as_tile(x, &[block]);
         let ptrs = b.addptr(ptr, flat);
-        b.store(ptrs, x, Some(mask));
+        b.store(ptrs, x, mask);
     }
     Ok(vec![(total + block - 1) / block])
 }
