@@ -20,19 +20,20 @@ use crate::tensor::{DType, Tensor};
 
 /// The passes from `graph` to the host plan, in MLIR's pipeline syntax.
 ///
-/// With static shapes, `canonicalize` folds shape computations
-/// (`graph.shape_of` and what depends on it) into constants; after the
-/// conversion it cleans the kernels' index arithmetic.
+/// With static shapes, `canonicalize` folds `graph.shape_of` to constants
+/// and `graph-fold-constants` what depends on them (shape computations);
+/// after the conversion `canonicalize` cleans the kernels' index arithmetic.
+/// This is the pipeline of the default recipe (`recipes/default.toml`).
 ///
 /// Kernel selection: f32 and f64 contractions are library matrix products
 /// (`matrixmultiply`'s register-blocked, cache-blocked GEMM), several times
 /// faster on the host than the generated contraction kernels; their
 /// epilogues run as separate kernels. `HOST_PIPELINE_GENERATED` keeps
 /// every contraction a generated kernel.
-pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
+pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
 
 /// [`HOST_PIPELINE`] with generated kernels only.
-pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
+pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
 
 /// Why a model did not compile.
 #[derive(Debug, thiserror::Error)]
