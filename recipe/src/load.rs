@@ -350,8 +350,15 @@ impl<'o> Reader<'o> {
     fn fusion(&mut self, t: &Tab<'_>) -> Fusion {
         let d = Fusion::default();
         let enabled = self.bool(t, "enabled", d.enabled);
-        let min = self.int(t, "min_fused_ops", d.min_fused_ops, 1, 1024);
-        let max = self.int(t, "max_fused_ops", d.max_fused_ops, 1, 1024);
+        let mut min = self.int(t, "min_fused_ops", d.min_fused_ops, 1, 1024);
+        let mut max = self.int(t, "max_fused_ops", d.max_fused_ops, 1, 1024);
+        // A bound written alone moves the other, unwritten one with it
+        // (`max_fused_ops = 1` alone means no group of two or more).
+        match (t.get("min_fused_ops"), t.get("max_fused_ops")) {
+            (None, Some(_)) => min = min.min(max),
+            (Some(_), None) => max = max.max(min),
+            _ => {}
+        }
         if min > max {
             let span = t
                 .span_of("min_fused_ops")

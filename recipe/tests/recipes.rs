@@ -129,6 +129,26 @@ fn the_pipeline_follows_the_options() {
 }
 
 #[test]
+fn a_fusion_bound_written_alone_moves_the_other() {
+    let one = parse("[optimize.fusion]\nmax_fused_ops = 1\n");
+    assert_eq!(
+        (
+            one.optimize.fusion.min_fused_ops,
+            one.optimize.fusion.max_fused_ops
+        ),
+        (1, 1)
+    );
+    let big = parse("[optimize.fusion]\nmin_fused_ops = 100\n");
+    assert_eq!(
+        (
+            big.optimize.fusion.min_fused_ops,
+            big.optimize.fusion.max_fused_ops
+        ),
+        (100, 100)
+    );
+}
+
+#[test]
 fn spellings_and_set_order_do_not_change_the_hash() {
     let a =
         parse("[codegen]\nprecision = \"fp16\"\n[capture]\ninclude_ops = [\"b\", \"a\", \"a\"]\n");

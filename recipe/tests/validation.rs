@@ -225,3 +225,28 @@ fn hostile_input_never_panics() {
         let _ = Recipe::parse(text, "r.json", Format::Json, &LoadOptions::default());
     }
 }
+
+mod arbitrary_text {
+    use proptest::prelude::*;
+    use strata_recipe::{Format, LoadOptions, Recipe};
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// Any text loads or is rejected with located errors; what loads
+        /// has a canonical form that loads back to itself.
+        #[test]
+        fn the_loader_never_panics(text in "[\\[\\]{}\"=,.:a-z_0-9 \n#-]{0,120}") {
+            for format in [Format::Toml, Format::Json] {
+                match Recipe::parse(&text, "r", format, &LoadOptions::default()) {
+                    Ok(l) => {
+                        let c = l.recipe.canonical();
+                        let again = Recipe::parse(&c, "c", Format::Toml, &LoadOptions::default()).unwrap();
+                        prop_assert_eq!(again.recipe.canonical(), c);
+                    }
+                    Err(e) => prop_assert!(e.errors().all(|d| d.line >= 1 && d.column >= 1)),
+                }
+            }
+        }
+    }
+}

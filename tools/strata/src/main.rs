@@ -1,11 +1,13 @@
 //! `strata`: the driver. `strata import` turns an ONNX model into `graph`
-//! IR; `strata run` executes IR (or an ONNX model) in an exe mode.
+//! IR; `strata run` executes IR (or an ONNX model) in an exe mode;
+//! `strata recipe` validates recipes and prints what they become.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod bench;
+mod recipe;
 
 use clap::{Parser, Subcommand};
 use strata_ir::{Context, Operation, SourceBuffer};
@@ -81,6 +83,11 @@ enum Command {
         /// The absolute tolerance of --expect (default: by dtype, 1e-5 for f32).
         #[arg(long)]
         atol: Option<f64>,
+    },
+    /// Validate a recipe, or print its hash, canonical form or pipeline.
+    Recipe {
+        #[command(subcommand)]
+        command: recipe::RecipeCommand,
     },
     /// Measure compile time and in-process latency of a model in an exe mode.
     Bench {
@@ -174,6 +181,7 @@ fn main() -> ExitCode {
                 threads: threads.unwrap_or_else(default_threads),
             },
         ),
+        Command::Recipe { command } => recipe::recipe(command),
         Command::Bench {
             model,
             mode,
@@ -216,7 +224,7 @@ pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn new_context() -> Context {
+pub(crate) fn new_context() -> Context {
     let mut ctx = Context::new();
     strata_dialects::register_all(&mut ctx);
     strata_runtime::interp::install_folding(&mut ctx);
