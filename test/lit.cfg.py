@@ -13,7 +13,8 @@ import lit.formats
 
 config.name = "strata"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".mlir"]
+# Recipe tests (test/Recipe) are .toml files whose RUN lines are TOML comments.
+config.suffixes = [".mlir", ".toml"]
 # conformance/ holds inputs of test/tests/conformance.rs, not lit tests; Inputs/
 # directories hold files that lit tests read.
 config.excludes = ["conformance", "Inputs", "lit.cfg.py", "Cargo.toml", "tests", "target"]

@@ -15,6 +15,7 @@ pub mod func;
 pub mod graph;
 pub mod kernel;
 pub mod math;
+pub mod op_names;
 pub mod scf;
 pub mod tensor;
 

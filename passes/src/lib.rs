@@ -8,6 +8,7 @@ mod canonicalize;
 mod cse;
 mod dce;
 mod graph;
+mod graph_fold;
 mod inline;
 mod reconcile_casts;
 mod symbol_dce;
@@ -23,6 +24,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(dce::Dce::registration());
     registry.register(graph::InferShapes::registration());
     registry.register(graph::GraphVerify::registration());
+    registry.register(graph_fold::GraphFoldConstants::registration());
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(symbol_dce::SymbolDce::registration());

@@ -20,19 +20,20 @@ use crate::tensor::{DType, Tensor};
 
 /// The passes from `graph` to the host plan, in MLIR's pipeline syntax.
 ///
-/// With static shapes, `canonicalize` folds shape computations
-/// (`graph.shape_of` and what depends on it) into constants; after the
-/// conversion it cleans the kernels' index arithmetic.
+/// With static shapes, `canonicalize` folds `graph.shape_of` to constants
+/// and `graph-fold-constants` what depends on them (shape computations);
+/// after the conversion `canonicalize` cleans the kernels' index arithmetic.
+/// This is the pipeline of the default recipe (`recipes/default.toml`).
 ///
 /// Kernel selection: f32 and f64 contractions are library matrix products
 /// (the `gemm` crate's register-blocked, cache-blocked GEMM), several times
 /// faster on the host than the generated contraction kernels; their
 /// epilogues run as separate kernels. `HOST_PIPELINE_GENERATED` keeps
 /// every contraction a generated kernel.
-pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
+pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
 
 /// [`HOST_PIPELINE`] with generated kernels only.
-pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
+pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
 
 /// Why a model did not compile.
 #[derive(Debug, thiserror::Error)]
@@ -599,7 +600,7 @@ pub fn compile_with(
 pub const STAGES: [(&str, &str); 3] = [
     (
         "graph",
-        "graph-infer-shapes,canonicalize,graph-infer-shapes",
+        "graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes",
     ),
     ("tensor", "convert-graph-to-tensor,tensor-fuse"),
     (
@@ -728,7 +729,7 @@ mod tests {
         assert_eq!(pipeline_until("kernel").as_deref(), Some(HOST_PIPELINE));
         assert_eq!(
             pipeline_until("graph").as_deref(),
-            Some("builtin.module(graph-infer-shapes,canonicalize,graph-infer-shapes)")
+            Some("builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes)")
         );
         assert_eq!(pipeline_until("host"), None);
     }

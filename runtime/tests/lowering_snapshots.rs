@@ -20,7 +20,7 @@ use strata_runtime::compiled::{specialize, HOST_PIPELINE};
 const STAGES: [(&str, &str); 4] = [
     (
         "graph",
-        "graph-infer-shapes,canonicalize,graph-infer-shapes",
+        "graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes",
     ),
     ("tensor", "convert-graph-to-tensor"),
     ("fused", "tensor-fuse"),

@@ -1,5 +1,6 @@
 //! The counts that README.md and docs/ quote about the code (the number of
-//! graph ops, of supported ONNX op types) are checked against the code; the
+//! graph ops, of supported ONNX op types, the hash of the default recipe)
+//! are checked against the code; the
 //! other drivers check the figures of their own runs (node tests, arith
 //! fold cases). A count is written as `<!-- generated:KEY -->N<!-- /generated -->`;
 //! `STRATA_BLESS=1 cargo test -p strata-test --test doc_counts` rewrites them.
@@ -25,6 +26,38 @@ fn onnx_op_count() {
     let count = strata_onnx::SUPPORTED_OPS.len();
     let problems = common::check_generated_docs("onnx-ops", &common::with_commas(count));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn default_recipe_hash() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../recipes/default.toml");
+    let loaded = strata_recipe::Recipe::load(&path, &strata_recipe::LoadOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let problems = common::check_generated_docs("default-recipe-sha256", &loaded.recipe.sha256());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `recipes/default.toml` becomes the pipeline that graph mode runs.
+#[test]
+fn the_default_recipe_is_the_host_pipeline() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../recipes/default.toml");
+    let loaded = strata_recipe::Recipe::load(&path, &strata_recipe::LoadOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        loaded.recipe.pipeline(),
+        strata_runtime::compiled::HOST_PIPELINE
+    );
+    let generated = strata_recipe::Recipe {
+        codegen: strata_recipe::Codegen {
+            kernel_selection: strata_recipe::KernelSelection::Generated,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        generated.pipeline(),
+        strata_runtime::compiled::HOST_PIPELINE_GENERATED
+    );
 }
 
 #[test]

@@ -8,12 +8,14 @@
 //!   permutation (`graph.transpose` canonicalization), and
 //!   `reshape(reshape(x, s), t)` the outer reshape of `x` when `t` does not
 //!   copy dimensions (`0`) from the inner result.
-//! - Ops whose operands are all constants fold to a constant when a
-//!   [`ConstantEvaluator`] is installed in the context (the runtime
-//!   installs the reference interpreter: `strata_runtime::interp::install_folding`) and the
-//!   operands are small ([`FOLD_LIMIT`] elements), so that a constant
-//!   subgraph (shape arithmetic, weight preprocessing) disappears under
-//!   `canonicalize`.
+//!
+//! Ops whose operands are all constants are not folded here: the
+//! `graph-fold-constants` pass evaluates them ([`constant_results`]) with
+//! the [`ConstantEvaluator`] installed in the context (the runtime installs
+//! the reference interpreter: `strata_runtime::interp::install_folding`),
+//! up to an element limit ([`FOLD_LIMIT`] by default), so that a constant
+//! subgraph (shape arithmetic, weight preprocessing) disappears when the
+//! pipeline asks for it and only then.
 
 use strata_ir::dialect::FoldResult;
 use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
@@ -22,8 +24,8 @@ use strata_ir::{Attribute, Context, Operation, Value};
 use super::infer::attr_i64_array;
 use super::shape::shape_of;
 
-/// The largest number of elements of an operand or result that constant
-/// folding evaluates.
+/// The default largest number of elements of an operand or result that
+/// `graph-fold-constants` evaluates.
 pub const FOLD_LIMIT: usize = 4096;
 
 /// Evaluates an op on constant operands (their attributes) and gives its
@@ -55,7 +57,7 @@ fn same_resolved_type(ctx: &Context, v: Value, ty: strata_ir::Type) -> bool {
 pub(super) fn fold_graph(
     ctx: &mut Context,
     op: Operation,
-    consts: &[Option<Attribute>],
+    _consts: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
     let name = ctx.op_name_str(op).to_string();
     let results: Vec<Value> = ctx.results(op).collect();
@@ -81,7 +83,32 @@ pub(super) fn fold_graph(
             return Some(vec![FoldResult::Attr(folded)]);
         }
     }
-    // Constant operands: evaluate.
+    // Ops on constant operands are evaluated by `graph-fold-constants`.
+    None
+}
+
+/// The constant results of `op` when they can be computed at compile time:
+/// `shape_of` / `size` of a static tensor, or an op whose operands are all
+/// `consts` (one per operand), evaluated by the installed
+/// [`ConstantEvaluator`] when every operand and result has a static shape
+/// of at most `max_elements` elements. `None` when `op` does not fold (or
+/// no evaluator is installed).
+pub fn constant_results(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+    max_elements: usize,
+) -> Option<Vec<Attribute>> {
+    let name = ctx.op_name_str(op).to_string();
+    if matches!(name.as_str(), "graph.constant" | "graph.custom") || !ctx.op_regions(op).is_empty()
+    {
+        return None;
+    }
+    if matches!(name.as_str(), "graph.shape_of" | "graph.size") {
+        if let Some(folded) = fold_static_shape(ctx, op, &name) {
+            return Some(vec![folded]);
+        }
+    }
     if consts.is_empty() || consts.iter().any(Option::is_none) {
         return None;
     }
@@ -91,14 +118,23 @@ pub(super) fn fold_graph(
         .and_then(|e| e.0)?;
     let small = ctx
         .operands(op)
-        .chain(results.iter().copied())
-        .all(|v| elements(ctx, ctx.value_type(v)).is_some_and(|n| n <= FOLD_LIMIT));
+        .chain(ctx.results(op))
+        .all(|v| elements(ctx, ctx.value_type(v)).is_some_and(|n| n <= max_elements));
     if !small {
         return None;
     }
     let attrs: Vec<Attribute> = consts.iter().flatten().copied().collect();
-    let out = eval(ctx, op, &attrs)?;
-    Some(out.into_iter().map(FoldResult::Attr).collect())
+    eval(ctx, op, &attrs)
+}
+
+/// Creates a `graph.constant` holding `value` of type `ty` (detached).
+pub fn build_constant(
+    ctx: &mut Context,
+    value: Attribute,
+    ty: strata_ir::Type,
+    loc: strata_ir::Location,
+) -> Operation {
+    super::ConstantOp::build(ctx, loc, value, ty).op()
 }
 
 /// `graph.shape_of` / `graph.size` of an operand whose type is static.

@@ -27,6 +27,7 @@ OPTIONS:
 
 Passes:
   --pass-pipeline=<pipeline>        A textual pipeline, e.g. 'builtin.module(func.func(cse),canonicalize)'
+  --recipe=<file>                   Run the pipeline of a recipe (TOML or JSON; docs/recipes.md)
   --<pass>[=<options>]              Add a pass (see --list-passes) to the module pipeline
   --list-passes                     Print the registered passes and their options and exit
   --dump-pass-pipeline              Print the pipeline to stderr before running it
@@ -74,6 +75,8 @@ pub(crate) struct Options {
     pub(crate) list_ops: bool,
     pub(crate) list_passes: bool,
     pub(crate) pass_pipeline: Option<String>,
+    /// `--recipe`: the recipe file whose pipeline runs.
+    pub(crate) recipe: Option<String>,
     /// Passes given as flags, with their option text.
     pub(crate) pass_flags: Vec<(String, Option<String>)>,
     pub(crate) dump_pass_pipeline: bool,
@@ -108,6 +111,8 @@ pub(crate) enum CliError {
     TooManyPositional,
     #[error("'--pass-pipeline' option can't be used with individual pass options")]
     PipelineAndPassFlags,
+    #[error("'--recipe' option can't be used with '--pass-pipeline' or individual pass options")]
+    RecipeAndPipeline,
 }
 
 pub(crate) enum Action {
@@ -195,6 +200,15 @@ pub(crate) fn parse_args(
             "list-ops" => options.list_ops = flag(&value)?,
             "list-passes" => options.list_passes = flag(&value)?,
             "pass-pipeline" => options.pass_pipeline = Some(required(value)?),
+            "recipe" => {
+                let value = match value {
+                    Some(v) => v,
+                    None => args
+                        .next()
+                        .ok_or_else(|| CliError::MissingValue("recipe".into()))?,
+                };
+                options.recipe = Some(value);
+            }
             "dump-pass-pipeline" => options.dump_pass_pipeline = flag(&value)?,
             "verify-each" => options.verify_each = Some(parse_bool(name, value)?),
             "mlir-print-ir-before" => options.print_ir_before.extend(list(Some(required(value)?))),
@@ -225,6 +239,11 @@ pub(crate) fn parse_args(
     }
     if options.pass_pipeline.is_some() && !options.pass_flags.is_empty() {
         return Err(CliError::PipelineAndPassFlags);
+    }
+    if options.recipe.is_some()
+        && (options.pass_pipeline.is_some() || !options.pass_flags.is_empty())
+    {
+        return Err(CliError::RecipeAndPipeline);
     }
     Ok(Action::Run(Box::new(options)))
 }

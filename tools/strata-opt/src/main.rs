@@ -42,7 +42,7 @@ fn run_main() -> ExitCode {
     let mut registry = PassRegistry::default();
     strata_passes::register_all(&mut registry);
     strata_lowering::register_passes(&mut registry);
-    let options = match parse_args(std::env::args().skip(1), &registry) {
+    let mut options = match parse_args(std::env::args().skip(1), &registry) {
         Ok(Action::Run(options)) => options,
         Ok(Action::Help) => {
             print!("{HELP}");
@@ -57,6 +57,15 @@ fn run_main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(path) = options.recipe.clone() {
+        match recipe_pipeline(&path, &options) {
+            Ok(pipeline) => options.pass_pipeline = Some(pipeline),
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     match run(&options, &registry) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
@@ -76,6 +85,21 @@ fn write_stdout(text: &str) -> Result<bool, String> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(true),
         Err(e) => Err(format!("strata-opt: cannot write to standard output: {e}")),
     }
+}
+
+/// The pipeline of the recipe at `path`; its warnings go to stderr.
+fn recipe_pipeline(path: &str, options: &Options) -> Result<String, String> {
+    let ctx = new_context(options);
+    let known = |name: &str| strata_dialects::op_names::resolve(&ctx, name).is_some();
+    let load = strata_recipe::LoadOptions {
+        known_op: Some(&known),
+    };
+    let loaded = strata_recipe::Recipe::load(std::path::Path::new(path), &load)
+        .map_err(|e| e.to_string())?;
+    for warning in &loaded.warnings {
+        eprintln!("{warning}");
+    }
+    Ok(loaded.recipe.pipeline())
 }
 
 /// A context with the dialects strata-opt knows.

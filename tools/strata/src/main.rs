@@ -1,6 +1,7 @@
 //! `strata`: the driver. `strata import` turns an ONNX model into `graph`
 //! IR; `strata compile` lowers it and writes the IR of a layer; `strata run`
-//! executes IR (or an ONNX model) in an exe mode; `strata bench` times it.
+//! executes IR (or an ONNX model) in an exe mode; `strata bench` times it;
+//! `strata recipe` validates recipes and prints what they become.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod compile;
+mod recipe;
 
 use clap::{Parser, Subcommand};
 use strata_ir::{Context, Operation, SourceBuffer};
@@ -115,6 +117,11 @@ enum Command {
         /// Print the generic op form.
         #[arg(long = "mlir-print-op-generic")]
         generic: bool,
+    },
+    /// Validate a recipe, or print its hash, canonical form or pipeline.
+    Recipe {
+        #[command(subcommand)]
+        command: recipe::RecipeCommand,
     },
     /// Measure compile time and in-process latency of a model in an exe mode.
     Bench {
@@ -231,6 +238,7 @@ fn main() -> ExitCode {
                 generic,
             },
         ),
+        Command::Recipe { command } => recipe::recipe(command),
         Command::Bench {
             model,
             mode,
@@ -273,7 +281,7 @@ pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn new_context() -> Context {
+pub(crate) fn new_context() -> Context {
     let mut ctx = Context::new();
     strata_dialects::register_all(&mut ctx);
     strata_runtime::interp::install_folding(&mut ctx);

@@ -1,0 +1,87 @@
+//! `graph-fold-constants`: evaluate `graph` ops whose operands are all
+//! constants at compile time, up to an element limit.
+//!
+//! Ops are visited in order, so a chain of constant ops (shape arithmetic,
+//! weight preprocessing) folds in one run. Each op that folds is replaced
+//! by `graph.constant`s of its results, placed where it was, and the
+//! constants it read are erased when nothing else uses them. The values
+//! are computed by the context's constant evaluator (the runtime installs
+//! the reference interpreter); without one only `graph.shape_of` and
+//! `graph.size` of static tensors fold.
+
+use strata_dialects::graph::fold::{build_constant, constant_results};
+use strata_ir::pass::{Pass, Statistics};
+use strata_ir::{pass, Attribute, Context, Diagnostic, Operation, WalkOrder};
+
+#[pass(
+    name = "graph-fold-constants",
+    display_name = "GraphFoldConstants",
+    summary = "Evaluate graph ops on constant operands at compile time"
+)]
+pub(crate) struct GraphFoldConstants {
+    #[option(
+        name = "max-elements",
+        default = 4096, // strata_dialects::graph::fold::FOLD_LIMIT
+        description = "Largest operand or result (in elements) that is folded"
+    )]
+    max_elements: i64,
+}
+
+impl Pass for GraphFoldConstants {
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        root: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let limit = usize::try_from(self.max_elements).unwrap_or(0);
+        let mut folded = 0;
+        for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
+            if ctx.op_parent_block(op).is_none() || !ctx.op_name_str(op).starts_with("graph.") {
+                continue;
+            }
+            let consts: Vec<Option<Attribute>> =
+                ctx.operands(op).map(|v| constant_value(ctx, v)).collect();
+            let Some(values) = constant_results(ctx, op, &consts, limit) else {
+                continue;
+            };
+            if values.len() != ctx.num_results(op) {
+                continue;
+            }
+            let loc = ctx.op_loc(op);
+            let results: Vec<_> = ctx.results(op).collect();
+            for (result, value) in results.into_iter().zip(values) {
+                let ty = ctx.value_type(result);
+                let constant = build_constant(ctx, value, ty, loc);
+                ctx.insert_op_before(op, constant);
+                let new = ctx.result(constant, 0);
+                ctx.replace_all_uses_with(result, new);
+            }
+            let feeders: Vec<Operation> = ctx
+                .operands(op)
+                .filter_map(|v| ctx.defining_op(v))
+                .collect();
+            ctx.erase_op(op);
+            for feeder in feeders {
+                if ctx.op_parent_block(feeder).is_some()
+                    && ctx.op_name_str(feeder) == "graph.constant"
+                    && ctx.results(feeder).all(|r| ctx.uses(r).next().is_none())
+                {
+                    ctx.erase_op(feeder);
+                }
+            }
+            folded += 1;
+        }
+        stats.add("num-folded", "Number of ops folded to constants", folded);
+        Ok(())
+    }
+}
+
+/// The value of `v` when a `graph.constant` defines it.
+fn constant_value(ctx: &Context, v: strata_ir::Value) -> Option<Attribute> {
+    let def = ctx.defining_op(v)?;
+    if ctx.op_name_str(def) != "graph.constant" {
+        return None;
+    }
+    strata_ir::ods::inherent_attr(ctx, def, "value")
+}

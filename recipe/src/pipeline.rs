@@ -1,0 +1,243 @@
+//! From a recipe to the pass pipeline it becomes, in MLIR's textual syntax,
+//! and the list of settings that the pipeline does not act on yet.
+//!
+//! The whole pipeline reads in [`passes`]: the graph stage, the conversion
+//! to `tensor`, fusion, the conversion to `kernel` and the host plan, and
+//! the cleanup of the kernels. Only passes that exist in strata appear, and
+//! only options that differ from the pass's own default are written, so the
+//! default recipe gives exactly the pipeline that `graph` mode runs.
+
+use std::fmt;
+
+use crate::schema::*;
+
+/// The passes `optimize.disable_passes` may remove (the conversions are
+/// needed to compile at all).
+pub const DISABLEABLE_PASSES: &[&str] = &[
+    "canonicalize",
+    "cse",
+    "dce",
+    "graph-fold-constants",
+    "graph-infer-shapes",
+    "tensor-fuse",
+];
+
+/// Tensor op names that `tensor-fuse{exclude}` matches.
+const TENSOR_OPS: &[&str] = &["tensor.map", "tensor.reduce", "tensor.contract"];
+
+/// One pass of a pipeline, with its options (`name=value`, sorted by name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassSpec {
+    /// The pass's pipeline name, e.g. `tensor-fuse`.
+    pub name: &'static str,
+    /// Its options, e.g. `("max-ops", "4")`, sorted by name.
+    pub options: Vec<(&'static str, String)>,
+}
+
+impl PassSpec {
+    fn new(name: &'static str) -> Self {
+        PassSpec {
+            name,
+            options: Vec::new(),
+        }
+    }
+
+    /// Adds `key=value` when `value` differs from the pass's default.
+    fn option<T: PartialEq + ToString>(mut self, key: &'static str, value: T, default: T) -> Self {
+        if value != default {
+            self.options.push((key, value.to_string()));
+            self.options.sort();
+        }
+        self
+    }
+}
+
+impl fmt::Display for PassSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)?;
+        if !self.options.is_empty() {
+            let options: Vec<String> = self
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            write!(f, "{{{}}}", options.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The passes of `recipe`, in order, on `builtin.module`.
+pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
+    let o = &recipe.optimize;
+    let g = &recipe.codegen;
+    let mut passes = Vec::new();
+
+    // graph: shapes, simplification, folding.
+    passes.push(PassSpec::new("graph-infer-shapes"));
+    passes.push(PassSpec::new("canonicalize"));
+    if o.constant_folding.enabled {
+        passes.push(PassSpec::new("graph-fold-constants").option(
+            "max-elements",
+            o.constant_folding.max_elements,
+            DEFAULT_FOLD_LIMIT,
+        ));
+    }
+    if o.dead_code_elimination {
+        passes.push(PassSpec::new("dce"));
+    }
+    passes.push(PassSpec::new("graph-infer-shapes"));
+
+    // graph -> tensor, fusion.
+    passes.push(PassSpec::new("convert-graph-to-tensor"));
+    if o.fusion.enabled {
+        let f = &o.fusion;
+        let mut exclude: Vec<&str> = f
+            .never_fuse
+            .iter()
+            .map(String::as_str)
+            .filter(|n| TENSOR_OPS.contains(n))
+            .collect();
+        exclude.sort();
+        exclude.dedup();
+        passes.push(
+            PassSpec::new("tensor-fuse")
+                .option("min-ops", f.min_fused_ops, 2)
+                .option("max-ops", f.max_fused_ops, 64)
+                .option("exclude", exclude.join(","), String::new()),
+        );
+    }
+
+    // tensor -> kernel and the host plan.
+    let t = &g.tiles;
+    let d = Tiles::default();
+    let library = g.kernel_selection != KernelSelection::Generated;
+    passes.push(
+        PassSpec::new("convert-tensor-to-kernel")
+            .option("block", t.block, d.block)
+            .option("block-m", t.block_m, d.block_m)
+            .option("block-n", t.block_n, d.block_n)
+            .option("block-k", t.block_k, d.block_k)
+            .option("library-gemm", library, false),
+    );
+
+    // kernel: index arithmetic cleanup.
+    passes.push(PassSpec::new("canonicalize"));
+    passes.push(PassSpec::new("cse"));
+
+    passes.retain(|p| !o.disable_passes.iter().any(|d| d == p.name));
+    passes
+}
+
+/// `builtin.module(...)` around `passes`.
+pub(crate) fn render(passes: &[PassSpec]) -> String {
+    let items: Vec<String> = passes.iter().map(PassSpec::to_string).collect();
+    format!("builtin.module({})", items.join(","))
+}
+
+/// A setting that differs from its default but that this compiler does not
+/// act on yet: it is validated, hashed and recorded, nothing more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unapplied {
+    /// The key path, e.g. `codegen.precision`.
+    pub path: &'static str,
+    /// Why it has no effect yet.
+    pub reason: &'static str,
+}
+
+/// The settings of `recipe` that are recorded but not acted on.
+pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
+    let d = Recipe::default();
+    let mut out = Vec::new();
+    let mut note = |cond: bool, path: &'static str, reason: &'static str| {
+        if cond {
+            out.push(Unapplied { path, reason });
+        }
+    };
+    let recorded = "recorded for the hybrid exe mode, which does not exist yet";
+    note(
+        r.capture.include_ops != d.capture.include_ops,
+        "capture.include_ops",
+        recorded,
+    );
+    note(
+        r.capture.exclude_ops != d.capture.exclude_ops,
+        "capture.exclude_ops",
+        recorded,
+    );
+    note(
+        r.capture.input_shapes != d.capture.input_shapes,
+        "capture.input_shapes",
+        recorded,
+    );
+    note(
+        r.capture.buckets != d.capture.buckets,
+        "capture.buckets",
+        recorded,
+    );
+    note(
+        r.capture.outside_buckets != d.capture.outside_buckets,
+        "capture.outside_buckets",
+        recorded,
+    );
+    note(
+        r.optimize.layout != d.optimize.layout,
+        "optimize.layout",
+        "no layout pass exists yet; the model's layout is kept",
+    );
+    note(
+        !r.optimize.memory_reuse,
+        "optimize.memory_reuse",
+        "convert-tensor-to-kernel always plans the arena by liveness",
+    );
+    note(
+        r.optimize.fusion.enabled
+            && r.optimize.fusion.never_fuse.iter().any(|n| !TENSOR_OPS.contains(&n.as_str())),
+        "optimize.fusion.never_fuse",
+        "tensor-fuse excludes tensor ops only (tensor.map, tensor.reduce, tensor.contract); other names have no effect yet",
+    );
+    note(
+        !r.optimize.fusion.must_fuse.is_empty(),
+        "optimize.fusion.must_fuse",
+        "not checked yet",
+    );
+    note(
+        r.codegen.target != Target::Host,
+        "codegen.target",
+        "only the host back end exists yet",
+    );
+    let precision = "no precision pass exists yet; the host back end computes in the model's types";
+    note(
+        r.codegen.precision != Precision::F32,
+        "codegen.precision",
+        precision,
+    );
+    note(
+        r.codegen.accumulate_precision != Precision::F32,
+        "codegen.accumulate_precision",
+        precision,
+    );
+    note(
+        r.codegen.emulate_precision_casts,
+        "codegen.emulate_precision_casts",
+        precision,
+    );
+    note(
+        !r.codegen.keep_fp32.is_empty(),
+        "codegen.keep_fp32",
+        precision,
+    );
+    note(
+        r.codegen.threads != d.codegen.threads,
+        "codegen.threads",
+        "the thread count is a flag of strata run and strata bench",
+    );
+    let runtime = "recorded; the runtime does not read recipes yet";
+    note(r.runtime != d.runtime, "runtime", runtime);
+    note(
+        r.contracts != d.contracts,
+        "contracts",
+        "recorded; checked once compiled artifacts exist",
+    );
+    out
+}

@@ -1,0 +1,65 @@
+// REQUIRES: strata-opt
+// graph-fold-constants evaluates graph ops on constant operands through the
+// reference interpreter, chains included, up to `max-elements` elements per
+// operand and result; the constants it no longer needs are erased.
+// RUN: strata-opt %s --split-input-file --graph-fold-constants | FileCheck %s
+// RUN: strata-opt %s --split-input-file --pass-pipeline='builtin.module(graph-fold-constants{max-elements=4})' | FileCheck %s --check-prefix=LIMIT
+// RUN: strata-opt %s --split-input-file --canonicalize | FileCheck %s --check-prefix=CANON
+
+// Shape arithmetic folds to one constant.
+// CHECK-LABEL: func.func @constant_subgraph
+// CHECK-NEXT: %[[C:.*]] = graph.constant dense<[2, 12]> : tensor<2xi64>
+// CHECK-NEXT: %[[R:.*]] = graph.reshape %arg0, %[[C]]
+// CHECK-NEXT: return %[[R]]
+// LIMIT-LABEL: func.func @constant_subgraph
+// LIMIT: graph.constant dense<[2, 12]> : tensor<2xi64>
+// CANON-LABEL: func.func @constant_subgraph
+// CANON: graph.slice
+// CANON: graph.mul
+func.func @constant_subgraph(%x: tensor<2x3x4xf32>) -> tensor<2x12xf32> {
+  %shape = graph.shape_of %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %s = graph.constant dense<[0]> : tensor<1xi64>
+  %e = graph.constant dense<[1]> : tensor<1xi64>
+  %batch = graph.slice %shape, %s, %e : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %minus1 = graph.constant dense<[-1]> : tensor<1xi64>
+  %target = graph.concat %batch, %minus1 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %abs = graph.abs %target : (tensor<2xi64>) -> tensor<2xi64>
+  %twelve = graph.constant dense<[1, 12]> : tensor<2xi64>
+  %t = graph.mul %abs, %twelve : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %r = graph.reshape %x, %t : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x12xf32>
+  return %r : tensor<2x12xf32>
+}
+
+// -----
+
+// Weights folded up to the limit: 8 elements fold by default, not with
+// max-elements=4.
+// CHECK-LABEL: func.func @weights
+// CHECK-NEXT: %[[W:.*]] = graph.constant dense<[2.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00, 1.000000e+01, 1.200000e+01, 1.400000e+01, 1.600000e+01]> : tensor<8xf32>
+// CHECK-NEXT: %[[Y:.*]] = graph.add %arg0, %[[W]]
+// CHECK-NEXT: return %[[Y]]
+// LIMIT-LABEL: func.func @weights
+// LIMIT-NEXT: graph.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00]>
+// LIMIT-NEXT: graph.add %{{.*}}, %{{.*}} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+// LIMIT-NEXT: graph.add %arg0
+func.func @weights(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %w = graph.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %w2 = graph.add %w, %w : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %y = graph.add %x, %w2 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+// An op with a non-constant operand stays; a constant still used stays.
+// CHECK-LABEL: func.func @partly_constant
+// CHECK-NEXT: %[[C:.*]] = graph.constant dense<3> : tensor<2xi64>
+// CHECK-NEXT: %[[N:.*]] = graph.constant dense<-3> : tensor<2xi64>
+// CHECK-NEXT: %[[A:.*]] = graph.add %arg0, %[[C]]
+// CHECK-NEXT: return %[[A]], %[[N]]
+func.func @partly_constant(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>) {
+  %c = graph.constant dense<3> : tensor<2xi64>
+  %n = graph.neg %c : (tensor<2xi64>) -> tensor<2xi64>
+  %a = graph.add %x, %c : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %a, %n : tensor<2xi64>, tensor<2xi64>
+}
