@@ -125,9 +125,20 @@ impl Gemm {
     unsafe fn run(&self, ptrs: [u64; 3], pool: Option<&rayon::ThreadPool>) {
         let batches: i64 = self.batch.iter().product();
         let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
-        // Row panels: enough tasks for the threads, at least 16 rows each.
-        let panels =
-            ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, self.m.div_ceil(16).max(1));
+        // One product on several threads: `gemm` splits it itself (sharing
+        // the packed operands, which row panels would each pack again).
+        let inner = batches <= 1 && threads > 1 && pool.is_some();
+        let parallelism = if inner {
+            gemm::Parallelism::Rayon(threads)
+        } else {
+            gemm::Parallelism::None
+        };
+        // Else row panels: enough tasks for the threads, at least 16 rows each.
+        let panels = if inner {
+            1
+        } else {
+            ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, self.m.div_ceil(16).max(1))
+        };
         let rows = self.m.div_ceil(panels);
         let task = move |t: usize| {
             let (bi, panel) = (t / panels, t % panels);
@@ -173,7 +184,7 @@ impl Gemm {
                         false,
                         false,
                         false,
-                        gemm::Parallelism::None,
+                        parallelism,
                     );
                 } else {
                     let e = |o: usize| (ptrs[o] as *mut f32).offset(offsets[o] as isize);
@@ -196,13 +207,14 @@ impl Gemm {
                         false,
                         false,
                         false,
-                        gemm::Parallelism::None,
+                        parallelism,
                     );
                 }
             }
         };
         let tasks = batches.max(1) as usize * panels;
         match pool {
+            Some(pool) if inner => pool.install(|| task(0)),
             Some(pool) if tasks > 1 => pool.scope(|s| {
                 for t in 0..tasks {
                     s.spawn(move |_| task(t));
