@@ -496,6 +496,26 @@ impl CompiledModel {
         Ok((out, named))
     }
 
+    /// Run one step on its buffers (`address` of each), timing it into
+    /// `times` when asked.
+    fn run_step(&self, step: &Launch, address: &dyn Fn(Buf) -> u64, times: Option<&mut Vec<f64>>) {
+        let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
+        let start = times.as_ref().map(|_| Instant::now());
+        // SAFETY: the plan was checked when it was built: each buffer is
+        // sized for its memref type, the kernels' masks keep their
+        // accesses inside those (and the verifier of kernel.gemm its
+        // strides), the inputs match the compiled shapes, and the arena
+        // is held for the whole run.
+        let pool = self.pool.as_ref().filter(|_| step.parallel);
+        match &step.work {
+            Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, pool) },
+            Work::Gemm(g) => unsafe { g.run([args[0], args[1], args[2]], pool) },
+        }
+        if let (Some(t), Some(start)) = (times, start) {
+            t.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+
     fn run_timed(
         &self,
         inputs: &[Tensor],
@@ -537,22 +557,17 @@ impl CompiledModel {
                 Buf::Const(c) => self.constants[c].as_ptr() as u64,
             }
         };
-        for step in &self.steps {
-            let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
-            let start = times.as_ref().map(|_| Instant::now());
-            // SAFETY: the plan was checked when it was built: each buffer is
-            // sized for its memref type, the kernels' masks keep their
-            // accesses inside those (and the verifier of kernel.gemm its
-            // strides), the inputs match the compiled shapes, and the arena
-            // is held for the whole run.
-            let pool = self.pool.as_ref().filter(|_| step.parallel);
-            match &step.work {
-                Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, pool) },
-                Work::Gemm(g) => unsafe { g.run([args[0], args[1], args[2]], pool) },
+        let run_steps = |mut times: Option<&mut Vec<f64>>| {
+            for step in &self.steps {
+                self.run_step(step, &address, times.as_deref_mut());
             }
-            if let (Some(t), Some(start)) = (times.as_deref_mut(), start) {
-                t.push(start.elapsed().as_secs_f64() * 1e3);
-            }
+        };
+        // With a pool, the whole plan runs on one of its threads: a parallel
+        // step then forks from inside the pool (work stealing), not from
+        // outside it (a wake-up of the pool per step, tens of microseconds).
+        match &self.pool {
+            Some(pool) => pool.install(|| run_steps(times.as_deref_mut())),
+            None => run_steps(times.as_deref_mut()),
         }
         let mut out = Vec::with_capacity(self.outputs.len());
         for (b, spec) in &self.outputs {
