@@ -567,7 +567,7 @@ impl CompiledModel {
         // outside it (a wake-up of the pool per step, tens of microseconds).
         match &self.pool {
             Some(pool) => pool.install(|| run_steps(times.as_deref_mut())),
-            None => run_steps(times.as_deref_mut()),
+            None => run_steps(times),
         }
         let mut out = Vec::with_capacity(self.outputs.len());
         for (b, spec) in &self.outputs {
