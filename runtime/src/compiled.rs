@@ -117,7 +117,7 @@ struct Gemm {
 
 impl Gemm {
     /// Run on `lhs`, `rhs`, `out` (element pointers), splitting the batches
-    /// and the rows over `pool`'s threads.
+    /// and the rows or columns over `pool`'s threads.
     ///
     /// # Safety
     /// The pointers must hold every element the strides reach (the verifier
@@ -125,28 +125,27 @@ impl Gemm {
     unsafe fn run(&self, ptrs: [u64; 3], pool: Option<&rayon::ThreadPool>) {
         let batches: i64 = self.batch.iter().product();
         let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
-        // One product on several threads: `gemm` splits it itself (sharing
-        // the packed operands, which row panels would each pack again).
-        let inner = batches <= 1 && threads > 1 && pool.is_some();
-        let parallelism = if inner {
-            gemm::Parallelism::Rayon(threads)
-        } else {
-            gemm::Parallelism::None
-        };
-        // Else row panels: enough tasks for the threads, at least 16 rows each.
-        let panels = if inner {
-            1
-        } else {
-            ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, self.m.div_ceil(16).max(1))
-        };
-        let rows = self.m.div_ceil(panels);
+        // Panels: enough tasks for the threads, at least 16 rows or columns
+        // each. Each panel packs its slice of one operand and all of the
+        // other, so split the dim of the larger operand: rows (of `lhs`)
+        // when `lhs` is the larger, else columns (of `rhs`).
+        let by_rows = self.m * self.k >= self.k * self.n;
+        let extent = if by_rows { self.m } else { self.n };
+        let panels =
+            ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, extent.div_ceil(16).max(1));
+        let per = extent.div_ceil(panels);
         let task = move |t: usize| {
             let (bi, panel) = (t / panels, t % panels);
-            let r0 = panel * rows;
-            let m = rows.min(self.m.saturating_sub(r0));
-            if m == 0 {
+            let p0 = panel * per;
+            let len = per.min(extent.saturating_sub(p0));
+            if len == 0 {
                 return;
             }
+            let (r0, m, c0, n) = if by_rows {
+                (p0, len, 0, self.n)
+            } else {
+                (0, self.m, p0, len)
+            };
             // The batch's element offset in each operand.
             let mut offsets = [0i64; 3];
             let mut rest = bi as i64;
@@ -161,13 +160,15 @@ impl Gemm {
             let st = |o: usize, j: usize| self.strides[o][nb + j] as isize;
             offsets[0] += r0 as i64 * self.strides[0][nb];
             offsets[2] += r0 as i64 * self.strides[2][nb];
-            // SAFETY: upheld by the caller; panels write disjoint rows.
+            offsets[1] += c0 as i64 * self.strides[1][nb + 1];
+            offsets[2] += c0 as i64 * self.strides[2][nb + 1];
+            // SAFETY: upheld by the caller; panels write disjoint blocks.
             unsafe {
                 if self.f64 {
                     let e = |o: usize| (ptrs[o] as *mut f64).offset(offsets[o] as isize);
                     gemm::gemm(
                         m,
-                        self.n,
+                        n,
                         self.k,
                         e(2),
                         st(2, 1),
@@ -184,13 +185,13 @@ impl Gemm {
                         false,
                         false,
                         false,
-                        parallelism,
+                        gemm::Parallelism::None,
                     );
                 } else {
                     let e = |o: usize| (ptrs[o] as *mut f32).offset(offsets[o] as isize);
                     gemm::gemm(
                         m,
-                        self.n,
+                        n,
                         self.k,
                         e(2),
                         st(2, 1),
@@ -207,14 +208,13 @@ impl Gemm {
                         false,
                         false,
                         false,
-                        parallelism,
+                        gemm::Parallelism::None,
                     );
                 }
             }
         };
         let tasks = batches.max(1) as usize * panels;
         match pool {
-            Some(pool) if inner => pool.install(|| task(0)),
             Some(pool) if tasks > 1 => pool.scope(|s| {
                 for t in 0..tasks {
                     s.spawn(move |_| task(t));
@@ -565,7 +565,12 @@ impl CompiledModel {
         // With a pool, the whole plan runs on one of its threads: a parallel
         // step then forks from inside the pool (work stealing), not from
         // outside it (a wake-up of the pool per step, tens of microseconds).
-        match &self.pool {
+        // A plan without a parallel step stays on the calling thread.
+        match self
+            .pool
+            .as_ref()
+            .filter(|_| self.steps.iter().any(|s| s.parallel))
+        {
             Some(pool) => pool.install(|| run_steps(times.as_deref_mut())),
             None => run_steps(times),
         }
