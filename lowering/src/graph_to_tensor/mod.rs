@@ -10,6 +10,7 @@
 //! Then each plan runs in order, inserting the tensor ops before its graph
 //! op and replacing it. What lowers is listed in `docs/lowering.md`.
 
+mod attention;
 mod elementwise;
 mod gather;
 mod movement;
@@ -191,7 +192,7 @@ fn shape(ctx: &Context, ty: Type) -> Vec<i64> {
 /// The numpy broadcasting map from a domain of shape `domain` to an
 /// operand of shape `shape` (aligned at the right): a size-1 dim that the
 /// domain stretches reads index 0, a missing leading dim is dropped.
-fn broadcast_map(shape: &[i64], domain: &[i64]) -> AffineMap {
+pub(super) fn broadcast_map(shape: &[i64], domain: &[i64]) -> AffineMap {
     let offset = domain.len().saturating_sub(shape.len());
     let results = shape
         .iter()

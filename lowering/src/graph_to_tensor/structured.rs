@@ -51,6 +51,7 @@ pub(super) fn plan(ctx: &mut Context, op: Operation) -> Option<Result<Plan, Stri
         g::AvgPool2dOp::NAME => super::window::plan_pool(ctx, op, false),
         g::GlobalMaxPoolOp::NAME => super::window::plan_global_pool(ctx, op, true),
         g::GlobalAvgPoolOp::NAME => super::window::plan_global_pool(ctx, op, false),
+        g::AttentionOp::NAME => super::attention::plan_attention(ctx, op),
         _ => return None,
     })
 }
@@ -344,8 +345,7 @@ fn reduced_map(rank: usize, dims: &[i64]) -> AffineMap {
 
 fn plan_softmax(ctx: &mut Context, op: Operation, log: bool) -> Result<Plan, String> {
     let ty = result_type(ctx, op)?;
-    let sh = shape(ctx, ty);
-    let rank = sh.len();
+    let rank = shape(ctx, ty).len();
     let axis = g::SoftmaxOp(op).axis(ctx);
     let dims = normalize_axes(&[axis], rank)?;
     let element = element_of(ctx, ty).ok_or("has no element type")?;
@@ -353,41 +353,55 @@ fn plan_softmax(ctx: &mut Context, op: Operation, log: bool) -> Result<Plan, Str
         let input = ctx.operand(op, 0);
         let cty = compute_type(ctx, element);
         let x = convert_tensor(ctx, op, input, cty);
-        let wide = ctx.tensor_type(sh.clone(), cty);
-        let id = AffineMap::identity(rank as u32);
-        let row = reduced_map(rank, &dims);
-        let max = reduce_values(ctx, op, x, &dims, Combine::Max);
-        // The shift: the row's max when finite, else 0 (as the interpreter).
-        let shifted = map_values(
-            ctx,
-            op,
-            &[x, max],
-            &[id.clone(), row.clone()],
-            wide,
-            |s, a| {
-                let abs = s.un("math.absf", a[1]);
-                let inf = s.float(cty, f64::INFINITY);
-                let finite = s.cmp(cmpf::OLT, abs, inf);
-                let zero = s.float(cty, 0.0);
-                let shift = s.select(finite, a[1], zero);
-                s.bin("arith.subf", a[0], shift)
-            },
-        );
-        let exp = map_unary(ctx, op, shifted, cty, |s, v| s.un("math.exp", v));
-        let sum = reduce_values(ctx, op, exp, &dims, Combine::Sum);
-        let (num, formula): (Value, Combiner) = if log {
-            (shifted, |s, a, b| {
-                let l = s.un("math.log", b);
-                s.bin("arith.subf", a, l)
-            })
-        } else {
-            (exp, |s, a, b| s.bin("arith.divf", a, b))
-        };
-        let y = map_values(ctx, op, &[num, sum], &[id, row], wide, |s, a| {
-            formula(s, a[0], a[1])
-        });
+        let y = softmax_values(ctx, op, x, &dims, log);
         vec![convert_tensor(ctx, op, y, element)]
     }))
+}
+
+/// Inserts before `op` the softmax (or log-softmax) of `x` over `dims`, in
+/// `x`'s element type: `exp(x - max) / sum`, the max replaced by 0 where it
+/// is not finite (as the interpreter).
+pub(super) fn softmax_values(
+    ctx: &mut Context,
+    op: Operation,
+    x: Value,
+    dims: &[i64],
+    log: bool,
+) -> Value {
+    let wide = ctx.value_type(x);
+    let cty = element_of(ctx, wide).unwrap_or(wide);
+    let rank = shape(ctx, wide).len();
+    let id = AffineMap::identity(rank as u32);
+    let row = reduced_map(rank, dims);
+    let max = reduce_values(ctx, op, x, dims, Combine::Max);
+    let shifted = map_values(
+        ctx,
+        op,
+        &[x, max],
+        &[id.clone(), row.clone()],
+        wide,
+        |s, a| {
+            let abs = s.un("math.absf", a[1]);
+            let inf = s.float(cty, f64::INFINITY);
+            let finite = s.cmp(cmpf::OLT, abs, inf);
+            let zero = s.float(cty, 0.0);
+            let shift = s.select(finite, a[1], zero);
+            s.bin("arith.subf", a[0], shift)
+        },
+    );
+    let exp = map_unary(ctx, op, shifted, cty, |s, v| s.un("math.exp", v));
+    let sum = reduce_values(ctx, op, exp, dims, Combine::Sum);
+    let (num, formula): (Value, Combiner) = if log {
+        (shifted, |s, a, b| {
+            let l = s.un("math.log", b);
+            s.bin("arith.subf", a, l)
+        })
+    } else {
+        (exp, |s, a, b| s.bin("arith.divf", a, b))
+    };
+    map_values(ctx, op, &[num, sum], &[id, row], wide, |s, a| {
+        formula(s, a[0], a[1])
+    })
 }
 
 fn plan_batch_norm(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
