@@ -13,6 +13,7 @@ mod inline;
 mod reconcile_casts;
 mod symbol_dce;
 mod tensor_fuse;
+mod tensor_generic;
 mod test_passes;
 
 use strata_ir::pass::PassRegistry;
@@ -29,6 +30,8 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(symbol_dce::SymbolDce::registration());
     registry.register(tensor_fuse::TensorFuse::registration());
+    registry.register(tensor_generic::TensorGeneralize::registration());
+    registry.register(tensor_generic::TensorSpecialize::registration());
     registry.register(test_passes::ReverseOps::registration());
 }
 

@@ -4,7 +4,7 @@
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::{AttrKind, Attribute, Block, Context, Location, Type, TypeKind, Value};
 
-use crate::tensor::ops::{ContractOp, FusionOp, IndexOp, MapOp, ReduceOp, YieldOp};
+use crate::tensor::ops::{ContractOp, FusionOp, GenericOp, IndexOp, MapOp, ReduceOp, YieldOp};
 use crate::tensor::verify::domain_sizes;
 
 /// `[affine_map<...>, ...]`: an array attribute of the maps.
@@ -292,5 +292,61 @@ impl IndexOp {
         let attr = ctx.integer_attr(i64_type, dim as i128);
         let index_type = ctx.index_type();
         IndexOp::build(ctx, loc, attr, index_type)
+    }
+}
+
+impl GenericOp {
+    /// A `tensor.generic` of `inputs` (and `init`, with `outs`) through
+    /// `maps` (one per input, then the result's), with the dims flagged in
+    /// `reduction` reductions. `body(ctx, block, args)` appends the scalar
+    /// computation to `block` (its arguments: the input elements, then the
+    /// accumulator with `init`) and returns the value to yield. Detached.
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_with_body<F>(
+        ctx: &mut Context,
+        loc: Location,
+        inputs: &[Value],
+        init: Option<Value>,
+        maps: &[AffineMap],
+        reduction: &[bool],
+        result_type: Type,
+        body: F,
+    ) -> GenericOp
+    where
+        F: FnOnce(&mut Context, Block, &[Value]) -> Value,
+    {
+        let maps_attr = affine_map_array(ctx, maps);
+        let items: Vec<Attribute> = reduction
+            .iter()
+            .map(|&r| ctx.string_attr(if r { "reduction" } else { "parallel" }))
+            .collect();
+        let iterators = ctx.array_attr(items);
+        let op = GenericOp::build(ctx, loc, inputs, init, maps_attr, iterators, result_type);
+        let mut types: Vec<Type> = inputs
+            .iter()
+            .filter_map(|&v| element_type(ctx, ctx.value_type(v)))
+            .collect();
+        if init.is_some() {
+            types.extend(element_type(ctx, result_type));
+        }
+        fill_body(ctx, loc, op.op(), &types, |ctx, block, args| {
+            vec![body(ctx, block, args)]
+        });
+        op
+    }
+
+    /// The indexing maps (inputs', then the result's).
+    pub fn maps(self, ctx: &Context) -> Vec<AffineMap> {
+        self.indexing_maps(ctx).unwrap_or_default()
+    }
+
+    /// For each domain dim, whether it is a reduction.
+    pub fn reductions(self, ctx: &Context) -> Vec<bool> {
+        self.iterator_types(ctx).unwrap_or_default()
+    }
+
+    /// The body's block.
+    pub fn body_block(self, ctx: &Context) -> Option<Block> {
+        self.body(ctx).and_then(|r| ctx.region_entry_block(r))
     }
 }

@@ -14,6 +14,7 @@ mod verify;
 
 pub use build::{affine_map_array, reduced_type};
 pub use ops::*;
+pub use verify::domain_sizes;
 
 use strata_ir::{Context, Value};
 

@@ -1,5 +1,6 @@
 //! The `#[op]` declarations of `tensor`: `map`, `index`, `reduce`,
-//! `contract`, `reshape`, `fusion` and their terminator `yield`.
+//! `contract`, the general form `generic`, `reshape`, `fusion` and their
+//! terminator `yield`.
 
 use strata_ir::affine::AffineMap;
 use strata_ir::attributes::AttrKind;
@@ -8,8 +9,8 @@ use strata_ir::ods::AttrSyntax;
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
 use crate::tensor::verify::{
-    verify_contract, verify_extract, verify_fusion, verify_index, verify_map, verify_reduce,
-    verify_reshape, verify_yield,
+    verify_contract, verify_extract, verify_fusion, verify_generic, verify_index, verify_map,
+    verify_reduce, verify_reshape, verify_yield,
 };
 
 type_constraint!(
@@ -183,6 +184,66 @@ pub struct ContractOp {
     result: Result<IntOrFloatRankedTensor>,
 }
 
+attr_constraint!(
+    /// The iterator types of a `tensor.generic`: an array of the strings
+    /// `"parallel"` and `"reduction"`, one per domain dim.
+    IteratorTypesAttr, "array of \"parallel\" and \"reduction\" strings", AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        AttrKind::Array(items) if items.iter().all(|&a| matches!(
+            ctx.attr_kind(a),
+            AttrKind::String { value, .. } if &value[..] == b"parallel" || &value[..] == b"reduction"
+        ))
+    ),
+    value: Vec<bool> = |ctx, attr| match ctx.attr_kind(attr) {
+        AttrKind::Array(items) => items
+            .iter()
+            .map(|&a| match ctx.attr_kind(a) {
+                AttrKind::String { value, .. } => Some(&value[..] == b"reduction"),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+);
+
+/// The general structured op (as Linalg's `linalg.generic`): a scalar body
+/// applied over an iteration domain whose dims are `parallel` or
+/// `reduction`, reading each input through an affine indexing map.
+///
+/// `indexing_maps` holds one map per input and then one for the result,
+/// all over the domain (one dim per entry of `iterator_types`, no
+/// symbols); each map has one result per dimension of its operand. The
+/// result's map is a projected permutation of exactly the parallel dims.
+/// The domain's sizes come from the operands (every dim must appear as a
+/// plain `dN` result of some map, with one size wherever it does).
+///
+/// With `outs(%init)`, the result starts as `init` (of the result's type)
+/// and, for each point `i` of the domain, the body receives the input
+/// elements at `maps[k](i)` and the current result element at
+/// `maps[out](i)` (the last block argument, the accumulator) and yields the
+/// new one; the order over the reduction dims is unspecified. Without
+/// `outs`, every dim is parallel and the body takes the input elements
+/// only. Inside the body, `tensor.index` gives the current point.
+///
+/// The named forms are specializations: `tensor.map` (no `outs`, all
+/// parallel, the identity result map), `tensor.reduce` (one input, a splat
+/// `init`, the combiner as body) and `tensor.contract` (two inputs, a zero
+/// `init`, `acc + lhs * rhs`). `tensor-generalize-named-ops` and
+/// `tensor-specialize-generic-ops` convert between them, and the
+/// conversions to kernels take the named forms.
+#[op("tensor.generic",
+     traits(RecursiveMemoryEffects),
+     format = "(`ins` `(` $inputs^ `:` type($inputs) `)`)? (`outs` `(` $init^ `:` type($init) `)`)? `maps` $indexing_maps `iterators` $iterator_types attr-dict-with-keyword $body `:` type($result)",
+     verify = verify_generic)]
+pub struct GenericOp {
+    inputs: Variadic<AnyRankedTensor>,
+    init: Optional<AnyRankedTensor>,
+    indexing_maps: Attr<AffineMapArrayAttr>,
+    iterator_types: Attr<IteratorTypesAttr>,
+    result: Result<AnyRankedTensor>,
+    body: SizedRegion<1>,
+}
+
 /// Row-major reinterpretation of a tensor with another shape (a view).
 ///
 /// Source and result have one element type and, when both are static, the
@@ -211,7 +272,7 @@ pub struct FusionOp {
     body: SizedRegion<1>,
 }
 
-/// The values a `tensor.map`, `tensor.reduce` or `tensor.fusion` body
+/// The values a `tensor.map`, `tensor.reduce`, `tensor.generic` or `tensor.fusion` body
 /// produces; the parent op checks their number and types.
 #[op("tensor.yield",
      traits(Pure, Terminator, ReturnLike),

@@ -6,7 +6,7 @@ use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::{AttrKind, Block, Context, Diagnostic, Operation, Type, TypeKind, Value};
 
 use crate::tensor::ops::{
-    ContractOp, ExtractOp, FusionOp, IndexOp, MapOp, ReduceOp, ReshapeOp, YieldOp,
+    ContractOp, ExtractOp, FusionOp, GenericOp, IndexOp, MapOp, ReduceOp, ReshapeOp, YieldOp,
 };
 use crate::tensor::shape_of;
 
@@ -356,11 +356,19 @@ pub(super) fn verify_index(ctx: &Context, op: Operation) -> Result<(), Diagnosti
     let dim = IndexOp(op).dim(ctx).unwrap_or_default();
     let parent = ctx
         .op_parent_op(op)
-        .filter(|&p| ctx.op_name_str(p) == MapOp::NAME);
+        .filter(|&p| matches!(ctx.op_name_str(p), MapOp::NAME | GenericOp::NAME));
     let Some(parent) = parent else {
-        return Err(err(ctx, op, "expects to be inside a 'tensor.map' body"));
+        return Err(err(
+            ctx,
+            op,
+            "expects to be inside a 'tensor.map' or 'tensor.generic' body",
+        ));
     };
-    let rank = shape_of(ctx, ctx.result(parent, 0)).map_or(0, |s| s.len());
+    let rank = if ctx.op_name_str(parent) == GenericOp::NAME {
+        GenericOp(parent).iterator_types(ctx).map_or(0, |t| t.len())
+    } else {
+        shape_of(ctx, ctx.result(parent, 0)).map_or(0, |s| s.len())
+    };
     if dim < 0 || dim as usize >= rank {
         return Err(err(
             ctx,
@@ -535,10 +543,11 @@ pub(super) fn verify_contract(ctx: &Context, op: Operation) -> Result<(), Diagno
     Ok(())
 }
 
-/// The size of each domain dim of a contraction (`-1`... as the types say:
+/// The size of each domain dim of a structured op (a contraction, a
+/// `tensor.generic`) from its maps and operand shapes (`-1`... as the types say:
 /// `strata_ir::types::DYNAMIC` for a dynamic one), checked to agree
 /// wherever the dim appears.
-pub(crate) fn domain_sizes(maps: &[AffineMap], shapes: &[Vec<i64>]) -> Result<Vec<i64>, String> {
+pub fn domain_sizes(maps: &[AffineMap], shapes: &[Vec<i64>]) -> Result<Vec<i64>, String> {
     let num_dims = maps.first().map_or(0, |m| m.num_dims as usize);
     let mut sizes: Vec<Option<(i64, usize)>> = vec![None; num_dims];
     for (k, (map, shape)) in maps.iter().zip(shapes).enumerate() {
@@ -619,11 +628,122 @@ pub(super) fn verify_fusion(ctx: &Context, op: Operation) -> Result<(), Diagnost
 pub(super) fn verify_yield(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let parent = ctx.op_parent_op(op).map(|p| ctx.op_name_str(p));
     match parent {
-        Some(MapOp::NAME | ReduceOp::NAME | FusionOp::NAME) => Ok(()),
+        Some(MapOp::NAME | ReduceOp::NAME | GenericOp::NAME | FusionOp::NAME) => Ok(()),
         _ => Err(err(
             ctx,
             op,
-            "expects parent op to be one of 'tensor.map, tensor.reduce, tensor.fusion'",
+            "expects parent op to be one of 'tensor.map, tensor.reduce, tensor.generic, tensor.fusion'",
         )),
     }
+}
+
+pub(super) fn verify_generic(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let g = GenericOp(op);
+    let maps = g.indexing_maps(ctx).unwrap_or_default();
+    let reduction = g.iterator_types(ctx).unwrap_or_default();
+    let inputs: Vec<Value> = g.inputs(ctx);
+    let init = g.init(ctx);
+    let result = g.result(ctx);
+    if maps.len() != inputs.len() + 1 {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expected {} indexing maps (one per input and one for the result), but found {}",
+                inputs.len() + 1,
+                maps.len()
+            ),
+        ));
+    }
+    let rank = reduction.len();
+    if let Some((k, _)) = maps
+        .iter()
+        .enumerate()
+        .find(|(_, m)| m.num_dims as usize != rank || m.num_symbols != 0)
+    {
+        return Err(err(
+            ctx,
+            op,
+            format!("indexing map #{k} must have {rank} dims (one per iterator) and no symbols"),
+        ));
+    }
+    if init.is_none() && reduction.iter().any(|&r| r) {
+        return Err(err(
+            ctx,
+            op,
+            "reduction iterators need an init operand (`outs`)",
+        ));
+    }
+    if let Some(i) = init {
+        if ctx.value_type(i) != ctx.value_type(result) {
+            return Err(err(ctx, op, "init and result must have the same type"));
+        }
+    }
+    // The result map: a projected permutation of exactly the parallel dims.
+    let out = &maps[inputs.len()];
+    let mut seen = Vec::new();
+    for e in &out.results {
+        match e {
+            AffineExpr::Dim(d) if !seen.contains(d) && !reduction[*d as usize] => seen.push(*d),
+            _ => return Err(err(
+                ctx,
+                op,
+                "the result's indexing map must be a projected permutation of the parallel dims",
+            )),
+        }
+    }
+    if seen.len() != reduction.iter().filter(|&&r| !r).count() {
+        return Err(err(
+            ctx,
+            op,
+            "the result's indexing map must use every parallel dim",
+        ));
+    }
+    let mut shapes = Vec::new();
+    let mut elements = Vec::new();
+    for &v in inputs.iter().chain(std::iter::once(&result)) {
+        let Some((shape, element)) = ranked(ctx, ctx.value_type(v)) else {
+            return Ok(());
+        };
+        shapes.push(shape);
+        elements.push(element);
+    }
+    for (k, (map, shape)) in maps.iter().zip(&shapes).enumerate() {
+        if map.results.len() != shape.len() {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "indexing map #{k} has {} results, but operand #{k} has rank {}",
+                    map.results.len(),
+                    shape.len()
+                ),
+            ));
+        }
+    }
+    let sizes = domain_sizes(&maps, &shapes).map_err(|m| err(ctx, op, m))?;
+    check_maps(ctx, op, &maps, &shapes, &sizes, "operand")?;
+    let Some((block, yielded)) = body_parts(ctx, op) else {
+        return Ok(());
+    };
+    let result_element = elements[inputs.len()];
+    let mut args = elements[..inputs.len()].to_vec();
+    if init.is_some() {
+        args.push(result_element);
+    }
+    let n = inputs.len();
+    check_block_args(ctx, op, block, &args, &|i| {
+        if i < n {
+            format!("the element type of input #{i}")
+        } else {
+            "the accumulator type".to_string()
+        }
+    })?;
+    check_yield(
+        ctx,
+        op,
+        yielded,
+        &[result_element],
+        "the result element type",
+    )
 }

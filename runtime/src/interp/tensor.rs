@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use strata_dialects::tensor::{ContractOp, ExtractOp, IndexOp, MapOp, ReduceOp};
+use strata_dialects::tensor::{ContractOp, ExtractOp, GenericOp, IndexOp, MapOp, ReduceOp};
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::Operation;
 
@@ -138,6 +138,7 @@ impl Interpreter<'_> {
         match name {
             MapOp::NAME => self.eval_map(op, &x, env).map(|t| vec![t]),
             ReduceOp::NAME => self.eval_reduce(op, &x, env).map(|t| vec![t]),
+            GenericOp::NAME => self.eval_generic(op, &x, env).map(|t| vec![t]),
             "tensor.fusion" => {
                 let args = x.into_iter().map(Rc::unwrap_or_clone).collect();
                 self.run_region(op, 0, args, env)
@@ -277,6 +278,72 @@ impl Interpreter<'_> {
                 .ok_or_else(|| self.error(op, "body yields nothing"))?;
         }
         Ok(assemble(dtype, shape, &acc))
+    }
+}
+
+impl Interpreter<'_> {
+    /// `tensor.generic`: the domain's points in row-major order, each
+    /// running the body on the input elements (and the accumulator, with
+    /// `outs`) and storing what it yields at the result's index.
+    fn eval_generic(
+        &mut self,
+        op: Operation,
+        x: &[Rc<Tensor>],
+        env: &Env,
+    ) -> Result<Tensor, InterpError> {
+        let ctx = self.ctx;
+        let g = GenericOp(op);
+        let (dtype, shape) = static_shape(ctx, op).map_err(|m| self.error(op, m))?;
+        let maps = g.indexing_maps(ctx).unwrap_or_default();
+        let has_init = g.init(ctx).is_some();
+        let n_in = x.len() - usize::from(has_init);
+        let mut shapes: Vec<Vec<i64>> = x[..n_in]
+            .iter()
+            .map(|t| t.shape().iter().map(|&d| d as i64).collect())
+            .collect();
+        shapes.push(shape.iter().map(|&d| d as i64).collect());
+        let sizes =
+            strata_dialects::tensor::domain_sizes(&maps, &shapes).map_err(|m| self.error(op, m))?;
+        let domain: Vec<usize> = sizes.iter().map(|&s| s.max(0) as usize).collect();
+        super::check_size(&shape, dtype, self.limits.max_bytes).map_err(|m| self.error(op, m))?;
+        let total: usize = shape.iter().product();
+        let mut out: Vec<Option<Tensor>> = match x.get(n_in).filter(|_| has_init) {
+            Some(init) => {
+                let e = Elements::of(init);
+                (0..total).map(|i| Some(e.scalar(dtype, i))).collect()
+            }
+            None => vec![None; total],
+        };
+        let elements: Vec<Elements> = x[..n_in].iter().map(|t| Elements::of(t)).collect();
+        let points: usize = domain.iter().product();
+        let out_map = &maps[n_in];
+        for flat in 0..points {
+            let point = unflatten(flat, &domain);
+            let mut args = Vec::with_capacity(n_in + 1);
+            for ((t, e), map) in x.iter().zip(&elements).zip(&maps) {
+                let i = flat_index(map, &point, t.shape()).map_err(|m| self.error(op, m))?;
+                args.push(Rc::new(e.scalar(t.dtype(), i)));
+            }
+            let o = flat_index(out_map, &point, &shape).map_err(|m| self.error(op, m))?;
+            if has_init {
+                let acc = out[o]
+                    .clone()
+                    .ok_or_else(|| self.error(op, "has no accumulator"))?;
+                args.push(Rc::new(acc));
+            }
+            self.points.push(point);
+            let r = self.run_region_shared(op, 0, args, env);
+            self.points.pop();
+            out[o] = Some(
+                r?.pop()
+                    .ok_or_else(|| self.error(op, "body yields nothing"))?,
+            );
+        }
+        let values: Vec<Tensor> = out
+            .into_iter()
+            .map(|v| v.unwrap_or_else(|| Tensor::scalar_f64(dtype, 0.0)))
+            .collect();
+        Ok(assemble(dtype, shape, &values))
     }
 }
 

@@ -125,7 +125,7 @@ func.func @map_no_yield(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @index_outside() -> index {
-  // expected-error @+1 {{'tensor.index' op expects to be inside a 'tensor.map' body}}
+  // expected-error @+1 {{'tensor.index' op expects to be inside a 'tensor.map' or 'tensor.generic' body}}
   %i = tensor.index 0 : index
   return %i : index
 }
@@ -329,7 +329,7 @@ func.func @fusion_isolated(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @yield_parent(%x: f32) {
-  // expected-error @+1 {{'tensor.yield' op expects parent op to be one of 'tensor.map, tensor.reduce, tensor.fusion'}}
+  // expected-error @+1 {{'tensor.yield' op expects parent op to be one of 'tensor.map, tensor.reduce, tensor.generic, tensor.fusion'}}
   tensor.yield %x : f32
 }
 
