@@ -570,3 +570,114 @@ fn regressions_match_the_interpreter() {
     ];
     run_all(&cases);
 }
+
+/// `@main` resizing `x` with the constant `target` (`scales` or `sizes`
+/// and its value), giving `r`.
+fn resize(attrs: &str, x: &str, target: (&str, &str, &str), roi: Option<&str>, r: &str) -> String {
+    let (kind, value, ty) = target;
+    let (roi_def, roi_use, roi_ty) = match roi {
+        Some(v) => (
+            format!("  %r = graph.constant dense<{v}> : tensor<8xf32>\n"),
+            " roi %r",
+            ", tensor<8xf32>",
+        ),
+        None => (String::new(), "", ""),
+    };
+    func(
+        &format!("%x: {x}"),
+        r,
+        &format!(
+            "{roi_def}  %t = graph.constant dense<{value}> : {ty}\n  %0 = graph.resize %x{roi_use} {kind} %t {attrs} : ({x}{roi_ty}, {ty}) -> {r}\n  return %0 : {r}"
+        ),
+    )
+}
+
+#[test]
+fn resizes_match_the_interpreter() {
+    let x = "tensor<1x2x4x4xf32>";
+    let up = ("scales", "[1.0, 1.0, 2.0, 1.5]", "tensor<4xf32>");
+    let down = ("sizes", "[1, 2, 3, 2]", "tensor<4xi64>");
+    let (r_up, r_down) = ("tensor<1x2x8x6xf32>", "tensor<1x2x3x2xf32>");
+    let mut cases: Vec<Case> = Vec::new();
+    for mode in ["nearest", "linear", "cubic"] {
+        for coord in [
+            "half_pixel",
+            "half_pixel_symmetric",
+            "pytorch_half_pixel",
+            "align_corners",
+            "asymmetric",
+        ] {
+            let attrs =
+                format!("{{mode = \"{mode}\", coordinate_transformation_mode = \"{coord}\"}}");
+            cases.push((
+                format!("resize up {attrs}"),
+                resize(&attrs, x, up, None, r_up),
+                -3.0,
+                3.0,
+            ));
+            cases.push((
+                format!("resize down {attrs}"),
+                resize(&attrs, x, down, None, r_down),
+                -3.0,
+                3.0,
+            ));
+        }
+    }
+    for attrs in [
+        "{nearest_mode = \"floor\"}",
+        "{nearest_mode = \"ceil\", coordinate_transformation_mode = \"asymmetric\"}",
+        "{nearest_mode = \"round_prefer_ceil\"}",
+        "{mode = \"cubic\", cubic_coeff_a = -5.000000e-01 : f64, exclude_outside = true}",
+    ] {
+        cases.push((
+            format!("resize {attrs}"),
+            resize(attrs, x, up, None, r_up),
+            -3.0,
+            3.0,
+        ));
+    }
+    // Nearest copies any dtype; f16 computes in f32; axes and a policy.
+    for (attrs, x, target, r) in [
+        (
+            "",
+            "tensor<2x3xi32>",
+            ("sizes", "[4, 7]", "tensor<2xi64>"),
+            "tensor<4x7xi32>",
+        ),
+        (
+            "{mode = \"linear\", axes = array<i64: 1, 2>}",
+            "tensor<1x3x4xf16>",
+            ("scales", "[2.0, 0.5]", "tensor<2xf32>"),
+            "tensor<1x6x2xf16>",
+        ),
+        (
+            "{axes = array<i64: 2, 1>, keep_aspect_ratio_policy = \"not_larger\"}",
+            "tensor<1x4x4xf32>",
+            ("sizes", "[7, 9]", "tensor<2xi64>"),
+            "tensor<1x7x7xf32>",
+        ),
+    ] {
+        cases.push((
+            format!("resize {attrs} {x}"),
+            resize(attrs, x, target, None, r),
+            -9.0,
+            9.0,
+        ));
+    }
+    // Crop and resize: positions outside the region extrapolate.
+    let roi = "[0.0, 0.0, 0.4, 0.6, 1.0, 1.0, 1.2, 1.7]";
+    for mode in ["nearest", "linear", "cubic"] {
+        let attrs = format!(
+            "{{mode = \"{mode}\", coordinate_transformation_mode = \"tf_crop_and_resize\", extrapolation_value = 1.000000e+01 : f64}}"
+        );
+        let z = ("sizes", "[1, 2, 3, 3]", "tensor<4xi64>");
+        let r = "tensor<1x2x3x3xf32>";
+        cases.push((
+            format!("resize crop {mode}"),
+            resize(&attrs, x, z, Some(roi), r),
+            -3.0,
+            3.0,
+        ));
+    }
+    run_all(&cases);
+}

@@ -11,6 +11,7 @@ pub mod custom;
 pub mod fold;
 pub mod infer;
 mod ops;
+pub mod resize_taps;
 pub mod scalar;
 pub mod shape;
 pub mod shape_value;

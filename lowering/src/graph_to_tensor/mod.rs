@@ -14,6 +14,7 @@ mod attention;
 mod elementwise;
 mod gather;
 mod movement;
+mod resize;
 mod scalar;
 mod structured;
 mod window;

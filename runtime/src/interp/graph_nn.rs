@@ -188,35 +188,7 @@ pub(super) fn eval_batch_norm(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> 
 /// `graph.resize`.
 pub(super) fn eval_resize(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let (ctx, op) = (e.ctx, g::ResizeOp(e.op));
-    let mode = match op.mode(ctx).as_str() {
-        "linear" => k::ResizeMode::Linear,
-        "cubic" => k::ResizeMode::Cubic,
-        _ => k::ResizeMode::Nearest,
-    };
-    let mut p = k::ResizeParams::new(mode);
-    p.coordinate = match op.coordinate_transformation_mode(ctx).as_str() {
-        "half_pixel_symmetric" => k::CoordinateMode::HalfPixelSymmetric,
-        "pytorch_half_pixel" => k::CoordinateMode::PytorchHalfPixel,
-        "align_corners" => k::CoordinateMode::AlignCorners,
-        "asymmetric" => k::CoordinateMode::Asymmetric,
-        "tf_crop_and_resize" => k::CoordinateMode::TfCropAndResize,
-        _ => k::CoordinateMode::HalfPixel,
-    };
-    p.nearest = match op.nearest_mode(ctx).as_str() {
-        "round_prefer_ceil" => k::NearestMode::RoundPreferCeil,
-        "floor" => k::NearestMode::Floor,
-        "ceil" => k::NearestMode::Ceil,
-        _ => k::NearestMode::RoundPreferFloor,
-    };
-    p.aspect = match op.keep_aspect_ratio_policy(ctx).as_str() {
-        "not_larger" => k::AspectPolicy::NotLarger,
-        "not_smaller" => k::AspectPolicy::NotSmaller,
-        _ => k::AspectPolicy::Stretch,
-    };
-    p.cubic_a = op.cubic_coeff_a(ctx);
-    p.exclude_outside = op.exclude_outside(ctx);
-    p.extrapolation = op.extrapolation_value(ctx);
-    p.antialias = op.antialias(ctx);
+    let mut p = k::ResizeParams::of_op(ctx, op);
     p.max_bytes = e.limits.max_bytes;
     let axes = op.axes(ctx).unwrap_or_default();
     let roi = e.opt(1).map(|t| t.to_f64_vec());
