@@ -61,7 +61,11 @@ fn check(model: &str) {
     assert!(contractions > 0, "{model}: no contraction to generalize");
     run_pipeline(&mut ctx, module, "tensor-generalize-named-ops");
     for name in ["tensor.contract", "tensor.reduce"] {
-        assert_eq!(count(&ctx, module, name), 0, "{model}: a {name} was not generalized");
+        assert_eq!(
+            count(&ctx, module, name),
+            0,
+            "{model}: a {name} was not generalized"
+        );
     }
     let general = evaluate(&ctx, module, &input);
     for (g, n) in general.iter().zip(&named) {
@@ -71,7 +75,11 @@ fn check(model: &str) {
             .unwrap_or_else(|m| panic!("{model}: the general form differs: {m}"));
     }
     run_pipeline(&mut ctx, module, "tensor-specialize-generic-ops,dce");
-    assert_eq!(count(&ctx, module, "tensor.generic"), 0, "{model}: a generic stayed");
+    assert_eq!(
+        count(&ctx, module, "tensor.generic"),
+        0,
+        "{model}: a generic stayed"
+    );
     assert_eq!(count(&ctx, module, "tensor.contract"), contractions);
     let back = evaluate(&ctx, module, &input);
     for (b, n) in back.iter().zip(&named) {
