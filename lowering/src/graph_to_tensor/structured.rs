@@ -17,6 +17,7 @@ pub(super) fn plan(ctx: &mut Context, op: Operation) -> Option<Result<Plan, Stri
     let name = ctx.op_name_str(op).to_string();
     Some(match name.as_str() {
         g::ConstantOp::NAME => plan_constant(ctx, op),
+        g::ConstantOfShapeOp::NAME => plan_constant_of_shape(ctx, op),
         g::IdentityOp::NAME => Ok(Box::new(|ctx: &mut Context, op: Operation| {
             vec![ctx.operand(op, 0)]
         })),
@@ -78,6 +79,48 @@ fn plan_constant(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {
         let loc = ctx.op_loc(op);
         let c = strata_dialects::arith::ConstantOp::build(ctx, loc, value, ty);
+        ctx.insert_op_before(op, c.op());
+        vec![c.result(ctx)]
+    }))
+}
+
+/// `constant_of_shape` (its shape is the static result type's): a splat
+/// `arith.constant` of its value (`0.0 : f32` when absent).
+fn plan_constant_of_shape(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
+    let ty = result_type(ctx, op)?;
+    let element = element_of(ctx, ty).ok_or("has no element type")?;
+    let one: Vec<u8> = match g::ConstantOfShapeOp(op).value_attr(ctx) {
+        None => 0f32.to_le_bytes().to_vec(),
+        Some(a) => match ctx.attr_kind(a) {
+            strata_ir::AttrKind::DenseElements { ty: vty, data }
+                if element_of(ctx, *vty) == Some(element) =>
+            {
+                let count = strata_ir::types::num_elements(&shape(ctx, *vty));
+                if count != 1 {
+                    return Err("has a value of more than one element".into());
+                }
+                data.raw.to_vec()
+            }
+            _ => {
+                return Err(
+                    "has a value that is not a dense tensor of the result's element type".into(),
+                )
+            }
+        },
+    };
+    let count = strata_ir::types::num_elements(&shape(ctx, ty)) as usize;
+    let raw: Vec<u8> = one
+        .iter()
+        .copied()
+        .cycle()
+        .take(one.len() * count)
+        .collect();
+    let attr = ctx
+        .dense_elements_attr(ty, raw)
+        .ok_or("has a value whose bytes do not fit its element type")?;
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let loc = ctx.op_loc(op);
+        let c = strata_dialects::arith::ConstantOp::build(ctx, loc, attr, ty);
         ctx.insert_op_before(op, c.op());
         vec![c.result(ctx)]
     }))
