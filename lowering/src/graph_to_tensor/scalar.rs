@@ -18,6 +18,7 @@ pub(super) mod cmpf {
     pub const OGE: i64 = 3;
     pub const OLT: i64 = 4;
     pub const OLE: i64 = 5;
+    pub const UNO: i64 = 14;
     pub const UNE: i64 = 13;
 }
 

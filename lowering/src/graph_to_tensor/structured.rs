@@ -18,6 +18,8 @@ pub(super) fn plan(ctx: &mut Context, op: Operation) -> Option<Result<Plan, Stri
     Some(match name.as_str() {
         g::ConstantOp::NAME => plan_constant(ctx, op),
         g::ConstantOfShapeOp::NAME => plan_constant_of_shape(ctx, op),
+        g::ArgMaxOp::NAME => plan_arg(ctx, op, true),
+        g::ArgMinOp::NAME => plan_arg(ctx, op, false),
         g::IdentityOp::NAME => Ok(Box::new(|ctx: &mut Context, op: Operation| {
             vec![ctx.operand(op, 0)]
         })),
@@ -370,6 +372,57 @@ fn plan_reduce(ctx: &mut Context, op: Operation, name: &str) -> Result<Plan, Str
             r = map_unary(ctx, op, r, cty, |s, v| s.un("math.sqrt", v));
         }
         let r = convert_tensor(ctx, op, r, element);
+        vec![reshape_to(ctx, op, r, ty)]
+    }))
+}
+
+/// `argmax` / `argmin` along one axis: the extreme (a `tensor.reduce`),
+/// then the smallest index (or, with `select_last_index`, the largest)
+/// whose element equals it (a map giving the index there and a sentinel
+/// elsewhere, reduced again). NaN equals NaN here, so a NaN wins, as in the
+/// interpreter. Fusion makes both reductions one row kernel.
+fn plan_arg(ctx: &mut Context, op: Operation, max: bool) -> Result<Plan, String> {
+    let ty = result_type(ctx, op)?;
+    let input_ty = static_type(ctx, ctx.operand(op, 0))?;
+    let in_shape = shape(ctx, input_ty);
+    let rank = in_shape.len();
+    let element = element_of(ctx, input_ty).ok_or("has no element type")?;
+    if ctx.int_or_float_bit_width(element) == Some(1) {
+        return Err("compares i1 values, which cannot be lowered to tensor yet".into());
+    }
+    // Every arg op has the same attributes, with the same defaults.
+    let a = g::ArgMaxOp(op);
+    let axis = normalize_axes(&[a.axis(ctx)], rank)?[0];
+    let last = a.select_last_index(ctx);
+    let dim = in_shape[axis as usize];
+    if dim == 0 {
+        return Err("reduces an empty axis".into());
+    }
+    let float = is_float(ctx, element);
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let x = ctx.operand(op, 0);
+        let how = if max { Combine::Max } else { Combine::Min };
+        let extreme = reduce_values(ctx, op, x, &[axis], how);
+        let i64t = ctx.integer_type(64);
+        let cand_ty = ctx.tensor_type(in_shape.clone(), i64t);
+        let maps = [AffineMap::identity(rank as u32), reduced_map(rank, &[axis])];
+        let cand = map_values(ctx, op, &[x, extreme], &maps, cand_ty, |s, v| {
+            let hit = if float {
+                let eq = s.cmp(cmpf::OEQ, v[0], v[1]);
+                let x_nan = s.cmp(cmpf::UNO, v[0], v[0]);
+                let m_nan = s.cmp(cmpf::UNO, v[1], v[1]);
+                let both = s.bin("arith.andi", x_nan, m_nan);
+                s.bin("arith.ori", eq, both)
+            } else {
+                s.cmp(super::scalar::cmpi::EQ, v[0], v[1])
+            };
+            let i = super::movement::index(s, axis as usize);
+            let i = s.op("arith.index_cast", &[i], &[], i64t);
+            let sentinel = s.int(i64t, if last { -1 } else { i128::from(dim) });
+            s.select(hit, i, sentinel)
+        });
+        let pick = if last { Combine::Max } else { Combine::Min };
+        let r = reduce_values(ctx, op, cand, &[axis], pick);
         vec![reshape_to(ctx, op, r, ty)]
     }))
 }
