@@ -3,13 +3,13 @@
 // REQUIRES: strata-opt
 // RUN: strata-opt --convert-graph-to-tensor %s --split-input-file --verify-diagnostics
 
-func.func @unlowerable(%x: tensor<4x16xf32>, %a: tensor<i64>) -> (tensor<4x16xf32>, tensor<4x1xi64>) {
+func.func @unlowerable(%x: tensor<4x16xf32>, %a: tensor<i64>) -> (tensor<4x16xf32>, tensor<1x1xf32>) {
   // expected-error @+1 {{'graph.cumsum' op cannot be lowered to tensor yet}}
   %0 = graph.cumsum %x, %a : (tensor<4x16xf32>, tensor<i64>) -> tensor<4x16xf32>
-  // expected-error @+1 {{'graph.argmax' op cannot be lowered to tensor yet}}
-  %1 = graph.argmax %x {axis = 1 : i64} : (tensor<4x16xf32>) -> tensor<4x1xi64>
+  // expected-error @+1 {{'graph.reduce_log_sum_exp' op cannot be lowered to tensor yet}}
+  %1 = graph.reduce_log_sum_exp %x : (tensor<4x16xf32>) -> tensor<1x1xf32>
   %2 = graph.exp %0 : (tensor<4x16xf32>) -> tensor<4x16xf32>
-  return %2, %1 : tensor<4x16xf32>, tensor<4x1xi64>
+  return %2, %1 : tensor<4x16xf32>, tensor<1x1xf32>
 }
 
 // -----
