@@ -118,7 +118,13 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
             .option("block-m", t.block_m, d.block_m)
             .option("block-n", t.block_n, d.block_n)
             .option("block-k", t.block_k, d.block_k)
-            .option("library-gemm", library, false),
+            .option("library-gemm", library, false)
+            .option("memory-reuse", o.memory_reuse, true)
+            .option(
+                "max-activation-bytes",
+                recipe.contracts.max_activation_bytes.unwrap_or(0),
+                0,
+            ),
     );
 
     // kernel: index arithmetic cleanup.
@@ -186,11 +192,6 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
         "no layout pass exists yet; the model's layout is kept",
     );
     note(
-        !r.optimize.memory_reuse,
-        "optimize.memory_reuse",
-        "convert-tensor-to-kernel always plans the arena by liveness",
-    );
-    note(
         r.optimize.fusion.enabled
             && r.optimize.fusion.never_fuse.iter().any(|n| !TENSOR_OPS.contains(&n.as_str())),
         "optimize.fusion.never_fuse",
@@ -234,10 +235,12 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
     );
     let runtime = "recorded; the runtime does not read recipes yet";
     note(r.runtime != d.runtime, "runtime", runtime);
+    let mut contracts = r.contracts.clone();
+    contracts.max_activation_bytes = d.contracts.max_activation_bytes;
     note(
-        r.contracts != d.contracts,
+        contracts != d.contracts,
         "contracts",
-        "recorded; checked once compiled artifacts exist",
+        "recorded (max_activation_bytes is checked by convert-tensor-to-kernel; the rest once compiled artifacts exist)",
     );
     out
 }

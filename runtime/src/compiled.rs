@@ -235,6 +235,8 @@ pub struct CompiledModel {
     inputs: Vec<Spec>,
     outputs: Vec<(Buf, Spec)>,
     arena_words: usize,
+    arena_bytes: usize,
+    unplanned_bytes: usize,
     arena: std::sync::Mutex<Vec<u64>>,
     constants: Vec<Vec<u64>>,
     pool: Option<rayon::ThreadPool>,
@@ -312,13 +314,16 @@ impl CompiledModel {
             inputs.push(spec_of(ctx, ctx.value_type(arg))?);
             bufs.insert(arg, Buf::Input(i));
         }
-        let arena_bytes = ctx
-            .op_attr(f, "kernel.arena_bytes")
-            .and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::Integer { value, .. } => Some(*value as usize),
-                _ => None,
-            })
-            .unwrap_or(0);
+        let bytes_attr = |name: &str| {
+            ctx.op_attr(f, name)
+                .and_then(|a| match ctx.attr_kind(a) {
+                    AttrKind::Integer { value, .. } => Some(*value as usize),
+                    _ => None,
+                })
+                .unwrap_or(0)
+        };
+        let arena_bytes = bytes_attr("kernel.arena_bytes");
+        let unplanned_bytes = bytes_attr("kernel.unplanned_bytes");
         let mut steps = Vec::new();
         let mut constants = Vec::new();
         let mut outputs = Vec::new();
@@ -460,6 +465,8 @@ impl CompiledModel {
             inputs,
             outputs,
             arena_words: words(arena_bytes) + 8,
+            arena_bytes,
+            unplanned_bytes,
             arena: std::sync::Mutex::new(Vec::new()),
             constants,
             pool,
@@ -470,6 +477,17 @@ impl CompiledModel {
     /// Kernels launched per run.
     pub fn launches(&self) -> usize {
         self.steps.len()
+    }
+
+    /// Bytes of the planned arena (the activations of a run).
+    pub fn arena_bytes(&self) -> usize {
+        self.arena_bytes
+    }
+
+    /// Bytes the activations would take without reuse (every buffer its
+    /// own).
+    pub fn unplanned_bytes(&self) -> usize {
+        self.unplanned_bytes
     }
 
     /// The kernels in launch order.

@@ -62,6 +62,36 @@ pub(crate) struct ConvertTensorToKernel {
         description = "Lower f32/f64 contractions to library matrix products (kernel.gemm), their epilogues to separate kernels"
     )]
     library_gemm: bool,
+    #[option(
+        name = "memory-reuse",
+        default = true,
+        description = "Let buffers that are not alive at the same time share the arena's bytes"
+    )]
+    memory_reuse: bool,
+    #[option(
+        name = "max-activation-bytes",
+        default = 0,
+        description = "The largest arena a plan may need (0: no limit); a larger one is an error at the op of the peak"
+    )]
+    max_activation_bytes: i64,
+}
+
+/// How the host plan's arena is laid out and bounded.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanOptions {
+    /// Buffers not alive at the same time share bytes.
+    pub memory_reuse: bool,
+    /// The largest arena allowed, in bytes (`None`: no limit).
+    pub max_activation_bytes: Option<u64>,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        PlanOptions {
+            memory_reuse: true,
+            max_activation_bytes: None,
+        }
+    }
 }
 
 impl Pass for ConvertTensorToKernel {
@@ -92,7 +122,22 @@ impl Pass for ConvertTensorToKernel {
                 ));
             }
         }
-        let report = convert_module(ctx, root, tiles)?;
+        if self.max_activation_bytes < 0 {
+            return Err(Diagnostic::op_error(
+                ctx,
+                root,
+                format!(
+                    "option 'max-activation-bytes' must not be negative, got {}",
+                    self.max_activation_bytes
+                ),
+            ));
+        }
+        let plan = PlanOptions {
+            memory_reuse: self.memory_reuse,
+            max_activation_bytes: (self.max_activation_bytes > 0)
+                .then_some(self.max_activation_bytes as u64),
+        };
+        let report = convert_module_with(ctx, root, tiles, plan)?;
         stats.add(
             "num-kernels",
             "Number of kernels generated",
@@ -126,6 +171,16 @@ pub fn convert_module(
     module: Operation,
     tiles: TileSizes,
 ) -> Result<Report, Diagnostic> {
+    convert_module_with(ctx, module, tiles, PlanOptions::default())
+}
+
+/// [`convert_module`] with the arena laid out and bounded by `plan`.
+pub fn convert_module_with(
+    ctx: &mut Context,
+    module: Operation,
+    tiles: TileSizes,
+    plan: PlanOptions,
+) -> Result<Report, Diagnostic> {
     let Some(&region) = ctx.op_regions(module).first() else {
         return Ok(Report::default());
     };
@@ -138,7 +193,7 @@ pub fn convert_module(
         .collect();
     let mut report = Report::default();
     for f in funcs {
-        let r = convert_function(ctx, body, f, tiles)?;
+        let r = convert_function(ctx, body, f, tiles, plan)?;
         report.kernels += r.kernels;
         report.arena_bytes += r.arena_bytes;
         report.unplanned_bytes += r.unplanned_bytes;
@@ -175,6 +230,7 @@ fn convert_function(
     module_block: Block,
     func: Operation,
     tiles: TileSizes,
+    plan: PlanOptions,
 ) -> Result<Report, Diagnostic> {
     let fname = ctx
         .symbol_name(func)
@@ -317,7 +373,21 @@ fn convert_function(
     }
     ctx.insert_op_before(func, host.op());
     ctx.erase_op(func);
-    let planned = plan::plan_arena(ctx, host.op());
+    let planned = plan::plan_arena(ctx, host.op(), plan.memory_reuse);
+    if let Some(limit) = plan
+        .max_activation_bytes
+        .filter(|&l| planned.arena_bytes > l)
+    {
+        let at = planned.peak_op.unwrap_or(host.op());
+        return Err(Diagnostic::op_error(
+            ctx,
+            at,
+            format!(
+                "the plan needs {} bytes of activations, more than the limit of {limit} (max-activation-bytes); {} bytes are alive at this op, the peak",
+                planned.arena_bytes, planned.peak_live_bytes
+            ),
+        ));
+    }
     Ok(Report {
         kernels,
         arena_bytes: planned.arena_bytes,

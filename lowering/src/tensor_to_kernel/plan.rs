@@ -16,6 +16,10 @@ pub struct Planned {
     pub arena_bytes: u64,
     /// The sum of the buffers' sizes (no reuse).
     pub unplanned_bytes: u64,
+    /// The most bytes alive at once, and the op of the host plan (a launch
+    /// or a library call) where they are.
+    pub peak_live_bytes: u64,
+    pub peak_op: Option<Operation>,
 }
 
 /// The byte size of a static memref type.
@@ -36,8 +40,10 @@ pub fn memref_bytes(ctx: &Context, ty: strata_ir::Type) -> u64 {
 }
 
 /// Plan the arena of the host function `host`: set each `kernel.alloc`'s
-/// offset and the function's `kernel.arena_bytes` attribute.
-pub fn plan_arena(ctx: &mut Context, host: Operation) -> Planned {
+/// offset and the function's `kernel.arena_bytes` and
+/// `kernel.unplanned_bytes` attributes. With `reuse` false every buffer
+/// gets bytes of its own (the arena is then the unplanned size).
+pub fn plan_arena(ctx: &mut Context, host: Operation, reuse: bool) -> Planned {
     let Some(block) = ctx
         .op_regions(host)
         .first()
@@ -75,7 +81,25 @@ pub fn plan_arena(ctx: &mut Context, host: Operation) -> Planned {
             }
         }
     }
-    let unplanned: u64 = allocs.iter().map(|a| a.1.div_ceil(ALIGN) * ALIGN).sum();
+    let unplanned: u64 = allocs
+        .iter()
+        .map(|a| a.1.div_ceil(ALIGN).max(1) * ALIGN)
+        .sum();
+    // The peak of live bytes, at an op that reads or writes a buffer.
+    let (mut peak_live_bytes, mut peak_op) = (0u64, None);
+    for (i, &op) in ops.iter().enumerate() {
+        if !matches!(ctx.op_name_str(op), "kernel.launch" | "kernel.gemm") {
+            continue;
+        }
+        let live: u64 = allocs
+            .iter()
+            .filter(|a| a.2 <= i && i <= a.3)
+            .map(|a| a.1.div_ceil(ALIGN).max(1) * ALIGN)
+            .sum();
+        if live > peak_live_bytes {
+            (peak_live_bytes, peak_op) = (live, Some(op));
+        }
+    }
     // Greedy by size: the largest buffers first, each at the lowest offset
     // that overlaps no placed buffer alive at the same time.
     let mut order: Vec<usize> = (0..allocs.len()).collect();
@@ -88,7 +112,7 @@ pub fn plan_arena(ctx: &mut Context, host: Operation) -> Planned {
         let size = bytes.div_ceil(ALIGN).max(1) * ALIGN;
         let mut live: Vec<(u64, u64)> = placed
             .iter()
-            .filter(|p| p.2 <= last && first <= p.3)
+            .filter(|p| !reuse || (p.2 <= last && first <= p.3))
             .map(|p| (p.0, p.1))
             .collect();
         live.sort_unstable();
@@ -112,8 +136,12 @@ pub fn plan_arena(ctx: &mut Context, host: Operation) -> Planned {
     }
     let attr = ctx.integer_attr(i64t, i128::from(arena));
     ctx.set_op_attr(host, "kernel.arena_bytes", attr);
+    let attr = ctx.integer_attr(i64t, i128::from(unplanned));
+    ctx.set_op_attr(host, "kernel.unplanned_bytes", attr);
     Planned {
         arena_bytes: arena,
         unplanned_bytes: unplanned,
+        peak_live_bytes,
+        peak_op,
     }
 }
