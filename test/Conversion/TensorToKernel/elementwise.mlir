@@ -12,7 +12,7 @@
 
 // The host plan: the output buffer and one launch over two programs: 600
 // elements each (a block that divides the 1,200 elements needs no mask).
-// CHECK-LABEL: func.func @ew(%arg0: memref<4x300xf32>, %arg1: memref<4x300xf32>) -> memref<4x300xf32> attributes {kernel.arena_bytes = 4800 : i64} {
+// CHECK-LABEL: func.func @ew(%arg0: memref<4x300xf32>, %arg1: memref<4x300xf32>) -> memref<4x300xf32> attributes {kernel.arena_bytes = 4800 : i64, kernel.unplanned_bytes = 4800 : i64} {
 // CHECK-NEXT:    %[[OUT:.*]] = kernel.alloc offset 0 : memref<4x300xf32>
 // CHECK-NEXT:    %[[G:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    kernel.launch @ew_0_map grid(%[[G]]) (%arg0, %arg1, %[[OUT]]) : memref<4x300xf32>, memref<4x300xf32>, memref<4x300xf32>

@@ -2,12 +2,19 @@
 // constant is a kernel.constant buffer, a reshape a kernel.view of its
 // source (no copy), each kernel's outputs kernel.alloc buffers of one arena
 // whose offsets reuse the bytes of dead buffers (64-byte aligned), and the
-// function records the arena's size.
+// function records the arena's size and the buffers' total.
 // REQUIRES: strata-opt
 // RUN: strata-opt --convert-tensor-to-kernel %s | FileCheck %s
 // RUN: strata-opt --convert-tensor-to-kernel --mlir-pass-statistics %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// Without reuse every buffer has bytes of its own; a limit below the arena
+// is an error at the launch where the most bytes are alive.
+// RUN: strata-opt '--convert-tensor-to-kernel=memory-reuse=false' %s | FileCheck %s --check-prefix=OWN
+// RUN: not strata-opt '--convert-tensor-to-kernel=max-activation-bytes=100' %s 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: strata-opt '--convert-tensor-to-kernel=max-activation-bytes=512' %s -o /dev/null
+// OWN: func.func @plan({{.*}} attributes {kernel.arena_bytes = 192 : i64, kernel.unplanned_bytes = 192 : i64}
+// LIMIT: error: 'kernel.launch' op the plan needs 128 bytes of activations, more than the limit of 100 (max-activation-bytes); 128 bytes are alive at this op, the peak
 
-// CHECK-LABEL: func.func @plan(%arg0: memref<2x8xf32>) -> memref<16xf32> attributes {kernel.arena_bytes = 128 : i64} {
+// CHECK-LABEL: func.func @plan(%arg0: memref<2x8xf32>) -> memref<16xf32> attributes {kernel.arena_bytes = 128 : i64, kernel.unplanned_bytes = 192 : i64} {
 // CHECK-NEXT:    %[[W:.*]] = kernel.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00]> : tensor<8xf32> : memref<8xf32>
 // CHECK-NEXT:    %[[A:.*]] = kernel.alloc offset 0 : memref<2x8xf32>
 // CHECK-NEXT:    %[[G0:.*]] = arith.constant 1 : index
@@ -25,7 +32,7 @@
 
 // A returned buffer is never reused; a splat constant stays a splat (the
 // executor expands it once).
-// CHECK-LABEL: func.func @returned(%arg0: memref<64xf32>) -> (memref<64xf32>, memref<64xf32>) attributes {kernel.arena_bytes = 512 : i64} {
+// CHECK-LABEL: func.func @returned(%arg0: memref<64xf32>) -> (memref<64xf32>, memref<64xf32>) attributes {kernel.arena_bytes = 512 : i64, kernel.unplanned_bytes = 512 : i64} {
 // CHECK-NEXT:    kernel.constant dense<2.000000e+00> : tensor<64xf32> : memref<64xf32>
 // CHECK-NEXT:    %[[P:.*]] = kernel.alloc offset 0 : memref<64xf32>
 // CHECK:         %[[Q:.*]] = kernel.alloc offset 256 : memref<64xf32>
