@@ -18,6 +18,8 @@ pub(crate) struct BenchOptions<'a> {
     pub runs: usize,
     pub warmup: usize,
     pub threads: usize,
+    /// A recipe whose pipeline graph mode compiles with.
+    pub recipe: Option<&'a std::path::Path>,
     pub json: bool,
     pub profile: bool,
 }
@@ -59,6 +61,12 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
     let (compile_ms, kernels);
     let llvm_ms;
     match o.mode {
+        "eager" if o.recipe.is_some() => {
+            return Err(DriverError::Message(
+                "--recipe: a recipe drives graph mode's compilation; eager mode compiles nothing"
+                    .into(),
+            ))
+        }
         "eager" => {
             compile_ms = 0.0;
             kernels = eager_ops(&ctx, func);
@@ -73,10 +81,15 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
         }
         "graph" => {
             let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
+            let pipeline = match o.recipe {
+                Some(path) => crate::recipe::load(path)?.pipeline(),
+                None => strata_runtime::compiled::HOST_PIPELINE.to_string(),
+            };
             let t = Instant::now();
-            let compiled =
-                strata_runtime::compiled::compile(&mut ctx, module, o.function, &shapes, o.threads)
-                    .map_err(|e| compile_error(&ctx, e))?;
+            let compiled = strata_runtime::compiled::compile_with(
+                &mut ctx, module, o.function, &shapes, o.threads, &pipeline,
+            )
+            .map_err(|e| compile_error(&ctx, e))?;
             compile_ms = t.elapsed().as_secs_f64() * 1e3;
             kernels = compiled.launches();
             llvm_ms = compiled.llvm_ms;

@@ -17,6 +17,8 @@ pub(crate) struct CompileOptions<'a> {
     pub dims: &'a [String],
     pub function: &'a str,
     pub generic: bool,
+    /// A recipe whose pipeline replaces the default one.
+    pub recipe: Option<&'a Path>,
 }
 
 /// Lower `model` for `o.target` and write its IR.
@@ -66,9 +68,12 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
     let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
     drop(args);
     let pipeline_stage = if stop == "host" { "kernel" } else { stop };
-    let pipeline = pipeline_until(pipeline_stage).ok_or_else(|| {
-        DriverError::Message(format!("internal error: no stage '{pipeline_stage}'"))
-    })?;
+    let pipeline = match o.recipe {
+        Some(path) => recipe_pipeline_until(&crate::recipe::load(path)?, pipeline_stage),
+        None => pipeline_until(pipeline_stage).ok_or_else(|| {
+            DriverError::Message(format!("internal error: no stage '{pipeline_stage}'"))
+        })?,
+    };
     lower(&mut ctx, module, o.function, &shapes, &pipeline).map_err(|e| compile_error(&ctx, e))?;
     let text = if stop == "host" {
         strata_lowering::kernel_to_host::translate_to_llvm_ir(&ctx, module, true)
@@ -90,4 +95,24 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
             Ok(())
         }
     }
+}
+
+/// The part of `recipe`'s pipeline that ends with `stage`: the graph passes
+/// (before `convert-graph-to-tensor`), then through fusion (before
+/// `convert-tensor-to-kernel`), or all of it.
+fn recipe_pipeline_until(recipe: &strata_recipe::Recipe, stage: &str) -> String {
+    let passes = recipe.passes();
+    let before = |name: &str| {
+        passes
+            .iter()
+            .position(|p| p.name == name)
+            .unwrap_or(passes.len())
+    };
+    let end = match stage {
+        "graph" => before("convert-graph-to-tensor"),
+        "tensor" => before("convert-tensor-to-kernel"),
+        _ => passes.len(),
+    };
+    let items: Vec<String> = passes[..end].iter().map(ToString::to_string).collect();
+    format!("builtin.module({})", items.join(","))
 }

@@ -117,6 +117,9 @@ enum Command {
         /// Print the generic op form.
         #[arg(long = "mlir-print-op-generic")]
         generic: bool,
+        /// Compile with this recipe's pipeline instead of the default one.
+        #[arg(long, value_name = "RECIPE")]
+        recipe: Option<PathBuf>,
     },
     /// Validate a recipe, or print its hash, canonical form or pipeline.
     Recipe {
@@ -157,6 +160,9 @@ enum Command {
         /// Print the median time of each kernel (graph mode).
         #[arg(long)]
         profile: bool,
+        /// Compile with this recipe's pipeline (graph mode).
+        #[arg(long, value_name = "RECIPE")]
+        recipe: Option<PathBuf>,
     },
 }
 
@@ -225,9 +231,11 @@ fn main() -> ExitCode {
             dims,
             function,
             generic,
+            recipe,
         } => compile::compile(
             &model,
             compile::CompileOptions {
+                recipe: recipe.as_deref(),
                 target: &target,
                 emit: &emit,
                 stop_after: stop_after.as_deref(),
@@ -251,9 +259,11 @@ fn main() -> ExitCode {
             threads,
             json,
             profile,
+            recipe,
         } => bench::bench(
             &model,
             bench::BenchOptions {
+                recipe: recipe.as_deref(),
                 mode: &mode,
                 inputs: &inputs,
                 dims: &dims,
