@@ -162,54 +162,13 @@ impl Gemm {
             offsets[2] += r0 as i64 * self.strides[2][nb];
             offsets[1] += c0 as i64 * self.strides[1][nb + 1];
             offsets[2] += c0 as i64 * self.strides[2][nb + 1];
+            let strides: [[isize; 2]; 3] = [0, 1, 2].map(|o| [st(o, 0), st(o, 1)]);
             // SAFETY: upheld by the caller; panels write disjoint blocks.
             unsafe {
                 if self.f64 {
-                    let e = |o: usize| (ptrs[o] as *mut f64).offset(offsets[o] as isize);
-                    gemm::gemm(
-                        m,
-                        n,
-                        self.k,
-                        e(2),
-                        st(2, 1),
-                        st(2, 0),
-                        false,
-                        e(0),
-                        st(0, 1),
-                        st(0, 0),
-                        e(1),
-                        st(1, 1),
-                        st(1, 0),
-                        0.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
-                    );
+                    product::<f64>(ptrs, offsets, [m, n, self.k], strides);
                 } else {
-                    let e = |o: usize| (ptrs[o] as *mut f32).offset(offsets[o] as isize);
-                    gemm::gemm(
-                        m,
-                        n,
-                        self.k,
-                        e(2),
-                        st(2, 1),
-                        st(2, 0),
-                        false,
-                        e(0),
-                        st(0, 1),
-                        st(0, 0),
-                        e(1),
-                        st(1, 1),
-                        st(1, 0),
-                        0.0f32,
-                        1.0f32,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
-                    );
+                    product::<f32>(ptrs, offsets, [m, n, self.k], strides);
                 }
             }
         };
@@ -222,6 +181,49 @@ impl Gemm {
             }),
             _ => (0..tasks).for_each(task),
         }
+    }
+}
+
+/// `out = lhs * rhs` for an `m x n x k` block: `ptrs` the operands' element
+/// pointers (lhs, rhs, out), `offsets` the block's element offsets in them,
+/// `strides` each operand's row and column strides.
+///
+/// # Safety
+/// As [`Gemm::run`]: every element the offsets and strides reach is inside
+/// its buffer, and no other thread writes the output block.
+unsafe fn product<T: 'static>(
+    ptrs: [u64; 3],
+    offsets: [i64; 3],
+    [m, n, k]: [usize; 3],
+    strides: [[isize; 2]; 3],
+) where
+    T: Copy + From<f32>,
+{
+    // SAFETY: upheld by the caller.
+    unsafe {
+        let e = |o: usize| (ptrs[o] as *mut T).offset(offsets[o] as isize);
+        let [l, r, d] = strides;
+        gemm::gemm(
+            m,
+            n,
+            k,
+            e(2),
+            d[1],
+            d[0],
+            false,
+            e(0),
+            l[1],
+            l[0],
+            e(1),
+            r[1],
+            r[0],
+            T::from(0.0),
+            T::from(1.0),
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        );
     }
 }
 
