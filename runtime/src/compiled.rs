@@ -191,13 +191,13 @@ impl Gemm {
 /// # Safety
 /// As [`Gemm::run`]: every element the offsets and strides reach is inside
 /// its buffer, and no other thread writes the output block.
-unsafe fn product<T: 'static>(
+unsafe fn product<T>(
     ptrs: [u64; 3],
     offsets: [i64; 3],
     [m, n, k]: [usize; 3],
     strides: [[isize; 2]; 3],
 ) where
-    T: Copy + From<f32>,
+    T: Copy + From<f32> + 'static,
 {
     // SAFETY: upheld by the caller.
     unsafe {
