@@ -136,6 +136,31 @@ impl Context {
         self.intern_attr(AttrKind::Float { ty, bits })
     }
 
+    /// The integer, index or float attribute of `element` whose value is
+    /// the little-endian bytes `raw` (as one element of a dense
+    /// attribute's storage); `None` for other types.
+    pub fn scalar_attr_from_le_bytes(&mut self, element: Type, raw: &[u8]) -> Option<Attribute> {
+        let mut bits: u128 = 0;
+        for (i, &byte) in raw.iter().take(16).enumerate() {
+            bits |= u128::from(byte) << (8 * i);
+        }
+        match self.type_kind(element) {
+            TypeKind::Integer { width, .. } => {
+                let w = *width;
+                let value = if w < 128 && w > 0 && (bits >> (w - 1)) & 1 == 1 {
+                    // sign-extend for the attribute's printed value
+                    (bits | (!0u128 << w)) as i128
+                } else {
+                    bits as i128
+                };
+                Some(self.integer_attr(element, value))
+            }
+            TypeKind::Float(_) => Some(self.intern_attr(AttrKind::Float { ty: element, bits })),
+            TypeKind::Index => Some(self.integer_attr(element, bits as i64 as i128)),
+            _ => None,
+        }
+    }
+
     /// An untyped string attribute.
     pub fn string_attr(&mut self, value: &str) -> Attribute {
         self.intern_attr(AttrKind::String {

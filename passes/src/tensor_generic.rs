@@ -102,27 +102,40 @@ fn replace(ctx: &mut Context, old: Operation, new: Operation) {
     ctx.erase_op(old);
 }
 
-/// Clone the ops of `from` into `into`, block argument `k` of `from` read
-/// as `args[k]`; returns the value the cloned `tensor.yield` would yield
-/// (the terminator itself is not cloned: the builder adds its own).
-fn clone_body(ctx: &mut Context, from: Block, into: Block, args: &[Value]) -> Option<Value> {
+/// A body to copy: its block and the value its `tensor.yield` yields.
+struct Body {
+    block: Block,
+    yielded: Value,
+}
+
+/// The body of a structured op, when its block ends in a terminator that
+/// yields a value.
+fn body_of(ctx: &Context, block: Option<Block>) -> Option<Body> {
+    let block = block?;
+    let term = ctx.block_ops(block).last()?;
+    let yielded = ctx.operands(term).next()?;
+    Some(Body { block, yielded })
+}
+
+/// Clone the ops of `body` before its terminator into `into`, block
+/// argument `k` read as `args[k]`; returns the copy of the yielded value
+/// (the builder adds its own `tensor.yield`).
+fn clone_body(ctx: &mut Context, body: &Body, into: Block, args: &[Value]) -> Value {
     let mut mapping = IrMapping::default();
     for (a, &v) in ctx
-        .block_args(from)
+        .block_args(body.block)
         .collect::<Vec<_>>()
         .into_iter()
         .zip(args)
     {
         mapping.map_value(a, v);
     }
-    let ops: Vec<Operation> = ctx.block_ops(from).collect();
-    let (&term, body) = ops.split_last()?;
-    for &op in body {
+    let ops: Vec<Operation> = ctx.block_ops(body.block).collect();
+    for &op in &ops[..ops.len().saturating_sub(1)] {
         let copy = ctx.clone_op(op, &mut mapping);
         ctx.append_op(into, copy);
     }
-    let yielded = ctx.operands(term).next()?;
-    Some(mapping.lookup_value(yielded))
+    mapping.lookup_value(body.yielded)
 }
 
 fn tensor_shape(ctx: &Context, v: Value) -> Option<Vec<i64>> {
@@ -173,20 +186,7 @@ fn splat_value(ctx: &mut Context, v: Value) -> Option<Attribute> {
         return None;
     }
     let elem = ctx.type_kind(ty).element_type()?;
-    let width = ctx.int_or_float_bit_width(elem)?;
-    let mut bits: u128 = 0;
-    for (i, &b) in data.raw.iter().take(16).enumerate() {
-        bits |= u128::from(b) << (8 * i);
-    }
-    if strata_ir::ods::constraints::is_float(ctx, elem) {
-        return Some(ctx.intern_attr(AttrKind::Float { ty: elem, bits }));
-    }
-    let value = if width < 128 && width > 0 && (bits >> (width - 1)) & 1 == 1 {
-        (bits | (!0u128 << width)) as i128
-    } else {
-        bits as i128
-    };
-    Some(ctx.integer_attr(elem, value))
+    ctx.scalar_attr_from_le_bytes(elem, &data.raw)
 }
 
 fn generalize_map(ctx: &mut Context, op: Operation) -> Option<Operation> {
@@ -200,10 +200,9 @@ fn generalize_map(ctx: &mut Context, op: Operation) -> Option<Operation> {
     let rank = tensor_shape(ctx, ctx.result(op, 0))?.len();
     let mut maps = map.maps(ctx);
     maps.push(AffineMap::identity(rank as u32));
-    let from = map.body_block(ctx)?;
+    let body = body_of(ctx, map.body_block(ctx))?;
     let loc = ctx.op_loc(op);
     let reduction = vec![false; rank];
-    let mut ok = true;
     let g = GenericOp::build_with_body(
         ctx,
         loc,
@@ -212,24 +211,9 @@ fn generalize_map(ctx: &mut Context, op: Operation) -> Option<Operation> {
         &maps,
         &reduction,
         ty,
-        |ctx, block, args| {
-            clone_body(ctx, from, block, args).unwrap_or_else(|| {
-                ok = false;
-                args[0]
-            })
-        },
+        |ctx, block, args| clone_body(ctx, &body, block, args),
     );
-    finish(ctx, g.op(), ok)
-}
-
-/// `op` when the body could be built, else erase it.
-fn finish(ctx: &mut Context, op: Operation, ok: bool) -> Option<Operation> {
-    if ok {
-        Some(op)
-    } else {
-        ctx.erase_op(op);
-        None
-    }
+    Some(g.op())
 }
 
 fn generalize_reduce(ctx: &mut Context, op: Operation) -> Option<Operation> {
@@ -239,6 +223,7 @@ fn generalize_reduce(ctx: &mut Context, op: Operation) -> Option<Operation> {
     let rank = tensor_shape(ctx, input)?.len();
     let ty = ctx.value_type(ctx.result(op, 0));
     let init_value = reduce.init_attr(ctx)?;
+    let body = body_of(ctx, reduce.body_block(ctx))?;
     let init = splat(ctx, op, ty, init_value)?;
     let kept: Vec<AffineExpr> = (0..rank as u32)
         .filter(|d| !dims.contains(&i64::from(*d)))
@@ -249,9 +234,7 @@ fn generalize_reduce(ctx: &mut Context, op: Operation) -> Option<Operation> {
         AffineMap::new(rank as u32, 0, kept),
     ];
     let reduction: Vec<bool> = (0..rank).map(|d| dims.contains(&(d as i64))).collect();
-    let from = reduce.body_block(ctx)?;
     let loc = ctx.op_loc(op);
-    let mut ok = true;
     let g = GenericOp::build_with_body(
         ctx,
         loc,
@@ -260,14 +243,9 @@ fn generalize_reduce(ctx: &mut Context, op: Operation) -> Option<Operation> {
         &maps,
         &reduction,
         ty,
-        |ctx, block, args| {
-            clone_body(ctx, from, block, args).unwrap_or_else(|| {
-                ok = false;
-                args[0]
-            })
-        },
+        |ctx, block, args| clone_body(ctx, &body, block, args),
     );
-    finish(ctx, g.op(), ok)
+    Some(g.op())
 }
 
 /// Whether products of `ty` accumulate in the type itself (not `f16` /
@@ -354,16 +332,12 @@ fn specialize_map(ctx: &mut Context, op: Operation) -> Option<Operation> {
     }
     let inputs = g.inputs(ctx);
     let ty = ctx.value_type(ctx.result(op, 0));
-    let from = g.body_block(ctx)?;
+    let body = body_of(ctx, g.body_block(ctx))?;
     let loc = ctx.op_loc(op);
-    let mut ok = true;
     let m = MapOp::build_with_body(ctx, loc, &inputs, inputs_maps, ty, |ctx, block, args| {
-        clone_body(ctx, from, block, args).unwrap_or_else(|| {
-            ok = false;
-            args[0]
-        })
+        clone_body(ctx, &body, block, args)
     });
-    finish(ctx, m.op(), ok)
+    Some(m.op())
 }
 
 fn specialize_reduce(ctx: &mut Context, op: Operation) -> Option<Operation> {
@@ -385,8 +359,8 @@ fn specialize_reduce(ctx: &mut Context, op: Operation) -> Option<Operation> {
     }
     // The combiner must not read the iteration point (tensor.reduce has
     // no tensor.index).
-    let from = g.body_block(ctx)?;
-    if body_uses_index(ctx, from) {
+    let body = body_of(ctx, g.body_block(ctx))?;
+    if body_uses_index(ctx, body.block) {
         return None;
     }
     let value = splat_value(ctx, init)?;
@@ -394,18 +368,14 @@ fn specialize_reduce(ctx: &mut Context, op: Operation) -> Option<Operation> {
         .filter(|&d| reduction[d as usize])
         .collect();
     let loc = ctx.op_loc(op);
-    let mut ok = true;
     let r = ReduceOp::build_with_body(ctx, loc, input, &dims, value, |ctx, block, x, acc| {
-        clone_body(ctx, from, block, &[x, acc]).unwrap_or_else(|| {
-            ok = false;
-            x
-        })
+        clone_body(ctx, &body, block, &[x, acc])
     })?;
     if ctx.value_type(ctx.result(r.op(), 0)) != ctx.value_type(ctx.result(op, 0)) {
         ctx.erase_op(r.op());
         return None;
     }
-    finish(ctx, r.op(), ok)
+    Some(r.op())
 }
 
 fn body_uses_index(ctx: &Context, block: Block) -> bool {

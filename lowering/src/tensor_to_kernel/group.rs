@@ -153,7 +153,9 @@ impl Group {
         }
         let element = element_type(ctx, *ty);
         let raw = data.raw.clone();
-        let attr = scalar_attr(b.ctx, element, &raw)
+        let attr = b
+            .ctx
+            .scalar_attr_from_le_bytes(element, &raw)
             .ok_or_else(|| err(b.ctx, op, "unsupported constant"))?;
         Ok(b.constant(attr, element))
     }
@@ -528,33 +530,4 @@ pub(crate) fn linearize(b: &mut KernelBuilder<'_>, e: &[Value], shape: &[i64]) -
         });
     }
     lin.unwrap_or_else(|| b.const_i32(0))
-}
-
-/// A scalar attribute of `element` from little-endian bytes.
-pub(crate) fn scalar_attr(
-    ctx: &mut Context,
-    element: Type,
-    raw: &[u8],
-) -> Option<strata_ir::Attribute> {
-    let mut bits: u128 = 0;
-    for (i, &byte) in raw.iter().take(16).enumerate() {
-        bits |= u128::from(byte) << (8 * i);
-    }
-    match ctx.type_kind(element) {
-        TypeKind::Integer { width, .. } => {
-            let w = *width;
-            let value = if w < 128 && w > 0 && (bits >> (w - 1)) & 1 == 1 {
-                // sign-extend for the attribute's printed value
-                (bits | (!0u128 << w)) as i128
-            } else {
-                bits as i128
-            };
-            Some(ctx.integer_attr(element, value))
-        }
-        TypeKind::Float(_) => {
-            Some(ctx.intern_attr(strata_ir::AttrKind::Float { ty: element, bits }))
-        }
-        TypeKind::Index => Some(ctx.integer_attr(element, bits as i64 as i128)),
-        _ => None,
-    }
 }
