@@ -4,31 +4,14 @@
 //! `tensor-specialize-generic-ops`, evaluated by the interpreter on its
 //! example input at each step.
 
-use std::path::PathBuf;
-
-use strata_ir::pass::{Instrumentation, OpPassManager, PassRegistry};
 use strata_ir::{Context, Operation};
 use strata_runtime::compiled::specialize;
 use strata_runtime::interp::{lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::{npy, Tensor};
 
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples/onnx")
-        .join(name)
-}
-
-fn run_pipeline(ctx: &mut Context, module: Operation, pipeline: &str) {
-    let mut registry = PassRegistry::default();
-    strata_passes::register_all(&mut registry);
-    strata_lowering::register_passes(&mut registry);
-    let text = format!("builtin.module({pipeline})");
-    let mut pm =
-        OpPassManager::parse(&registry, &text).unwrap_or_else(|e| panic!("{}", e.render(&text)));
-    pm.run(ctx, module, &mut Instrumentation::default())
-        .unwrap_or_else(|d| panic!("{pipeline}: {}", d[0].message));
-}
+mod common;
+use common::{example, import_example, run_pipeline};
 
 fn evaluate(ctx: &Context, module: Operation, input: &Tensor) -> Vec<Tensor> {
     let f = lookup_function(ctx, module, "main").expect("@main");
@@ -44,11 +27,7 @@ fn count(ctx: &Context, module: Operation, name: &str) -> usize {
 
 fn check(model: &str) {
     let input = npy::load(&example(&format!("{model}_input_x.npy"))).expect("input");
-    let mut ctx = Context::new();
-    strata_dialects::register_all(&mut ctx);
-    strata_runtime::interp::install_folding(&mut ctx);
-    let module = strata_onnx::import_file(&mut ctx, &example(&format!("{model}.onnx")))
-        .unwrap_or_else(|e| panic!("{model}: {e}"));
+    let (mut ctx, module) = import_example(&format!("{model}.onnx"));
     specialize(&mut ctx, module, "main", &[input.shape().to_vec()])
         .unwrap_or_else(|e| panic!("{model}: {e}"));
     run_pipeline(

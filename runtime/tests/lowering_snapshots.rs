@@ -9,12 +9,11 @@
 //! `INSTA_UPDATE=always cargo test -p strata-runtime --test
 //! lowering_snapshots` and read the diff.
 
-use std::path::PathBuf;
-
-use strata_ir::pass::{Instrumentation, OpPassManager, PassRegistry};
 use strata_ir::printer::{print_operation, PrintOptions};
-use strata_ir::{Context, Operation};
 use strata_runtime::compiled::{specialize, HOST_PIPELINE};
+
+mod common;
+use common::{import_example, run_pipeline};
 
 /// The stages of [`HOST_PIPELINE`], each snapshotted after it runs.
 const STAGES: [(&str, &str); 4] = [
@@ -39,23 +38,6 @@ fn the_stages_are_the_host_pipeline() {
     );
 }
 
-fn model(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples/onnx")
-        .join(name)
-}
-
-fn run_stage(ctx: &mut Context, module: Operation, pipeline: &str) {
-    let mut registry = PassRegistry::default();
-    strata_passes::register_all(&mut registry);
-    strata_lowering::register_passes(&mut registry);
-    let text = format!("builtin.module({pipeline})");
-    let mut pm =
-        OpPassManager::parse(&registry, &text).unwrap_or_else(|e| panic!("{}", e.render(&text)));
-    pm.run(ctx, module, &mut Instrumentation::default())
-        .unwrap_or_else(|d| panic!("{pipeline}: {}", d[0].message));
-}
-
 /// The `define` of function `name` in LLVM IR `text`.
 fn llvm_function<'a>(text: &'a str, name: &str) -> &'a str {
     let start = text
@@ -69,15 +51,11 @@ fn llvm_function<'a>(text: &'a str, name: &str) -> &'a str {
 
 /// Snapshot every stage of `file` compiled for `shapes`.
 fn snapshot_stages(file: &str, shapes: &[Vec<usize>]) {
-    let mut ctx = Context::new();
-    strata_dialects::register_all(&mut ctx);
-    strata_runtime::interp::install_folding(&mut ctx);
-    let module =
-        strata_onnx::import_file(&mut ctx, &model(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let (mut ctx, module) = import_example(file);
     specialize(&mut ctx, module, "main", shapes).unwrap_or_else(|e| panic!("{file}: {e}"));
     let stem = file.trim_end_matches(".onnx");
     for (stage, pipeline) in STAGES {
-        run_stage(&mut ctx, module, pipeline);
+        run_pipeline(&mut ctx, module, pipeline);
         let text = print_operation(&ctx, module, PrintOptions::default());
         insta::assert_snapshot!(format!("{stem}_{stage}"), text);
     }

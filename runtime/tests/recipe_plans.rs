@@ -4,20 +4,14 @@
 //! the plan's arena is a compile error at the op of the peak; every plan
 //! still computes what the interpreter does.
 
-use std::path::PathBuf;
-
-use strata_ir::Context;
 use strata_recipe::{Format, LoadOptions, Recipe};
 use strata_runtime::compiled::{compile_with, CompileError, CompiledModel};
 use strata_runtime::interp::{lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::{npy, Tensor};
 
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples/onnx")
-        .join(name)
-}
+mod common;
+use common::{example, import_example};
 
 fn pipeline(recipe: &str) -> String {
     Recipe::parse(recipe, "r.toml", Format::Toml, &LoadOptions::default())
@@ -30,13 +24,7 @@ fn pipeline(recipe: &str) -> String {
 /// interpreter on its example input.
 fn encoder(recipe: &str) -> Result<CompiledModel, CompileError> {
     let input = npy::load(&example("encoder_input_x.npy")).expect("input");
-    let load = || {
-        let mut ctx = Context::new();
-        strata_dialects::register_all(&mut ctx);
-        strata_runtime::interp::install_folding(&mut ctx);
-        let module = strata_onnx::import_file(&mut ctx, &example("encoder.onnx")).expect("model");
-        (ctx, module)
-    };
+    let load = || import_example("encoder.onnx");
     let (ctx, module) = load();
     let f = lookup_function(&ctx, module, "main").expect("@main");
     let want = run_function(&ctx, f, vec![input.clone()]).expect("eager");

@@ -279,9 +279,7 @@ impl Interpreter<'_> {
         }
         Ok(assemble(dtype, shape, &acc))
     }
-}
 
-impl Interpreter<'_> {
     /// `tensor.generic`: the domain's points in row-major order, each
     /// running the body on the input elements (and the accumulator, with
     /// `outs`) and storing what it yields at the result's index.
