@@ -425,3 +425,17 @@ impl Precision {
 pub const DTYPES: &[&str] = &[
     "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
 ];
+
+impl Target {
+    /// The canonical spelling (`host`, `sm_80`, `sm_90`).
+    pub fn name(self) -> &'static str {
+        self.spelling()
+    }
+}
+
+impl OutsideBuckets {
+    /// The canonical spelling (`pad`, `reject`, `eager`).
+    pub fn name(self) -> &'static str {
+        self.spelling()
+    }
+}

@@ -70,14 +70,14 @@ pub enum RunError {
 }
 
 #[derive(Clone, Debug)]
-struct Spec {
-    shape: Vec<usize>,
-    dtype: DType,
+pub(crate) struct Spec {
+    pub shape: Vec<usize>,
+    pub dtype: DType,
 }
 
 /// Where a buffer of the plan lives.
-#[derive(Clone, Copy, Debug)]
-enum Buf {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Buf {
     Input(usize),
     Arena(usize),
     Const(usize),
@@ -100,18 +100,57 @@ struct Launch {
     parallel: bool,
 }
 
+/// What one step of a plan read from IR runs, before its kernels are
+/// compiled.
+pub(crate) enum PlanWork {
+    /// Kernel `callee` on a grid.
+    Kernel {
+        callee: String,
+        grid: [i64; 3],
+    },
+    Gemm(Gemm),
+}
+
+pub(crate) struct PlanStep {
+    pub work: PlanWork,
+    pub name: String,
+    pub args: Vec<Buf>,
+    pub parallel: bool,
+}
+
+/// A buffer of the arena: its offset and bytes, and the first and last
+/// step that touch it (the last step for an output).
+pub(crate) struct Alloc {
+    pub offset: u64,
+    pub bytes: u64,
+    pub live: Option<(usize, usize)>,
+}
+
+/// A host plan read from the host function of a module lowered to
+/// kernels: its steps, buffers and constants.
+pub(crate) struct Plan {
+    pub inputs: Vec<Spec>,
+    pub steps: Vec<PlanStep>,
+    pub outputs: Vec<(Buf, Spec)>,
+    pub constants: Vec<Vec<u64>>,
+    /// Each `kernel.alloc`, in plan order.
+    pub allocs: Vec<Alloc>,
+    pub arena_bytes: usize,
+    pub unplanned_bytes: usize,
+}
+
 /// Steps touching fewer bytes than this (their largest buffer), or matrix
 /// products of fewer multiply-adds, run on one thread.
 const PARALLEL_BYTES: u64 = 64 << 10;
 const PARALLEL_FLOPS: u64 = 1 << 20;
 
 /// A batched strided matrix product (see `kernel.gemm`); strides in elements.
-struct Gemm {
+pub(crate) struct Gemm {
     f64: bool,
-    batch: Vec<i64>,
-    m: usize,
-    n: usize,
-    k: usize,
+    pub batch: Vec<i64>,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
     strides: [Vec<i64>; 3],
 }
 
@@ -288,6 +327,206 @@ fn int_prop(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
     }
 }
 
+/// The host plan of function `func` of a module lowered to kernels (after
+/// `convert-tensor-to-kernel`), its kernels not compiled.
+pub(crate) fn read_plan(
+    ctx: &Context,
+    module: Operation,
+    func: &str,
+) -> Result<Plan, CompileError> {
+    let f = crate::interp::lookup_function(ctx, module, func)
+        .ok_or_else(|| CompileError::Plan(format!("no function @{func}")))?;
+    let Some(block) = ctx
+        .op_regions(f)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return Err(CompileError::Plan(format!("@{func} has no body")));
+    };
+    let mut bufs: std::collections::HashMap<Value, Buf> = std::collections::HashMap::new();
+    let mut inputs = Vec::new();
+    for (i, arg) in ctx.block_args(block).enumerate() {
+        inputs.push(spec_of(ctx, ctx.value_type(arg))?);
+        bufs.insert(arg, Buf::Input(i));
+    }
+    let bytes_attr = |name: &str| {
+        ctx.op_attr(f, name)
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Some(*value as usize),
+                _ => None,
+            })
+            .unwrap_or(0)
+    };
+    let arena_bytes = bytes_attr("kernel.arena_bytes");
+    let unplanned_bytes = bytes_attr("kernel.unplanned_bytes");
+    let mut steps = Vec::new();
+    let mut constants = Vec::new();
+    let mut outputs = Vec::new();
+    let mut allocs: Vec<Alloc> = Vec::new();
+    // The alloc each buffer value is (views are their source's).
+    let mut alloc_of: std::collections::HashMap<Value, usize> = std::collections::HashMap::new();
+    let touch = |allocs: &mut Vec<Alloc>,
+                 alloc_of: &std::collections::HashMap<Value, usize>,
+                 v: Value,
+                 step: usize| {
+        if let Some(&a) = alloc_of.get(&v) {
+            let live = &mut allocs[a].live;
+            *live = Some(live.map_or((step, step), |(first, _)| (first, step)));
+        }
+    };
+    for op in ctx.block_ops(block) {
+        let name = ctx.op_name_str(op);
+        let buf_of = |v: Value| {
+            bufs.get(&v).copied().ok_or_else(|| {
+                CompileError::Plan(format!("'{name}' uses a value that is not a buffer"))
+            })
+        };
+        match name {
+            "arith.constant" => {}
+            "kernel.alloc" => {
+                let offset = int_prop(ctx, op, "offset").unwrap_or(0).max(0) as usize;
+                let result = ctx.result(op, 0);
+                let bytes = strata_lowering::tensor_to_kernel::plan::memref_bytes(
+                    ctx,
+                    ctx.value_type(result),
+                );
+                alloc_of.insert(result, allocs.len());
+                allocs.push(Alloc {
+                    offset: offset as u64,
+                    bytes,
+                    live: None,
+                });
+                bufs.insert(result, Buf::Arena(offset));
+            }
+            "kernel.view" => {
+                let b = buf_of(ctx.operand(op, 0))?;
+                bufs.insert(ctx.result(op, 0), b);
+                if let Some(&a) = alloc_of.get(&ctx.operand(op, 0)) {
+                    alloc_of.insert(ctx.result(op, 0), a);
+                }
+            }
+            "kernel.constant" => {
+                let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
+                let value = strata_ir::ods::inherent_attr(ctx, op, "value");
+                let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| ctx.attr_kind(a))
+                else {
+                    return Err(CompileError::Plan("a constant without dense data".into()));
+                };
+                let n: usize = spec.shape.iter().product();
+                let bytes = if data.splat {
+                    data.raw.repeat(n)
+                } else {
+                    data.raw.to_vec()
+                };
+                bufs.insert(ctx.result(op, 0), Buf::Const(constants.len()));
+                constants.push(to_words(&bytes));
+            }
+            "kernel.launch" => {
+                let callee =
+                    strata_ir::ods::inherent_attr(ctx, op, "kernel").and_then(|a| {
+                        match ctx.attr_kind(a) {
+                            AttrKind::SymbolRef { root, .. } => {
+                                Some(String::from_utf8_lossy(root).into_owned())
+                            }
+                            _ => None,
+                        }
+                    });
+                let callee =
+                    callee.ok_or_else(|| CompileError::Plan("a launch without a kernel".into()))?;
+                let launch_op = strata_dialects::kernel::LaunchOp(op);
+                let mut grid = [1i64; 3];
+                for (i, g) in launch_op.grid(ctx).iter().enumerate().take(3) {
+                    let def = ctx.defining_op(*g);
+                    grid[i] = def
+                        .and_then(|d| int_prop(ctx, d, "value"))
+                        .ok_or_else(|| CompileError::Plan("grid sizes must be constants".into()))?;
+                }
+                let mut args = Vec::new();
+                for a in launch_op.args(ctx) {
+                    args.push(buf_of(a)?);
+                    touch(&mut allocs, &alloc_of, a, steps.len());
+                }
+                let bytes = launch_op
+                    .args(ctx)
+                    .iter()
+                    .map(|&a| {
+                        strata_lowering::tensor_to_kernel::plan::memref_bytes(
+                            ctx,
+                            ctx.value_type(a),
+                        )
+                    })
+                    .max()
+                    .unwrap_or(0);
+                steps.push(PlanStep {
+                    work: PlanWork::Kernel {
+                        callee: callee.clone(),
+                        grid,
+                    },
+                    name: callee,
+                    args,
+                    parallel: bytes >= PARALLEL_BYTES,
+                });
+            }
+            "kernel.gemm" => {
+                let g = strata_dialects::kernel::GemmOp(op);
+                let element = ctx
+                    .type_kind(ctx.value_type(ctx.operand(op, 0)))
+                    .element_type();
+                let f64 = element.and_then(|e| ctx.float_kind(e))
+                    == Some(strata_ir::float::FloatKind::F64);
+                let size = |v: Option<i64>| v.unwrap_or(0).max(0) as usize;
+                let gemm = Gemm {
+                    f64,
+                    batch: g.batch(ctx).unwrap_or_default(),
+                    m: size(g.m(ctx)),
+                    n: size(g.n(ctx)),
+                    k: size(g.k(ctx)),
+                    strides: [
+                        g.lhs_strides(ctx).unwrap_or_default(),
+                        g.rhs_strides(ctx).unwrap_or_default(),
+                        g.out_strides(ctx).unwrap_or_default(),
+                    ],
+                };
+                let args = ctx
+                    .operands(op)
+                    .map(buf_of)
+                    .collect::<Result<Vec<_>, _>>()?;
+                for v in ctx.operands(op) {
+                    touch(&mut allocs, &alloc_of, v, steps.len());
+                }
+                let name = format!(
+                    "gemm {}x{}x{} (batch {:?})",
+                    gemm.m, gemm.k, gemm.n, gemm.batch
+                );
+                let flops = (gemm.m * gemm.n * gemm.k) as u64
+                    * gemm.batch.iter().product::<i64>().max(1) as u64;
+                steps.push(PlanStep {
+                    work: PlanWork::Gemm(gemm),
+                    name,
+                    args,
+                    parallel: flops >= PARALLEL_FLOPS,
+                });
+            }
+            "func.return" => {
+                for v in ctx.operands(op) {
+                    outputs.push((buf_of(v)?, spec_of(ctx, ctx.value_type(v))?));
+                    touch(&mut allocs, &alloc_of, v, steps.len().saturating_sub(1));
+                }
+            }
+            other => return Err(CompileError::Plan(format!("'{other}' in a host plan"))),
+        }
+    }
+    Ok(Plan {
+        inputs,
+        steps,
+        outputs,
+        constants,
+        allocs,
+        arena_bytes,
+        unplanned_bytes,
+    })
+}
+
 impl CompiledModel {
     /// The plan of host function `func` of a module lowered to kernels
     /// (after `convert-tensor-to-kernel`), with its kernels JIT-compiled;
@@ -298,159 +537,37 @@ impl CompiledModel {
         func: &str,
         threads: usize,
     ) -> Result<CompiledModel, CompileError> {
-        let f = crate::interp::lookup_function(ctx, module, func)
-            .ok_or_else(|| CompileError::Plan(format!("no function @{func}")))?;
-        let Some(block) = ctx
-            .op_regions(f)
-            .first()
-            .and_then(|&r| ctx.region_entry_block(r))
-        else {
-            return Err(CompileError::Plan(format!("@{func} has no body")));
-        };
+        let plan = read_plan(ctx, module, func)?;
         let start = Instant::now();
         let jit = strata_lowering::kernel_to_host::compile(ctx, module)?;
         let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
-        let mut bufs: std::collections::HashMap<Value, Buf> = std::collections::HashMap::new();
-        let mut inputs = Vec::new();
-        for (i, arg) in ctx.block_args(block).enumerate() {
-            inputs.push(spec_of(ctx, ctx.value_type(arg))?);
-            bufs.insert(arg, Buf::Input(i));
-        }
-        let bytes_attr = |name: &str| {
-            ctx.op_attr(f, name)
-                .and_then(|a| match ctx.attr_kind(a) {
-                    AttrKind::Integer { value, .. } => Some(*value as usize),
-                    _ => None,
-                })
-                .unwrap_or(0)
-        };
-        let arena_bytes = bytes_attr("kernel.arena_bytes");
-        let unplanned_bytes = bytes_attr("kernel.unplanned_bytes");
-        let mut steps = Vec::new();
-        let mut constants = Vec::new();
-        let mut outputs = Vec::new();
-        for op in ctx.block_ops(block) {
-            let name = ctx.op_name_str(op);
-            let buf_of = |v: Value| {
-                bufs.get(&v).copied().ok_or_else(|| {
-                    CompileError::Plan(format!("'{name}' uses a value that is not a buffer"))
-                })
-            };
-            match name {
-                "arith.constant" => {}
-                "kernel.alloc" => {
-                    let offset = int_prop(ctx, op, "offset").unwrap_or(0).max(0) as usize;
-                    bufs.insert(ctx.result(op, 0), Buf::Arena(offset));
-                }
-                "kernel.view" => {
-                    let b = buf_of(ctx.operand(op, 0))?;
-                    bufs.insert(ctx.result(op, 0), b);
-                }
-                "kernel.constant" => {
-                    let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
-                    let value = strata_ir::ods::inherent_attr(ctx, op, "value");
-                    let Some(AttrKind::DenseElements { data, .. }) =
-                        value.map(|a| ctx.attr_kind(a))
-                    else {
-                        return Err(CompileError::Plan("a constant without dense data".into()));
-                    };
-                    let n: usize = spec.shape.iter().product();
-                    let bytes = if data.splat {
-                        data.raw.repeat(n)
-                    } else {
-                        data.raw.to_vec()
-                    };
-                    bufs.insert(ctx.result(op, 0), Buf::Const(constants.len()));
-                    constants.push(to_words(&bytes));
-                }
-                "kernel.launch" => {
-                    let callee = strata_ir::ods::inherent_attr(ctx, op, "kernel").and_then(|a| {
-                        match ctx.attr_kind(a) {
-                            AttrKind::SymbolRef { root, .. } => {
-                                Some(String::from_utf8_lossy(root).into_owned())
-                            }
-                            _ => None,
-                        }
-                    });
-                    let callee = callee
-                        .ok_or_else(|| CompileError::Plan("a launch without a kernel".into()))?;
+        CompiledModel::from_plan(plan, jit, llvm_ms, threads)
+    }
+
+    /// `plan` with the entry points of `jit`, its compiled kernels.
+    pub(crate) fn from_plan(
+        plan: Plan,
+        jit: HostKernels,
+        llvm_ms: f64,
+        threads: usize,
+    ) -> Result<CompiledModel, CompileError> {
+        let mut steps = Vec::with_capacity(plan.steps.len());
+        for step in plan.steps {
+            let work = match step.work {
+                PlanWork::Kernel { callee, grid } => {
                     let kernel = jit.kernel(&callee).ok_or_else(|| {
                         CompileError::Plan(format!("no compiled kernel @{callee}"))
                     })?;
-                    let launch_op = strata_dialects::kernel::LaunchOp(op);
-                    let mut grid = [1i64; 3];
-                    for (i, g) in launch_op.grid(ctx).iter().enumerate().take(3) {
-                        let def = ctx.defining_op(*g);
-                        grid[i] = def.and_then(|d| int_prop(ctx, d, "value")).ok_or_else(|| {
-                            CompileError::Plan("grid sizes must be constants".into())
-                        })?;
-                    }
-                    let mut args = Vec::new();
-                    for a in launch_op.args(ctx) {
-                        args.push(buf_of(a)?);
-                    }
-                    let bytes = launch_op
-                        .args(ctx)
-                        .iter()
-                        .map(|&a| {
-                            strata_lowering::tensor_to_kernel::plan::memref_bytes(
-                                ctx,
-                                ctx.value_type(a),
-                            )
-                        })
-                        .max()
-                        .unwrap_or(0);
-                    steps.push(Launch {
-                        work: Work::Kernel(kernel, grid),
-                        name: callee,
-                        args,
-                        parallel: bytes >= PARALLEL_BYTES,
-                    });
+                    Work::Kernel(kernel, grid)
                 }
-                "kernel.gemm" => {
-                    let g = strata_dialects::kernel::GemmOp(op);
-                    let element = ctx
-                        .type_kind(ctx.value_type(ctx.operand(op, 0)))
-                        .element_type();
-                    let f64 = element.and_then(|e| ctx.float_kind(e))
-                        == Some(strata_ir::float::FloatKind::F64);
-                    let size = |v: Option<i64>| v.unwrap_or(0).max(0) as usize;
-                    let gemm = Gemm {
-                        f64,
-                        batch: g.batch(ctx).unwrap_or_default(),
-                        m: size(g.m(ctx)),
-                        n: size(g.n(ctx)),
-                        k: size(g.k(ctx)),
-                        strides: [
-                            g.lhs_strides(ctx).unwrap_or_default(),
-                            g.rhs_strides(ctx).unwrap_or_default(),
-                            g.out_strides(ctx).unwrap_or_default(),
-                        ],
-                    };
-                    let args = ctx
-                        .operands(op)
-                        .map(buf_of)
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let name = format!(
-                        "gemm {}x{}x{} (batch {:?})",
-                        gemm.m, gemm.k, gemm.n, gemm.batch
-                    );
-                    let flops = (gemm.m * gemm.n * gemm.k) as u64
-                        * gemm.batch.iter().product::<i64>().max(1) as u64;
-                    steps.push(Launch {
-                        work: Work::Gemm(gemm),
-                        name,
-                        args,
-                        parallel: flops >= PARALLEL_FLOPS,
-                    });
-                }
-                "func.return" => {
-                    for v in ctx.operands(op) {
-                        outputs.push((buf_of(v)?, spec_of(ctx, ctx.value_type(v))?));
-                    }
-                }
-                other => return Err(CompileError::Plan(format!("'{other}' in a host plan"))),
-            }
+                PlanWork::Gemm(g) => Work::Gemm(g),
+            };
+            steps.push(Launch {
+                work,
+                name: step.name,
+                args: step.args,
+                parallel: step.parallel,
+            });
         }
         let pool = if threads > 1 {
             rayon::ThreadPoolBuilder::new()
@@ -464,13 +581,13 @@ impl CompiledModel {
         Ok(CompiledModel {
             _jit: jit,
             steps,
-            inputs,
-            outputs,
-            arena_words: words(arena_bytes) + 8,
-            arena_bytes,
-            unplanned_bytes,
+            inputs: plan.inputs,
+            outputs: plan.outputs,
+            arena_words: words(plan.arena_bytes) + 8,
+            arena_bytes: plan.arena_bytes,
+            unplanned_bytes: plan.unplanned_bytes,
             arena: std::sync::Mutex::new(Vec::new()),
-            constants,
+            constants: plan.constants,
             pool,
             llvm_ms,
         })

@@ -6,6 +6,7 @@
 //! NumPy `.npy` files. The crate knows nothing about the IR: the interpreter
 //! maps operations onto these functions.
 
+pub mod artifact;
 pub mod compiled;
 pub mod interp;
 pub mod kernels;

@@ -109,15 +109,10 @@ pub fn translate_to_llvm_ir(
     Ok(out.print_to_string().to_string())
 }
 
-/// JIT-compile every `kernel.func` of `module` for the host CPU.
-///
-/// Each kernel is emitted into its own LLVM module (serialized as
-/// bitcode), and the modules are optimized and compiled on up to
-/// `available_parallelism` threads. Compiled kernels are cached in the
-/// process by the hash of their bitcode, so a kernel compiled before (the
-/// same model again, another shape bucket with the same kernel) is reused.
-pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostError> {
-    crate::llvm::initialize()?;
+/// The LLVM bitcode of each `kernel.func` of `module`, one module per
+/// kernel (before optimization), by kernel name: what
+/// [`compile_bitcode`] compiles, and what a host artifact carries.
+pub fn emit_bitcode(ctx: &Context, module: Operation) -> Result<Vec<(String, Vec<u8>)>, HostError> {
     let mut jobs: Vec<(String, Vec<u8>)> = Vec::new();
     for kernel in kernel_funcs(ctx, module) {
         let name = kernel_name(ctx, kernel);
@@ -128,6 +123,24 @@ pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostErro
             .map_err(|e| LlvmError(format!("invalid module for @{name}: {e}")))?;
         jobs.push((name, out.write_bitcode_to_memory().as_slice().to_vec()));
     }
+    Ok(jobs)
+}
+
+/// JIT-compile every `kernel.func` of `module` for the host CPU:
+/// [`emit_bitcode`], then [`compile_bitcode`].
+pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostError> {
+    compile_bitcode(emit_bitcode(ctx, module)?)
+}
+
+/// JIT-compile kernels from their bitcode (`(name, bitcode)`, each module
+/// defining the kernel it is named after) for the host CPU.
+///
+/// The modules are optimized and compiled on up to
+/// `available_parallelism` threads. Compiled kernels are cached in the
+/// process by the hash of their bitcode, so a kernel compiled before (the
+/// same model again, another shape bucket with the same kernel) is reused.
+pub fn compile_bitcode(jobs: Vec<(String, Vec<u8>)>) -> Result<HostKernels, HostError> {
+    crate::llvm::initialize()?;
     let mut compiled: Vec<Option<Result<std::sync::Arc<JitModule>, LlvmError>>> =
         (0..jobs.len()).map(|_| None).collect();
     // Cached kernels first; the rest are compiled in parallel.

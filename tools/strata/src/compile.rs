@@ -1,5 +1,6 @@
 //! `strata compile`: a model lowered for a target, written out at the layer
-//! asked for (`--stop-after`), as MLIR or as LLVM IR.
+//! asked for (`--stop-after`), as MLIR or as LLVM IR, or compiled into an
+//! artifact (`-o model.strata`, `--emit artifact`).
 
 use std::path::Path;
 
@@ -9,8 +10,11 @@ use crate::{check_graph_inputs, compile_error, prepare, DriverError, Prepared};
 
 /// The options of `strata compile` besides the model.
 pub(crate) struct CompileOptions<'a> {
-    pub target: &'a str,
-    pub emit: &'a str,
+    /// `--target` (default: the recipe's `codegen.target`).
+    pub target: Option<&'a str>,
+    /// `--emit` (default: `artifact` for an output named `*.strata`, else
+    /// `mlir`).
+    pub emit: Option<&'a str>,
     pub stop_after: Option<&'a str>,
     pub output: Option<&'a Path>,
     pub inputs: &'a [String],
@@ -23,14 +27,41 @@ pub(crate) struct CompileOptions<'a> {
 
 /// Lower `model` for `o.target` and write its IR.
 pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverError> {
-    if o.target != "host" {
+    let recipe = match o.recipe {
+        Some(path) => Some(crate::recipe::load(path)?),
+        None => None,
+    };
+    let recipe_target = recipe.as_ref().map_or("host", |r| r.codegen.target.name());
+    let target = o.target.unwrap_or(recipe_target);
+    if o.target.is_some() && recipe.is_some() && target != recipe_target {
         return Err(DriverError::Message(format!(
-            "--target '{}': the targets are: host (GPU targets sm_80 and sm_90 are not built yet)",
-            o.target
+            "--target {target}: the recipe's codegen.target is {recipe_target}"
         )));
     }
+    if target != "host" {
+        return Err(DriverError::Message(format!(
+            "target '{target}': the targets are: host (GPU targets sm_80 and sm_90 are not built yet)"
+        )));
+    }
+    let to_artifact = o
+        .output
+        .is_some_and(|p| p.extension().is_some_and(|e| e == "strata"));
+    let emit = o
+        .emit
+        .unwrap_or(if to_artifact { "artifact" } else { "mlir" });
+    if emit == "artifact" {
+        if o.stop_after.is_some() {
+            return Err(DriverError::Message(
+                "--emit artifact compiles every stage; --stop-after does not apply".into(),
+            ));
+        }
+        let output = o.output.filter(|p| *p != Path::new("-")).ok_or_else(|| {
+            DriverError::Message("--emit artifact needs an output file (-o model.strata)".into())
+        })?;
+        return write_artifact(model, &o, recipe.unwrap_or_default(), output);
+    }
     let stage_names: Vec<&str> = STAGES.iter().map(|(n, _)| *n).chain(["host"]).collect();
-    let stop = match (o.emit, o.stop_after) {
+    let stop = match (emit, o.stop_after) {
         ("mlir", None) => "kernel",
         ("mlir", Some("host")) => {
             return Err(DriverError::Message(
@@ -46,7 +77,7 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
         }
         (other, _) => {
             return Err(DriverError::Message(format!(
-                "--emit '{other}': expected mlir or llvm-ir"
+                "--emit '{other}': expected mlir, llvm-ir or artifact"
             )))
         }
     };
@@ -68,8 +99,8 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
     let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
     drop(args);
     let pipeline_stage = if stop == "host" { "kernel" } else { stop };
-    let pipeline = match o.recipe {
-        Some(path) => recipe_pipeline_until(&crate::recipe::load(path)?, pipeline_stage),
+    let pipeline = match &recipe {
+        Some(recipe) => recipe_pipeline_until(recipe, pipeline_stage),
         None => pipeline_until(pipeline_stage).ok_or_else(|| {
             DriverError::Message(format!("internal error: no stage '{pipeline_stage}'"))
         })?,
@@ -115,4 +146,53 @@ fn recipe_pipeline_until(recipe: &strata_recipe::Recipe, stage: &str) -> String 
     };
     let items: Vec<String> = passes[..end].iter().map(ToString::to_string).collect();
     format!("builtin.module({})", items.join(","))
+}
+
+/// Compile `model` with `recipe` into the artifact at `output`.
+fn write_artifact(
+    model: &Path,
+    o: &CompileOptions<'_>,
+    recipe: strata_recipe::Recipe,
+    output: &Path,
+) -> Result<(), DriverError> {
+    let bytes = std::fs::read(model)
+        .map_err(|e| DriverError::Message(format!("{}: {e}", model.display())))?;
+    let Prepared {
+        mut ctx,
+        module,
+        func,
+        args,
+        in_names,
+        out_names,
+        ..
+    } = prepare(model, o.inputs, &[], 0, o.dims, o.function)?;
+    check_graph_inputs(&ctx, model, func, &in_names, &args)?;
+    let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
+    drop(args);
+    lower(&mut ctx, module, o.function, &shapes, &recipe.pipeline())
+        .map_err(|e| compile_error(&ctx, e))?;
+    let capture = &recipe.capture;
+    let source = strata_runtime::artifact::ArtifactSource {
+        model: model.file_name().map_or_else(
+            || model.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        ),
+        model_sha256: strata_artifact::sha256_hex(&bytes),
+        function: o.function.to_string(),
+        recipe_sha256: recipe.sha256(),
+        recipe: recipe.canonical(),
+        capture: strata_artifact::CaptureRecord {
+            include_ops: capture.include_ops.clone(),
+            exclude_ops: capture.exclude_ops.clone(),
+            buckets: capture.buckets.clone(),
+            outside_buckets: capture.outside_buckets.name().to_string(),
+        },
+        input_names: in_names,
+        output_names: out_names,
+    };
+    let artifact = strata_runtime::artifact::build_artifact(&ctx, module, &source)
+        .map_err(|e| compile_error(&ctx, e))?;
+    artifact
+        .write(output)
+        .map_err(|e| DriverError::Message(e.to_string()))
 }

@@ -1,12 +1,14 @@
 //! `strata`: the driver. `strata import` turns an ONNX model into `graph`
 //! IR; `strata compile` lowers it and writes the IR of a layer; `strata run`
-//! executes IR (or an ONNX model) in an exe mode; `strata bench` times it;
+//! executes IR (or an ONNX model) in an exe mode, or runs an artifact;
+//! `strata inspect` shows an artifact; `strata bench` times a model;
 //! `strata recipe` validates recipes and prints what they become.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod artifact;
 mod bench;
 mod compile;
 mod recipe;
@@ -44,17 +46,24 @@ enum Command {
         #[arg(long)]
         verify_shapes: bool,
     },
-    /// Run a model (`.mlir` or `.onnx`) on inputs given as `.npy` files.
+    /// Run a model (`.mlir` or `.onnx`) or an artifact (`.strata`) on
+    /// inputs given as `.npy` files (made up when not given).
     Run {
-        /// The model: IR with a `func.func @main`, or an `.onnx` file.
+        /// The model: IR with a `func.func @main`, an `.onnx` file, or an
+        /// artifact written by `strata compile -o model.strata`.
         model: PathBuf,
-        /// The exe mode: `eager` (the reference interpreter, op by op) or
-        /// `graph` (the whole function compiled into one plan of kernels).
-        #[arg(long, default_value = "eager")]
-        mode: String,
+        /// The exe mode: `eager` (the reference interpreter, op by op; the
+        /// default for a model) or `graph` (the whole function compiled into
+        /// one plan of kernels; the only mode of an artifact).
+        #[arg(long)]
+        mode: Option<String>,
         /// Threads of the compiled plan (default: the machine's cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Graph mode: compile with this recipe. An artifact: refuse it
+        /// unless it was compiled with this recipe.
+        #[arg(long, value_name = "RECIPE")]
+        recipe: Option<PathBuf>,
         /// An input as NAME=FILE.npy (NAME as in the model); repeatable.
         #[arg(long = "input", value_name = "NAME=FILE")]
         inputs: Vec<String>,
@@ -88,16 +97,19 @@ enum Command {
     },
     /// Lower a model for a target and write its IR at a layer: `graph`,
     /// `tensor` (fused), `kernel` (the kernels and the host plan) as MLIR,
-    /// or `host` as LLVM IR.
+    /// or `host` as LLVM IR; or compile it into an artifact
+    /// (`-o model.strata`) that `strata run` runs.
     Compile {
         /// The model: IR with a `func.func @main`, or an `.onnx` file.
         model: PathBuf,
-        /// The target: `host` (the CPU this runs on).
-        #[arg(long, default_value = "host")]
-        target: String,
-        /// What to write: `mlir`, or `llvm-ir` (the host code, optimized).
-        #[arg(long, default_value = "mlir")]
-        emit: String,
+        /// The target: `host` (the CPU this runs on). Default: the recipe's
+        /// `codegen.target`.
+        #[arg(long)]
+        target: Option<String>,
+        /// What to write: `mlir`, `llvm-ir` (the host code, optimized) or
+        /// `artifact`. Default: `artifact` for `-o *.strata`, else `mlir`.
+        #[arg(long)]
+        emit: Option<String>,
         /// The last stage to run: graph, tensor, kernel (the default for
         /// MLIR) or host (LLVM IR).
         #[arg(long = "stop-after", value_name = "STAGE")]
@@ -120,6 +132,15 @@ enum Command {
         /// Compile with this recipe's pipeline instead of the default one.
         #[arg(long, value_name = "RECIPE")]
         recipe: Option<PathBuf>,
+    },
+    /// Show what an artifact holds: what made it, its kernels, its buffer
+    /// plan, its payload.
+    Inspect {
+        /// The artifact (`.strata`).
+        artifact: PathBuf,
+        /// Print the manifest as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Validate a recipe, or print its hash, canonical form or pipeline.
     Recipe {
@@ -206,12 +227,14 @@ fn main() -> ExitCode {
             rtol,
             atol,
             threads,
+            recipe,
         } => run(
             &model,
-            &mode,
+            mode.as_deref(),
             &inputs,
             output_dir.as_deref(),
             RunOptions {
+                recipe: recipe.as_deref(),
                 seed,
                 dims: &dims,
                 function: &function,
@@ -236,8 +259,8 @@ fn main() -> ExitCode {
             &model,
             compile::CompileOptions {
                 recipe: recipe.as_deref(),
-                target: &target,
-                emit: &emit,
+                target: target.as_deref(),
+                emit: emit.as_deref(),
                 stop_after: stop_after.as_deref(),
                 output: output.as_deref(),
                 inputs: &inputs,
@@ -246,6 +269,7 @@ fn main() -> ExitCode {
                 generic,
             },
         ),
+        Command::Inspect { artifact, json } => artifact::inspect(&artifact, json),
         Command::Recipe { command } => recipe::recipe(command),
         Command::Bench {
             model,
@@ -426,7 +450,7 @@ fn io_names(
 }
 
 /// A small deterministic generator (SplitMix64) for random inputs.
-struct SplitMix(u64);
+pub(crate) struct SplitMix(pub u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
@@ -486,6 +510,17 @@ fn random_input(
             Dim::Unknown => 1,
         });
     }
+    random_tensor(dtype, &sizes, rng, name)
+}
+
+/// A tensor of `dtype` and shape `sizes` with values from `rng` (floats in
+/// [-1, 1), integers in [0, 10), booleans); `name` the input it is for.
+pub(crate) fn random_tensor(
+    dtype: DType,
+    sizes: &[usize],
+    rng: &mut SplitMix,
+    name: &str,
+) -> Result<Tensor, DriverError> {
     let count = sizes
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
@@ -502,21 +537,23 @@ fn random_input(
             _ => (rng.next() % 10) as f64,
         })
         .collect();
-    Ok(Tensor::from_f64_vec(dtype, &sizes, &values))
+    Ok(Tensor::from_f64_vec(dtype, sizes, &values))
 }
 
 /// The options of `strata run` besides the model, mode and files.
-struct RunOptions<'a> {
-    seed: u64,
-    dims: &'a [String],
-    function: &'a str,
-    print: bool,
+pub(crate) struct RunOptions<'a> {
+    /// `--recipe`: graph mode compiles with it; an artifact must match it.
+    pub recipe: Option<&'a Path>,
+    pub seed: u64,
+    pub dims: &'a [String],
+    pub function: &'a str,
+    pub print: bool,
     /// `NAME=FILE.npy` references to compare outputs with.
-    expects: &'a [String],
+    pub expects: &'a [String],
     /// `--rtol`, `--atol` overriding the dtype's tolerance.
-    tolerance: (Option<f64>, Option<f64>),
+    pub tolerance: (Option<f64>, Option<f64>),
     /// Threads of the compiled plan.
-    threads: usize,
+    pub threads: usize,
 }
 
 /// A tensor's values as nested lists (`[[1, 2], [3, 4]]`).
@@ -548,12 +585,17 @@ fn format_values(t: &Tensor) -> String {
 
 fn run(
     model: &Path,
-    mode: &str,
+    mode: Option<&str>,
     inputs: &[String],
     output_dir: Option<&Path>,
     options: RunOptions<'_>,
 ) -> Result<(), DriverError> {
+    if artifact::is_artifact(model) {
+        return artifact::run(model, mode, inputs, output_dir, &options);
+    }
+    let mode = mode.unwrap_or("eager");
     let RunOptions {
+        recipe,
         seed,
         dims,
         function,
@@ -578,9 +620,14 @@ fn run(
         "graph" => {
             check_graph_inputs(&ctx, model, func, &in_names, &args)?;
             let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
-            let compiled =
-                strata_runtime::compiled::compile(&mut ctx, module, function, &shapes, threads)
-                    .map_err(|e| compile_error(&ctx, e))?;
+            let pipeline = match recipe {
+                Some(path) => recipe::load(path)?.pipeline(),
+                None => strata_runtime::compiled::HOST_PIPELINE.to_string(),
+            };
+            let compiled = strata_runtime::compiled::compile_with(
+                &mut ctx, module, function, &shapes, threads, &pipeline,
+            )
+            .map_err(|e| compile_error(&ctx, e))?;
             compiled
                 .run(&args)
                 .map_err(|e| DriverError::Message(e.to_string()))?
@@ -591,11 +638,29 @@ fn run(
             )))
         }
     };
+    if recipe.is_some() && mode == "eager" {
+        eprintln!(
+            "{}: note: --recipe applies to graph mode; eager mode ran without it",
+            model.display()
+        );
+    }
+    write_outputs(&out_names, &outputs, output_dir, print)?;
+    compare_outputs(&out_names, &outputs, &expected, tolerance)
+}
+
+/// Prints each output's dtype and shape (and values with `print`), and
+/// writes it to `output_dir/<name>.npy` when asked.
+pub(crate) fn write_outputs(
+    out_names: &[String],
+    outputs: &[Tensor],
+    output_dir: Option<&Path>,
+    print: bool,
+) -> Result<(), DriverError> {
     if let Some(dir) = output_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| DriverError::Message(format!("{}: {e}", dir.display())))?;
     }
-    for (name, t) in out_names.iter().zip(&outputs) {
+    for (name, t) in out_names.iter().zip(outputs) {
         println!("{name}: {} {:?}", t.dtype().name(), t.shape());
         if print {
             println!("{}", format_values(t));
@@ -615,7 +680,7 @@ fn run(
             npy::save(&path, t).map_err(|e| DriverError::Message(e.to_string()))?;
         }
     }
-    compare_outputs(&out_names, &outputs, &expected, tolerance)
+    Ok(())
 }
 
 /// A loaded model with its inputs (given or made up) and references.
@@ -749,7 +814,7 @@ pub(crate) fn compile_error(
 
 /// The `.npy` files of `flag NAME=FILE.npy` options, by name (with the
 /// file name), each NAME one of `names` (the model's `kind`s).
-fn load_named(
+pub(crate) fn load_named(
     specs: &[String],
     flag: &str,
     kind: &str,
@@ -774,7 +839,7 @@ fn load_named(
 
 /// Checks each output that has a reference; prints a line per match and
 /// fails with every mismatch.
-fn compare_outputs(
+pub(crate) fn compare_outputs(
     out_names: &[String],
     outputs: &[Tensor],
     expected: &BTreeMap<String, (String, Tensor)>,

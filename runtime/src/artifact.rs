@@ -1,0 +1,231 @@
+//! Host artifacts: a compiled plan written to one file
+//! ([`strata_artifact::Artifact`]) and run again without the model.
+//!
+//! The payload of a host artifact is the module after the pipeline (the
+//! host plan and its `kernel` programs, MLIR text: section
+//! [`PLAN_SECTION`]) and the LLVM bitcode of each kernel
+//! (`host/<kernel>.bc`). Loading reads the plan, checks the manifest against
+//! what runs it, and JIT-compiles the bitcode: the graph-level passes, the
+//! fusion, the memory plan and the kernel generation are not run again.
+
+use std::time::Instant;
+
+use strata_artifact::{
+    Artifact, ArtifactError, BufferEntry, BufferRef, CaptureRecord, Expect, KernelEntry, Manifest,
+    Selection, TensorSpec,
+};
+use strata_ir::{Context, Operation, SourceBuffer};
+
+use crate::compiled::{read_plan, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec};
+
+/// The payload section holding the host plan (MLIR text).
+pub const PLAN_SECTION: &str = "plan.mlir";
+
+/// The target host artifacts are compiled for.
+pub const HOST_TARGET: &str = "host";
+
+/// The payload section holding kernel `name`'s LLVM bitcode.
+pub fn code_section(name: &str) -> String {
+    format!("host/{name}.bc")
+}
+
+/// What an artifact records about how it was made, besides the plan.
+#[derive(Clone, Debug, Default)]
+pub struct ArtifactSource {
+    /// The model's file name.
+    pub model: String,
+    pub model_sha256: String,
+    /// The compiled function.
+    pub function: String,
+    pub recipe_sha256: String,
+    /// The recipe's canonical text.
+    pub recipe: String,
+    pub capture: CaptureRecord,
+    /// The model's input and output names, in order.
+    pub input_names: Vec<String>,
+    pub output_names: Vec<String>,
+}
+
+/// Why an artifact could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file is not a sound artifact, or it was refused.
+    #[error(transparent)]
+    Artifact(#[from] ArtifactError),
+    /// The payload does not hold the plan its manifest describes.
+    #[error("{path}: error: {message}")]
+    Payload { path: String, message: String },
+    /// The kernels did not compile.
+    #[error("{path}: error: {source}")]
+    Compile { path: String, source: CompileError },
+}
+
+fn buffer_ref(b: Buf) -> BufferRef {
+    match b {
+        Buf::Input(index) => BufferRef::Input { index },
+        Buf::Arena(offset) => BufferRef::Arena {
+            offset: offset as u64,
+        },
+        Buf::Const(index) => BufferRef::Constant { index },
+    }
+}
+
+fn tensor_specs(specs: &[Spec], names: &[String], fallback: &str) -> Vec<TensorSpec> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| TensorSpec {
+            name: names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("{fallback}_{i}")),
+            dtype: s.dtype.name().to_string(),
+            shape: s.shape.clone(),
+        })
+        .collect()
+}
+
+/// The manifest entries of `plan`'s steps and buffers.
+fn describe(plan: &Plan, manifest: &mut Manifest) {
+    manifest.kernels = plan
+        .steps
+        .iter()
+        .map(|step| KernelEntry {
+            name: step.name.clone(),
+            selection: match &step.work {
+                PlanWork::Kernel { callee, grid } => Selection::Generated {
+                    grid: *grid,
+                    code: code_section(callee),
+                },
+                PlanWork::Gemm(g) => Selection::Library {
+                    library: "gemm".into(),
+                    m: g.m,
+                    n: g.n,
+                    k: g.k,
+                    batch: g.batch.clone(),
+                },
+            },
+            args: step.args.iter().map(|&b| buffer_ref(b)).collect(),
+        })
+        .collect();
+    manifest.buffers = plan
+        .allocs
+        .iter()
+        .map(|a| BufferEntry {
+            offset: a.offset,
+            bytes: a.bytes,
+            live: a.live,
+        })
+        .collect();
+    manifest.peak_activation_bytes = plan.arena_bytes as u64;
+    manifest.peak_activation_bytes_unplanned = plan.unplanned_bytes as u64;
+}
+
+/// The host artifact of `module`, lowered to kernels by the pipeline
+/// (`func` its host plan), made as `source` says.
+pub fn build_artifact(
+    ctx: &Context,
+    module: Operation,
+    source: &ArtifactSource,
+) -> Result<Artifact, CompileError> {
+    let plan = read_plan(ctx, module, &source.function)?;
+    let mut manifest = Manifest::new(HOST_TARGET);
+    manifest.model = source.model.clone();
+    manifest.model_sha256 = source.model_sha256.clone();
+    manifest.function = source.function.clone();
+    manifest.recipe_sha256 = source.recipe_sha256.clone();
+    manifest.recipe = source.recipe.clone();
+    manifest.capture = source.capture.clone();
+    manifest.inputs = tensor_specs(&plan.inputs, &source.input_names, "input");
+    let output_specs: Vec<Spec> = plan.outputs.iter().map(|(_, s)| s.clone()).collect();
+    manifest.outputs = tensor_specs(&output_specs, &source.output_names, "output");
+    describe(&plan, &mut manifest);
+    let mut text = strata_ir::printer::print_operation(ctx, module, Default::default());
+    text.push('\n');
+    let mut sections = vec![(PLAN_SECTION.to_string(), text.into_bytes())];
+    for (name, bitcode) in strata_lowering::kernel_to_host::emit_bitcode(ctx, module)? {
+        sections.push((code_section(&name), bitcode));
+    }
+    Ok(Artifact::new(manifest, sections))
+}
+
+impl CompiledModel {
+    /// Run `artifact` (read from `path`): refused when its manifest differs
+    /// from `expect`; its plan parsed and checked against the manifest, its
+    /// kernels JIT-compiled from their bitcode on a pool of `threads`.
+    pub fn from_artifact(
+        artifact: &Artifact,
+        path: &str,
+        expect: &Expect,
+        threads: usize,
+    ) -> Result<CompiledModel, LoadError> {
+        artifact.check(path, expect)?;
+        let payload = |message: String| LoadError::Payload {
+            path: path.to_string(),
+            message,
+        };
+        let text = artifact
+            .section(PLAN_SECTION)
+            .ok_or_else(|| payload(format!("the payload has no section '{PLAN_SECTION}'")))?;
+        let text = std::str::from_utf8(text)
+            .map_err(|_| payload(format!("section '{PLAN_SECTION}' is not UTF-8")))?;
+        let mut ctx = Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let buffer = SourceBuffer::new(format!("{path}:{PLAN_SECTION}"), text.to_string());
+        let render = |ctx: &Context, diags: &[strata_ir::Diagnostic]| {
+            diags
+                .iter()
+                .map(|d| strata_ir::diagnostics::render(ctx, d, std::slice::from_ref(&buffer)))
+                .collect::<String>()
+        };
+        let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
+            .map_err(|d| payload(format!("the plan does not parse:\n{}", render(&ctx, &d))))?;
+        strata_ir::verifier::verify(&ctx, module)
+            .map_err(|d| payload(format!("the plan does not verify:\n{}", render(&ctx, &d))))?;
+        let manifest = &artifact.manifest;
+        let plan =
+            read_plan(&ctx, module, &manifest.function).map_err(|source| LoadError::Compile {
+                path: path.to_string(),
+                source,
+            })?;
+        // The manifest describes this plan (both are covered by the
+        // checksum; a difference is a compiler bug, not an edit).
+        let mut described = Manifest::new(HOST_TARGET);
+        describe(&plan, &mut described);
+        let inputs = tensor_specs(&plan.inputs, &[], "input");
+        let same_inputs = inputs.len() == manifest.inputs.len()
+            && inputs
+                .iter()
+                .zip(&manifest.inputs)
+                .all(|(a, b)| a.dtype == b.dtype && a.shape == b.shape);
+        if described.kernels != manifest.kernels || !same_inputs {
+            return Err(payload(
+                "the plan does not match the manifest's kernels and inputs".into(),
+            ));
+        }
+        let mut jobs = Vec::new();
+        for step in &plan.steps {
+            if let PlanWork::Kernel { callee, .. } = &step.work {
+                if jobs.iter().any(|(n, _)| n == callee) {
+                    continue;
+                }
+                let section = code_section(callee);
+                let code = artifact.section(&section).ok_or_else(|| {
+                    payload(format!(
+                        "kernel @{callee} has no code (section '{section}')"
+                    ))
+                })?;
+                jobs.push((callee.clone(), code.to_vec()));
+            }
+        }
+        let compile_error = |source: CompileError| LoadError::Compile {
+            path: path.to_string(),
+            source,
+        };
+        let start = Instant::now();
+        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs)
+            .map_err(|e| compile_error(CompileError::Host(e)))?;
+        let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
+        CompiledModel::from_plan(plan, jit, llvm_ms, threads).map_err(compile_error)
+    }
+}
