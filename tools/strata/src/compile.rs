@@ -39,8 +39,13 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
         )));
     }
     if target != "host" {
+        let from = if o.target.is_some() {
+            "--target"
+        } else {
+            "the recipe's codegen.target"
+        };
         return Err(DriverError::Message(format!(
-            "target '{target}': the targets are: host (GPU targets sm_80 and sm_90 are not built yet)"
+            "{from} '{target}': the targets are: host (GPU targets sm_80 and sm_90 are not built yet)"
         )));
     }
     let to_artifact = o
