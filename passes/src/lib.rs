@@ -7,6 +7,7 @@
 mod canonicalize;
 mod cse;
 mod dce;
+pub mod fusion_chains;
 mod graph;
 mod graph_fold;
 mod inline;
@@ -23,6 +24,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::Canonicalize::registration());
     registry.register(cse::Cse::registration());
     registry.register(dce::Dce::registration());
+    registry.register(fusion_chains::GraphMarkFusionChains::registration());
     registry.register(graph::InferShapes::registration());
     registry.register(graph::GraphVerify::registration());
     registry.register(graph_fold::GraphFoldConstants::registration());

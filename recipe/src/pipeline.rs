@@ -87,6 +87,29 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
         passes.push(PassSpec::new("dce"));
     }
     passes.push(PassSpec::new("graph-infer-shapes"));
+    // The chains that must end in one kernel (checked by
+    // convert-tensor-to-kernel).
+    if !o.fusion.must_fuse.is_empty() {
+        // A name with other characters names no op (the loader warns), and
+        // would not survive the pipeline's syntax.
+        let op_like = |n: &String| {
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        };
+        let chains: Vec<String> = o
+            .fusion
+            .must_fuse
+            .iter()
+            .filter(|c| c.iter().all(op_like))
+            .map(|c| c.join("+"))
+            .collect();
+        passes.push(PassSpec::new("graph-mark-fusion-chains").option(
+            "chains",
+            chains.join(","),
+            String::new(),
+        ));
+    }
 
     // graph -> tensor, fusion.
     passes.push(PassSpec::new("convert-graph-to-tensor"));
@@ -196,11 +219,6 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
             && r.optimize.fusion.never_fuse.iter().any(|n| !TENSOR_OPS.contains(&n.as_str())),
         "optimize.fusion.never_fuse",
         "tensor-fuse excludes tensor ops only (tensor.map, tensor.reduce, tensor.contract); other names have no effect yet",
-    );
-    note(
-        !r.optimize.fusion.must_fuse.is_empty(),
-        "optimize.fusion.must_fuse",
-        "not checked yet",
     );
     note(
         r.codegen.target != Target::Host,

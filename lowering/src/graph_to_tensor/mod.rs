@@ -78,7 +78,9 @@ impl Pass for ConvertGraphToTensor {
         let mut lowered = 0;
         let mut constants = Vec::new();
         for (o, plan) in plans {
+            let before = ctx.op_prev(o);
             let values = plan(ctx, o);
+            carry_chain_marks(ctx, o, before);
             if ctx.op_name_str(o) == strata_dialects::graph::ConstantOp::NAME {
                 constants.extend(values.iter().copied());
             }
@@ -99,6 +101,29 @@ impl Pass for ConvertGraphToTensor {
         }
         stats.add("num-lowered", "Number of graph ops lowered", lowered);
         Ok(())
+    }
+}
+
+/// Copies the must-fuse chain marks of graph op `o` onto the tensor ops
+/// its lowering inserted (after `before`, up to `o`); reshapes are views
+/// and need no kernel, so they are left out.
+fn carry_chain_marks(ctx: &mut Context, o: Operation, before: Option<Operation>) {
+    let marks = strata_passes::fusion_chains::marks(ctx, o);
+    if marks.is_empty() {
+        return;
+    }
+    let mut next = match before {
+        Some(b) => ctx.op_next(b),
+        None => ctx
+            .op_parent_block(o)
+            .and_then(|block| ctx.block_ops(block).next()),
+    };
+    while let Some(op) = next.filter(|&n| n != o) {
+        let name = ctx.op_name_str(op);
+        if name.starts_with("tensor.") && name != "tensor.reshape" {
+            strata_passes::fusion_chains::add_marks(ctx, op, &marks);
+        }
+        next = ctx.op_next(op);
     }
 }
 

@@ -10,6 +10,7 @@
 //! [`plan`] (liveness-based reuse). Shapes must be static.
 
 mod builder;
+mod chains;
 mod group;
 mod kernels;
 pub mod plan;
@@ -312,6 +313,7 @@ fn convert_function(
         buffers.insert(arg, harg);
     }
     let mut kernels = 0usize;
+    let mut placed: Vec<chains::Placed> = Vec::new();
     for op in ops {
         let oloc = ctx.op_loc(op);
         let name = ctx.op_name_str(op).to_string();
@@ -363,6 +365,7 @@ fn convert_function(
                     kernels: &mut kernels,
                     tiles,
                     host: &mut host,
+                    placed: &mut placed,
                 };
                 emitter.emit(&mut b, op, group.clone())?;
                 for (inner, outer) in group.outputs.iter().zip(&host_out) {
@@ -371,6 +374,7 @@ fn convert_function(
             }
         }
     }
+    chains::check(&placed)?;
     ctx.insert_op_before(func, host.op());
     ctx.erase_op(func);
     let planned = plan::plan_arena(ctx, host.op(), plan.memory_reuse);
@@ -404,6 +408,8 @@ struct GroupEmitter<'f> {
     tiles: TileSizes,
     /// The host buffer of each inner value computed so far.
     host: &'f mut HashMap<Value, Value>,
+    /// Where each op of a must-fuse chain was placed.
+    placed: &'f mut Vec<chains::Placed>,
 }
 
 impl GroupEmitter<'_> {
@@ -443,6 +449,7 @@ impl GroupEmitter<'_> {
         );
         let grid = emit_group(b.ctx, self.module_block, &kname, &group, self.tiles)?;
         *self.kernels += 1;
+        chains::place(b.ctx, &group.ops, &kname, false, self.placed);
         let mut args: Vec<Value> = group.inputs.iter().map(|v| self.host[v]).collect();
         for &out in &group.outputs {
             args.push(self.alloc(b, anchor, out)?);
@@ -508,6 +515,8 @@ impl GroupEmitter<'_> {
             ("out_strides", array(b.ctx, &plan.out_strides)),
         ];
         b.op("kernel.gemm", &[l, r, out], &[], props);
+        let gemm = format!("gemm {}x{}x{} (library)", plan.m, plan.k, plan.n);
+        chains::place(b.ctx, &[contract], &gemm, true, self.placed);
         let rest: Vec<Operation> = group
             .ops
             .iter()
