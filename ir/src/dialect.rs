@@ -59,6 +59,12 @@ pub struct OpTraits {
     pub same_operands_and_result_shape: bool,
     /// Applies element by element to vectors and tensors (`Elementwise`).
     pub elementwise: bool,
+    /// Its result's shape is the broadcast of its operands' shapes
+    /// (`ResultsBroadcastableShape`). The `graph` dialect gives it to its
+    /// elementwise ops (which broadcast, so MLIR's `Elementwise`, which
+    /// requires equal shapes, does not fit them); their shape functions
+    /// verify the shapes.
+    pub results_broadcastable_shape: bool,
     /// Its regions end in a terminator it inserts itself when the text
     /// leaves it out (`SingleBlockImplicitTerminator`).
     pub implicit_terminator: bool,
@@ -99,6 +105,7 @@ impl OpTraits {
         same_type_operands: false,
         same_operands_and_result_shape: false,
         elementwise: false,
+        results_broadcastable_shape: false,
         implicit_terminator: false,
         recursive_memory_effects: false,
         num_operands: None,

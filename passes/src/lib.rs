@@ -10,6 +10,7 @@ mod dce;
 pub mod fusion_chains;
 mod graph;
 mod graph_fold;
+mod graph_layout;
 mod inline;
 mod reconcile_casts;
 mod symbol_dce;
@@ -28,6 +29,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(graph::InferShapes::registration());
     registry.register(graph::GraphVerify::registration());
     registry.register(graph_fold::GraphFoldConstants::registration());
+    registry.register(graph_layout::GraphEliminateLayout::registration());
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(symbol_dce::SymbolDce::registration());

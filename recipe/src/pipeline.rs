@@ -17,6 +17,7 @@ pub const DISABLEABLE_PASSES: &[&str] = &[
     "canonicalize",
     "cse",
     "dce",
+    "graph-eliminate-layout",
     "graph-fold-constants",
     "graph-infer-shapes",
     "tensor-fuse",
@@ -76,6 +77,8 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
     // graph: shapes, simplification, folding.
     passes.push(PassSpec::new("graph-infer-shapes"));
     passes.push(PassSpec::new("canonicalize"));
+    // Transposes and reshapes sink through elementwise ops and cancel.
+    passes.push(PassSpec::new("graph-eliminate-layout"));
     if o.constant_folding.enabled {
         passes.push(PassSpec::new("graph-fold-constants").option(
             "max-elements",
@@ -210,9 +213,9 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
         recorded,
     );
     note(
-        r.optimize.layout != d.optimize.layout,
+        r.optimize.layout == Layout::Nhwc,
         "optimize.layout",
-        "no layout pass exists yet; the model's layout is kept",
+        "convolutions keep the model's NCHW layout (no NHWC convolution lowering yet); graph-eliminate-layout runs for every layout",
     );
     note(
         r.optimize.fusion.enabled

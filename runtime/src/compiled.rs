@@ -30,10 +30,10 @@ use crate::tensor::{DType, Tensor};
 /// faster on the host than the generated contraction kernels; their
 /// epilogues run as separate kernels. `HOST_PIPELINE_GENERATED` keeps
 /// every contraction a generated kernel.
-pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
+pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
 
 /// [`HOST_PIPELINE`] with generated kernels only.
-pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
+pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
 
 /// Why a model did not compile.
 #[derive(Debug, thiserror::Error)]
@@ -769,7 +769,7 @@ pub fn compile_with(
 pub const STAGES: [(&str, &str); 3] = [
     (
         "graph",
-        "graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes",
+        "graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes",
     ),
     ("tensor", "convert-graph-to-tensor,tensor-fuse"),
     (
@@ -898,7 +898,7 @@ mod tests {
         assert_eq!(pipeline_until("kernel").as_deref(), Some(HOST_PIPELINE));
         assert_eq!(
             pipeline_until("graph").as_deref(),
-            Some("builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes)")
+            Some("builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes)")
         );
         assert_eq!(pipeline_until("host"), None);
     }

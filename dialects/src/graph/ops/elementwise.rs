@@ -14,7 +14,7 @@ macro_rules! binary {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty $(, $trait:ident)*) => {
         #[doc = $summary]
         #[op($mnemonic,
-             traits(Pure $(, $trait)*),
+             traits(Pure, ResultsBroadcastableShape $(, $trait)*),
              format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
              fold = fold_graph,
              verify = verify_shapes,
@@ -86,7 +86,7 @@ binary!(
 /// set (then of the dividend, C's `%`); floats always use C's `fmod` (ONNX
 /// requires `fmod` for them).
 #[op("graph.mod",
-     traits(Pure),
+     traits(Pure, ResultsBroadcastableShape),
      format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
      verify = verify_shapes,
@@ -163,7 +163,7 @@ macro_rules! unary {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty) => {
         #[doc = $summary]
         #[op($mnemonic,
-                             traits(Pure),
+                             traits(Pure, ResultsBroadcastableShape),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
              verify = verify_shapes,
@@ -328,7 +328,7 @@ unary!(
 /// `approximate = "none"` is `x * (1 + erf(x / sqrt(2))) / 2`;
 /// `approximate = "tanh"` is the tanh approximation.
 #[op("graph.gelu",
-     traits(Pure),
+     traits(Pure, ResultsBroadcastableShape),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
@@ -347,7 +347,7 @@ macro_rules! float_unary {
     ($name:ident, $mnemonic:tt, $summary:tt, $f:path) => {
         #[doc = $summary]
         #[op($mnemonic,
-                             traits(Pure),
+                             traits(Pure, ResultsBroadcastableShape),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
                              verify = verify_shapes,
@@ -382,7 +382,7 @@ macro_rules! unary_alpha {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt) => {
         #[doc = $summary]
         #[op($mnemonic,
-                             traits(Pure),
+                             traits(Pure, ResultsBroadcastableShape),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
              verify = verify_shapes,
@@ -413,7 +413,7 @@ unary_alpha!(
 
 /// Elementwise `max(0, min(1, alpha * x + beta))`.
 #[op("graph.hard_sigmoid",
-     traits(Pure),
+     traits(Pure, ResultsBroadcastableShape),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
@@ -432,7 +432,7 @@ pub struct HardSigmoidOp {
 /// `min` and `max` are optional scalar tensors of the input's element type;
 /// an absent bound does not clamp.
 #[op("graph.clip",
-     traits(Pure),
+     traits(Pure, ResultsBroadcastableShape),
      format = "$input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
@@ -449,7 +449,7 @@ pub struct ClipOp {
 /// Floats convert to integers by truncation toward zero; to `i1`, any
 /// nonzero value is true.
 #[op("graph.cast",
-     traits(Pure),
+     traits(Pure, ResultsBroadcastableShape),
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
@@ -461,7 +461,7 @@ pub struct CastOp {
 
 /// Elementwise choice: `condition ? x : y`, with broadcasting of all three.
 #[op("graph.where",
-     traits(Pure),
+     traits(Pure, ResultsBroadcastableShape),
      format = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
@@ -477,7 +477,7 @@ pub struct WhereOp {
 /// (`direction` `"left"` or `"right"`), with broadcasting; shifting by the
 /// width or more gives 0.
 #[op("graph.bit_shift",
-     traits(Pure),
+     traits(Pure, ResultsBroadcastableShape),
      format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
