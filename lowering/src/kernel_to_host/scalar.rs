@@ -26,15 +26,58 @@ pub(crate) fn llvm_type<'ctx>(
     Some(match ir.type_kind(ty) {
         TypeKind::Integer { width, .. } => int_type(llvm, *width)?.into(),
         TypeKind::Index => llvm.i64_type().into(),
-        // f16 and bf16 arithmetic would need compiler-rt's conversion
-        // routines, which the JIT cannot resolve: not compiled yet.
-        TypeKind::Float(F::F32) => llvm.f32_type().into(),
+        // f16 and bf16 live in f32 registers (see `Narrow`).
+        TypeKind::Float(F::F32 | F::F16 | F::BF16) => llvm.f32_type().into(),
         TypeKind::Float(F::F64) => llvm.f64_type().into(),
         TypeKind::Opaque { .. } if strata_dialects::kernel::types::is_ptr(ir, ty) => {
             llvm.ptr_type(inkwell::AddressSpace::default()).into()
         }
         _ => return None,
     })
+}
+
+/// A float narrower than f32. The host keeps such values in f32 registers
+/// and converts at memory: an f16 is an LLVM `half` in memory (F16C's
+/// conversions), a bf16 an `i16` (its conversions are integer code, since
+/// LLVM's would call compiler-rt routines the JIT cannot resolve). A value
+/// is rounded to its type where the IR rounds: a `truncf` or an int to
+/// float conversion into it, and a store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Narrow {
+    F16,
+    BF16,
+}
+
+/// The narrow float `ty` is, if it is one.
+pub(crate) fn narrow_of(ir: &Context, ty: Type) -> Option<Narrow> {
+    use strata_ir::float::FloatKind as F;
+    match ir.type_kind(ty) {
+        TypeKind::Float(F::F16) => Some(Narrow::F16),
+        TypeKind::Float(F::BF16) => Some(Narrow::BF16),
+        _ => None,
+    }
+}
+
+/// The LLVM type of a `ty` element in memory (`llvm_type` but for the
+/// narrow floats).
+pub(crate) fn memory_type<'ctx>(
+    ir: &Context,
+    llvm: &'ctx LlvmContext,
+    ty: Type,
+) -> Option<BasicTypeEnum<'ctx>> {
+    match narrow_of(ir, ty) {
+        Some(Narrow::F16) => Some(llvm.f16_type().into()),
+        Some(Narrow::BF16) => Some(llvm.i16_type().into()),
+        None => llvm_type(ir, llvm, ty),
+    }
+}
+
+/// The f32 value of narrow float bits.
+pub(crate) fn narrow_value(n: Narrow, bits: u16) -> f32 {
+    match n {
+        Narrow::F16 => half::f16::from_bits(bits).to_f32(),
+        Narrow::BF16 => half::bf16::from_bits(bits).to_f32(),
+    }
 }
 
 /// The LLVM integer type of `width` bits.
@@ -307,12 +350,19 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
                     .into()
             }
             "arith.select" => b.build_select(int(a(0)?), a(1)?, a(2)?, "")?,
-            "arith.extf" => b
-                .build_float_ext(float(a(0)?), rt.into_float_type(), "")?
-                .into(),
-            "arith.truncf" => b
-                .build_float_trunc(float(a(0)?), rt.into_float_type(), "")?
-                .into(),
+            // A narrow float is an f32 in registers: extending one to f32,
+            // or truncating into one from f32, keeps the register type (the
+            // rounding follows below).
+            "arith.extf" | "arith.truncf" => {
+                let (x, t) = (float(a(0)?), rt.into_float_type());
+                if x.get_type() == t {
+                    x.into()
+                } else if name == "arith.extf" {
+                    b.build_float_ext(x, t, "")?.into()
+                } else {
+                    b.build_float_trunc(x, t, "")?.into()
+                }
+            }
             "arith.extsi" => b
                 .build_int_s_extend(int(a(0)?), rt.into_int_type(), "")?
                 .into(),
@@ -340,6 +390,9 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             "arith.fptoui" => b
                 .build_float_to_unsigned_int(float(a(0)?), rt.into_int_type(), "")?
                 .into(),
+            "arith.bitcast" if narrow_of(ir, result).is_some() || self.narrow_operand(op) => {
+                return Err(unsupported())
+            }
             "arith.bitcast" => b.build_bit_cast(a(0)?, rt, "")?,
             "math.exp" if self.is_f32(rt) => self.fast_math().exp(float(a(0)?))?.into(),
             "math.exp" => self.intrinsic(op, "llvm.exp", rt, &[a(0)?])?,
@@ -386,7 +439,116 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             "math.expm1" => self.libm(op, "expm1", rt, a(0)?)?,
             _ => return Err(unsupported()),
         };
-        Ok(v)
+        // A narrow float result is rounded to its type where the op's exact
+        // value may not be one: conversions into it and arithmetic (`addf`
+        // of two f16 is computed in f32, then rounded, as IEEE f16 addition
+        // gives). Selects, negation, min and max give values of the type
+        // already. (The bodies `convert-graph-to-tensor` writes compute f16
+        // and bf16 in f32 and truncate once per op, as eager mode rounds
+        // each op's result.)
+        let rounds =
+            matches!(
+                name,
+                "arith.truncf"
+                    | "arith.sitofp"
+                    | "arith.uitofp"
+                    | "arith.addf"
+                    | "arith.subf"
+                    | "arith.mulf"
+                    | "arith.divf"
+                    | "arith.remf"
+            ) || (name.starts_with("math.") && name != "math.absf" && name != "math.copysign");
+        match narrow_of(ir, result) {
+            Some(n) if rounds => Ok(self.round_to(float(v), n)?.into()),
+            _ => Ok(v),
+        }
+    }
+
+    /// Whether an operand of `op` is a narrow float.
+    fn narrow_operand(&self, op: Operation) -> bool {
+        self.ir.operands(op).any(|v| {
+            let ty = strata_dialects::kernel::types::element_of(self.ir, self.ir.value_type(v));
+            narrow_of(self.ir, ty).is_some()
+        })
+    }
+
+    /// `x` (an f32) rounded to the nearest value of `n` (ties to even).
+    pub fn round_to(&self, x: FloatValue<'ctx>, n: Narrow) -> Result<FloatValue<'ctx>, HostError> {
+        let b = self.builder;
+        let f32t = self.llvm.f32_type();
+        Ok(match n {
+            Narrow::F16 => {
+                let h = b.build_float_trunc(x, self.llvm.f16_type(), "")?;
+                b.build_float_ext(h, f32t, "")?
+            }
+            Narrow::BF16 => {
+                let bits = self.bf16_bits(x)?;
+                self.from_bf16_bits(bits)?
+            }
+        })
+    }
+
+    /// The bf16 bits (in the high half of an i32, the low half zero) of `x`
+    /// rounded to nearest even; a NaN stays a (quiet) NaN.
+    fn bf16_bits(&self, x: FloatValue<'ctx>) -> Result<IntValue<'ctx>, HostError> {
+        let b = self.builder;
+        let i32t = self.llvm.i32_type();
+        let c = |v: u64| i32t.const_int(v, false);
+        let bits = b.build_bit_cast(x, i32t, "")?.into_int_value();
+        let lsb = b.build_and(b.build_right_shift(bits, c(16), false, "")?, c(1), "")?;
+        let bias = b.build_int_add(c(0x7fff), lsb, "")?;
+        let rounded = b.build_and(b.build_int_add(bits, bias, "")?, c(0xffff_0000), "")?;
+        let quiet = b.build_and(b.build_or(bits, c(0x0040_0000), "")?, c(0xffff_0000), "")?;
+        let nan = b.build_float_compare(FloatPredicate::UNO, x, x, "")?;
+        Ok(b.build_select(nan, quiet, rounded, "")?.into_int_value())
+    }
+
+    fn from_bf16_bits(&self, high: IntValue<'ctx>) -> Result<FloatValue<'ctx>, HostError> {
+        let f32t = self.llvm.f32_type();
+        Ok(self
+            .builder
+            .build_bit_cast(high, f32t, "")?
+            .into_float_value())
+    }
+
+    /// A narrow float loaded from memory (`half` or `i16` bits) as its f32.
+    pub fn from_memory(
+        &self,
+        v: BasicValueEnum<'ctx>,
+        n: Narrow,
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
+        let b = self.builder;
+        Ok(match n {
+            Narrow::F16 => b
+                .build_float_ext(v.into_float_value(), self.llvm.f32_type(), "")?
+                .into(),
+            Narrow::BF16 => {
+                let i32t = self.llvm.i32_type();
+                let wide = b.build_int_z_extend(v.into_int_value(), i32t, "")?;
+                let high = b.build_left_shift(wide, i32t.const_int(16, false), "")?;
+                self.from_bf16_bits(high)?.into()
+            }
+        })
+    }
+
+    /// An f32 rounded to narrow float `n`, as it is stored (`half` or `i16`
+    /// bits).
+    pub fn to_memory(
+        &self,
+        v: BasicValueEnum<'ctx>,
+        n: Narrow,
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
+        let b = self.builder;
+        let x = v.into_float_value();
+        Ok(match n {
+            Narrow::F16 => b.build_float_trunc(x, self.llvm.f16_type(), "")?.into(),
+            Narrow::BF16 => {
+                let i32t = self.llvm.i32_type();
+                let high = self.bf16_bits(x)?;
+                let low = b.build_right_shift(high, i32t.const_int(16, false), false, "")?;
+                b.build_int_truncate(low, self.llvm.i16_type(), "")?.into()
+            }
+        })
     }
 }
 

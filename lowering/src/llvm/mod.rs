@@ -44,6 +44,19 @@ pub fn host_target_machine() -> Result<TargetMachine, LlvmError> {
         .ok_or_else(|| LlvmError(format!("no target machine for {}", triple)))
 }
 
+/// Whether the host converts between f16 and f32 in hardware. On x86 that
+/// takes F16C; without it LLVM calls compiler-rt routines
+/// (`__extendhfsf2`), which the JIT cannot resolve.
+pub fn host_converts_f16() -> bool {
+    let triple = TargetMachine::get_default_triple();
+    let is_x86 = triple.as_str().to_string_lossy().starts_with("x86");
+    !is_x86
+        || TargetMachine::get_host_cpu_features()
+            .to_string()
+            .split(',')
+            .any(|f| f == "+f16c")
+}
+
 /// Give every function defined in `module` the host's `target-cpu` and
 /// `target-features`, so that code generation (the JIT's own target
 /// machine) uses the instructions the optimizer planned for.

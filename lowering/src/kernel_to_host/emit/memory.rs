@@ -1,18 +1,19 @@
 //! Masked loads and stores of tiles and scalars.
 
-use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use strata_dialects::kernel::types::{element_of, tile_shape};
-use strata_ir::{Operation, TypeKind, Value};
+use strata_ir::{Operation, Type, TypeKind, Value};
 
 use super::{Emitter, Repr, R};
+use crate::kernel_to_host::scalar::{memory_type, narrow_of, Narrow};
+use crate::kernel_to_host::HostError;
 
 impl<'a, 'ctx> Emitter<'a, 'ctx> {
     pub(super) fn emit_load(&mut self, op: Operation) -> R<()> {
         let ir = self.ir;
         let result = ir.result(op, 0);
         let ty = ir.value_type(result);
-        let lt = self.host_type(op, element_of(ir, ty))?;
+        let element = element_of(ir, ty);
         let n = ir.num_operands(op);
         let (ptr, mask, other) = (
             ir.operand(op, 0),
@@ -21,7 +22,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         );
         if !matches!(ir.type_kind(ty), TypeKind::RankedTensor { .. }) {
             let p = self.scalar(op, ptr)?.into_pointer_value();
-            let v = self.masked_load(op, lt, p, mask.map(|m| (m, other)), &[])?;
+            let v = self.masked_load(op, element, p, mask.map(|m| (m, other)), &[])?;
             self.values.insert(result, Repr::Scalar(v));
             return Ok(());
         }
@@ -42,7 +43,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         idx: &[IntValue<'ctx>],
     ) -> R<BasicValueEnum<'ctx>> {
         let ir = self.ir;
-        let lt = self.host_type(op, element_of(ir, ir.value_type(ir.result(op, 0))))?;
+        let element = element_of(ir, ir.value_type(ir.result(op, 0)));
         let n = ir.num_operands(op);
         let (ptr, mask, other) = (
             ir.operand(op, 0),
@@ -50,22 +51,49 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             (n > 2).then(|| ir.operand(op, 2)),
         );
         let p = self.element(op, ptr, idx)?.into_pointer_value();
-        self.masked_load(op, lt, p, mask.map(|m| (m, other)), idx)
+        self.masked_load(op, element, p, mask.map(|m| (m, other)), idx)
+    }
+
+    /// `*p`, an `element` (an IR type) in memory, as its register value
+    /// (a narrow float converted to f32).
+    fn load_memory(
+        &mut self,
+        op: Operation,
+        element: Type,
+        p: PointerValue<'ctx>,
+    ) -> R<BasicValueEnum<'ctx>> {
+        let mt = memory_type(self.ir, self.llvm, element).ok_or_else(|| {
+            HostError::at(
+                self.ir,
+                op,
+                format!(
+                    "type '{}' has no host representation",
+                    strata_ir::printer::type_to_string(self.ir, element)
+                ),
+            )
+        })?;
+        let v = self.builder.build_load(mt, p, "")?;
+        match narrow_of(self.ir, element) {
+            Some(n) => self.scalar_emitter().from_memory(v, n),
+            None => Ok(v),
+        }
     }
 
     /// `mask ? *p : other`, reading `*p` only where the mask is on: a
     /// conditional load, which LLVM's vectorizer turns into masked vector
     /// loads (`llvm.masked.load`) where the addresses are consecutive.
+    /// `element` is the IR type of `*p`.
     pub(super) fn masked_load(
         &mut self,
         op: Operation,
-        lt: BasicTypeEnum<'ctx>,
+        element: Type,
         p: PointerValue<'ctx>,
         mask: Option<(Value, Option<Value>)>,
         idx: &[IntValue<'ctx>],
     ) -> R<BasicValueEnum<'ctx>> {
+        let lt = self.host_type(op, element)?;
         let Some((mask, other)) = mask else {
-            return Ok(self.builder.build_load(lt, p, "")?);
+            return self.load_memory(op, element, p);
         };
         let m = self.element(op, mask, idx)?.into_int_value();
         let fallback = match other {
@@ -77,11 +105,12 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let done = self.llvm.append_basic_block(self.function, "loaded");
         self.builder.build_conditional_branch(m, yes, done)?;
         self.builder.position_at_end(yes);
-        let v = self.builder.build_load(lt, p, "")?;
+        let v = self.load_memory(op, element, p)?;
+        let loaded = self.current_block()?;
         self.builder.build_unconditional_branch(done)?;
         self.builder.position_at_end(done);
         let phi = self.builder.build_phi(lt, "")?;
-        phi.add_incoming(&[(&v, yes), (&fallback, before)]);
+        phi.add_incoming(&[(&v, loaded), (&fallback, before)]);
         Ok(phi.as_basic_value())
     }
 
@@ -90,17 +119,34 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let (ptr, value) = (ir.operand(op, 0), ir.operand(op, 1));
         let mask = (ir.num_operands(op) > 2).then(|| ir.operand(op, 2));
         let ty = ir.value_type(ptr);
+        // The stored element's type: that of the value.
+        let narrow = narrow_of(ir, element_of(ir, ir.value_type(value)));
         if !matches!(ir.type_kind(ty), TypeKind::RankedTensor { .. }) {
             let p = self.scalar(op, ptr)?.into_pointer_value();
             let v = self.scalar(op, value)?;
+            let v = self.to_memory(v, narrow)?;
             return self.masked_store(op, p, v, mask, &[]);
         }
         let shape = tile_shape(ir, ty);
         self.nd_loop(&shape, &mut |e, idx| {
             let p = e.element(op, ptr, idx)?.into_pointer_value();
             let v = e.element(op, value, idx)?;
+            let v = e.to_memory(v, narrow)?;
             e.masked_store(op, p, v, mask, idx)
         })
+    }
+
+    /// A register value as it is stored (a narrow float rounded to its
+    /// memory form).
+    fn to_memory(
+        &self,
+        v: BasicValueEnum<'ctx>,
+        narrow: Option<Narrow>,
+    ) -> R<BasicValueEnum<'ctx>> {
+        match narrow {
+            Some(n) => self.scalar_emitter().to_memory(v, n),
+            None => Ok(v),
+        }
     }
 
     pub(super) fn masked_store(

@@ -13,7 +13,9 @@ use inkwell::AddressSpace;
 use strata_dialects::kernel::types::{element_of, tile_shape};
 use strata_ir::{AttrKind, Block, Context, Operation, Type, TypeKind, Value};
 
-use super::scalar::{int_attr, is_elementwise, is_float, llvm_type, ScalarEmitter};
+use super::scalar::{
+    int_attr, is_elementwise, is_float, llvm_type, narrow_of, narrow_value, ScalarEmitter,
+};
 use super::{kernel_name, HostError};
 
 mod compute;
@@ -75,6 +77,24 @@ fn strides(shape: &[i64]) -> Vec<i64> {
     s
 }
 
+/// Whether `kernel` reads, writes or computes f16 values.
+fn uses_f16(ir: &Context, kernel: Operation) -> bool {
+    let f16 = |ty: Type| {
+        let element = element_of(ir, ty);
+        ir.type_kind(element) == &TypeKind::Float(strata_ir::float::FloatKind::F16)
+            || strata_ir::printer::type_to_string(ir, element) == "!kernel.ptr<f16>"
+    };
+    ir.nested_ops(kernel, strata_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .any(|op| {
+            ir.results(op).any(|v| f16(ir.value_type(v)))
+                || ir.op_regions(op).iter().any(|&r| {
+                    ir.region_blocks(r)
+                        .any(|b| ir.block_args(b).any(|a| f16(ir.value_type(a))))
+                })
+        })
+}
+
 /// Emit `kernel` as the host entry point of its name into `module`.
 pub(super) fn emit_kernel<'ctx>(
     ir: &Context,
@@ -83,6 +103,13 @@ pub(super) fn emit_kernel<'ctx>(
     module: &Module<'ctx>,
 ) -> R<()> {
     let name = kernel_name(ir, kernel);
+    if uses_f16(ir, kernel) && !crate::llvm::host_converts_f16() {
+        return Err(HostError::at(
+            ir,
+            kernel,
+            "f16 needs a CPU that converts f16 in hardware (on x86, F16C), which this one lacks",
+        ));
+    }
     let i64t = llvm.i64_type();
     let ptr = llvm.ptr_type(AddressSpace::default());
     let fn_type = llvm.void_type().fn_type(
@@ -438,6 +465,9 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let lt = match inner {
             "f32" => self.llvm.f32_type().into(),
             "f64" => self.llvm.f64_type().into(),
+            // Narrow floats as they are in memory (see `Narrow`).
+            "f16" => self.llvm.f16_type().into(),
+            "bf16" => self.llvm.i16_type().into(),
             "index" => self.llvm.i64_type().into(),
             _ => match inner.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
                 Some(w) => crate::kernel_to_host::scalar::int_type(self.llvm, w)
@@ -471,9 +501,19 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             return Err(HostError::at(ir, op, "expected a dense constant"));
         };
         if data.splat {
-            return self.const_from_bytes(op, lt, &data.raw);
+            return self.const_from_bytes(op, element, lt, &data.raw);
         }
-        let bytes = self.llvm.const_string(&data.raw, false);
+        // Narrow floats are f32 in registers: so is the table.
+        let raw: std::borrow::Cow<'_, [u8]> = match narrow_of(ir, element) {
+            Some(n) => data
+                .raw
+                .chunks_exact(2)
+                .flat_map(|c| narrow_value(n, u16::from_le_bytes([c[0], c[1]])).to_le_bytes())
+                .collect::<Vec<u8>>()
+                .into(),
+            None => (&data.raw[..]).into(),
+        };
+        let bytes = self.llvm.const_string(&raw, false);
         let global = self.module.add_global(bytes.get_type(), None, "const");
         global.set_initializer(&bytes);
         global.set_constant(true);
@@ -490,12 +530,17 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
     fn const_from_bytes(
         &self,
         op: Operation,
+        ty: Type,
         lt: BasicTypeEnum<'ctx>,
         raw: &[u8],
     ) -> R<BasicValueEnum<'ctx>> {
         let mut bits = 0u64;
         for (i, &byte) in raw.iter().take(8).enumerate() {
             bits |= u64::from(byte) << (8 * i);
+        }
+        if let Some(n) = narrow_of(self.ir, ty) {
+            let value = narrow_value(n, bits as u16);
+            return Ok(self.llvm.f32_type().const_float(f64::from(value)).into());
         }
         Ok(match lt {
             BasicTypeEnum::IntType(t) => t.const_int(bits, false).into(),
@@ -642,7 +687,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
                 // expression that need not fold (an f64 read as 4 bytes was 0).
                 let width = ir.int_or_float_bit_width(ty).unwrap_or(32);
                 let raw = (*bits as u64).to_le_bytes();
-                self.const_from_bytes(op, lt, &raw[..(width as usize).div_ceil(8).min(8)])
+                self.const_from_bytes(op, ty, lt, &raw[..(width as usize).div_ceil(8).min(8)])
             }
             _ => Err(HostError::at(ir, op, "unsupported constant")),
         }
