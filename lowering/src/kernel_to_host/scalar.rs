@@ -483,7 +483,7 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             }
             Narrow::BF16 => {
                 let bits = self.bf16_bits(x)?;
-                self.from_bf16_bits(bits)?
+                self.bf16_from_bits(bits)?
             }
         })
     }
@@ -503,7 +503,7 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
         Ok(b.build_select(nan, quiet, rounded, "")?.into_int_value())
     }
 
-    fn from_bf16_bits(&self, high: IntValue<'ctx>) -> Result<FloatValue<'ctx>, HostError> {
+    fn bf16_from_bits(&self, high: IntValue<'ctx>) -> Result<FloatValue<'ctx>, HostError> {
         let f32t = self.llvm.f32_type();
         Ok(self
             .builder
@@ -512,7 +512,7 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
     }
 
     /// A narrow float loaded from memory (`half` or `i16` bits) as its f32.
-    pub fn from_memory(
+    pub fn widen_loaded(
         &self,
         v: BasicValueEnum<'ctx>,
         n: Narrow,
@@ -526,14 +526,14 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
                 let i32t = self.llvm.i32_type();
                 let wide = b.build_int_z_extend(v.into_int_value(), i32t, "")?;
                 let high = b.build_left_shift(wide, i32t.const_int(16, false), "")?;
-                self.from_bf16_bits(high)?.into()
+                self.bf16_from_bits(high)?.into()
             }
         })
     }
 
     /// An f32 rounded to narrow float `n`, as it is stored (`half` or `i16`
     /// bits).
-    pub fn to_memory(
+    pub fn narrow_for_store(
         &self,
         v: BasicValueEnum<'ctx>,
         n: Narrow,

@@ -74,7 +74,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         })?;
         let v = self.builder.build_load(mt, p, "")?;
         match narrow_of(self.ir, element) {
-            Some(n) => self.scalar_emitter().from_memory(v, n),
+            Some(n) => self.scalar_emitter().widen_loaded(v, n),
             None => Ok(v),
         }
     }
@@ -144,7 +144,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         narrow: Option<Narrow>,
     ) -> R<BasicValueEnum<'ctx>> {
         match narrow {
-            Some(n) => self.scalar_emitter().to_memory(v, n),
+            Some(n) => self.scalar_emitter().narrow_for_store(v, n),
             None => Ok(v),
         }
     }
