@@ -11,6 +11,7 @@ pub mod fusion_chains;
 mod graph;
 mod graph_fold;
 mod graph_layout;
+mod graph_precision;
 mod inline;
 mod reconcile_casts;
 mod symbol_dce;
@@ -30,6 +31,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(graph::GraphVerify::registration());
     registry.register(graph_fold::GraphFoldConstants::registration());
     registry.register(graph_layout::GraphEliminateLayout::registration());
+    registry.register(graph_precision::GraphConvertPrecision::registration());
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(symbol_dce::SymbolDce::registration());

@@ -79,6 +79,26 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
     passes.push(PassSpec::new("canonicalize"));
     // Transposes and reshapes sink through elementwise ops and cancel.
     passes.push(PassSpec::new("graph-eliminate-layout"));
+    // Reduced precision: f32 ops compute in f16/bf16, sums in the
+    // accumulate precision.
+    if g.precision != Precision::F32 {
+        let keep: Vec<&str> = g
+            .keep_fp32
+            .iter()
+            .map(String::as_str)
+            .filter(|n| {
+                !n.is_empty()
+                    && n.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            })
+            .collect();
+        passes.push(
+            PassSpec::new("graph-convert-precision")
+                .option("precision", g.precision.name(), "f16")
+                .option("accumulate", g.accumulate_precision.name(), "f32")
+                .option("keep-fp32", keep.join(","), String::new()),
+        );
+    }
     if o.constant_folding.enabled {
         passes.push(PassSpec::new("graph-fold-constants").option(
             "max-elements",
@@ -228,27 +248,6 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
         "codegen.target",
         "only the host back end exists yet",
     );
-    let precision = "no precision pass exists yet; the host back end computes in the model's types";
-    note(
-        r.codegen.precision != Precision::F32,
-        "codegen.precision",
-        precision,
-    );
-    note(
-        r.codegen.accumulate_precision != Precision::F32,
-        "codegen.accumulate_precision",
-        precision,
-    );
-    note(
-        r.codegen.emulate_precision_casts,
-        "codegen.emulate_precision_casts",
-        precision,
-    );
-    note(
-        !r.codegen.keep_fp32.is_empty(),
-        "codegen.keep_fp32",
-        precision,
-    );
     note(
         r.codegen.threads != d.codegen.threads,
         "codegen.threads",
@@ -256,12 +255,17 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
     );
     let runtime = "recorded; the runtime does not read recipes yet";
     note(r.runtime != d.runtime, "runtime", runtime);
-    let mut contracts = r.contracts.clone();
-    contracts.max_activation_bytes = d.contracts.max_activation_bytes;
+    // max_activation_bytes is checked by convert-tensor-to-kernel, the
+    // tolerance by `strata run --check`.
     note(
-        contracts != d.contracts,
-        "contracts",
-        "recorded (max_activation_bytes is checked by convert-tensor-to-kernel; the rest once compiled artifacts exist)",
+        r.contracts.custom_ops != d.contracts.custom_ops,
+        "contracts.custom_ops",
+        "recorded in artifacts; custom ops are not compiled in graph mode yet",
+    );
+    note(
+        r.contracts.inputs != d.contracts.inputs,
+        "contracts.inputs",
+        "recorded; inputs are not checked against it yet",
     );
     out
 }

@@ -96,3 +96,28 @@ fn max_activation_bytes_is_a_located_error() {
     ));
     assert!(fits.is_ok(), "a plan at the limit compiles");
 }
+
+#[test]
+fn reduced_precision_stays_within_the_recipe_tolerance() {
+    let input = npy::load(&example("encoder_input_x.npy")).expect("input");
+    let (ctx, module) = import_example("encoder.onnx");
+    let f = lookup_function(&ctx, module, "main").expect("@main");
+    let want = run_function(&ctx, f, vec![input.clone()]).expect("eager");
+    for (precision, tolerance) in [
+        ("f16", Tolerance::new(1e-2, 1e-3)),
+        ("bf16", Tolerance::new(5e-2, 2e-2)),
+    ] {
+        let recipe = format!("[codegen]\nprecision = \"{precision}\"\n");
+        let (mut ctx, module) = import_example("encoder.onnx");
+        let shapes = [input.shape().to_vec()];
+        let model = compile_with(&mut ctx, module, "main", &shapes, 1, &pipeline(&recipe))
+            .unwrap_or_else(|e| panic!("{precision}: {e}"));
+        let got = model.run(std::slice::from_ref(&input)).expect("runs");
+        allclose(&got[0], &want[0], tolerance).unwrap_or_else(|m| panic!("{precision}: {m}"));
+        // The precision is real: the result is not the f32 one.
+        assert!(
+            allclose(&got[0], &want[0], Tolerance::new(1e-6, 1e-7)).is_err(),
+            "{precision} computed like f32"
+        );
+    }
+}

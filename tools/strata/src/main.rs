@@ -88,6 +88,11 @@ enum Command {
         /// booleans exactly. A mismatch is an error (exit status 1).
         #[arg(long = "expect", value_name = "NAME=FILE")]
         expects: Vec<String>,
+        /// Graph mode: also run the model eagerly on the same inputs and
+        /// compare (within the recipe's `contracts.tolerance`, else
+        /// --rtol/--atol, else the dtype's); a mismatch is an error.
+        #[arg(long)]
+        check: bool,
         /// The relative tolerance of --expect (default: by dtype, 1e-4 for f32).
         #[arg(long)]
         rtol: Option<f64>,
@@ -228,6 +233,7 @@ fn main() -> ExitCode {
             atol,
             threads,
             recipe,
+            check,
         } => run(
             &model,
             mode.as_deref(),
@@ -235,6 +241,7 @@ fn main() -> ExitCode {
             output_dir.as_deref(),
             RunOptions {
                 recipe: recipe.as_deref(),
+                check,
                 seed,
                 dims: &dims,
                 function: &function,
@@ -544,6 +551,8 @@ pub(crate) fn random_tensor(
 pub(crate) struct RunOptions<'a> {
     /// `--recipe`: graph mode compiles with it; an artifact must match it.
     pub recipe: Option<&'a Path>,
+    /// `--check`: compare graph mode with eager mode.
+    pub check: bool,
     pub seed: u64,
     pub dims: &'a [String],
     pub function: &'a str,
@@ -596,6 +605,7 @@ fn run(
     let mode = mode.unwrap_or("eager");
     let RunOptions {
         recipe,
+        check,
         seed,
         dims,
         function,
@@ -620,17 +630,50 @@ fn run(
         "graph" => {
             check_graph_inputs(&ctx, model, func, &in_names, &args)?;
             let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
-            let pipeline = match recipe {
-                Some(path) => recipe::load(path)?.pipeline(),
-                None => strata_runtime::compiled::HOST_PIPELINE.to_string(),
+            let loaded = match recipe {
+                Some(path) => Some(recipe::load(path)?),
+                None => None,
+            };
+            let pipeline = loaded.as_ref().map_or_else(
+                || strata_runtime::compiled::HOST_PIPELINE.to_string(),
+                strata_recipe::Recipe::pipeline,
+            );
+            // The reference, before compiling changes the module.
+            let eager = if check {
+                Some(
+                    run_function(&ctx, func, args.clone())
+                        .map_err(|e| DriverError::Message(e.to_string()))?,
+                )
+            } else {
+                None
+            };
+            let contract = loaded.as_ref().map(|r| r.contracts.tolerance.clone());
+            let tolerance_of = |dtype: DType| {
+                let by_dtype = Tolerance::for_dtype(dtype);
+                Tolerance::new(
+                    contract
+                        .as_ref()
+                        .and_then(|c| c.rtol)
+                        .or(tolerance.0)
+                        .unwrap_or(by_dtype.rtol),
+                    contract
+                        .as_ref()
+                        .and_then(|c| c.atol)
+                        .or(tolerance.1)
+                        .unwrap_or(by_dtype.atol),
+                )
             };
             let compiled = strata_runtime::compiled::compile_with(
                 &mut ctx, module, function, &shapes, threads, &pipeline,
             )
             .map_err(|e| compile_error(&ctx, e))?;
-            compiled
+            let outputs = compiled
                 .run(&args)
-                .map_err(|e| DriverError::Message(e.to_string()))?
+                .map_err(|e| DriverError::Message(e.to_string()))?;
+            if let Some(eager) = eager {
+                check_against_eager(&out_names, &outputs, &eager, &tolerance_of)?;
+            }
+            outputs
         }
         other => {
             return Err(DriverError::Message(format!(
@@ -646,6 +689,35 @@ fn run(
     }
     write_outputs(&out_names, &outputs, output_dir, print)?;
     compare_outputs(&out_names, &outputs, &expected, tolerance)
+}
+
+/// `strata run --check`: each graph-mode output against eager mode's,
+/// within `tolerance_of` its dtype; every mismatch is reported.
+fn check_against_eager(
+    out_names: &[String],
+    graph: &[Tensor],
+    eager: &[Tensor],
+    tolerance_of: &dyn Fn(DType) -> Tolerance,
+) -> Result<(), DriverError> {
+    let mut mismatches = Vec::new();
+    for ((name, g), e) in out_names.iter().zip(graph).zip(eager) {
+        let tol = tolerance_of(e.dtype());
+        match allclose(g, e, tol) {
+            Ok(()) => println!(
+                "check: {name}: graph mode matches eager mode (rtol {}, atol {})",
+                tol.rtol, tol.atol
+            ),
+            Err(m) => mismatches.push(format!(
+                "check: {name}: graph mode does not match eager mode (rtol {}, atol {}): {m}",
+                tol.rtol, tol.atol
+            )),
+        }
+    }
+    if mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(DriverError::Message(mismatches.join("\n")))
+    }
 }
 
 /// Prints each output's dtype and shape (and values with `print`), and
