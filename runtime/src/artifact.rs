@@ -44,6 +44,11 @@ pub struct ArtifactSource {
     /// The model's input and output names, in order.
     pub input_names: Vec<String>,
     pub output_names: Vec<String>,
+    /// The implementation of each registered custom op: name to
+    /// (implementation version, sha256), as
+    /// [`CustomOpLibrary::implementations`](crate::custom_c::CustomOpLibrary::implementations)
+    /// gives them. The manifest records those the plan calls.
+    pub custom_ops: std::collections::BTreeMap<String, (String, String)>,
 }
 
 /// Why an artifact could not be loaded.
@@ -104,6 +109,7 @@ fn describe(plan: &Plan, manifest: &mut Manifest) {
                     k: g.k,
                     batch: g.batch.clone(),
                 },
+                PlanWork::Custom(c) => Selection::Custom { op: c.op.clone() },
             },
             args: step.args.iter().map(|&b| buffer_ref(b)).collect(),
         })
@@ -140,6 +146,19 @@ pub fn build_artifact(
     let output_specs: Vec<Spec> = plan.outputs.iter().map(|(_, s)| s.clone()).collect();
     manifest.outputs = tensor_specs(&output_specs, &source.output_names, "output");
     describe(&plan, &mut manifest);
+    for step in &plan.steps {
+        if let PlanWork::Custom(c) = &step.work {
+            if manifest.custom_ops.iter().any(|o| o.name == c.op) {
+                continue;
+            }
+            let (version, sha256) = source.custom_ops.get(&c.op).cloned().unwrap_or_default();
+            manifest.custom_ops.push(strata_artifact::CustomOpEntry {
+                name: c.op.clone(),
+                version,
+                sha256,
+            });
+        }
+    }
     let mut text = strata_ir::printer::print_operation(ctx, module, Default::default());
     text.push('\n');
     let mut sections = vec![(PLAN_SECTION.to_string(), text.into_bytes())];
@@ -159,6 +178,20 @@ impl CompiledModel {
         expect: &Expect,
         threads: usize,
     ) -> Result<CompiledModel, LoadError> {
+        CompiledModel::from_artifact_with(artifact, path, expect, threads, &|_| {})
+    }
+
+    /// [`CompiledModel::from_artifact`] for a plan that calls custom ops:
+    /// `register` registers their implementations with the context the plan
+    /// is read into (as [`CustomOpLibrary::register`](crate::custom_c::CustomOpLibrary::register)
+    /// does), and `expect.custom_ops` names the same implementations.
+    pub fn from_artifact_with(
+        artifact: &Artifact,
+        path: &str,
+        expect: &Expect,
+        threads: usize,
+        register: &dyn Fn(&mut Context),
+    ) -> Result<CompiledModel, LoadError> {
         artifact.check(path, expect)?;
         let payload = |message: String| LoadError::Payload {
             path: path.to_string(),
@@ -171,6 +204,7 @@ impl CompiledModel {
             .map_err(|_| payload(format!("section '{PLAN_SECTION}' is not UTF-8")))?;
         let mut ctx = Context::new();
         strata_dialects::register_all(&mut ctx);
+        register(&mut ctx);
         let buffer = SourceBuffer::new(format!("{path}:{PLAN_SECTION}"), text.to_string());
         let render = |ctx: &Context, diags: &[strata_ir::Diagnostic]| {
             diags

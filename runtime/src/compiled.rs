@@ -55,6 +55,8 @@ pub enum CompileError {
 /// Why a compiled model did not run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    #[error("custom op '{op}': {message}")]
+    Custom { op: String, message: String },
     #[error("expected {expected} inputs, got {got}")]
     InputCount { expected: usize, got: usize },
     #[error(
@@ -89,6 +91,20 @@ enum Work {
     Kernel(HostKernel, [i64; 3]),
     /// A library matrix product (`kernel.gemm`).
     Gemm(Gemm),
+    /// A registered custom op's implementation (`kernel.custom_call`).
+    Custom(CustomCall),
+}
+
+/// A `kernel.custom_call`: the implementation, its config (attribute
+/// text, parsed for each call), and the specs of its buffers (the first
+/// `num_inputs` are inputs).
+#[derive(Clone)]
+pub(crate) struct CustomCall {
+    pub op: String,
+    pub kernel: crate::interp::CustomKernel,
+    pub config: Option<String>,
+    pub num_inputs: usize,
+    pub specs: Vec<Spec>,
 }
 
 struct Launch {
@@ -109,6 +125,7 @@ pub(crate) enum PlanWork {
         grid: [i64; 3],
     },
     Gemm(Gemm),
+    Custom(CustomCall),
 }
 
 pub(crate) struct PlanStep {
@@ -507,6 +524,42 @@ pub(crate) fn read_plan(
                     parallel: flops >= PARALLEL_FLOPS,
                 });
             }
+            "kernel.custom_call" => {
+                let call = strata_dialects::kernel::CustomCallOp(op);
+                let op_name = call.name(ctx).unwrap_or_default();
+                let version = call.version(ctx);
+                let kernel = ctx
+                    .registry()
+                    .extension::<crate::interp::CustomKernels>()
+                    .and_then(|k| k.get(&op_name, version))
+                    .cloned()
+                    .ok_or_else(|| {
+                        CompileError::Plan(format!(
+                            "custom op '{op_name}' (version {version}) has no registered implementation"
+                        ))
+                    })?;
+                let config = strata_ir::ods::inherent_attr(ctx, op, "config")
+                    .map(|a| strata_ir::printer::attribute_to_string(ctx, a));
+                let mut args = Vec::new();
+                let mut specs = Vec::new();
+                for v in ctx.operands(op) {
+                    args.push(buf_of(v)?);
+                    specs.push(spec_of(ctx, ctx.value_type(v))?);
+                    touch(&mut allocs, &alloc_of, v, steps.len());
+                }
+                steps.push(PlanStep {
+                    work: PlanWork::Custom(CustomCall {
+                        op: op_name.clone(),
+                        kernel,
+                        config,
+                        num_inputs: call.num_inputs(ctx).unwrap_or(0).max(0) as usize,
+                        specs,
+                    }),
+                    name: format!("custom op {op_name}"),
+                    args,
+                    parallel: false,
+                });
+            }
             "func.return" => {
                 for v in ctx.operands(op) {
                     outputs.push((buf_of(v)?, spec_of(ctx, ctx.value_type(v))?));
@@ -561,6 +614,7 @@ impl CompiledModel {
                     Work::Kernel(kernel, grid)
                 }
                 PlanWork::Gemm(g) => Work::Gemm(g),
+                PlanWork::Custom(c) => Work::Custom(c),
             };
             steps.push(Launch {
                 work,
@@ -635,7 +689,12 @@ impl CompiledModel {
 
     /// Run one step on its buffers (`address` of each), timing it into
     /// `times` when asked.
-    fn run_step(&self, step: &Launch, address: &dyn Fn(Buf) -> u64, times: Option<&mut Vec<f64>>) {
+    fn run_step(
+        &self,
+        step: &Launch,
+        address: &dyn Fn(Buf) -> u64,
+        times: Option<&mut Vec<f64>>,
+    ) -> Result<(), RunError> {
         let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
         let start = times.as_ref().map(|_| Instant::now());
         // SAFETY: the plan was checked when it was built: each buffer is
@@ -647,10 +706,13 @@ impl CompiledModel {
         match &step.work {
             Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, pool) },
             Work::Gemm(g) => unsafe { g.run([args[0], args[1], args[2]], pool) },
+            // SAFETY: as above: each buffer holds its spec's bytes.
+            Work::Custom(c) => unsafe { run_custom(c, &args)? },
         }
         if let (Some(t), Some(start)) = (times, start) {
             t.push(start.elapsed().as_secs_f64() * 1e3);
         }
+        Ok(())
     }
 
     fn run_timed(
@@ -694,10 +756,11 @@ impl CompiledModel {
                 Buf::Const(c) => self.constants[c].as_ptr() as u64,
             }
         };
-        let run_steps = |mut times: Option<&mut Vec<f64>>| {
+        let run_steps = |mut times: Option<&mut Vec<f64>>| -> Result<(), RunError> {
             for step in &self.steps {
-                self.run_step(step, &address, times.as_deref_mut());
+                self.run_step(step, &address, times.as_deref_mut())?;
             }
+            Ok(())
         };
         // With a pool, the whole plan runs on one of its threads: a parallel
         // step then forks from inside the pool (work stealing), not from
@@ -708,8 +771,8 @@ impl CompiledModel {
             .as_ref()
             .filter(|_| self.steps.iter().any(|s| s.parallel))
         {
-            Some(pool) => pool.install(|| run_steps(times.as_deref_mut())),
-            None => run_steps(times),
+            Some(pool) => pool.install(|| run_steps(times.as_deref_mut()))?,
+            None => run_steps(times)?,
         }
         let mut out = Vec::with_capacity(self.outputs.len());
         for (b, spec) in &self.outputs {
@@ -734,6 +797,68 @@ impl CompiledModel {
         }
         Ok(out)
     }
+}
+
+/// Run custom op call `c` on its buffers (`ptrs`, in its specs' order):
+/// copy the inputs into tensors, call the implementation, check its
+/// outputs against the specs and copy them into the output buffers.
+///
+/// # Safety
+/// Each pointer addresses a buffer of its spec's bytes; the output buffers
+/// are not read or written by anything else during the call.
+unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunError> {
+    let fail = |message: String| RunError::Custom {
+        op: c.op.clone(),
+        message,
+    };
+    let bytes_of = |s: &Spec| s.shape.iter().product::<usize>() * s.dtype.byte_size();
+    let mut inputs = Vec::with_capacity(c.num_inputs);
+    for (spec, &p) in c.specs.iter().zip(ptrs).take(c.num_inputs) {
+        let n: usize = spec.shape.iter().product();
+        let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
+        // SAFETY: upheld by the caller; `i1` buffers hold 0 or 1 per byte.
+        unsafe {
+            let src = std::slice::from_raw_parts(p as *const u8, bytes_of(spec));
+            data.as_bytes_mut().copy_from_slice(src);
+        }
+        inputs.push(Tensor::from_parts(spec.shape.clone(), data));
+    }
+    let mut ctx = Context::new();
+    let config = match &c.config {
+        Some(text) => Some(
+            strata_ir::parser::parse_attribute(&mut ctx, text)
+                .map_err(|d| fail(format!("config '{text}': {}", d.message)))?,
+        ),
+        None => None,
+    };
+    let outputs = (c.kernel)(&ctx, config, &inputs).map_err(fail)?;
+    let out_specs = &c.specs[c.num_inputs.min(c.specs.len())..];
+    if outputs.len() != out_specs.len() {
+        return Err(fail(format!(
+            "the implementation returned {} outputs, the op has {}",
+            outputs.len(),
+            out_specs.len()
+        )));
+    }
+    for ((t, spec), &p) in outputs
+        .iter()
+        .zip(out_specs)
+        .zip(&ptrs[c.num_inputs.min(ptrs.len())..])
+    {
+        if t.dtype() != spec.dtype || t.shape() != spec.shape.as_slice() {
+            return Err(fail(format!(
+                "the implementation returned {} {:?}, the op's type is {} {:?}",
+                t.dtype(),
+                t.shape(),
+                spec.dtype,
+                spec.shape
+            )));
+        }
+        let src = t.data().as_bytes();
+        // SAFETY: upheld by the caller; `src` has the spec's bytes.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), p as *mut u8, src.len()) };
+    }
+    Ok(())
 }
 
 /// Specialize `func` of `module` to `shapes` (one per input), lower it to a

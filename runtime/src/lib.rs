@@ -8,6 +8,7 @@
 
 pub mod artifact;
 pub mod compiled;
+pub mod custom_c;
 pub mod interp;
 pub mod kernels;
 pub mod npy;

@@ -42,4 +42,5 @@ pub fn register(ctx: &mut Context) {
     ConstantOp::register(ctx);
     ViewOp::register(ctx);
     GemmOp::register(ctx);
+    CustomCallOp::register(ctx);
 }

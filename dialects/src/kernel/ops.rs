@@ -2,7 +2,7 @@
 //! the ops in its body) and the host plan (`kernel.launch`, arena buffers).
 
 use strata_ir::ods::constraints::{
-    AnyType, EnumSpec, EnumStorage, FunctionTypeAttr, I32Attr, I64Attr, StrAttr,
+    AnyAttr, AnyType, EnumSpec, EnumStorage, FunctionTypeAttr, I32Attr, I64Attr, StrAttr,
 };
 use strata_ir::{attr_constraint, enum_attr, op, type_constraint, TypeKind};
 
@@ -12,7 +12,7 @@ use crate::kernel::syntax::{
 use crate::kernel::types::is_ptr_like;
 use crate::kernel::verify::{
     infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_dot, verify_expand_dims,
-    verify_gemm, verify_kernel_func, verify_launch, verify_load, verify_range, verify_reduce,
+    verify_custom_call, verify_gemm, verify_kernel_func, verify_launch, verify_load, verify_range, verify_reduce,
     verify_reduce_regions, verify_return, verify_splat, verify_store, verify_view, verify_yield,
 };
 
@@ -341,4 +341,19 @@ pub struct GemmOp {
     lhs_strides: Attr<I64Array>,
     rhs_strides: Attr<I64Array>,
     out_strides: Attr<I64Array>,
+}
+
+/// A step of the host plan that calls a registered custom op's
+/// implementation on whole buffers: the first `num_inputs` buffers are its
+/// inputs, the rest its outputs (arena buffers it writes).
+#[op("kernel.custom_call",
+     format = "$name `(` $buffers `)` attr-dict `:` type($buffers)",
+     verify = verify_custom_call)]
+pub struct CustomCallOp {
+    name: Attr<StrAttr>,
+    #[default = "1"]
+    version: Attr<I64Attr>,
+    config: OptionalAttr<AnyAttr>,
+    num_inputs: Attr<I64Attr>,
+    buffers: Variadic<StaticMemRef>,
 }

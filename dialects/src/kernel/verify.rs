@@ -543,3 +543,18 @@ pub(crate) fn verify_gemm(ctx: &Context, op: Operation) -> Result<(), Diagnostic
     }
     Ok(())
 }
+
+/// `kernel.custom_call`: `num_inputs` lies within the buffers.
+pub(crate) fn verify_custom_call(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let call = super::CustomCallOp(op);
+    let n = call.num_inputs(ctx).unwrap_or(-1);
+    let buffers = ctx.num_operands(op) as i64;
+    if n < 0 || n > buffers {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!("num_inputs is {n}, but the call has {buffers} buffers"),
+        ));
+    }
+    Ok(())
+}

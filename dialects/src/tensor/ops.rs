@@ -4,7 +4,7 @@
 
 use strata_ir::affine::AffineMap;
 use strata_ir::attributes::AttrKind;
-use strata_ir::ods::constraints::{AnyType, I64Attr, Index, TypedAttr};
+use strata_ir::ods::constraints::{AnyAttr, AnyType, I64Attr, Index, StrAttr, TypedAttr};
 use strata_ir::ods::AttrSyntax;
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
@@ -280,4 +280,21 @@ pub struct FusionOp {
      verify = verify_yield)]
 pub struct YieldOp {
     values: Variadic<AnyType>,
+}
+
+/// A call of a registered custom op: `graph.custom` below the graph level.
+///
+/// Its implementation (registered with the runtime, in Rust or from a
+/// shared library through the C ABI) computes the results from whole
+/// tensors; it is never fused and becomes a `kernel.custom_call` of the
+/// host plan.
+#[op("tensor.custom",
+     format = "$name `(` $inputs `)` attr-dict `:` functional-type(operands, results)")]
+pub struct CustomOp {
+    name: Attr<StrAttr>,
+    #[default = "1"]
+    version: Attr<I64Attr>,
+    config: OptionalAttr<AnyAttr>,
+    inputs: Variadic<AnyRankedTensor>,
+    outputs: VariadicResult<AnyRankedTensor>,
 }

@@ -163,7 +163,31 @@ fn plan_op(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
     if let Some(plan) = structured::plan(ctx, op) {
         return plan;
     }
+    if ctx.op_name_str(op) == strata_dialects::graph::CustomOp::NAME {
+        return plan_custom(ctx, op);
+    }
     Err("cannot be lowered to tensor yet".into())
+}
+
+/// `graph.custom` becomes `tensor.custom` (same name, version, config and
+/// operands; static result types): the runtime calls the op's registered
+/// implementation on whole tensors.
+fn plan_custom(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
+    let results: Vec<Value> = ctx.results(op).collect();
+    let types = results
+        .into_iter()
+        .map(|r| static_type(ctx, r))
+        .collect::<Result<Vec<Type>, String>>()?;
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let ident = ctx.ident(strata_dialects::tensor::CustomOp::NAME);
+        let mut state = strata_ir::OperationState::new(ident, ctx.op_loc(op));
+        state.operands = ctx.operands(op).collect();
+        state.result_types = types;
+        state.properties = ctx.op_properties(op);
+        let call = ctx.create_operation(state);
+        ctx.insert_op_before(op, call);
+        ctx.results(call).collect()
+    }))
 }
 
 /// The type of `v` as the tensor ops take it: a ranked tensor with a

@@ -88,7 +88,10 @@ pub fn plan_arena(ctx: &mut Context, host: Operation, reuse: bool) -> Planned {
     // The peak of live bytes, at an op that reads or writes a buffer.
     let (mut peak_live_bytes, mut peak_op) = (0u64, None);
     for (i, &op) in ops.iter().enumerate() {
-        if !matches!(ctx.op_name_str(op), "kernel.launch" | "kernel.gemm") {
+        if !matches!(
+            ctx.op_name_str(op),
+            "kernel.launch" | "kernel.gemm" | "kernel.custom_call"
+        ) {
             continue;
         }
         let live: u64 = allocs
