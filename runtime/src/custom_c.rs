@@ -55,8 +55,15 @@ type InferFn = unsafe extern "C" fn(
     *mut c_char,
     usize,
 ) -> i32;
-type ComputeFn =
-    unsafe extern "C" fn(*const c_char, *const CTensor, i32, *mut CTensor, i32, *mut c_char, usize) -> i32;
+type ComputeFn = unsafe extern "C" fn(
+    *const c_char,
+    *const CTensor,
+    i32,
+    *mut CTensor,
+    i32,
+    *mut c_char,
+    usize,
+) -> i32;
 
 #[repr(C)]
 struct OpDesc {
@@ -165,7 +172,11 @@ fn tensor_type(dtype: DType, dims: &[i64]) -> Result<TensorType, String> {
 
 impl LibraryOp {
     /// The library's `infer` on `inputs`; `config` as MLIR text.
-    fn infer(&self, config: Option<&CString>, inputs: &[TensorType]) -> Result<Vec<TensorType>, String> {
+    fn infer(
+        &self,
+        config: Option<&CString>,
+        inputs: &[TensorType],
+    ) -> Result<Vec<TensorType>, String> {
         let mut outputs = vec![
             TensorType {
                 dtype: 0,
@@ -403,7 +414,12 @@ impl CustomOpLibrary {
     pub fn implementations(&self) -> BTreeMap<String, (String, String)> {
         self.ops
             .iter()
-            .map(|o| (o.name.clone(), (o.impl_version.clone(), self.sha256.clone())))
+            .map(|o| {
+                (
+                    o.name.clone(),
+                    (o.impl_version.clone(), self.sha256.clone()),
+                )
+            })
             .collect()
     }
 }

@@ -111,14 +111,17 @@ fn an_artifact_needs_the_implementation_it_was_compiled_against() {
     let artifact = Artifact::from_bytes(&artifact.to_bytes(), "m.strata").expect("reads");
     let entry = &artifact.manifest.custom_ops[0];
     assert_eq!(
-        (entry.name.as_str(), entry.version.as_str(), entry.sha256.as_str()),
+        (
+            entry.name.as_str(),
+            entry.version.as_str(),
+            entry.sha256.as_str()
+        ),
         ("example.ScaledSilu", "1.0.0", library.sha256.as_str())
     );
-    assert!(artifact
-        .manifest
-        .kernels
-        .iter()
-        .any(|k| k.selection == Selection::Custom { op: "example.ScaledSilu".into() }));
+    assert!(artifact.manifest.kernels.iter().any(|k| k.selection
+        == Selection::Custom {
+            op: "example.ScaledSilu".into()
+        }));
 
     let expect_for = |lib: &CustomOpLibrary| {
         let mut e = Expect::new(HOST_TARGET);
@@ -149,7 +152,13 @@ fn an_artifact_needs_the_implementation_it_was_compiled_against() {
                 artifact: library.sha256.clone(),
                 registered: other.sha256.clone(),
             }));
-            assert!(mismatches.iter().any(|m| matches!(m, Mismatch::CustomOp { field: "version", .. })));
+            assert!(mismatches.iter().any(|m| matches!(
+                m,
+                Mismatch::CustomOp {
+                    field: "version",
+                    ..
+                }
+            )));
         }
         Err(e) => panic!("not a refusal: {e}"),
         Ok(_) => panic!("another implementation was accepted"),
@@ -177,8 +186,13 @@ fn a_library_without_the_entry_point_is_an_error() {
         .status()
         .expect("cc");
     assert!(status.success());
-    let err = CustomOpLibrary::load(&lib).err().expect("refused").to_string();
+    let err = CustomOpLibrary::load(&lib)
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(err.contains("not a strata custom-op library"), "{err}");
-    let missing = CustomOpLibrary::load(&dir.join("nope.so")).err().expect("missing");
+    let missing = CustomOpLibrary::load(&dir.join("nope.so"))
+        .err()
+        .expect("missing");
     assert!(missing.to_string().contains("nope.so"));
 }

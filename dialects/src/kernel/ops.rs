@@ -11,9 +11,10 @@ use crate::kernel::syntax::{
 };
 use crate::kernel::types::is_ptr_like;
 use crate::kernel::verify::{
-    infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_dot, verify_expand_dims,
-    verify_custom_call, verify_gemm, verify_kernel_func, verify_launch, verify_load, verify_range, verify_reduce,
-    verify_reduce_regions, verify_return, verify_splat, verify_store, verify_view, verify_yield,
+    infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_custom_call, verify_dot,
+    verify_expand_dims, verify_gemm, verify_kernel_func, verify_launch, verify_load, verify_range,
+    verify_reduce, verify_reduce_regions, verify_return, verify_splat, verify_store, verify_view,
+    verify_yield,
 };
 
 /// The axes of a launch grid.

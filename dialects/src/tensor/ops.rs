@@ -288,8 +288,10 @@ pub struct YieldOp {
 /// shared library through the C ABI) computes the results from whole
 /// tensors; it is never fused and becomes a `kernel.custom_call` of the
 /// host plan.
-#[op("tensor.custom",
-     format = "$name `(` $inputs `)` attr-dict `:` functional-type(operands, results)")]
+#[op(
+    "tensor.custom",
+    format = "$name `(` $inputs `)` attr-dict `:` functional-type(operands, results)"
+)]
 pub struct CustomOp {
     name: Attr<StrAttr>,
     #[default = "1"]

@@ -347,8 +347,7 @@ fn convert_function(
             "tensor.custom" => {
                 // The implementation's inputs, then arena buffers for its
                 // outputs; name, version and config as the op has them.
-                let mut operands: Vec<Value> =
-                    b.ctx.operands(op).map(|v| buffers[&v]).collect();
+                let mut operands: Vec<Value> = b.ctx.operands(op).map(|v| buffers[&v]).collect();
                 let num_inputs = operands.len();
                 let i64t = b.ctx.integer_type(64);
                 for r in b.ctx.results(op).collect::<Vec<_>>() {
@@ -361,10 +360,7 @@ fn convert_function(
                     buffers.insert(r, buf);
                     operands.push(buf);
                 }
-                let mut props = vec![(
-                    "num_inputs",
-                    b.ctx.integer_attr(i64t, num_inputs as i128),
-                )];
+                let mut props = vec![("num_inputs", b.ctx.integer_attr(i64t, num_inputs as i128))];
                 for key in ["name", "version", "config"] {
                     if let Some(a) = strata_ir::ods::inherent_attr(b.ctx, op, key) {
                         props.push((key, a));
@@ -374,7 +370,13 @@ fn convert_function(
                     .name(b.ctx)
                     .unwrap_or_default();
                 b.op("kernel.custom_call", &operands, &[], props);
-                chains::place(b.ctx, &[op], &format!("custom op {name}"), false, &mut placed);
+                chains::place(
+                    b.ctx,
+                    &[op],
+                    &format!("custom op {name}"),
+                    false,
+                    &mut placed,
+                );
             }
             "tensor.reshape" => {
                 let src = buffers[&b.ctx.operand(op, 0)];

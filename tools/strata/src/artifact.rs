@@ -53,7 +53,13 @@ pub(crate) fn run(
     if let Some(recipe) = o.recipe {
         expect.recipe_sha256 = Some(crate::recipe::load(recipe)?.sha256());
     }
-    let model = CompiledModel::from_artifact(&artifact, &file, &expect, o.threads)
+    expect.custom_ops = crate::custom_op_implementations();
+    let register = |ctx: &mut strata_ir::Context| {
+        for library in crate::custom_op_libs() {
+            library.register(ctx);
+        }
+    };
+    let model = CompiledModel::from_artifact_with(&artifact, &file, &expect, o.threads, &register)
         .map_err(|e| DriverError::Message(e.to_string()))?;
 
     let in_names: Vec<String> = manifest.inputs.iter().map(|s| s.name.clone()).collect();
