@@ -439,6 +439,17 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             "math.expm1" => self.libm(op, "expm1", rt, a(0)?)?,
             _ => return Err(unsupported()),
         };
+        self.round_result(name, v, result)
+    }
+
+    /// `v`, the value of op `name` with result type `result`, rounded to
+    /// it when it is a narrow float the exact value may not be one of.
+    fn round_result(
+        &self,
+        name: &str,
+        v: BasicValueEnum<'ctx>,
+        result: Type,
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
         // A narrow float result is rounded to its type where the op's exact
         // value may not be one: conversions into it and arithmetic (`addf`
         // of two f16 is computed in f32, then rounded, as IEEE f16 addition
@@ -458,7 +469,7 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
                     | "arith.divf"
                     | "arith.remf"
             ) || (name.starts_with("math.") && name != "math.absf" && name != "math.copysign");
-        match narrow_of(ir, result) {
+        match narrow_of(self.ir, result) {
             Some(n) if rounds => Ok(self.round_to(float(v), n)?.into()),
             _ => Ok(v),
         }

@@ -344,40 +344,7 @@ fn convert_function(
                 let v = b.value("kernel.constant", &[], mem, vec![("value", value)]);
                 buffers.insert(r, v);
             }
-            "tensor.custom" => {
-                // The implementation's inputs, then arena buffers for its
-                // outputs; name, version and config as the op has them.
-                let mut operands: Vec<Value> = b.ctx.operands(op).map(|v| buffers[&v]).collect();
-                let num_inputs = operands.len();
-                let i64t = b.ctx.integer_type(64);
-                for r in b.ctx.results(op).collect::<Vec<_>>() {
-                    let ty = b.ctx.value_type(r);
-                    let mem = memref_of(b.ctx, ty).ok_or_else(|| {
-                        Diagnostic::op_error(b.ctx, op, "a custom op result of dynamic shape")
-                    })?;
-                    let zero = b.ctx.integer_attr(i64t, 0);
-                    let buf = b.value("kernel.alloc", &[], mem, vec![("offset", zero)]);
-                    buffers.insert(r, buf);
-                    operands.push(buf);
-                }
-                let mut props = vec![("num_inputs", b.ctx.integer_attr(i64t, num_inputs as i128))];
-                for key in ["name", "version", "config"] {
-                    if let Some(a) = strata_ir::ods::inherent_attr(b.ctx, op, key) {
-                        props.push((key, a));
-                    }
-                }
-                let name = strata_dialects::tensor::CustomOp(op)
-                    .name(b.ctx)
-                    .unwrap_or_default();
-                b.op("kernel.custom_call", &operands, &[], props);
-                chains::place(
-                    b.ctx,
-                    &[op],
-                    &format!("custom op {name}"),
-                    false,
-                    &mut placed,
-                );
-            }
+            "tensor.custom" => emit_custom_call(&mut b, op, &mut buffers, &mut placed)?,
             "tensor.reshape" => {
                 let src = buffers[&b.ctx.operand(op, 0)];
                 let r = b.ctx.result(op, 0);
@@ -432,6 +399,42 @@ fn convert_function(
         arena_bytes: planned.arena_bytes,
         unplanned_bytes: planned.unplanned_bytes,
     })
+}
+
+/// `tensor.custom` as a `kernel.custom_call` of the host plan: its inputs'
+/// buffers, then new arena buffers for its outputs; name, version and
+/// config as the op has them.
+fn emit_custom_call(
+    b: &mut builder::KernelBuilder<'_>,
+    op: Operation,
+    buffers: &mut HashMap<Value, Value>,
+    placed: &mut Vec<chains::Placed>,
+) -> Result<(), Diagnostic> {
+    let mut operands: Vec<Value> = b.ctx.operands(op).map(|v| buffers[&v]).collect();
+    let num_inputs = operands.len();
+    let i64t = b.ctx.integer_type(64);
+    for r in b.ctx.results(op).collect::<Vec<_>>() {
+        let ty = b.ctx.value_type(r);
+        let mem = memref_of(b.ctx, ty).ok_or_else(|| {
+            Diagnostic::op_error(b.ctx, op, "a custom op result of dynamic shape")
+        })?;
+        let zero = b.ctx.integer_attr(i64t, 0);
+        let buf = b.value("kernel.alloc", &[], mem, vec![("offset", zero)]);
+        buffers.insert(r, buf);
+        operands.push(buf);
+    }
+    let mut props = vec![("num_inputs", b.ctx.integer_attr(i64t, num_inputs as i128))];
+    for key in ["name", "version", "config"] {
+        if let Some(a) = strata_ir::ods::inherent_attr(b.ctx, op, key) {
+            props.push((key, a));
+        }
+    }
+    let name = strata_dialects::tensor::CustomOp(op)
+        .name(b.ctx)
+        .unwrap_or_default();
+    b.op("kernel.custom_call", &operands, &[], props);
+    chains::place(b.ctx, &[op], &format!("custom op {name}"), false, placed);
+    Ok(())
 }
 
 /// Emits the kernels (or library calls) and launches of groups into the

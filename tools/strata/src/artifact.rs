@@ -53,9 +53,9 @@ pub(crate) fn run(
     if let Some(recipe) = o.recipe {
         expect.recipe_sha256 = Some(crate::recipe::load(recipe)?.sha256());
     }
-    expect.custom_ops = crate::custom_op_implementations();
+    expect.custom_ops = crate::custom::implementations();
     let register = |ctx: &mut strata_ir::Context| {
-        for library in crate::custom_op_libs() {
+        for library in crate::custom::libraries() {
             library.register(ctx);
         }
     };

@@ -32,7 +32,7 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
         None => None,
     };
     if let Some(r) = &recipe {
-        crate::check_custom_op_contracts(r)?;
+        crate::custom::check_contracts(r)?;
     }
     let recipe_target = recipe.as_ref().map_or("host", |r| r.codegen.target.name());
     let target = o.target.unwrap_or(recipe_target);
@@ -197,7 +197,7 @@ fn write_artifact(
         },
         input_names: in_names,
         output_names: out_names,
-        custom_ops: crate::custom_op_implementations(),
+        custom_ops: crate::custom::implementations(),
     };
     let artifact = strata_runtime::artifact::build_artifact(&ctx, module, &source)
         .map_err(|e| compile_error(&ctx, e))?;

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 mod artifact;
 mod bench;
 mod compile;
+mod custom;
 mod recipe;
 
 use clap::{Parser, Subcommand};
@@ -28,60 +29,6 @@ struct Cli {
     custom_op_libs: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
-}
-
-/// The custom-op libraries of `--custom-op-lib`, loaded once.
-static CUSTOM_OP_LIBS: std::sync::OnceLock<Vec<strata_runtime::custom_c::CustomOpLibrary>> =
-    std::sync::OnceLock::new();
-
-/// The loaded custom-op libraries.
-pub(crate) fn custom_op_libs() -> &'static [strata_runtime::custom_c::CustomOpLibrary] {
-    CUSTOM_OP_LIBS.get().map_or(&[], Vec::as_slice)
-}
-
-/// Every registered custom op's implementation: name to (version, sha256).
-pub(crate) fn custom_op_implementations() -> BTreeMap<String, (String, String)> {
-    custom_op_libs()
-        .iter()
-        .flat_map(|l| l.implementations())
-        .collect()
-}
-
-/// The recipe's `contracts.custom_ops` against the registered
-/// implementations: each op it names must be registered, with its version
-/// and the sha256 of its library.
-pub(crate) fn check_custom_op_contracts(recipe: &strata_recipe::Recipe) -> Result<(), DriverError> {
-    let registered = custom_op_implementations();
-    let mut problems = Vec::new();
-    for (name, contract) in &recipe.contracts.custom_ops {
-        match registered.get(name) {
-            None => problems.push(format!(
-                "contracts.custom_ops: '{name}' is not registered (give its library with --custom-op-lib)"
-            )),
-            Some((version, sha256)) => {
-                if *version != contract.version {
-                    problems.push(format!(
-                        "contracts.custom_ops: '{name}' is registered at version {version}, the recipe requires {}",
-                        contract.version
-                    ));
-                }
-                if !sha256.eq_ignore_ascii_case(&contract.sha256) {
-                    problems.push(format!(
-                        "contracts.custom_ops: '{name}' is registered with sha256 {sha256}, the recipe requires {}",
-                        contract.sha256
-                    ));
-                }
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(DriverError::Message(format!(
-            "error: {}",
-            problems.join("\nerror: ")
-        )))
-    }
 }
 
 #[derive(Subcommand)]
@@ -271,7 +218,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let _ = CUSTOM_OP_LIBS.set(libraries);
+    custom::set_libraries(libraries);
     let result = match cli.command {
         Command::Import {
             model,
@@ -395,7 +342,7 @@ pub(crate) fn new_context() -> Context {
     let mut ctx = Context::new();
     strata_dialects::register_all(&mut ctx);
     strata_runtime::interp::install_folding(&mut ctx);
-    for library in custom_op_libs() {
+    for library in custom::libraries() {
         library.register(&mut ctx);
     }
     ctx
@@ -707,7 +654,7 @@ fn run(
                 None => None,
             };
             if let Some(r) = &loaded {
-                check_custom_op_contracts(r)?;
+                custom::check_contracts(r)?;
             }
             let pipeline = loaded.as_ref().map_or_else(
                 || strata_runtime::compiled::HOST_PIPELINE.to_string(),

@@ -1,0 +1,522 @@
+//! `graph` exe mode on the CPU: a model compiled into one plan of
+//! JIT-compiled kernels on one arena, run in process.
+//!
+//! [`compile`] specializes a function to its input shapes and runs
+//! [`HOST_PIPELINE`]; [`CompiledModel::from_kernel_module`] turns
+//! the resulting host plan into steps and compiles its kernels with LLVM;
+//! [`CompiledModel::run`] checks the inputs against the shapes the plan was
+//! compiled for, runs the launches on a thread pool, and returns the
+//! outputs.
+
+use std::time::Instant;
+
+use strata_ir::pass::{OpPassManager, PassRegistry};
+use strata_ir::{Context, Diagnostic, Operation, TypeKind, Value};
+use strata_lowering::kernel_to_host::HostKernels;
+use strata_lowering::llvm::{launch, HostKernel};
+
+use crate::tensor::{DType, Tensor};
+
+mod gemm;
+mod plan;
+
+use gemm::Gemm;
+use plan::run_custom;
+pub(crate) use plan::{read_plan, words, CustomCall, Plan, PlanWork};
+
+/// The passes from `graph` to the host plan, in MLIR's pipeline syntax.
+///
+/// With static shapes, `canonicalize` folds `graph.shape_of` to constants
+/// and `graph-fold-constants` what depends on them (shape computations);
+/// after the conversion `canonicalize` cleans the kernels' index arithmetic.
+/// This is the pipeline of the default recipe (`recipes/default.toml`).
+///
+/// Kernel selection: f32 and f64 contractions are library matrix products
+/// (the `gemm` crate's register-blocked, cache-blocked GEMM), several times
+/// faster on the host than the generated contraction kernels; their
+/// epilogues run as separate kernels. `HOST_PIPELINE_GENERATED` keeps
+/// every contraction a generated kernel.
+pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
+
+/// [`HOST_PIPELINE`] with generated kernels only.
+pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
+
+/// Why a model did not compile.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// A pass or the kernel generator rejected the IR (each diagnostic is located).
+    #[error("{}", .0.first().map(|d| d.message.as_str()).unwrap_or("compilation failed"))]
+    Diagnostics(Vec<Diagnostic>),
+    /// LLVM could not compile the kernels.
+    #[error(transparent)]
+    Host(#[from] strata_lowering::kernel_to_host::HostError),
+    /// The host plan is not what the executor runs.
+    #[error("invalid host plan: {0}")]
+    Plan(String),
+    /// The function cannot be specialized to the given input shapes.
+    #[error("cannot compile for these inputs: {0}")]
+    Inputs(String),
+}
+
+/// Why a compiled model did not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("custom op '{op}': {message}")]
+    Custom { op: String, message: String },
+    #[error("expected {expected} inputs, got {got}")]
+    InputCount { expected: usize, got: usize },
+    #[error(
+        "input #{index} is {got_dtype} {got:?}, but the plan was compiled for {dtype} {shape:?}"
+    )]
+    InputMismatch {
+        index: usize,
+        shape: Vec<usize>,
+        dtype: DType,
+        got: Vec<usize>,
+        got_dtype: DType,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Spec {
+    pub shape: Vec<usize>,
+    pub dtype: DType,
+}
+
+/// Where a buffer of the plan lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Buf {
+    Input(usize),
+    Arena(usize),
+    Const(usize),
+}
+
+/// What one step of the plan runs.
+enum Work {
+    /// A compiled kernel on a grid.
+    Kernel(HostKernel, [i64; 3]),
+    /// A library matrix product (`kernel.gemm`).
+    Gemm(Gemm),
+    /// A registered custom op's implementation (`kernel.custom_call`).
+    Custom(CustomCall),
+}
+
+struct Launch {
+    work: Work,
+    name: String,
+    args: Vec<Buf>,
+    /// Whether the step is worth spreading over threads (small steps run
+    /// on the calling thread: a pool's fork and join costs more than they do).
+    parallel: bool,
+}
+
+/// Steps touching fewer bytes than this (their largest buffer), or matrix
+/// products of fewer multiply-adds, run on one thread.
+const PARALLEL_BYTES: u64 = 64 << 10;
+const PARALLEL_FLOPS: u64 = 1 << 20;
+
+/// The time of each launch of a run, in milliseconds, with its kernel.
+pub type KernelTimes = Vec<(String, f64)>;
+
+/// A compiled plan, ready to run.
+pub struct CompiledModel {
+    _jit: HostKernels,
+    steps: Vec<Launch>,
+    inputs: Vec<Spec>,
+    outputs: Vec<(Buf, Spec)>,
+    arena_words: usize,
+    arena_bytes: usize,
+    unplanned_bytes: usize,
+    arena: std::sync::Mutex<Vec<u64>>,
+    constants: Vec<Vec<u64>>,
+    pool: Option<rayon::ThreadPool>,
+    /// Milliseconds spent in LLVM (optimization and code generation).
+    pub llvm_ms: f64,
+}
+
+impl CompiledModel {
+    /// The plan of host function `func` of a module lowered to kernels
+    /// (after `convert-tensor-to-kernel`), with its kernels JIT-compiled;
+    /// `threads` is the size of the thread pool (1: the calling thread).
+    pub fn from_kernel_module(
+        ctx: &Context,
+        module: Operation,
+        func: &str,
+        threads: usize,
+    ) -> Result<CompiledModel, CompileError> {
+        let plan = read_plan(ctx, module, func)?;
+        let start = Instant::now();
+        let jit = strata_lowering::kernel_to_host::compile(ctx, module)?;
+        let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
+        CompiledModel::from_plan(plan, jit, llvm_ms, threads)
+    }
+
+    /// `plan` with the entry points of `jit`, its compiled kernels.
+    pub(crate) fn from_plan(
+        plan: Plan,
+        jit: HostKernels,
+        llvm_ms: f64,
+        threads: usize,
+    ) -> Result<CompiledModel, CompileError> {
+        let mut steps = Vec::with_capacity(plan.steps.len());
+        for step in plan.steps {
+            let work = match step.work {
+                PlanWork::Kernel { callee, grid } => {
+                    let kernel = jit.kernel(&callee).ok_or_else(|| {
+                        CompileError::Plan(format!("no compiled kernel @{callee}"))
+                    })?;
+                    Work::Kernel(kernel, grid)
+                }
+                PlanWork::Gemm(g) => Work::Gemm(g),
+                PlanWork::Custom(c) => Work::Custom(c),
+            };
+            steps.push(Launch {
+                work,
+                name: step.name,
+                args: step.args,
+                parallel: step.parallel,
+            });
+        }
+        let pool = if threads > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(16 << 20)
+                .build()
+                .ok()
+        } else {
+            None
+        };
+        Ok(CompiledModel {
+            _jit: jit,
+            steps,
+            inputs: plan.inputs,
+            outputs: plan.outputs,
+            arena_words: words(plan.arena_bytes) + 8,
+            arena_bytes: plan.arena_bytes,
+            unplanned_bytes: plan.unplanned_bytes,
+            arena: std::sync::Mutex::new(Vec::new()),
+            constants: plan.constants,
+            pool,
+            llvm_ms,
+        })
+    }
+
+    /// Kernels launched per run.
+    pub fn launches(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Bytes of the planned arena (the activations of a run).
+    pub fn arena_bytes(&self) -> usize {
+        self.arena_bytes
+    }
+
+    /// Bytes the activations would take without reuse (every buffer its
+    /// own).
+    pub fn unplanned_bytes(&self) -> usize {
+        self.unplanned_bytes
+    }
+
+    /// The kernels in launch order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.steps.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// Run the plan on `inputs` (the shapes and dtypes it was compiled for).
+    pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RunError> {
+        self.run_timed(inputs, None)
+    }
+
+    /// Run the plan and return the time of each launch, in launch order,
+    /// with the kernel's name.
+    pub fn run_profiled(&self, inputs: &[Tensor]) -> Result<(Vec<Tensor>, KernelTimes), RunError> {
+        let mut times = Vec::with_capacity(self.steps.len());
+        let out = self.run_timed(inputs, Some(&mut times))?;
+        let named = self
+            .steps
+            .iter()
+            .map(|s| s.name.clone())
+            .zip(times)
+            .collect();
+        Ok((out, named))
+    }
+
+    /// Run one step on its buffers (`address` of each), timing it into
+    /// `times` when asked.
+    fn run_step(
+        &self,
+        step: &Launch,
+        address: &dyn Fn(Buf) -> u64,
+        times: Option<&mut Vec<f64>>,
+    ) -> Result<(), RunError> {
+        let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
+        let start = times.as_ref().map(|_| Instant::now());
+        // SAFETY: the plan was checked when it was built: each buffer is
+        // sized for its memref type, the kernels' masks keep their
+        // accesses inside those (and the verifier of kernel.gemm its
+        // strides), the inputs match the compiled shapes, and the arena
+        // is held for the whole run.
+        let pool = self.pool.as_ref().filter(|_| step.parallel);
+        match &step.work {
+            Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, pool) },
+            Work::Gemm(g) => unsafe { g.run([args[0], args[1], args[2]], pool) },
+            // SAFETY: as above: each buffer holds its spec's bytes.
+            Work::Custom(c) => unsafe { run_custom(c, &args)? },
+        }
+        if let (Some(t), Some(start)) = (times, start) {
+            t.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        Ok(())
+    }
+
+    fn run_timed(
+        &self,
+        inputs: &[Tensor],
+        mut times: Option<&mut Vec<f64>>,
+    ) -> Result<Vec<Tensor>, RunError> {
+        if inputs.len() != self.inputs.len() {
+            return Err(RunError::InputCount {
+                expected: self.inputs.len(),
+                got: inputs.len(),
+            });
+        }
+        for (i, (t, spec)) in inputs.iter().zip(&self.inputs).enumerate() {
+            if t.shape() != spec.shape.as_slice() || t.dtype() != spec.dtype {
+                return Err(RunError::InputMismatch {
+                    index: i,
+                    shape: spec.shape.clone(),
+                    dtype: spec.dtype,
+                    got: t.shape().to_vec(),
+                    got_dtype: t.dtype(),
+                });
+            }
+        }
+        // The inputs are read in place (kernels never write them: every
+        // output of a launch is an arena buffer).
+        let input_bytes: Vec<&[u8]> = inputs.iter().map(|t| t.data().as_bytes()).collect();
+        // One arena per model, reused across runs (runs on one model take turns).
+        let mut arena = self
+            .arena
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if arena.len() < self.arena_words {
+            arena.resize(self.arena_words, 0);
+        }
+        let base = (arena.as_mut_ptr() as usize).div_ceil(64) * 64;
+        let address = |b: Buf| -> u64 {
+            match b {
+                Buf::Input(i) => input_bytes[i].as_ptr() as u64,
+                Buf::Arena(off) => (base + off) as u64,
+                Buf::Const(c) => self.constants[c].as_ptr() as u64,
+            }
+        };
+        let run_steps = |mut times: Option<&mut Vec<f64>>| -> Result<(), RunError> {
+            for step in &self.steps {
+                self.run_step(step, &address, times.as_deref_mut())?;
+            }
+            Ok(())
+        };
+        // With a pool, the whole plan runs on one of its threads: a parallel
+        // step then forks from inside the pool (work stealing), not from
+        // outside it (a wake-up of the pool per step, tens of microseconds).
+        // A plan without a parallel step stays on the calling thread.
+        match self
+            .pool
+            .as_ref()
+            .filter(|_| self.steps.iter().any(|s| s.parallel))
+        {
+            Some(pool) => pool.install(|| run_steps(times.as_deref_mut()))?,
+            None => run_steps(times)?,
+        }
+        let mut out = Vec::with_capacity(self.outputs.len());
+        for (b, spec) in &self.outputs {
+            let n: usize = spec.shape.iter().product();
+            let len = n * spec.dtype.byte_size();
+            let src: &[u8] = match *b {
+                Buf::Input(k) => &input_bytes[k][..len],
+                Buf::Const(c) => {
+                    let w = &self.constants[c];
+                    // SAFETY: the constant holds at least `len` bytes (its words).
+                    unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, len) }
+                }
+                // SAFETY: the buffer lies inside the arena (planned offsets and sizes).
+                Buf::Arena(off) => unsafe {
+                    std::slice::from_raw_parts((base + off) as *const u8, len)
+                },
+            };
+            let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
+            // SAFETY: `i1` buffers hold 0 or 1 in each byte (LLVM stores of `i1`).
+            unsafe { data.as_bytes_mut().copy_from_slice(src) };
+            out.push(Tensor::from_parts(spec.shape.clone(), data));
+        }
+        Ok(out)
+    }
+}
+
+/// Specialize `func` of `module` to `shapes` (one per input), lower it to a
+/// host plan with [`HOST_PIPELINE`] and compile it. `module` is changed in
+/// place (it holds the host plan and the kernels afterwards).
+pub fn compile(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+    threads: usize,
+) -> Result<CompiledModel, CompileError> {
+    compile_with(ctx, module, func, shapes, threads, HOST_PIPELINE)
+}
+
+/// [`compile`] with another pipeline from `graph` to the host plan (such
+/// as [`HOST_PIPELINE_GENERATED`]).
+pub fn compile_with(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+    threads: usize,
+    pipeline: &str,
+) -> Result<CompiledModel, CompileError> {
+    lower(ctx, module, func, shapes, pipeline)?;
+    CompiledModel::from_kernel_module(ctx, module, func, threads)
+}
+
+/// The stages of [`HOST_PIPELINE`], in order: each stage's name (the layer
+/// its IR is in afterwards) and its passes. `strata compile --stop-after`
+/// runs a prefix of them.
+pub const STAGES: [(&str, &str); 3] = [
+    (
+        "graph",
+        "graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes",
+    ),
+    ("tensor", "convert-graph-to-tensor,tensor-fuse"),
+    (
+        "kernel",
+        "convert-tensor-to-kernel{library-gemm=true},canonicalize,cse",
+    ),
+];
+
+/// The pipeline of [`STAGES`] up to and including `stage`, or `None` for a
+/// name that is not a stage.
+pub fn pipeline_until(stage: &str) -> Option<String> {
+    let end = STAGES.iter().position(|(name, _)| *name == stage)?;
+    let passes: Vec<&str> = STAGES[..=end].iter().map(|(_, p)| *p).collect();
+    Some(format!("builtin.module({})", passes.join(",")))
+}
+
+/// Specialize `func` of `module` to `shapes` (one per input) and run
+/// `pipeline` on the module: [`compile_with`] before the host code.
+pub fn lower(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+    pipeline: &str,
+) -> Result<(), CompileError> {
+    specialize(ctx, module, func, shapes)?;
+    crate::interp::install_folding(ctx);
+    let mut registry = PassRegistry::default();
+    strata_passes::register_all(&mut registry);
+    strata_lowering::register_passes(&mut registry);
+    let mut pm = OpPassManager::parse(&registry, pipeline)
+        .map_err(|e| CompileError::Plan(e.render(pipeline)))?;
+    let mut instrumentation = strata_ir::pass::Instrumentation::default();
+    pm.run(ctx, module, &mut instrumentation).map_err(|diags| {
+        // The inputs are static here: a shape still dynamic comes from values.
+        let diags = diags
+            .into_iter()
+            .map(|d| {
+                if d.message.contains("has a dynamic shape") {
+                    let loc = d.loc;
+                    d.with_note(
+                        loc,
+                        "the inputs have static shapes here: this shape depends on the values of a tensor (a shape computed at run time), which a compiled plan cannot take",
+                    )
+                } else {
+                    d
+                }
+            })
+            .collect();
+        CompileError::Diagnostics(diags)
+    })
+}
+
+/// Give `func`'s arguments the static `shapes` (one per argument; a
+/// dynamic dimension takes any size, a static one must match), and its
+/// type the new argument types: the first step of [`compile`].
+pub fn specialize(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    shapes: &[Vec<usize>],
+) -> Result<(), CompileError> {
+    let f = crate::interp::lookup_function(ctx, module, func)
+        .ok_or_else(|| CompileError::Inputs(format!("no function @{func}")))?;
+    let Some(block) = ctx
+        .op_regions(f)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return Err(CompileError::Inputs(format!("@{func} has no body")));
+    };
+    let args: Vec<Value> = ctx.block_args(block).collect();
+    if args.len() != shapes.len() {
+        return Err(CompileError::Inputs(format!(
+            "@{func} takes {} inputs, got {} shapes",
+            args.len(),
+            shapes.len()
+        )));
+    }
+    let mut types = Vec::new();
+    for (a, s) in args.iter().zip(shapes) {
+        let ty = ctx.value_type(*a);
+        let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(ty).clone() else {
+            return Err(CompileError::Inputs("inputs must be ranked tensors".into()));
+        };
+        let ok =
+            shape.len() == s.len() && shape.iter().zip(s).all(|(&d, &g)| d < 0 || d as usize == g);
+        if !ok {
+            return Err(CompileError::Inputs(format!(
+                "an input of type {} cannot take shape {s:?}",
+                strata_ir::printer::type_to_string(ctx, ty)
+            )));
+        }
+        let t = ctx.tensor_type(s.iter().map(|&d| d as i64).collect(), element);
+        ctx.set_value_type(*a, t);
+        types.push(t);
+    }
+    let results = strata_dialects::func::function_signature(ctx, f)
+        .map(|(_, r)| r)
+        .unwrap_or_default();
+    let fn_type = ctx.function_type(types, results);
+    let attr = ctx.type_attr(fn_type);
+    set_property(ctx, f, "function_type", attr);
+    Ok(())
+}
+
+/// Set (or replace) the property `name` of `op`.
+fn set_property(ctx: &mut Context, op: Operation, name: &str, value: strata_ir::Attribute) {
+    let key = ctx.ident(name);
+    let mut entries: Vec<_> = ctx
+        .op_properties(op)
+        .map(|p| ctx.dictionary_entries(p).to_vec())
+        .unwrap_or_default();
+    entries.retain(|(k, _)| *k != key);
+    entries.push((key, value));
+    let dict = ctx.dictionary_attr(entries);
+    ctx.set_op_properties(op, Some(dict));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stages_make_the_host_pipeline() {
+        assert_eq!(pipeline_until("kernel").as_deref(), Some(HOST_PIPELINE));
+        assert_eq!(
+            pipeline_until("graph").as_deref(),
+            Some("builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes)")
+        );
+        assert_eq!(pipeline_until("host"), None);
+    }
+}

@@ -1,0 +1,415 @@
+//! Reading a host plan: the steps, buffers and constants of the host
+//! function of a module lowered to kernels, and running a custom op's step.
+
+use strata_ir::{AttrKind, Context, Operation, TypeKind, Value};
+
+use super::gemm::Gemm;
+use super::{Buf, CompileError, RunError, Spec, PARALLEL_BYTES, PARALLEL_FLOPS};
+use crate::interp::dtype_of;
+use crate::tensor::Tensor;
+
+/// A `kernel.custom_call`: the implementation, its config (attribute
+/// text, parsed for each call), and the specs of its buffers (the first
+/// `num_inputs` are inputs).
+#[derive(Clone)]
+pub(crate) struct CustomCall {
+    pub op: String,
+    pub kernel: crate::interp::CustomKernel,
+    pub config: Option<String>,
+    pub num_inputs: usize,
+    pub specs: Vec<Spec>,
+}
+
+/// What one step of a plan read from IR runs, before its kernels are
+/// compiled.
+pub(crate) enum PlanWork {
+    /// Kernel `callee` on a grid.
+    Kernel {
+        callee: String,
+        grid: [i64; 3],
+    },
+    Gemm(Gemm),
+    Custom(CustomCall),
+}
+
+pub(crate) struct PlanStep {
+    pub work: PlanWork,
+    pub name: String,
+    pub args: Vec<Buf>,
+    pub parallel: bool,
+}
+
+/// A buffer of the arena: its offset and bytes, and the first and last
+/// step that touch it (the last step for an output).
+pub(crate) struct Alloc {
+    pub offset: u64,
+    pub bytes: u64,
+    pub live: Option<(usize, usize)>,
+}
+
+/// A host plan read from the host function of a module lowered to
+/// kernels: its steps, buffers and constants.
+pub(crate) struct Plan {
+    pub inputs: Vec<Spec>,
+    pub steps: Vec<PlanStep>,
+    pub outputs: Vec<(Buf, Spec)>,
+    pub constants: Vec<Vec<u64>>,
+    /// Each `kernel.alloc`, in plan order.
+    pub allocs: Vec<Alloc>,
+    pub arena_bytes: usize,
+    pub unplanned_bytes: usize,
+}
+
+fn spec_of(ctx: &Context, ty: strata_ir::Type) -> Result<Spec, CompileError> {
+    match ctx.type_kind(ty) {
+        TypeKind::MemRef { shape, element, .. } | TypeKind::RankedTensor { shape, element, .. } => {
+            let dtype = dtype_of(ctx, *element).ok_or_else(|| {
+                CompileError::Plan(format!(
+                    "no host dtype for {}",
+                    strata_ir::printer::type_to_string(ctx, *element)
+                ))
+            })?;
+            Ok(Spec {
+                shape: shape.iter().map(|&d| d.max(0) as usize).collect(),
+                dtype,
+            })
+        }
+        _ => Err(CompileError::Plan(
+            "a buffer that is not a static memref".into(),
+        )),
+    }
+}
+
+pub(crate) fn words(bytes: usize) -> usize {
+    bytes.div_ceil(8)
+}
+
+/// Bytes as 8-byte words (for alignment).
+fn to_words(bytes: &[u8]) -> Vec<u64> {
+    let mut out = vec![0u64; words(bytes.len()).max(1)];
+    for (i, chunk) in bytes.chunks(8).enumerate() {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        out[i] = u64::from_le_bytes(w);
+    }
+    out
+}
+
+fn int_prop(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
+    match ctx.attr_kind(strata_ir::ods::inherent_attr(ctx, op, name)?) {
+        AttrKind::Integer { value, .. } => Some(*value as i64),
+        _ => None,
+    }
+}
+
+/// The host plan of function `func` of a module lowered to kernels (after
+/// `convert-tensor-to-kernel`), its kernels not compiled.
+pub(crate) fn read_plan(
+    ctx: &Context,
+    module: Operation,
+    func: &str,
+) -> Result<Plan, CompileError> {
+    let f = crate::interp::lookup_function(ctx, module, func)
+        .ok_or_else(|| CompileError::Plan(format!("no function @{func}")))?;
+    let Some(block) = ctx
+        .op_regions(f)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return Err(CompileError::Plan(format!("@{func} has no body")));
+    };
+    let mut bufs: std::collections::HashMap<Value, Buf> = std::collections::HashMap::new();
+    let mut inputs = Vec::new();
+    for (i, arg) in ctx.block_args(block).enumerate() {
+        inputs.push(spec_of(ctx, ctx.value_type(arg))?);
+        bufs.insert(arg, Buf::Input(i));
+    }
+    let bytes_attr = |name: &str| {
+        ctx.op_attr(f, name)
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Some(*value as usize),
+                _ => None,
+            })
+            .unwrap_or(0)
+    };
+    let arena_bytes = bytes_attr("kernel.arena_bytes");
+    let unplanned_bytes = bytes_attr("kernel.unplanned_bytes");
+    let mut steps = Vec::new();
+    let mut constants = Vec::new();
+    let mut outputs = Vec::new();
+    let mut allocs: Vec<Alloc> = Vec::new();
+    // The alloc each buffer value is (views are their source's).
+    let mut alloc_of: std::collections::HashMap<Value, usize> = std::collections::HashMap::new();
+    let touch = |allocs: &mut Vec<Alloc>,
+                 alloc_of: &std::collections::HashMap<Value, usize>,
+                 v: Value,
+                 step: usize| {
+        if let Some(&a) = alloc_of.get(&v) {
+            let live = &mut allocs[a].live;
+            *live = Some(live.map_or((step, step), |(first, _)| (first, step)));
+        }
+    };
+    for op in ctx.block_ops(block) {
+        let name = ctx.op_name_str(op);
+        let buf_of = |v: Value| {
+            bufs.get(&v).copied().ok_or_else(|| {
+                CompileError::Plan(format!("'{name}' uses a value that is not a buffer"))
+            })
+        };
+        match name {
+            "arith.constant" => {}
+            "kernel.alloc" => {
+                let offset = int_prop(ctx, op, "offset").unwrap_or(0).max(0) as usize;
+                let result = ctx.result(op, 0);
+                let bytes = strata_lowering::tensor_to_kernel::plan::memref_bytes(
+                    ctx,
+                    ctx.value_type(result),
+                );
+                alloc_of.insert(result, allocs.len());
+                allocs.push(Alloc {
+                    offset: offset as u64,
+                    bytes,
+                    live: None,
+                });
+                bufs.insert(result, Buf::Arena(offset));
+            }
+            "kernel.view" => {
+                let b = buf_of(ctx.operand(op, 0))?;
+                bufs.insert(ctx.result(op, 0), b);
+                if let Some(&a) = alloc_of.get(&ctx.operand(op, 0)) {
+                    alloc_of.insert(ctx.result(op, 0), a);
+                }
+            }
+            "kernel.constant" => {
+                let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
+                let value = strata_ir::ods::inherent_attr(ctx, op, "value");
+                let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| ctx.attr_kind(a))
+                else {
+                    return Err(CompileError::Plan("a constant without dense data".into()));
+                };
+                let n: usize = spec.shape.iter().product();
+                let bytes = if data.splat {
+                    data.raw.repeat(n)
+                } else {
+                    data.raw.to_vec()
+                };
+                bufs.insert(ctx.result(op, 0), Buf::Const(constants.len()));
+                constants.push(to_words(&bytes));
+            }
+            "kernel.launch" => {
+                let callee =
+                    strata_ir::ods::inherent_attr(ctx, op, "kernel").and_then(|a| {
+                        match ctx.attr_kind(a) {
+                            AttrKind::SymbolRef { root, .. } => {
+                                Some(String::from_utf8_lossy(root).into_owned())
+                            }
+                            _ => None,
+                        }
+                    });
+                let callee =
+                    callee.ok_or_else(|| CompileError::Plan("a launch without a kernel".into()))?;
+                let launch_op = strata_dialects::kernel::LaunchOp(op);
+                let mut grid = [1i64; 3];
+                for (i, g) in launch_op.grid(ctx).iter().enumerate().take(3) {
+                    let def = ctx.defining_op(*g);
+                    grid[i] = def
+                        .and_then(|d| int_prop(ctx, d, "value"))
+                        .ok_or_else(|| CompileError::Plan("grid sizes must be constants".into()))?;
+                }
+                let mut args = Vec::new();
+                for a in launch_op.args(ctx) {
+                    args.push(buf_of(a)?);
+                    touch(&mut allocs, &alloc_of, a, steps.len());
+                }
+                let bytes = launch_op
+                    .args(ctx)
+                    .iter()
+                    .map(|&a| {
+                        strata_lowering::tensor_to_kernel::plan::memref_bytes(
+                            ctx,
+                            ctx.value_type(a),
+                        )
+                    })
+                    .max()
+                    .unwrap_or(0);
+                steps.push(PlanStep {
+                    work: PlanWork::Kernel {
+                        callee: callee.clone(),
+                        grid,
+                    },
+                    name: callee,
+                    args,
+                    parallel: bytes >= PARALLEL_BYTES,
+                });
+            }
+            "kernel.gemm" => {
+                let args = ctx
+                    .operands(op)
+                    .map(buf_of)
+                    .collect::<Result<Vec<_>, _>>()?;
+                for v in ctx.operands(op) {
+                    touch(&mut allocs, &alloc_of, v, steps.len());
+                }
+                steps.push(gemm_step(ctx, op, args));
+            }
+            "kernel.custom_call" => {
+                let mut args = Vec::new();
+                let mut specs = Vec::new();
+                for v in ctx.operands(op) {
+                    args.push(buf_of(v)?);
+                    specs.push(spec_of(ctx, ctx.value_type(v))?);
+                    touch(&mut allocs, &alloc_of, v, steps.len());
+                }
+                steps.push(custom_step(ctx, op, args, specs)?);
+            }
+            "func.return" => {
+                for v in ctx.operands(op) {
+                    outputs.push((buf_of(v)?, spec_of(ctx, ctx.value_type(v))?));
+                    touch(&mut allocs, &alloc_of, v, steps.len().saturating_sub(1));
+                }
+            }
+            other => return Err(CompileError::Plan(format!("'{other}' in a host plan"))),
+        }
+    }
+    Ok(Plan {
+        inputs,
+        steps,
+        outputs,
+        constants,
+        allocs,
+        arena_bytes,
+        unplanned_bytes,
+    })
+}
+
+/// The step of a `kernel.gemm` on `args`.
+fn gemm_step(ctx: &Context, op: Operation, args: Vec<Buf>) -> PlanStep {
+    let g = strata_dialects::kernel::GemmOp(op);
+    let element = ctx
+        .type_kind(ctx.value_type(ctx.operand(op, 0)))
+        .element_type();
+    let f64 = element.and_then(|e| ctx.float_kind(e)) == Some(strata_ir::float::FloatKind::F64);
+    let size = |v: Option<i64>| v.unwrap_or(0).max(0) as usize;
+    let gemm = Gemm {
+        f64,
+        batch: g.batch(ctx).unwrap_or_default(),
+        m: size(g.m(ctx)),
+        n: size(g.n(ctx)),
+        k: size(g.k(ctx)),
+        strides: [
+            g.lhs_strides(ctx).unwrap_or_default(),
+            g.rhs_strides(ctx).unwrap_or_default(),
+            g.out_strides(ctx).unwrap_or_default(),
+        ],
+    };
+    let name = format!(
+        "gemm {}x{}x{} (batch {:?})",
+        gemm.m, gemm.k, gemm.n, gemm.batch
+    );
+    let flops =
+        (gemm.m * gemm.n * gemm.k) as u64 * gemm.batch.iter().product::<i64>().max(1) as u64;
+    PlanStep {
+        work: PlanWork::Gemm(gemm),
+        name,
+        args,
+        parallel: flops >= PARALLEL_FLOPS,
+    }
+}
+
+/// The step of a `kernel.custom_call` on `args` (of `specs`), with the
+/// implementation registered with `ctx`.
+fn custom_step(
+    ctx: &Context,
+    op: Operation,
+    args: Vec<Buf>,
+    specs: Vec<Spec>,
+) -> Result<PlanStep, CompileError> {
+    let call = strata_dialects::kernel::CustomCallOp(op);
+    let op_name = call.name(ctx).unwrap_or_default();
+    let version = call.version(ctx);
+    let kernel = ctx
+        .registry()
+        .extension::<crate::interp::CustomKernels>()
+        .and_then(|k| k.get(&op_name, version))
+        .cloned()
+        .ok_or_else(|| {
+            CompileError::Plan(format!(
+                "custom op '{op_name}' (version {version}) has no registered implementation"
+            ))
+        })?;
+    let config = strata_ir::ods::inherent_attr(ctx, op, "config")
+        .map(|a| strata_ir::printer::attribute_to_string(ctx, a));
+    Ok(PlanStep {
+        work: PlanWork::Custom(CustomCall {
+            op: op_name.clone(),
+            kernel,
+            config,
+            num_inputs: call.num_inputs(ctx).unwrap_or(0).max(0) as usize,
+            specs,
+        }),
+        name: format!("custom op {op_name}"),
+        args,
+        parallel: false,
+    })
+}
+/// Run custom op call `c` on its buffers (`ptrs`, in its specs' order):
+/// copy the inputs into tensors, call the implementation, check its
+/// outputs against the specs and copy them into the output buffers.
+///
+/// # Safety
+/// Each pointer addresses a buffer of its spec's bytes; the output buffers
+/// are not read or written by anything else during the call.
+pub(crate) unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunError> {
+    let fail = |message: String| RunError::Custom {
+        op: c.op.clone(),
+        message,
+    };
+    let bytes_of = |s: &Spec| s.shape.iter().product::<usize>() * s.dtype.byte_size();
+    let mut inputs = Vec::with_capacity(c.num_inputs);
+    for (spec, &p) in c.specs.iter().zip(ptrs).take(c.num_inputs) {
+        let n: usize = spec.shape.iter().product();
+        let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
+        // SAFETY: upheld by the caller; `i1` buffers hold 0 or 1 per byte.
+        unsafe {
+            let src = std::slice::from_raw_parts(p as *const u8, bytes_of(spec));
+            data.as_bytes_mut().copy_from_slice(src);
+        }
+        inputs.push(Tensor::from_parts(spec.shape.clone(), data));
+    }
+    let mut ctx = Context::new();
+    let config = match &c.config {
+        Some(text) => Some(
+            strata_ir::parser::parse_attribute(&mut ctx, text)
+                .map_err(|d| fail(format!("config '{text}': {}", d.message)))?,
+        ),
+        None => None,
+    };
+    let outputs = (c.kernel)(&ctx, config, &inputs).map_err(fail)?;
+    let out_specs = &c.specs[c.num_inputs.min(c.specs.len())..];
+    if outputs.len() != out_specs.len() {
+        return Err(fail(format!(
+            "the implementation returned {} outputs, the op has {}",
+            outputs.len(),
+            out_specs.len()
+        )));
+    }
+    for ((t, spec), &p) in outputs
+        .iter()
+        .zip(out_specs)
+        .zip(&ptrs[c.num_inputs.min(ptrs.len())..])
+    {
+        if t.dtype() != spec.dtype || t.shape() != spec.shape.as_slice() {
+            return Err(fail(format!(
+                "the implementation returned {} {:?}, the op's type is {} {:?}",
+                t.dtype(),
+                t.shape(),
+                spec.dtype,
+                spec.shape
+            )));
+        }
+        let src = t.data().as_bytes();
+        // SAFETY: upheld by the caller; `src` has the spec's bytes.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), p as *mut u8, src.len()) };
+    }
+    Ok(())
+}
