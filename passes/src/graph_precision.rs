@@ -95,13 +95,13 @@ const MOVEMENT: &[&str] = &[
 pub(crate) struct GraphConvertPrecision {
     #[option(
         name = "precision",
-        default = "\"f16\"",
+        default = "f16",
         description = "The compute precision: f16 or bf16"
     )]
     precision: String,
     #[option(
         name = "accumulate",
-        default = "\"f32\"",
+        default = "f32",
         description = "The precision sums accumulate in: f32, or the compute precision"
     )]
     accumulate: String,
