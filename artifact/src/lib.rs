@@ -189,6 +189,10 @@ pub struct Manifest {
     pub build_hash: String,
     /// `host`, `sm_80` or `sm_90`.
     pub target: String,
+    /// The CPU the host code was optimized for (LLVM's name); another CPU
+    /// runs it too, with the instructions it has.
+    #[serde(default)]
+    pub cpu: String,
     pub inputs: Vec<TensorSpec>,
     pub outputs: Vec<TensorSpec>,
     /// The steps of the plan, in launch order.
@@ -217,6 +221,7 @@ impl Manifest {
             compiler_version: COMPILER_VERSION.into(),
             build_hash: BUILD_HASH.into(),
             target: target.into(),
+            cpu: String::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
             kernels: Vec::new(),

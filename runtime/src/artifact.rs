@@ -14,7 +14,7 @@ use strata_artifact::{
     Artifact, ArtifactError, BufferEntry, BufferRef, CaptureRecord, Expect, KernelEntry, Manifest,
     Selection, TensorSpec,
 };
-use strata_ir::{Context, Operation, SourceBuffer};
+use strata_ir::{AttrKind, Context, Operation, SourceBuffer};
 
 use crate::compiled::{read_plan, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec};
 
@@ -23,6 +23,13 @@ pub const PLAN_SECTION: &str = "plan.mlir";
 
 /// The target host artifacts are compiled for.
 pub const HOST_TARGET: &str = "host";
+
+/// The discardable attribute of a `kernel.constant` whose value is in a
+/// payload section (raw little-endian bytes), not in the plan's text.
+pub const SECTION_ATTR: &str = "artifact.section";
+
+/// Constants smaller than this stay in the plan's text.
+const INLINE_CONSTANT_BYTES: usize = 256;
 
 /// The payload section holding kernel `name`'s LLVM bitcode.
 pub fn code_section(name: &str) -> String {
@@ -127,10 +134,68 @@ fn describe(plan: &Plan, manifest: &mut Manifest) {
     manifest.peak_activation_bytes_unplanned = plan.unplanned_bytes as u64;
 }
 
+/// Replace `op`'s property `name` by `value`.
+fn set_property(ctx: &mut Context, op: Operation, name: &str, value: strata_ir::Attribute) {
+    let key = ctx.ident(name);
+    let mut entries: Vec<_> = ctx
+        .op_properties(op)
+        .map(|p| ctx.dictionary_entries(p).to_vec())
+        .unwrap_or_default();
+    entries.retain(|(k, _)| *k != key);
+    entries.push((key, value));
+    let dict = ctx.dictionary_attr(entries);
+    ctx.set_op_properties(op, Some(dict));
+}
+
+/// The `kernel.constant` ops of `module`'s function `func`.
+fn constants(ctx: &Context, module: Operation, func: &str) -> Vec<Operation> {
+    let Some(f) = crate::interp::lookup_function(ctx, module, func) else {
+        return Vec::new();
+    };
+    ctx.nested_ops(f, strata_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .filter(|&o| ctx.op_name_str(o) == "kernel.constant")
+        .collect()
+}
+
+/// Moves the values of the large constants of the plan into payload
+/// sections (`const/<i>`, raw bytes): the plan's text keeps a zero splat of
+/// the type and the section's name ([`SECTION_ATTR`]). Hex text would
+/// double the bytes and be slow to print and parse.
+fn move_constants(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    sections: &mut Vec<(String, Vec<u8>)>,
+) {
+    for op in constants(ctx, module, func) {
+        let Some(value) = strata_ir::ods::inherent_attr(ctx, op, "value") else {
+            continue;
+        };
+        let AttrKind::DenseElements { ty, data } = ctx.attr_kind(value).clone() else {
+            continue;
+        };
+        if data.splat || data.raw.len() < INLINE_CONSTANT_BYTES {
+            continue;
+        }
+        let zeros = vec![0u8; data.raw.len()];
+        let Some(splat) = ctx.dense_elements_attr(ty, zeros) else {
+            continue;
+        };
+        let name = format!("const/{}", sections.len());
+        sections.push((name.clone(), data.raw.to_vec()));
+        set_property(ctx, op, "value", splat);
+        let attr = ctx.string_attr(&name);
+        ctx.set_op_attr(op, SECTION_ATTR, attr);
+    }
+}
+
 /// The host artifact of `module`, lowered to kernels by the pipeline
-/// (`func` its host plan), made as `source` says.
+/// (`func` its host plan), made as `source` says. The plan's large
+/// constants move into payload sections (`module` keeps zero splats in
+/// their place: it is for writing out, not for compiling, afterwards).
 pub fn build_artifact(
-    ctx: &Context,
+    ctx: &mut Context,
     module: Operation,
     source: &ArtifactSource,
 ) -> Result<Artifact, CompileError> {
@@ -159,12 +224,15 @@ pub fn build_artifact(
             });
         }
     }
-    let mut text = strata_ir::printer::print_operation(ctx, module, Default::default());
-    text.push('\n');
-    let mut sections = vec![(PLAN_SECTION.to_string(), text.into_bytes())];
-    for (name, bitcode) in strata_lowering::kernel_to_host::emit_bitcode(ctx, module)? {
+    let mut sections = Vec::new();
+    for (name, bitcode) in strata_lowering::kernel_to_host::emit_optimized_bitcode(ctx, module)? {
         sections.push((code_section(&name), bitcode));
     }
+    manifest.cpu = strata_lowering::llvm::host_cpu_name();
+    move_constants(ctx, module, &source.function, &mut sections);
+    let mut text = strata_ir::printer::print_operation(ctx, module, Default::default());
+    text.push('\n');
+    sections.insert(0, (PLAN_SECTION.to_string(), text.into_bytes()));
     Ok(Artifact::new(manifest, sections))
 }
 
@@ -217,6 +285,38 @@ impl CompiledModel {
         strata_ir::verifier::verify(&ctx, module)
             .map_err(|d| payload(format!("the plan does not verify:\n{}", render(&ctx, &d))))?;
         let manifest = &artifact.manifest;
+        // The constants whose bytes are payload sections.
+        for op in constants(&ctx, module, &manifest.function) {
+            let Some(section) =
+                ctx.op_attr(op, SECTION_ATTR)
+                    .and_then(|a| match ctx.attr_kind(a) {
+                        AttrKind::String { value, .. } => {
+                            Some(String::from_utf8_lossy(value).into_owned())
+                        }
+                        _ => None,
+                    })
+            else {
+                continue;
+            };
+            let bytes = artifact
+                .section(&section)
+                .ok_or_else(|| payload(format!("a constant's section '{section}' is missing")))?;
+            let ty = strata_ir::ods::inherent_attr(&ctx, op, "value").and_then(|v| {
+                match ctx.attr_kind(v) {
+                    AttrKind::DenseElements { ty, .. } => Some(*ty),
+                    _ => None,
+                }
+            });
+            let value = ty
+                .and_then(|ty| ctx.dense_elements_attr(ty, bytes.to_vec()))
+                .ok_or_else(|| {
+                    payload(format!(
+                        "section '{section}' ({} bytes) does not hold its constant's elements",
+                        bytes.len()
+                    ))
+                })?;
+            set_property(&mut ctx, op, "value", value);
+        }
         let plan =
             read_plan(&ctx, module, &manifest.function).map_err(|source| LoadError::Compile {
                 path: path.to_string(),
@@ -257,7 +357,7 @@ impl CompiledModel {
             source,
         };
         let start = Instant::now();
-        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs)
+        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, true)
             .map_err(|e| compile_error(CompileError::Host(e)))?;
         let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
         CompiledModel::from_plan(plan, jit, llvm_ms, threads).map_err(compile_error)

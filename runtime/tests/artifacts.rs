@@ -30,7 +30,7 @@ fn encoder() -> (Artifact, CompiledModel) {
         output_names: vec!["y".into()],
         ..Default::default()
     };
-    let artifact = build_artifact(&ctx, module, &source).expect("artifact");
+    let artifact = build_artifact(&mut ctx, module, &source).expect("artifact");
     let bytes = artifact.to_bytes();
     let read = Artifact::from_bytes(&bytes, "encoder.strata").expect("reads back");
     (read, model)
@@ -73,6 +73,25 @@ fn an_artifact_runs_as_the_plan_it_was_written_from() {
     assert_eq!(m.inputs[0].name, "x");
     assert_eq!(m.outputs[0].name, "y");
     assert!(m.buffers.iter().all(|b| b.live.is_some()));
+    // The weights are raw payload sections, not hex in the plan's text.
+    let constants: usize = artifact
+        .sections()
+        .filter(|(n, _)| n.starts_with("const/"))
+        .map(|(_, b)| b.len())
+        .sum();
+    let plan = String::from_utf8_lossy(artifact.section("plan.mlir").expect("plan")).into_owned();
+    assert!(constants > 0 && plan.contains(strata_runtime::artifact::SECTION_ATTR));
+    let longest_hex = plan
+        .split('"')
+        .filter(|t| t.starts_with("0x"))
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    assert!(
+        longest_hex < 2 * 256 + 2,
+        "a constant of {longest_hex} hex digits in the plan"
+    );
+    assert!(!m.cpu.is_empty());
     let loaded = load(&artifact, &Expect::new(HOST_TARGET)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.kernel_names(), model.kernel_names());
     let input = npy::load(&example("encoder_input_x.npy")).expect("input");

@@ -107,7 +107,7 @@ fn an_artifact_needs_the_implementation_it_was_compiled_against() {
         custom_ops: library.implementations(),
         ..Default::default()
     };
-    let artifact = build_artifact(&ctx, module, &source).expect("artifact");
+    let artifact = build_artifact(&mut ctx, module, &source).expect("artifact");
     let artifact = Artifact::from_bytes(&artifact.to_bytes(), "m.strata").expect("reads");
     let entry = &artifact.manifest.custom_ops[0];
     assert_eq!(

@@ -126,10 +126,29 @@ pub fn emit_bitcode(ctx: &Context, module: Operation) -> Result<Vec<(String, Vec
     Ok(jobs)
 }
 
+/// [`emit_bitcode`], each module optimized for the host CPU
+/// (`default<O3>`): what a host artifact carries, so that loading it only
+/// generates code ([`compile_bitcode`] with `optimized`).
+pub fn emit_optimized_bitcode(
+    ctx: &Context,
+    module: Operation,
+) -> Result<Vec<(String, Vec<u8>)>, HostError> {
+    crate::llvm::initialize()?;
+    let machine = crate::llvm::host_target_machine()?;
+    let mut out = Vec::new();
+    for (name, bitcode) in emit_bitcode(ctx, module)? {
+        let llvm = LlvmContext::create();
+        let m = crate::llvm::jit::parse_bitcode(&llvm, &name, &bitcode)?;
+        crate::llvm::optimize(&m, &machine)?;
+        out.push((name, m.write_bitcode_to_memory().as_slice().to_vec()));
+    }
+    Ok(out)
+}
+
 /// JIT-compile every `kernel.func` of `module` for the host CPU:
 /// [`emit_bitcode`], then [`compile_bitcode`].
 pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostError> {
-    compile_bitcode(emit_bitcode(ctx, module)?)
+    compile_bitcode(emit_bitcode(ctx, module)?, false)
 }
 
 /// JIT-compile kernels from their bitcode (`(name, bitcode)`, each module
@@ -139,7 +158,13 @@ pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostErro
 /// `available_parallelism` threads. Compiled kernels are cached in the
 /// process by the hash of their bitcode, so a kernel compiled before (the
 /// same model again, another shape bucket with the same kernel) is reused.
-pub fn compile_bitcode(jobs: Vec<(String, Vec<u8>)>) -> Result<HostKernels, HostError> {
+///
+/// `optimized`: the bitcode was optimized already ([`emit_optimized_bitcode`]);
+/// it is compiled as it is.
+pub fn compile_bitcode(
+    jobs: Vec<(String, Vec<u8>)>,
+    optimized: bool,
+) -> Result<HostKernels, HostError> {
     crate::llvm::initialize()?;
     let mut compiled: Vec<Option<Result<std::sync::Arc<JitModule>, LlvmError>>> =
         (0..jobs.len()).map(|_| None).collect();
@@ -165,7 +190,8 @@ pub fn compile_bitcode(jobs: Vec<(String, Vec<u8>)>) -> Result<HostKernels, Host
                     break;
                 };
                 let (name, bitcode) = &jobs[i];
-                let r = JitModule::compile_bitcode(name, bitcode).map(std::sync::Arc::new);
+                let r =
+                    JitModule::compile_bitcode(name, bitcode, optimized).map(std::sync::Arc::new);
                 if let Ok(jit) = &r {
                     cache::insert(bitcode, jit.clone());
                 }

@@ -36,6 +36,20 @@ impl JitModule {
     where
         F: for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, LlvmError>,
     {
+        JitModule::compile_with(entry_points, build, true)
+    }
+
+    /// [`JitModule::compile`], optimizing the module first only when
+    /// `optimize` (a module optimized before, as an artifact's bitcode, is
+    /// compiled as it is).
+    pub fn compile_with<F>(
+        entry_points: &[String],
+        build: F,
+        optimize: bool,
+    ) -> Result<JitModule, LlvmError>
+    where
+        F: for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, LlvmError>,
+    {
         let context: *mut Context = Box::into_raw(Box::new(Context::create()));
         let mut jit = JitModule {
             engine: None,
@@ -45,8 +59,10 @@ impl JitModule {
         // SAFETY: the context lives until `jit` is dropped, after the engine.
         let ctx: &'static Context = unsafe { &*context };
         let module = build(ctx)?;
-        let machine = super::host_target_machine()?;
-        super::optimize(&module, &machine)?;
+        if optimize {
+            let machine = super::host_target_machine()?;
+            super::optimize(&module, &machine)?;
+        }
         // `STRATA_DUMP_LLVM=DIR` writes each optimized module to DIR/<kernel>.ll.
         if let Some(dir) = std::env::var_os("STRATA_DUMP_LLVM") {
             let name = entry_points.first().map_or("module", String::as_str);
@@ -72,14 +88,18 @@ impl JitModule {
     }
 
     /// Compile the LLVM bitcode of a module that defines `name` (in a fresh
-    /// LLVM context, on the calling thread).
-    pub fn compile_bitcode(name: &str, bitcode: &[u8]) -> Result<JitModule, LlvmError> {
-        JitModule::compile(&[name.to_string()], |ctx| {
-            let buffer =
-                inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(bitcode, name);
-            inkwell::module::Module::parse_bitcode_from_buffer(&buffer, ctx)
-                .map_err(|e| LlvmError(format!("bitcode of @{name}: {e}")))
-        })
+    /// LLVM context, on the calling thread), optimizing it first unless it
+    /// is `optimized` already.
+    pub fn compile_bitcode(
+        name: &str,
+        bitcode: &[u8],
+        optimized: bool,
+    ) -> Result<JitModule, LlvmError> {
+        JitModule::compile_with(
+            &[name.to_string()],
+            |ctx| parse_bitcode(ctx, name, bitcode),
+            !optimized,
+        )
     }
 
     /// The entry points of the module's kernels, by name.
@@ -173,4 +193,15 @@ pub fn write_perf_map(kernels: &[(&str, usize)]) {
         let size = entries.get(i + 1).map_or(0x1000, |next| next.0 - address);
         let _ = writeln!(file, "{address:x} {size:x} {name}");
     }
+}
+
+/// The module of `bitcode` (named `name` in errors) in `ctx`.
+pub(crate) fn parse_bitcode<'ctx>(
+    ctx: &'ctx Context,
+    name: &str,
+    bitcode: &[u8],
+) -> Result<inkwell::module::Module<'ctx>, LlvmError> {
+    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(bitcode, name);
+    inkwell::module::Module::parse_bitcode_from_buffer(&buffer, ctx)
+        .map_err(|e| LlvmError(format!("bitcode of @{name}: {e}")))
 }

@@ -1,7 +1,7 @@
 //! LLVM through inkwell: the host target machine, the `default<O3>`
 //! pipeline, and the JIT that turns a module into callable kernels.
 
-mod jit;
+pub(crate) mod jit;
 
 pub use jit::{launch, write_perf_map, HostKernel, JitModule};
 
@@ -42,6 +42,11 @@ pub fn host_target_machine() -> Result<TargetMachine, LlvmError> {
             CodeModel::JITDefault,
         )
         .ok_or_else(|| LlvmError(format!("no target machine for {}", triple)))
+}
+
+/// The host CPU's name, as LLVM calls it (`znver3`, `skylake-avx512`).
+pub fn host_cpu_name() -> String {
+    TargetMachine::get_host_cpu_name().to_string()
 }
 
 /// Whether the host converts between f16 and f32 in hardware. On x86 that

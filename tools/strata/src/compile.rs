@@ -199,7 +199,7 @@ fn write_artifact(
         output_names: out_names,
         custom_ops: crate::custom::implementations(),
     };
-    let artifact = strata_runtime::artifact::build_artifact(&ctx, module, &source)
+    let artifact = strata_runtime::artifact::build_artifact(&mut ctx, module, &source)
         .map_err(|e| compile_error(&ctx, e))?;
     artifact
         .write(output)
