@@ -1,7 +1,9 @@
 //! LLVM through inkwell: the host target machine, the `default<O3>`
-//! pipeline, and the JIT that turns a module into callable kernels.
+//! pipeline, the JIT that turns a module into callable kernels, and PTX
+//! from the NVPTX back end (`nvptx`).
 
 pub(crate) mod jit;
+pub mod nvptx;
 
 pub use jit::{launch, write_perf_map, HostKernel, JitModule};
 
