@@ -76,8 +76,7 @@ fn ptxas_rejects_bad_ptx_with_its_message() {
     let target = GpuTarget::parse("sm_90").expect("a target");
     let bad = ".version 8.8\n.target sm_90\n.address_size 64\n.visible .entry k() { bogus; }\n";
     let err = check_with_ptxas(bad, target)
-        .err()
-        .expect("rejected")
+        .expect_err("rejected")
         .to_string();
     assert!(err.contains("ptxas rejected the PTX for sm_90"), "{err}");
     assert!(GpuTarget::parse("sm_70").is_none());
