@@ -499,13 +499,31 @@ impl Artifact {
                 message: e.to_string(),
             })?;
         let payload = &bytes[manifest_end..body];
-        let mut sections = Vec::with_capacity(manifest.sections.len());
+        if manifest.format_version != version {
+            return Err(ArtifactError::Manifest {
+                path,
+                message: format!(
+                    "format_version {} differs from the header's {version}",
+                    manifest.format_version
+                ),
+            });
+        }
+        let mut sections: Vec<(String, Vec<u8>)> = Vec::with_capacity(manifest.sections.len());
+        // The sections tile the payload in order, each name once.
+        let mut next = 0u64;
         for s in &manifest.sections {
             let section_error = |problem: String| ArtifactError::Section {
                 path: path.clone(),
                 section: s.name.clone(),
                 problem,
             };
+            if s.offset != next || sections.iter().any(|(n, _)| *n == s.name) {
+                return Err(section_error(format!(
+                    "is at offset {} (expected {next}, after the previous section) or named twice",
+                    s.offset
+                )));
+            }
+            next = s.offset.saturating_add(s.bytes);
             let range = usize::try_from(s.offset).ok().and_then(|start| {
                 let end = start.checked_add(usize::try_from(s.bytes).ok()?)?;
                 (end <= payload.len()).then_some(start..end)
@@ -527,6 +545,15 @@ impl Artifact {
                 )));
             }
             sections.push((s.name.clone(), data.to_vec()));
+        }
+        if next != payload.len() as u64 {
+            return Err(ArtifactError::Manifest {
+                path,
+                message: format!(
+                    "the sections hold {next} bytes, the payload {}",
+                    payload.len()
+                ),
+            });
         }
         Ok(Artifact { manifest, sections })
     }
@@ -679,6 +706,16 @@ mod tests {
             edited[i] ^= 0x20;
             assert!(Artifact::from_bytes(&edited, "a").is_err(), "byte {i}");
         }
+    }
+
+    #[test]
+    fn sections_are_named_once() {
+        let mut a = sample();
+        a.sections.push(("plan.mlir".into(), b"again".to_vec()));
+        let err = Artifact::from_bytes(&a.to_bytes(), "a")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("named twice"), "{err}");
     }
 
     #[test]

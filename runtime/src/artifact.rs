@@ -332,6 +332,16 @@ impl CompiledModel {
                 .iter()
                 .zip(&manifest.inputs)
                 .all(|(a, b)| a.dtype == b.dtype && a.shape == b.shape);
+        // Every custom op the plan calls is listed (and so was checked).
+        for k in &manifest.kernels {
+            if let Selection::Custom { op } = &k.selection {
+                if !manifest.custom_ops.iter().any(|c| c.name == *op) {
+                    return Err(payload(format!(
+                        "the plan calls custom op '{op}', which the manifest does not list"
+                    )));
+                }
+            }
+        }
         if described.kernels != manifest.kernels || !same_inputs {
             return Err(payload(
                 "the plan does not match the manifest's kernels and inputs".into(),

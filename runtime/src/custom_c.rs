@@ -214,7 +214,13 @@ impl LibraryOp {
     }
 
     /// The op's results on `inputs`.
-    fn compute(&self, config: Option<&CString>, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
+    fn compute(
+        &self,
+        config: Result<Option<CString>, String>,
+        inputs: &[Tensor],
+    ) -> Result<Vec<Tensor>, String> {
+        let config = config?;
+        let config = config.as_ref();
         if inputs.len() != self.num_inputs {
             return Err(format!(
                 "takes {} inputs, got {}",
@@ -238,7 +244,13 @@ impl LibraryOp {
                 return Err("infer left a dimension unknown for concrete inputs".into());
             }
             let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
-            let n = shape.iter().product();
+            let n = shape
+                .iter()
+                .try_fold(1usize, |n, &d| n.checked_mul(d))
+                .filter(|&n| {
+                    n.saturating_mul(dtype.byte_size()) <= crate::interp::MAX_MATERIALIZED_BYTES
+                })
+                .ok_or_else(|| format!("infer gave an output of shape {shape:?}, too large"))?;
             outputs.push((shape, TensorData::zeros(dtype, n)));
         }
         // The library reads the inputs through `data` (it must not write them).
@@ -284,10 +296,15 @@ impl LibraryOp {
     }
 }
 
-/// `config` as the text the library reads.
-fn config_text(ctx: &Context, config: Option<Attribute>) -> Option<CString> {
-    let text = strata_ir::printer::attribute_to_string(ctx, config?);
-    CString::new(text).ok()
+/// `config` as the text the library reads (an error for text with a NUL).
+fn config_text(ctx: &Context, config: Option<Attribute>) -> Result<Option<CString>, String> {
+    let Some(config) = config else {
+        return Ok(None);
+    };
+    let text = strata_ir::printer::attribute_to_string(ctx, config);
+    CString::new(text)
+        .map(Some)
+        .map_err(|_| "the config's text holds a NUL byte".to_string())
 }
 
 impl CustomOpLibrary {
@@ -302,11 +319,15 @@ impl CustomOpLibrary {
             path: name.clone(),
             message,
         };
-        let bytes = std::fs::read(path).map_err(|e| open(e.to_string()))?;
+        // The file hashed is the file loaded: an absolute path (a bare name
+        // would make the loader search its own paths).
+        let path = std::fs::canonicalize(path).map_err(|e| open(e.to_string()))?;
+        let bytes = std::fs::read(&path).map_err(|e| open(e.to_string()))?;
         let sha256 = strata_artifact::sha256_hex(&bytes);
         // SAFETY: loading a library runs its initializers; a custom-op
         // library is code the user chose to run.
-        let library = unsafe { libloading::Library::new(path) }.map_err(|e| open(e.to_string()))?;
+        let library =
+            unsafe { libloading::Library::new(&path) }.map_err(|e| open(e.to_string()))?;
         // SAFETY: the symbol has the ABI's type (checked by its name and the
         // version handshake below).
         let entry: libloading::Symbol<'_, EntryFn> = unsafe { library.get(b"strata_custom_ops\0") }
@@ -363,7 +384,7 @@ impl CustomOpLibrary {
             let shape_fn = Arc::new(
                 move |ctx: &Context, config: Option<Attribute>, inputs: &[OperandInfo]| {
                     let _ = &library;
-                    let config = config_text(ctx, config);
+                    let config = config_text(ctx, config)?;
                     let mut types = Vec::new();
                     for info in inputs {
                         let dtype = dtype_of(ctx, info.elem)
@@ -396,7 +417,7 @@ impl CustomOpLibrary {
             let kernel = Arc::new(
                 move |ctx: &Context, config: Option<Attribute>, inputs: &[Tensor]| {
                     let _ = &library;
-                    kernel_op.compute(config_text(ctx, config).as_ref(), inputs)
+                    kernel_op.compute(config_text(ctx, config), inputs)
                 },
             );
             let def = CustomOpDef {

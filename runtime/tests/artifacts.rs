@@ -199,6 +199,32 @@ fn a_payload_that_does_not_hold_the_plan_is_refused() {
         .to_string();
     assert!(text.contains("has no code"), "{text}");
     assert!(first.starts_with("host/") && first == code_section(&first[5..first.len() - 3]));
+    // A plan whose buffers do not fit its arena (a consistent file, written
+    // wrong): refused before anything runs.
+    let plan = String::from_utf8_lossy(artifact.section("plan.mlir").expect("plan")).into_owned();
+    let arena = artifact.manifest.peak_activation_bytes;
+    let small = plan.replace(
+        &format!("kernel.arena_bytes = {arena} : i64"),
+        "kernel.arena_bytes = 64 : i64",
+    );
+    assert_ne!(small, plan, "the plan records its arena");
+    let sections = artifact
+        .sections()
+        .map(|(n, b)| {
+            let b = if n == "plan.mlir" {
+                small.as_bytes().to_vec()
+            } else {
+                b.to_vec()
+            };
+            (n.to_string(), b)
+        })
+        .collect();
+    let shrunk = Artifact::new(artifact.manifest.clone(), sections);
+    let text = load(&shrunk, &Expect::new(HOST_TARGET))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(text.contains("in the arena of 64 bytes"), "{text}");
     // A manifest whose kernels are not the plan's.
     let wrong = edited(&artifact, |m| {
         m.kernels.pop();

@@ -498,6 +498,10 @@ pub(crate) fn verify_gemm(ctx: &Context, op: Operation) -> Result<(), Diagnostic
     if element(0) != element(1) || element(0) != element(2) {
         return Err(err(ctx, op, "operands must have one element type"));
     }
+    let float = element(0).and_then(|e| ctx.float_kind(e));
+    if !matches!(float, Some(FloatKind::F32 | FloatKind::F64)) {
+        return Err(err(ctx, op, "operands must be f32 or f64"));
+    }
     let count = |i: usize| {
         ctx.type_kind(operand_type(ctx, op, i))
             .shape()
@@ -525,12 +529,11 @@ pub(crate) fn verify_gemm(ctx: &Context, op: Operation) -> Result<(), Diagnostic
         }
         // The farthest element any index reaches must lie in the buffer.
         let sizes: Vec<i64> = batch.iter().copied().chain([rows, cols]).collect();
-        let last: i64 = sizes
-            .iter()
-            .zip(&strides)
-            .map(|(&s, &st)| (s - 1) * st)
-            .sum();
-        if last >= count(i) {
+        let last = sizes.iter().zip(&strides).try_fold(0i64, |acc, (&s, &st)| {
+            (s - 1).checked_mul(st)?.checked_add(acc)
+        });
+        if last.is_none_or(|l| l >= count(i)) {
+            let last = last.map_or_else(|| "past the i64 range".to_string(), |l| l.to_string());
             return Err(err(
                 ctx,
                 op,

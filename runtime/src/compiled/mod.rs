@@ -344,13 +344,24 @@ impl CompiledModel {
                     std::slice::from_raw_parts((base + off) as *const u8, len)
                 },
             };
-            let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
-            // SAFETY: `i1` buffers hold 0 or 1 in each byte (LLVM stores of `i1`).
-            unsafe { data.as_bytes_mut().copy_from_slice(src) };
-            out.push(Tensor::from_parts(spec.shape.clone(), data));
+            out.push(tensor_from_bytes(spec, src));
         }
         Ok(out)
     }
+}
+
+/// The tensor of `spec` whose elements are `bytes` (little-endian, as the
+/// buffers hold them); an `i1` byte is true unless it is zero.
+pub(crate) fn tensor_from_bytes(spec: &Spec, bytes: &[u8]) -> Tensor {
+    if spec.dtype == DType::I1 {
+        let values: Vec<f64> = bytes.iter().map(|&b| f64::from(u8::from(b != 0))).collect();
+        return Tensor::from_f64_vec(DType::I1, &spec.shape, &values);
+    }
+    let n: usize = spec.shape.iter().product();
+    let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
+    // SAFETY: any bytes are a valid value of the other dtypes.
+    unsafe { data.as_bytes_mut().copy_from_slice(bytes) };
+    Tensor::from_parts(spec.shape.clone(), data)
 }
 
 /// Specialize `func` of `module` to `shapes` (one per input), lower it to a

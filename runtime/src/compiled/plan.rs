@@ -6,7 +6,6 @@ use strata_ir::{AttrKind, Context, Operation, TypeKind, Value};
 use super::gemm::Gemm;
 use super::{Buf, CompileError, RunError, Spec, PARALLEL_BYTES, PARALLEL_FLOPS};
 use crate::interp::dtype_of;
-use crate::tensor::Tensor;
 
 /// A `kernel.custom_call`: the implementation, its config (attribute
 /// text, parsed for each call), and the specs of its buffers (the first
@@ -124,16 +123,21 @@ pub(crate) fn read_plan(
         inputs.push(spec_of(ctx, ctx.value_type(arg))?);
         bufs.insert(arg, Buf::Input(i));
     }
-    let bytes_attr = |name: &str| {
-        ctx.op_attr(f, name)
-            .and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::Integer { value, .. } => Some(*value as usize),
-                _ => None,
-            })
-            .unwrap_or(0)
+    let bytes_attr = |name: &str| -> Result<usize, CompileError> {
+        let value = ctx.op_attr(f, name).and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::Integer { value, .. } => Some(*value),
+            _ => None,
+        });
+        match value {
+            None => Ok(0),
+            Some(v) => usize::try_from(v)
+                .ok()
+                .filter(|&b| b <= isize::MAX as usize / 2)
+                .ok_or_else(|| CompileError::Plan(format!("{name} is {v}, not a byte count"))),
+        }
     };
-    let arena_bytes = bytes_attr("kernel.arena_bytes");
-    let unplanned_bytes = bytes_attr("kernel.unplanned_bytes");
+    let arena_bytes = bytes_attr("kernel.arena_bytes")?;
+    let unplanned_bytes = bytes_attr("kernel.unplanned_bytes")?;
     let mut steps = Vec::new();
     let mut constants = Vec::new();
     let mut outputs = Vec::new();
@@ -159,12 +163,25 @@ pub(crate) fn read_plan(
         match name {
             "arith.constant" => {}
             "kernel.alloc" => {
-                let offset = int_prop(ctx, op, "offset").unwrap_or(0).max(0) as usize;
                 let result = ctx.result(op, 0);
                 let bytes = strata_lowering::tensor_to_kernel::plan::memref_bytes(
                     ctx,
                     ctx.value_type(result),
                 );
+                // Every buffer lies inside the arena, aligned for any element.
+                let offset = int_prop(ctx, op, "offset")
+                    .and_then(|o| usize::try_from(o).ok())
+                    .filter(|&o| {
+                        o % 8 == 0
+                            && o.checked_add(bytes as usize)
+                                .is_some_and(|end| end <= arena_bytes)
+                    })
+                    .ok_or_else(|| {
+                        CompileError::Plan(format!(
+                            "a buffer of {bytes} bytes at offset {:?} does not lie (8-byte aligned) in the arena of {arena_bytes} bytes",
+                            int_prop(ctx, op, "offset")
+                        ))
+                    })?;
                 alloc_of.insert(result, allocs.len());
                 allocs.push(Alloc {
                     offset: offset as u64,
@@ -193,6 +210,17 @@ pub(crate) fn read_plan(
                 } else {
                     data.raw.to_vec()
                 };
+                // The value holds the buffer's elements: its bytes, and for
+                // `i1` only 0 and 1.
+                if bytes.len() != n * spec.dtype.byte_size()
+                    || (spec.dtype == crate::tensor::DType::I1 && bytes.iter().any(|&b| b > 1))
+                {
+                    return Err(CompileError::Plan(format!(
+                        "a constant of {} bytes for a buffer of {n} {} elements",
+                        bytes.len(),
+                        spec.dtype
+                    )));
+                }
                 bufs.insert(ctx.result(op, 0), Buf::Const(constants.len()));
                 constants.push(to_words(&bytes));
             }
@@ -215,6 +243,14 @@ pub(crate) fn read_plan(
                     grid[i] = def
                         .and_then(|d| int_prop(ctx, d, "value"))
                         .ok_or_else(|| CompileError::Plan("grid sizes must be constants".into()))?;
+                }
+                let programs = grid
+                    .iter()
+                    .try_fold(1i64, |n, &g| (g > 0).then(|| n.checked_mul(g)).flatten());
+                if programs.is_none() {
+                    return Err(CompileError::Plan(format!(
+                        "grid {grid:?}: sizes must be positive and their product an i64"
+                    )));
                 }
                 let mut args = Vec::new();
                 for a in launch_op.args(ctx) {
@@ -250,6 +286,11 @@ pub(crate) fn read_plan(
                 for v in ctx.operands(op) {
                     touch(&mut allocs, &alloc_of, v, steps.len());
                 }
+                if !matches!(args.get(2), Some(Buf::Arena(_))) {
+                    return Err(CompileError::Plan(
+                        "kernel.gemm writes a buffer that is not in the arena".into(),
+                    ));
+                }
                 steps.push(gemm_step(ctx, op, args));
             }
             "kernel.custom_call" => {
@@ -260,7 +301,19 @@ pub(crate) fn read_plan(
                     specs.push(spec_of(ctx, ctx.value_type(v))?);
                     touch(&mut allocs, &alloc_of, v, steps.len());
                 }
-                steps.push(custom_step(ctx, op, args, specs)?);
+                let step = custom_step(ctx, op, args, specs)?;
+                if let PlanWork::Custom(c) = &step.work {
+                    if step.args[c.num_inputs.min(step.args.len())..]
+                        .iter()
+                        .any(|b| !matches!(b, Buf::Arena(_)))
+                    {
+                        return Err(CompileError::Plan(format!(
+                            "custom op '{}' writes a buffer that is not in the arena",
+                            c.op
+                        )));
+                    }
+                }
+                steps.push(step);
             }
             "func.return" => {
                 for v in ctx.operands(op) {
@@ -367,14 +420,9 @@ pub(crate) unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunE
     let bytes_of = |s: &Spec| s.shape.iter().product::<usize>() * s.dtype.byte_size();
     let mut inputs = Vec::with_capacity(c.num_inputs);
     for (spec, &p) in c.specs.iter().zip(ptrs).take(c.num_inputs) {
-        let n: usize = spec.shape.iter().product();
-        let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
-        // SAFETY: upheld by the caller; `i1` buffers hold 0 or 1 per byte.
-        unsafe {
-            let src = std::slice::from_raw_parts(p as *const u8, bytes_of(spec));
-            data.as_bytes_mut().copy_from_slice(src);
-        }
-        inputs.push(Tensor::from_parts(spec.shape.clone(), data));
+        // SAFETY: upheld by the caller.
+        let src = unsafe { std::slice::from_raw_parts(p as *const u8, bytes_of(spec)) };
+        inputs.push(super::tensor_from_bytes(spec, src));
     }
     let mut ctx = Context::new();
     let config = match &c.config {

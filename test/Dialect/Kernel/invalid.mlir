@@ -208,6 +208,23 @@ func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>)
 
 // -----
 
+func.func @gemm(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memref<4x16xf16>) {
+  // expected-error @+1 {{'kernel.gemm' op operands must be f32 or f64}}
+  kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 16, 1>} : memref<4x8xf16>, memref<8x16xf16>, memref<4x16xf16>
+  return
+}
+
+// -----
+
+// Strides whose farthest element overflows i64 are out of bounds, not wrapped.
+func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'kernel.gemm' op lhs is read out of bounds: element past the i64 range of 32}}
+  kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 4611686018427387904, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 16, 1>} : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+  return
+}
+
+// -----
+
 func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf64>, %c: memref<4x16xf32>) {
   // expected-error @+1 {{'kernel.gemm' op operands must have one element type}}
   kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 16, 1>} : memref<4x8xf32>, memref<8x16xf64>, memref<4x16xf32>
