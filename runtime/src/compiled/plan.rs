@@ -164,24 +164,7 @@ pub(crate) fn read_plan(
             "arith.constant" => {}
             "kernel.alloc" => {
                 let result = ctx.result(op, 0);
-                let bytes = strata_lowering::tensor_to_kernel::plan::memref_bytes(
-                    ctx,
-                    ctx.value_type(result),
-                );
-                // Every buffer lies inside the arena, aligned for any element.
-                let offset = int_prop(ctx, op, "offset")
-                    .and_then(|o| usize::try_from(o).ok())
-                    .filter(|&o| {
-                        o % 8 == 0
-                            && o.checked_add(bytes as usize)
-                                .is_some_and(|end| end <= arena_bytes)
-                    })
-                    .ok_or_else(|| {
-                        CompileError::Plan(format!(
-                            "a buffer of {bytes} bytes at offset {:?} does not lie (8-byte aligned) in the arena of {arena_bytes} bytes",
-                            int_prop(ctx, op, "offset")
-                        ))
-                    })?;
+                let (offset, bytes) = arena_buffer(ctx, op, arena_bytes)?;
                 alloc_of.insert(result, allocs.len());
                 allocs.push(Alloc {
                     offset: offset as u64,
@@ -198,31 +181,9 @@ pub(crate) fn read_plan(
                 }
             }
             "kernel.constant" => {
-                let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
-                let value = strata_ir::ods::inherent_attr(ctx, op, "value");
-                let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| ctx.attr_kind(a))
-                else {
-                    return Err(CompileError::Plan("a constant without dense data".into()));
-                };
-                let n: usize = spec.shape.iter().product();
-                let bytes = if data.splat {
-                    data.raw.repeat(n)
-                } else {
-                    data.raw.to_vec()
-                };
-                // The value holds the buffer's elements: its bytes, and for
-                // `i1` only 0 and 1.
-                if bytes.len() != n * spec.dtype.byte_size()
-                    || (spec.dtype == crate::tensor::DType::I1 && bytes.iter().any(|&b| b > 1))
-                {
-                    return Err(CompileError::Plan(format!(
-                        "a constant of {} bytes for a buffer of {n} {} elements",
-                        bytes.len(),
-                        spec.dtype
-                    )));
-                }
+                let words = constant_words(ctx, op)?;
                 bufs.insert(ctx.result(op, 0), Buf::Const(constants.len()));
-                constants.push(to_words(&bytes));
+                constants.push(words);
             }
             "kernel.launch" => {
                 let callee =
@@ -237,21 +198,7 @@ pub(crate) fn read_plan(
                 let callee =
                     callee.ok_or_else(|| CompileError::Plan("a launch without a kernel".into()))?;
                 let launch_op = strata_dialects::kernel::LaunchOp(op);
-                let mut grid = [1i64; 3];
-                for (i, g) in launch_op.grid(ctx).iter().enumerate().take(3) {
-                    let def = ctx.defining_op(*g);
-                    grid[i] = def
-                        .and_then(|d| int_prop(ctx, d, "value"))
-                        .ok_or_else(|| CompileError::Plan("grid sizes must be constants".into()))?;
-                }
-                let programs = grid
-                    .iter()
-                    .try_fold(1i64, |n, &g| (g > 0).then(|| n.checked_mul(g)).flatten());
-                if programs.is_none() {
-                    return Err(CompileError::Plan(format!(
-                        "grid {grid:?}: sizes must be positive and their product an i64"
-                    )));
-                }
+                let grid = launch_grid(ctx, launch_op)?;
                 let mut args = Vec::new();
                 for a in launch_op.args(ctx) {
                     args.push(buf_of(a)?);
@@ -460,4 +407,80 @@ pub(crate) unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunE
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), p as *mut u8, src.len()) };
     }
     Ok(())
+}
+
+/// The arena offset and bytes of `kernel.alloc` `op`, which must lie
+/// inside the arena of `arena_bytes`, 8-byte aligned.
+fn arena_buffer(
+    ctx: &Context,
+    op: Operation,
+    arena_bytes: usize,
+) -> Result<(usize, u64), CompileError> {
+    let bytes = strata_lowering::tensor_to_kernel::plan::memref_bytes(
+        ctx,
+        ctx.value_type(ctx.result(op, 0)),
+    );
+    let offset = int_prop(ctx, op, "offset")
+        .and_then(|o| usize::try_from(o).ok())
+        .filter(|&o| {
+            o % 8 == 0
+                && o.checked_add(bytes as usize)
+                    .is_some_and(|end| end <= arena_bytes)
+        })
+        .ok_or_else(|| {
+            CompileError::Plan(format!(
+                "a buffer of {bytes} bytes at offset {:?} does not lie (8-byte aligned) in the arena of {arena_bytes} bytes",
+                int_prop(ctx, op, "offset")
+            ))
+        })?;
+    Ok((offset, bytes))
+}
+
+/// The elements of `kernel.constant` `op` as 8-byte words: its value must
+/// hold exactly its buffer's elements (`i1`: bytes 0 and 1).
+fn constant_words(ctx: &Context, op: Operation) -> Result<Vec<u64>, CompileError> {
+    let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
+    let value = strata_ir::ods::inherent_attr(ctx, op, "value");
+    let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| ctx.attr_kind(a)) else {
+        return Err(CompileError::Plan("a constant without dense data".into()));
+    };
+    let n: usize = spec.shape.iter().product();
+    let bytes = if data.splat {
+        data.raw.repeat(n)
+    } else {
+        data.raw.to_vec()
+    };
+    if bytes.len() != n * spec.dtype.byte_size()
+        || (spec.dtype == crate::tensor::DType::I1 && bytes.iter().any(|&b| b > 1))
+    {
+        return Err(CompileError::Plan(format!(
+            "a constant of {} bytes for a buffer of {n} {} elements",
+            bytes.len(),
+            spec.dtype
+        )));
+    }
+    Ok(to_words(&bytes))
+}
+
+/// The grid of `launch`: constant sizes, positive, with an `i64` product.
+fn launch_grid(
+    ctx: &Context,
+    launch: strata_dialects::kernel::LaunchOp,
+) -> Result<[i64; 3], CompileError> {
+    let mut grid = [1i64; 3];
+    for (i, g) in launch.grid(ctx).iter().enumerate().take(3) {
+        let def = ctx.defining_op(*g);
+        grid[i] = def
+            .and_then(|d| int_prop(ctx, d, "value"))
+            .ok_or_else(|| CompileError::Plan("grid sizes must be constants".into()))?;
+    }
+    let programs = grid
+        .iter()
+        .try_fold(1i64, |n, &g| (g > 0).then(|| n.checked_mul(g)).flatten());
+    if programs.is_none() {
+        return Err(CompileError::Plan(format!(
+            "grid {grid:?}: sizes must be positive and their product an i64"
+        )));
+    }
+    Ok(grid)
 }
