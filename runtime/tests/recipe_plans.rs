@@ -121,3 +121,55 @@ fn reduced_precision_stays_within_the_recipe_tolerance() {
         );
     }
 }
+
+#[test]
+fn pinned_inputs_are_constants_of_the_plan() {
+    use strata_runtime::compiled::{compile_pinned, needs_input_values, RunError, HOST_PIPELINE};
+    use strata_runtime::DType;
+    let text = r#"
+func.func @main(%x: tensor<2x3x4xf32>, %axes: tensor<1xi64>) -> tensor<2x1x4xf32> {
+  %0 = graph.reduce_sum %x axes %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  return %0 : tensor<2x1x4xf32>
+}"#;
+    let parse = || {
+        let mut ctx = strata_ir::Context::new();
+        strata_dialects::register_all(&mut ctx);
+        strata_runtime::interp::install_folding(&mut ctx);
+        let buffer = strata_ir::SourceBuffer::new("m.mlir", text);
+        let module = strata_ir::parser::parse_source(&mut ctx, &buffer).expect("parses");
+        (ctx, module)
+    };
+    let x = Tensor::from_f64_vec(
+        DType::F32,
+        &[2, 3, 4],
+        &(0..24).map(f64::from).collect::<Vec<_>>(),
+    );
+    let axes = Tensor::from_f64_vec(DType::I64, &[1], &[1.0]);
+    let (mut ctx, module) = parse();
+    let shapes = [vec![2, 3, 4], vec![1]];
+    let err = compile_with(&mut ctx, module, "main", &shapes, 1, HOST_PIPELINE)
+        .err()
+        .expect("axes that are an input do not lower");
+    assert!(needs_input_values(&err), "{err}");
+    let (mut ctx, module) = parse();
+    let f = lookup_function(&ctx, module, "main").expect("@main");
+    let want = run_function(&ctx, f, vec![x.clone(), axes.clone()]).expect("eager");
+    let inputs = [x.clone(), axes.clone()];
+    let model = compile_pinned(
+        &mut ctx,
+        module,
+        "main",
+        &inputs,
+        &[false, true],
+        1,
+        HOST_PIPELINE,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let got = model.run(&inputs).expect("runs");
+    allclose(&got[0], &want[0], Tolerance::for_dtype(DType::F32)).unwrap_or_else(|m| panic!("{m}"));
+    let other = Tensor::from_f64_vec(DType::I64, &[1], &[2.0]);
+    assert!(matches!(
+        model.run(&[x, other]),
+        Err(RunError::Pinned { index: 1 })
+    ));
+}

@@ -63,6 +63,8 @@ pub enum CompileError {
 pub enum RunError {
     #[error("custom op '{op}': {message}")]
     Custom { op: String, message: String },
+    #[error("input #{index} was compiled in as a constant, and this run gives it other values (compile again for them)")]
+    Pinned { index: usize },
     #[error("expected {expected} inputs, got {got}")]
     InputCount { expected: usize, got: usize },
     #[error(
@@ -130,6 +132,9 @@ pub struct CompiledModel {
     arena: std::sync::Mutex<Vec<u64>>,
     constants: Vec<Vec<u64>>,
     pool: Option<rayon::ThreadPool>,
+    /// Inputs compiled in as constants ([`compile_pinned`]): each run must
+    /// give these values.
+    pinned: Vec<(usize, Tensor)>,
     /// Milliseconds spent in LLVM (optimization and code generation).
     pub llvm_ms: f64,
 }
@@ -197,6 +202,7 @@ impl CompiledModel {
             arena: std::sync::Mutex::new(Vec::new()),
             constants: plan.constants,
             pool,
+            pinned: Vec::new(),
             llvm_ms,
         })
     }
@@ -279,6 +285,11 @@ impl CompiledModel {
                 expected: self.inputs.len(),
                 got: inputs.len(),
             });
+        }
+        for (i, pinned) in &self.pinned {
+            if inputs[*i].data().as_bytes() != pinned.data().as_bytes() {
+                return Err(RunError::Pinned { index: *i });
+            }
         }
         for (i, (t, spec)) in inputs.iter().zip(&self.inputs).enumerate() {
             if t.shape() != spec.shape.as_slice() || t.dtype() != spec.dtype {
@@ -424,6 +435,74 @@ pub fn lower(
     pipeline: &str,
 ) -> Result<(), CompileError> {
     specialize(ctx, module, func, shapes)?;
+    run_passes(ctx, module, pipeline)
+}
+
+/// [`compile_with`] for `inputs` themselves: their shapes, and the values
+/// of the inputs `pin` marks, which become constants of the plan (reduction
+/// axes, pads, scales and shapes that ONNX passes as inputs but a compiled
+/// plan needs at compile time). The plan then runs only on those values:
+/// [`CompiledModel::run`] refuses others ([`RunError::Pinned`]).
+pub fn compile_pinned(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    inputs: &[Tensor],
+    pin: &[bool],
+    threads: usize,
+    pipeline: &str,
+) -> Result<CompiledModel, CompileError> {
+    let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+    specialize(ctx, module, func, &shapes)?;
+    let f = crate::interp::lookup_function(ctx, module, func)
+        .ok_or_else(|| CompileError::Inputs(format!("no function @{func}")))?;
+    let block = ctx
+        .op_regions(f)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+        .ok_or_else(|| CompileError::Inputs(format!("@{func} has no body")))?;
+    let args: Vec<Value> = ctx.block_args(block).collect();
+    let mut pinned = Vec::new();
+    for (i, (&arg, t)) in args.iter().zip(inputs).enumerate() {
+        if !pin.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let ty = ctx.value_type(arg);
+        let value = ctx
+            .dense_elements_attr(ty, t.data().as_bytes().to_vec())
+            .ok_or_else(|| CompileError::Inputs(format!("input #{i} cannot be a constant")))?;
+        let loc = ctx.op_loc(f);
+        let constant = strata_dialects::graph::fold::build_constant(ctx, value, ty, loc);
+        match ctx.block_ops(block).next() {
+            Some(first) => ctx.insert_op_before(first, constant),
+            None => ctx.append_op(block, constant),
+        }
+        let c = ctx.result(constant, 0);
+        ctx.replace_all_uses_with(arg, c);
+        pinned.push((i, t.clone()));
+    }
+    run_passes(ctx, module, pipeline)?;
+    let mut model = CompiledModel::from_kernel_module(ctx, module, func, threads)?;
+    model.pinned = pinned;
+    Ok(model)
+}
+
+/// Whether `e` is a compile error that constants for some inputs would
+/// avoid (an operand the lowering needs at compile time, or a shape that
+/// depends on values).
+pub fn needs_input_values(e: &CompileError) -> bool {
+    match e {
+        CompileError::Diagnostics(d) => d.iter().any(|d| {
+            d.message.contains("that are not a constant")
+                || d.message.contains("that is not a constant")
+                || d.message.contains("has a dynamic shape")
+        }),
+        _ => false,
+    }
+}
+
+/// Run `pipeline` on `module`, whose function is specialized already.
+fn run_passes(ctx: &mut Context, module: Operation, pipeline: &str) -> Result<(), CompileError> {
     crate::interp::install_folding(ctx);
     let mut registry = PassRegistry::default();
     strata_passes::register_all(&mut registry);

@@ -9,7 +9,9 @@
 
 use strata_ir::Context;
 use strata_onnx::proto::ModelProto;
-use strata_runtime::compiled::{compile, CompileError};
+use strata_runtime::compiled::{
+    compile, compile_pinned, needs_input_values, CompileError, CompiledModel, HOST_PIPELINE,
+};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::Tensor;
 
@@ -67,6 +69,12 @@ pub fn run(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutc
         let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
         let compiled = match compile(&mut ctx, module, "main", &shapes, 1) {
             Ok(c) => c,
+            // Axes, pads, starts or shapes given as inputs: compile again
+            // with the small integer inputs' values as constants.
+            Err(e) if needs_input_values(&e) => match compile_with_values(model, inputs) {
+                Ok(c) => c,
+                Err(e) => return compile_failure(&e),
+            },
             Err(e) => return compile_failure(&e),
         };
         let outputs = match compiled.run(inputs) {
@@ -87,4 +95,21 @@ pub fn run(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutc
         }
     }
     GraphOutcome::Pass
+}
+
+/// `model` compiled for `inputs`, its small integer inputs (at most 64
+/// elements: axes, pads, shapes) pinned to their values.
+fn compile_with_values(
+    model: &ModelProto,
+    inputs: &[Tensor],
+) -> Result<CompiledModel, CompileError> {
+    let mut ctx = Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let module = strata_onnx::import_model(&mut ctx, model, "model.onnx")
+        .map_err(|e| CompileError::Inputs(e.to_string()))?;
+    let pin: Vec<bool> = inputs
+        .iter()
+        .map(|t| t.dtype().is_int() && t.shape().iter().product::<usize>() <= 64)
+        .collect();
+    compile_pinned(&mut ctx, module, "main", inputs, &pin, 1, HOST_PIPELINE)
 }

@@ -685,10 +685,40 @@ fn run(
                         .unwrap_or(by_dtype.atol),
                 )
             };
-            let compiled = strata_runtime::compiled::compile_with(
+            let compiled = match strata_runtime::compiled::compile_with(
                 &mut ctx, module, function, &shapes, threads, &pipeline,
-            )
-            .map_err(|e| compile_error(&ctx, e))?;
+            ) {
+                Ok(c) => c,
+                // Axes, pads or shapes given as inputs: compile again with
+                // the small integer inputs' values as constants.
+                Err(e) if strata_runtime::compiled::needs_input_values(&e) => {
+                    let again = prepare(model, inputs, &[], seed, dims, function)?;
+                    let (mut ctx, module) = (again.ctx, again.module);
+                    let pin: Vec<bool> = args
+                        .iter()
+                        .map(|t| t.dtype().is_int() && t.shape().iter().product::<usize>() <= 64)
+                        .collect();
+                    let names: Vec<&str> = in_names
+                        .iter()
+                        .zip(&pin)
+                        .filter(|(_, &p)| p)
+                        .map(|(n, _)| n.as_str())
+                        .collect();
+                    if names.is_empty() {
+                        return Err(compile_error(&ctx, e));
+                    }
+                    eprintln!(
+                        "{}: note: compiled with the values of input(s) {} as constants",
+                        model.display(),
+                        names.join(", ")
+                    );
+                    strata_runtime::compiled::compile_pinned(
+                        &mut ctx, module, function, &args, &pin, threads, &pipeline,
+                    )
+                    .map_err(|e| compile_error(&ctx, e))?
+                }
+                Err(e) => return Err(compile_error(&ctx, e)),
+            };
             let outputs = compiled
                 .run(&args)
                 .map_err(|e| DriverError::Message(e.to_string()))?;
