@@ -487,6 +487,16 @@ pub fn compile_pinned(
     Ok(model)
 }
 
+/// Whether [`compile_pinned`] should pin input `t` when a compile needs
+/// input values: a small tensor of integers (at most 64 elements: axes,
+/// pads, starts, shapes) or of floats (at most 8: resize scales, range
+/// bounds), the operands ONNX passes as inputs and the lowering reads as
+/// constants.
+pub fn pinnable(t: &Tensor) -> bool {
+    let n: usize = t.shape().iter().product();
+    (t.dtype().is_int() && n <= 64) || (t.dtype().is_float() && n <= 8)
+}
+
 /// Whether `e` is a compile error that constants for some inputs would
 /// avoid (an operand the lowering needs at compile time, or a shape that
 /// depends on values).

@@ -97,8 +97,8 @@ pub fn run(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutc
     GraphOutcome::Pass
 }
 
-/// `model` compiled for `inputs`, its small integer inputs (at most 64
-/// elements: axes, pads, shapes) pinned to their values.
+/// `model` compiled for `inputs`, its small integer and float inputs
+/// (`compiled::pinnable`: axes, pads, shapes, scales) pinned to their values.
 fn compile_with_values(
     model: &ModelProto,
     inputs: &[Tensor],
@@ -109,7 +109,7 @@ fn compile_with_values(
         .map_err(|e| CompileError::Inputs(e.to_string()))?;
     let pin: Vec<bool> = inputs
         .iter()
-        .map(|t| t.dtype().is_int() && t.shape().iter().product::<usize>() <= 64)
+        .map(strata_runtime::compiled::pinnable)
         .collect();
     compile_pinned(&mut ctx, module, "main", inputs, &pin, 1, HOST_PIPELINE)
 }

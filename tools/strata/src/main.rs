@@ -696,7 +696,7 @@ fn run(
                     let (mut ctx, module) = (again.ctx, again.module);
                     let pin: Vec<bool> = args
                         .iter()
-                        .map(|t| t.dtype().is_int() && t.shape().iter().product::<usize>() <= 64)
+                        .map(strata_runtime::compiled::pinnable)
                         .collect();
                     let names: Vec<&str> = in_names
                         .iter()
