@@ -120,6 +120,26 @@ fn rebuild(
     Some(new)
 }
 
+/// Replaces `op` by a copy of `layout` (a transpose or reshape) applied to
+/// `new` (op rebuilt on the layout op's source), with `op`'s result type.
+fn sink_after(
+    rewriter: &mut PatternRewriter<'_>,
+    op: Operation,
+    new: Operation,
+    layout: Operation,
+) {
+    let ctx = rewriter.ctx_mut();
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let sunk = ctx.clone_op(layout, &mut IrMapping::default());
+    let new_result = ctx.result(new, 0);
+    ctx.set_operand(sunk, 0, new_result);
+    let sunk_result = ctx.result(sunk, 0);
+    ctx.set_value_type(sunk_result, ty);
+    rewriter.set_insertion_point(op);
+    rewriter.insert(sunk);
+    rewriter.replace_op(op, &[sunk_result]);
+}
+
 /// `f(transpose(a, p), ...)` to `transpose(f(a, ...), p)`.
 struct SinkTranspose;
 
@@ -168,18 +188,7 @@ impl RewritePattern for SinkTranspose {
             return false;
         };
         // The transpose again, now of `new`'s result.
-        let ctx = rewriter.ctx_mut();
-        let mut mapping = IrMapping::default();
-        let sunk = ctx.clone_op(transpose, &mut mapping);
-        let new_result = ctx.result(new, 0);
-        ctx.set_operand(sunk, 0, new_result);
-        let ty = ctx.value_type(result);
-        let sunk_result = ctx.result(sunk, 0);
-        ctx.set_value_type(sunk_result, ty);
-        rewriter.set_insertion_point(op);
-        rewriter.insert(sunk);
-        let sunk_result = rewriter.ctx().result(sunk, 0);
-        rewriter.replace_op(op, &[sunk_result]);
+        sink_after(rewriter, op, new, transpose);
         true
     }
 }
@@ -210,22 +219,10 @@ impl RewritePattern for SinkReshape {
             return false;
         };
         let source = ctx.operand(reshape, 0);
-        let result = ctx.result(op, 0);
         let Some(new) = rebuild(rewriter, op, &[source]) else {
             return false;
         };
-        let ctx = rewriter.ctx_mut();
-        let mut mapping = IrMapping::default();
-        let sunk = ctx.clone_op(reshape, &mut mapping);
-        let new_result = ctx.result(new, 0);
-        ctx.set_operand(sunk, 0, new_result);
-        let ty = ctx.value_type(result);
-        let sunk_result = ctx.result(sunk, 0);
-        ctx.set_value_type(sunk_result, ty);
-        rewriter.set_insertion_point(op);
-        rewriter.insert(sunk);
-        let sunk_result = rewriter.ctx().result(sunk, 0);
-        rewriter.replace_op(op, &[sunk_result]);
+        sink_after(rewriter, op, new, reshape);
         true
     }
 }

@@ -16,7 +16,9 @@ use strata_artifact::{
 };
 use strata_ir::{AttrKind, Context, Operation, SourceBuffer};
 
-use crate::compiled::{read_plan, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec};
+use crate::compiled::{
+    read_plan, set_property, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec,
+};
 
 /// The payload section holding the host plan (MLIR text).
 pub const PLAN_SECTION: &str = "plan.mlir";
@@ -132,19 +134,6 @@ fn describe(plan: &Plan, manifest: &mut Manifest) {
         .collect();
     manifest.peak_activation_bytes = plan.arena_bytes as u64;
     manifest.peak_activation_bytes_unplanned = plan.unplanned_bytes as u64;
-}
-
-/// Replace `op`'s property `name` by `value`.
-fn set_property(ctx: &mut Context, op: Operation, name: &str, value: strata_ir::Attribute) {
-    let key = ctx.ident(name);
-    let mut entries: Vec<_> = ctx
-        .op_properties(op)
-        .map(|p| ctx.dictionary_entries(p).to_vec())
-        .unwrap_or_default();
-    entries.retain(|(k, _)| *k != key);
-    entries.push((key, value));
-    let dict = ctx.dictionary_attr(entries);
-    ctx.set_op_properties(op, Some(dict));
 }
 
 /// The `kernel.constant` ops of `module`'s function `func`.

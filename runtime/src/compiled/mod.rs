@@ -594,7 +594,12 @@ pub fn specialize(
 }
 
 /// Set (or replace) the property `name` of `op`.
-fn set_property(ctx: &mut Context, op: Operation, name: &str, value: strata_ir::Attribute) {
+pub(crate) fn set_property(
+    ctx: &mut Context,
+    op: Operation,
+    name: &str,
+    value: strata_ir::Attribute,
+) {
     let key = ctx.ident(name);
     let mut entries: Vec<_> = ctx
         .op_properties(op)
