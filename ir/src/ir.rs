@@ -271,6 +271,20 @@ impl Context {
         self.ops[op.index()].properties = properties;
     }
 
+    /// Set one inherent attribute of an operation (replacing its value, or
+    /// adding it), keeping the others.
+    pub fn set_op_property(&mut self, op: Operation, name: &str, value: Attribute) {
+        let key = self.ident(name);
+        let mut entries: Vec<_> = self
+            .op_properties(op)
+            .map(|p| self.dictionary_entries(p).to_vec())
+            .unwrap_or_default();
+        entries.retain(|(k, _)| *k != key);
+        entries.push((key, value));
+        let dict = self.dictionary_attr(entries);
+        self.set_op_properties(op, Some(dict));
+    }
+
     /// The discardable attributes of an operation, as a dictionary attribute.
     pub fn op_attr_dict(&self, op: Operation) -> Attribute {
         self.ops[op.index()].attrs

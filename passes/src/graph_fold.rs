@@ -1,5 +1,7 @@
 //! `graph-fold-constants`: evaluate `graph` ops whose operands are all
-//! constants at compile time, up to an element limit.
+//! constants at compile time, up to an element limit (which a transpose or
+//! reshape of a constant used nowhere else does not have: its fold only
+//! reorders the constant).
 //!
 //! Ops are visited in order, so a chain of constant ops (shape arithmetic,
 //! weight preprocessing) folds in one run. Each op that folds is replaced
@@ -42,6 +44,11 @@ impl Pass for GraphFoldConstants {
             }
             let consts: Vec<Option<Attribute>> =
                 ctx.operands(op).map(|v| constant_value(ctx, v)).collect();
+            let limit = if reorders_its_only_use(ctx, op) {
+                usize::MAX
+            } else {
+                limit
+            };
             let Some(values) = constant_results(ctx, op, &consts, limit) else {
                 continue;
             };
@@ -75,6 +82,20 @@ impl Pass for GraphFoldConstants {
         stats.add("num-folded", "Number of ops folded to constants", folded);
         Ok(())
     }
+}
+
+/// Whether `op` only reorders or reshapes a constant that nothing else
+/// uses (a weight's transpose into a convolution's layout): folding it
+/// replaces the constant by one of the same size, so the element limit
+/// does not apply.
+fn reorders_its_only_use(ctx: &Context, op: Operation) -> bool {
+    let reorders = matches!(
+        ctx.op_name_str(op),
+        "graph.transpose" | "graph.reshape" | "graph.flatten" | "graph.squeeze" | "graph.unsqueeze"
+    );
+    reorders
+        && ctx.num_operands(op) > 0
+        && ctx.uses(ctx.operand(op, 0)).count() == 1
 }
 
 /// The value of `v` when a `graph.constant` defines it.

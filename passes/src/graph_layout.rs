@@ -7,7 +7,10 @@
 //!   elementwise ops, which broadcast) when every transposed operand has the
 //!   result's rank; an operand whose dimensions are all 1 (a scalar, a
 //!   `1x1x1` constant) is the same in any order and may stand untransposed
-//!   beside them;
+//!   beside them, and another constant operand is transposed back (a
+//!   transpose of a constant, which `graph-fold-constants` evaluates);
+//! - `batch_norm(transpose(y, p), ...)` becomes `transpose(y * s + t, p)`
+//!   with the per-channel `s` and `t` laid along `y`'s channel dim;
 //! - `f(reshape(a, s))` becomes `reshape(f(a), s)` for a one-operand
 //!   elementwise op;
 //! - with `graph.transpose`'s and `graph.reshape`'s canonicalizations,
@@ -50,6 +53,7 @@ impl Pass for GraphEliminateLayout {
         let mut set = RewritePatternSet::new();
         set.add(SinkTranspose);
         set.add(SinkReshape);
+        set.add(crate::conv_layout::SinkTransposeBatchNorm);
         for def in ctx.registry().ops() {
             if matches!(def.name, "graph.transpose" | "graph.reshape") {
                 if let Some(add) = def.canonicalize {
@@ -122,7 +126,7 @@ fn rebuild(
 
 /// Replaces `op` by a copy of `layout` (a transpose or reshape) applied to
 /// `new` (op rebuilt on the layout op's source), with `op`'s result type.
-fn sink_after(
+pub(crate) fn sink_after(
     rewriter: &mut PatternRewriter<'_>,
     op: Operation,
     new: Operation,
@@ -166,6 +170,7 @@ impl RewritePattern for SinkTranspose {
         };
         let mut perm: Option<Operation> = None;
         let mut operands = Vec::new();
+        let mut constants = Vec::new();
         for v in ctx.operands(op) {
             if let Some(t) = defining(ctx, v, "graph.transpose") {
                 let same_rank = static_shape(ctx, v).is_some_and(|s| s.len() == rank);
@@ -177,6 +182,11 @@ impl RewritePattern for SinkTranspose {
                 operands.push(ctx.operand(t, 0));
             } else if order_free(ctx, v) {
                 operands.push(v);
+            } else if defining(ctx, v, "graph.constant").is_some()
+                && static_shape(ctx, v).is_some_and(|s| s.len() <= rank)
+            {
+                constants.push(operands.len());
+                operands.push(v);
             } else {
                 return false;
             }
@@ -184,6 +194,24 @@ impl RewritePattern for SinkTranspose {
         let Some(transpose) = perm else {
             return false;
         };
+        // A transposed constant beside a constant would swap sides forever.
+        let constant_source = operands
+            .iter()
+            .enumerate()
+            .any(|(i, &v)| !constants.contains(&i) && defining(ctx, v, "graph.constant").is_some());
+        if !constants.is_empty() && constant_source {
+            return false;
+        }
+        // A constant beside the transposed operands: in their source's order
+        // (a transpose that folding evaluates).
+        let p = perm_of(rewriter.ctx(), transpose, rank);
+        for i in constants {
+            let ctx = rewriter.ctx_mut();
+            match crate::conv_layout::untransposed_constant(ctx, op, operands[i], rank, &p) {
+                Some(c) => operands[i] = c,
+                None => return false,
+            }
+        }
         let Some(new) = rebuild(rewriter, op, &operands) else {
             return false;
         };

@@ -10,6 +10,7 @@ mod dce;
 pub mod fusion_chains;
 mod graph;
 mod graph_fold;
+mod conv_layout;
 mod graph_layout;
 mod graph_precision;
 mod inline;
@@ -31,6 +32,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(graph::GraphVerify::registration());
     registry.register(graph_fold::GraphFoldConstants::registration());
     registry.register(graph_layout::GraphEliminateLayout::registration());
+    registry.register(conv_layout::GraphConvertConvLayout::registration());
     registry.register(graph_precision::GraphConvertPrecision::registration());
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());

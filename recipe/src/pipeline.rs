@@ -68,6 +68,16 @@ impl fmt::Display for PassSpec {
     }
 }
 
+/// Whether `name` can name an op in a pass option. A name with other
+/// characters names no op (the loader warns), and would not survive the
+/// pipeline's syntax.
+fn op_like(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
 /// The passes of `recipe`, in order, on `builtin.module`.
 pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
     let o = &recipe.optimize;
@@ -77,7 +87,13 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
     // graph: shapes, simplification, folding.
     passes.push(PassSpec::new("graph-infer-shapes"));
     passes.push(PassSpec::new("canonicalize"));
-    // Transposes and reshapes sink through elementwise ops and cancel.
+    // Convolutions and pools compute channels last, with transposes around
+    // them ...
+    if o.layout == Layout::Nhwc {
+        passes.push(PassSpec::new("graph-convert-conv-layout"));
+    }
+    // ... which, like the model's own, sink through elementwise ops and
+    // cancel.
     passes.push(PassSpec::new("graph-eliminate-layout"));
     // Reduced precision: f32 ops compute in f16/bf16, sums in the
     // accumulate precision.
@@ -86,11 +102,7 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
             .keep_fp32
             .iter()
             .map(String::as_str)
-            .filter(|n| {
-                !n.is_empty()
-                    && n.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-            })
+            .filter(|n| op_like(n))
             .collect();
         passes.push(
             PassSpec::new("graph-convert-precision")
@@ -113,18 +125,11 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
     // The chains that must end in one kernel (checked by
     // convert-tensor-to-kernel).
     if !o.fusion.must_fuse.is_empty() {
-        // A name with other characters names no op (the loader warns), and
-        // would not survive the pipeline's syntax.
-        let op_like = |n: &String| {
-            !n.is_empty()
-                && n.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-        };
         let chains: Vec<String> = o
             .fusion
             .must_fuse
             .iter()
-            .filter(|c| c.iter().all(op_like))
+            .filter(|c| c.iter().all(|n| op_like(n)))
             .map(|c| c.join("+"))
             .collect();
         passes.push(PassSpec::new("graph-mark-fusion-chains").option(
@@ -231,11 +236,6 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
         r.capture.outside_buckets != d.capture.outside_buckets,
         "capture.outside_buckets",
         recorded,
-    );
-    note(
-        r.optimize.layout == Layout::Nhwc,
-        "optimize.layout",
-        "convolutions keep the model's NCHW layout (no NHWC convolution lowering yet); graph-eliminate-layout runs for every layout",
     );
     note(
         r.optimize.fusion.enabled

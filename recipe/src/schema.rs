@@ -132,9 +132,11 @@ impl Default for Fusion {
 pub enum Layout {
     /// Keep channels first (ONNX's layout).
     Nchw,
-    /// Channels last.
+    /// Channels last: convolutions and pools compute NHWC
+    /// (`graph-convert-conv-layout`).
     Nhwc,
-    /// The compiler chooses (today: the model's layout).
+    /// The compiler chooses: on the host, the model's NCHW (channels last
+    /// measured no faster there).
     #[default]
     Auto,
 }

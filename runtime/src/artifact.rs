@@ -17,7 +17,7 @@ use strata_artifact::{
 use strata_ir::{AttrKind, Context, Operation, SourceBuffer};
 
 use crate::compiled::{
-    read_plan, set_property, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec,
+    read_plan, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec,
 };
 
 /// The payload section holding the host plan (MLIR text).
@@ -173,7 +173,7 @@ fn move_constants(
         };
         let name = format!("const/{}", sections.len());
         sections.push((name.clone(), data.raw.to_vec()));
-        set_property(ctx, op, "value", splat);
+        ctx.set_op_property(op, "value", splat);
         let attr = ctx.string_attr(&name);
         ctx.set_op_attr(op, SECTION_ATTR, attr);
     }
@@ -304,7 +304,7 @@ impl CompiledModel {
                         bytes.len()
                     ))
                 })?;
-            set_property(&mut ctx, op, "value", value);
+            ctx.set_op_property(op, "value", value);
         }
         let plan =
             read_plan(&ctx, module, &manifest.function).map_err(|source| LoadError::Compile {

@@ -11,6 +11,7 @@
 //! op and replacing it. What lowers is listed in `docs/lowering.md`.
 
 mod attention;
+mod conv_nhwc;
 mod elementwise;
 mod gather;
 mod movement;

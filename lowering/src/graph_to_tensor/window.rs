@@ -28,25 +28,25 @@ use super::{element_of, map_values, shape, static_type, Plan};
 /// One spatial axis of a window: input size, output size, kernel size,
 /// stride, dilation and begin padding.
 #[derive(Clone, Copy, Debug)]
-struct Axis {
-    len: i64,
-    out: i64,
-    k: i64,
-    s: i64,
-    d: i64,
-    pb: i64,
+pub(super) struct Axis {
+    pub(super) len: i64,
+    pub(super) out: i64,
+    pub(super) k: i64,
+    pub(super) s: i64,
+    pub(super) d: i64,
+    pub(super) pb: i64,
 }
 
 impl Axis {
     /// Whether some tap of some output position falls outside the input.
-    fn leaves_input(&self) -> bool {
+    pub(super) fn leaves_input(&self) -> bool {
         let last = (self.out - 1) * self.s + (self.k - 1) * self.d - self.pb;
         self.pb > 0 || last >= self.len
     }
 
     /// The input index of output dim `o` and tap dim `t`, wrapped into the
     /// input when the window can leave it.
-    fn expr(&self, o: u32, t: u32) -> AffineExpr {
+    pub(super) fn expr(&self, o: u32, t: u32) -> AffineExpr {
         let e = self.tap(o, t, -self.pb);
         if self.leaves_input() {
             return AffineExpr::Mod(Box::new(e), Box::new(AffineExpr::Constant(self.len)));
@@ -73,13 +73,13 @@ impl Axis {
 
     /// The input index of output dim `o`, tap dim `t` in an input padded
     /// at the begin: `o * stride + t * dilation`, always inside.
-    fn padded_expr(&self, o: u32, t: u32) -> AffineExpr {
+    pub(super) fn padded_expr(&self, o: u32, t: u32) -> AffineExpr {
         self.tap(o, t, 0)
     }
 
     /// The extent of this axis in an input padded for the window (the
     /// input's own extent when the window never leaves it).
-    fn padded_len(&self) -> i64 {
+    pub(super) fn padded_len(&self) -> i64 {
         if !self.leaves_input() {
             return self.len;
         }
@@ -89,7 +89,7 @@ impl Axis {
 
     /// The input index that padded position `p` holds, wrapped into the
     /// input (the body selects the fill outside it).
-    fn unpad_expr(&self, p: u32) -> AffineExpr {
+    pub(super) fn unpad_expr(&self, p: u32) -> AffineExpr {
         if !self.leaves_input() {
             return AffineExpr::Dim(p);
         }
@@ -126,7 +126,7 @@ impl Axis {
 
 /// The two spatial axes of a 2-D window op on `input_shape` (NCHW) giving
 /// `out_shape`, with `[kh, kw]` taps.
-fn axes(
+pub(super) fn axes(
     input_shape: &[i64],
     out_shape: &[i64],
     kernel: &[i64],
@@ -189,7 +189,7 @@ fn inside(s: &mut Scalar<'_>, axis: &Axis, o: usize, t: usize) -> Option<Value> 
 
 /// In the body of the padding map: whether padded position `dim` on
 /// `axis` holds an input element (`None` when every position does).
-fn inside_padded(s: &mut Scalar<'_>, axis: &Axis, dim: usize) -> Option<Value> {
+pub(super) fn inside_padded(s: &mut Scalar<'_>, axis: &Axis, dim: usize) -> Option<Value> {
     if !axis.leaves_input() {
         return None;
     }
@@ -210,7 +210,7 @@ fn windowed(s: &mut Scalar<'_>, x: Value, fill: f64, axes: &[Axis; 2], dims: [us
 }
 
 /// `x` where both conditions hold (an absent one always does), else `fill`.
-fn select_inside(
+pub(super) fn select_inside(
     s: &mut Scalar<'_>,
     x: Value,
     fill: f64,
@@ -229,6 +229,11 @@ fn select_inside(
 
 pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
     let conv = g::Conv2dOp(op);
+    match conv.layout(ctx).as_str() {
+        "nchw" => {}
+        "nhwc" => return super::conv_nhwc::plan_conv_nhwc(ctx, op),
+        other => return Err(format!("has an unknown layout \"{other}\"")),
+    }
     let ty = static_type(ctx, ctx.result(op, 0))?;
     let element = element_of(ctx, ty).ok_or("has no element type")?;
     let x_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
@@ -365,6 +370,43 @@ pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String
     }))
 }
 
+/// Where a 4-D window op keeps its channels: second (NCHW) or last
+/// (NHWC). `h`, `w` and `c` are the dims' positions.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    h: u32,
+    w: u32,
+    c: u32,
+}
+
+impl Layout {
+    const NCHW: Layout = Layout { h: 2, w: 3, c: 1 };
+    const NHWC: Layout = Layout { h: 1, w: 2, c: 3 };
+
+    fn of(name: &str) -> Result<Layout, String> {
+        match name {
+            "nchw" => Ok(Layout::NCHW),
+            "nhwc" => Ok(Layout::NHWC),
+            other => Err(format!("has an unknown layout \"{other}\"")),
+        }
+    }
+
+    /// `n, c, h, w` in this layout's order.
+    fn place<T>(&self, n: T, c: T, h: T, w: T) -> Vec<T> {
+        let mut slots = [Some(n), None, None, None];
+        slots[self.c as usize] = Some(c);
+        slots[self.h as usize] = Some(h);
+        slots[self.w as usize] = Some(w);
+        slots.into_iter().flatten().collect()
+    }
+
+    /// Dims `[N, C, H, W]` of a shape in this layout.
+    fn nchw(&self, dims: &[i64]) -> Vec<i64> {
+        let at = |i: u32| dims.get(i as usize).copied().unwrap_or(0);
+        vec![at(0), at(self.c), at(self.h), at(self.w)]
+    }
+}
+
 /// What a pool computes.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Pool {
@@ -374,30 +416,39 @@ enum Pool {
 }
 
 pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<Plan, String> {
-    let (kernel, strides, pads, dilations, how) = if max {
+    let (kernel, strides, pads, dilations, how, layout) = if max {
         let p = g::MaxPool2dOp(op);
         if ctx.num_results(op) > 1 {
             return Err("has an indices result, which cannot be lowered to tensor yet".into());
         }
         let k = p.kernel_shape(ctx).ok_or("has no kernel_shape")?;
-        (k, p.strides(ctx), p.pads(ctx), p.dilations(ctx), Pool::Max)
+        let l = Layout::of(&p.layout(ctx))?;
+        (k, p.strides(ctx), p.pads(ctx), p.dilations(ctx), Pool::Max, l)
     } else {
         let p = g::AvgPool2dOp(op);
         let k = p.kernel_shape(ctx).ok_or("has no kernel_shape")?;
         let how = Pool::Avg(p.count_include_pad(ctx));
-        (k, p.strides(ctx), p.pads(ctx), p.dilations(ctx), how)
+        let l = Layout::of(&p.layout(ctx))?;
+        (k, p.strides(ctx), p.pads(ctx), p.dilations(ctx), how, l)
     };
     let ty = static_type(ctx, ctx.result(op, 0))?;
     let element = element_of(ctx, ty).ok_or("has no element type")?;
-    let x_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
-    let out_shape = shape(ctx, ty);
+    let x_shape = layout.nchw(&shape(ctx, ctx.value_type(ctx.operand(op, 0))));
+    let out_shape = layout.nchw(&shape(ctx, ty));
     let ax = axes(&x_shape, &out_shape, &kernel, &strides, &dilations, &pads)?;
     let float = super::scalar::is_float(ctx, element);
     if !float && how != Pool::Max {
         return Err("averages integers, which cannot be lowered to tensor yet".into());
     }
     let d = AffineExpr::Dim;
-    let x_map = AffineMap::new(6, 0, vec![d(0), d(1), ax[0].expr(2, 4), ax[1].expr(3, 5)]);
+    // (n, c, oh, ow in the layout's order, kh, kw) -> x[n, c, oh * sh + kh
+    // * dh - ph, ...] (in the layout's order).
+    let (lh, lw) = (layout.h, layout.w);
+    let x_map = AffineMap::new(
+        6,
+        0,
+        layout.place(d(0), d(layout.c), ax[0].expr(lh, 4), ax[1].expr(lw, 5)),
+    );
     let (n, c, oh, ow) = (x_shape[0], x_shape[1], ax[0].out, ax[1].out);
     // The divisor of each output position (`[OH, OW]`).
     let counts: Vec<i64> = match how {
@@ -427,9 +478,11 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
         };
         let taps = ax[0].k * ax[1].k;
         let r = if taps <= MAX_TAPS {
-            tap_pool(ctx, op, x, &ax, cty, fill, combine)
+            tap_pool(ctx, op, x, &ax, layout, cty, fill, combine)
         } else {
-            let win_ty = ctx.tensor_type(vec![n, c, oh, ow, ax[0].k, ax[1].k], cty);
+            let mut win = layout.place(n, c, oh, ow);
+            win.extend([ax[0].k, ax[1].k]);
+            let win_ty = ctx.tensor_type(win, cty);
             let win = map_values(
                 ctx,
                 op,
@@ -438,7 +491,7 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
                 win_ty,
                 |s, a| {
                     let v = s.convert(a[0], cty);
-                    windowed(s, v, fill, &ax, [2, 4, 3, 5])
+                    windowed(s, v, fill, &ax, [lh as usize, 4, lw as usize, 5])
                 },
             );
             reduce_values(ctx, op, win, &[4, 5], combine)
@@ -459,7 +512,7 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
         let counts_ty = ctx.tensor_type(vec![oh, ow], cty);
         let values: Vec<f64> = counts.iter().map(|&k| k as f64).collect();
         let table = float_constant(ctx, op, counts_ty, &values);
-        let table_map = AffineMap::new(4, 0, vec![d(2), d(3)]);
+        let table_map = AffineMap::new(4, 0, vec![d(lh), d(lw)]);
         vec![map_values(
             ctx,
             op,
@@ -487,28 +540,29 @@ fn tap_pool(
     op: Operation,
     x: Value,
     ax: &[Axis; 2],
+    layout: Layout,
     cty: Type,
     fill: f64,
     combine: Combine,
 ) -> Value {
-    let x_shape = shape(ctx, ctx.value_type(x));
+    let x_shape = layout.nchw(&shape(ctx, ctx.value_type(x)));
     let (n, c) = (x_shape[0], x_shape[1]);
+    let (lh, lw) = (layout.h, layout.w);
     let d = AffineExpr::Dim;
     let mut input = x;
     if ax.iter().any(Axis::leaves_input) {
-        let mut pad_shape = vec![n, c];
-        pad_shape.extend(ax.iter().map(Axis::padded_len));
+        let pad_shape = layout.place(n, c, ax[0].padded_len(), ax[1].padded_len());
         let pad_ty = ctx.tensor_type(pad_shape, cty);
         let pad_map = AffineMap::new(
             4,
             0,
-            vec![d(0), d(1), ax[0].unpad_expr(2), ax[1].unpad_expr(3)],
+            layout.place(d(0), d(layout.c), ax[0].unpad_expr(lh), ax[1].unpad_expr(lw)),
         );
         let axes = *ax;
         input = map_values(ctx, op, &[x], &[pad_map], pad_ty, |s, a| {
             let v = s.convert(a[0], cty);
-            let h = inside_padded(s, &axes[0], 2);
-            let w = inside_padded(s, &axes[1], 3);
+            let h = inside_padded(s, &axes[0], lh as usize);
+            let w = inside_padded(s, &axes[1], lw as usize);
             select_inside(s, v, fill, h, w)
         });
     }
@@ -530,12 +584,12 @@ fn tap_pool(
             maps.push(AffineMap::new(
                 4,
                 0,
-                vec![d(0), d(1), tap(&ax[0], 2, i), tap(&ax[1], 3, j)],
+                layout.place(d(0), d(layout.c), tap(&ax[0], lh, i), tap(&ax[1], lw, j)),
             ));
         }
     }
     let inputs = vec![input; maps.len()];
-    let out_ty = ctx.tensor_type(vec![n, c, ax[0].out, ax[1].out], cty);
+    let out_ty = ctx.tensor_type(layout.place(n, c, ax[0].out, ax[1].out), cty);
     let (_, combiner) = combine_parts(ctx, combine, cty);
     map_values(ctx, op, &inputs, &maps, out_ty, |s, a| {
         let mut acc = s.convert(a[0], cty);

@@ -589,26 +589,8 @@ pub fn specialize(
         .unwrap_or_default();
     let fn_type = ctx.function_type(types, results);
     let attr = ctx.type_attr(fn_type);
-    set_property(ctx, f, "function_type", attr);
+    ctx.set_op_property(f, "function_type", attr);
     Ok(())
-}
-
-/// Set (or replace) the property `name` of `op`.
-pub(crate) fn set_property(
-    ctx: &mut Context,
-    op: Operation,
-    name: &str,
-    value: strata_ir::Attribute,
-) {
-    let key = ctx.ident(name);
-    let mut entries: Vec<_> = ctx
-        .op_properties(op)
-        .map(|p| ctx.dictionary_entries(p).to_vec())
-        .unwrap_or_default();
-    entries.retain(|(k, _)| *k != key);
-    entries.push((key, value));
-    let dict = ctx.dictionary_attr(entries);
-    ctx.set_op_properties(op, Some(dict));
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Reference evaluation of the neural-network `graph` ops: convolutions,
 //! pooling, normalizations, resampling, attention and the like.
 
+use std::borrow::Cow;
+
 use strata_dialects::graph as g;
 
 use super::graph::GraphArgs;
@@ -17,7 +19,9 @@ pub(super) fn eval_conv2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
         usizes(&conv.dilations(ctx), "dilations")?,
     );
     let group = usize::try_from(conv.group(ctx)).map_err(|_| "group must be positive")?;
-    let (input, weight) = (e.arg(0)?, e.arg(1)?);
+    let last = channels_last(&conv.layout(ctx))?;
+    let (input, weight) = (to_nchw(e.arg(0)?, last)?, to_nchw(e.arg(1)?, last)?);
+    let (input, weight) = (&input, &weight);
     // The im2col buffer can be kH * kW times the result; it holds
     // f32 (f64 for f64 inputs).
     let cols = k::conv2d_workspace(
@@ -37,7 +41,7 @@ pub(super) fn eval_conv2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
             e.limits.max_bytes
         ));
     }
-    Ok(vec![k::conv2d(
+    let y = k::conv2d(
         input,
         weight,
         e.x.get(2).copied(),
@@ -46,7 +50,34 @@ pub(super) fn eval_conv2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
         &dilations,
         group,
     )
-    .map_err(kerr)?])
+    .map_err(kerr)?;
+    Ok(vec![from_nchw(y, last)?])
+}
+
+/// Whether a window op's `layout` is `"nhwc"`.
+fn channels_last(layout: &str) -> Result<bool, String> {
+    match layout {
+        "nchw" => Ok(false),
+        "nhwc" => Ok(true),
+        other => Err(format!("has an unknown layout \"{other}\"")),
+    }
+}
+
+/// A 4-D operand in NCHW order (moved from NHWC when `last`; a weight's
+/// `[M, kH, kW, C]` moves to `[M, C, kH, kW]` the same way).
+fn to_nchw(x: &Tensor, last: bool) -> Result<Cow<'_, Tensor>, String> {
+    if !last {
+        return Ok(Cow::Borrowed(x));
+    }
+    Ok(Cow::Owned(k::transpose(x, &[0, 3, 1, 2]).map_err(kerr)?))
+}
+
+/// An NCHW result in the op's layout (moved to NHWC when `last`).
+fn from_nchw(y: Tensor, last: bool) -> Result<Tensor, String> {
+    if !last {
+        return Ok(y);
+    }
+    k::transpose(&y, &[0, 2, 3, 1]).map_err(kerr)
 }
 
 /// `graph.conv_transpose2d`.
@@ -79,15 +110,17 @@ pub(super) fn eval_max_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> 
     if ctx.results(e.op).count() == 2 {
         return eval_max_pool2d_with_indices(e);
     }
-    Ok(vec![k::max_pool2d(
-        e.arg(0)?,
+    let last = channels_last(&pool.layout(ctx))?;
+    let y = k::max_pool2d(
+        &*to_nchw(e.arg(0)?, last)?,
         &usizes(&pool.kernel_shape(ctx).unwrap_or_default(), "kernel_shape")?,
         &usizes(&pool.strides(ctx), "strides")?,
         &usizes(&pool.pads(ctx), "pads")?,
         &usizes(&pool.dilations(ctx), "dilations")?,
         pool.ceil_mode(ctx),
     )
-    .map_err(kerr)?])
+    .map_err(kerr)?;
+    Ok(vec![from_nchw(y, last)?])
 }
 
 /// `graph.max_pool2d` with its `indices` result.
@@ -126,8 +159,9 @@ fn eval_max_pool2d_with_indices(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String
 /// `graph.avg_pool2d`.
 pub(super) fn eval_avg_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let (ctx, pool) = (e.ctx, g::AvgPool2dOp(e.op));
-    Ok(vec![k::avg_pool2d(
-        e.arg(0)?,
+    let last = channels_last(&pool.layout(ctx))?;
+    let y = k::avg_pool2d(
+        &*to_nchw(e.arg(0)?, last)?,
         &usizes(&pool.kernel_shape(ctx).unwrap_or_default(), "kernel_shape")?,
         &usizes(&pool.strides(ctx), "strides")?,
         &usizes(&pool.pads(ctx), "pads")?,
@@ -135,7 +169,8 @@ pub(super) fn eval_avg_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> 
         pool.ceil_mode(ctx),
         pool.count_include_pad(ctx),
     )
-    .map_err(kerr)?])
+    .map_err(kerr)?;
+    Ok(vec![from_nchw(y, last)?])
 }
 
 /// `graph.log_softmax`.

@@ -1277,3 +1277,36 @@ func.func @dft_components(%x: tensor<1x16x3xf32>) {
   %0 = graph.dft %x : (tensor<1x16x3xf32>) -> tensor<1x16x2xf32>
   return
 }
+
+// -----
+
+func.func @conv_layout(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op layout must be "nchw" or "nhwc", but is "chwn"}}
+  %0 = graph.conv2d %x, %w {layout = "chwn"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Channels last: the input's last dim against the weight's.
+func.func @conv_nhwc_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x2xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op input has 3 channels but the weight expects 2 x 1 groups}}
+  %0 = graph.conv2d %x, %w {layout = "nhwc"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_nhwc_result(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv2d' op result #0 has shape [1, 4, 6, 6] but its inferred shape is [1, 6, 6, 4] (dimension 1: 4 vs 6)}}
+  %0 = graph.conv2d %x, %w {layout = "nhwc"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @pool_nhwc_indices(%x: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{'graph.max_pool2d' op an indices result needs the "nchw" layout}}
+  %0, %1 = graph.max_pool2d %x {kernel_shape = array<i64: 2, 2>, layout = "nhwc"} : (tensor<1x4x4x2xf32>) -> (tensor<*xf32>, tensor<*xi64>)
+  return
+}

@@ -5,7 +5,7 @@
 use strata_ir::{Context, Operation};
 
 use super::{
-    attr_bool, attr_i64, attr_i64_array, is_scalar, norm_axis, operand, same_elem, ty, Inferred,
+    attr_bool, attr_i64, attr_i64_array, attr_str, is_scalar, norm_axis, operand, same_elem, ty, Inferred,
     OperandInfo, ResultElem,
 };
 use crate::graph::shape::{broadcast, Dim, Shape};
@@ -210,12 +210,15 @@ pub(in crate::graph) fn infer_conv2d(
             ResultElem::Of(x.elem),
         )]);
     };
+    let last = channels_last(ctx, op)?;
     if xd.len() != 4 || wd.len() != 4 {
+        let layouts = if last { "NHWC, MkHkWC" } else { "NCHW, MCkHkW" };
         return Err(format!(
-            "input and weight must be 4-D (NCHW, MCkHkW), but have shapes {} and {}",
+            "input and weight must be 4-D ({layouts}), but have shapes {} and {}",
             x.shape, w.shape
         ));
     }
+    let (xd, wd) = (&to_nchw(xd, last)[..], &to_nchw(wd, last)[..]);
     let group = attr_i64(ctx, op, "group").unwrap_or(1);
     if group < 1 {
         return Err(format!("group must be positive, but is {group}"));
@@ -244,7 +247,40 @@ pub(in crate::graph) fn infer_conv2d(
     }
     let mut dims = vec![xd[0].clone(), wd[0].clone()];
     dims.extend(spatial(xd, &kernel, &strides, &pads, &dilations, false)?);
-    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+    Ok(vec![(
+        Shape::ranked(from_nchw(&dims, last)),
+        ResultElem::Of(x.elem),
+    )])
+}
+
+/// Whether a convolution's or pool's `layout` is `"nhwc"` (channels last);
+/// `"nchw"` when absent.
+fn channels_last(ctx: &Context, op: Operation) -> Result<bool, String> {
+    match attr_str(ctx, op, "layout").as_deref() {
+        None | Some("nchw") => Ok(false),
+        Some("nhwc") => Ok(true),
+        Some(other) => Err(format!(
+            "layout must be \"nchw\" or \"nhwc\", but is \"{other}\""
+        )),
+    }
+}
+
+/// 4-D `dims` in NCHW order: moved from NHWC when `last`.
+fn to_nchw(dims: &[Dim], last: bool) -> Vec<Dim> {
+    if last {
+        [0, 3, 1, 2].iter().map(|&i| dims[i].clone()).collect()
+    } else {
+        dims.to_vec()
+    }
+}
+
+/// 4-D NCHW `dims` in the op's layout: moved to NHWC when `last`.
+fn from_nchw(dims: &[Dim], last: bool) -> Vec<Dim> {
+    if last {
+        [0, 2, 3, 1].iter().map(|&i| dims[i].clone()).collect()
+    } else {
+        dims.to_vec()
+    }
 }
 
 pub(in crate::graph) fn infer_conv_transpose2d(
@@ -364,12 +400,18 @@ pub(in crate::graph) fn infer_pool(
         }
         return Ok(out);
     };
+    let last = channels_last(ctx, op)?;
     if xd.len() != 4 {
+        let layout = if last { "NHWC" } else { "NCHW" };
         return Err(format!(
-            "input must be 4-D (NCHW), but has shape {}",
+            "input must be 4-D ({layout}), but has shape {}",
             x.shape
         ));
     }
+    if last && ctx.results(op).count() == 2 {
+        return Err("an indices result needs the \"nchw\" layout".into());
+    }
+    let xd = &to_nchw(xd, last)[..];
     let kernel = attr_i64_array(ctx, op, "kernel_shape").ok_or("requires 'kernel_shape'")?;
     let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
     if (0..2).any(|i| pads[i] >= kernel[i] || pads[i + 2] >= kernel[i]) {
@@ -384,6 +426,7 @@ pub(in crate::graph) fn infer_pool(
         &dilations,
         attr_bool(ctx, op, "ceil_mode"),
     )?);
+    let dims = from_nchw(&dims, last);
     let mut out = vec![(Shape::ranked(dims.clone()), ResultElem::Of(x.elem))];
     // max_pool2d's optional indices.
     if ctx.results(op).count() == 2 {

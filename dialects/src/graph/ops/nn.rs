@@ -1,7 +1,7 @@
 //! Neural-network ops: `matmul`, `gemm`, convolutions, pools, softmax,
 //! normalizations, `dropout` and `attention`.
 
-use strata_ir::ods::constraints::I64Attr;
+use strata_ir::ods::constraints::{I64Attr, StrAttr};
 use strata_ir::op;
 
 use super::{AnyTensor, BoolAttr, BoolTensor, F64Attr, FloatTensor, I64ArrayAttr, IntTensor};
@@ -46,9 +46,13 @@ pub struct GemmOp {
     output: Result<AnyTensor>,
 }
 
-/// 2-D convolution, NCHW input and `[M, C / group, kH, kW]` weights.
+/// 2-D convolution.
 ///
-/// `pads` is `[top, left, bottom, right]`.
+/// `layout` is `"nchw"` (ONNX's: input `[N, C, H, W]`, weight `[M, C /
+/// group, kH, kW]`, result `[N, M, OH, OW]`) or `"nhwc"` (channels last:
+/// input `[N, H, W, C]`, weight `[M, kH, kW, C / group]`, result `[N, OH,
+/// OW, M]`; what `graph-convert-conv-layout` makes). `pads` is `[top,
+/// left, bottom, right]`.
 #[op("graph.conv2d",
      traits(Pure),
      format = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
@@ -67,6 +71,8 @@ pub struct Conv2dOp {
     dilations: Attr<I64ArrayAttr>,
     #[default = "1"]
     group: Attr<I64Attr>,
+    #[default = "\"nchw\""]
+    layout: Attr<StrAttr>,
     output: Result<AnyTensor>,
 }
 
@@ -100,11 +106,13 @@ pub struct ConvTranspose2dOp {
     output: Result<AnyTensor>,
 }
 
-/// 2-D max pooling of an NCHW tensor; padding never wins.
+/// 2-D max pooling of an NCHW tensor (NHWC when `layout` is `"nhwc"`);
+/// padding never wins.
 ///
-/// The optional `indices` result (`i64`) holds, for each output, the
-/// position of the maximum in the input flattened in row-major order, or
-/// with each H x W plane in column-major order when `storage_order` is 1.
+/// The optional `indices` result (`i64`, NCHW only) holds, for each
+/// output, the position of the maximum in the input flattened in row-major
+/// order, or with each H x W plane in column-major order when
+/// `storage_order` is 1.
 #[op("graph.max_pool2d",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
@@ -124,11 +132,14 @@ pub struct MaxPool2dOp {
     ceil_mode: Attr<BoolAttr>,
     #[default = "0"]
     storage_order: Attr<I64Attr>,
+    #[default = "\"nchw\""]
+    layout: Attr<StrAttr>,
     output: Result<AnyTensor>,
     indices: OptionalResult<IntTensor>,
 }
 
-/// 2-D average pooling of an NCHW tensor.
+/// 2-D average pooling of an NCHW tensor (NHWC when `layout` is
+/// `"nhwc"`).
 #[op("graph.avg_pool2d",
      traits(Pure),
      format = "$input attr-dict `:` functional-type(operands, results)",
@@ -148,6 +159,8 @@ pub struct AvgPool2dOp {
     ceil_mode: Attr<BoolAttr>,
     #[default = "false"]
     count_include_pad: Attr<BoolAttr>,
+    #[default = "\"nchw\""]
+    layout: Attr<StrAttr>,
     output: Result<AnyTensor>,
 }
 
