@@ -123,8 +123,16 @@ fn transpose_before(
 ) -> Result<Value, Diagnostic> {
     let loc = ctx.op_loc(before);
     let attr = i64_array(ctx, perm);
-    let t = build_graph_op(ctx, loc, "graph.transpose", &[v], &[("perm", attr)], 1, None)
-        .map_err(|e| Diagnostic::op_error(ctx, before, e.to_string()))?;
+    let t = build_graph_op(
+        ctx,
+        loc,
+        "graph.transpose",
+        &[v],
+        &[("perm", attr)],
+        1,
+        None,
+    )
+    .map_err(|e| Diagnostic::op_error(ctx, before, e.to_string()))?;
     ctx.insert_op_before(before, t);
     Ok(ctx.result(t, 0))
 }
@@ -285,7 +293,11 @@ impl RewritePattern for SinkTransposeBatchNorm {
             return false;
         };
         let y = ctx.operand(t, 0);
-        let Some(shape) = ctx.type_kind(ctx.value_type(y)).shape().map(<[i64]>::to_vec) else {
+        let Some(shape) = ctx
+            .type_kind(ctx.value_type(y))
+            .shape()
+            .map(<[i64]>::to_vec)
+        else {
             return false;
         };
         let r = shape.len();

@@ -93,9 +93,7 @@ fn reorders_its_only_use(ctx: &Context, op: Operation) -> bool {
         ctx.op_name_str(op),
         "graph.transpose" | "graph.reshape" | "graph.flatten" | "graph.squeeze" | "graph.unsqueeze"
     );
-    reorders
-        && ctx.num_operands(op) > 0
-        && ctx.uses(ctx.operand(op, 0)).count() == 1
+    reorders && ctx.num_operands(op) > 0 && ctx.uses(ctx.operand(op, 0)).count() == 1
 }
 
 /// The value of `v` when a `graph.constant` defines it.

@@ -5,12 +5,12 @@
 //! Each pass lives in its own file and is registered by [`register_all`].
 
 mod canonicalize;
+mod conv_layout;
 mod cse;
 mod dce;
 pub mod fusion_chains;
 mod graph;
 mod graph_fold;
-mod conv_layout;
 mod graph_layout;
 mod graph_precision;
 mod inline;

@@ -16,9 +16,7 @@ use strata_artifact::{
 };
 use strata_ir::{AttrKind, Context, Operation, SourceBuffer};
 
-use crate::compiled::{
-    read_plan, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec,
-};
+use crate::compiled::{read_plan, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec};
 
 /// The payload section holding the host plan (MLIR text).
 pub const PLAN_SECTION: &str = "plan.mlir";

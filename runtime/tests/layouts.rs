@@ -31,7 +31,9 @@ fn parse(text: &str) -> (Context, strata_ir::Operation) {
 /// Deterministic values in [-1, 1) for a tensor of `shape`.
 fn values(shape: &[usize], seed: u64) -> Tensor {
     let n: usize = shape.iter().product();
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let v: Vec<f32> = (0..n)
         .map(|_| {
             state = state
@@ -77,7 +79,8 @@ fn out(len: i64, k: i64, s: i64, d: i64, pb: i64, pe: i64) -> i64 {
 #[test]
 fn convolutions_agree() {
     // (channels, out channels, group, kernel, stride, dilation, pads, bias)
-    let cases: &[(i64, i64, i64, i64, i64, i64, [i64; 4], bool)] = &[
+    type Case = (i64, i64, i64, i64, i64, i64, [i64; 4], bool);
+    let cases: &[Case] = &[
         (3, 4, 1, 3, 1, 1, [1, 1, 1, 1], true),
         (3, 5, 1, 3, 2, 1, [1, 0, 2, 1], false),
         (4, 6, 2, 3, 1, 2, [2, 2, 2, 2], true),
@@ -128,7 +131,13 @@ fn pools_agree() {
     let cases: &[(&str, i64, i64, [i64; 4], &str)] = &[
         ("max_pool2d", 2, 2, [0, 0, 0, 0], ""),
         ("max_pool2d", 3, 2, [1, 1, 1, 1], ", ceil_mode = true"),
-        ("avg_pool2d", 3, 1, [1, 1, 1, 1], ", count_include_pad = true"),
+        (
+            "avg_pool2d",
+            3,
+            1,
+            [1, 1, 1, 1],
+            ", count_include_pad = true",
+        ),
         ("avg_pool2d", 3, 2, [1, 0, 1, 0], ""),
         ("max_pool2d", 9, 1, [0, 0, 0, 0], ""),
     ];
@@ -193,11 +202,7 @@ func.func @main(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
     let printed = strata_ir::printer::print_operation(&ctx, module, Default::default());
     // The input's, into the first conv, and the second conv's result's,
     // into the residual add (which reads the NCHW input).
-    assert_eq!(
-        printed.matches("graph.transpose").count(),
-        2,
-        "{printed}"
-    );
+    assert_eq!(printed.matches("graph.transpose").count(), 2, "{printed}");
 }
 
 fn run_passes(ctx: &mut Context, module: strata_ir::Operation, pipeline: &str) {

@@ -65,7 +65,10 @@ pub(super) fn plan_conv_nhwc(ctx: &mut Context, op: Operation) -> Result<Plan, S
     let channel = if groups == 1 {
         d(6)
     } else {
-        AffineExpr::Add(Box::new(AffineExpr::Mul(Box::new(d(0)), c_(cg))), Box::new(d(6)))
+        AffineExpr::Add(
+            Box::new(AffineExpr::Mul(Box::new(d(0)), c_(cg))),
+            Box::new(d(6)),
+        )
     };
     let tap = |a: &Axis, o: u32, t: u32| {
         if padded {
@@ -120,13 +123,27 @@ pub(super) fn plan_conv_nhwc(ctx: &mut Context, op: Operation) -> Result<Plan, S
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {
         let (mut x, w) = (ctx.operand(op, 0), ctx.operand(op, 1));
         if padded {
-            x = map_values(ctx, op, &[x], std::slice::from_ref(&pad_map), pad_ty, |s, a| {
-                let h = inside_padded(s, &ax[0], 1);
-                let w = inside_padded(s, &ax[1], 2);
-                select_inside(s, a[0], 0.0, h, w)
-            });
+            x = map_values(
+                ctx,
+                op,
+                &[x],
+                std::slice::from_ref(&pad_map),
+                pad_ty,
+                |s, a| {
+                    let h = inside_padded(s, &ax[0], 1);
+                    let w = inside_padded(s, &ax[1], 2);
+                    select_inside(s, a[0], 0.0, h, w)
+                },
+            );
         }
-        let cols = map_values(ctx, op, &[x], std::slice::from_ref(&x_map), cols_ty, |_, a| a[0]);
+        let cols = map_values(
+            ctx,
+            op,
+            &[x],
+            std::slice::from_ref(&x_map),
+            cols_ty,
+            |_, a| a[0],
+        );
         let lhs = reshape_to(ctx, op, cols, lhs_ty);
         let rhs = reshape_to(ctx, op, w, rhs_ty);
         let loc = ctx.op_loc(op);

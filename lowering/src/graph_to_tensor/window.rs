@@ -423,7 +423,14 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
         }
         let k = p.kernel_shape(ctx).ok_or("has no kernel_shape")?;
         let l = Layout::of(&p.layout(ctx))?;
-        (k, p.strides(ctx), p.pads(ctx), p.dilations(ctx), Pool::Max, l)
+        (
+            k,
+            p.strides(ctx),
+            p.pads(ctx),
+            p.dilations(ctx),
+            Pool::Max,
+            l,
+        )
     } else {
         let p = g::AvgPool2dOp(op);
         let k = p.kernel_shape(ctx).ok_or("has no kernel_shape")?;
@@ -478,7 +485,7 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
         };
         let taps = ax[0].k * ax[1].k;
         let r = if taps <= MAX_TAPS {
-            tap_pool(ctx, op, x, &ax, layout, cty, fill, combine)
+            tap_pool(ctx, op, x, &ax, layout, cty, (fill, combine))
         } else {
             let mut win = layout.place(n, c, oh, ow);
             win.extend([ax[0].k, ax[1].k]);
@@ -530,11 +537,12 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
 /// The most taps a pool combines in one map; larger windows reduce.
 const MAX_TAPS: i64 = 64;
 
-/// A pool of `x` (NCHW) as one elementwise map over the output: the input
-/// padded with `fill` where the window leaves it, read once per tap at
-/// affine indices (`[oh * stride + kh * dilation, ...]`, consecutive along
-/// the output width for stride 1) and combined in the body. Inserted
-/// before `op`; the result is `[N, C, OH, OW]` of `cty`.
+/// A pool of `x` (in `layout`) as one elementwise map over the output: the
+/// input padded with `fill` where the window leaves it, read once per tap
+/// at affine indices (`[oh * stride + kh * dilation, ...]`, consecutive
+/// along the output width for stride 1) and combined by `combine` in the
+/// body. Inserted before `op`; the result is `[N, C, OH, OW]` (in
+/// `layout`) of `cty`.
 fn tap_pool(
     ctx: &mut Context,
     op: Operation,
@@ -542,8 +550,7 @@ fn tap_pool(
     ax: &[Axis; 2],
     layout: Layout,
     cty: Type,
-    fill: f64,
-    combine: Combine,
+    (fill, combine): (f64, Combine),
 ) -> Value {
     let x_shape = layout.nchw(&shape(ctx, ctx.value_type(x)));
     let (n, c) = (x_shape[0], x_shape[1]);
@@ -556,7 +563,12 @@ fn tap_pool(
         let pad_map = AffineMap::new(
             4,
             0,
-            layout.place(d(0), d(layout.c), ax[0].unpad_expr(lh), ax[1].unpad_expr(lw)),
+            layout.place(
+                d(0),
+                d(layout.c),
+                ax[0].unpad_expr(lh),
+                ax[1].unpad_expr(lw),
+            ),
         );
         let axes = *ax;
         input = map_values(ctx, op, &[x], &[pad_map], pad_ty, |s, a| {

@@ -5,8 +5,8 @@
 use strata_ir::{Context, Operation};
 
 use super::{
-    attr_bool, attr_i64, attr_i64_array, attr_str, is_scalar, norm_axis, operand, same_elem, ty, Inferred,
-    OperandInfo, ResultElem,
+    attr_bool, attr_i64, attr_i64_array, attr_str, is_scalar, norm_axis, operand, same_elem, ty,
+    Inferred, OperandInfo, ResultElem,
 };
 use crate::graph::shape::{broadcast, Dim, Shape};
 
