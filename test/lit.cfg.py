@@ -36,3 +36,25 @@ for tool in ["strata-opt", "strata", "strata-translate", "FileCheck", "not"]:
             "(after `cargo build --workspace --bins`), or put target/debug and "
             "/usr/lib/llvm-22/bin on PATH (scripts/setup installs LLVM 22)."
         )
+
+# ptxas (scripts/setup-cuda fetches it into .local/cuda): every PTX a test
+# produces is assembled by it (`%ptxas`, for tests that `REQUIRES: ptxas`).
+# Without it the suite stops, unless STRATA_SKIP_CUDA_TOOLS=1 asks to skip
+# those tests (lit then reports them UNSUPPORTED).
+_ptxas = os.environ.get("STRATA_PTXAS") or os.path.join(
+    os.path.dirname(config.test_source_root), ".local", "cuda", "bin", "ptxas"
+)
+if not os.path.isfile(_ptxas):
+    _ptxas = shutil.which("ptxas", path=config.environment["PATH"])
+if _ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))
+elif os.environ.get("STRATA_SKIP_CUDA_TOOLS", "0") in ("", "0"):
+    lit_config.fatal(
+        "ptxas not found: run scripts/setup-cuda (or set STRATA_PTXAS), "
+        "or STRATA_SKIP_CUDA_TOOLS=1 to skip the PTX tests"
+    )
+config.environment["STRATA_LIBDEVICE"] = os.environ.get(
+    "STRATA_LIBDEVICE",
+    os.path.join(os.path.dirname(config.test_source_root), ".local", "cuda", "nvvm", "libdevice", "libdevice.10.bc"),
+)

@@ -15,6 +15,7 @@ pub mod func;
 pub mod graph;
 pub mod kernel;
 pub mod math;
+pub mod nvptx;
 pub mod op_names;
 pub mod scf;
 pub mod tensor;
@@ -30,4 +31,5 @@ pub fn register_all(ctx: &mut Context) {
     graph::register(ctx);
     tensor::register(ctx);
     kernel::register(ctx);
+    nvptx::register(ctx);
 }

@@ -6,6 +6,7 @@
 pub mod graph_to_tensor;
 pub mod kernel_to_host;
 pub mod llvm;
+pub mod nvptx_to_llvm;
 pub mod tensor_to_kernel;
 
 use strata_ir::pass::PassRegistry;

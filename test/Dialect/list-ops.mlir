@@ -10,6 +10,7 @@
 // DIALECTS-NEXT: graph
 // DIALECTS-NEXT: kernel
 // DIALECTS-NEXT: math
+// DIALECTS-NEXT: nvptx
 // DIALECTS-NEXT: scf
 // DIALECTS-NEXT: tensor
 
@@ -24,4 +25,4 @@
 // OPS: tensor.contract A contraction: matrix product, batched matrix product, or any sum of products whose operands are read through projected permutations.
 // OPS: tensor.map Elementwise computation over an iteration domain, reading each input through an affine indexing map.
 
-// SHOW: Available Dialects: arith,builtin,func,graph,kernel,math,scf,tensor,test
+// SHOW: Available Dialects: arith,builtin,func,graph,kernel,math,nvptx,scf,tensor,test

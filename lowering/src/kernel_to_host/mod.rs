@@ -17,8 +17,8 @@
 //! i64 gz, i64 begin, i64 end)` ([`crate::llvm::HostKernel`]).
 
 mod emit;
-mod fastmath;
-mod scalar;
+pub(crate) mod fastmath;
+pub(crate) mod scalar;
 
 use inkwell::builder::BuilderError;
 use inkwell::context::Context as LlvmContext;

@@ -120,6 +120,41 @@ pub(crate) struct ScalarEmitter<'a, 'ctx> {
     pub builder: &'a Builder<'ctx>,
     /// Mark float ops `reassoc` (inside combiners, whose order is free).
     pub reassoc: bool,
+    /// Call libdevice (`__nv_expf`, ...) for the math functions that have
+    /// no NVPTX instruction, instead of the host's code and libm.
+    pub libdevice: bool,
+}
+
+/// The libdevice function of a `math` op, without its `f` suffix (the
+/// functions NVPTX has no instruction for).
+fn libdevice_base(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "math.exp" => "exp",
+        "math.exp2" => "exp2",
+        "math.expm1" => "expm1",
+        "math.log" => "log",
+        "math.log2" => "log2",
+        "math.log10" => "log10",
+        "math.log1p" => "log1p",
+        "math.sin" => "sin",
+        "math.cos" => "cos",
+        "math.tan" => "tan",
+        "math.asin" => "asin",
+        "math.acos" => "acos",
+        "math.atan" => "atan",
+        "math.atan2" => "atan2",
+        "math.sinh" => "sinh",
+        "math.cosh" => "cosh",
+        "math.tanh" => "tanh",
+        "math.asinh" => "asinh",
+        "math.acosh" => "acosh",
+        "math.atanh" => "atanh",
+        "math.erf" => "erf",
+        "math.erfc" => "erfc",
+        "math.cbrt" => "cbrt",
+        "math.powf" => "pow",
+        _ => return None,
+    })
 }
 
 fn float(v: BasicValueEnum<'_>) -> FloatValue<'_> {
@@ -210,6 +245,40 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
             .ok_or_else(|| HostError::at(self.ir, op, format!("{symbol} returned nothing")))
     }
 
+    /// A call of libdevice's `__nv_<base>f` (f32) or `__nv_<base>` (f64).
+    fn libdevice_call(
+        &self,
+        op: Operation,
+        base: &str,
+        result: Type,
+        args: &[BasicValueEnum<'ctx>],
+    ) -> Result<BasicValueEnum<'ctx>, HostError> {
+        let width = self.ir.int_or_float_bit_width(result);
+        let (symbol, ty) = match width {
+            Some(32) if is_float(self.ir, result) => {
+                (format!("__nv_{base}f"), self.llvm.f32_type())
+            }
+            Some(64) if is_float(self.ir, result) => (format!("__nv_{base}"), self.llvm.f64_type()),
+            _ => {
+                return Err(HostError::at(
+                    self.ir,
+                    op,
+                    format!("'{base}' is compiled for f32 and f64 only on the GPU"),
+                ))
+            }
+        };
+        let function = self.module.get_function(&symbol).unwrap_or_else(|| {
+            let params: Vec<inkwell::types::BasicMetadataTypeEnum<'ctx>> =
+                args.iter().map(|_| ty.into()).collect();
+            self.module
+                .add_function(&symbol, ty.fn_type(&params, false), None)
+        });
+        let args: Vec<BasicMetadataValueEnum<'ctx>> = args.iter().map(|&a| a.into()).collect();
+        let call = self.builder.build_call(function, &args, "")?;
+        returned(call.try_as_basic_value())
+            .ok_or_else(|| HostError::at(self.ir, op, format!("{symbol} returned nothing")))
+    }
+
     /// An integer division or remainder that never traps: tiles compute
     /// their masked-off lanes too (on `other` values, zero by default), and
     /// the CPU's division traps where the GPU's does not. A zero divisor
@@ -257,6 +326,11 @@ impl<'a, 'ctx> ScalarEmitter<'a, 'ctx> {
         let ir = self.ir;
         let b = self.builder;
         let name = ir.op_name_str(op);
+        if self.libdevice {
+            if let Some(base) = libdevice_base(name) {
+                return self.libdevice_call(op, base, result, args);
+            }
+        }
         let Some(rt) = llvm_type(ir, self.llvm, result) else {
             return Err(HostError::at(
                 ir,

@@ -2,7 +2,7 @@
 // errors with exit status 1, and a failed translation leaves no -o file.
 // RUN: strata-translate --help | FileCheck %s --check-prefix=HELP
 // RUN: strata-translate --version | FileCheck %s --check-prefix=VERSION
-// RUN: not strata-translate --emit=ptx %s 2>&1 | FileCheck %s --check-prefix=EMIT
+// RUN: not strata-translate --emit=cubin %s 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: not strata-translate --bogus %s 2>&1 | FileCheck %s --check-prefix=FLAG
 // RUN: not strata-translate %S/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not strata-translate %s %s 2>&1 | FileCheck %s --check-prefix=TWO
@@ -15,7 +15,7 @@
 // HELP: USAGE: strata-translate [options] <input file | ->
 // HELP: --emit=llvm-ir
 // VERSION: strata-translate {{[0-9]+\.[0-9]+\.[0-9]+}}
-// EMIT: strata-translate: --emit='ptx': unknown output format; the formats are: llvm-ir
+// EMIT: strata-translate: --emit='cubin': unknown output format; the formats are: llvm-ir, ptx
 // FLAG: strata-translate: unknown option '--bogus' (see --help)
 // MISSING: strata-translate: cannot open input file '{{.*}}does-not-exist.mlir'
 // TWO: strata-translate: too many positional arguments

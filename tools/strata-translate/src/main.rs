@@ -1,6 +1,7 @@
 //! `strata-translate`: translate strata IR out of MLIR, as `mlir-translate`
-//! does. Today one translation: the `kernel.func`s of a module to LLVM IR
-//! for the host (`--emit=llvm-ir`), before or after `default<O3>`.
+//! does: the `kernel.func`s of a module to LLVM IR for the host
+//! (`--emit=llvm-ir`, before or after `default<O3>`), and the kernels of an
+//! `nvptx` module to LLVM IR for NVPTX or to PTX (`--emit=ptx`).
 //!
 //! Options follow LLVM's command-line conventions (`-flag` and `--flag` are
 //! the same, values as `--flag=value` or `-o value`), as in `strata-opt`.
@@ -23,12 +24,20 @@ OVERVIEW: strata-translate: translate strata IR to other formats
 USAGE: strata-translate [options] <input file | ->
 
 The input holds kernel.func ops (a module after convert-tensor-to-kernel,
-or hand-written kernels); other ops (the host plan) are ignored.
+or hand-written kernels; other ops, the host plan, are ignored), or is an
+nvptx module (a module with nvptx.target = sm_80 or sm_90 whose
+func.func kernels use the nvptx dialect).
 
 OPTIONS:
   --emit=llvm-ir             Print the LLVM IR of the kernels (the default;
                              --mlir-to-llvmir is the same)
-  -O3, --optimize            Run LLVM's default<O3> for the host CPU first
+  --emit=ptx                 Print the PTX of an nvptx module's kernels
+                             (libdevice linked, default<O3>, LLVM's NVPTX
+                             back end)
+  --target=sm_80|sm_90       The GPU of an nvptx module without an
+                             nvptx.target (it must match one it has)
+  -O3, --optimize            Run LLVM's default<O3> first (for the host
+                             CPU, or the module's GPU)
   -o FILE                    Write the output to FILE (default: stdout);
                              no file is left behind when translation fails
   --split-input-file[=MARKER]
@@ -48,6 +57,8 @@ struct Options {
     input: Option<String>,
     output: Option<String>,
     optimize: bool,
+    ptx: bool,
+    target: Option<String>,
     split_marker: Option<String>,
     verify_diagnostics: bool,
 }
@@ -97,13 +108,23 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Action, String> 
                 options.output = Some(path);
             }
             "emit" => match value.as_deref() {
-                Some("llvm-ir") => {}
+                Some("llvm-ir") => options.ptx = false,
+                Some("ptx") => options.ptx = true,
                 Some(other) => {
                     return Err(format!(
-                        "--emit='{other}': unknown output format; the formats are: llvm-ir"
+                        "--emit='{other}': unknown output format; the formats are: llvm-ir, ptx"
                     ))
                 }
-                None => return Err("option '--emit' needs a value (llvm-ir)".into()),
+                None => return Err("option '--emit' needs a value (llvm-ir or ptx)".into()),
+            },
+            "target" => match value.as_deref() {
+                Some(t @ ("sm_80" | "sm_90")) => options.target = Some(t.to_string()),
+                Some(other) => {
+                    return Err(format!(
+                        "--target='{other}': unknown GPU; the targets are: sm_80, sm_90"
+                    ))
+                }
+                None => return Err("option '--target' needs a value (sm_80 or sm_90)".into()),
             },
             "mlir-to-llvmir" => no_value(&value)?,
             "O3" | "optimize" => {
@@ -303,11 +324,62 @@ fn translate_chunk(
 ) -> Result<String, Failure> {
     let module = parse_source_range(ctx, buffer, ParseOptions { range, module_loc })
         .map_err(Failure::Diagnostics)?;
+    if let Some(t) = &options.target {
+        set_target(ctx, module, t)?;
+    }
     verifier::verify(ctx, module).map_err(Failure::Diagnostics)?;
+    if options.ptx || ctx.op_attr(module, "nvptx.target").is_some() {
+        return translate_gpu(ctx, module, options);
+    }
     kernel_to_host::translate_to_llvm_ir(ctx, module, options.optimize).map_err(|e| match e {
         HostError::Unsupported(d) => Failure::Diagnostics(vec![d]),
         other => Failure::Other(other.to_string()),
     })
+}
+
+/// Gives `module` the GPU `target` (`--target`): written when it has none,
+/// an error when it has another.
+fn set_target(
+    ctx: &mut Context,
+    module: strata_ir::Operation,
+    target: &str,
+) -> Result<(), Failure> {
+    if let Some(a) = ctx.op_attr(module, "nvptx.target") {
+        let current = match ctx.attr_kind(a) {
+            strata_ir::AttrKind::String { value, .. } => {
+                String::from_utf8_lossy(value).into_owned()
+            }
+            _ => String::new(),
+        };
+        if current != target {
+            return Err(Failure::Diagnostics(vec![Diagnostic::op_error(
+                ctx,
+                module,
+                format!("targets '{current}', not '{target}' (--target)"),
+            )]));
+        }
+        return Ok(());
+    }
+    let attr = ctx.string_attr(target);
+    ctx.set_op_attr(module, "nvptx.target", attr);
+    Ok(())
+}
+
+/// The LLVM IR (for NVPTX) or the PTX of an nvptx module.
+fn translate_gpu(
+    ctx: &Context,
+    module: strata_ir::Operation,
+    options: &Options,
+) -> Result<String, Failure> {
+    use strata_lowering::nvptx_to_llvm::{self as gpu, GpuError};
+    let fail = |e: GpuError| match e {
+        GpuError::Unsupported(d) => Failure::Diagnostics(vec![d]),
+        other => Failure::Other(other.to_string()),
+    };
+    if options.ptx {
+        return gpu::to_ptx(ctx, module).map(|(ptx, _)| ptx).map_err(fail);
+    }
+    gpu::to_llvm_ir(ctx, module, options.optimize).map_err(fail)
 }
 
 /// Write `text` to `path` (standard output for none or `-`).
@@ -357,7 +429,8 @@ mod tests {
     #[test]
     fn bad_flags_are_errors() {
         for (args, message) in [
-            (&["--emit=ptx"][..], "unknown output format"),
+            (&["--emit=cubin"][..], "unknown output format"),
+            (&["--target=sm_75"][..], "unknown GPU"),
             (&["--emit"][..], "needs a value"),
             (&["-o"][..], "needs a file name"),
             (&["--bogus"][..], "unknown option '--bogus'"),

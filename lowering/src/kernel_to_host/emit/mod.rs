@@ -247,6 +247,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
             module: self.module,
             builder: &self.builder,
             reassoc: self.reassoc,
+            libdevice: false,
         }
     }
 

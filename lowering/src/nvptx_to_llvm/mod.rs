@@ -1,0 +1,355 @@
+//! The `nvptx` dialect to LLVM IR for LLVM's NVPTX back end, and on to PTX.
+//!
+//! A module with `nvptx.target` holds `func.func` kernels on scalars,
+//! vectors and `!nvptx.ptr`s, whose bodies are `arith`, `math`, `scf.for`,
+//! `scf.if` and `nvptx` ops. Each becomes an LLVM function with the
+//! `ptx_kernel` calling convention:
+//!
+//! - `!nvptx.ptr<T, global>` is `ptr addrspace(1)`, `shared` is
+//!   `addrspace(3)`; `nvptx.shared_alloc` is a module-level `[N x T]` in
+//!   address space 3; `nvptx.load` / `store` index with a `getelementptr`
+//!   and access scalars or vectors aligned to their size (`ld.v4.f32`);
+//! - ids and sizes read the special registers (`llvm.nvvm.read.ptx.sreg.*`),
+//!   `nvptx.barrier` is `llvm.nvvm.barrier.cta.sync.aligned.all(0)`,
+//!   `shfl_sync` `llvm.nvvm.shfl.sync.*`, `mma_sync`
+//!   `llvm.nvvm.mma.m16n8k16.row.col.*`;
+//! - `arith` is what the host emits; `math` functions without an NVPTX
+//!   instruction call libdevice (`__nv_expf`, ...), which is linked in
+//!   (from `scripts/setup-cuda`'s `libdevice.10.bc`) before `default<O3>`;
+//! - `scf.for` is a loop whose iteration arguments are `phi`s, `scf.if` a
+//!   branch whose results are `phi`s.
+
+mod ops;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use inkwell::builder::Builder;
+use inkwell::context::Context as LlvmContext;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum};
+use inkwell::values::{BasicValueEnum, FunctionValue};
+use strata_dialects::nvptx::types::AddressSpace;
+use strata_ir::{Context, Diagnostic, Operation, Type, TypeKind, Value};
+
+use crate::llvm::nvptx::GpuTarget;
+use crate::llvm::LlvmError;
+
+/// LLVM's calling convention number of `ptx_kernel` (a kernel entry).
+const PTX_KERNEL: u32 = 71;
+
+/// Why an `nvptx` module could not become PTX.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// An op or type the GPU translation does not handle, located.
+    #[error("{}", .0.message)]
+    Unsupported(Diagnostic),
+    /// LLVM refused the module or failed to compile it.
+    #[error(transparent)]
+    Llvm(#[from] LlvmError),
+    /// The IR builder failed (an internal error).
+    #[error("LLVM builder: {0}")]
+    Builder(#[from] inkwell::builder::BuilderError),
+}
+
+impl GpuError {
+    fn at(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> GpuError {
+        GpuError::Unsupported(Diagnostic::op_error(ctx, op, message))
+    }
+
+    /// The diagnostic to report, when the error has a location.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            GpuError::Unsupported(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+type R<T> = Result<T, GpuError>;
+
+/// The target of an `nvptx` module: its `nvptx.target` and
+/// `nvptx.ptx_version`, `None` when it has no `nvptx.target`.
+pub fn module_target(ctx: &Context, module: Operation) -> R<Option<GpuTarget>> {
+    let Some(first) = ctx
+        .nested_ops(module, strata_ir::WalkOrder::PreOrder)
+        .get(1)
+        .copied()
+    else {
+        return Ok(None);
+    };
+    if ctx.op_attr(module, "nvptx.target").is_none() {
+        return Ok(None);
+    }
+    let t = strata_dialects::nvptx::target_of(ctx, first).map_err(GpuError::Unsupported)?;
+    Ok(Some(GpuTarget {
+        sm: t.sm,
+        ptx: (t.ptx / 10, t.ptx % 10),
+    }))
+}
+
+/// Where libdevice is: `$STRATA_LIBDEVICE`, else the one
+/// `scripts/setup-cuda` puts in this checkout's `.local/cuda`.
+pub fn libdevice_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("STRATA_LIBDEVICE") {
+        return Some(p.into());
+    }
+    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../.local/cuda/nvvm/libdevice/libdevice.10.bc");
+    local.is_file().then_some(local)
+}
+
+/// The LLVM IR of the kernels of `module` (not optimized, libdevice not
+/// linked).
+pub fn translate<'ctx>(
+    ir: &Context,
+    module: Operation,
+    llvm: &'ctx LlvmContext,
+) -> R<(Module<'ctx>, GpuTarget)> {
+    let Some(target) = module_target(ir, module)? else {
+        return Err(GpuError::at(
+            ir,
+            module,
+            "has no 'nvptx.target' (an nvptx module names its GPU; kernel modules are not lowered to nvptx yet)",
+        ));
+    };
+    let out = llvm.create_module("strata_gpu");
+    for &region in ir.op_regions(module) {
+        for block in ir.region_blocks(region) {
+            for op in ir.block_ops(block).collect::<Vec<_>>() {
+                if ir.op_name_str(op) == "func.func" {
+                    Kernel::emit(ir, llvm, &out, op)?;
+                }
+            }
+        }
+    }
+    Ok((out, target))
+}
+
+/// The PTX of `module`'s kernels: translated, libdevice linked where a
+/// kernel calls it, `default<O3>` for the target, then the NVPTX back end.
+pub fn to_ptx(ir: &Context, module: Operation) -> R<(String, GpuTarget)> {
+    let llvm = LlvmContext::create();
+    let (m, target) = translate(ir, module, &llvm)?;
+    let machine = crate::llvm::nvptx::target_machine(target)?;
+    link_libdevice(&llvm, &m)?;
+    crate::llvm::optimize(&m, &machine)?;
+    Ok((crate::llvm::nvptx::ptx(&m, target)?, target))
+}
+
+/// The LLVM IR of `module`'s kernels for NVPTX, as text; `optimize`:
+/// libdevice linked and `default<O3>` run first, as for PTX.
+pub fn to_llvm_ir(ir: &Context, module: Operation, optimize: bool) -> R<String> {
+    let llvm = LlvmContext::create();
+    let (m, target) = translate(ir, module, &llvm)?;
+    let machine = crate::llvm::nvptx::target_machine(target)?;
+    m.set_triple(&machine.get_triple());
+    m.set_data_layout(&machine.get_target_data().get_data_layout());
+    if optimize {
+        link_libdevice(&llvm, &m)?;
+        crate::llvm::optimize(&m, &machine)?;
+    } else {
+        m.verify()
+            .map_err(|e| LlvmError(format!("invalid module: {e}")))?;
+    }
+    Ok(m.print_to_string().to_string())
+}
+
+/// Links libdevice into `m` when `m` declares one of its functions, keeping
+/// only what is called (the rest becomes internal and is removed by O3).
+fn link_libdevice<'ctx>(llvm: &'ctx LlvmContext, m: &Module<'ctx>) -> R<()> {
+    let mut needed = false;
+    let mut f = m.get_first_function();
+    while let Some(func) = f {
+        let name = func.get_name().to_string_lossy().into_owned();
+        if name.starts_with("__nv_") && func.count_basic_blocks() == 0 {
+            needed = true;
+        }
+        f = func.get_next_function();
+    }
+    if !needed {
+        return Ok(());
+    }
+    let path = libdevice_path().ok_or_else(|| {
+        LlvmError(
+            "libdevice.10.bc not found: run scripts/setup-cuda (or set STRATA_LIBDEVICE)".into(),
+        )
+    })?;
+    let lib = Module::parse_bitcode_from_path(&path, llvm)
+        .map_err(|e| LlvmError(format!("{}: {e}", path.display())))?;
+    lib.set_triple(&inkwell::targets::TargetTriple::create(
+        "nvptx64-nvidia-cuda",
+    ));
+    lib.set_data_layout(&m.get_data_layout());
+    m.link_in_module(lib)
+        .map_err(|e| LlvmError(format!("linking libdevice: {e}")))?;
+    // Everything but the kernels is internal, so O3 drops what no kernel
+    // calls.
+    let mut f = m.get_first_function();
+    while let Some(func) = f {
+        if func.count_basic_blocks() > 0 && func.get_call_conventions() != PTX_KERNEL {
+            func.set_linkage(Linkage::Internal);
+        }
+        f = func.get_next_function();
+    }
+    Ok(())
+}
+
+/// The LLVM type of a kernel's scalar, vector or pointer type.
+pub(crate) fn gpu_type<'ctx>(
+    ir: &Context,
+    llvm: &'ctx LlvmContext,
+    ty: Type,
+) -> Option<BasicTypeEnum<'ctx>> {
+    use strata_ir::float::FloatKind as F;
+    Some(match ir.type_kind(ty) {
+        TypeKind::Integer { width, .. } => {
+            crate::kernel_to_host::scalar::int_type(llvm, *width)?.into()
+        }
+        TypeKind::Index => llvm.i64_type().into(),
+        TypeKind::Float(F::F32) => llvm.f32_type().into(),
+        TypeKind::Float(F::F64) => llvm.f64_type().into(),
+        TypeKind::Float(F::F16) => llvm.f16_type().into(),
+        TypeKind::Float(F::BF16) => llvm.bf16_type().into(),
+        TypeKind::Vector { shape, element, .. } if shape.len() == 1 => {
+            let lanes = u32::try_from(shape[0]).ok()?;
+            match gpu_type(ir, llvm, *element)? {
+                BasicTypeEnum::FloatType(f) => f.vec_type(lanes).into(),
+                BasicTypeEnum::IntType(i) => i.vec_type(lanes).into(),
+                _ => return None,
+            }
+        }
+        TypeKind::Opaque { data, .. } if strata_dialects::nvptx::types::is_ptr(ir, ty) => {
+            let space = if data.ends_with(", shared>") {
+                AddressSpace::Shared
+            } else {
+                AddressSpace::Global
+            };
+            llvm.ptr_type(inkwell::AddressSpace::from(space.llvm() as u16))
+                .into()
+        }
+        _ => return None,
+    })
+}
+
+/// One kernel being emitted.
+pub(crate) struct Kernel<'a, 'ctx> {
+    ir: &'a Context,
+    llvm: &'ctx LlvmContext,
+    module: &'a Module<'ctx>,
+    builder: Builder<'ctx>,
+    function: FunctionValue<'ctx>,
+    values: HashMap<Value, BasicValueEnum<'ctx>>,
+}
+
+impl<'a, 'ctx> Kernel<'a, 'ctx> {
+    fn emit(
+        ir: &'a Context,
+        llvm: &'ctx LlvmContext,
+        module: &'a Module<'ctx>,
+        func: Operation,
+    ) -> R<()> {
+        let name = ir
+            .symbol_name(func)
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default();
+        let Some((inputs, results)) = strata_dialects::func::function_signature(ir, func) else {
+            return Err(GpuError::at(ir, func, "has no function type"));
+        };
+        if !results.is_empty() {
+            return Err(GpuError::at(
+                ir,
+                func,
+                "returns values: a GPU kernel returns nothing (write results through pointers)",
+            ));
+        }
+        let mut params: Vec<BasicMetadataTypeEnum<'ctx>> = Vec::new();
+        for &t in &inputs {
+            let lt = gpu_type(ir, llvm, t).ok_or_else(|| {
+                GpuError::at(
+                    ir,
+                    func,
+                    format!(
+                        "has an argument of type '{}', which the GPU translation does not handle",
+                        strata_ir::printer::type_to_string(ir, t)
+                    ),
+                )
+            })?;
+            params.push(lt.into());
+        }
+        let function = module.add_function(&name, llvm.void_type().fn_type(&params, false), None);
+        function.set_call_conventions(PTX_KERNEL);
+        let mut k = Kernel {
+            ir,
+            llvm,
+            module,
+            builder: llvm.create_builder(),
+            function,
+            values: HashMap::new(),
+        };
+        let Some(&region) = ir.op_regions(func).first() else {
+            return Err(GpuError::at(
+                ir,
+                func,
+                "is a declaration: a kernel needs a body",
+            ));
+        };
+        let Some(entry) = ir.region_entry_block(region) else {
+            return Err(GpuError::at(ir, func, "has no body"));
+        };
+        if ir.region_blocks(region).count() != 1 {
+            return Err(GpuError::at(
+                ir,
+                func,
+                "has more than one block: write control flow with scf.for and scf.if",
+            ));
+        }
+        let bb = llvm.append_basic_block(function, "entry");
+        k.builder.position_at_end(bb);
+        for (i, arg) in ir.block_args(entry).enumerate() {
+            if let Some(p) = function.get_nth_param(i as u32) {
+                k.values.insert(arg, p);
+            }
+        }
+        k.block(entry)?;
+        Ok(())
+    }
+
+    fn value(&self, op: Operation, v: Value) -> R<BasicValueEnum<'ctx>> {
+        self.values
+            .get(&v)
+            .copied()
+            .ok_or_else(|| GpuError::at(self.ir, op, "uses a value defined outside the kernel"))
+    }
+
+    fn ty(&self, op: Operation, ty: Type) -> R<BasicTypeEnum<'ctx>> {
+        gpu_type(self.ir, self.llvm, ty).ok_or_else(|| {
+            GpuError::at(
+                self.ir,
+                op,
+                format!(
+                    "has type '{}', which the GPU translation does not handle",
+                    strata_ir::printer::type_to_string(self.ir, ty)
+                ),
+            )
+        })
+    }
+
+    /// Emits the ops of `block` at the builder's position; returns the
+    /// operands of its terminator when it is an `scf.yield`.
+    fn block(&mut self, block: strata_ir::Block) -> R<Vec<BasicValueEnum<'ctx>>> {
+        for op in self.ir.block_ops(block).collect::<Vec<_>>() {
+            match self.ir.op_name_str(op) {
+                "func.return" => {
+                    self.builder.build_return(None)?;
+                }
+                "scf.yield" => {
+                    let ops: Vec<Value> = self.ir.operands(op).collect();
+                    return ops.iter().map(|&v| self.value(op, v)).collect();
+                }
+                _ => self.op(op)?,
+            }
+        }
+        Ok(Vec::new())
+    }
+}

@@ -1,0 +1,5 @@
+module attributes {nvptx.target = "sm_90"} {
+  func.func @k() {
+    return
+  }
+}
