@@ -5,6 +5,7 @@
 
 pub mod graph_to_tensor;
 pub mod kernel_to_host;
+pub mod kernel_to_nvptx;
 pub mod llvm;
 pub mod nvptx_to_llvm;
 pub mod tensor_to_kernel;
@@ -15,4 +16,5 @@ use strata_ir::pass::PassRegistry;
 pub fn register_passes(registry: &mut PassRegistry) {
     graph_to_tensor::register_passes(registry);
     tensor_to_kernel::register_passes(registry);
+    kernel_to_nvptx::register_passes(registry);
 }

@@ -19,7 +19,10 @@
 //! - `scf.for` is a loop whose iteration arguments are `phi`s, `scf.if` a
 //!   branch whose results are `phi`s.
 
+mod emulate;
 mod ops;
+
+pub use emulate::emulation_bitcode;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -88,6 +91,27 @@ pub fn module_target(ctx: &Context, module: Operation) -> R<Option<GpuTarget>> {
     }))
 }
 
+/// The module holding the GPU kernels: `module` itself when it has an
+/// `nvptx.target`, else a module nested in it that has one (what
+/// `convert-kernel-to-nvptx` adds), else `module`.
+pub fn gpu_module(ir: &Context, module: Operation) -> Operation {
+    if ir.op_attr(module, "nvptx.target").is_some() {
+        return module;
+    }
+    for &region in ir.op_regions(module) {
+        for block in ir.region_blocks(region) {
+            for op in ir.block_ops(block) {
+                if ir.op_name_str(op) == "builtin.module"
+                    && ir.op_attr(op, "nvptx.target").is_some()
+                {
+                    return op;
+                }
+            }
+        }
+    }
+    module
+}
+
 /// Where libdevice is: `$STRATA_LIBDEVICE`, else the one
 /// `scripts/setup-cuda` puts in this checkout's `.local/cuda`.
 pub fn libdevice_path() -> Option<PathBuf> {
@@ -106,6 +130,7 @@ pub fn translate<'ctx>(
     module: Operation,
     llvm: &'ctx LlvmContext,
 ) -> R<(Module<'ctx>, GpuTarget)> {
+    let module = gpu_module(ir, module);
     let Some(target) = module_target(ir, module)? else {
         return Err(GpuError::at(
             ir,
@@ -232,6 +257,20 @@ pub(crate) fn gpu_type<'ctx>(
     })
 }
 
+/// [`gpu_type`], with pointers in address space 0 when emulating on the
+/// host.
+fn param_type<'ctx>(
+    ir: &Context,
+    llvm: &'ctx LlvmContext,
+    ty: Type,
+    emulate: bool,
+) -> Option<BasicTypeEnum<'ctx>> {
+    if emulate && strata_dialects::nvptx::types::is_ptr(ir, ty) {
+        return Some(llvm.ptr_type(inkwell::AddressSpace::default()).into());
+    }
+    gpu_type(ir, llvm, ty)
+}
+
 /// One kernel being emitted.
 pub(crate) struct Kernel<'a, 'ctx> {
     ir: &'a Context,
@@ -240,6 +279,10 @@ pub(crate) struct Kernel<'a, 'ctx> {
     builder: Builder<'ctx>,
     function: FunctionValue<'ctx>,
     values: HashMap<Value, BasicValueEnum<'ctx>>,
+    /// Emulating on the host CPU: the thread's coordinates, parameters of
+    /// the function (`tid.x`, `ctaid.x/y/z`, `nctaid.x/y/z`, `ntid.x`)
+    /// instead of special registers; pointers in address space 0.
+    emulated: Option<[inkwell::values::IntValue<'ctx>; 8]>,
 }
 
 impl<'a, 'ctx> Kernel<'a, 'ctx> {
@@ -249,6 +292,19 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
         module: &'a Module<'ctx>,
         func: Operation,
     ) -> R<()> {
+        Kernel::emit_as(ir, llvm, module, func, false).map(|_| ())
+    }
+
+    /// Emits `func` as a GPU kernel, or (`emulate`) as the host function
+    /// of one thread, named `<kernel>.thread`, taking the thread's
+    /// coordinates after the kernel's parameters.
+    pub(crate) fn emit_as(
+        ir: &'a Context,
+        llvm: &'ctx LlvmContext,
+        module: &'a Module<'ctx>,
+        func: Operation,
+        emulate: bool,
+    ) -> R<FunctionValue<'ctx>> {
         let name = ir
             .symbol_name(func)
             .map(|n| String::from_utf8_lossy(n).into_owned())
@@ -265,7 +321,7 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
         }
         let mut params: Vec<BasicMetadataTypeEnum<'ctx>> = Vec::new();
         for &t in &inputs {
-            let lt = gpu_type(ir, llvm, t).ok_or_else(|| {
+            let lt = param_type(ir, llvm, t, emulate).ok_or_else(|| {
                 GpuError::at(
                     ir,
                     func,
@@ -277,8 +333,38 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
             })?;
             params.push(lt.into());
         }
-        let function = module.add_function(&name, llvm.void_type().fn_type(&params, false), None);
-        function.set_call_conventions(PTX_KERNEL);
+        let n_params = params.len() as u32;
+        if emulate {
+            params.extend(std::iter::repeat_n(
+                BasicMetadataTypeEnum::from(llvm.i32_type()),
+                8,
+            ));
+        }
+        let symbol = if emulate {
+            format!("{name}.thread")
+        } else {
+            name.clone()
+        };
+        let function = module.add_function(&symbol, llvm.void_type().fn_type(&params, false), None);
+        if emulate {
+            function.set_linkage(Linkage::Internal);
+        } else {
+            function.set_call_conventions(PTX_KERNEL);
+        }
+        let emulated = if emulate {
+            let reg = |i: u32| {
+                function
+                    .get_nth_param(n_params + i)
+                    .map(|v| v.into_int_value())
+            };
+            let regs: Option<Vec<_>> = (0..8).map(reg).collect();
+            let regs = regs.ok_or_else(|| GpuError::at(ir, func, "internal error: parameters"))?;
+            Some([
+                regs[0], regs[1], regs[2], regs[3], regs[4], regs[5], regs[6], regs[7],
+            ])
+        } else {
+            None
+        };
         let mut k = Kernel {
             ir,
             llvm,
@@ -286,6 +372,7 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
             builder: llvm.create_builder(),
             function,
             values: HashMap::new(),
+            emulated,
         };
         let Some(&region) = ir.op_regions(func).first() else {
             return Err(GpuError::at(
@@ -312,7 +399,7 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
             }
         }
         k.block(entry)?;
-        Ok(())
+        Ok(function)
     }
 
     fn value(&self, op: Operation, v: Value) -> R<BasicValueEnum<'ctx>> {
@@ -323,7 +410,7 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
     }
 
     fn ty(&self, op: Operation, ty: Type) -> R<BasicTypeEnum<'ctx>> {
-        gpu_type(self.ir, self.llvm, ty).ok_or_else(|| {
+        param_type(self.ir, self.llvm, ty, self.emulated.is_some()).ok_or_else(|| {
             GpuError::at(
                 self.ir,
                 op,

@@ -100,6 +100,12 @@ impl<'ctx> Kernel<'_, 'ctx> {
     pub(super) fn op(&mut self, op: Operation) -> R<()> {
         let ir = self.ir;
         let name = ir.op_name_str(op).to_string();
+        if let Some(regs) = self.emulated {
+            if let Some(v) = self.emulated_sreg(op, &name, regs)? {
+                self.define(op, v.into());
+                return Ok(());
+            }
+        }
         if let Some(reg) = sreg(&name) {
             let axis = strata_ir::ods::inherent_attr(ir, op, "axis")
                 .and_then(|a| match ir.attr_kind(a) {
@@ -158,7 +164,7 @@ impl<'ctx> Kernel<'_, 'ctx> {
                     module: self.module,
                     builder: &self.builder,
                     reassoc: false,
-                    libdevice: true,
+                    libdevice: self.emulated.is_none(),
                 };
                 let v = scalar.emit(op, &args, result)?;
                 self.define(op, v);
@@ -166,6 +172,45 @@ impl<'ctx> Kernel<'_, 'ctx> {
             }
             _ => Err(GpuError::at(ir, op, "is not compiled for the GPU yet")),
         }
+    }
+
+    /// The value of a coordinate op when emulating on the host: a parameter
+    /// of the thread function (`None` for other ops). Ops that need threads
+    /// to run together cannot be emulated one thread at a time.
+    fn emulated_sreg(
+        &self,
+        op: Operation,
+        name: &str,
+        regs: [IntValue<'ctx>; 8],
+    ) -> R<Option<IntValue<'ctx>>> {
+        let axis = strata_ir::ods::inherent_attr(self.ir, op, "axis")
+            .and_then(|a| match self.ir.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Some(*value as usize),
+                _ => None,
+            })
+            .unwrap_or(0)
+            .min(2);
+        let i32t = self.llvm.i32_type();
+        Ok(Some(match name {
+            "nvptx.thread_id" if axis == 0 => regs[0],
+            "nvptx.thread_id" => i32t.const_zero(),
+            "nvptx.block_id" => regs[1 + axis],
+            "nvptx.grid_dim" => regs[4 + axis],
+            "nvptx.block_dim" if axis == 0 => regs[7],
+            "nvptx.block_dim" => i32t.const_int(1, false),
+            "nvptx.lane_id" => self
+                .builder
+                .build_and(regs[0], i32t.const_int(31, false), "")?,
+            "nvptx.barrier" | "nvptx.shfl_sync" | "nvptx.mma_sync" | "nvptx.shared_alloc"
+            | "nvptx.cluster_id" => {
+                return Err(GpuError::at(
+                    self.ir,
+                    op,
+                    "cannot be emulated one thread at a time on the host (it needs the block's threads together)",
+                ))
+            }
+            _ => return Ok(None),
+        }))
     }
 
     fn define_some(&mut self, op: Operation, v: Option<BasicValueEnum<'ctx>>) -> R<()> {

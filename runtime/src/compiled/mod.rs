@@ -56,6 +56,9 @@ pub enum CompileError {
     /// The function cannot be specialized to the given input shapes.
     #[error("cannot compile for these inputs: {0}")]
     Inputs(String),
+    /// The GPU kernels could not be translated (or emulated).
+    #[error(transparent)]
+    Gpu(#[from] strata_lowering::nvptx_to_llvm::GpuError),
 }
 
 /// Why a compiled model did not run.
@@ -152,6 +155,25 @@ impl CompiledModel {
         let plan = read_plan(ctx, module, func)?;
         let start = Instant::now();
         let jit = strata_lowering::kernel_to_host::compile(ctx, module)?;
+        let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
+        CompiledModel::from_plan(plan, jit, llvm_ms, threads)
+    }
+
+    /// The plan of host function `func` of a module lowered to kernels and
+    /// given their GPU form (`convert-kernel-to-nvptx`), each GPU kernel
+    /// emulated on the host CPU one thread after another in place of the
+    /// host kernel: the check of the GPU kernels on machines without a GPU
+    /// (`strata_lowering::nvptx_to_llvm::emulation_bitcode`).
+    pub fn from_gpu_module_emulated(
+        ctx: &Context,
+        module: Operation,
+        func: &str,
+        threads: usize,
+    ) -> Result<CompiledModel, CompileError> {
+        let plan = read_plan(ctx, module, func)?;
+        let start = Instant::now();
+        let jobs = strata_lowering::nvptx_to_llvm::emulation_bitcode(ctx, module)?;
+        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, false)?;
         let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
         CompiledModel::from_plan(plan, jit, llvm_ms, threads)
     }

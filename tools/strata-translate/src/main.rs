@@ -328,7 +328,8 @@ fn translate_chunk(
         set_target(ctx, module, t)?;
     }
     verifier::verify(ctx, module).map_err(Failure::Diagnostics)?;
-    if options.ptx || ctx.op_attr(module, "nvptx.target").is_some() {
+    let gpu = strata_lowering::nvptx_to_llvm::gpu_module(ctx, module);
+    if options.ptx || ctx.op_attr(gpu, "nvptx.target").is_some() {
         return translate_gpu(ctx, module, options);
     }
     kernel_to_host::translate_to_llvm_ir(ctx, module, options.optimize).map_err(|e| match e {

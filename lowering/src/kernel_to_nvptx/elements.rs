@@ -1,0 +1,945 @@
+//! The GPU form of one `kernel.func`: uniform (scalar) code once, every
+//! store a loop over the thread's own elements, each element computed
+//! where it is needed (see the module docs).
+
+use std::collections::HashMap;
+
+use strata_dialects::kernel::types::{element_of, is_ptr, is_ptr_like, pointee, tile_shape};
+use strata_dialects::nvptx::types::{ptr_type, AddressSpace};
+use strata_ir::{
+    AttrKind, Attribute, Block, Context, Diagnostic, Location, Operation, OperationState, Type,
+    TypeKind, Value,
+};
+
+/// The GPU value of one element of a kernel value: a number, or a pointer
+/// as a base parameter and an offset in elements (`i32`).
+#[derive(Clone, Copy, Debug)]
+enum Elem {
+    Val(Value),
+    Ptr(Value, Value),
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+struct Conv<'c> {
+    ctx: &'c mut Context,
+    loc: Location,
+    /// Threads per block.
+    threads: i64,
+    max_unroll: i64,
+    /// Uniform values: a kernel scalar's GPU value.
+    scalars: HashMap<Value, Elem>,
+    /// Elements computed in the current element scope, innermost last.
+    memo: Vec<HashMap<(Value, Vec<Value>), Elem>>,
+    /// Tiles held in registers (loop-carried): this thread's elements.
+    owned: HashMap<Value, Vec<Value>>,
+    /// The element being computed for a store or a carried tile: its slot
+    /// (which of the thread's elements) and its index.
+    slot: Option<(usize, Vec<Value>, Vec<i64>)>,
+    /// Where ops are appended.
+    block: Block,
+    tid: Value,
+}
+
+fn err(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::op_error(ctx, op, message)
+}
+
+/// The GPU form of kernel `k` with `threads` threads per program.
+pub(super) fn convert_kernel(
+    ctx: &mut Context,
+    k: Operation,
+    threads: i64,
+    max_unroll: i64,
+) -> R<Operation> {
+    let loc = ctx.op_loc(k);
+    let name = ctx
+        .symbol_name(k)
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .unwrap_or_default();
+    let Some(&region) = ctx.op_regions(k).first() else {
+        return Err(err(ctx, k, "has no body"));
+    };
+    let Some(entry) = ctx.region_entry_block(region) else {
+        return Err(err(ctx, k, "has no body"));
+    };
+    let params: Vec<Value> = ctx.block_args(entry).collect();
+    let mut inputs = Vec::new();
+    for &p in &params {
+        let ty = ctx.value_type(p);
+        let gpu = if is_ptr(ctx, ty) {
+            let Some(e) = pointee(ctx, ty) else {
+                return Err(err(ctx, k, "has a pointer without a pointee"));
+            };
+            ptr_type(ctx, e, AddressSpace::Global)
+        } else {
+            ty
+        };
+        inputs.push(gpu);
+    }
+    let func = strata_dialects::func::FuncOp::build_with_entry_block(ctx, loc, &name, &inputs, &[]);
+    let Some(body) = func.entry_block(ctx) else {
+        return Err(err(ctx, k, "could not create its GPU function"));
+    };
+    let args = func.arguments(ctx);
+    let mut c = Conv {
+        ctx,
+        loc,
+        threads,
+        max_unroll,
+        scalars: HashMap::new(),
+        memo: vec![HashMap::new()],
+        owned: HashMap::new(),
+        slot: None,
+        block: body,
+        tid: Value::Argument(body, 0),
+    };
+    for (&p, &a) in params.iter().zip(&args) {
+        let e = if is_ptr(c.ctx, c.ctx.value_type(p)) {
+            let zero = c.const_i32(0);
+            Elem::Ptr(a, zero)
+        } else {
+            Elem::Val(a)
+        };
+        c.scalars.insert(p, e);
+    }
+    let i32t = c.ctx.integer_type(32);
+    let axis = c.ctx.integer_attr(i32t, 0);
+    c.tid = c.value("nvptx.thread_id", &[], &[i32t], &[("axis", axis)]);
+    c.ops(entry)?;
+    // The launch shape, for the executor: threads per block, and the grid.
+    let i64t = c.ctx.integer_type(64);
+    let t = c.ctx.integer_attr(i64t, i128::from(threads));
+    c.ctx.set_op_attr(func.op(), "nvptx.threads", t);
+    if let Some(grid) = strata_ir::ods::inherent_attr(c.ctx, k, "grid") {
+        c.ctx.set_op_attr(func.op(), "nvptx.grid", grid);
+    }
+    Ok(func.op())
+}
+
+impl Conv<'_> {
+    /// Appends op `name` to the current block.
+    fn op(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        results: &[Type],
+        props: &[(&str, Attribute)],
+    ) -> Operation {
+        let ident = self.ctx.ident(name);
+        let mut st = OperationState::new(ident, self.loc);
+        st.operands = operands.to_vec();
+        st.result_types = results.to_vec();
+        if !props.is_empty() {
+            let entries = props.iter().map(|&(k, v)| (self.ctx.ident(k), v)).collect();
+            st.properties = Some(self.ctx.dictionary_attr(entries));
+        }
+        if let Some(spec) = self.ctx.registry().op_spec(name) {
+            strata_ir::ods::fill_default_properties(self.ctx, spec, &mut st);
+        }
+        let op = self.ctx.create_operation(st);
+        self.ctx.append_op(self.block, op);
+        op
+    }
+
+    fn value(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        results: &[Type],
+        props: &[(&str, Attribute)],
+    ) -> Value {
+        let op = self.op(name, operands, results, props);
+        self.ctx.result(op, 0)
+    }
+
+    fn const_i32(&mut self, v: i64) -> Value {
+        let t = self.ctx.integer_type(32);
+        let a = self.ctx.integer_attr(t, i128::from(v));
+        self.value("arith.constant", &[], &[t], &[("value", a)])
+    }
+
+    fn bin_i32(&mut self, name: &str, a: Value, b: Value) -> Value {
+        let t = self.ctx.integer_type(32);
+        self.value(name, &[a, b], &[t], &[])
+    }
+
+    fn cmp_slt(&mut self, a: Value, b: Value) -> Value {
+        let i1 = self.ctx.integer_type(1);
+        let i64t = self.ctx.integer_type(64);
+        // arith.cmpi's `slt` is predicate 2.
+        let p = self.ctx.integer_attr(i64t, 2);
+        self.value("arith.cmpi", &[a, b], &[i1], &[("predicate", p)])
+    }
+
+    /// A copy of `op` on `operands` with `results` types (its properties and
+    /// attributes kept).
+    fn recreate(&mut self, op: Operation, operands: &[Value], results: &[Type]) -> Operation {
+        let name = self.ctx.op_name(op);
+        let mut st = OperationState::new(name, self.loc);
+        st.operands = operands.to_vec();
+        st.result_types = results.to_vec();
+        st.properties = self.ctx.op_properties(op);
+        let new = self.ctx.create_operation(st);
+        let attrs = self.ctx.op_attr_dict(op);
+        self.ctx.set_op_attr_dict(new, attrs);
+        self.ctx.append_op(self.block, new);
+        new
+    }
+
+    fn scalar(&self, op: Operation, v: Value) -> R<Elem> {
+        self.scalars
+            .get(&v)
+            .copied()
+            .ok_or_else(|| err(self.ctx, op, "uses a value not lowered to nvptx"))
+    }
+
+    fn scalar_val(&self, op: Operation, v: Value) -> R<Value> {
+        match self.scalar(op, v)? {
+            Elem::Val(x) => Ok(x),
+            Elem::Ptr(..) => Err(err(self.ctx, op, "uses a pointer as a number")),
+        }
+    }
+
+    fn is_tile(&self, v: Value) -> bool {
+        matches!(
+            self.ctx.type_kind(self.ctx.value_type(v)),
+            TypeKind::RankedTensor { .. }
+        )
+    }
+
+    /// Converts the ops of a kernel block (the body, or a loop's).
+    fn ops(&mut self, block: Block) -> R<()> {
+        let ops: Vec<Operation> = self.ctx.block_ops(block).collect();
+        for op in ops {
+            self.statement(op)?;
+        }
+        Ok(())
+    }
+
+    /// One op of a kernel block: uniform ops are emitted, stores become
+    /// loops over the thread's elements, tile ops wait until an element of
+    /// them is needed.
+    fn statement(&mut self, op: Operation) -> R<()> {
+        let name = self.ctx.op_name_str(op).to_string();
+        let tile_result = self.ctx.results(op).any(|r| self.is_tile(r));
+        match name.as_str() {
+            "kernel.return" => {
+                self.op("func.return", &[], &[], &[]);
+                Ok(())
+            }
+            "scf.yield" => Ok(()),
+            "kernel.store" => self.store(op),
+            "scf.for" => self.for_loop(op),
+            "kernel.program_id" | "kernel.num_programs" => {
+                let reg = if name == "kernel.program_id" {
+                    "nvptx.block_id"
+                } else {
+                    "nvptx.grid_dim"
+                };
+                let axis = strata_ir::ods::inherent_attr(self.ctx, op, "axis");
+                let i32t = self.ctx.integer_type(32);
+                let props: Vec<(&str, Attribute)> = axis.map(|a| ("axis", a)).into_iter().collect();
+                let v = self.value(reg, &[], &[i32t], &props);
+                self.scalars.insert(self.ctx.result(op, 0), Elem::Val(v));
+                Ok(())
+            }
+            _ if tile_result => Ok(()),
+            "kernel.addptr" | "kernel.load" | "kernel.reduce" => {
+                let r = self.ctx.result(op, 0);
+                let e = self.element(op, r, &[])?;
+                self.scalars.insert(r, e);
+                Ok(())
+            }
+            _ if name.starts_with("arith.") || name.starts_with("math.") => {
+                let mut operands = Vec::new();
+                for v in self.ctx.operands(op).collect::<Vec<_>>() {
+                    operands.push(self.scalar_val(op, v)?);
+                }
+                let types: Vec<Type> = self
+                    .ctx
+                    .results(op)
+                    .map(|r| self.ctx.value_type(r))
+                    .collect();
+                let new = self.recreate(op, &operands, &types);
+                for (i, r) in self
+                    .ctx
+                    .results(op)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .enumerate()
+                {
+                    let nr = self.ctx.result(new, i);
+                    self.scalars.insert(r, Elem::Val(nr));
+                }
+                Ok(())
+            }
+            _ => Err(err(
+                self.ctx,
+                op,
+                format!("'{name}' is not lowered to nvptx yet"),
+            )),
+        }
+    }
+
+    /// This thread's elements of a tile of `shape`: for each, its linear
+    /// index and whether every thread's is inside the tile.
+    fn slots(&self, op: Operation, shape: &[i64]) -> R<Vec<(i64, bool)>> {
+        let n: i64 = shape.iter().product();
+        let per = (n + self.threads - 1) / self.threads;
+        if per > self.max_unroll {
+            return Err(err(
+                self.ctx,
+                op,
+                format!(
+                    "has a tile of {n} elements: {per} per thread, more than max-unroll ({}) for {} threads",
+                    self.max_unroll, self.threads
+                ),
+            ));
+        }
+        Ok((0..per)
+            .map(|e| (e * self.threads, (e + 1) * self.threads <= n))
+            .collect())
+    }
+
+    /// The index of linear element `tid + offset` of a tile of `shape`.
+    fn delinearize(&mut self, offset: i64, shape: &[i64]) -> Vec<Value> {
+        let mut l = if offset == 0 {
+            self.tid
+        } else {
+            let o = self.const_i32(offset);
+            self.bin_i32("arith.addi", self.tid, o)
+        };
+        let mut idx = vec![l; shape.len()];
+        for d in (0..shape.len()).rev() {
+            if shape[d] == 1 {
+                idx[d] = self.const_i32(0);
+                continue;
+            }
+            if d == 0 {
+                idx[d] = l;
+                break;
+            }
+            let size = self.const_i32(shape[d]);
+            idx[d] = self.bin_i32("arith.remui", l, size);
+            l = self.bin_i32("arith.divui", l, size);
+        }
+        idx
+    }
+
+    /// Runs `body` inside `scf.if (tid + offset < n)` unless every thread's
+    /// element is inside the tile; `body` yields `types`, zeros outside.
+    fn guarded(
+        &mut self,
+        inside: bool,
+        offset: i64,
+        n: i64,
+        types: &[Type],
+        body: &mut dyn FnMut(&mut Self) -> R<Vec<Value>>,
+    ) -> R<Vec<Value>> {
+        if inside {
+            return body(self);
+        }
+        let o = self.const_i32(offset);
+        let l = self.bin_i32("arith.addi", self.tid, o);
+        let nv = self.const_i32(n);
+        let cond = self.cmp_slt(l, nv);
+        let (then_block, else_block, op) = self.if_op(cond, types);
+        let outer = self.block;
+        self.block = then_block;
+        let vals = body(self)?;
+        self.op("scf.yield", &vals, &[], &[]);
+        self.block = else_block;
+        let mut zeros = Vec::new();
+        for &t in types {
+            zeros.push(self.zero(t));
+        }
+        self.op("scf.yield", &zeros, &[], &[]);
+        self.block = outer;
+        Ok(self.ctx.results(op).collect())
+    }
+
+    /// An `scf.if` on `cond` with `types` results: its then and else
+    /// blocks (empty) and the op.
+    fn if_op(&mut self, cond: Value, types: &[Type]) -> (Block, Block, Operation) {
+        let ident = self.ctx.ident("scf.if");
+        let mut st = OperationState::new(ident, self.loc);
+        st.operands = vec![cond];
+        st.result_types = types.to_vec();
+        let (r0, r1) = (self.ctx.create_region(), self.ctx.create_region());
+        st.regions = vec![r0, r1];
+        let op = self.ctx.create_operation(st);
+        self.ctx.append_op(self.block, op);
+        let (b0, b1) = (self.ctx.create_block(), self.ctx.create_block());
+        self.ctx.append_block(r0, b0);
+        self.ctx.append_block(r1, b1);
+        (b0, b1, op)
+    }
+
+    fn zero(&mut self, t: Type) -> Value {
+        let a = match self.ctx.type_kind(t) {
+            TypeKind::Float(_) => self.ctx.float_attr(t, 0.0),
+            _ => self.ctx.integer_attr(t, 0),
+        };
+        self.value("arith.constant", &[], &[t], &[("value", a)])
+    }
+
+    /// A tile store: each of the thread's elements stored under its mask.
+    fn store(&mut self, op: Operation) -> R<()> {
+        let operands: Vec<Value> = self.ctx.operands(op).collect();
+        let ptrs = operands[0];
+        if !self.is_tile(ptrs) {
+            // A scalar store: thread 0 stores it.
+            let zero = self.const_i32(0);
+            let i1 = self.ctx.integer_type(1);
+            let i64t = self.ctx.integer_type(64);
+            let eq = self.ctx.integer_attr(i64t, 0);
+            let first = self.value("arith.cmpi", &[self.tid, zero], &[i1], &[("predicate", eq)]);
+            let (then_block, else_block, _) = self.if_op(first, &[]);
+            let outer = self.block;
+            self.block = then_block;
+            self.store_element(op, &operands, &[])?;
+            self.op("scf.yield", &[], &[], &[]);
+            self.block = else_block;
+            self.op("scf.yield", &[], &[], &[]);
+            self.block = outer;
+            return Ok(());
+        }
+        let shape = tile_shape(self.ctx, self.ctx.value_type(ptrs));
+        let n: i64 = shape.iter().product();
+        for (e, (offset, inside)) in self.slots(op, &shape)?.into_iter().enumerate() {
+            self.guarded(inside, offset, n, &[], &mut |c| {
+                let idx = c.delinearize(offset, &shape);
+                c.slot = Some((e, idx.clone(), shape.clone()));
+                c.memo.push(HashMap::new());
+                let r = c.store_element(op, &operands, &idx);
+                c.memo.pop();
+                c.slot = None;
+                r.map(|()| Vec::new())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Stores element `idx` of a store's value through its pointer, under
+    /// its mask.
+    fn store_element(&mut self, op: Operation, operands: &[Value], idx: &[Value]) -> R<()> {
+        let Elem::Ptr(base, offset) = self.element(op, operands[0], idx)? else {
+            return Err(err(
+                self.ctx,
+                op,
+                "stores through a value that is not a pointer",
+            ));
+        };
+        let Elem::Val(value) = self.element(op, operands[1], idx)? else {
+            return Err(err(self.ctx, op, "stores a pointer"));
+        };
+        let store = |c: &mut Self| {
+            c.op("nvptx.store", &[value, base, offset], &[], &[]);
+        };
+        match operands.get(2) {
+            None => store(self),
+            Some(&m) => {
+                let Elem::Val(mask) = self.element(op, m, idx)? else {
+                    return Err(err(self.ctx, op, "has a pointer mask"));
+                };
+                let (then_block, else_block, _) = self.if_op(mask, &[]);
+                let outer = self.block;
+                self.block = then_block;
+                store(self);
+                self.op("scf.yield", &[], &[], &[]);
+                self.block = else_block;
+                self.op("scf.yield", &[], &[], &[]);
+                self.block = outer;
+            }
+        }
+        Ok(())
+    }
+
+    /// Element `idx` of kernel value `v` (a tile; a scalar for `idx = []`).
+    fn element(&mut self, user: Operation, v: Value, idx: &[Value]) -> R<Elem> {
+        if !self.is_tile(v) {
+            if let Some(&e) = self.scalars.get(&v) {
+                return Ok(e);
+            }
+        }
+        if let Some(slots) = self.owned.get(&v) {
+            let shape = tile_shape(self.ctx, self.ctx.value_type(v));
+            return match &self.slot {
+                Some((e, sidx, sshape)) if sidx.as_slice() == idx && *sshape == shape => {
+                    Ok(Elem::Val(slots[*e]))
+                }
+                _ => Err(err(
+                    self.ctx,
+                    user,
+                    "reads a loop-carried tile at an element another thread holds (not lowered to nvptx yet)",
+                )),
+            };
+        }
+        let key = (v, idx.to_vec());
+        for scope in self.memo.iter().rev() {
+            if let Some(&e) = scope.get(&key) {
+                return Ok(e);
+            }
+        }
+        let Some(def) = self.ctx.defining_op(v) else {
+            return Err(err(
+                self.ctx,
+                user,
+                "uses a block argument not lowered to nvptx",
+            ));
+        };
+        let e = self.compute(def, v, idx)?;
+        if let Some(scope) = self.memo.last_mut() {
+            scope.insert(key, e);
+        }
+        Ok(e)
+    }
+
+    fn val(&mut self, user: Operation, v: Value, idx: &[Value]) -> R<Value> {
+        match self.element(user, v, idx)? {
+            Elem::Val(x) => Ok(x),
+            Elem::Ptr(..) => Err(err(self.ctx, user, "uses a pointer as a number")),
+        }
+    }
+
+    /// Computes element `idx` of `v`, the result of `def`.
+    fn compute(&mut self, def: Operation, v: Value, idx: &[Value]) -> R<Elem> {
+        let name = self.ctx.op_name_str(def).to_string();
+        let operands: Vec<Value> = self.ctx.operands(def).collect();
+        match name.as_str() {
+            "kernel.range" => {
+                let start = strata_ir::ods::inherent_attr(self.ctx, def, "start")
+                    .and_then(|a| match self.ctx.attr_kind(a) {
+                        AttrKind::Integer { value, .. } => Some(*value as i64),
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                if start == 0 {
+                    return Ok(Elem::Val(idx[0]));
+                }
+                let s = self.const_i32(start);
+                Ok(Elem::Val(self.bin_i32("arith.addi", idx[0], s)))
+            }
+            "kernel.splat" => self.element(def, operands[0], &[]),
+            "kernel.broadcast" => {
+                let src = tile_shape(self.ctx, self.ctx.value_type(operands[0]));
+                let out = tile_shape(self.ctx, self.ctx.value_type(v));
+                let mut j = Vec::new();
+                for (d, &x) in idx.iter().enumerate() {
+                    if src[d] == 1 && out[d] != 1 {
+                        j.push(self.const_i32(0));
+                    } else {
+                        j.push(x);
+                    }
+                }
+                self.element(def, operands[0], &j)
+            }
+            "kernel.expand_dims" => {
+                let axis = strata_ir::ods::inherent_attr(self.ctx, def, "axis")
+                    .and_then(|a| match self.ctx.attr_kind(a) {
+                        AttrKind::Integer { value, .. } => Some(*value as usize),
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                let j: Vec<Value> = idx
+                    .iter()
+                    .enumerate()
+                    .filter(|&(d, _)| d != axis)
+                    .map(|(_, &x)| x)
+                    .collect();
+                self.element(def, operands[0], &j)
+            }
+            "kernel.addptr" => {
+                let Elem::Ptr(base, o) = self.element(def, operands[0], idx)? else {
+                    return Err(err(self.ctx, def, "offsets a value that is not a pointer"));
+                };
+                let off = self.val(def, operands[1], idx)?;
+                let off = self.as_i32(off);
+                Ok(Elem::Ptr(base, self.bin_i32("arith.addi", o, off)))
+            }
+            "kernel.load" => self.load(def, v, &operands, idx),
+            "arith.constant" => self.constant(def, v),
+            "kernel.reduce" => self.reduce(def, v, idx),
+            "kernel.dot" => self.dot(def, v, idx),
+            _ if name.starts_with("arith.") || name.starts_with("math.") => {
+                let mut args = Vec::new();
+                for &o in &operands {
+                    args.push(self.val(def, o, idx)?);
+                }
+                let t = element_of(self.ctx, self.ctx.value_type(v));
+                let new = self.recreate(def, &args, &[t]);
+                Ok(Elem::Val(self.ctx.result(new, 0)))
+            }
+            _ => Err(err(
+                self.ctx,
+                def,
+                format!("'{name}' is not lowered to nvptx yet"),
+            )),
+        }
+    }
+
+    fn as_i32(&mut self, x: Value) -> Value {
+        let t = self.ctx.value_type(x);
+        match self.ctx.type_kind(t) {
+            TypeKind::Integer { width: 32, .. } => x,
+            TypeKind::Integer { width, .. } if *width > 32 => {
+                let i32t = self.ctx.integer_type(32);
+                self.value("arith.trunci", &[x], &[i32t], &[])
+            }
+            TypeKind::Index => {
+                let i32t = self.ctx.integer_type(32);
+                self.value("arith.index_cast", &[x], &[i32t], &[])
+            }
+            _ => {
+                let i32t = self.ctx.integer_type(32);
+                self.value("arith.extsi", &[x], &[i32t], &[])
+            }
+        }
+    }
+
+    fn load(&mut self, def: Operation, v: Value, operands: &[Value], idx: &[Value]) -> R<Elem> {
+        let Elem::Ptr(base, off) = self.element(def, operands[0], idx)? else {
+            return Err(err(
+                self.ctx,
+                def,
+                "loads through a value that is not a pointer",
+            ));
+        };
+        let t = element_of(self.ctx, self.ctx.value_type(v));
+        if is_ptr_like(self.ctx, t) {
+            return Err(err(
+                self.ctx,
+                def,
+                "loads pointers (not lowered to nvptx yet)",
+            ));
+        }
+        let Some(&m) = operands.get(1) else {
+            return Ok(Elem::Val(self.value("nvptx.load", &[base, off], &[t], &[])));
+        };
+        let mask = self.val(def, m, idx)?;
+        let other = match operands.get(2) {
+            Some(&o) => Some(self.val(def, o, idx)?),
+            None => None,
+        };
+        let (then_block, else_block, op) = self.if_op(mask, &[t]);
+        let outer = self.block;
+        self.block = then_block;
+        let x = self.value("nvptx.load", &[base, off], &[t], &[]);
+        self.op("scf.yield", &[x], &[], &[]);
+        self.block = else_block;
+        let fallback = match other {
+            Some(o) => o,
+            None => self.zero(t),
+        };
+        self.op("scf.yield", &[fallback], &[], &[]);
+        self.block = outer;
+        Ok(Elem::Val(self.ctx.result(op, 0)))
+    }
+
+    /// A constant tile's element: its splat value as a scalar constant.
+    fn constant(&mut self, def: Operation, v: Value) -> R<Elem> {
+        let t = element_of(self.ctx, self.ctx.value_type(v));
+        let value = strata_ir::ods::inherent_attr(self.ctx, def, "value");
+        let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| self.ctx.attr_kind(a))
+        else {
+            return Err(err(self.ctx, def, "is not a dense constant"));
+        };
+        if !data.splat {
+            return Err(err(
+                self.ctx,
+                def,
+                "is a constant tile of distinct values (not lowered to nvptx yet)",
+            ));
+        }
+        let raw = data.raw.clone();
+        let attr = match self.ctx.type_kind(t) {
+            TypeKind::Float(_) => {
+                let x = match raw.len() {
+                    8 => f64::from_le_bytes(raw[..8].try_into().unwrap_or([0; 8])),
+                    4 => f64::from(f32::from_le_bytes(raw[..4].try_into().unwrap_or([0; 4]))),
+                    _ => {
+                        return Err(err(
+                            self.ctx,
+                            def,
+                            "is a narrow float constant (not lowered to nvptx yet)",
+                        ))
+                    }
+                };
+                self.ctx.float_attr(t, x)
+            }
+            _ => {
+                let mut bytes = [0u8; 16];
+                let n = raw.len().min(16);
+                bytes[..n].copy_from_slice(&raw[..n]);
+                let x = i128::from_le_bytes(bytes);
+                let width = self.ctx.int_or_float_bit_width(t).unwrap_or(64).min(127);
+                // Sign-extend from the element's width.
+                let shift = 128 - width.max(1);
+                self.ctx.integer_attr(t, (x << shift) >> shift)
+            }
+        };
+        Ok(Elem::Val(self.value(
+            "arith.constant",
+            &[],
+            &[t],
+            &[("value", attr)],
+        )))
+    }
+
+    /// `scf.for` from `lb` to `ub`: its block and induction variable and
+    /// iteration arguments (appended to the current block).
+    fn loop_op(&mut self, bounds: [Value; 3], inits: &[Value]) -> (Operation, Block, Vec<Value>) {
+        let types: Vec<Type> = inits.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let ident = self.ctx.ident("scf.for");
+        let mut st = OperationState::new(ident, self.loc);
+        st.operands = bounds.to_vec();
+        st.operands.extend(inits);
+        st.result_types = types.clone();
+        let region = self.ctx.create_region();
+        st.regions = vec![region];
+        let op = self.ctx.create_operation(st);
+        self.ctx.append_op(self.block, op);
+        let block = self.ctx.create_block();
+        self.ctx.append_block(region, block);
+        let iv_ty = self.ctx.value_type(bounds[0]);
+        let mut args = vec![self.ctx.add_block_argument(block, iv_ty, self.loc)];
+        for t in types {
+            args.push(self.ctx.add_block_argument(block, t, self.loc));
+        }
+        (op, block, args)
+    }
+
+    /// A reduction's element: a loop over the reduced axis folding the
+    /// source's elements with the combiner.
+    fn reduce(&mut self, def: Operation, v: Value, idx: &[Value]) -> R<Elem> {
+        let src = self.ctx.operand(def, 0);
+        let shape = tile_shape(self.ctx, self.ctx.value_type(src));
+        let axis = strata_ir::ods::inherent_attr(self.ctx, def, "axis")
+            .and_then(|a| match self.ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Some(*value as usize),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let with = |k: Value| {
+            let mut j = idx.to_vec();
+            j.insert(axis.min(j.len()), k);
+            j
+        };
+        let zero = self.const_i32(0);
+        let first = self.val(def, src, &with(zero))?;
+        let (one, n) = (self.const_i32(1), self.const_i32(shape[axis]));
+        let (lp, body, args) = self.loop_op([one, n, one], &[first]);
+        let outer = self.block;
+        self.block = body;
+        self.memo.push(HashMap::new());
+        let x = self.val(def, src, &with(args[0]));
+        let combined = x.and_then(|x| self.combine(def, args[1], x));
+        self.memo.pop();
+        let combined = combined?;
+        self.op("scf.yield", &[combined], &[], &[]);
+        self.block = outer;
+        let _ = v;
+        Ok(Elem::Val(self.ctx.result(lp, 0)))
+    }
+
+    /// The combiner of a `kernel.reduce` applied to `a` and `b`, its ops
+    /// copied into the current block.
+    fn combine(&mut self, def: Operation, a: Value, b: Value) -> R<Value> {
+        let Some(&region) = self.ctx.op_regions(def).first() else {
+            return Err(err(self.ctx, def, "has no combiner"));
+        };
+        let Some(block) = self.ctx.region_entry_block(region) else {
+            return Err(err(self.ctx, def, "has no combiner"));
+        };
+        let params: Vec<Value> = self.ctx.block_args(block).collect();
+        let mut map: HashMap<Value, Value> = HashMap::new();
+        map.insert(params[0], a);
+        map.insert(params[1], b);
+        for op in self.ctx.block_ops(block).collect::<Vec<_>>() {
+            let operands: Vec<Value> = self
+                .ctx
+                .operands(op)
+                .map(|o| map.get(&o).copied().unwrap_or(o))
+                .collect();
+            if self.ctx.op_name_str(op) == "kernel.yield" {
+                return operands
+                    .first()
+                    .copied()
+                    .ok_or_else(|| err(self.ctx, op, "yields nothing"));
+            }
+            let types: Vec<Type> = self
+                .ctx
+                .results(op)
+                .map(|r| self.ctx.value_type(r))
+                .collect();
+            let new = self.recreate(op, &operands, &types);
+            for (i, r) in self
+                .ctx
+                .results(op)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .enumerate()
+            {
+                map.insert(r, self.ctx.result(new, i));
+            }
+        }
+        Err(err(self.ctx, def, "has a combiner without kernel.yield"))
+    }
+
+    /// A `dot` element `(i, j)`: `c[i, j] + sum over k of a[i, k] * b[k, j]`
+    /// in the accumulator's type.
+    fn dot(&mut self, def: Operation, v: Value, idx: &[Value]) -> R<Elem> {
+        let (a, b, c) = (
+            self.ctx.operand(def, 0),
+            self.ctx.operand(def, 1),
+            self.ctx.operand(def, 2),
+        );
+        let k = tile_shape(self.ctx, self.ctx.value_type(a))[1];
+        let acc_t = element_of(self.ctx, self.ctx.value_type(v));
+        let init = self.val(def, c, idx)?;
+        let (zero, one, kn) = (self.const_i32(0), self.const_i32(1), self.const_i32(k));
+        let (lp, body, args) = self.loop_op([zero, kn, one], &[init]);
+        let outer = self.block;
+        self.block = body;
+        self.memo.push(HashMap::new());
+        let r = (|| -> R<Value> {
+            let x = self.val(def, a, &[idx[0], args[0]])?;
+            let y = self.val(def, b, &[args[0], idx[1]])?;
+            let (x, y) = (self.widen(x, acc_t), self.widen(y, acc_t));
+            let float = matches!(self.ctx.type_kind(acc_t), TypeKind::Float(_));
+            let (mul, add) = if float {
+                ("arith.mulf", "arith.addf")
+            } else {
+                ("arith.muli", "arith.addi")
+            };
+            let p = self.value(mul, &[x, y], &[acc_t], &[]);
+            Ok(self.value(add, &[args[1], p], &[acc_t], &[]))
+        })();
+        self.memo.pop();
+        let s = r?;
+        self.op("scf.yield", &[s], &[], &[]);
+        self.block = outer;
+        Ok(Elem::Val(self.ctx.result(lp, 0)))
+    }
+
+    /// `x` extended to `t` (f16/bf16 to f32, i8 to i32) when it is narrower.
+    fn widen(&mut self, x: Value, t: Type) -> Value {
+        let xt = self.ctx.value_type(x);
+        if xt == t {
+            return x;
+        }
+        let op = if matches!(self.ctx.type_kind(t), TypeKind::Float(_)) {
+            "arith.extf"
+        } else {
+            "arith.extsi"
+        };
+        self.value(op, &[x], &[t], &[])
+    }
+
+    /// An `scf.for` of the kernel: scalars carried as they are, tiles as the
+    /// thread's elements of them.
+    fn for_loop(&mut self, op: Operation) -> R<()> {
+        let operands: Vec<Value> = self.ctx.operands(op).collect();
+        let mut bounds = Vec::new();
+        for &b in &operands[..3] {
+            bounds.push(self.scalar_val(op, b)?);
+        }
+        // The initial values: each scalar, and each tile's elements.
+        let mut inits = Vec::new();
+        let mut layout: Vec<Option<Vec<i64>>> = Vec::new();
+        for &init in &operands[3..] {
+            if !self.is_tile(init) {
+                inits.push(self.scalar_val(op, init)?);
+                layout.push(None);
+                continue;
+            }
+            let shape = tile_shape(self.ctx, self.ctx.value_type(init));
+            let elems = self.tile_elements(op, init, &shape)?;
+            inits.extend(elems);
+            layout.push(Some(shape));
+        }
+        let (lp, body, args) = self.loop_op([bounds[0], bounds[1], bounds[2]], &inits);
+        let Some(&region) = self.ctx.op_regions(op).first() else {
+            return Err(err(self.ctx, op, "has no body"));
+        };
+        let Some(old_body) = self.ctx.region_entry_block(region) else {
+            return Err(err(self.ctx, op, "has no body"));
+        };
+        let old_args: Vec<Value> = self.ctx.block_args(old_body).collect();
+        self.scalars.insert(old_args[0], Elem::Val(args[0]));
+        let mut at = 1;
+        let mut results_at = Vec::new();
+        for (k, shape) in layout.iter().enumerate() {
+            let old = old_args[k + 1];
+            results_at.push(at - 1);
+            match shape {
+                None => {
+                    self.scalars.insert(old, Elem::Val(args[at]));
+                    at += 1;
+                }
+                Some(s) => {
+                    let n = self.slots(op, s)?.len();
+                    self.owned.insert(old, args[at..at + n].to_vec());
+                    at += n;
+                }
+            }
+        }
+        let outer = self.block;
+        self.block = body;
+        self.memo.push(HashMap::new());
+        let r = self.ops(old_body).and_then(|()| {
+            let Some(term) = self.ctx.block_ops(old_body).last() else {
+                return Err(err(self.ctx, op, "has no terminator"));
+            };
+            let yielded: Vec<Value> = self.ctx.operands(term).collect();
+            let mut out = Vec::new();
+            for (&y, shape) in yielded.iter().zip(&layout) {
+                match shape {
+                    None => out.push(self.scalar_val(term, y)?),
+                    Some(s) => out.extend(self.tile_elements(term, y, s)?),
+                }
+            }
+            Ok(out)
+        });
+        self.memo.pop();
+        let out = r?;
+        self.op("scf.yield", &out, &[], &[]);
+        self.block = outer;
+        let results: Vec<Value> = self.ctx.results(op).collect();
+        let new_results: Vec<Value> = self.ctx.results(lp).collect();
+        for ((k, shape), &r) in layout.iter().enumerate().zip(&results) {
+            let at = results_at[k];
+            match shape {
+                None => {
+                    self.scalars.insert(r, Elem::Val(new_results[at]));
+                }
+                Some(s) => {
+                    let n = self.slots(op, s)?.len();
+                    self.owned.insert(r, new_results[at..at + n].to_vec());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// This thread's elements of tile `v` of `shape` (zeros past its end).
+    fn tile_elements(&mut self, op: Operation, v: Value, shape: &[i64]) -> R<Vec<Value>> {
+        let n: i64 = shape.iter().product();
+        let t = element_of(self.ctx, self.ctx.value_type(v));
+        let mut out = Vec::new();
+        for (e, (offset, inside)) in self.slots(op, shape)?.into_iter().enumerate() {
+            let vals = self.guarded(inside, offset, n, &[t], &mut |c| {
+                let idx = c.delinearize(offset, shape);
+                c.slot = Some((e, idx.clone(), shape.to_vec()));
+                c.memo.push(HashMap::new());
+                let r = c.val(op, v, &idx);
+                c.memo.pop();
+                c.slot = None;
+                Ok(vec![r?])
+            })?;
+            out.extend(vals);
+        }
+        Ok(out)
+    }
+}

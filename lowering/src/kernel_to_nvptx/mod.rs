@@ -1,0 +1,126 @@
+//! `convert-kernel-to-nvptx{sm num-warps}`: each `kernel.func` tile
+//! program gets its GPU form, a `func.func` of the same name in a nested
+//! `builtin.module @gpu {nvptx.target = "sm_XX"}` (the `kernel.func`s stay,
+//! for the host plan that launches them by name).
+//!
+//! One program is one thread block of `32 * num_warps` threads. A tile of
+//! `N` elements is spread over the block's `T` threads cyclically in
+//! row-major order: thread `t` owns elements `t, t + T, t + 2T, ...`
+//! (consecutive threads own consecutive elements, so contiguous tiles are
+//! read and written coalesced). Every `kernel.store` is a loop over the
+//! elements its thread owns, and the value, pointer and mask of each
+//! element are computed where they are needed, from the elements of the
+//! ops they depend on, as the host target computes its fused loops: a
+//! `range` element is its index, a `splat` its scalar, a `broadcast` or
+//! `expand_dims` reads its source at the index it maps to, a `load` loads
+//! the element's pointer under its mask, a `reduce` element folds its
+//! source along the axis, a `dot` element sums its row and column. A tile
+//! carried by an `scf.for` lives in registers, the thread's own elements
+//! of it; reading one at another thread's element is not lowered yet.
+//!
+//! So every element is computed by the thread that stores it, and no
+//! thread reads what another writes: the kernel needs no barrier. (Warp
+//! shuffles and shared memory for reductions, and `mma_sync` for `dot`,
+//! are the next step.)
+
+mod elements;
+
+use strata_ir::pass::{Pass, PassRegistry, Statistics};
+use strata_ir::{pass, Context, Diagnostic, Operation};
+
+/// Register this conversion's passes.
+pub fn register_passes(registry: &mut PassRegistry) {
+    registry.register(ConvertKernelToNvptx::registration());
+}
+
+#[pass(
+    name = "convert-kernel-to-nvptx",
+    display_name = "ConvertKernelToNvptx",
+    summary = "Give each kernel.func its GPU form: a thread-block kernel in an nvptx module"
+)]
+pub(crate) struct ConvertKernelToNvptx {
+    #[option(
+        name = "sm",
+        default = 90,
+        description = "The GPU's compute capability: 80 or 90"
+    )]
+    sm: i64,
+    #[option(
+        name = "num-warps",
+        default = 0,
+        description = "Warps per program (a power of two from 1 to 32); 0: each kernel's num_warps"
+    )]
+    num_warps: i64,
+    #[option(
+        name = "max-unroll",
+        default = 64,
+        description = "The most elements per thread a store or loop-carried tile is unrolled to"
+    )]
+    max_unroll: i64,
+}
+
+impl Pass for ConvertKernelToNvptx {
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        root: Operation,
+        stats: &mut Statistics,
+    ) -> Result<(), Diagnostic> {
+        let target = match self.sm {
+            80 => "sm_80",
+            90 => "sm_90",
+            other => {
+                return Err(Diagnostic::op_error(
+                    ctx,
+                    root,
+                    format!("convert-kernel-to-nvptx: sm {other}: expected 80 or 90"),
+                ))
+            }
+        };
+        let w = self.num_warps;
+        if w != 0 && (!(1..=32).contains(&w) || w & (w - 1) != 0) {
+            return Err(Diagnostic::op_error(
+                ctx,
+                root,
+                format!(
+                    "convert-kernel-to-nvptx: num-warps {}: expected a power of two from 1 to 32 (or 0)",
+                    self.num_warps
+                ),
+            ));
+        }
+        let kernels = crate::kernel_to_host::kernel_funcs(ctx, root);
+        if kernels.is_empty() {
+            return Ok(());
+        }
+        let loc = ctx.op_loc(root);
+        let gpu = strata_ir::ModuleOp::build(ctx, loc, Some("gpu"));
+        let t = ctx.string_attr(target);
+        ctx.set_op_attr(gpu.op(), "nvptx.target", t);
+        let mut converted = 0;
+        for k in kernels {
+            let warps = if self.num_warps > 0 {
+                self.num_warps
+            } else {
+                strata_ir::ods::inherent_attr(ctx, k, "num_warps")
+                    .and_then(|a| match ctx.attr_kind(a) {
+                        strata_ir::AttrKind::Integer { value, .. } => Some(*value as i64),
+                        _ => None,
+                    })
+                    .unwrap_or(4)
+            };
+            let f = elements::convert_kernel(ctx, k, 32 * warps, self.max_unroll.max(1))?;
+            gpu.push(ctx, f);
+            converted += 1;
+        }
+        let Some(body) = strata_ir::ModuleOp(root).body(ctx) else {
+            return Err(Diagnostic::op_error(ctx, root, "has no body"));
+        };
+        ctx.append_op(body, gpu.op());
+        stats.add(
+            "num-kernels",
+            "Number of kernels given a GPU form",
+            converted,
+        );
+        Ok(())
+    }
+}
