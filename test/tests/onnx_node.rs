@@ -118,8 +118,12 @@ fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     files.into_iter().map(|(_, p)| p).collect()
 }
 
-/// The eager outcome of a test and, when it passes, its graph-mode outcome.
-fn run_test(dir: &Path) -> (Vec<String>, Outcome, Option<GraphOutcome>) {
+/// A test's compiled outcomes: graph mode, and the GPU form (for what
+/// passes in graph mode).
+type Compiled = Option<(GraphOutcome, Option<GraphOutcome>)>;
+
+/// The eager outcome of a test and, when it passes, its compiled outcomes.
+fn run_test(dir: &Path) -> (Vec<String>, Outcome, Compiled) {
     let model_path = dir.join("model.onnx");
     let Ok(bytes) = std::fs::read(&model_path) else {
         return (
@@ -228,7 +232,9 @@ fn run_test(dir: &Path) -> (Vec<String>, Outcome, Option<GraphOutcome>) {
         return (ops, Outcome::PassByLaw, None);
     }
     let graph = node_graph::run(&model, &graph_sets);
-    (ops, Outcome::Pass, Some(graph))
+    // The GPU form of the kernels of what passes in graph mode.
+    let gpu = (graph == GraphOutcome::Pass).then(|| node_graph::run_gpu(&model, &graph_sets));
+    (ops, Outcome::Pass, Some((graph, gpu)))
 }
 
 /// The tolerances of a test: ONNX's, except where the reference's own
@@ -346,17 +352,56 @@ fn main() -> ExitCode {
 
     let mut results: Vec<(String, Vec<String>, Outcome)> = Vec::new();
     let mut graph_results: Vec<(String, GraphOutcome)> = Vec::new();
-    for name in &names {
-        let (ops, outcome, graph) = run_test(&dir.join(name));
+    let mut gpu_results: Vec<(String, GraphOutcome)> = Vec::new();
+    // The tests run on every core (each compiles in its own contexts);
+    // their outcomes are taken in name order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut outcomes: Vec<(usize, (Vec<String>, Outcome, Compiled))> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = names.get(i) else {
+                            return done;
+                        };
+                        done.push((i, run_test(&dir.join(name))));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    outcomes.sort_by_key(|(i, _)| *i);
+    for (i, (ops, outcome, graph)) in outcomes {
+        let name = &names[i];
         if filter.is_some() {
             println!("{name}: {outcome:?} (graph: {graph:?})");
         }
         results.push((name.clone(), ops, outcome));
-        if let Some(g) = graph {
+        if let Some((g, gpu)) = graph {
             graph_results.push((name.clone(), g));
+            if let Some(gpu) = gpu {
+                if filter.is_some() {
+                    println!("{name}: GPU form: {gpu:?}");
+                }
+                gpu_results.push((name.clone(), gpu));
+            }
         }
     }
-    let graph_problems = check_graph_outcomes(&graph_results, filter.is_some(), bless);
+    let mut graph_problems =
+        check_mode_outcomes(&graph_results, filter.is_some(), bless, &GRAPH_MODE);
+    graph_problems.extend(check_mode_outcomes(
+        &gpu_results,
+        filter.is_some(),
+        bless,
+        &GPU_MODE,
+    ));
 
     // Per-op table over the tests that use only supported ops.
     let mut per_op: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
@@ -508,13 +553,38 @@ fn main() -> ExitCode {
     }
 }
 
-/// The graph-mode outcomes against `test/onnx/node-tests-graph.expected`
+/// A compiled mode whose node-test outcomes are recorded.
+struct Mode {
+    /// How messages name it: `graph mode`.
+    label: &'static str,
+    /// Its key in the outcome file's name and the docs' markers: `graph`
+    /// (`test/onnx/node-tests-graph.expected`, `node-tests-graph-passed`).
+    key: &'static str,
+    /// The first comment line of the outcome file.
+    about: &'static str,
+}
+
+const GRAPH_MODE: Mode = Mode {
+    label: "graph mode",
+    key: "graph",
+    about:
+        "The ONNX node tests that strata compiles in graph mode, and their outcome against eager",
+};
+
+const GPU_MODE: Mode = Mode {
+    label: "the GPU form (emulated)",
+    key: "gpu",
+    about: "The ONNX node tests whose kernels strata gives a GPU form (convert-kernel-to-nvptx), and their outcome: emulated on the host against eager, the PTX assembled by ptxas",
+};
+
+/// The outcomes of `mode` against `test/onnx/node-tests-<key>.expected`
 /// (as the eager ones against theirs), the summary printed and quoted by
 /// docs/conformance.md; returns the problems.
-fn check_graph_outcomes(
+fn check_mode_outcomes(
     results: &[(String, GraphOutcome)],
     filtered: bool,
     bless: bool,
+    mode: &Mode,
 ) -> Vec<String> {
     let mut problems = Vec::new();
     let (mut passed, mut failed) = (0usize, 0usize);
@@ -525,7 +595,8 @@ fn check_graph_outcomes(
             GraphOutcome::Fail(m) => {
                 failed += 1;
                 problems.push(format!(
-                    "FAIL (graph) {name}: {}",
+                    "FAIL ({}) {name}: {}",
+                    mode.key,
                     m.chars().take(300).collect::<String>()
                 ));
             }
@@ -534,7 +605,7 @@ fn check_graph_outcomes(
     }
     let lowered = passed + failed;
     if filtered {
-        println!("graph mode: {lowered} lowered, {passed} passed");
+        println!("{}: {lowered} lowered, {passed} passed", mode.label);
         return problems;
     }
     let current: BTreeMap<&str, &str> = results
@@ -545,10 +616,11 @@ fn check_graph_outcomes(
             GraphOutcome::NotLowered(_) => None,
         })
         .collect();
-    let list_path = root().join("test/onnx/node-tests-graph.expected");
+    let list_path = root().join(format!("test/onnx/node-tests-{}.expected", mode.key));
     if bless {
-        let mut text = String::from(
-            "# The ONNX node tests that strata compiles in graph mode, and their outcome against eager (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n",
+        let mut text = format!(
+            "# {} (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n",
+            mode.about
         );
         for (n, s) in &current {
             text.push_str(&format!("{n} {s}\n"));
@@ -562,7 +634,8 @@ fn check_graph_outcomes(
         match (recorded.get(*n).map(String::as_str), *s) {
             (Some("pass"), "pass") | (_, "fail") => {}
             (Some(_), _) => problems.push(format!(
-                "{n} now passes in graph mode: update the list (STRATA_BLESS=1)"
+                "{n} now passes in {}: update the list (STRATA_BLESS=1)",
+                mode.label
             )),
             (None, _) => problems.push(format!(
                 "{n} now lowers: add it to {} (STRATA_BLESS=1)",
@@ -573,7 +646,8 @@ fn check_graph_outcomes(
     for (n, s) in &recorded {
         if !current.contains_key(n.as_str()) && s == "pass" {
             problems.push(format!(
-                "regression: {n} compiled in graph mode before and does not lower now"
+                "regression: {n} compiled in {} before and does not lower now",
+                mode.label
             ));
         }
     }
@@ -587,20 +661,31 @@ fn check_graph_outcomes(
     if rest > 0 {
         table.push_str(&format!("| (other reasons) | {rest} |\n"));
     }
-    println!("graph mode: {} tests compared, {lowered} lowered, {passed} passed, {failed} failed\n\n{table}", results.len());
+    println!(
+        "{}: {} tests compared, {lowered} lowered, {passed} passed, {failed} failed\n\n{table}",
+        mode.label,
+        results.len()
+    );
+    let k = mode.key;
     for (key, value) in [
-        ("node-tests-graph-lowered", common::with_commas(lowered)),
-        ("node-tests-graph-passed", common::with_commas(passed)),
         (
-            "node-tests-graph-compared",
+            format!("node-tests-{k}-lowered"),
+            common::with_commas(lowered),
+        ),
+        (
+            format!("node-tests-{k}-passed"),
+            common::with_commas(passed),
+        ),
+        (
+            format!("node-tests-{k}-compared"),
             common::with_commas(results.len()),
         ),
         (
-            "node-tests-graph-table",
+            format!("node-tests-{k}-table"),
             format!("\n{}\n", table.trim_end()),
         ),
     ] {
-        problems.extend(common::check_generated_docs(key, &value));
+        problems.extend(common::check_generated_docs(&key, &value));
     }
     problems
 }

@@ -106,8 +106,10 @@ pub fn check_with_ptxas(ptx: &str, target: GpuTarget) -> Result<Vec<PtxasKernel>
     })?;
     let dir = std::env::temp_dir().join(format!("strata-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| LlvmError(e.to_string()))?;
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let file = dir.join(format!(
-        "k{}.ptx",
+        "k{seq}-{}.ptx",
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos())

@@ -27,6 +27,10 @@ use crate::llvm::LlvmError;
 pub fn emulation_bitcode(ir: &Context, module: Operation) -> R<Vec<(String, Vec<u8>)>> {
     let gpu = gpu_module(ir, module);
     if ir.op_attr(gpu, "nvptx.target").is_none() {
+        // A plan without kernels (views only) has nothing to emulate.
+        if crate::kernel_to_host::kernel_funcs(ir, module).is_empty() {
+            return Ok(Vec::new());
+        }
         return Err(GpuError::at(
             ir,
             module,

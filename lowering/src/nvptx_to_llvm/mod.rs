@@ -234,11 +234,18 @@ pub(crate) fn gpu_type<'ctx>(
         TypeKind::Index => llvm.i64_type().into(),
         TypeKind::Float(F::F32) => llvm.f32_type().into(),
         TypeKind::Float(F::F64) => llvm.f64_type().into(),
-        TypeKind::Float(F::F16) => llvm.f16_type().into(),
-        TypeKind::Float(F::BF16) => llvm.bf16_type().into(),
+        // f16 and bf16 scalars live in f32 registers, as on the host (see
+        // `kernel_to_host::scalar::Narrow`); loads widen, stores round.
+        TypeKind::Float(F::F16 | F::BF16) => llvm.f32_type().into(),
         TypeKind::Vector { shape, element, .. } if shape.len() == 1 => {
             let lanes = u32::try_from(shape[0]).ok()?;
-            match gpu_type(ir, llvm, *element)? {
+            // Vectors (mma_sync's fragments) hold the narrow floats as they are.
+            let element_ty: BasicTypeEnum<'ctx> = match ir.type_kind(*element) {
+                TypeKind::Float(F::F16) => llvm.f16_type().into(),
+                TypeKind::Float(F::BF16) => llvm.bf16_type().into(),
+                _ => gpu_type(ir, llvm, *element)?,
+            };
+            match element_ty {
                 BasicTypeEnum::FloatType(f) => f.vec_type(lanes).into(),
                 BasicTypeEnum::IntType(i) => i.vec_type(lanes).into(),
                 _ => return None,

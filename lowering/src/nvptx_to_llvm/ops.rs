@@ -9,7 +9,7 @@ use inkwell::IntPredicate;
 use strata_ir::{AttrKind, Operation, Value};
 
 use super::{GpuError, Kernel, R};
-use crate::kernel_to_host::scalar::ScalarEmitter;
+use crate::kernel_to_host::scalar::{narrow_of, narrow_value, ScalarEmitter};
 use crate::kernel_to_host::HostError;
 
 impl From<HostError> for GpuError {
@@ -158,15 +158,7 @@ impl<'ctx> Kernel<'_, 'ctx> {
                     ));
                 }
                 let args = self.operands(op)?;
-                let scalar = ScalarEmitter {
-                    ir,
-                    llvm: self.llvm,
-                    module: self.module,
-                    builder: &self.builder,
-                    reassoc: false,
-                    libdevice: self.emulated.is_none(),
-                };
-                let v = scalar.emit(op, &args, result)?;
+                let v = self.scalar_emitter().emit(op, &args, result)?;
                 self.define(op, v);
                 Ok(())
             }
@@ -213,6 +205,17 @@ impl<'ctx> Kernel<'_, 'ctx> {
         }))
     }
 
+    fn scalar_emitter(&self) -> ScalarEmitter<'_, 'ctx> {
+        ScalarEmitter {
+            ir: self.ir,
+            llvm: self.llvm,
+            module: self.module,
+            builder: &self.builder,
+            reassoc: false,
+            libdevice: self.emulated.is_none(),
+        }
+    }
+
     fn define_some(&mut self, op: Operation, v: Option<BasicValueEnum<'ctx>>) -> R<()> {
         let v = v.ok_or_else(|| GpuError::at(self.ir, op, "an intrinsic returned nothing"))?;
         self.define(op, v);
@@ -229,16 +232,12 @@ impl<'ctx> Kernel<'_, 'ctx> {
                 t.const_int(*value as u64, false).into()
             }
             (Some(AttrKind::Float { bits, .. }), BasicTypeEnum::FloatType(t)) => {
-                let x = if t == self.llvm.f64_type() {
+                let x = if let Some(n) = narrow_of(ir, ty) {
+                    f64::from(narrow_value(n, *bits as u16))
+                } else if t == self.llvm.f64_type() {
                     f64::from_bits(*bits as u64)
-                } else if t == self.llvm.f32_type() {
-                    f64::from(f32::from_bits(*bits as u32))
                 } else {
-                    return Err(GpuError::at(
-                        ir,
-                        op,
-                        "is a narrow float constant, not compiled for the GPU yet",
-                    ));
+                    f64::from(f32::from_bits(*bits as u32))
                 };
                 t.const_float(x).into()
             }
@@ -323,7 +322,8 @@ impl<'ctx> Kernel<'_, 'ctx> {
         let llvm = self.llvm;
         Ok(match text.as_str() {
             "f16" => llvm.f16_type().into(),
-            "bf16" => llvm.bf16_type().into(),
+            // As on the host: bf16 in memory is its 16 bits.
+            "bf16" => llvm.i16_type().into(),
             "f32" => llvm.f32_type().into(),
             "f64" => llvm.f64_type().into(),
             t => match t.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
@@ -359,11 +359,19 @@ impl<'ctx> Kernel<'_, 'ctx> {
 
     fn load(&mut self, op: Operation) -> R<()> {
         let ir = self.ir;
-        let ty = self.ty(op, ir.value_type(ir.result(op, 0)))?;
+        let result = ir.value_type(ir.result(op, 0));
+        let narrow = narrow_of(ir, result);
+        let ty = match narrow {
+            Some(_) => self.pointee(op, ir.value_type(ir.operand(op, 0)))?,
+            None => self.ty(op, result)?,
+        };
         let (p, align) = self.address(op, ir.operand(op, 0), ir.operand(op, 1), ty)?;
-        let v = self.builder.build_load(ty, p, "")?;
+        let mut v = self.builder.build_load(ty, p, "")?;
         if let Some(i) = v.as_instruction_value() {
             let _ = i.set_alignment(align);
+        }
+        if let Some(n) = narrow {
+            v = self.scalar_emitter().widen_loaded(v, n)?;
         }
         self.define(op, v);
         Ok(())
@@ -371,7 +379,10 @@ impl<'ctx> Kernel<'_, 'ctx> {
 
     fn store(&mut self, op: Operation) -> R<()> {
         let ir = self.ir;
-        let value = self.value(op, ir.operand(op, 0))?;
+        let mut value = self.value(op, ir.operand(op, 0))?;
+        if let Some(n) = narrow_of(ir, ir.value_type(ir.operand(op, 0))) {
+            value = self.scalar_emitter().narrow_for_store(value, n)?;
+        }
         let (p, align) =
             self.address(op, ir.operand(op, 1), ir.operand(op, 2), value.get_type())?;
         let s = self.builder.build_store(p, value)?;

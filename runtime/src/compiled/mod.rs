@@ -38,6 +38,12 @@ pub(crate) use plan::{read_plan, words, CustomCall, Plan, PlanWork};
 /// every contraction a generated kernel.
 pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
 
+/// [`HOST_PIPELINE_GENERATED`], then the GPU form of the kernels
+/// (`convert-kernel-to-nvptx` for sm_90): what the test suite emulates on
+/// the host ([`CompiledModel::from_gpu_module_emulated`]) and assembles
+/// with ptxas.
+pub const GPU_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse,convert-kernel-to-nvptx)";
+
 /// [`HOST_PIPELINE`] with generated kernels only.
 pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
 
@@ -173,7 +179,9 @@ impl CompiledModel {
         let plan = read_plan(ctx, module, func)?;
         let start = Instant::now();
         let jobs = strata_lowering::nvptx_to_llvm::emulation_bitcode(ctx, module)?;
-        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, false)?;
+        // Compiled as emitted, without `default<O3>`: an emulation checks
+        // what the kernels compute, and compiling fast matters more.
+        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, true)?;
         let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
         CompiledModel::from_plan(plan, jit, llvm_ms, threads)
     }
@@ -464,7 +472,9 @@ pub fn lower(
 /// of the inputs `pin` marks, which become constants of the plan (reduction
 /// axes, pads, scales and shapes that ONNX passes as inputs but a compiled
 /// plan needs at compile time). The plan then runs only on those values:
-/// [`CompiledModel::run`] refuses others ([`RunError::Pinned`]).
+/// [`CompiledModel::run`] refuses others ([`RunError::Pinned`]). A
+/// `pipeline` that gives the kernels their GPU form ([`GPU_PIPELINE`])
+/// runs them emulated on the host.
 pub fn compile_pinned(
     ctx: &mut Context,
     module: Operation,
@@ -504,7 +514,17 @@ pub fn compile_pinned(
         pinned.push((i, t.clone()));
     }
     run_passes(ctx, module, pipeline)?;
-    let mut model = CompiledModel::from_kernel_module(ctx, module, func, threads)?;
+    let mut model = if ctx
+        .op_attr(
+            strata_lowering::nvptx_to_llvm::gpu_module(ctx, module),
+            "nvptx.target",
+        )
+        .is_some()
+    {
+        CompiledModel::from_gpu_module_emulated(ctx, module, func, threads)?
+    } else {
+        CompiledModel::from_kernel_module(ctx, module, func, threads)?
+    };
     model.pinned = pinned;
     Ok(model)
 }

@@ -10,7 +10,8 @@
 use strata_ir::Context;
 use strata_onnx::proto::ModelProto;
 use strata_runtime::compiled::{
-    compile, compile_pinned, needs_input_values, CompileError, CompiledModel, HOST_PIPELINE,
+    compile, compile_pinned, lower, needs_input_values, CompileError, CompiledModel, GPU_PIPELINE,
+    HOST_PIPELINE,
 };
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::Tensor;
@@ -24,7 +25,10 @@ pub enum GraphOutcome {
 
 /// Whether a compile error says the model needs what the lowering lacks.
 fn not_lowered(message: &str) -> Option<String> {
-    const MARKERS: [&str; 9] = [
+    const MARKERS: [&str; 12] = [
+        "not lowered to nvptx",
+        "the GPU translation does not handle",
+        "is not compiled for the GPU",
         "not a constant",
         "has no host",
         "no host representation",
@@ -95,6 +99,82 @@ pub fn run(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutc
         }
     }
     GraphOutcome::Pass
+}
+
+/// Run `model` with its kernels in their GPU form (`GPU_PIPELINE`): each
+/// GPU kernel emulated on the host thread by thread against the eager
+/// outputs, and the PTX of all of them assembled by ptxas for sm_90 (the
+/// first data set's). Called for the tests that pass in graph mode.
+pub fn run_gpu(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutcome {
+    for (k, (inputs, eager)) in sets.iter().enumerate() {
+        let mut ctx = Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let module = match strata_onnx::import_model(&mut ctx, model, "model.onnx") {
+            Ok(m) => m,
+            Err(e) => return GraphOutcome::Fail(format!("import: {e}")),
+        };
+        let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+        let compiled = match lower(&mut ctx, module, "main", &shapes, GPU_PIPELINE)
+            .and_then(|()| CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 1))
+        {
+            Ok(c) => Ok((ctx, module, c)),
+            Err(e) if needs_input_values(&e) => gpu_with_values(model, inputs),
+            Err(e) => Err(e),
+        };
+        let (ctx, module, compiled) = match compiled {
+            Ok(c) => c,
+            Err(e) => return compile_failure(&e),
+        };
+        let outputs = match compiled.run(inputs) {
+            Ok(o) => o,
+            Err(e) => return GraphOutcome::Fail(format!("run (emulated GPU kernels): {e}")),
+        };
+        for (i, (g, e)) in outputs.iter().zip(eager).enumerate() {
+            if let Err(m) = allclose(g, e, Tolerance::for_dtype(e.dtype())) {
+                return GraphOutcome::Fail(format!(
+                    "output #{i} of the emulated GPU kernels differs from eager: {m}"
+                ));
+            }
+        }
+        if k == 0 && compiled.launches() > 0 {
+            if let Err(m) = assemble(&ctx, module) {
+                return GraphOutcome::Fail(m);
+            }
+        }
+    }
+    GraphOutcome::Pass
+}
+
+/// The PTX of `module`'s GPU kernels, assembled by ptxas (skipped, with a
+/// note, when STRATA_SKIP_CUDA_TOOLS is set and there is no ptxas).
+fn assemble(ctx: &Context, module: strata_ir::Operation) -> Result<(), String> {
+    let (ptx, target) =
+        strata_lowering::nvptx_to_llvm::to_ptx(ctx, module).map_err(|e| format!("PTX: {e}"))?;
+    if strata_lowering::llvm::nvptx::ptxas_path().is_none()
+        && std::env::var_os("STRATA_SKIP_CUDA_TOOLS").is_some()
+    {
+        return Ok(());
+    }
+    strata_lowering::llvm::nvptx::check_with_ptxas(&ptx, target)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// [`run_gpu`]'s compile with the small inputs pinned to their values.
+fn gpu_with_values(
+    model: &ModelProto,
+    inputs: &[Tensor],
+) -> Result<(Context, strata_ir::Operation, CompiledModel), CompileError> {
+    let mut ctx = Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let module = strata_onnx::import_model(&mut ctx, model, "model.onnx")
+        .map_err(|e| CompileError::Inputs(e.to_string()))?;
+    let pin: Vec<bool> = inputs
+        .iter()
+        .map(strata_runtime::compiled::pinnable)
+        .collect();
+    let c = compile_pinned(&mut ctx, module, "main", inputs, &pin, 1, GPU_PIPELINE)?;
+    Ok((ctx, module, c))
 }
 
 /// `model` compiled for `inputs`, its small integer and float inputs

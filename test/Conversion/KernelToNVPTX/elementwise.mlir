@@ -1,0 +1,113 @@
+// REQUIRES: strata-opt
+// convert-kernel-to-nvptx: each kernel.func gets its GPU form in module
+// @gpu. A store becomes the thread's elements (cyclic over the block's
+// threads), each computed where it is stored: the offsets from the thread
+// id, the masked loads under scf.if, the arithmetic on scalars.
+// RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx | FileCheck %s
+// RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx="sm=80 num-warps=1" | FileCheck %s --check-prefix=WARP
+// RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx | strata-translate --split-input-file --emit=ptx | FileCheck %s --check-prefix=PTX
+
+// 256 elements over 128 threads: two per thread, both always inside the
+// tile (no bounds guard).
+// CHECK-LABEL: kernel.func @add
+// CHECK: module @gpu attributes {nvptx.target = "sm_90"} {
+// CHECK: func.func @add(%arg0: !nvptx.ptr<f32, global>, %arg1: !nvptx.ptr<f32, global>, %arg2: i32) attributes {nvptx.grid = 1 : i32, nvptx.threads = 128 : i64}
+// CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
+// CHECK: %[[PID:.*]] = nvptx.block_id x : i32
+// The thread's first element, at tid; the mask guards the load and store.
+// CHECK: %[[O:.*]] = arith.addi %{{.*}}, %[[TID]] : i32
+// CHECK: %[[M:.*]] = arith.cmpi slt, %[[O]], %arg2 : i32
+// CHECK: scf.if %[[M]] -> (f32)
+// CHECK: nvptx.load %arg0
+// CHECK: math.exp
+// CHECK: scf.if %[[M]] {
+// CHECK-NEXT: nvptx.store
+// Its second, at tid + 128.
+// CHECK: arith.addi %[[TID]], %c128_i32 : i32
+// CHECK: nvptx.load %arg0
+// CHECK: nvptx.store
+// CHECK-NOT: nvptx.store
+// CHECK: return
+// WARP: module @gpu attributes {nvptx.target = "sm_80"}
+// WARP: nvptx.threads = 32
+// WARP-COUNT-8: nvptx.load %arg0
+// PTX: .target sm_90
+// PTX: .entry add(
+// PTX: mov.u32 %r{{[0-9]+}}, %tid.x;
+// PTX: ld.global
+module {
+  kernel.func @add(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>, %n: i32) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %pid = program_id x : i32
+    %c256 = arith.constant 256 : i32
+    %base = arith.muli %pid, %c256 : i32
+    %r = range 0, 256 : tensor<256xi32>
+    %b = splat %base : i32 -> tensor<256xi32>
+    %o = arith.addi %b, %r : tensor<256xi32>
+    %ns = splat %n : i32 -> tensor<256xi32>
+    %m = arith.cmpi slt, %o, %ns : tensor<256xi32>
+    %px = splat %x : !kernel.ptr<f32> -> tensor<256x!kernel.ptr<f32>>
+    %pxo = addptr %px, %o : tensor<256x!kernel.ptr<f32>>, tensor<256xi32>
+    %v = load %pxo, %m : tensor<256x!kernel.ptr<f32>>
+    %e = math.exp %v : tensor<256xf32>
+    %py = splat %y : !kernel.ptr<f32> -> tensor<256x!kernel.ptr<f32>>
+    %pyo = addptr %py, %o : tensor<256x!kernel.ptr<f32>>, tensor<256xi32>
+    store %pyo, %e, %m : tensor<256x!kernel.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// A 2-D tile of 10x3 (30 elements) over 128 threads: one element per
+// thread, guarded; a row broadcast reads the column index only; a
+// reduction over a row is a loop in the thread.
+// CHECK-LABEL: func.func @rows
+// CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
+// CHECK: arith.cmpi slt, %{{.*}}, %c30_i32 : i32
+// CHECK: scf.if
+// CHECK: arith.remui %{{.*}}, %c3_i32 : i32
+// CHECK: arith.divui %{{.*}}, %c3_i32 : i32
+// CHECK: scf.for
+// CHECK: arith.maximumf
+// CHECK: nvptx.store
+// PTX: .entry rows(
+module {
+  kernel.func @rows(%x: !kernel.ptr<f32>, %b: !kernel.ptr<f32>, %y: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %r10 = range 0, 10 : tensor<10xi32>
+    %r3 = range 0, 3 : tensor<3xi32>
+    %r8 = range 0, 8 : tensor<8xi32>
+    %c8 = arith.constant 8 : i32
+    %rows = expand_dims %r10 axis = 1 : tensor<10xi32> -> tensor<10x1xi32>
+    %c8s = splat %c8 : i32 -> tensor<10x1xi32>
+    %rowoff = arith.muli %rows, %c8s : tensor<10x1xi32>
+    %cols = expand_dims %r8 axis = 0 : tensor<8xi32> -> tensor<1x8xi32>
+    %rb = broadcast %rowoff : tensor<10x1xi32> -> tensor<10x8xi32>
+    %cb = broadcast %cols : tensor<1x8xi32> -> tensor<10x8xi32>
+    %off = arith.addi %rb, %cb : tensor<10x8xi32>
+    %px = splat %x : !kernel.ptr<f32> -> tensor<10x8x!kernel.ptr<f32>>
+    %pxo = addptr %px, %off : tensor<10x8x!kernel.ptr<f32>>, tensor<10x8xi32>
+    %v = load %pxo : tensor<10x8x!kernel.ptr<f32>>
+    %m = kernel.reduce %v axis = 1 {
+    ^bb0(%a: f32, %c: f32):
+      %mx = arith.maximumf %a, %c : f32
+      kernel.yield %mx : f32
+    } : tensor<10x8xf32> -> tensor<10xf32>
+    %m2 = expand_dims %m axis = 1 : tensor<10xf32> -> tensor<10x1xf32>
+    %mb = broadcast %m2 : tensor<10x1xf32> -> tensor<10x3xf32>
+    %c3 = expand_dims %r3 axis = 0 : tensor<3xi32> -> tensor<1x3xi32>
+    %c3b = broadcast %c3 : tensor<1x3xi32> -> tensor<10x3xi32>
+    %pb = splat %b : !kernel.ptr<f32> -> tensor<10x3x!kernel.ptr<f32>>
+    %pbo = addptr %pb, %c3b : tensor<10x3x!kernel.ptr<f32>>, tensor<10x3xi32>
+    %bias = load %pbo : tensor<10x3x!kernel.ptr<f32>>
+    %s = arith.addf %mb, %bias : tensor<10x3xf32>
+    %r3rows = expand_dims %r10 axis = 1 : tensor<10xi32> -> tensor<10x1xi32>
+    %c3c = arith.constant dense<3> : tensor<10x1xi32>
+    %yro = arith.muli %r3rows, %c3c : tensor<10x1xi32>
+    %yrb = broadcast %yro : tensor<10x1xi32> -> tensor<10x3xi32>
+    %yoff = arith.addi %yrb, %c3b : tensor<10x3xi32>
+    %py = splat %y : !kernel.ptr<f32> -> tensor<10x3x!kernel.ptr<f32>>
+    %pyo = addptr %py, %yoff : tensor<10x3x!kernel.ptr<f32>>, tensor<10x3xi32>
+    store %pyo, %s : tensor<10x3x!kernel.ptr<f32>>
+    return
+  }
+}
