@@ -122,8 +122,11 @@ fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
 /// passes in graph mode).
 type Compiled = Option<(GraphOutcome, Option<GraphOutcome>)>;
 
+/// What [`run_test`] finds: the test's ops, its eager and compiled outcomes.
+type TestOutcome = (Vec<String>, Outcome, Compiled);
+
 /// The eager outcome of a test and, when it passes, its compiled outcomes.
-fn run_test(dir: &Path) -> (Vec<String>, Outcome, Compiled) {
+fn run_test(dir: &Path) -> TestOutcome {
     let model_path = dir.join("model.onnx");
     let Ok(bytes) = std::fs::read(&model_path) else {
         return (
@@ -357,7 +360,7 @@ fn main() -> ExitCode {
     // their outcomes are taken in name order.
     let next = std::sync::atomic::AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut outcomes: Vec<(usize, (Vec<String>, Outcome, Compiled))> = std::thread::scope(|s| {
+    let mut outcomes: Vec<(usize, TestOutcome)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 s.spawn(|| {
