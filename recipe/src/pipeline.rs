@@ -182,6 +182,21 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
     passes.push(PassSpec::new("canonicalize"));
     passes.push(PassSpec::new("cse"));
 
+    // A GPU target: each kernel's thread-block form, for its compute
+    // capability, with the recipe's warps per program.
+    let sm = match g.target {
+        Target::Host => None,
+        Target::Sm80 => Some(80),
+        Target::Sm90 => Some(90),
+    };
+    if let Some(sm) = sm {
+        passes.push(
+            PassSpec::new("convert-kernel-to-nvptx")
+                .option("sm", sm, 90)
+                .option("num-warps", g.num_warps, 0),
+        );
+    }
+
     passes.retain(|p| !o.disable_passes.iter().any(|d| d == p.name));
     passes
 }
@@ -246,7 +261,7 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
     note(
         r.codegen.target != Target::Host,
         "codegen.target",
-        "only the host back end exists yet",
+        "sm_80 and sm_90 compile to PTX (strata compile --emit ptx); no CUDA executor runs it yet",
     );
     note(
         r.codegen.threads != d.codegen.threads,

@@ -2,7 +2,8 @@
 //! example models at fixed shapes: the graph after import and shape
 //! inference, the tensor IR after `convert-graph-to-tensor` and after
 //! `tensor-fuse`, the kernels and host plan after `convert-tensor-to-kernel`,
-//! and the unoptimized LLVM IR of the first kernel.
+//! the unoptimized LLVM IR of the first kernel, the GPU form of the kernels
+//! (`convert-kernel-to-nvptx` for sm_90) and the PTX of the first.
 //!
 //! The stages together are [`HOST_PIPELINE`], which a test checks. Review a
 //! change with `cargo insta review`, or rewrite the snapshots with
@@ -65,6 +66,18 @@ fn snapshot_stages(file: &str, shapes: &[Vec<usize>]) {
     let llvm = strata_lowering::kernel_to_host::translate_to_llvm_ir(&ctx, module, false)
         .unwrap_or_else(|e| panic!("{file}: {e}"));
     insta::assert_snapshot!(format!("{stem}_llvm"), llvm_function(&llvm, &name));
+    // The GPU form of the kernels (sm_90), and the PTX of the first.
+    run_pipeline(&mut ctx, module, "convert-kernel-to-nvptx{sm=90}");
+    let gpu = strata_lowering::nvptx_to_llvm::gpu_module(&ctx, module);
+    insta::assert_snapshot!(
+        format!("{stem}_nvptx"),
+        print_operation(&ctx, gpu, PrintOptions::default())
+    );
+    let ptx = strata_lowering::nvptx_to_llvm::kernels_ptx(&ctx, module)
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let (first_name, first_ptx) = ptx.first().expect("a GPU kernel");
+    assert_eq!(*first_name, name);
+    insta::assert_snapshot!(format!("{stem}_ptx"), first_ptx);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 // RUN: not strata compile %S/../../examples/onnx/mlp.onnx --stop-after host 2>&1 | FileCheck %s --check-prefix=HOST-MLIR
 // RUN: not strata compile %S/../../examples/onnx/mlp.onnx --emit llvm-ir --stop-after tensor 2>&1 | FileCheck %s --check-prefix=LLVM-TENSOR
 // RUN: not strata compile %S/../../examples/onnx/mlp.onnx --stop-after foo 2>&1 | FileCheck %s --check-prefix=STAGE
-// RUN: not strata compile %S/../../examples/onnx/mlp.onnx --target sm_90 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not strata compile %S/../../examples/onnx/mlp.onnx --target sm_75 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not strata compile %S/../../examples/onnx/mlp.onnx --emit bin 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: not strata compile %S/Inputs/dynamic-reshape.onnx 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 
@@ -33,7 +33,7 @@
 // HOST-MLIR: --stop-after host: the host stage is LLVM IR; use --emit llvm-ir
 // LLVM-TENSOR: --emit llvm-ir needs the host stage, not --stop-after tensor
 // STAGE: --stop-after 'foo': expected one of: graph, tensor, kernel, host
-// TARGET: --target 'sm_90': the targets are: host
+// TARGET: --target 'sm_75': the targets are: host, sm_80, sm_90
 // EMIT: --emit 'bin': expected mlir, llvm-ir or artifact
 // DYNAMIC: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op has a dynamic shape ('tensor<?x?xf32>'): convert-graph-to-tensor needs static shapes
 // DYNAMIC-NEXT: note: the inputs have static shapes here

@@ -130,6 +130,16 @@ pub fn translate<'ctx>(
     module: Operation,
     llvm: &'ctx LlvmContext,
 ) -> R<(Module<'ctx>, GpuTarget)> {
+    translate_only(ir, module, llvm, None)
+}
+
+/// [`translate`] of the kernel named `only` (all kernels for `None`).
+fn translate_only<'ctx>(
+    ir: &Context,
+    module: Operation,
+    llvm: &'ctx LlvmContext,
+    only: Option<&str>,
+) -> R<(Module<'ctx>, GpuTarget)> {
     let module = gpu_module(ir, module);
     let Some(target) = module_target(ir, module)? else {
         return Err(GpuError::at(
@@ -142,7 +152,8 @@ pub fn translate<'ctx>(
     for &region in ir.op_regions(module) {
         for block in ir.region_blocks(region) {
             for op in ir.block_ops(block).collect::<Vec<_>>() {
-                if ir.op_name_str(op) == "func.func" {
+                let named = only.is_none_or(|n| ir.symbol_name(op) == Some(n.as_bytes()));
+                if ir.op_name_str(op) == "func.func" && named {
                     Kernel::emit(ir, llvm, &out, op)?;
                 }
             }
@@ -178,6 +189,34 @@ pub fn to_llvm_ir(ir: &Context, module: Operation, optimize: bool) -> R<String> 
             .map_err(|e| LlvmError(format!("invalid module: {e}")))?;
     }
     Ok(m.print_to_string().to_string())
+}
+
+/// The PTX of each kernel of `module` on its own, by name: what
+/// `strata compile --emit ptx` writes, one `.ptx` file per kernel.
+pub fn kernels_ptx(ir: &Context, module: Operation) -> R<Vec<(String, String)>> {
+    let gpu = gpu_module(ir, module);
+    let mut names = Vec::new();
+    for &region in ir.op_regions(gpu) {
+        for block in ir.region_blocks(region) {
+            for op in ir.block_ops(block) {
+                if ir.op_name_str(op) == "func.func" {
+                    if let Some(n) = ir.symbol_name(op) {
+                        names.push(String::from_utf8_lossy(n).into_owned());
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let llvm = LlvmContext::create();
+        let (m, target) = translate_only(ir, module, &llvm, Some(&name))?;
+        let machine = crate::llvm::nvptx::target_machine(target)?;
+        link_libdevice(&llvm, &m)?;
+        crate::llvm::optimize(&m, &machine)?;
+        out.push((name, crate::llvm::nvptx::ptx(&m, target)?));
+    }
+    Ok(out)
 }
 
 /// Links libdevice into `m` when `m` declares one of its functions, keeping

@@ -11,7 +11,7 @@
 // tile (no bounds guard).
 // CHECK-LABEL: kernel.func @add
 // CHECK: module @gpu attributes {nvptx.target = "sm_90"} {
-// CHECK: func.func @add(%arg0: !nvptx.ptr<f32, global>, %arg1: !nvptx.ptr<f32, global>, %arg2: i32) attributes {nvptx.grid = 1 : i32, nvptx.threads = 128 : i64}
+// CHECK: func.func @add(%arg0: !nvptx.ptr<f32, global>, %arg1: !nvptx.ptr<f32, global>, %arg2: i32) attributes {nvptx.grid_rank = 1 : i32, nvptx.threads = 128 : i64}
 // CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
 // CHECK: %[[PID:.*]] = nvptx.block_id x : i32
 // The thread's first element, at tid; the mask guards the load and store.

@@ -41,15 +41,23 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
             "--target {target}: the recipe's codegen.target is {recipe_target}"
         )));
     }
-    if target != "host" {
-        let from = if o.target.is_some() {
-            "--target"
-        } else {
-            "the recipe's codegen.target"
-        };
-        return Err(DriverError::Message(format!(
-            "{from} '{target}': the targets are: host (GPU targets sm_80 and sm_90 are not built yet)"
-        )));
+    let gpu = match target {
+        "host" => None,
+        "sm_80" => Some(80),
+        "sm_90" => Some(90),
+        other => {
+            let from = if o.target.is_some() {
+                "--target"
+            } else {
+                "the recipe's codegen.target"
+            };
+            return Err(DriverError::Message(format!(
+                "{from} '{other}': the targets are: host, sm_80, sm_90"
+            )));
+        }
+    };
+    if let Some(sm) = gpu {
+        return compile_gpu(model, &o, recipe.as_ref(), sm);
     }
     let to_artifact = o
         .output
@@ -134,6 +142,114 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
             Ok(())
         }
     }
+}
+
+/// `strata compile --target sm_80|sm_90`: the module after `stage`
+/// (`nvptx` by default) as MLIR, or with `--emit ptx -o DIR` the PTX of
+/// every kernel (`DIR/<kernel>.ptx`) and the plan (`DIR/plan.mlir`).
+fn compile_gpu(
+    model: &Path,
+    o: &CompileOptions<'_>,
+    recipe: Option<&strata_recipe::Recipe>,
+    sm: u32,
+) -> Result<(), DriverError> {
+    let to_artifact = o
+        .output
+        .is_some_and(|p| p.extension().is_some_and(|e| e == "strata"));
+    let emit = o
+        .emit
+        .unwrap_or(if to_artifact { "artifact" } else { "mlir" });
+    let stop = match (emit, o.stop_after) {
+        ("artifact", _) => {
+            return Err(DriverError::Message(format!(
+                "--emit artifact for sm_{sm}: CUDA artifacts are not built yet (no CUDA executor); --emit ptx -o DIR writes the PTX"
+            )))
+        }
+        ("ptx", None | Some("nvptx")) | ("mlir", None) => "nvptx",
+        ("ptx", Some(s)) => {
+            return Err(DriverError::Message(format!(
+                "--emit ptx needs the nvptx stage, not --stop-after {s}"
+            )))
+        }
+        ("mlir", Some("host")) => {
+            return Err(DriverError::Message(format!(
+                "--stop-after host: the target is sm_{sm}; the stages are graph, tensor, kernel, nvptx"
+            )))
+        }
+        ("mlir", Some(s)) => s,
+        (other, _) => {
+            return Err(DriverError::Message(format!(
+                "--emit '{other}' for sm_{sm}: expected mlir or ptx"
+            )))
+        }
+    };
+    if !["graph", "tensor", "kernel", "nvptx"].contains(&stop) {
+        return Err(DriverError::Message(format!(
+            "--stop-after '{stop}': expected one of: graph, tensor, kernel, nvptx"
+        )));
+    }
+    let pipeline = match (recipe, stop) {
+        (Some(r), _) => recipe_pipeline_until(r, stop),
+        (None, "nvptx") => {
+            let kernel = pipeline_until("kernel").unwrap_or_default();
+            let inner = kernel
+                .strip_prefix("builtin.module(")
+                .and_then(|p| p.strip_suffix(')'))
+                .unwrap_or_default();
+            format!("builtin.module({inner},convert-kernel-to-nvptx{{sm={sm}}})")
+        }
+        (None, s) => pipeline_until(s).unwrap_or_default(),
+    };
+    let Prepared {
+        mut ctx,
+        module,
+        func,
+        args,
+        in_names,
+        ..
+    } = prepare(model, o.inputs, &[], 0, o.dims, o.function)?;
+    check_graph_inputs(&ctx, model, func, &in_names, &args)?;
+    let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
+    drop(args);
+    lower(&mut ctx, module, o.function, &shapes, &pipeline).map_err(|e| compile_error(&ctx, e))?;
+    let options = strata_ir::printer::PrintOptions {
+        generic: o.generic,
+        ..Default::default()
+    };
+    let mut text = strata_ir::printer::print_operation(&ctx, module, options);
+    text.push('\n');
+    if emit == "mlir" {
+        return match o.output {
+            Some(path) if path != Path::new("-") => std::fs::write(path, text)
+                .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
+            _ => {
+                print!("{text}");
+                Ok(())
+            }
+        };
+    }
+    let dir = o.output.filter(|p| *p != Path::new("-")).ok_or_else(|| {
+        DriverError::Message("--emit ptx needs an output directory (-o DIR)".into())
+    })?;
+    let kernels = strata_lowering::nvptx_to_llvm::kernels_ptx(&ctx, module)
+        .map_err(|e| compile_error(&ctx, strata_runtime::compiled::CompileError::Gpu(e)))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| DriverError::Message(format!("{}: {e}", dir.display())))?;
+    let write = |name: &str, body: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, body)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))
+    };
+    write("plan.mlir", &text)?;
+    for (name, ptx) in &kernels {
+        write(&format!("{name}.ptx"), ptx)?;
+    }
+    eprintln!(
+        "wrote {} kernel(s) (sm_{sm}) and plan.mlir to {}",
+        kernels.len(),
+        dir.display()
+    );
+    Ok(())
 }
 
 /// The part of `recipe`'s pipeline that ends with `stage`: the graph passes

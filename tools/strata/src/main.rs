@@ -112,16 +112,19 @@ enum Command {
     Compile {
         /// The model: IR with a `func.func @main`, or an `.onnx` file.
         model: PathBuf,
-        /// The target: `host` (the CPU this runs on). Default: the recipe's
-        /// `codegen.target`.
+        /// The target: `host` (the CPU this runs on), `sm_80` or `sm_90`
+        /// (NVIDIA GPUs: `--emit ptx -o DIR`, or the nvptx stage as MLIR).
+        /// Default: the recipe's `codegen.target`.
         #[arg(long)]
         target: Option<String>,
-        /// What to write: `mlir`, `llvm-ir` (the host code, optimized) or
-        /// `artifact`. Default: `artifact` for `-o *.strata`, else `mlir`.
+        /// What to write: `mlir`, `llvm-ir` (the host code, optimized),
+        /// `ptx` (a GPU target's kernels, into `-o DIR`) or `artifact`.
+        /// Default: `artifact` for `-o *.strata`, else `mlir`.
         #[arg(long)]
         emit: Option<String>,
         /// The last stage to run: graph, tensor, kernel (the default for
-        /// MLIR) or host (LLVM IR).
+        /// MLIR on the host), host (LLVM IR) or, for a GPU target, nvptx
+        /// (its default).
         #[arg(long = "stop-after", value_name = "STAGE")]
         stop_after: Option<String>,
         /// Where to write the IR (default: standard output).

@@ -109,12 +109,12 @@ pub(super) fn convert_kernel(
     let axis = c.ctx.integer_attr(i32t, 0);
     c.tid = c.value("nvptx.thread_id", &[], &[i32t], &[("axis", axis)]);
     c.ops(entry)?;
-    // The launch shape, for the executor: threads per block, and the grid.
+    // For the executor: threads per block, and the grid's rank.
     let i64t = c.ctx.integer_type(64);
     let t = c.ctx.integer_attr(i64t, i128::from(threads));
     c.ctx.set_op_attr(func.op(), "nvptx.threads", t);
     if let Some(grid) = strata_ir::ods::inherent_attr(c.ctx, k, "grid") {
-        c.ctx.set_op_attr(func.op(), "nvptx.grid", grid);
+        c.ctx.set_op_attr(func.op(), "nvptx.grid_rank", grid);
     }
     Ok(func.op())
 }
