@@ -18,10 +18,15 @@
 //! carried by an `scf.for` lives in registers, the thread's own elements
 //! of it; reading one at another thread's element is not lowered yet.
 //!
-//! So every element is computed by the thread that stores it, and no
-//! thread reads what another writes: the kernel needs no barrier. (Warp
-//! shuffles and shared memory for reductions, and `mma_sync` for `dot`,
-//! are the next step.)
+//! A tile reduced to a scalar (a row kernel's `reduce` of its 1-D tile of
+//! 32-bit numbers, at the top of the kernel) is reduced by the block
+//! together: each thread folds its own elements, each warp folds its
+//! threads' by butterfly `shfl_sync`s, and after a `barrier` every thread
+//! folds the warps' results from shared memory. Otherwise every element is
+//! computed by the thread that stores it, and no thread reads what another
+//! wrote. (A reduction along one axis of a 2-D tile is still a loop in the
+//! thread that stores its element, and `dot` a loop over `K`; shuffles for
+//! those and `mma_sync` for `dot` are the next step.)
 
 mod elements;
 

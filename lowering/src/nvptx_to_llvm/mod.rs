@@ -76,7 +76,7 @@ type R<T> = Result<T, GpuError>;
 pub fn module_target(ctx: &Context, module: Operation) -> R<Option<GpuTarget>> {
     let Some(first) = ctx
         .nested_ops(module, strata_ir::WalkOrder::PreOrder)
-        .get(1)
+        .first()
         .copied()
     else {
         return Ok(None);
@@ -342,8 +342,9 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
     }
 
     /// Emits `func` as a GPU kernel, or (`emulate`) as the host function
-    /// of one thread, named `<kernel>.thread`, taking the thread's
-    /// coordinates after the kernel's parameters.
+    /// of one block, named `<kernel>.block`, taking the block's coordinates
+    /// after the kernel's parameters and running its threads phase by
+    /// phase (`emulate::phases`).
     pub(crate) fn emit_as(
         ir: &'a Context,
         llvm: &'ctx LlvmContext,
@@ -380,14 +381,16 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
             params.push(lt.into());
         }
         let n_params = params.len() as u32;
+        // Emulated: the block's coordinates follow the parameters (`ctaid`,
+        // `nctaid`, `ntid`); the thread id is each phase's loop variable.
         if emulate {
             params.extend(std::iter::repeat_n(
                 BasicMetadataTypeEnum::from(llvm.i32_type()),
-                8,
+                7,
             ));
         }
         let symbol = if emulate {
-            format!("{name}.thread")
+            format!("{name}.block")
         } else {
             name.clone()
         };
@@ -403,10 +406,12 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
                     .get_nth_param(n_params + i)
                     .map(|v| v.into_int_value())
             };
-            let regs: Option<Vec<_>> = (0..8).map(reg).collect();
+            let regs: Option<Vec<_>> = (0..7).map(reg).collect();
             let regs = regs.ok_or_else(|| GpuError::at(ir, func, "internal error: parameters"))?;
+            // tid: set by each phase's loop (zero until then).
+            let tid = llvm.i32_type().const_zero();
             Some([
-                regs[0], regs[1], regs[2], regs[3], regs[4], regs[5], regs[6], regs[7],
+                tid, regs[0], regs[1], regs[2], regs[3], regs[4], regs[5], regs[6],
             ])
         } else {
             None
@@ -444,7 +449,18 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
                 k.values.insert(arg, p);
             }
         }
-        k.block(entry)?;
+        if emulate {
+            let threads = ir
+                .op_attr(func, "nvptx.threads")
+                .and_then(|a| match ir.attr_kind(a) {
+                    strata_ir::AttrKind::Integer { value, .. } => u32::try_from(*value).ok(),
+                    _ => None,
+                })
+                .unwrap_or(128);
+            k.phases(entry, threads)?;
+        } else {
+            k.block(entry)?;
+        }
         Ok(function)
     }
 

@@ -309,7 +309,7 @@ impl<'ctx> Kernel<'_, 'ctx> {
     }
 
     /// The LLVM type of the pointee of an `!nvptx.ptr` type.
-    fn pointee(&self, op: Operation, ptr: strata_ir::Type) -> R<BasicTypeEnum<'ctx>> {
+    pub(super) fn pointee(&self, op: Operation, ptr: strata_ir::Type) -> R<BasicTypeEnum<'ctx>> {
         let ir = self.ir;
         let strata_ir::TypeKind::Opaque { data, .. } = ir.type_kind(ptr) else {
             return Err(GpuError::at(ir, op, "needs an !nvptx.ptr"));

@@ -1,5 +1,6 @@
 //! The elements that fold many: a reduction's (a loop over the reduced
-//! axis), a dot's (a loop over `K`), and a constant tile's.
+//! axis; a whole tile's reduced to a scalar by the block together), a
+//! dot's (a loop over `K`), and a constant tile's.
 
 use std::collections::HashMap;
 
@@ -191,5 +192,145 @@ impl Conv<'_> {
             "arith.extsi"
         };
         self.value(op, &[x], &[t], &[])
+    }
+
+    /// Whether `op`, a `kernel.reduce`, can be reduced by the block
+    /// together: a 1-D tile of 32-bit numbers (what `shfl_sync` moves) to a
+    /// scalar.
+    pub(super) fn block_reducible(&self, op: Operation) -> bool {
+        let src = self.ctx.operand(op, 0);
+        let ty = self.ctx.value_type(src);
+        let t = element_of(self.ctx, ty);
+        let bits32 = self.ctx.int_or_float_bit_width(t) == Some(32);
+        tile_shape(self.ctx, ty).len() == 1 && bits32 && self.threads % 32 == 0
+    }
+
+    /// A 1-D tile reduced to a scalar by the whole block, as Triton and CUB
+    /// reduce: each thread folds its own elements, each warp folds its
+    /// threads' by butterfly shuffles, the warps' results meet in shared
+    /// memory after a barrier and every thread folds them. Each partial
+    /// carries whether it holds any element (the combiner need not have an
+    /// identity); the result is the same in every thread.
+    pub(super) fn block_reduce(&mut self, def: Operation) -> R<Elem> {
+        let src = self.ctx.operand(def, 0);
+        let shape = tile_shape(self.ctx, self.ctx.value_type(src));
+        let t = element_of(self.ctx, self.ctx.value_type(src));
+        let n: i64 = shape.iter().product();
+        let i1 = self.ctx.integer_type(1);
+        let i32t = self.ctx.integer_type(32);
+        let mut acc: Option<(Value, Value)> = None;
+        for (offset, inside) in self.slots(def, &shape)? {
+            let x = self.guarded(inside, offset, n, &[t], &mut |c| {
+                let idx = c.delinearize(offset, &shape);
+                c.memo.push(HashMap::new());
+                let r = c.val(def, src, &idx);
+                c.memo.pop();
+                Ok(vec![r?])
+            })?[0];
+            let valid = if inside {
+                let one = self.ctx.integer_attr(i1, 1);
+                self.value("arith.constant", &[], &[i1], &[("value", one)])
+            } else {
+                let o = self.const_i32(offset);
+                let l = self.bin_i32("arith.addi", self.tid, o);
+                let nv = self.const_i32(n);
+                self.cmp_slt(l, nv)
+            };
+            acc = Some(match acc {
+                None => (x, valid),
+                Some(a) => self.merge(def, a, (x, valid))?,
+            });
+        }
+        let Some(mut acc) = acc else {
+            return Err(err(self.ctx, def, "reduces an empty tile"));
+        };
+        // The warp: butterfly shuffles of the value and of its validity.
+        let bfly = self.ctx.integer_attr(i32t, 0);
+        for off in [16, 8, 4, 2, 1] {
+            let o = self.const_i32(off);
+            let y = self.value("nvptx.shfl_sync", &[acc.0, o], &[t], &[("kind", bfly)]);
+            let vi = self.value("arith.extui", &[acc.1], &[i32t], &[]);
+            let yi = self.value("nvptx.shfl_sync", &[vi, o], &[i32t], &[("kind", bfly)]);
+            let yv = self.value("arith.trunci", &[yi], &[i1], &[]);
+            acc = self.merge(def, acc, (y, yv))?;
+        }
+        let warps = self.threads / 32;
+        if warps == 1 {
+            return Ok(Elem::Val(acc.0));
+        }
+        // The block: lane 0 of each warp writes its warp's result, then every
+        // thread folds them.
+        let shared_t = strata_dialects::nvptx::types::ptr_type(
+            self.ctx,
+            t,
+            strata_dialects::nvptx::types::AddressSpace::Shared,
+        );
+        let shared_i = strata_dialects::nvptx::types::ptr_type(
+            self.ctx,
+            i32t,
+            strata_dialects::nvptx::types::AddressSpace::Shared,
+        );
+        let i64t = self.ctx.integer_type(64);
+        let count = self.ctx.integer_attr(i64t, i128::from(warps));
+        let vals = self.value(
+            "nvptx.shared_alloc",
+            &[],
+            &[shared_t],
+            &[("elements", count)],
+        );
+        let oks = self.value(
+            "nvptx.shared_alloc",
+            &[],
+            &[shared_i],
+            &[("elements", count)],
+        );
+        let lane = self.value("nvptx.lane_id", &[], &[i32t], &[]);
+        let c32 = self.const_i32(32);
+        let warp = self.bin_i32("arith.divui", self.tid, c32);
+        let zero = self.const_i32(0);
+        let eq = self.ctx.integer_attr(i64t, 0);
+        let first = self.value("arith.cmpi", &[lane, zero], &[i1], &[("predicate", eq)]);
+        let (then_block, else_block, _) = self.if_op(first, &[]);
+        let outer = self.block;
+        self.block = then_block;
+        let vi = self.value("arith.extui", &[acc.1], &[i32t], &[]);
+        self.op("nvptx.store", &[acc.0, vals, warp], &[], &[]);
+        self.op("nvptx.store", &[vi, oks, warp], &[], &[]);
+        self.op("scf.yield", &[], &[], &[]);
+        self.block = else_block;
+        self.op("scf.yield", &[], &[], &[]);
+        self.block = outer;
+        self.op("nvptx.barrier", &[], &[], &[]);
+        let mut total: Option<(Value, Value)> = None;
+        for w in 0..warps {
+            let wi = self.const_i32(w);
+            let x = self.value("nvptx.load", &[vals, wi], &[t], &[]);
+            let okv = self.value("nvptx.load", &[oks, wi], &[i32t], &[]);
+            let ok = self.value("arith.trunci", &[okv], &[i1], &[]);
+            total = Some(match total {
+                None => (x, ok),
+                Some(a) => self.merge(def, a, (x, ok))?,
+            });
+        }
+        let total = total.unwrap_or(acc);
+        Ok(Elem::Val(total.0))
+    }
+
+    /// Two partials `(value, valid)` of a reduction combined: the
+    /// combiner's result when both hold elements, else the one that does.
+    fn merge(
+        &mut self,
+        def: Operation,
+        (a, av): (Value, Value),
+        (b, bv): (Value, Value),
+    ) -> R<(Value, Value)> {
+        let i1 = self.ctx.integer_type(1);
+        let t = self.ctx.value_type(a);
+        let c = self.combine(def, a, b)?;
+        let both = self.value("arith.andi", &[av, bv], &[i1], &[]);
+        let either = self.value("arith.select", &[av, a, b], &[t], &[]);
+        let v = self.value("arith.select", &[both, c, either], &[t], &[]);
+        let valid = self.value("arith.ori", &[av, bv], &[i1], &[]);
+        Ok((v, valid))
     }
 }

@@ -41,6 +41,9 @@ struct Conv<'c> {
     /// Where ops are appended.
     block: Block,
     tid: Value,
+    /// How many kernel `scf.for` bodies the current op is in (block-wide
+    /// reductions, which synchronize the block, are made at depth 0 only).
+    nested: usize,
 }
 
 fn err(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
@@ -95,6 +98,7 @@ pub(super) fn convert_kernel(
         slot: None,
         block: body,
         tid: Value::Argument(body, 0),
+        nested: 0,
     };
     for (&p, &a) in params.iter().zip(&args) {
         let e = if is_ptr(c.ctx, c.ctx.value_type(p)) {
@@ -247,6 +251,12 @@ impl Conv<'_> {
                 Ok(())
             }
             _ if tile_result => Ok(()),
+            "kernel.reduce" if self.nested == 0 && self.block_reducible(op) => {
+                let r = self.ctx.result(op, 0);
+                let e = self.block_reduce(op)?;
+                self.scalars.insert(r, e);
+                Ok(())
+            }
             "kernel.addptr" | "kernel.load" | "kernel.reduce" => {
                 let r = self.ctx.result(op, 0);
                 let e = self.element(op, r, &[])?;
@@ -717,6 +727,7 @@ impl Conv<'_> {
         let outer = self.block;
         self.block = body;
         self.memo.push(HashMap::new());
+        self.nested += 1;
         let r = self.ops(old_body).and_then(|()| {
             let Some(term) = self.ctx.block_ops(old_body).last() else {
                 return Err(err(self.ctx, op, "has no terminator"));
@@ -732,6 +743,7 @@ impl Conv<'_> {
             Ok(out)
         });
         self.memo.pop();
+        self.nested -= 1;
         let out = r?;
         self.op("scf.yield", &out, &[], &[]);
         self.block = outer;

@@ -1,0 +1,45 @@
+// REQUIRES: strata-opt
+// A tile reduced to a scalar is reduced by the whole block: each thread
+// folds its elements, each warp by butterfly shuffles (of the value and of
+// whether it holds any element), the warps' results through shared memory
+// after a barrier. With one warp there is no shared memory.
+// RUN: strata-opt %s --convert-kernel-to-nvptx | FileCheck %s
+// RUN: strata-opt %s --convert-kernel-to-nvptx=num-warps=1 | FileCheck %s --check-prefix=WARP
+// RUN: strata-opt %s --convert-kernel-to-nvptx | strata-translate --emit=ptx | FileCheck %s --check-prefix=PTX
+
+// CHECK-LABEL: func.func @row_max
+// CHECK-COUNT-10: nvptx.shfl_sync bfly
+// CHECK: nvptx.shared_alloc {elements = 4 : i64} : !nvptx.ptr<f32, shared>
+// CHECK: nvptx.shared_alloc {elements = 4 : i64} : !nvptx.ptr<i32, shared>
+// CHECK: nvptx.lane_id
+// CHECK: nvptx.barrier
+// CHECK-COUNT-4: nvptx.load %{{.*}} : !nvptx.ptr<f32, shared> -> f32
+// CHECK: nvptx.store
+// WARP-LABEL: func.func @row_max
+// WARP-COUNT-10: nvptx.shfl_sync bfly
+// WARP-NOT: nvptx.barrier
+// PTX: .entry row_max(
+// PTX: shfl.sync.bfly.b32
+// PTX: bar.sync 0;
+kernel.func @row_max(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+  %pid = program_id x : i32
+  %c300 = arith.constant 300 : i32
+  %base = arith.muli %pid, %c300 : i32
+  %r = range 0, 512 : tensor<512xi32>
+  %n = splat %c300 : i32 -> tensor<512xi32>
+  %m = arith.cmpi slt, %r, %n : tensor<512xi32>
+  %b = splat %base : i32 -> tensor<512xi32>
+  %o = arith.addi %b, %r : tensor<512xi32>
+  %p = splat %x : !kernel.ptr<f32> -> tensor<512x!kernel.ptr<f32>>
+  %po = addptr %p, %o : tensor<512x!kernel.ptr<f32>>, tensor<512xi32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<512xf32>
+  %v = load %po, %m, %ninf : tensor<512x!kernel.ptr<f32>>
+  %mx = kernel.reduce %v axis = 0 {
+  ^bb0(%a: f32, %c: f32):
+    %z = arith.maximumf %a, %c : f32
+    kernel.yield %z : f32
+  } : tensor<512xf32> -> f32
+  %py = addptr %y, %pid : !kernel.ptr<f32>, i32
+  store %py, %mx : !kernel.ptr<f32>
+  return
+}
