@@ -69,6 +69,14 @@ pub fn target_of(ctx: &Context, op: Operation) -> Result<NvptxTarget, Diagnostic
                     ))
                 }
             };
+            // sm_90 needs PTX 7.8 or later.
+            if sm == 90 && ptx < 78 {
+                return Err(err(
+                    ctx,
+                    op,
+                    format!("has PTX version {ptx}: sm_90 needs 78 (PTX 7.8) or later"),
+                ));
+            }
             return Ok(NvptxTarget { sm, ptx });
         }
         at = ctx.op_parent_op(p);

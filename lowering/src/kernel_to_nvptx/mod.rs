@@ -97,6 +97,11 @@ impl Pass for ConvertKernelToNvptx {
         if kernels.is_empty() {
             return Ok(());
         }
+        // A GPU form made before (the pass run again) is replaced.
+        let old = gpu_modules(ctx, root);
+        for m in old {
+            ctx.erase_op(m);
+        }
         let loc = ctx.op_loc(root);
         let gpu = strata_ir::ModuleOp::build(ctx, loc, Some("gpu"));
         let t = ctx.string_attr(target);
@@ -128,4 +133,22 @@ impl Pass for ConvertKernelToNvptx {
         );
         Ok(())
     }
+}
+
+/// The modules directly in `root` that hold GPU kernels (an
+/// `nvptx.target`).
+fn gpu_modules(ctx: &Context, root: Operation) -> Vec<Operation> {
+    let mut out = Vec::new();
+    for &region in ctx.op_regions(root) {
+        for block in ctx.region_blocks(region) {
+            for op in ctx.block_ops(block) {
+                if ctx.op_name_str(op) == "builtin.module"
+                    && ctx.op_attr(op, "nvptx.target").is_some()
+                {
+                    out.push(op);
+                }
+            }
+        }
+    }
+    out
 }

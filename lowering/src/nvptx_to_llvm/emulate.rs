@@ -439,10 +439,9 @@ impl<'ctx> Kernel<'_, 'ctx> {
         let (j, valid) = match kind {
             // bfly
             0 => {
-                let j = b.build_xor(lane, off, "")?;
-                let lo = b.build_int_compare(IntPredicate::UGE, j, seg, "")?;
-                let hi = b.build_int_compare(IntPredicate::ULE, j, max, "")?;
-                (j, b.build_and(lo, hi, "")?)
+                // PTX checks only the upper end: j <= maxLane.
+                let j = b.build_xor(lane, b.build_and(off, c(31), "")?, "")?;
+                (j, b.build_int_compare(IntPredicate::ULE, j, max, "")?)
             }
             // down
             1 => {

@@ -399,6 +399,18 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
             function.set_linkage(Linkage::Internal);
         } else {
             function.set_call_conventions(PTX_KERNEL);
+            // The block size the kernel was made for (`.reqntid`): ptxas
+            // allocates registers for it, and a launch with another fails.
+            if let Some(t) = ir
+                .op_attr(func, "nvptx.threads")
+                .and_then(|a| match ir.attr_kind(a) {
+                    strata_ir::AttrKind::Integer { value, .. } => Some(*value as i64),
+                    _ => None,
+                })
+            {
+                let attr = llvm.create_string_attribute("nvvm.reqntid", &t.to_string());
+                function.add_attribute(inkwell::attributes::AttributeLoc::Function, attr);
+            }
         }
         let emulated = if emulate {
             let reg = |i: u32| {

@@ -33,6 +33,7 @@
 // WARP-COUNT-8: nvptx.load %arg0
 // PTX: .target sm_90
 // PTX: .entry add(
+// PTX: .reqntid 128
 // PTX: mov.u32 %r{{[0-9]+}}, %tid.x;
 // PTX: ld.global
 module {

@@ -125,3 +125,13 @@ module attributes {nvptx.target = "sm_80"} {
 func.func @space(%p: !nvptx.ptr<f32, local>) {
   return
 }
+
+// -----
+
+module attributes {nvptx.target = "sm_90", nvptx.ptx_version = 75} {
+  func.func @old_ptx_for_sm90() {
+    // expected-error @+1 {{'nvptx.barrier' op has PTX version 75: sm_90 needs 78 (PTX 7.8) or later}}
+    nvptx.barrier
+    return
+  }
+}

@@ -114,11 +114,22 @@ impl Conv<'_> {
         map.insert(params[0], a);
         map.insert(params[1], b);
         for op in self.ctx.block_ops(block).collect::<Vec<_>>() {
-            let operands: Vec<Value> = self
-                .ctx
-                .operands(op)
-                .map(|o| map.get(&o).copied().unwrap_or(o))
-                .collect();
+            if !self.ctx.op_regions(op).is_empty() {
+                return Err(err(
+                    self.ctx,
+                    op,
+                    "has regions in a combiner (not lowered to nvptx yet)",
+                ));
+            }
+            // A value from outside the combiner (a constant canonicalize
+            // hoisted, a parameter) is the kernel's uniform value.
+            let mut operands = Vec::new();
+            for o in self.ctx.operands(op).collect::<Vec<_>>() {
+                operands.push(match map.get(&o) {
+                    Some(&v) => v,
+                    None => self.scalar_val(op, o)?,
+                });
+            }
             if self.ctx.op_name_str(op) == "kernel.yield" {
                 return operands
                     .first()
