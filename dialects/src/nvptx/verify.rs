@@ -187,6 +187,45 @@ pub(crate) fn verify_shared_alloc(ctx: &Context, op: Operation) -> Result<(), Di
             ),
         ));
     }
+    // All of the kernel's buffers share the block's shared memory: the last
+    // one past the limit reports the total.
+    let mut kernel = ctx.op_parent_op(op);
+    while let Some(k) = kernel {
+        if ctx.op_name_str(k) == "func.func" {
+            break;
+        }
+        kernel = ctx.op_parent_op(k);
+    }
+    if let Some(k) = kernel {
+        let mut total: i64 = 0;
+        for o in ctx.nested_ops(k, strata_ir::WalkOrder::PreOrder) {
+            if ctx.op_name_str(o) != "nvptx.shared_alloc" {
+                continue;
+            }
+            let TypeKind::Opaque { data, .. } = ctx.type_kind(ctx.value_type(ctx.result(o, 0)))
+            else {
+                continue;
+            };
+            let n = crate::nvptx::SharedAllocOp(o)
+                .elements(ctx)
+                .unwrap_or(0)
+                .max(0);
+            total =
+                total.saturating_add(n.saturating_mul((pointee_bits(data).unwrap_or(32) + 7) / 8));
+            if o == op {
+                break;
+            }
+        }
+        if total > MAX_STATIC_SHARED_BYTES {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "brings the kernel's shared memory to {total} bytes, more than a block's static {MAX_STATIC_SHARED_BYTES}"
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 

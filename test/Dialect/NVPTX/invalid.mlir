@@ -135,3 +135,15 @@ module attributes {nvptx.target = "sm_90", nvptx.ptx_version = 75} {
     return
   }
 }
+
+// -----
+
+// Each buffer fits, together they do not.
+module attributes {nvptx.target = "sm_80"} {
+  func.func @shared_total() {
+    %0 = nvptx.shared_alloc {elements = 8192} : !nvptx.ptr<f32, shared>
+    // expected-error @+1 {{'nvptx.shared_alloc' op brings the kernel's shared memory to 65536 bytes, more than a block's static 49152}}
+    %1 = nvptx.shared_alloc {elements = 8192} : !nvptx.ptr<f32, shared>
+    return
+  }
+}
