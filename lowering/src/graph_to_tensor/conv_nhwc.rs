@@ -15,8 +15,8 @@ use strata_dialects::tensor::ContractOp;
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::{Context, Operation};
 
-use super::structured::{compute_type, reshape_to};
-use super::window::{axes, inside_padded, select_inside, Axis};
+use super::structured::reshape_to;
+use super::window::{axes, inside_padded, select_inside, with_bias, Axis};
 use super::{element_of, map_values, shape, static_type, Plan};
 
 /// NHWC dims `[N, H, W, C]` in NCHW order.
@@ -153,16 +153,6 @@ pub(super) fn plan_conv_nhwc(ctx: &mut Context, op: Operation) -> Result<Plan, S
         if groups == 1 && !has_bias {
             return vec![split];
         }
-        let mut inputs = vec![split];
-        inputs.extend(g::Conv2dOp(op).bias(ctx));
-        vec![map_values(ctx, op, &inputs, &out_maps, ty, |s, a| {
-            let Some(&bias) = a.get(1) else {
-                return a[0];
-            };
-            let cty = compute_type(s.ctx, element);
-            let (p, b) = (s.convert(a[0], cty), s.convert(bias, cty));
-            let y = s.bin("arith.addf", p, b);
-            s.convert(y, element)
-        })]
+        vec![with_bias(ctx, op, split, &out_maps, ty, element)]
     }))
 }

@@ -356,17 +356,7 @@ pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String
         ctx.insert_op_before(op, c.op());
         let prod = c.result(ctx);
         let split = reshape_to(ctx, op, prod, split_ty);
-        let mut inputs = vec![split];
-        inputs.extend(g::Conv2dOp(op).bias(ctx));
-        vec![map_values(ctx, op, &inputs, &out_maps, ty, |s, a| {
-            let Some(&bias) = a.get(1) else {
-                return a[0];
-            };
-            let cty = compute_type(s.ctx, element);
-            let (p, b) = (s.convert(a[0], cty), s.convert(bias, cty));
-            let y = s.bin("arith.addf", p, b);
-            s.convert(y, element)
-        })]
+        vec![with_bias(ctx, op, split, &out_maps, ty, element)]
     }))
 }
 
@@ -405,6 +395,30 @@ impl Layout {
         let at = |i: u32| dims.get(i as usize).copied().unwrap_or(0);
         vec![at(0), at(self.c), at(self.h), at(self.w)]
     }
+}
+
+/// The convolution `op`'s result of type `ty`: its product `prod` read
+/// through `maps[0]`, plus its bias (read through `maps[1]`) when it has
+/// one, in the compute type of `element`. Inserted before `op`.
+pub(super) fn with_bias(
+    ctx: &mut Context,
+    op: Operation,
+    prod: Value,
+    maps: &[AffineMap],
+    ty: Type,
+    element: Type,
+) -> Value {
+    let mut inputs = vec![prod];
+    inputs.extend(g::Conv2dOp(op).bias(ctx));
+    map_values(ctx, op, &inputs, maps, ty, |s, a| {
+        let Some(&bias) = a.get(1) else {
+            return a[0];
+        };
+        let cty = compute_type(s.ctx, element);
+        let (p, b) = (s.convert(a[0], cty), s.convert(bias, cty));
+        let y = s.bin("arith.addf", p, b);
+        s.convert(y, element)
+    })
 }
 
 /// What a pool computes.

@@ -16,6 +16,7 @@
 //! The entry point of kernel `@k` is `void k(u64 *args, i64 gx, i64 gy,
 //! i64 gz, i64 begin, i64 end)` ([`crate::llvm::HostKernel`]).
 
+pub(crate) mod abi;
 mod emit;
 pub(crate) mod fastmath;
 pub(crate) mod scalar;

@@ -22,8 +22,7 @@
 
 use inkwell::context::Context as LlvmContext;
 use inkwell::module::Module;
-use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum};
+use inkwell::values::BasicMetadataValueEnum;
 use inkwell::IntPredicate;
 use strata_ir::{AttrKind, Context, Operation};
 
@@ -85,19 +84,7 @@ fn emit_entry<'ctx>(
         })
         .unwrap_or(128);
     let (i64t, i32t) = (llvm.i64_type(), llvm.i32_type());
-    let ptr = llvm.ptr_type(inkwell::AddressSpace::default());
-    let entry_ty = llvm.void_type().fn_type(
-        &[
-            ptr.into(),
-            i64t.into(),
-            i64t.into(),
-            i64t.into(),
-            i64t.into(),
-            i64t.into(),
-        ],
-        false,
-    );
-    let f = m.add_function(name, entry_ty, None);
+    let f = m.add_function(name, crate::kernel_to_host::abi::entry_type(llvm), None);
     let b = llvm.create_builder();
     let entry = llvm.append_basic_block(f, "entry");
     b.position_at_end(entry);
@@ -120,27 +107,8 @@ fn emit_entry<'ctx>(
     for (i, &t) in inputs.iter().enumerate() {
         let lt = param_type(ir, llvm, t, true)
             .ok_or_else(|| GpuError::at(ir, func, format!("parameter #{i} has no host type")))?;
-        // SAFETY: slot i of the argument array (one per parameter).
-        let slot =
-            unsafe { b.build_in_bounds_gep(i64t, args, &[i64t.const_int(i as u64, false)], "")? };
-        let v: BasicValueEnum<'ctx> = match lt {
-            BasicTypeEnum::PointerType(_) => b.build_load(ptr, slot, "")?,
-            BasicTypeEnum::IntType(t) => {
-                let raw = b.build_load(i64t, slot, "")?.into_int_value();
-                b.build_int_truncate_or_bit_cast(raw, t, "")?.into()
-            }
-            BasicTypeEnum::FloatType(t) => {
-                let raw = b.build_load(llvm.f64_type(), slot, "")?.into_float_value();
-                b.build_float_cast(raw, t, "")?.into()
-            }
-            _ => {
-                return Err(GpuError::at(
-                    ir,
-                    func,
-                    format!("parameter #{i} has no host type"),
-                ))
-            }
-        };
+        let v = crate::kernel_to_host::abi::load_arg(&b, llvm, args, i as u64, lt)?
+            .ok_or_else(|| GpuError::at(ir, func, format!("parameter #{i} has no host type")))?;
         params.push(v.into());
     }
     let narrow = |v: inkwell::values::IntValue<'ctx>| b.build_int_truncate(v, i32t, "");

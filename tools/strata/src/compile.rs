@@ -103,6 +103,29 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
             stage_names.join(", ")
         )));
     }
+    let pipeline_stage = if stop == "host" { "kernel" } else { stop };
+    let pipeline = match &recipe {
+        Some(recipe) => recipe_pipeline_until(recipe, pipeline_stage),
+        None => pipeline_until(pipeline_stage).ok_or_else(|| {
+            DriverError::Message(format!("internal error: no stage '{pipeline_stage}'"))
+        })?,
+    };
+    let (ctx, module) = lowered(model, &o, &pipeline)?;
+    let text = if stop == "host" {
+        strata_lowering::kernel_to_host::translate_to_llvm_ir(&ctx, module, true)
+            .map_err(|e| compile_error(&ctx, strata_runtime::compiled::CompileError::Host(e)))?
+    } else {
+        print_module(&ctx, module, o.generic)
+    };
+    write_text(o.output, &text)
+}
+
+/// `model` prepared for `o`'s inputs and lowered by `pipeline`.
+fn lowered(
+    model: &Path,
+    o: &CompileOptions<'_>,
+    pipeline: &str,
+) -> Result<(strata_ir::Context, strata_ir::Operation), DriverError> {
     let Prepared {
         mut ctx,
         module,
@@ -114,27 +137,24 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
     check_graph_inputs(&ctx, model, func, &in_names, &args)?;
     let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
     drop(args);
-    let pipeline_stage = if stop == "host" { "kernel" } else { stop };
-    let pipeline = match &recipe {
-        Some(recipe) => recipe_pipeline_until(recipe, pipeline_stage),
-        None => pipeline_until(pipeline_stage).ok_or_else(|| {
-            DriverError::Message(format!("internal error: no stage '{pipeline_stage}'"))
-        })?,
+    lower(&mut ctx, module, o.function, &shapes, pipeline).map_err(|e| compile_error(&ctx, e))?;
+    Ok((ctx, module))
+}
+
+/// The text of `module`, in the generic form when `generic`.
+fn print_module(ctx: &strata_ir::Context, module: strata_ir::Operation, generic: bool) -> String {
+    let options = strata_ir::printer::PrintOptions {
+        generic,
+        ..Default::default()
     };
-    lower(&mut ctx, module, o.function, &shapes, &pipeline).map_err(|e| compile_error(&ctx, e))?;
-    let text = if stop == "host" {
-        strata_lowering::kernel_to_host::translate_to_llvm_ir(&ctx, module, true)
-            .map_err(|e| compile_error(&ctx, strata_runtime::compiled::CompileError::Host(e)))?
-    } else {
-        let options = strata_ir::printer::PrintOptions {
-            generic: o.generic,
-            ..Default::default()
-        };
-        let mut t = strata_ir::printer::print_operation(&ctx, module, options);
-        t.push('\n');
-        t
-    };
-    match o.output {
+    let mut text = strata_ir::printer::print_operation(ctx, module, options);
+    text.push('\n');
+    text
+}
+
+/// Writes `text` to `output`, or to standard output for none or `-`.
+fn write_text(output: Option<&Path>, text: &str) -> Result<(), DriverError> {
+    match output {
         Some(path) if path != Path::new("-") => std::fs::write(path, text)
             .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
         _ => {
@@ -200,33 +220,10 @@ fn compile_gpu(
         }
         (None, s) => pipeline_until(s).unwrap_or_default(),
     };
-    let Prepared {
-        mut ctx,
-        module,
-        func,
-        args,
-        in_names,
-        ..
-    } = prepare(model, o.inputs, &[], 0, o.dims, o.function)?;
-    check_graph_inputs(&ctx, model, func, &in_names, &args)?;
-    let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
-    drop(args);
-    lower(&mut ctx, module, o.function, &shapes, &pipeline).map_err(|e| compile_error(&ctx, e))?;
-    let options = strata_ir::printer::PrintOptions {
-        generic: o.generic,
-        ..Default::default()
-    };
-    let mut text = strata_ir::printer::print_operation(&ctx, module, options);
-    text.push('\n');
+    let (ctx, module) = lowered(model, o, &pipeline)?;
+    let text = print_module(&ctx, module, o.generic);
     if emit == "mlir" {
-        return match o.output {
-            Some(path) if path != Path::new("-") => std::fs::write(path, text)
-                .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
-            _ => {
-                print!("{text}");
-                Ok(())
-            }
-        };
+        return write_text(o.output, &text);
     }
     let dir = o.output.filter(|p| *p != Path::new("-")).ok_or_else(|| {
         DriverError::Message("--emit ptx needs an output directory (-o DIR)".into())

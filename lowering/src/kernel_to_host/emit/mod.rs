@@ -9,7 +9,6 @@ use inkwell::context::Context as LlvmContext;
 use inkwell::module::Module;
 use inkwell::types::{BasicType, BasicTypeEnum};
 use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
-use inkwell::AddressSpace;
 use strata_dialects::kernel::types::{element_of, tile_shape};
 use strata_ir::{AttrKind, Block, Context, Operation, Type, TypeKind, Value};
 
@@ -111,18 +110,7 @@ pub(super) fn emit_kernel<'ctx>(
         ));
     }
     let i64t = llvm.i64_type();
-    let ptr = llvm.ptr_type(AddressSpace::default());
-    let fn_type = llvm.void_type().fn_type(
-        &[
-            ptr.into(),
-            i64t.into(),
-            i64t.into(),
-            i64t.into(),
-            i64t.into(),
-            i64t.into(),
-        ],
-        false,
-    );
+    let fn_type = super::abi::entry_type(llvm);
     let function = module.add_function(&name, fn_type, None);
     let entry = llvm.append_basic_block(function, "entry");
     let header = llvm.append_basic_block(function, "program");
@@ -162,29 +150,12 @@ pub(super) fn emit_kernel<'ctx>(
                 format!("parameter #{i} has no host type"),
             ));
         };
-        // SAFETY: slot i of the argument array (the runtime passes one per parameter).
-        let slot = unsafe {
-            builder.build_in_bounds_gep(i64t, args_ptr, &[i64t.const_int(i as u64, false)], "")?
-        };
-        let v: BasicValueEnum<'ctx> = match lt {
-            BasicTypeEnum::PointerType(_) => builder.build_load(ptr, slot, "")?,
-            BasicTypeEnum::IntType(t) => {
-                let raw = builder.build_load(i64t, slot, "")?.into_int_value();
-                builder.build_int_truncate_or_bit_cast(raw, t, "")?.into()
-            }
-            BasicTypeEnum::FloatType(t) => {
-                let raw = builder
-                    .build_load(llvm.f64_type(), slot, "")?
-                    .into_float_value();
-                builder.build_float_cast(raw, t, "")?.into()
-            }
-            _ => {
-                return Err(HostError::at(
-                    ir,
-                    kernel,
-                    format!("parameter #{i} has no host type"),
-                ))
-            }
+        let Some(v) = super::abi::load_arg(&builder, llvm, args_ptr, i as u64, lt)? else {
+            return Err(HostError::at(
+                ir,
+                kernel,
+                format!("parameter #{i} has no host type"),
+            ));
         };
         values.insert(arg, Repr::Scalar(v));
     }
