@@ -29,7 +29,7 @@ config.environment["PATH"] = os.environ.get("PATH", "")
 if lit_config.params.get("mlir_opt_self_check", "0") in ("", "0"):
     config.available_features.add("strata-opt")
 
-for tool in ["strata-opt", "strata", "strata-translate", "FileCheck", "not"]:
+for tool in ["strata-opt", "strata", "strata-translate", "strata-run", "FileCheck", "not"]:
     if shutil.which(tool, path=config.environment["PATH"]) is None:
         lit_config.fatal(
             f"'{tool}' is not on PATH. Run the suite with `cargo test -p strata-test --test lit` "
@@ -58,3 +58,17 @@ config.environment["STRATA_LIBDEVICE"] = os.environ.get(
     "STRATA_LIBDEVICE",
     os.path.join(os.path.dirname(config.test_source_root), ".local", "cuda", "nvvm", "libdevice", "libdevice.10.bc"),
 )
+
+# A CUDA device (`strata-run probe` finds a driver and a device): the tests
+# that run on the GPU say `REQUIRES: cuda`; without one lit reports them
+# UNSUPPORTED. STRATA_NO_CUDA=1 makes the probe report no device.
+_strata_run = shutil.which("strata-run", path=config.environment["PATH"])
+if _strata_run:
+    import subprocess
+
+    _probe = subprocess.run([_strata_run, "probe"], capture_output=True, text=True)
+    if _probe.returncode == 0:
+        config.available_features.add("cuda")
+        lit_config.note("CUDA device: " + _probe.stdout.strip())
+    else:
+        lit_config.note("no CUDA device: the tests that need one are UNSUPPORTED (" + _probe.stderr.strip() + ")")

@@ -1,13 +1,17 @@
-//! Host artifacts: a compiled plan written to one file
+//! Artifacts: a compiled plan written to one file
 //! ([`strata_artifact::Artifact`]) and run again without the model.
 //!
-//! The payload of a host artifact is the module after the pipeline (the
-//! host plan and its `kernel` programs, MLIR text: section
-//! [`PLAN_SECTION`]) and the LLVM bitcode of each kernel
-//! (`host/<kernel>.bc`). Loading reads the plan, checks the manifest against
-//! what runs it, and JIT-compiles the bitcode: the graph-level passes, the
-//! fusion, the memory plan and the kernel generation are not run again.
+//! The payload of an artifact is the module after the pipeline (the host
+//! plan and its `kernel` programs, and for a GPU target their GPU form:
+//! MLIR text, section [`PLAN_SECTION`]) and the code of each kernel: LLVM
+//! bitcode for the host (`host/<kernel>.bc`), PTX for a GPU target
+//! (`ptx/<kernel>.ptx`). Loading reads the plan and checks the manifest
+//! against what runs it ([`load_plan`], which needs no LLVM); the host
+//! executor then JIT-compiles the bitcode, the CUDA executor (crate
+//! `strata-cuda`) loads the PTX. The graph-level passes, the fusion, the
+//! memory plan and the kernel generation are not run again.
 
+#[cfg(feature = "llvm")]
 use std::time::Instant;
 
 use strata_artifact::{
@@ -16,7 +20,9 @@ use strata_artifact::{
 };
 use strata_ir::{AttrKind, Context, Operation, SourceBuffer};
 
-use crate::compiled::{read_plan, Buf, CompileError, CompiledModel, Plan, PlanWork, Spec};
+#[cfg(feature = "llvm")]
+use crate::compiled::{CompileError, CompiledModel};
+use crate::plan::{read_plan, Buf, Plan, PlanError, PlanWork, Spec};
 
 /// The payload section holding the host plan (MLIR text).
 pub const PLAN_SECTION: &str = "plan.mlir";
@@ -29,11 +35,22 @@ pub const HOST_TARGET: &str = "host";
 pub const SECTION_ATTR: &str = "artifact.section";
 
 /// Constants smaller than this stay in the plan's text.
+#[cfg(feature = "llvm")]
 const INLINE_CONSTANT_BYTES: usize = 256;
 
 /// The payload section holding kernel `name`'s LLVM bitcode.
 pub fn code_section(name: &str) -> String {
     format!("host/{name}.bc")
+}
+
+/// The payload section holding kernel `name`'s code for `target`: its
+/// LLVM bitcode on the host ([`code_section`]), its PTX on a GPU.
+pub fn code_section_for(target: &str, name: &str) -> String {
+    if target == HOST_TARGET {
+        code_section(name)
+    } else {
+        format!("ptx/{name}.ptx")
+    }
 }
 
 /// What an artifact records about how it was made, besides the plan.
@@ -67,7 +84,11 @@ pub enum LoadError {
     /// The payload does not hold the plan its manifest describes.
     #[error("{path}: error: {message}")]
     Payload { path: String, message: String },
+    /// The plan is not one an executor runs.
+    #[error("{path}: error: {source}")]
+    Plan { path: String, source: PlanError },
     /// The kernels did not compile.
+    #[cfg(feature = "llvm")]
     #[error("{path}: error: {source}")]
     Compile { path: String, source: CompileError },
 }
@@ -107,10 +128,14 @@ fn describe(plan: &Plan, manifest: &mut Manifest) {
             selection: match &step.work {
                 PlanWork::Kernel { callee, grid } => Selection::Generated {
                     grid: *grid,
-                    code: code_section(callee),
+                    code: code_section_for(&manifest.target, callee),
                 },
                 PlanWork::Gemm(g) => Selection::Library {
-                    library: "gemm".into(),
+                    library: if manifest.target == HOST_TARGET {
+                        "gemm".into()
+                    } else {
+                        "cublas".into()
+                    },
                     m: g.m,
                     n: g.n,
                     k: g.k,
@@ -149,6 +174,7 @@ fn constants(ctx: &Context, module: Operation, func: &str) -> Vec<Operation> {
 /// sections (`const/<i>`, raw bytes): the plan's text keeps a zero splat of
 /// the type and the section's name ([`SECTION_ATTR`]). Hex text would
 /// double the bytes and be slow to print and parse.
+#[cfg(feature = "llvm")]
 fn move_constants(
     ctx: &mut Context,
     module: Operation,
@@ -177,17 +203,48 @@ fn move_constants(
     }
 }
 
-/// The host artifact of `module`, lowered to kernels by the pipeline
-/// (`func` its host plan), made as `source` says. The plan's large
-/// constants move into payload sections (`module` keeps zero splats in
-/// their place: it is for writing out, not for compiling, afterwards).
+/// The target a module lowered by the pipeline is compiled for: its GPU
+/// module's `nvptx.target` (`sm_80`, `sm_90`), else [`HOST_TARGET`].
+pub fn module_target(ctx: &Context, module: Operation) -> String {
+    gpu_module(ctx, module)
+        .and_then(|gpu| ctx.op_attr(gpu, "nvptx.target"))
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
+            _ => None,
+        })
+        .unwrap_or_else(|| HOST_TARGET.to_string())
+}
+
+/// The module of `module`'s GPU kernels (`convert-kernel-to-nvptx` nests
+/// one with an `nvptx.target`), if it has one.
+pub fn gpu_module(ctx: &Context, module: Operation) -> Option<Operation> {
+    if ctx.op_attr(module, "nvptx.target").is_some() {
+        return Some(module);
+    }
+    let block = ctx
+        .op_regions(module)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))?;
+    ctx.block_ops(block).find(|&op| {
+        ctx.op_name_str(op) == "builtin.module" && ctx.op_attr(op, "nvptx.target").is_some()
+    })
+}
+
+/// The artifact of `module`, lowered to kernels by the pipeline (`func` its
+/// host plan), made as `source` says: for the host when the module has no
+/// GPU form (each kernel's optimized LLVM bitcode), else for its GPU target
+/// (each kernel's PTX). The plan's large constants move into payload
+/// sections (`module` keeps zero splats in their place: it is for writing
+/// out, not for compiling, afterwards).
+#[cfg(feature = "llvm")]
 pub fn build_artifact(
     ctx: &mut Context,
     module: Operation,
     source: &ArtifactSource,
 ) -> Result<Artifact, CompileError> {
     let plan = read_plan(ctx, module, &source.function)?;
-    let mut manifest = Manifest::new(HOST_TARGET);
+    let target = module_target(ctx, module);
+    let mut manifest = Manifest::new(&target);
     manifest.model = source.model.clone();
     manifest.model_sha256 = source.model_sha256.clone();
     manifest.function = source.function.clone();
@@ -212,10 +269,17 @@ pub fn build_artifact(
         }
     }
     let mut sections = Vec::new();
-    for (name, bitcode) in strata_lowering::kernel_to_host::emit_optimized_bitcode(ctx, module)? {
-        sections.push((code_section(&name), bitcode));
+    if target == HOST_TARGET {
+        for (name, bitcode) in strata_lowering::kernel_to_host::emit_optimized_bitcode(ctx, module)?
+        {
+            sections.push((code_section(&name), bitcode));
+        }
+        manifest.cpu = strata_lowering::llvm::host_cpu_name();
+    } else {
+        for (name, ptx) in strata_lowering::nvptx_to_llvm::kernels_ptx(ctx, module)? {
+            sections.push((code_section_for(&target, &name), ptx.into_bytes()));
+        }
     }
-    manifest.cpu = strata_lowering::llvm::host_cpu_name();
     move_constants(ctx, module, &source.function, &mut sections);
     let mut text = strata_ir::printer::print_operation(ctx, module, Default::default());
     text.push('\n');
@@ -223,6 +287,141 @@ pub fn build_artifact(
     Ok(Artifact::new(manifest, sections))
 }
 
+/// An artifact's plan, read and checked against its manifest: the module
+/// it was read from (in `ctx`) and the plan of its host function.
+pub struct LoadedPlan {
+    pub ctx: Context,
+    pub module: Operation,
+    pub plan: Plan,
+}
+
+impl LoadedPlan {
+    /// The code of each kernel the plan launches, by name, in first-launch
+    /// order: its payload section for the artifact's target.
+    pub fn kernel_code<'a>(
+        &self,
+        artifact: &'a Artifact,
+        path: &str,
+    ) -> Result<Vec<(String, &'a [u8])>, LoadError> {
+        let mut jobs: Vec<(String, &[u8])> = Vec::new();
+        for step in &self.plan.steps {
+            if let PlanWork::Kernel { callee, .. } = &step.work {
+                if jobs.iter().any(|(n, _)| n == callee) {
+                    continue;
+                }
+                let section = code_section_for(&artifact.manifest.target, callee);
+                let code = artifact
+                    .section(&section)
+                    .ok_or_else(|| LoadError::Payload {
+                        path: path.to_string(),
+                        message: format!("kernel @{callee} has no code (section '{section}')"),
+                    })?;
+                jobs.push((callee.clone(), code));
+            }
+        }
+        Ok(jobs)
+    }
+}
+
+/// Read the plan of `artifact` (read from `path`): refused when its
+/// manifest differs from `expect`; the plan parsed, its constants restored
+/// from their sections, and checked against the manifest. `register`
+/// registers the implementations of the custom ops it calls with the
+/// context the plan is read into. Needs no LLVM: every executor loads
+/// through it.
+pub fn load_plan(
+    artifact: &Artifact,
+    path: &str,
+    expect: &Expect,
+    register: &dyn Fn(&mut Context),
+) -> Result<LoadedPlan, LoadError> {
+    artifact.check(path, expect)?;
+    let payload = |message: String| LoadError::Payload {
+        path: path.to_string(),
+        message,
+    };
+    let text = artifact
+        .section(PLAN_SECTION)
+        .ok_or_else(|| payload(format!("the payload has no section '{PLAN_SECTION}'")))?;
+    let text = std::str::from_utf8(text)
+        .map_err(|_| payload(format!("section '{PLAN_SECTION}' is not UTF-8")))?;
+    let mut ctx = Context::new();
+    strata_dialects::register_all(&mut ctx);
+    register(&mut ctx);
+    let buffer = SourceBuffer::new(format!("{path}:{PLAN_SECTION}"), text.to_string());
+    let render = |ctx: &Context, diags: &[strata_ir::Diagnostic]| {
+        diags
+            .iter()
+            .map(|d| strata_ir::diagnostics::render(ctx, d, std::slice::from_ref(&buffer)))
+            .collect::<String>()
+    };
+    let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
+        .map_err(|d| payload(format!("the plan does not parse:\n{}", render(&ctx, &d))))?;
+    strata_ir::verifier::verify(&ctx, module)
+        .map_err(|d| payload(format!("the plan does not verify:\n{}", render(&ctx, &d))))?;
+    let manifest = &artifact.manifest;
+    // The constants whose bytes are payload sections.
+    for op in constants(&ctx, module, &manifest.function) {
+        let Some(section) = ctx
+            .op_attr(op, SECTION_ATTR)
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
+                _ => None,
+            })
+        else {
+            continue;
+        };
+        let bytes = artifact
+            .section(&section)
+            .ok_or_else(|| payload(format!("a constant's section '{section}' is missing")))?;
+        let ty =
+            strata_ir::ods::inherent_attr(&ctx, op, "value").and_then(|v| match ctx.attr_kind(v) {
+                AttrKind::DenseElements { ty, .. } => Some(*ty),
+                _ => None,
+            });
+        let value = ty
+            .and_then(|ty| ctx.dense_elements_attr(ty, bytes.to_vec()))
+            .ok_or_else(|| {
+                payload(format!(
+                    "section '{section}' ({} bytes) does not hold its constant's elements",
+                    bytes.len()
+                ))
+            })?;
+        ctx.set_op_property(op, "value", value);
+    }
+    let plan = read_plan(&ctx, module, &manifest.function).map_err(|source| LoadError::Plan {
+        path: path.to_string(),
+        source,
+    })?;
+    // The manifest describes this plan (both are covered by the
+    // checksum; a difference is a compiler bug, not an edit).
+    let mut described = Manifest::new(&manifest.target);
+    describe(&plan, &mut described);
+    let inputs = tensor_specs(&plan.inputs, &[], "input");
+    let same_inputs = inputs.len() == manifest.inputs.len()
+        && inputs
+            .iter()
+            .zip(&manifest.inputs)
+            .all(|(a, b)| a.dtype == b.dtype && a.shape == b.shape);
+    // Every custom op the plan calls is listed (and so was checked).
+    for k in &manifest.kernels {
+        if let Selection::Custom { op } = &k.selection {
+            if !manifest.custom_ops.iter().any(|c| c.name == *op) {
+                return Err(payload(format!(
+                    "the plan calls custom op '{op}', which the manifest does not list"
+                )));
+            }
+        }
+    }
+    if described.kernels != manifest.kernels || !same_inputs {
+        return Err(payload(
+            "the plan does not match the manifest's kernels and inputs".into(),
+        ));
+    }
+    Ok(LoadedPlan { ctx, module, plan })
+}
+
+#[cfg(feature = "llvm")]
 impl CompiledModel {
     /// Run `artifact` (read from `path`): refused when its manifest differs
     /// from `expect`; its plan parsed and checked against the manifest, its
@@ -247,108 +446,21 @@ impl CompiledModel {
         threads: usize,
         register: &dyn Fn(&mut Context),
     ) -> Result<CompiledModel, LoadError> {
-        artifact.check(path, expect)?;
-        let payload = |message: String| LoadError::Payload {
-            path: path.to_string(),
-            message,
-        };
-        let text = artifact
-            .section(PLAN_SECTION)
-            .ok_or_else(|| payload(format!("the payload has no section '{PLAN_SECTION}'")))?;
-        let text = std::str::from_utf8(text)
-            .map_err(|_| payload(format!("section '{PLAN_SECTION}' is not UTF-8")))?;
-        let mut ctx = Context::new();
-        strata_dialects::register_all(&mut ctx);
-        register(&mut ctx);
-        let buffer = SourceBuffer::new(format!("{path}:{PLAN_SECTION}"), text.to_string());
-        let render = |ctx: &Context, diags: &[strata_ir::Diagnostic]| {
-            diags
-                .iter()
-                .map(|d| strata_ir::diagnostics::render(ctx, d, std::slice::from_ref(&buffer)))
-                .collect::<String>()
-        };
-        let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
-            .map_err(|d| payload(format!("the plan does not parse:\n{}", render(&ctx, &d))))?;
-        strata_ir::verifier::verify(&ctx, module)
-            .map_err(|d| payload(format!("the plan does not verify:\n{}", render(&ctx, &d))))?;
-        let manifest = &artifact.manifest;
-        // The constants whose bytes are payload sections.
-        for op in constants(&ctx, module, &manifest.function) {
-            let Some(section) =
-                ctx.op_attr(op, SECTION_ATTR)
-                    .and_then(|a| match ctx.attr_kind(a) {
-                        AttrKind::String { value, .. } => {
-                            Some(String::from_utf8_lossy(value).into_owned())
-                        }
-                        _ => None,
-                    })
-            else {
-                continue;
-            };
-            let bytes = artifact
-                .section(&section)
-                .ok_or_else(|| payload(format!("a constant's section '{section}' is missing")))?;
-            let ty = strata_ir::ods::inherent_attr(&ctx, op, "value").and_then(|v| {
-                match ctx.attr_kind(v) {
-                    AttrKind::DenseElements { ty, .. } => Some(*ty),
-                    _ => None,
-                }
-            });
-            let value = ty
-                .and_then(|ty| ctx.dense_elements_attr(ty, bytes.to_vec()))
-                .ok_or_else(|| {
-                    payload(format!(
-                        "section '{section}' ({} bytes) does not hold its constant's elements",
-                        bytes.len()
-                    ))
-                })?;
-            ctx.set_op_property(op, "value", value);
-        }
-        let plan =
-            read_plan(&ctx, module, &manifest.function).map_err(|source| LoadError::Compile {
+        let loaded = load_plan(artifact, path, expect, register)?;
+        if artifact.manifest.target != HOST_TARGET {
+            return Err(LoadError::Payload {
                 path: path.to_string(),
-                source,
-            })?;
-        // The manifest describes this plan (both are covered by the
-        // checksum; a difference is a compiler bug, not an edit).
-        let mut described = Manifest::new(HOST_TARGET);
-        describe(&plan, &mut described);
-        let inputs = tensor_specs(&plan.inputs, &[], "input");
-        let same_inputs = inputs.len() == manifest.inputs.len()
-            && inputs
-                .iter()
-                .zip(&manifest.inputs)
-                .all(|(a, b)| a.dtype == b.dtype && a.shape == b.shape);
-        // Every custom op the plan calls is listed (and so was checked).
-        for k in &manifest.kernels {
-            if let Selection::Custom { op } = &k.selection {
-                if !manifest.custom_ops.iter().any(|c| c.name == *op) {
-                    return Err(payload(format!(
-                        "the plan calls custom op '{op}', which the manifest does not list"
-                    )));
-                }
-            }
+                message: format!(
+                    "the artifact is compiled for {}: the host executor runs {HOST_TARGET} artifacts (run it with the CUDA runtime, strata-run)",
+                    artifact.manifest.target
+                ),
+            });
         }
-        if described.kernels != manifest.kernels || !same_inputs {
-            return Err(payload(
-                "the plan does not match the manifest's kernels and inputs".into(),
-            ));
-        }
-        let mut jobs = Vec::new();
-        for step in &plan.steps {
-            if let PlanWork::Kernel { callee, .. } = &step.work {
-                if jobs.iter().any(|(n, _)| n == callee) {
-                    continue;
-                }
-                let section = code_section(callee);
-                let code = artifact.section(&section).ok_or_else(|| {
-                    payload(format!(
-                        "kernel @{callee} has no code (section '{section}')"
-                    ))
-                })?;
-                jobs.push((callee.clone(), code.to_vec()));
-            }
-        }
+        let jobs = loaded
+            .kernel_code(artifact, path)?
+            .into_iter()
+            .map(|(name, code)| (name, code.to_vec()))
+            .collect();
         let compile_error = |source: CompileError| LoadError::Compile {
             path: path.to_string(),
             source,
@@ -357,6 +469,6 @@ impl CompiledModel {
         let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, true)
             .map_err(|e| compile_error(CompileError::Host(e)))?;
         let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
-        CompiledModel::from_plan(plan, jit, llvm_ms, threads).map_err(compile_error)
+        CompiledModel::from_plan(loaded.plan, jit, llvm_ms, threads).map_err(compile_error)
     }
 }

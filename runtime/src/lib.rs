@@ -7,11 +7,13 @@
 //! maps operations onto these functions.
 
 pub mod artifact;
+#[cfg(feature = "llvm")]
 pub mod compiled;
 pub mod custom_c;
 pub mod interp;
 pub mod kernels;
 pub mod npy;
+pub mod plan;
 pub mod tensor;
 
 pub use kernels::KernelError;

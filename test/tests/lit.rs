@@ -74,14 +74,16 @@ fn strata_tools_dir() -> (PathBuf, Option<PathBuf>) {
     }
     // STRATA_OPT names a binary called something else (for example mlir-opt, to
     // check the tests themselves): expose it as `strata-opt` through a symlink,
-    // beside the `strata` and `strata-translate` built from the current sources.
+    // beside the `strata`, `strata-translate` and `strata-run` built from the current sources.
     let dir = std::env::temp_dir().join(format!("strata-lit-{}", std::process::id()));
     let strata = common::strata();
     let translate = common::strata_translate();
+    let run = common::strata_run();
     let links = [
         ("strata-opt", opt.as_path()),
         ("strata", strata.as_path()),
         ("strata-translate", translate.as_path()),
+        ("strata-run", run.as_path()),
     ];
     link_tools(&dir, &links).unwrap_or_else(|e| {
         common::fail(&format!("cannot link {} as strata-opt: {e}", opt.display()))

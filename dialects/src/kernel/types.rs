@@ -107,3 +107,20 @@ pub(crate) fn parse_kernel_type(
     }
     Ok(ptr_type(ctx, pointee))
 }
+
+/// The byte size of a static memref type.
+pub fn memref_bytes(ctx: &Context, ty: strata_ir::Type) -> u64 {
+    match ctx.type_kind(ty) {
+        TypeKind::MemRef { shape, element, .. } => {
+            let n = strata_ir::types::num_elements(shape);
+            let width = match ctx.type_kind(*element) {
+                TypeKind::Integer { width, .. } => u64::from((*width).max(8)) / 8,
+                TypeKind::Index => 8,
+                TypeKind::Float(k) => u64::from(k.bit_width()) / 8,
+                _ => 8,
+            };
+            n.saturating_mul(width)
+        }
+        _ => 0,
+    }
+}

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use strata_ir::{Context, Operation, TypeKind, Value};
+use strata_ir::{Context, Operation, Value};
 
 /// Alignment of every buffer in the arena, in bytes.
 pub const ALIGN: u64 = 64;
@@ -22,22 +22,7 @@ pub struct Planned {
     pub peak_op: Option<Operation>,
 }
 
-/// The byte size of a static memref type.
-pub fn memref_bytes(ctx: &Context, ty: strata_ir::Type) -> u64 {
-    match ctx.type_kind(ty) {
-        TypeKind::MemRef { shape, element, .. } => {
-            let n = strata_ir::types::num_elements(shape);
-            let width = match ctx.type_kind(*element) {
-                TypeKind::Integer { width, .. } => u64::from((*width).max(8)) / 8,
-                TypeKind::Index => 8,
-                TypeKind::Float(k) => u64::from(k.bit_width()) / 8,
-                _ => 8,
-            };
-            n.saturating_mul(width)
-        }
-        _ => 0,
-    }
-}
+pub use strata_dialects::kernel::types::memref_bytes;
 
 /// Plan the arena of the host function `host`: set each `kernel.alloc`'s
 /// offset and the function's `kernel.arena_bytes` and

@@ -15,14 +15,11 @@ use strata_ir::{Context, Diagnostic, Operation, TypeKind, Value};
 use strata_lowering::kernel_to_host::HostKernels;
 use strata_lowering::llvm::{launch, HostKernel};
 
-use crate::tensor::{DType, Tensor};
+use crate::tensor::Tensor;
 
-mod gemm;
-mod plan;
-
-use gemm::Gemm;
-use plan::run_custom;
-pub(crate) use plan::{read_plan, words, CustomCall, Plan, PlanWork};
+use crate::plan::{check_inputs, run_custom, CustomCall, Gemm};
+pub(crate) use crate::plan::{read_plan, tensor_from_bytes, words, Buf, Plan, PlanWork, Spec};
+pub use crate::plan::{PlanError, RunError};
 
 /// The passes from `graph` to the host plan, in MLIR's pipeline syntax.
 ///
@@ -67,41 +64,6 @@ pub enum CompileError {
     Gpu(#[from] strata_lowering::nvptx_to_llvm::GpuError),
 }
 
-/// Why a compiled model did not run.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    #[error("custom op '{op}': {message}")]
-    Custom { op: String, message: String },
-    #[error("input #{index} was compiled in as a constant, and this run gives it other values (compile again for them)")]
-    Pinned { index: usize },
-    #[error("expected {expected} inputs, got {got}")]
-    InputCount { expected: usize, got: usize },
-    #[error(
-        "input #{index} is {got_dtype} {got:?}, but the plan was compiled for {dtype} {shape:?}"
-    )]
-    InputMismatch {
-        index: usize,
-        shape: Vec<usize>,
-        dtype: DType,
-        got: Vec<usize>,
-        got_dtype: DType,
-    },
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct Spec {
-    pub shape: Vec<usize>,
-    pub dtype: DType,
-}
-
-/// Where a buffer of the plan lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Buf {
-    Input(usize),
-    Arena(usize),
-    Const(usize),
-}
-
 /// What one step of the plan runs.
 enum Work {
     /// A compiled kernel on a grid.
@@ -120,11 +82,6 @@ struct Launch {
     /// on the calling thread: a pool's fork and join costs more than they do).
     parallel: bool,
 }
-
-/// Steps touching fewer bytes than this (their largest buffer), or matrix
-/// products of fewer multiply-adds, run on one thread.
-const PARALLEL_BYTES: u64 = 64 << 10;
-const PARALLEL_FLOPS: u64 = 1 << 20;
 
 /// The time of each launch of a run, in milliseconds, with its kernel.
 pub type KernelTimes = Vec<(String, f64)>;
@@ -146,6 +103,12 @@ pub struct CompiledModel {
     pinned: Vec<(usize, Tensor)>,
     /// Milliseconds spent in LLVM (optimization and code generation).
     pub llvm_ms: f64,
+}
+
+impl From<PlanError> for CompileError {
+    fn from(e: PlanError) -> CompileError {
+        CompileError::Plan(e.0)
+    }
 }
 
 impl CompiledModel {
@@ -310,26 +273,10 @@ impl CompiledModel {
         inputs: &[Tensor],
         mut times: Option<&mut Vec<f64>>,
     ) -> Result<Vec<Tensor>, RunError> {
-        if inputs.len() != self.inputs.len() {
-            return Err(RunError::InputCount {
-                expected: self.inputs.len(),
-                got: inputs.len(),
-            });
-        }
+        check_inputs(&self.inputs, inputs)?;
         for (i, pinned) in &self.pinned {
             if inputs[*i].data().as_bytes() != pinned.data().as_bytes() {
                 return Err(RunError::Pinned { index: *i });
-            }
-        }
-        for (i, (t, spec)) in inputs.iter().zip(&self.inputs).enumerate() {
-            if t.shape() != spec.shape.as_slice() || t.dtype() != spec.dtype {
-                return Err(RunError::InputMismatch {
-                    index: i,
-                    shape: spec.shape.clone(),
-                    dtype: spec.dtype,
-                    got: t.shape().to_vec(),
-                    got_dtype: t.dtype(),
-                });
             }
         }
         // The inputs are read in place (kernels never write them: every
@@ -389,20 +336,6 @@ impl CompiledModel {
         }
         Ok(out)
     }
-}
-
-/// The tensor of `spec` whose elements are `bytes` (little-endian, as the
-/// buffers hold them); an `i1` byte is true unless it is zero.
-pub(crate) fn tensor_from_bytes(spec: &Spec, bytes: &[u8]) -> Tensor {
-    if spec.dtype == DType::I1 {
-        let values: Vec<f64> = bytes.iter().map(|&b| f64::from(u8::from(b != 0))).collect();
-        return Tensor::from_f64_vec(DType::I1, &spec.shape, &values);
-    }
-    let n: usize = spec.shape.iter().product();
-    let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
-    // SAFETY: any bytes are a valid value of the other dtypes.
-    unsafe { data.as_bytes_mut().copy_from_slice(bytes) };
-    Tensor::from_parts(spec.shape.clone(), data)
 }
 
 /// Specialize `func` of `module` to `shapes` (one per input), lower it to a

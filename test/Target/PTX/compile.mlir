@@ -1,14 +1,16 @@
 // REQUIRES: ptxas
 // strata compile --target sm_80|sm_90: the module after the nvptx stage, or
 // the PTX of every kernel and the plan (--emit ptx -o DIR), each kernel
-// assembled by ptxas; what a GPU target does not do yet says so.
+// assembled by ptxas, or a CUDA artifact (-o model.strata).
 // RUN: strata compile %s --target sm_80 | FileCheck %s --check-prefix=MLIR
 // RUN: rm -rf %t.dir && strata compile %s --target sm_80 --emit ptx -o %t.dir 2>&1 | FileCheck %s --check-prefix=WROTE
 // RUN: ls %t.dir | FileCheck %s --check-prefix=FILES
 // RUN: for f in %t.dir/*.ptx; do %ptxas -arch=sm_80 $f -o %t.cubin || exit 1; done
 // RUN: printf '[codegen]\ntarget = "sm_90"\nkernel_selection = "generated"\nnum_warps = 2\n' > %t.toml
 // RUN: strata compile %s --recipe %t.toml | FileCheck %s --check-prefix=RECIPE
-// RUN: not strata compile %s --target sm_90 -o %t.strata 2>&1 | FileCheck %s --check-prefix=ARTIFACT
+// RUN: strata compile %s --target sm_90 -o %t.strata
+// RUN: strata inspect %t.strata | FileCheck %s --check-prefix=ARTIFACT
+// RUN: not strata compile %s --target sm_90 --stop-after kernel -o %t.strata 2>&1 | FileCheck %s --check-prefix=STOP
 // RUN: not strata compile %s --target sm_75 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not strata compile %s --target sm_90 --stop-after host 2>&1 | FileCheck %s --check-prefix=HOST
 
@@ -22,7 +24,11 @@
 // FILES-NEXT: plan.mlir
 // RECIPE: module @gpu attributes {nvptx.target = "sm_90"}
 // RECIPE: nvptx.threads = 64
-// ARTIFACT: --emit artifact for sm_90: CUDA artifacts are not built yet (no CUDA executor); --emit ptx -o DIR writes the PTX
+// ARTIFACT: target     sm_90
+// ARTIFACT: main_0_reduce (generated, grid 4x1x1)
+// ARTIFACT: plan.mlir
+// ARTIFACT: ptx/main_0_reduce.ptx
+// STOP: --emit artifact compiles every stage; --stop-after does not apply
 // TARGET: --target 'sm_75': the targets are: host, sm_80, sm_90
 // HOST: --stop-after host: the target is sm_90; the stages are graph, tensor, kernel, nvptx
 func.func @main(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {

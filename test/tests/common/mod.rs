@@ -59,6 +59,12 @@ pub fn strata() -> PathBuf {
     tool_in_profile("strata")
 }
 
+/// The `strata-run` built from the current sources (see [`build_tools`]).
+pub fn strata_run() -> PathBuf {
+    build_tools();
+    tool_in_profile("strata-run")
+}
+
 /// The `strata-translate` built from the current sources (see [`build_tools`]).
 pub fn strata_translate() -> PathBuf {
     build_tools();
@@ -106,6 +112,8 @@ pub fn build_tools() {
                 "strata",
                 "-p",
                 "strata-translate",
+                "-p",
+                "strata-run",
             ])
             .arg("--profile")
             .arg(&profile)

@@ -22,6 +22,12 @@ fn read(path: &Path) -> Result<Artifact, DriverError> {
     Artifact::read(path).map_err(|e| DriverError::Message(e.to_string()))
 }
 
+/// What runs an artifact: the host executor or the CUDA one, by its target.
+enum Executor {
+    Host(CompiledModel),
+    Cuda(strata_cuda::CudaModel),
+}
+
 /// Runs the artifact at `path` in graph mode.
 pub(crate) fn run(
     path: &Path,
@@ -49,18 +55,52 @@ pub(crate) fn run(
             o.function, manifest.function
         )));
     }
-    let mut expect = Expect::new(strata_runtime::artifact::HOST_TARGET);
-    if let Some(recipe) = o.recipe {
-        expect.recipe_sha256 = Some(crate::recipe::load(recipe)?.sha256());
-    }
-    expect.custom_ops = crate::custom::implementations();
-    let register = |ctx: &mut strata_ir::Context| {
-        for library in crate::custom::libraries() {
-            library.register(ctx);
+    let host = manifest.target == strata_runtime::artifact::HOST_TARGET;
+    if let Some(t) = o.target {
+        let runs = if host { "host" } else { "cuda" };
+        if t != runs {
+            return Err(DriverError::Message(format!(
+                "{file}: error: --target {t}: the artifact is compiled for {} and runs on {runs}",
+                manifest.target
+            )));
         }
+    }
+    let mut model = if host {
+        if o.cuda_graph {
+            return Err(DriverError::Message(format!(
+                "{file}: error: --cuda-graph: the artifact is compiled for the host"
+            )));
+        }
+        let mut expect = Expect::new(strata_runtime::artifact::HOST_TARGET);
+        if let Some(recipe) = o.recipe {
+            expect.recipe_sha256 = Some(crate::recipe::load(recipe)?.sha256());
+        }
+        expect.custom_ops = crate::custom::implementations();
+        let register = |ctx: &mut strata_ir::Context| {
+            for library in crate::custom::libraries() {
+                library.register(ctx);
+            }
+        };
+        Executor::Host(
+            CompiledModel::from_artifact_with(&artifact, &file, &expect, o.threads, &register)
+                .map_err(|e| DriverError::Message(e.to_string()))?,
+        )
+    } else {
+        let mut expect = strata_cuda::cuda_expect();
+        if let Some(recipe) = o.recipe {
+            expect.recipe_sha256 = Some(crate::recipe::load(recipe)?.sha256());
+        }
+        Executor::Cuda(
+            strata_cuda::CudaModel::from_artifact(&artifact, &file, &expect, o.device).map_err(
+                |e| match e {
+                    strata_cuda::CudaError::NoDevice(_) => {
+                        DriverError::Message(format!("{file}: error: {e}"))
+                    }
+                    e => DriverError::Message(e.to_string()),
+                },
+            )?,
+        )
     };
-    let model = CompiledModel::from_artifact_with(&artifact, &file, &expect, o.threads, &register)
-        .map_err(|e| DriverError::Message(e.to_string()))?;
 
     let in_names: Vec<String> = manifest.inputs.iter().map(|s| s.name.clone()).collect();
     let out_names: Vec<String> = manifest.outputs.iter().map(|s| s.name.clone()).collect();
@@ -96,9 +136,13 @@ pub(crate) fn run(
         };
         args.push(t);
     }
-    let outputs = model
-        .run(&args)
-        .map_err(|e| DriverError::Message(format!("{file}: error: {e}")))?;
+    let outputs = match &mut model {
+        Executor::Host(m) => m.run(&args).map_err(|e| e.to_string()),
+        Executor::Cuda(m) => {
+            crate::cuda::run_model(m, &args, o.cuda_graph).map_err(|e| e.to_string())
+        }
+    }
+    .map_err(|e| DriverError::Message(format!("{file}: error: {e}")))?;
     write_outputs(&out_names, &outputs, output_dir, o.print)?;
     compare_outputs(&out_names, &outputs, &expected, o.tolerance)
 }

@@ -165,8 +165,9 @@ fn write_text(output: Option<&Path>, text: &str) -> Result<(), DriverError> {
 }
 
 /// `strata compile --target sm_80|sm_90`: the module after `stage`
-/// (`nvptx` by default) as MLIR, or with `--emit ptx -o DIR` the PTX of
-/// every kernel (`DIR/<kernel>.ptx`) and the plan (`DIR/plan.mlir`).
+/// (`nvptx` by default) as MLIR, with `--emit ptx -o DIR` the PTX of every
+/// kernel (`DIR/<kernel>.ptx`) and the plan (`DIR/plan.mlir`), or with
+/// `-o model.strata` the CUDA artifact that `strata-run` runs.
 fn compile_gpu(
     model: &Path,
     o: &CompileOptions<'_>,
@@ -179,11 +180,29 @@ fn compile_gpu(
     let emit = o
         .emit
         .unwrap_or(if to_artifact { "artifact" } else { "mlir" });
+    // Without a recipe, the default one for this target.
+    let recipe = recipe.cloned().unwrap_or_else(|| {
+        let mut r = strata_recipe::Recipe::default();
+        r.codegen.target = if sm == 80 {
+            strata_recipe::Target::Sm80
+        } else {
+            strata_recipe::Target::Sm90
+        };
+        r
+    });
     let stop = match (emit, o.stop_after) {
-        ("artifact", _) => {
-            return Err(DriverError::Message(format!(
-                "--emit artifact for sm_{sm}: CUDA artifacts are not built yet (no CUDA executor); --emit ptx -o DIR writes the PTX"
-            )))
+        ("artifact", None | Some("nvptx")) => {
+            let output = o.output.filter(|p| *p != Path::new("-")).ok_or_else(|| {
+                DriverError::Message(
+                    "--emit artifact needs an output file (-o model.strata)".into(),
+                )
+            })?;
+            return write_artifact(model, o, recipe, output);
+        }
+        ("artifact", Some(_)) => {
+            return Err(DriverError::Message(
+                "--emit artifact compiles every stage; --stop-after does not apply".into(),
+            ))
         }
         ("ptx", None | Some("nvptx")) | ("mlir", None) => "nvptx",
         ("ptx", Some(s)) => {
@@ -191,15 +210,13 @@ fn compile_gpu(
                 "--emit ptx needs the nvptx stage, not --stop-after {s}"
             )))
         }
-        ("mlir", Some("host")) => {
-            return Err(DriverError::Message(format!(
-                "--stop-after host: the target is sm_{sm}; the stages are graph, tensor, kernel, nvptx"
-            )))
-        }
+        ("mlir", Some("host")) => return Err(DriverError::Message(format!(
+            "--stop-after host: the target is sm_{sm}; the stages are graph, tensor, kernel, nvptx"
+        ))),
         ("mlir", Some(s)) => s,
         (other, _) => {
             return Err(DriverError::Message(format!(
-                "--emit '{other}' for sm_{sm}: expected mlir or ptx"
+                "--emit '{other}' for sm_{sm}: expected mlir, ptx or artifact"
             )))
         }
     };
@@ -208,18 +225,7 @@ fn compile_gpu(
             "--stop-after '{stop}': expected one of: graph, tensor, kernel, nvptx"
         )));
     }
-    let pipeline = match (recipe, stop) {
-        (Some(r), _) => recipe_pipeline_until(r, stop),
-        (None, "nvptx") => {
-            let kernel = pipeline_until("kernel").unwrap_or_default();
-            let inner = kernel
-                .strip_prefix("builtin.module(")
-                .and_then(|p| p.strip_suffix(')'))
-                .unwrap_or_default();
-            format!("builtin.module({inner},convert-kernel-to-nvptx{{sm={sm}}})")
-        }
-        (None, s) => pipeline_until(s).unwrap_or_default(),
-    };
+    let pipeline = recipe_pipeline_until(&recipe, stop);
     let (ctx, module) = lowered(model, o, &pipeline)?;
     let text = print_module(&ctx, module, o.generic);
     if emit == "mlir" {
@@ -263,6 +269,7 @@ fn recipe_pipeline_until(recipe: &strata_recipe::Recipe, stage: &str) -> String 
     let end = match stage {
         "graph" => before("convert-graph-to-tensor"),
         "tensor" => before("convert-tensor-to-kernel"),
+        "kernel" => before("convert-kernel-to-nvptx"),
         _ => passes.len(),
     };
     let items: Vec<String> = passes[..end].iter().map(ToString::to_string).collect();

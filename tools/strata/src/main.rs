@@ -5,200 +5,23 @@
 //! `strata recipe` validates recipes and prints what they become.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 mod artifact;
 mod bench;
+mod cli;
 mod compile;
+mod cuda;
 mod custom;
 mod recipe;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
+use cli::{Cli, Command};
 use strata_ir::{Context, Operation, SourceBuffer};
 use strata_runtime::interp::{dtype_of, lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::{npy, DType, Tensor};
-
-#[derive(Parser)]
-#[command(name = "strata", version, about = "The strata compiler driver")]
-struct Cli {
-    /// Register the custom ops of a shared library (strata's C ABI,
-    /// `runtime/include/strata/custom_op.h`); repeatable.
-    #[arg(long = "custom-op-lib", value_name = "LIB", global = true)]
-    custom_op_libs: Vec<PathBuf>,
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Import an ONNX model into the graph dialect.
-    Import {
-        /// The `.onnx` file.
-        model: PathBuf,
-        /// Where to write the IR (default: standard output).
-        #[arg(short = 'o', long = "output")]
-        output: Option<PathBuf>,
-        /// Print the generic op form.
-        #[arg(long = "mlir-print-op-generic")]
-        generic: bool,
-        /// Print locations (each op's ONNX node).
-        #[arg(long = "mlir-print-debuginfo")]
-        debug_info: bool,
-        /// Run `graph-infer-shapes` and `graph-verify` after import; a result
-        /// whose shape stays unresolved is an error.
-        #[arg(long)]
-        verify_shapes: bool,
-    },
-    /// Run a model (`.mlir` or `.onnx`) or an artifact (`.strata`) on
-    /// inputs given as `.npy` files (made up when not given).
-    Run {
-        /// The model: IR with a `func.func @main`, an `.onnx` file, or an
-        /// artifact written by `strata compile -o model.strata`.
-        model: PathBuf,
-        /// The exe mode: `eager` (the reference interpreter, op by op; the
-        /// default for a model) or `graph` (the whole function compiled into
-        /// one plan of kernels; the only mode of an artifact).
-        #[arg(long)]
-        mode: Option<String>,
-        /// Threads of the compiled plan (default: the machine's cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Graph mode: compile with this recipe. An artifact: refuse it
-        /// unless it was compiled with this recipe.
-        #[arg(long, value_name = "RECIPE")]
-        recipe: Option<PathBuf>,
-        /// An input as NAME=FILE.npy (NAME as in the model); repeatable.
-        #[arg(long = "input", value_name = "NAME=FILE")]
-        inputs: Vec<String>,
-        /// Write each output to DIR/<output name>.npy.
-        #[arg(long = "output-dir", value_name = "DIR")]
-        output_dir: Option<PathBuf>,
-        /// Seed of the random inputs made for inputs not given.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// The size of a symbolic dimension for random inputs, as SYM=N
-        /// (default 1); repeatable.
-        #[arg(long = "dim", value_name = "SYM=N")]
-        dims: Vec<String>,
-        /// The function to run.
-        #[arg(long, default_value = "main")]
-        function: String,
-        /// Print each output's values (nested lists, row-major).
-        #[arg(long)]
-        print: bool,
-        /// Compare output NAME with FILE.npy (repeatable): floats within
-        /// the tolerance of their dtype (or --rtol/--atol), integers and
-        /// booleans exactly. A mismatch is an error (exit status 1).
-        #[arg(long = "expect", value_name = "NAME=FILE")]
-        expects: Vec<String>,
-        /// Graph mode: also run the model eagerly on the same inputs and
-        /// compare (within the recipe's `contracts.tolerance`, else
-        /// --rtol/--atol, else the dtype's); a mismatch is an error.
-        #[arg(long)]
-        check: bool,
-        /// The relative tolerance of --expect (default: by dtype, 1e-4 for f32).
-        #[arg(long)]
-        rtol: Option<f64>,
-        /// The absolute tolerance of --expect (default: by dtype, 1e-5 for f32).
-        #[arg(long)]
-        atol: Option<f64>,
-    },
-    /// Lower a model for a target and write its IR at a layer: `graph`,
-    /// `tensor` (fused), `kernel` (the kernels and the host plan) as MLIR,
-    /// or `host` as LLVM IR; or compile it into an artifact
-    /// (`-o model.strata`) that `strata run` runs.
-    Compile {
-        /// The model: IR with a `func.func @main`, or an `.onnx` file.
-        model: PathBuf,
-        /// The target: `host` (the CPU this runs on), `sm_80` or `sm_90`
-        /// (NVIDIA GPUs: `--emit ptx -o DIR`, or the nvptx stage as MLIR).
-        /// Default: the recipe's `codegen.target`.
-        #[arg(long)]
-        target: Option<String>,
-        /// What to write: `mlir`, `llvm-ir` (the host code, optimized),
-        /// `ptx` (a GPU target's kernels, into `-o DIR`) or `artifact`.
-        /// Default: `artifact` for `-o *.strata`, else `mlir`.
-        #[arg(long)]
-        emit: Option<String>,
-        /// The last stage to run: graph, tensor, kernel (the default for
-        /// MLIR on the host), host (LLVM IR) or, for a GPU target, nvptx
-        /// (its default).
-        #[arg(long = "stop-after", value_name = "STAGE")]
-        stop_after: Option<String>,
-        /// Where to write the IR (default: standard output).
-        #[arg(short = 'o', long = "output")]
-        output: Option<PathBuf>,
-        /// An input as NAME=FILE.npy, giving that input's shape; repeatable.
-        #[arg(long = "input", value_name = "NAME=FILE")]
-        inputs: Vec<String>,
-        /// The size of a symbolic dimension, as SYM=N (default 1); repeatable.
-        #[arg(long = "dim", value_name = "SYM=N")]
-        dims: Vec<String>,
-        /// The function to compile.
-        #[arg(long, default_value = "main")]
-        function: String,
-        /// Print the generic op form.
-        #[arg(long = "mlir-print-op-generic")]
-        generic: bool,
-        /// Compile with this recipe's pipeline instead of the default one.
-        #[arg(long, value_name = "RECIPE")]
-        recipe: Option<PathBuf>,
-    },
-    /// Show what an artifact holds: what made it, its kernels, its buffer
-    /// plan, its payload.
-    Inspect {
-        /// The artifact (`.strata`).
-        artifact: PathBuf,
-        /// Print the manifest as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Validate a recipe, or print its hash, canonical form or pipeline.
-    Recipe {
-        #[command(subcommand)]
-        command: recipe::RecipeCommand,
-    },
-    /// Measure compile time and in-process latency of a model in an exe mode.
-    Bench {
-        /// The model: IR with a `func.func @main`, or an `.onnx` file.
-        model: PathBuf,
-        /// The exe mode: `eager` or `graph`.
-        #[arg(long, default_value = "graph")]
-        mode: String,
-        /// An input as NAME=FILE.npy; inputs not given are made up.
-        #[arg(long = "input", value_name = "NAME=FILE")]
-        inputs: Vec<String>,
-        /// The size of a symbolic dimension for made-up inputs, as SYM=N.
-        #[arg(long = "dim", value_name = "SYM=N")]
-        dims: Vec<String>,
-        /// Seed of the made-up inputs.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// The function to run.
-        #[arg(long, default_value = "main")]
-        function: String,
-        /// Timed runs.
-        #[arg(long, default_value_t = 20)]
-        runs: usize,
-        /// Untimed runs first.
-        #[arg(long, default_value_t = 3)]
-        warmup: usize,
-        /// Threads of the compiled plan (default: the machine's cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Print the median time of each kernel (graph mode).
-        #[arg(long)]
-        profile: bool,
-        /// Compile with this recipe's pipeline (graph mode).
-        #[arg(long, value_name = "RECIPE")]
-        recipe: Option<PathBuf>,
-    },
-}
 
 /// An error the driver reports before exiting with status 1.
 #[derive(Debug, thiserror::Error)]
@@ -253,6 +76,9 @@ fn main() -> ExitCode {
             threads,
             recipe,
             check,
+            target,
+            cuda_graph,
+            device,
         } => run(
             &model,
             mode.as_deref(),
@@ -268,6 +94,9 @@ fn main() -> ExitCode {
                 expects: &expects,
                 tolerance: (rtol, atol),
                 threads: threads.unwrap_or_else(default_threads),
+                target: target.as_deref(),
+                cuda_graph,
+                device,
             },
         ),
         Command::Compile {
@@ -585,6 +414,12 @@ pub(crate) struct RunOptions<'a> {
     pub tolerance: (Option<f64>, Option<f64>),
     /// Threads of the compiled plan.
     pub threads: usize,
+    /// `--target`: `host` or `cuda` (graph mode).
+    pub target: Option<&'a str>,
+    /// `--cuda-graph`: replay the launches from a CUDA graph.
+    pub cuda_graph: bool,
+    /// `--device`: the CUDA device.
+    pub device: usize,
 }
 
 /// A tensor's values as nested lists (`[[1, 2], [3, 4]]`).
@@ -624,6 +459,27 @@ fn run(
     if artifact::is_artifact(model) {
         return artifact::run(model, mode, inputs, output_dir, &options);
     }
+    match options.target {
+        None | Some("host") => {}
+        Some("cuda") => {
+            if let Some(m) = mode.filter(|m| *m != "graph") {
+                return Err(DriverError::Message(format!(
+                    "--target cuda runs graph mode, not --mode {m}"
+                )));
+            }
+            return cuda::run(model, inputs, output_dir, &options);
+        }
+        Some(other) => {
+            return Err(DriverError::Message(format!(
+                "--target '{other}': graph mode runs on: host, cuda"
+            )))
+        }
+    }
+    if options.cuda_graph {
+        return Err(DriverError::Message(
+            "--cuda-graph needs --target cuda".into(),
+        ));
+    }
     let mode = mode.unwrap_or("eager");
     let RunOptions {
         recipe,
@@ -635,6 +491,7 @@ fn run(
         expects,
         tolerance,
         threads,
+        ..
     } = options;
     let Prepared {
         mut ctx,
@@ -672,22 +529,7 @@ fn run(
             } else {
                 None
             };
-            let contract = loaded.as_ref().map(|r| r.contracts.tolerance.clone());
-            let tolerance_of = |dtype: DType| {
-                let by_dtype = Tolerance::for_dtype(dtype);
-                Tolerance::new(
-                    contract
-                        .as_ref()
-                        .and_then(|c| c.rtol)
-                        .or(tolerance.0)
-                        .unwrap_or(by_dtype.rtol),
-                    contract
-                        .as_ref()
-                        .and_then(|c| c.atol)
-                        .or(tolerance.1)
-                        .unwrap_or(by_dtype.atol),
-                )
-            };
+            let tolerance_of = |dtype: DType| check_tolerance(loaded.as_ref(), tolerance, dtype);
             let compiled = match strata_runtime::compiled::compile_with(
                 &mut ctx, module, function, &shapes, threads, &pipeline,
             ) {
@@ -746,9 +588,30 @@ fn run(
     compare_outputs(&out_names, &outputs, &expected, tolerance)
 }
 
+/// The tolerance of `strata run --check` for `dtype`: the recipe's
+/// `contracts.tolerance`, else `--rtol`/`--atol`, else the dtype's.
+pub(crate) fn check_tolerance(
+    recipe: Option<&strata_recipe::Recipe>,
+    given: (Option<f64>, Option<f64>),
+    dtype: DType,
+) -> Tolerance {
+    let by_dtype = Tolerance::for_dtype(dtype);
+    let contract = recipe.map(|r| &r.contracts.tolerance);
+    Tolerance::new(
+        contract
+            .and_then(|c| c.rtol)
+            .or(given.0)
+            .unwrap_or(by_dtype.rtol),
+        contract
+            .and_then(|c| c.atol)
+            .or(given.1)
+            .unwrap_or(by_dtype.atol),
+    )
+}
+
 /// `strata run --check`: each graph-mode output against eager mode's,
 /// within `tolerance_of` its dtype; every mismatch is reported.
-fn check_against_eager(
+pub(crate) fn check_against_eager(
     out_names: &[String],
     graph: &[Tensor],
     eager: &[Tensor],

@@ -1,17 +1,117 @@
-//! Reading a host plan: the steps, buffers and constants of the host
-//! function of a module lowered to kernels, and running a custom op's step.
+//! A host plan read from IR: the steps, buffers and constants of the host
+//! function of a module lowered to kernels (`convert-tensor-to-kernel`).
+//!
+//! This is what every executor of `graph` mode runs: the CPU executor
+//! ([`crate::compiled`], which JIT-compiles the kernels with LLVM) and the
+//! CUDA executor (crate `strata-cuda`, which loads their PTX). Reading a
+//! plan needs the IR and the dialects, never LLVM.
 
 use strata_ir::{AttrKind, Context, Operation, TypeKind, Value};
 
-use super::gemm::Gemm;
-use super::{Buf, CompileError, RunError, Spec, PARALLEL_BYTES, PARALLEL_FLOPS};
 use crate::interp::dtype_of;
+use crate::tensor::{DType, Tensor};
+
+mod gemm;
+
+pub use gemm::Gemm;
+
+/// Why a host plan cannot be run: the IR is not a plan an executor takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid host plan: {0}")]
+pub struct PlanError(pub String);
+
+/// Why a compiled model did not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("custom op '{op}': {message}")]
+    Custom { op: String, message: String },
+    #[error("input #{index} was compiled in as a constant, and this run gives it other values (compile again for them)")]
+    Pinned { index: usize },
+    #[error("expected {expected} inputs, got {got}")]
+    InputCount { expected: usize, got: usize },
+    #[error(
+        "input #{index} is {got_dtype} {got:?}, but the plan was compiled for {dtype} {shape:?}"
+    )]
+    InputMismatch {
+        index: usize,
+        shape: Vec<usize>,
+        dtype: DType,
+        got: Vec<usize>,
+        got_dtype: DType,
+    },
+}
+
+/// The shape and dtype of a buffer of the plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub shape: Vec<usize>,
+    pub dtype: DType,
+}
+
+impl Spec {
+    /// The bytes of a buffer of this spec.
+    pub fn bytes(&self) -> usize {
+        self.shape.iter().product::<usize>() * self.dtype.byte_size()
+    }
+}
+
+/// Where a buffer of the plan lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Buf {
+    /// The plan's input of this index (read in place, never written).
+    Input(usize),
+    /// The arena, at this byte offset.
+    Arena(usize),
+    /// The plan's constant of this index.
+    Const(usize),
+}
+
+/// Steps touching fewer bytes than this (their largest buffer), or matrix
+/// products of fewer multiply-adds, run on one thread.
+pub const PARALLEL_BYTES: u64 = 64 << 10;
+pub const PARALLEL_FLOPS: u64 = 1 << 20;
+
+/// Check `inputs` against the plan's input specs.
+pub fn check_inputs(specs: &[Spec], inputs: &[Tensor]) -> Result<(), RunError> {
+    if inputs.len() != specs.len() {
+        return Err(RunError::InputCount {
+            expected: specs.len(),
+            got: inputs.len(),
+        });
+    }
+    for (i, (t, spec)) in inputs.iter().zip(specs).enumerate() {
+        if t.shape() != spec.shape.as_slice() || t.dtype() != spec.dtype {
+            return Err(RunError::InputMismatch {
+                index: i,
+                shape: spec.shape.clone(),
+                dtype: spec.dtype,
+                got: t.shape().to_vec(),
+                got_dtype: t.dtype(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The tensor of `spec` whose elements are `bytes` (little-endian, as the
+/// buffers hold them); an `i1` byte is true unless it is zero.
+pub fn tensor_from_bytes(spec: &Spec, bytes: &[u8]) -> Tensor {
+    if spec.dtype == DType::I1 {
+        let values: Vec<f64> = bytes.iter().map(|&b| f64::from(u8::from(b != 0))).collect();
+        return Tensor::from_f64_vec(DType::I1, &spec.shape, &values);
+    }
+    let n: usize = spec.shape.iter().product();
+    let mut data = crate::tensor::TensorData::zeros(spec.dtype, n);
+    // SAFETY: any bytes are a valid value of the other dtypes.
+    unsafe { data.as_bytes_mut().copy_from_slice(bytes) };
+    Tensor::from_parts(spec.shape.clone(), data)
+}
 
 /// A `kernel.custom_call`: the implementation, its config (attribute
 /// text, parsed for each call), and the specs of its buffers (the first
 /// `num_inputs` are inputs).
 #[derive(Clone)]
-pub(crate) struct CustomCall {
+pub struct CustomCall {
     pub op: String,
     pub kernel: crate::interp::CustomKernel,
     pub config: Option<String>,
@@ -21,7 +121,7 @@ pub(crate) struct CustomCall {
 
 /// What one step of a plan read from IR runs, before its kernels are
 /// compiled.
-pub(crate) enum PlanWork {
+pub enum PlanWork {
     /// Kernel `callee` on a grid.
     Kernel {
         callee: String,
@@ -31,7 +131,7 @@ pub(crate) enum PlanWork {
     Custom(CustomCall),
 }
 
-pub(crate) struct PlanStep {
+pub struct PlanStep {
     pub work: PlanWork,
     pub name: String,
     pub args: Vec<Buf>,
@@ -40,7 +140,7 @@ pub(crate) struct PlanStep {
 
 /// A buffer of the arena: its offset and bytes, and the first and last
 /// step that touch it (the last step for an output).
-pub(crate) struct Alloc {
+pub struct Alloc {
     pub offset: u64,
     pub bytes: u64,
     pub live: Option<(usize, usize)>,
@@ -48,7 +148,7 @@ pub(crate) struct Alloc {
 
 /// A host plan read from the host function of a module lowered to
 /// kernels: its steps, buffers and constants.
-pub(crate) struct Plan {
+pub struct Plan {
     pub inputs: Vec<Spec>,
     pub steps: Vec<PlanStep>,
     pub outputs: Vec<(Buf, Spec)>,
@@ -59,11 +159,11 @@ pub(crate) struct Plan {
     pub unplanned_bytes: usize,
 }
 
-fn spec_of(ctx: &Context, ty: strata_ir::Type) -> Result<Spec, CompileError> {
+fn spec_of(ctx: &Context, ty: strata_ir::Type) -> Result<Spec, PlanError> {
     match ctx.type_kind(ty) {
         TypeKind::MemRef { shape, element, .. } | TypeKind::RankedTensor { shape, element, .. } => {
             let dtype = dtype_of(ctx, *element).ok_or_else(|| {
-                CompileError::Plan(format!(
+                PlanError(format!(
                     "no host dtype for {}",
                     strata_ir::printer::type_to_string(ctx, *element)
                 ))
@@ -73,13 +173,11 @@ fn spec_of(ctx: &Context, ty: strata_ir::Type) -> Result<Spec, CompileError> {
                 dtype,
             })
         }
-        _ => Err(CompileError::Plan(
-            "a buffer that is not a static memref".into(),
-        )),
+        _ => Err(PlanError("a buffer that is not a static memref".into())),
     }
 }
 
-pub(crate) fn words(bytes: usize) -> usize {
+pub fn words(bytes: usize) -> usize {
     bytes.div_ceil(8)
 }
 
@@ -103,19 +201,15 @@ fn int_prop(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
 
 /// The host plan of function `func` of a module lowered to kernels (after
 /// `convert-tensor-to-kernel`), its kernels not compiled.
-pub(crate) fn read_plan(
-    ctx: &Context,
-    module: Operation,
-    func: &str,
-) -> Result<Plan, CompileError> {
+pub fn read_plan(ctx: &Context, module: Operation, func: &str) -> Result<Plan, PlanError> {
     let f = crate::interp::lookup_function(ctx, module, func)
-        .ok_or_else(|| CompileError::Plan(format!("no function @{func}")))?;
+        .ok_or_else(|| PlanError(format!("no function @{func}")))?;
     let Some(block) = ctx
         .op_regions(f)
         .first()
         .and_then(|&r| ctx.region_entry_block(r))
     else {
-        return Err(CompileError::Plan(format!("@{func} has no body")));
+        return Err(PlanError(format!("@{func} has no body")));
     };
     let mut bufs: std::collections::HashMap<Value, Buf> = std::collections::HashMap::new();
     let mut inputs = Vec::new();
@@ -123,7 +217,7 @@ pub(crate) fn read_plan(
         inputs.push(spec_of(ctx, ctx.value_type(arg))?);
         bufs.insert(arg, Buf::Input(i));
     }
-    let bytes_attr = |name: &str| -> Result<usize, CompileError> {
+    let bytes_attr = |name: &str| -> Result<usize, PlanError> {
         let value = ctx.op_attr(f, name).and_then(|a| match ctx.attr_kind(a) {
             AttrKind::Integer { value, .. } => Some(*value),
             _ => None,
@@ -133,7 +227,7 @@ pub(crate) fn read_plan(
             Some(v) => usize::try_from(v)
                 .ok()
                 .filter(|&b| b <= isize::MAX as usize / 2)
-                .ok_or_else(|| CompileError::Plan(format!("{name} is {v}, not a byte count"))),
+                .ok_or_else(|| PlanError(format!("{name} is {v}, not a byte count"))),
         }
     };
     let arena_bytes = bytes_attr("kernel.arena_bytes")?;
@@ -156,9 +250,9 @@ pub(crate) fn read_plan(
     for op in ctx.block_ops(block) {
         let name = ctx.op_name_str(op);
         let buf_of = |v: Value| {
-            bufs.get(&v).copied().ok_or_else(|| {
-                CompileError::Plan(format!("'{name}' uses a value that is not a buffer"))
-            })
+            bufs.get(&v)
+                .copied()
+                .ok_or_else(|| PlanError(format!("'{name}' uses a value that is not a buffer")))
         };
         match name {
             "arith.constant" => {}
@@ -195,8 +289,7 @@ pub(crate) fn read_plan(
                             _ => None,
                         }
                     });
-                let callee =
-                    callee.ok_or_else(|| CompileError::Plan("a launch without a kernel".into()))?;
+                let callee = callee.ok_or_else(|| PlanError("a launch without a kernel".into()))?;
                 let launch_op = strata_dialects::kernel::LaunchOp(op);
                 let grid = launch_grid(ctx, launch_op)?;
                 let mut args = Vec::new();
@@ -207,12 +300,7 @@ pub(crate) fn read_plan(
                 let bytes = launch_op
                     .args(ctx)
                     .iter()
-                    .map(|&a| {
-                        strata_lowering::tensor_to_kernel::plan::memref_bytes(
-                            ctx,
-                            ctx.value_type(a),
-                        )
-                    })
+                    .map(|&a| strata_dialects::kernel::types::memref_bytes(ctx, ctx.value_type(a)))
                     .max()
                     .unwrap_or(0);
                 steps.push(PlanStep {
@@ -234,7 +322,7 @@ pub(crate) fn read_plan(
                     touch(&mut allocs, &alloc_of, v, steps.len());
                 }
                 if !matches!(args.get(2), Some(Buf::Arena(_))) {
-                    return Err(CompileError::Plan(
+                    return Err(PlanError(
                         "kernel.gemm writes a buffer that is not in the arena".into(),
                     ));
                 }
@@ -254,7 +342,7 @@ pub(crate) fn read_plan(
                         .iter()
                         .any(|b| !matches!(b, Buf::Arena(_)))
                     {
-                        return Err(CompileError::Plan(format!(
+                        return Err(PlanError(format!(
                             "custom op '{}' writes a buffer that is not in the arena",
                             c.op
                         )));
@@ -268,7 +356,7 @@ pub(crate) fn read_plan(
                     touch(&mut allocs, &alloc_of, v, steps.len().saturating_sub(1));
                 }
             }
-            other => return Err(CompileError::Plan(format!("'{other}' in a host plan"))),
+            other => return Err(PlanError(format!("'{other}' in a host plan"))),
         }
     }
     Ok(Plan {
@@ -323,7 +411,7 @@ fn custom_step(
     op: Operation,
     args: Vec<Buf>,
     specs: Vec<Spec>,
-) -> Result<PlanStep, CompileError> {
+) -> Result<PlanStep, PlanError> {
     let call = strata_dialects::kernel::CustomCallOp(op);
     let op_name = call.name(ctx).unwrap_or_default();
     let version = call.version(ctx);
@@ -333,7 +421,7 @@ fn custom_step(
         .and_then(|k| k.get(&op_name, version))
         .cloned()
         .ok_or_else(|| {
-            CompileError::Plan(format!(
+            PlanError(format!(
                 "custom op '{op_name}' (version {version}) has no registered implementation"
             ))
         })?;
@@ -359,7 +447,7 @@ fn custom_step(
 /// # Safety
 /// Each pointer addresses a buffer of its spec's bytes; the output buffers
 /// are not read or written by anything else during the call.
-pub(crate) unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunError> {
+pub unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunError> {
     let fail = |message: String| RunError::Custom {
         op: c.op.clone(),
         message,
@@ -369,7 +457,7 @@ pub(crate) unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunE
     for (spec, &p) in c.specs.iter().zip(ptrs).take(c.num_inputs) {
         // SAFETY: upheld by the caller.
         let src = unsafe { std::slice::from_raw_parts(p as *const u8, bytes_of(spec)) };
-        inputs.push(super::tensor_from_bytes(spec, src));
+        inputs.push(tensor_from_bytes(spec, src));
     }
     let mut ctx = Context::new();
     let config = match &c.config {
@@ -415,11 +503,9 @@ fn arena_buffer(
     ctx: &Context,
     op: Operation,
     arena_bytes: usize,
-) -> Result<(usize, u64), CompileError> {
-    let bytes = strata_lowering::tensor_to_kernel::plan::memref_bytes(
-        ctx,
-        ctx.value_type(ctx.result(op, 0)),
-    );
+) -> Result<(usize, u64), PlanError> {
+    let bytes =
+        strata_dialects::kernel::types::memref_bytes(ctx, ctx.value_type(ctx.result(op, 0)));
     let offset = int_prop(ctx, op, "offset")
         .and_then(|o| usize::try_from(o).ok())
         .filter(|&o| {
@@ -428,7 +514,7 @@ fn arena_buffer(
                     .is_some_and(|end| end <= arena_bytes)
         })
         .ok_or_else(|| {
-            CompileError::Plan(format!(
+            PlanError(format!(
                 "a buffer of {bytes} bytes at offset {:?} does not lie (8-byte aligned) in the arena of {arena_bytes} bytes",
                 int_prop(ctx, op, "offset")
             ))
@@ -438,11 +524,11 @@ fn arena_buffer(
 
 /// The elements of `kernel.constant` `op` as 8-byte words: its value must
 /// hold exactly its buffer's elements (`i1`: bytes 0 and 1).
-fn constant_words(ctx: &Context, op: Operation) -> Result<Vec<u64>, CompileError> {
+fn constant_words(ctx: &Context, op: Operation) -> Result<Vec<u64>, PlanError> {
     let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
     let value = strata_ir::ods::inherent_attr(ctx, op, "value");
     let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| ctx.attr_kind(a)) else {
-        return Err(CompileError::Plan("a constant without dense data".into()));
+        return Err(PlanError("a constant without dense data".into()));
     };
     let n: usize = spec.shape.iter().product();
     let bytes = if data.splat {
@@ -451,9 +537,9 @@ fn constant_words(ctx: &Context, op: Operation) -> Result<Vec<u64>, CompileError
         data.raw.to_vec()
     };
     if bytes.len() != n * spec.dtype.byte_size()
-        || (spec.dtype == crate::tensor::DType::I1 && bytes.iter().any(|&b| b > 1))
+        || (spec.dtype == DType::I1 && bytes.iter().any(|&b| b > 1))
     {
-        return Err(CompileError::Plan(format!(
+        return Err(PlanError(format!(
             "a constant of {} bytes for a buffer of {n} {} elements",
             bytes.len(),
             spec.dtype
@@ -466,19 +552,19 @@ fn constant_words(ctx: &Context, op: Operation) -> Result<Vec<u64>, CompileError
 fn launch_grid(
     ctx: &Context,
     launch: strata_dialects::kernel::LaunchOp,
-) -> Result<[i64; 3], CompileError> {
+) -> Result<[i64; 3], PlanError> {
     let mut grid = [1i64; 3];
     for (i, g) in launch.grid(ctx).iter().enumerate().take(3) {
         let def = ctx.defining_op(*g);
         grid[i] = def
             .and_then(|d| int_prop(ctx, d, "value"))
-            .ok_or_else(|| CompileError::Plan("grid sizes must be constants".into()))?;
+            .ok_or_else(|| PlanError("grid sizes must be constants".into()))?;
     }
     let programs = grid
         .iter()
         .try_fold(1i64, |n, &g| (g > 0).then(|| n.checked_mul(g)).flatten());
     if programs.is_none() {
-        return Err(CompileError::Plan(format!(
+        return Err(PlanError(format!(
             "grid {grid:?}: sizes must be positive and their product an i64"
         )));
     }

@@ -2,7 +2,8 @@
 //! `gemm` crate, split over a thread pool.
 
 /// A batched strided matrix product (see `kernel.gemm`); strides in elements.
-pub(crate) struct Gemm {
+#[derive(Clone, Debug)]
+pub struct Gemm {
     pub f64: bool,
     pub batch: Vec<i64>,
     pub m: usize,
@@ -18,7 +19,7 @@ impl Gemm {
     /// # Safety
     /// The pointers must hold every element the strides reach (the verifier
     /// of `kernel.gemm` checks it against the buffers' types).
-    pub(crate) unsafe fn run(&self, ptrs: [u64; 3], pool: Option<&rayon::ThreadPool>) {
+    pub unsafe fn run(&self, ptrs: [u64; 3], pool: Option<&rayon::ThreadPool>) {
         let batches: i64 = self.batch.iter().product();
         let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
         // Panels: enough tasks for the threads, at least 16 rows or columns
