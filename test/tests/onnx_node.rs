@@ -236,7 +236,14 @@ fn run_test(dir: &Path) -> TestOutcome {
     }
     let graph = node_graph::run(&model, &graph_sets);
     // The GPU form of the kernels of what passes in graph mode.
-    let gpu = (graph == GraphOutcome::Pass).then(|| node_graph::run_gpu(&model, &graph_sets));
+    // With STRATA_GPU_BUNDLES=DIR each is written as a bundle for
+    // scripts/gpu-check (DIR/<test name>/).
+    let bundle = std::env::var_os("STRATA_GPU_BUNDLES").and_then(|d| {
+        dir.file_name()
+            .map(|name| std::path::PathBuf::from(d).join(name))
+    });
+    let gpu = (graph == GraphOutcome::Pass)
+        .then(|| node_graph::run_gpu(&model, &graph_sets, bundle.as_deref()));
     (ops, Outcome::Pass, Some((graph, gpu)))
 }
 

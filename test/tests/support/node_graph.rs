@@ -105,7 +105,15 @@ pub fn run(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutc
 /// GPU kernel emulated on the host thread by thread against the eager
 /// outputs, and the PTX of all of them assembled by ptxas for sm_90 (the
 /// first data set's). Called for the tests that pass in graph mode.
-pub fn run_gpu(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> GraphOutcome {
+///
+/// With `bundle`, the first data set's GPU form is also written there as a
+/// bundle for `scripts/gpu-check` (`model.strata`, a CUDA artifact for
+/// sm_90; `inputs/<i>.npy`; `expected/<i>.npy`, eager mode's outputs).
+pub fn run_gpu(
+    model: &ModelProto,
+    sets: &[(Vec<Tensor>, Vec<Tensor>)],
+    bundle: Option<&std::path::Path>,
+) -> GraphOutcome {
     for (k, (inputs, eager)) in sets.iter().enumerate() {
         let mut ctx = Context::new();
         strata_dialects::register_all(&mut ctx);
@@ -121,7 +129,7 @@ pub fn run_gpu(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> Graph
             Err(e) if needs_input_values(&e) => gpu_with_values(model, inputs),
             Err(e) => Err(e),
         };
-        let (ctx, module, compiled) = match compiled {
+        let (mut ctx, module, compiled) = match compiled {
             Ok(c) => c,
             Err(e) => return compile_failure(&e),
         };
@@ -141,8 +149,48 @@ pub fn run_gpu(model: &ModelProto, sets: &[(Vec<Tensor>, Vec<Tensor>)]) -> Graph
                 return GraphOutcome::Fail(m);
             }
         }
+        // bf16 has no NumPy dtype: those tests get no bundle.
+        let npy_types = inputs
+            .iter()
+            .chain(eager)
+            .all(|t| t.dtype() != strata_runtime::DType::BF16);
+        if let (0, Some(dir), true) = (k, bundle, npy_types) {
+            if let Err(m) = write_bundle(dir, &mut ctx, module, inputs, eager) {
+                return GraphOutcome::Fail(format!("GPU bundle: {m}"));
+            }
+        }
     }
     GraphOutcome::Pass
+}
+
+/// Write the bundle of `module` (lowered to its GPU form) to `dir`.
+fn write_bundle(
+    dir: &std::path::Path,
+    ctx: &mut Context,
+    module: strata_ir::Operation,
+    inputs: &[Tensor],
+    expected: &[Tensor],
+) -> Result<(), String> {
+    let source = strata_runtime::artifact::ArtifactSource {
+        model: "model.onnx".into(),
+        function: "main".into(),
+        ..Default::default()
+    };
+    let artifact = strata_runtime::artifact::build_artifact(ctx, module, &source)
+        .map_err(|e| e.to_string())?;
+    for sub in ["inputs", "expected"] {
+        std::fs::create_dir_all(dir.join(sub)).map_err(|e| e.to_string())?;
+    }
+    artifact
+        .write(&dir.join("model.strata"))
+        .map_err(|e| e.to_string())?;
+    for (sub, tensors) in [("inputs", inputs), ("expected", expected)] {
+        for (i, t) in tensors.iter().enumerate() {
+            let path = dir.join(sub).join(format!("{i}.npy"));
+            strata_runtime::npy::save(&path, t).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
 
 /// The PTX of `module`'s GPU kernels, assembled by ptxas (skipped, with a

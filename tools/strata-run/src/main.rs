@@ -66,10 +66,13 @@ enum Command {
         #[arg(long)]
         atol: Option<f64>,
     },
-    /// Time a bundle's launches on the device: median of `--runs` runs,
-    /// with plain launches and replayed from a CUDA graph (JSON).
+    /// Time an artifact's launches on the device: median of `--runs` runs,
+    /// with plain launches and replayed from a CUDA graph (JSON). The
+    /// inputs are a bundle's, or made up (uniform in [-1, 1) for floats,
+    /// 0 to 9 for integers) for an artifact file.
     Bench {
-        bundle: PathBuf,
+        /// An artifact, or a bundle directory.
+        path: PathBuf,
         #[arg(long, default_value_t = 50)]
         runs: usize,
         #[arg(long, default_value_t = 5)]
@@ -120,11 +123,7 @@ fn main() -> ExitCode {
             rtol,
             atol,
         } => check(&bundles, cuda_graph, (rtol, atol), cli.device),
-        Command::Bench {
-            bundle,
-            runs,
-            warmup,
-        } => bench(&bundle, runs, warmup, cli.device),
+        Command::Bench { path, runs, warmup } => bench(&path, runs, warmup, cli.device),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -316,9 +315,63 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn bench(dir: &Path, runs: usize, warmup: usize, device: usize) -> Result<(), Error> {
-    let b = read_bundle(dir)?;
-    let (artifact, mut model) = load(&b.artifact, device)?;
+/// Inputs for `manifest`'s specs, made up deterministically.
+fn made_up_inputs(manifest: &strata_artifact::Manifest) -> Result<Vec<Tensor>, Error> {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    manifest
+        .inputs
+        .iter()
+        .map(|spec| {
+            let dtype = strata_runtime::DType::ALL
+                .into_iter()
+                .find(|d| d.name() == spec.dtype)
+                .ok_or_else(|| {
+                    Error::Message(format!(
+                        "input '{}': unknown dtype {}",
+                        spec.name, spec.dtype
+                    ))
+                })?;
+            let n: usize = spec.shape.iter().product();
+            let values: Vec<f64> = (0..n)
+                .map(|_| {
+                    let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
+                    if dtype.is_float() {
+                        2.0 * u - 1.0
+                    } else if dtype == strata_runtime::DType::I1 {
+                        (u < 0.5) as u8 as f64
+                    } else {
+                        (u * 10.0).floor()
+                    }
+                })
+                .collect();
+            Ok(Tensor::from_f64_vec(dtype, &spec.shape, &values))
+        })
+        .collect()
+}
+
+fn bench(path: &Path, runs: usize, warmup: usize, device: usize) -> Result<(), Error> {
+    let (artifact_path, inputs) = if path.is_dir() {
+        let b = read_bundle(path)?;
+        (b.artifact, Some(b.inputs))
+    } else {
+        (path.to_path_buf(), None)
+    };
+    let (artifact, mut model) = load(&artifact_path, device)?;
+    let inputs = match inputs {
+        Some(i) => i,
+        None => made_up_inputs(&artifact.manifest)?,
+    };
+    let b = Bundle {
+        artifact: artifact_path,
+        inputs,
+        expected: Vec::new(),
+    };
     let mut results = Vec::new();
     for graph in [false, true] {
         model
@@ -330,7 +383,7 @@ fn bench(dir: &Path, runs: usize, warmup: usize, device: usize) -> Result<(), Er
         results.push(median(times.device_ms));
     }
     let report = serde_json::json!({
-        "bundle": dir.display().to_string(),
+        "artifact": b.artifact.display().to_string(),
         "model": artifact.manifest.model,
         "device": model.device.name,
         "launches": model.step_names().len(),

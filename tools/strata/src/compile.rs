@@ -210,9 +210,11 @@ fn compile_gpu(
                 "--emit ptx needs the nvptx stage, not --stop-after {s}"
             )))
         }
-        ("mlir", Some("host")) => return Err(DriverError::Message(format!(
+        ("mlir", Some("host")) => {
+            return Err(DriverError::Message(format!(
             "--stop-after host: the target is sm_{sm}; the stages are graph, tensor, kernel, nvptx"
-        ))),
+        )))
+        }
         ("mlir", Some(s)) => s,
         (other, _) => {
             return Err(DriverError::Message(format!(
