@@ -73,3 +73,34 @@ fn without_a_device_it_says_so() {
         "no CUDA device: STRATA_NO_CUDA is set"
     );
 }
+
+#[test]
+fn it_asks_for_no_glibc_newer_than_2_34() {
+    // The newest symbol version it needs decides the oldest system it runs
+    // on: 2.34 is Ubuntu 22.04's, Debian 12's (2.36) and RHEL 9's floor.
+    let out = Command::new("objdump")
+        .arg("-T")
+        .arg(BINARY)
+        .output()
+        .unwrap_or_else(|e| panic!("objdump: {e}"));
+    assert!(out.status.success(), "objdump failed: {out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let newest = text
+        .split("GLIBC_")
+        .skip(1)
+        .filter_map(|rest| {
+            let version: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
+            Some((parts.next()??, parts.next().flatten().unwrap_or(0)))
+        })
+        .max();
+    assert!(newest.is_some(), "no GLIBC symbol versions in:\n{text}");
+    assert!(
+        newest <= Some((2, 34)),
+        "strata-run needs GLIBC_{:?}",
+        newest
+    );
+}
