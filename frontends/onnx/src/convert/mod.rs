@@ -28,6 +28,7 @@ mod custom;
 mod einsum;
 mod elementwise;
 mod indexing;
+mod legacy;
 mod loss;
 mod nn;
 mod norm;
@@ -337,11 +338,14 @@ impl<'c> Importer<'c> {
         }
         let since = min_opset(node.op_type());
         if self.opset < since {
-            return Err(ConvertError::unsupported(format!(
-                "at opset {} is not supported: strata implements its version of opset {since} and later",
-                self.opset
-            )));
+            return self.convert_legacy(node, since, loc);
         }
+        self.convert_node(node, loc)
+    }
+
+    /// Converts a node of the default domain by its op type's [`Rule`] (the
+    /// definition of [`min_opset`] and later).
+    fn convert_node(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
         let a = Attrs(&node.attribute);
         match rule(node.op_type()) {
             Some(Rule::Unary(name)) => {

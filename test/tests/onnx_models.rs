@@ -1,0 +1,278 @@
+//! The ONNX backend model tests that the pinned `onnx` package ships beside
+//! the node tests: `pytorch-converted/` and `pytorch-operator/` (models
+//! exported by PyTorch at opset 6 and later) and `simple/` (small graphs,
+//! sequence ops), each a directory with `model.onnx` and `test_data_set_*/`
+//! run as the node tests are (eager mode against the shipped outputs,
+//! ONNX's tolerances; `support/onnx_case.rs`); and `light/`, the model-zoo
+//! architectures at opset 9 with constant weights (`light_<name>.onnx` and
+//! `light_<name>_output_0.pb`), run on the input onnx's runner makes for
+//! them (`arange(n) / n` in the input's shape, unknown sizes 1).
+//!
+//! The outcome of every test is recorded in `test/onnx/model-tests.expected`
+//! (`suite/test pass`, `fail: why` or `skip: why`): a test that passed there
+//! and does not now is a regression and fails the suite; any other change
+//! fails too until the list is updated with `STRATA_BLESS=1`, which also
+//! rewrites the counts and the table of reasons in docs/conformance.md.
+//!
+//! `STRATA_MODEL_TESTS=substring` runs the matching tests and prints their
+//! outcomes (without the list). Without the data the driver fails, naming
+//! `scripts/setup-onnx`, unless `STRATA_SKIP_ONNX=1` is set.
+
+mod common;
+#[path = "support/node_graph.rs"]
+mod node_graph;
+#[path = "support/onnx_case.rs"]
+mod onnx_case;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use onnx_case::{import_outcome, op_types, read_outcomes, read_tensor, run_test, Outcome, ONNX};
+use prost::Message;
+use strata_runtime::interp::{lookup_function, run_function};
+use strata_runtime::kernels::allclose;
+use strata_runtime::{DType, Tensor};
+
+/// A `light/` model: imported, run on onnx's made-up input, compared with
+/// its output file.
+fn run_light(model_path: &Path) -> Outcome {
+    let stem = model_path.with_extension("");
+    let expected_path = PathBuf::from(format!("{}_output_0.pb", stem.display()));
+    let Ok(bytes) = std::fs::read(model_path) else {
+        return Outcome::Fail("cannot read the model".into());
+    };
+    let Ok(model) = strata_onnx::proto::ModelProto::decode(bytes.as_slice()) else {
+        return Outcome::Fail("the model does not decode".into());
+    };
+    if let Some(op) = op_types(&model)
+        .into_iter()
+        .find(|o| !strata_onnx::SUPPORTED_OPS.contains(&o.as_str()))
+    {
+        return Outcome::Skip(format!("unsupported op {op}"));
+    }
+    let mut ctx = strata_ir::Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
+        Ok(m) => m,
+        Err(e) => return import_outcome(&e),
+    };
+    let Some(func) = lookup_function(&ctx, module, "main") else {
+        return Outcome::Fail("no @main".into());
+    };
+    let graph = model.graph.clone().unwrap_or_default();
+    let weights: Vec<&str> = graph.initializer.iter().map(|t| t.name()).collect();
+    let mut inputs = Vec::new();
+    for input in graph.input.iter().filter(|i| !weights.contains(&i.name())) {
+        let dims: Vec<usize> = input
+            .r#type
+            .as_ref()
+            .and_then(|t| match &t.value {
+                Some(strata_onnx::proto::type_proto::Value::TensorType(tt)) => tt.shape.clone(),
+                _ => None,
+            })
+            .map(|s| {
+                s.dim
+                    .iter()
+                    .map(|d| match d.value {
+                        Some(
+                            strata_onnx::proto::tensor_shape_proto::dimension::Value::DimValue(v),
+                        ) => v.max(0) as usize,
+                        _ => 1,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let n: usize = dims.iter().product();
+        let values: Vec<f64> = (0..n).map(|i| (i as f32 / n as f32) as f64).collect();
+        inputs.push(Tensor::from_f64_vec(DType::F32, &dims, &values));
+    }
+    let expected = match read_tensor(&mut ctx, &expected_path) {
+        Ok(t) => t,
+        Err(o) => return o,
+    };
+    let outputs = match run_function(&ctx, func, inputs) {
+        Ok(o) => o,
+        Err(e) => return Outcome::Fail(format!("run: {e}")),
+    };
+    match outputs.first().map(|y| allclose(y, &expected, ONNX)) {
+        Some(Ok(())) => Outcome::Pass,
+        Some(Err(m)) => Outcome::Fail(format!("output #0: {m}")),
+        None => Outcome::Fail("no output".into()),
+    }
+}
+
+/// The suites, directories of `onnx/backend/test/data/`.
+const SUITES: [&str; 4] = ["light", "pytorch-converted", "pytorch-operator", "simple"];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The recorded form of an outcome.
+fn recorded_form(o: &Outcome) -> String {
+    let one_line = |m: &str| -> String {
+        m.replace('\n', " ")
+            .chars()
+            .take(160)
+            .collect::<String>()
+            .trim()
+            .to_string()
+    };
+    match o {
+        Outcome::Pass | Outcome::PassByLaw => "pass".into(),
+        Outcome::Fail(m) => format!("fail: {}", one_line(m)),
+        Outcome::Skip(m) => format!("skip: {}", one_line(m)),
+    }
+}
+
+fn main() -> ExitCode {
+    let data = root().join(".local/onnx-model-tests");
+    if !common::require(
+        &data,
+        "onnx model tests",
+        "scripts/setup-onnx",
+        "STRATA_SKIP_ONNX",
+    ) {
+        return ExitCode::SUCCESS;
+    }
+    let filter = std::env::var("STRATA_MODEL_TESTS").ok();
+    let bless = common::env_flag("STRATA_BLESS");
+    let mut tests: Vec<String> = Vec::new();
+    for suite in SUITES {
+        let mut names: Vec<String> = std::fs::read_dir(data.join(suite))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| {
+                let p = e.path();
+                p.join("model.onnx").is_file()
+                    || (suite == "light" && p.extension().is_some_and(|x| x == "onnx"))
+            })
+            .map(|e| format!("{suite}/{}", e.file_name().to_string_lossy()))
+            .filter(|n| filter.as_ref().is_none_or(|f| n.contains(f.as_str())))
+            .collect();
+        names.sort();
+        tests.extend(names);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut outcomes: Vec<(usize, Outcome)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = tests.get(i) else {
+                            return done;
+                        };
+                        let path = data.join(name);
+                        let outcome = if name.starts_with("light/") {
+                            run_light(&path)
+                        } else {
+                            run_test(&path, false).1
+                        };
+                        done.push((i, outcome));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    outcomes.sort_by_key(|(i, _)| *i);
+    let current: BTreeMap<String, String> = outcomes
+        .iter()
+        .map(|(i, o)| (tests[*i].clone(), recorded_form(o)))
+        .collect();
+    if filter.is_some() {
+        for (n, o) in &current {
+            println!("{n} {o}");
+        }
+        return ExitCode::SUCCESS;
+    }
+    let list_path = root().join("test/onnx/model-tests.expected");
+    if bless {
+        let mut text = String::from(
+            "# Outcome of each ONNX model test (test/tests/onnx_models.rs): pass, fail: why, skip: why.\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_models.\n",
+        );
+        for (n, o) in &current {
+            text.push_str(&format!("{n} {o}\n"));
+        }
+        if let Err(e) = std::fs::write(&list_path, text) {
+            eprintln!("{}: {e}", list_path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    let recorded = read_outcomes(&list_path);
+    let mut problems = Vec::new();
+    for (n, o) in &current {
+        match recorded.get(n) {
+            Some(r) if r == o => {}
+            Some(r) if r == "pass" => {
+                problems.push(format!("regression: {n} passed before and now is {o}"))
+            }
+            Some(r) => problems.push(format!(
+                "{n} was '{r}' and is now '{o}': update the list (STRATA_BLESS=1)"
+            )),
+            None => problems.push(format!(
+                "{n} ({o}) is not in {}: update it (STRATA_BLESS=1)",
+                list_path.display()
+            )),
+        }
+    }
+    for n in recorded.keys() {
+        if !current.contains_key(n) {
+            problems.push(format!("{n} is listed but was not run"));
+        }
+    }
+    // Counts per suite, and every test that does not pass with its reason.
+    let mut summary =
+        String::from("| suite | tests | passed | failed | skipped |\n|---|---:|---:|---:|---:|\n");
+    let mut reasons = String::from("| test | outcome |\n|---|---|\n");
+    let (mut all_passed, mut all) = (0, 0);
+    for suite in SUITES {
+        let of_suite: Vec<(&String, &String)> = current
+            .iter()
+            .filter(|(n, _)| n.starts_with(&format!("{suite}/")))
+            .collect();
+        let passed = of_suite.iter().filter(|(_, o)| *o == "pass").count();
+        let failed = of_suite
+            .iter()
+            .filter(|(_, o)| o.starts_with("fail"))
+            .count();
+        let skipped = of_suite.len() - passed - failed;
+        summary.push_str(&format!(
+            "| `{suite}/` | {} | {passed} | {failed} | {skipped} |\n",
+            of_suite.len()
+        ));
+        all_passed += passed;
+        all += of_suite.len();
+        for (n, o) in of_suite {
+            if o != "pass" {
+                reasons.push_str(&format!("| `{n}` | {} |\n", o.replace('|', "\\|")));
+            }
+        }
+    }
+    for (key, value) in [
+        ("model-tests-passed", common::with_commas(all_passed)),
+        ("model-tests-total", common::with_commas(all)),
+        ("model-tests-summary", format!("\n{}\n", summary.trim_end())),
+        ("model-tests-reasons", format!("\n{}\n", reasons.trim_end())),
+    ] {
+        problems.extend(common::check_generated_docs(key, &value));
+    }
+    println!("{summary}");
+    for p in &problems {
+        println!("{p}");
+    }
+    println!("onnx model tests: {all_passed} of {all} passed");
+    if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

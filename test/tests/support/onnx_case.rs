@@ -1,0 +1,323 @@
+//! One ONNX backend test case (a directory with `model.onnx` and
+//! `test_data_set_*/{input,output}_*.pb`): imported, run by the reference
+//! interpreter on every data set and compared with the expected outputs;
+//! what the node-test and model-test drivers share.
+
+#![allow(dead_code)] // each driver uses a different subset
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use prost::Message;
+use strata_ir::Context;
+use strata_onnx::proto::{ModelProto, TensorProto};
+use strata_onnx::{ConvertError, ImportError};
+use strata_runtime::interp::{attr_tensor, lookup_function, run_function};
+use strata_runtime::kernels::{allclose, Tolerance};
+use strata_runtime::Tensor;
+
+use super::node_graph::{self, GraphOutcome};
+
+/// ONNX's tolerances for its node tests.
+pub const ONNX: Tolerance = Tolerance::ONNX_NODE_TESTS;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    /// Random outputs that satisfy the op's law (see `check_dropout_law`).
+    PassByLaw,
+    Fail(String),
+    Skip(String),
+}
+
+/// The op types of a model, `domain:Type` outside the default domain.
+pub fn op_types(model: &ModelProto) -> Vec<String> {
+    let mut ops: Vec<String> = model
+        .graph
+        .iter()
+        .flat_map(|g| g.node.iter())
+        .map(|n| {
+            if n.domain().is_empty() || n.domain() == "ai.onnx" {
+                n.op_type().to_string()
+            } else {
+                format!("{}:{}", n.domain(), n.op_type())
+            }
+        })
+        .collect();
+    ops.sort();
+    ops.dedup();
+    ops
+}
+
+pub fn read_tensor(ctx: &mut Context, path: &Path) -> Result<Tensor, Outcome> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Outcome::Fail(format!("{}: {e}", path.display())))?;
+    // The importer has already refused models with non-tensor inputs or
+    // outputs, so every data file here must be a TensorProto.
+    let proto = TensorProto::decode(bytes.as_slice())
+        .map_err(|e| Outcome::Fail(format!("{}: not a TensorProto: {e}", path.display())))?;
+    let attr = strata_onnx::tensor_attr(ctx, &proto).map_err(|e| match e {
+        ConvertError::NotSupported(_) => Outcome::Skip(format!(
+            "data type {}",
+            strata_onnx::dtype_name(proto.data_type())
+        )),
+        ConvertError::Invalid(m) => Outcome::Fail(m),
+    })?;
+    attr_tensor(ctx, attr).map_err(Outcome::Fail)
+}
+
+pub fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut files: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n = name
+                .strip_prefix(prefix)?
+                .strip_suffix(".pb")?
+                .parse()
+                .ok()?;
+            Some((n, e.path()))
+        })
+        .collect();
+    files.sort();
+    files.into_iter().map(|(_, p)| p).collect()
+}
+
+/// A test's compiled outcomes: graph mode, and the GPU form (for what
+/// passes in graph mode).
+pub type Compiled = Option<(GraphOutcome, Option<GraphOutcome>)>;
+
+/// What [`run_test`] finds: the test's ops, its eager and compiled outcomes.
+pub type TestOutcome = (Vec<String>, Outcome, Compiled);
+
+/// The eager outcome of a test and, when it passes and `compiled` asks,
+/// its compiled outcomes.
+pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
+    let model_path = dir.join("model.onnx");
+    let Ok(bytes) = std::fs::read(&model_path) else {
+        return (
+            Vec::new(),
+            Outcome::Fail("cannot read model.onnx".into()),
+            None,
+        );
+    };
+    let Ok(model) = ModelProto::decode(bytes.as_slice()) else {
+        return (
+            Vec::new(),
+            Outcome::Fail("model.onnx does not decode".into()),
+            None,
+        );
+    };
+    let ops = op_types(&model);
+    let unsupported: Vec<&String> = ops
+        .iter()
+        .filter(|o| !strata_onnx::SUPPORTED_OPS.contains(&o.as_str()))
+        .collect();
+    if let Some(first) = unsupported.first() {
+        return (
+            ops.clone(),
+            Outcome::Skip(format!("unsupported op {first}")),
+            None,
+        );
+    }
+    let mut ctx = Context::new();
+    let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
+        Ok(m) => m,
+        Err(e) => return (ops, import_outcome(&e), None),
+    };
+    if let Err(diags) = strata_ir::verifier::verify(&ctx, module) {
+        let msg = diags
+            .iter()
+            .map(|d| strata_ir::diagnostics::render(&ctx, d, &[]))
+            .collect::<Vec<_>>()
+            .join(" ");
+        return (ops, Outcome::Fail(format!("verify: {}", msg.trim())), None);
+    }
+    let Some(func) = lookup_function(&ctx, module, "main") else {
+        return (ops, Outcome::Fail("no @main".into()), None);
+    };
+    let mut sets: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))
+        })
+        .collect();
+    sets.sort();
+    let mut by_law = false;
+    let mut graph_sets = Vec::new();
+    for set in sets {
+        let mut inputs = Vec::new();
+        for f in numbered(&set, "input_") {
+            match read_tensor(&mut ctx, &f) {
+                Ok(t) => inputs.push(t),
+                Err(o) => return (ops, o, None),
+            }
+        }
+        let mut expected = Vec::new();
+        for f in numbered(&set, "output_") {
+            match read_tensor(&mut ctx, &f) {
+                Ok(t) => expected.push(t),
+                Err(o) => return (ops, o, None),
+            }
+        }
+        let dropout = random_dropout(&ops, &inputs);
+        let x = inputs.first().cloned();
+        let graph_inputs = inputs.clone();
+        let outputs = match run_function(&ctx, func, inputs) {
+            Ok(o) => o,
+            Err(e) => return (ops, Outcome::Fail(format!("run: {e}")), None),
+        };
+        if outputs.len() != expected.len() {
+            return (
+                ops,
+                Outcome::Fail(format!(
+                    "{} outputs, expected {}",
+                    outputs.len(),
+                    expected.len()
+                )),
+                None,
+            );
+        }
+        if let (Some(ratio), Some(x)) = (dropout, &x) {
+            if let Err(m) = check_dropout_law(x, ratio, &outputs) {
+                return (ops, Outcome::Fail(format!("dropout: {m}")), None);
+            }
+            by_law = true;
+            continue;
+        }
+        let tol = tolerance(dir);
+        for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
+            if let Err(m) = allclose(a, e, tol) {
+                return (ops, Outcome::Fail(format!("output #{i}: {m}")), None);
+            }
+        }
+        graph_sets.push((graph_inputs, outputs));
+    }
+    if by_law {
+        return (ops, Outcome::PassByLaw, None);
+    }
+    if !compiled {
+        return (ops, Outcome::Pass, None);
+    }
+    let graph = node_graph::run(&model, &graph_sets);
+    // The GPU form of the kernels of what passes in graph mode.
+    // With STRATA_GPU_BUNDLES=DIR each is written as a bundle for
+    // scripts/gpu-check (DIR/<test name>/).
+    let bundle = std::env::var_os("STRATA_GPU_BUNDLES").and_then(|d| {
+        dir.file_name()
+            .map(|name| std::path::PathBuf::from(d).join(name))
+    });
+    let gpu = (graph == GraphOutcome::Pass)
+        .then(|| node_graph::run_gpu(&model, &graph_sets, bundle.as_deref()));
+    (ops, Outcome::Pass, Some((graph, gpu)))
+}
+
+/// The tolerances of a test: ONNX's, except where the reference's own
+/// float32 arithmetic is the inexact side. The DFT tests' expected values
+/// come from a float32 FFT, whose exact zeros read as about 2e-7; strata sums
+/// in f64, so an absolute tolerance of 1e-5 compares them.
+pub fn tolerance(dir: &Path) -> Tolerance {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.starts_with("test_dft") {
+        Tolerance::new(ONNX.rtol, 1e-5)
+    } else {
+        ONNX
+    }
+}
+
+/// A refused import: skipped when strata does not implement what the model
+/// uses (a typed error kind), failed otherwise.
+pub fn import_outcome(e: &ImportError) -> Outcome {
+    let text = e.to_string();
+    if e.is_unsupported() {
+        Outcome::Skip(format!("import: {}", short_reason(&text)))
+    } else {
+        Outcome::Fail(format!("import: {text}"))
+    }
+}
+
+/// The drop ratio of a lone `Dropout` node that runs in training mode with
+/// a nonzero ratio (inputs `data, ratio, training_mode`; the ratio defaults
+/// to 0.5). Its expected outputs come from the reference implementation's
+/// NumPy generator, which ONNX leaves implementation-defined, so the runner
+/// checks such a test against the law of dropout instead of the values.
+fn random_dropout(ops: &[String], inputs: &[Tensor]) -> Option<f64> {
+    if ops != ["Dropout"] {
+        return None;
+    }
+    let training = inputs.get(2)?.to_i64_vec().first().copied()? != 0;
+    let ratio = match inputs.get(1) {
+        Some(r) => r.to_f64_vec().first().copied()?,
+        None => 0.5,
+    };
+    (training && ratio > 0.0).then_some(ratio)
+}
+
+/// Every output element is the input's times `1 / (1 - ratio)` where the
+/// mask (when there is one) is true and 0 where it is false, and the kept
+/// count is within five standard deviations of `n * (1 - ratio)`.
+fn check_dropout_law(x: &Tensor, ratio: f64, outputs: &[Tensor]) -> Result<(), String> {
+    let out = outputs.first().ok_or("no output")?;
+    if out.shape() != x.shape() || out.dtype() != x.dtype() {
+        return Err(format!(
+            "output is {} {:?}, input {} {:?}",
+            out.dtype(),
+            out.shape(),
+            x.dtype(),
+            x.shape()
+        ));
+    }
+    let scale = 1.0 / (1.0 - ratio);
+    let (xs, ys) = (x.to_f64_vec(), out.to_f64_vec());
+    let mask: Vec<bool> = match outputs.get(1) {
+        Some(m) if m.shape() == x.shape() => m.to_i64_vec().iter().map(|&v| v != 0).collect(),
+        Some(m) => return Err(format!("mask has shape {:?}", m.shape())),
+        None => ys.iter().map(|&y| y != 0.0).collect(),
+    };
+    for (i, ((&xv, &yv), &keep)) in xs.iter().zip(&ys).zip(&mask).enumerate() {
+        let want = if keep { xv * scale } else { 0.0 };
+        if (yv - want).abs() > ONNX.atol + ONNX.rtol * want.abs() {
+            return Err(format!("element {i}: {yv}, expected {want} (kept: {keep})"));
+        }
+    }
+    let n = xs.len() as f64;
+    let kept = mask.iter().filter(|&&k| k).count() as f64;
+    let (mean, sd) = (n * (1.0 - ratio), (n * ratio * (1.0 - ratio)).sqrt());
+    if (kept - mean).abs() > 5.0 * sd + 1.0 {
+        return Err(format!(
+            "kept {kept} of {n} elements at ratio {ratio} (expected about {mean})"
+        ));
+    }
+    Ok(())
+}
+
+/// The reason of an import error without the file prefix, shortened.
+pub fn short_reason(text: &str) -> String {
+    let t = text.split_once(": ").map_or(text, |(_, r)| r);
+    let t = t
+        .split_once(": ")
+        .map_or(t, |(n, r)| if n.starts_with("node ") { r } else { t });
+    t.chars().take(90).collect()
+}
+
+/// A recorded outcomes file: `name outcome` per line, `#` comments.
+pub fn read_outcomes(path: &Path) -> BTreeMap<String, String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            l.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.trim().to_string()))
+        })
+        .collect()
+}
