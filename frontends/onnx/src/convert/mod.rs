@@ -24,6 +24,7 @@ mod attention;
 mod attrs;
 mod build;
 mod constant;
+mod conv3d;
 mod custom;
 mod einsum;
 mod elementwise;

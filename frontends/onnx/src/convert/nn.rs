@@ -34,6 +34,7 @@ fn conv_or_pool(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -
     match rank {
         Some(3) => im.convert_1d(node, loc, Importer::convert_window),
         Some(5) if node.op_type() != "Conv" => im.convert_pool_3d(node, a, loc),
+        Some(5) => im.convert_conv_3d(node, a, loc),
         _ => im.convert_window(node, a, loc),
     }
 }

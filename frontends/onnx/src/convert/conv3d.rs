@@ -1,0 +1,169 @@
+//! A 3-D `Conv` as 2-D convolutions, one per kernel depth: output depth `o`
+//! sums, over `kd`, the 2-D convolution of input depth `o * sD + kd * dD`
+//! (after the depth padding) with the kernel's slice `kd`. So the input is
+//! padded along D, sliced for each `kd` (every `sD`-th depth from
+//! `kd * dD`), its depths folded into the batch, convolved in 2-D with
+//! `w[:, :, kd]`, and the `kD` results summed; the depths then move back
+//! behind the channels and the bias is added. Every op of it is one that
+//! graph mode lowers.
+
+use strata_dialects::graph::shape::Dim;
+use strata_ir::{Location, Value};
+
+use super::attrs::Attrs;
+use super::{ConvertError, Importer, Res};
+use crate::proto::NodeProto;
+
+impl Importer<'_> {
+    /// `Conv` on an `[N, C, D, H, W]` input of static sizes.
+    pub(super) fn convert_conv_3d(
+        &mut self,
+        node: &NodeProto,
+        a: &Attrs,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        let (x, w) = (self.req(node, 0)?, self.req(node, 1)?);
+        let bias = self.input(node, 2)?;
+        let statics = |d: Option<Vec<Dim>>| -> Option<Vec<i64>> {
+            d?.iter().map(Dim::known).collect::<Option<Vec<_>>>()
+        };
+        let xs = statics(self.dims_of(x))
+            .ok_or_else(|| ConvertError::unsupported("in 3-D needs an input of static sizes"))?;
+        let ws = statics(self.dims_of(w))
+            .filter(|d| d.len() == 5)
+            .ok_or("in 3-D needs a 5-D weight of static sizes")?;
+        let (n, c, d, h, wd) = (xs[0], xs[1], xs[2], xs[3], xs[4]);
+        let (m, kd, kh, kw) = (ws[0], ws[2], ws[3], ws[4]);
+        if let Some(k) = a.ints("kernel_shape") {
+            if k != [kd, kh, kw] {
+                return Err(format!(
+                    "kernel_shape {k:?} differs from the weight's {:?}",
+                    &ws[2..]
+                )
+                .into());
+            }
+        }
+        let strides = a.ints("strides").unwrap_or_else(|| vec![1; 3]);
+        let dilations = a.ints("dilations").unwrap_or_else(|| vec![1; 3]);
+        let group = a.int("group").unwrap_or(1);
+        if strides.len() != 3 || dilations.len() != 3 {
+            return Err("in 3-D needs 3 strides and 3 dilations".into());
+        }
+        if strides.iter().chain(&dilations).any(|&v| v < 1) || [kd, kh, kw].contains(&0) {
+            return Err("kernel sizes, strides and dilations must be positive".into());
+        }
+        let spatial = [d, h, wd];
+        let kernel = [kd, kh, kw];
+        let pads = match a.string("auto_pad").as_deref().unwrap_or("NOTSET") {
+            "NOTSET" => a.ints("pads").unwrap_or_else(|| vec![0; 6]),
+            "VALID" => vec![0; 6],
+            mode @ ("SAME_UPPER" | "SAME_LOWER") => {
+                let mut pads = vec![0; 6];
+                for i in 0..3 {
+                    let out = (spatial[i] + strides[i] - 1) / strides[i];
+                    let total = ((out - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1
+                        - spatial[i])
+                        .max(0);
+                    let (small, large) = (total / 2, total - total / 2);
+                    let (begin, end) = if mode == "SAME_UPPER" {
+                        (small, large)
+                    } else {
+                        (large, small)
+                    };
+                    pads[i] = begin;
+                    pads[i + 3] = end;
+                }
+                pads
+            }
+            other => return Err(format!("has an unknown auto_pad '{other}'").into()),
+        };
+        if pads.len() != 6 || pads.iter().any(|&p| p < 0) {
+            return Err("in 3-D needs 6 non-negative pads".into());
+        }
+        let out: Vec<i64> = (0..3)
+            .map(|i| {
+                (spatial[i] + pads[i] + pads[i + 3] - dilations[i] * (kernel[i] - 1) - 1)
+                    / strides[i]
+                    + 1
+            })
+            .collect();
+        if out.iter().any(|&o| o < 1) {
+            return Err(
+                format!("the kernel does not fit the padded input: output sizes {out:?}").into(),
+            );
+        }
+        let (od, oh, ow) = (out[0], out[1], out[2]);
+        // The depth padding first; the 2-D convolutions pad H and W.
+        let padded = if pads[0] > 0 || pads[3] > 0 {
+            let amounts = self.const_i64(&[0, 0, pads[0], 0, 0, 0, 0, pads[3], 0, 0], loc)?;
+            let mode = self.ctx.string_attr("constant");
+            let seg = self.segments(&[1, 1, 0, 0]);
+            self.op1(
+                "graph.pad",
+                vec![x, amounts],
+                vec![("mode", mode), ("operandSegmentSizes", seg)],
+                loc,
+            )?
+        } else {
+            x
+        };
+        let slice = |im: &mut Self, v: Value, axis: i64, start: i64, end: i64, step: i64| {
+            let ops = vec![
+                v,
+                im.const_i64(&[start], loc)?,
+                im.const_i64(&[end], loc)?,
+                im.const_i64(&[axis], loc)?,
+                im.const_i64(&[step], loc)?,
+            ];
+            let seg = im.segments(&[1, 1, 1, 1, 1]);
+            im.op1("graph.slice", ops, vec![("operandSegmentSizes", seg)], loc)
+        };
+        let transpose = |im: &mut Self, v: Value| {
+            let perm = im.i64_array(&[0, 2, 1, 3, 4]);
+            im.op1("graph.transpose", vec![v], vec![("perm", perm)], loc)
+        };
+        let mut sum: Option<Value> = None;
+        for k in 0..kd {
+            let start = k * dilations[0];
+            let depths = slice(
+                self,
+                padded,
+                2,
+                start,
+                start + (od - 1) * strides[0] + 1,
+                strides[0],
+            )?;
+            let folded = transpose(self, depths)?;
+            let shape = self.const_i64(&[n * od, c, h, wd], loc)?;
+            let folded = self.reshape(folded, shape, loc)?;
+            let wk = slice(self, w, 2, k, k + 1, 1)?;
+            let wshape = self.const_i64(&[m, ws[1], kh, kw], loc)?;
+            let wk = self.reshape(wk, wshape, loc)?;
+            let props = vec![
+                ("strides", self.i64_array(&strides[1..])),
+                (
+                    "pads",
+                    self.i64_array(&[pads[1], pads[2], pads[4], pads[5]]),
+                ),
+                ("dilations", self.i64_array(&dilations[1..])),
+                ("group", self.i64_attr(group)),
+            ];
+            let y = self.op1("graph.conv2d", vec![folded, wk], props, loc)?;
+            sum = Some(match sum {
+                None => y,
+                Some(acc) => self.bin("graph.add", acc, y, loc)?,
+            });
+        }
+        let sum = sum.ok_or("has an empty kernel")?;
+        let shape = self.const_i64(&[n, od, m, oh, ow], loc)?;
+        let unfolded = self.reshape(sum, shape, loc)?;
+        let y = transpose(self, unfolded)?;
+        match bias {
+            Some(b) => {
+                let b = self.unsqueeze(b, &[1, 2, 3], loc)?;
+                Ok(vec![self.bin("graph.add", y, b, loc)?])
+            }
+            None => Ok(vec![y]),
+        }
+    }
+}
