@@ -193,7 +193,8 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
         passes.push(
             PassSpec::new("convert-kernel-to-nvptx")
                 .option("sm", sm, 90)
-                .option("num-warps", g.num_warps, 0),
+                .option("num-warps", g.num_warps, 0)
+                .option("ptx", g.ptx_version.0 * 10 + g.ptx_version.1, 88),
         );
     }
 

@@ -6,7 +6,9 @@
 //! ONNX's tolerances; `support/onnx_case.rs`); and `light/`, the model-zoo
 //! architectures at opset 9 with constant weights (`light_<name>.onnx` and
 //! `light_<name>_output_0.pb`), run on the input onnx's runner makes for
-//! them (`arange(n) / n` in the input's shape, unknown sizes 1).
+//! them (`arange(n) / n` in the input's shape, unknown sizes 1), and again
+//! with seeded random weights against onnxruntime (rtol 1e-3, atol 1e-4),
+//! since constant weights make every output element the same.
 //!
 //! The outcome of every test is recorded in `test/onnx/model-tests.expected`
 //! (`suite/test pass`, `fail: why` or `skip: why`): a test that passed there
@@ -34,11 +36,65 @@ use strata_runtime::interp::{lookup_function, run_function};
 use strata_runtime::kernels::allclose;
 use strata_runtime::{DType, Tensor};
 
-/// A `light/` model: imported, run on onnx's made-up input, compared with
-/// its output file.
+/// A `light/` model: imported, run on onnx's made-up input and compared
+/// with its output file; then, since its constant weights make every
+/// output element the same, with seeded random weights against
+/// onnxruntime (`scripts/randomize-weights.py`).
 fn run_light(model_path: &Path) -> Outcome {
     let stem = model_path.with_extension("");
     let expected_path = PathBuf::from(format!("{}_output_0.pb", stem.display()));
+    let mut ctx = strata_ir::Context::new();
+    let expected = match read_tensor(&mut ctx, &expected_path) {
+        Ok(t) => t,
+        Err(o) => return o,
+    };
+    let shipped = run_light_model(model_path, None, &expected, ONNX);
+    if shipped != Outcome::Pass {
+        return shipped;
+    }
+    let name = stem
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let out = root().join("target/light-random").join(&name);
+    let python = root().join(".local/onnx-venv/bin/python");
+    let made = std::process::Command::new(&python)
+        .arg(root().join("scripts/randomize-weights.py"))
+        .arg(model_path)
+        .arg("0")
+        .arg(&out)
+        .output();
+    match made {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => {
+            return Outcome::Fail(format!(
+                "randomize-weights.py: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            ))
+        }
+        Err(e) => return Outcome::Fail(format!("{}: {e}", python.display())),
+    }
+    let load = |f: &str| strata_runtime::npy::load(&out.join(f)).map_err(|e| e.to_string());
+    let (input, reference) = match (load("input_0.npy"), load("output_0.npy")) {
+        (Ok(i), Ok(r)) => (i, r),
+        (Err(e), _) | (_, Err(e)) => return Outcome::Fail(e),
+    };
+    // The real-model tolerance (issue 14): rtol 1e-3, atol 1e-4.
+    let tol = strata_runtime::kernels::Tolerance::new(1e-3, 1e-4);
+    match run_light_model(&out.join("model.onnx"), Some(vec![input]), &reference, tol) {
+        Outcome::Fail(m) => Outcome::Fail(format!("with random weights, against onnxruntime: {m}")),
+        other => other,
+    }
+}
+
+/// Import `model_path`, run it on `inputs` (or onnx's made-up ones) and
+/// compare its first output with `expected`.
+fn run_light_model(
+    model_path: &Path,
+    inputs: Option<Vec<Tensor>>,
+    expected: &Tensor,
+    tol: strata_runtime::kernels::Tolerance,
+) -> Outcome {
     let Ok(bytes) = std::fs::read(model_path) else {
         return Outcome::Fail("cannot read the model".into());
     };
@@ -60,6 +116,23 @@ fn run_light(model_path: &Path) -> Outcome {
     let Some(func) = lookup_function(&ctx, module, "main") else {
         return Outcome::Fail("no @main".into());
     };
+    let inputs = inputs.unwrap_or_else(|| made_up_inputs(&model));
+    let outputs = match run_function(&ctx, func, inputs) {
+        Ok(o) => o,
+        Err(e) => return Outcome::Fail(format!("run: {e}")),
+    };
+    match outputs.first().map(|y| allclose(y, expected, tol)) {
+        Some(Ok(())) => Outcome::Pass,
+        Some(Err(m)) => Outcome::Fail(format!("output #0: {m}")),
+        None => Outcome::Fail("no output".into()),
+    }
+}
+
+/// onnx's runner's inputs for a `light/` model: `arange(n) / n` in each
+/// input's shape (unknown sizes 1), in f32.
+fn made_up_inputs(model: &strata_onnx::proto::ModelProto) -> Vec<Tensor> {
+    use strata_onnx::proto::tensor_shape_proto::dimension::Value as DimValue;
+    use strata_onnx::proto::type_proto::Value as TypeValue;
     let graph = model.graph.clone().unwrap_or_default();
     let weights: Vec<&str> = graph.initializer.iter().map(|t| t.name()).collect();
     let mut inputs = Vec::new();
@@ -68,38 +141,27 @@ fn run_light(model_path: &Path) -> Outcome {
             .r#type
             .as_ref()
             .and_then(|t| match &t.value {
-                Some(strata_onnx::proto::type_proto::Value::TensorType(tt)) => tt.shape.clone(),
+                Some(TypeValue::TensorType(tt)) => tt.shape.clone(),
                 _ => None,
             })
             .map(|s| {
                 s.dim
                     .iter()
                     .map(|d| match d.value {
-                        Some(
-                            strata_onnx::proto::tensor_shape_proto::dimension::Value::DimValue(v),
-                        ) => v.max(0) as usize,
+                        Some(DimValue::DimValue(v)) => v.max(0) as usize,
                         _ => 1,
                     })
                     .collect()
             })
             .unwrap_or_default();
         let n: usize = dims.iter().product();
-        let values: Vec<f64> = (0..n).map(|i| (i as f32 / n as f32) as f64).collect();
+        // As NumPy computes it: in f64, rounded to f32.
+        let values: Vec<f64> = (0..n)
+            .map(|i| f64::from((i as f64 / n as f64) as f32))
+            .collect();
         inputs.push(Tensor::from_f64_vec(DType::F32, &dims, &values));
     }
-    let expected = match read_tensor(&mut ctx, &expected_path) {
-        Ok(t) => t,
-        Err(o) => return o,
-    };
-    let outputs = match run_function(&ctx, func, inputs) {
-        Ok(o) => o,
-        Err(e) => return Outcome::Fail(format!("run: {e}")),
-    };
-    match outputs.first().map(|y| allclose(y, &expected, ONNX)) {
-        Some(Ok(())) => Outcome::Pass,
-        Some(Err(m)) => Outcome::Fail(format!("output #0: {m}")),
-        None => Outcome::Fail("no output".into()),
-    }
+    inputs
 }
 
 /// The suites, directories of `onnx/backend/test/data/`.

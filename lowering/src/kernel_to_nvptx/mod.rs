@@ -57,6 +57,12 @@ pub(crate) struct ConvertKernelToNvptx {
     )]
     num_warps: i64,
     #[option(
+        name = "ptx",
+        default = 0,
+        description = "The PTX ISA version as major * 10 + minor (78: PTX 7.8), from 70 to 88 (78 or later for sm_90); 0: the translation's default (8.8)"
+    )]
+    ptx: i64,
+    #[option(
         name = "max-unroll",
         default = 64,
         description = "The most elements per thread a store or loop-carried tile is unrolled to"
@@ -93,10 +99,22 @@ impl Pass for ConvertKernelToNvptx {
                 ),
             ));
         }
+        let min_ptx = if self.sm == 90 { 78 } else { 70 };
+        if self.ptx != 0 && !(min_ptx..=88).contains(&self.ptx) {
+            return Err(Diagnostic::op_error(
+                ctx,
+                root,
+                format!(
+                    "convert-kernel-to-nvptx: ptx {}: expected {min_ptx} to 88 for {target} (major * 10 + minor)",
+                    self.ptx
+                ),
+            ));
+        }
         let kernels = crate::kernel_to_host::kernel_funcs(ctx, root);
         if kernels.is_empty() {
             return Ok(());
         }
+        check_offsets(ctx, root)?;
         // A GPU form made before (the pass run again) is replaced.
         let old = gpu_modules(ctx, root);
         for m in old {
@@ -106,6 +124,11 @@ impl Pass for ConvertKernelToNvptx {
         let gpu = strata_ir::ModuleOp::build(ctx, loc, Some("gpu"));
         let t = ctx.string_attr(target);
         ctx.set_op_attr(gpu.op(), "nvptx.target", t);
+        if self.ptx != 0 {
+            let i64t = ctx.integer_type(64);
+            let v = ctx.integer_attr(i64t, i128::from(self.ptx));
+            ctx.set_op_attr(gpu.op(), "nvptx.ptx_version", v);
+        }
         let mut converted = 0;
         for k in kernels {
             let warps = if self.num_warps > 0 {
@@ -133,6 +156,31 @@ impl Pass for ConvertKernelToNvptx {
         );
         Ok(())
     }
+}
+
+/// The GPU form indexes a buffer with 32-bit element offsets: every buffer
+/// a kernel is launched on must have fewer than 2^31 elements.
+fn check_offsets(ctx: &Context, root: Operation) -> Result<(), Diagnostic> {
+    for op in ctx.nested_ops(root, strata_ir::WalkOrder::PreOrder) {
+        if ctx.op_name_str(op) != "kernel.launch" {
+            continue;
+        }
+        for v in ctx.operands(op) {
+            if let strata_ir::TypeKind::MemRef { shape, .. } = ctx.type_kind(ctx.value_type(v)) {
+                let n = strata_ir::types::num_elements(shape);
+                if n > i32::MAX as u64 {
+                    return Err(Diagnostic::op_error(
+                        ctx,
+                        op,
+                        format!(
+                            "launches a kernel on a buffer of {n} elements: the GPU form indexes buffers with 32-bit offsets (at most 2^31 - 1 elements)"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The modules directly in `root` that hold GPU kernels (an

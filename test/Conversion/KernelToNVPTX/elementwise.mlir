@@ -6,6 +6,10 @@
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx | FileCheck %s
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx="sm=80 num-warps=1" | FileCheck %s --check-prefix=WARP
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx | strata-translate --split-input-file --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx=ptx=78 | FileCheck %s --check-prefix=PTX78
+// RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx=ptx=78 | strata-translate --split-input-file --emit=ptx | FileCheck %s --check-prefix=PTX78-TEXT
+// PTX78: module @gpu attributes {nvptx.ptx_version = 78 : i64, nvptx.target = "sm_90"}
+// PTX78-TEXT: .version 7.8
 
 // 256 elements over 128 threads: two per thread, both always inside the
 // tile (no bounds guard).
