@@ -267,8 +267,15 @@ fn join(ctx: &Context, g: &Group, op: Operation) -> Option<Kind> {
     }
 }
 
-/// The inputs a `tensor.map` gathers (reads whole, by `tensor.extract`).
+/// The inputs a `tensor.map` gathers (reads whole, by `tensor.extract`),
+/// and a `tensor.contract`'s operands: inputs of the fusion even when
+/// they are splat constants.
 fn gathered_operands(ctx: &Context, op: Operation) -> Vec<Value> {
+    // A contraction reads its operands by tiles from its kernel's
+    // parameters: a constant operand stays an input, as a gathered one does.
+    if ctx.op_name_str(op) == "tensor.contract" {
+        return ctx.operands(op).collect();
+    }
     if ctx.op_name_str(op) != MapOp::NAME {
         return Vec::new();
     }

@@ -87,9 +87,10 @@
 
 // BAD: tensor-fuse: need 1 <= min-ops <= max-ops, got 3 and 2
 
-// Over all the chunks: softmax, mm, two_contractions and late_use.
-// STATS: (S) 4 num-groups
-// STATS: (S) 10 num-fused-ops
+// Over all the chunks: softmax, mm, two_contractions, late_use and
+// constant_operand.
+// STATS: (S) 5 num-groups
+// STATS: (S) 12 num-fused-ops
 
 func.func @softmax(%x: tensor<5x100xf32>) -> tensor<5x100xf32> {
   %m = tensor.reduce ins(%x : tensor<5x100xf32>) dims [1] init(0xFF800000 : f32) {
@@ -190,4 +191,28 @@ func.func @other_domain(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
     tensor.yield %p : f32
   } : tensor<8x4xf32>
   return %b : tensor<8x4xf32>
+}
+
+// -----
+
+// A splat constant that a contraction reads stays an input of the fusion
+// (the kernel reads a contraction's operands by tiles from its parameters);
+// the one the epilogue reads is copied in.
+// CHECK-LABEL: func.func @constant_operand(
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<3x4xf32>
+// CHECK-NEXT:    arith.constant dense<1.000000e+00>
+// CHECK-NEXT:    %{{.*}} = tensor.fusion ins(%[[Z]], %arg0 : tensor<3x4xf32>, tensor<4x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[ZA:.*]]: tensor<3x4xf32>, %[[R:.*]]: tensor<4x4xf32>):
+// CHECK-NEXT:      arith.constant dense<1.000000e+00> : tensor<3x4xf32>
+// CHECK-NEXT:      tensor.contract ins(%[[ZA]], %[[R]] :
+func.func @constant_operand(%r: tensor<4x4xf32>) -> tensor<3x4xf32> {
+  %zero = arith.constant dense<0.0> : tensor<3x4xf32>
+  %one = arith.constant dense<1.0> : tensor<3x4xf32>
+  %mm = tensor.contract ins(%zero, %r : tensor<3x4xf32>, tensor<4x4xf32>) maps [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] : tensor<3x4xf32>
+  %y = tensor.map ins(%mm, %one : tensor<3x4xf32>, tensor<3x4xf32>) maps [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tensor.yield %s : f32
+  } : tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
 }

@@ -56,4 +56,18 @@ impl Attrs<'_> {
             })
             .map(|a| String::from_utf8_lossy(a.s()).into_owned())
     }
+
+    pub(super) fn strings(&self, name: &str) -> Option<Vec<String>> {
+        self.get(name)
+            .filter(|a| {
+                a.r#type
+                    .is_none_or(|t| t == AttributeType::Strings as i32 || t == 0)
+            })
+            .map(|a| {
+                a.strings
+                    .iter()
+                    .map(|s| String::from_utf8_lossy(s).into_owned())
+                    .collect()
+            })
+    }
 }

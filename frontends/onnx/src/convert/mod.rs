@@ -35,6 +35,7 @@ mod nn;
 mod norm;
 mod opset;
 mod quantize;
+mod recurrent;
 mod reduce;
 mod resample;
 mod shape;
@@ -406,6 +407,7 @@ const FAMILIES: &[&[(&str, Convert)]] = &[
     signal::OPS,
     loss::OPS,
     einsum::OPS,
+    recurrent::OPS,
 ];
 
 /// Every op type with its rule: the one-to-one tables, then the families'.

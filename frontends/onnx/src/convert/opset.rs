@@ -37,6 +37,8 @@ pub(super) fn min_opset(op: &str) -> i64 {
         // Scatter (deprecated at 11) is ScatterElements without reduction.
         "Scatter" => 9,
         "Tan" => 7,
+        // `layout` (14) is read by name, its default the older behavior.
+        "RNN" | "GRU" | "LSTM" => 7,
         "Acosh"
         | "Asinh"
         | "Atanh"
