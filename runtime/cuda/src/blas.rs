@@ -124,8 +124,12 @@ pub fn blas_calls(g: &Gemm) -> Result<Vec<BlasCall>, String> {
     let mut d = dims.len();
     while d >= 2 {
         let (inner, outer) = (dims[d - 1], dims[d - 2]);
-        if (0..3).all(|o| outer.1[o] == inner.1[o] * inner.0) {
-            dims[d - 2] = (outer.0 * inner.0, inner.1);
+        if (0..3).all(|o| Some(outer.1[o]) == inner.1[o].checked_mul(inner.0)) {
+            let merged = outer
+                .0
+                .checked_mul(inner.0)
+                .ok_or("a batch too large to count")?;
+            dims[d - 2] = (merged, inner.1);
             dims.remove(d - 1);
         }
         d -= 1;
@@ -137,7 +141,11 @@ pub fn blas_calls(g: &Gemm) -> Result<Vec<BlasCall>, String> {
         Some((&last, rest)) => (last, rest.to_vec()),
         None => ((1, [0; 3]), Vec::new()),
     };
-    let outer_count: i64 = outer.iter().map(|(s, _)| *s).product();
+    let outer_count = outer
+        .iter()
+        .try_fold(1i64, |n, (s, _)| n.checked_mul(*s))
+        .filter(|&n| n <= 1 << 20)
+        .ok_or("more than 2^20 batches of separate calls")?;
     let operand = |mat: Mat, ld: i64, base: [i64; 3]| -> Result<BlasOperand, String> {
         Ok(BlasOperand {
             buffer: mat.buffer,

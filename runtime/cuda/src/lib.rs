@@ -101,7 +101,10 @@ pub fn probe(ordinal: usize) -> Result<DeviceInfo, CudaError> {
     let found = std::panic::catch_unwind(|| -> Result<DeviceInfo, CudaError> {
         use cudarc::driver::result;
         result::init().map_err(|e| CudaError::NoDevice(format!("cuInit failed: {e}")))?;
-        let count = result::device::get_count()?;
+        let no_device = |what: &str, e: cudarc::driver::DriverError| {
+            CudaError::NoDevice(format!("{what} failed: {e}"))
+        };
+        let count = result::device::get_count().map_err(|e| no_device("cuDeviceGetCount", e))?;
         if count <= 0 {
             return Err(CudaError::NoDevice("the driver reports no devices".into()));
         }
@@ -110,8 +113,8 @@ pub fn probe(ordinal: usize) -> Result<DeviceInfo, CudaError> {
                 "device {ordinal} asked for, the driver reports {count}"
             )));
         }
-        let dev = result::device::get(ordinal as i32)?;
-        let name = result::device::get_name(dev)?;
+        let dev = result::device::get(ordinal as i32).map_err(|e| no_device("cuDeviceGet", e))?;
+        let name = result::device::get_name(dev).map_err(|e| no_device("cuDeviceGetName", e))?;
         use cudarc::driver::sys::CUdevice_attribute as A;
         // SAFETY: `dev` is a device the driver returned.
         let (major, minor, memory_bytes) = unsafe {

@@ -140,8 +140,9 @@ impl Blas {
                 "the plan has library matrix products, and libcublas.so was not found (put its directory on LD_LIBRARY_PATH, or compile with a recipe that generates the products)".into(),
             ));
         }
-        let handle = cudarc::cublas::result::create_handle().map_err(err)?;
+        // The workspace first: a failed allocation then leaks no handle.
         let workspace = DeviceBuffer::new(BLAS_WORKSPACE_BYTES)?;
+        let handle = cudarc::cublas::result::create_handle().map_err(err)?;
         let blas = Blas {
             handle,
             _workspace: workspace,
@@ -361,6 +362,9 @@ impl CudaModel {
             steps.push(work);
             names.push(step.name.clone());
         }
+        // The zeroing and the constants' copies ran on the NULL stream,
+        // which the model's (non-blocking) stream does not wait for.
+        ctx.synchronize()?;
         Ok(CudaModel {
             graph: None,
             steps,
@@ -521,12 +525,17 @@ impl CudaModel {
         if self.graph.is_some() {
             return Ok(());
         }
+        // One plain run first: cuBLAS and lazily loaded kernels initialize
+        // outside the capture (inside it they may invalidate it).
+        self.launch()?;
+        self.stream.synchronize()?;
         self.stream
             .begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)?;
         let launched = self.launch();
-        let graph = self.stream.end_capture(sys::CUgraphInstantiate_flags(0))?;
+        let graph = self.stream.end_capture(sys::CUgraphInstantiate_flags(0));
+        // A failed launch invalidates the capture: report the launch's error.
         launched?;
-        self.graph = graph;
+        self.graph = graph?;
         Ok(())
     }
 
@@ -566,6 +575,15 @@ impl CudaModel {
             times.device_ms.push(f64::from(start.elapsed_ms(&end)?));
         }
         Ok(times)
+    }
+}
+
+impl Drop for CudaModel {
+    fn drop(&mut self) {
+        // The fields' drops (modules, buffers, cuBLAS) run after this with
+        // the model's context current and its work finished.
+        let _ = self.ctx.bind_to_thread();
+        let _ = self.stream.synchronize();
     }
 }
 

@@ -196,6 +196,14 @@ fn run(
         model.run(&inputs)
     }
     .map_err(cuda_error(path))?;
+    if outputs.len() != artifact.manifest.outputs.len() {
+        return Err(Error::Message(format!(
+            "{}: error: the plan returned {} outputs, the manifest lists {}",
+            path.display(),
+            outputs.len(),
+            artifact.manifest.outputs.len()
+        )));
+    }
     for (i, (t, spec)) in outputs.iter().zip(&artifact.manifest.outputs).enumerate() {
         println!("{}: {} {:?}", spec.name, t.dtype(), t.shape());
         if let Some(dir) = output_dir {
@@ -239,6 +247,13 @@ fn compare(
     tol: (Option<f64>, Option<f64>),
 ) -> Vec<String> {
     let mut out = Vec::new();
+    if outputs.len() != expected.len() {
+        out.push(format!(
+            "{} outputs, {} expected",
+            outputs.len(),
+            expected.len()
+        ));
+    }
     for (i, (t, e)) in outputs.iter().zip(expected).enumerate() {
         let by_dtype = Tolerance::for_dtype(e.dtype());
         let tol = Tolerance::new(

@@ -35,8 +35,9 @@ fn same_since(op: &str) -> Option<i64> {
         "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "Flatten" | "Gather" | "MatMul"
         | "ArgMax" | "ArgMin" | "ReduceL1" | "ReduceL2" | "ReduceLogSumExp" | "ReduceMax"
         | "ReduceMean" | "ReduceMin" | "ReduceProd" | "ReduceSum" | "ReduceSumSquare"
-        | "Squeeze" | "Unsqueeze" | "GlobalAveragePool" | "LpPool" | "GlobalMaxPool"
-        | "Transpose" | "Tile" | "Expand" => 1,
+        | "Squeeze" | "Unsqueeze" | "GlobalAveragePool" | "GlobalMaxPool" | "Transpose" => 1,
+        // `p` an int from 2 (a float at 1).
+        "LpPool" => 2,
         // `split` an attribute from 2 (an input at 1).
         "Split" => 2,
         // `axis` required from 4 (optional, default 1, before).
@@ -47,6 +48,8 @@ fn same_since(op: &str) -> Option<i64> {
         "Dropout" => 6,
         // `broadcast` on C before 7: unidirectional either way.
         "Gemm" => 6,
+        // Unidirectional broadcasting of the slope from 7 (per channel before).
+        "PRelu" => 7,
         "LeakyRelu"
         | "Elu"
         | "Selu"
@@ -119,7 +122,7 @@ impl Importer<'_> {
                 let node = self.with_inputs(node, &[pads, value], &["pads", "value"]);
                 return self.convert_node(&node, loc);
             }
-            "PRelu" if opset >= 6 => {
+            "PRelu" if opset < 7 => {
                 // Before 7 a 1-D slope of the channel count is per channel
                 // (axis 1), not aligned at the end as broadcasting would.
                 let (x, slope) = (self.req(node, 0)?, self.req(node, 1)?);

@@ -492,6 +492,13 @@ fn activations(kind: Kind, a: &Attrs, directions: usize) -> Res<Vec<Vec<Act>>> {
                 .collect()
         }
     };
+    // RNN's schema default spells two activations even for one direction.
+    let names = if kind == Kind::Rnn && directions == 1 && names.len() == 2 && names[0] == names[1]
+    {
+        names[..1].to_vec()
+    } else {
+        names
+    };
     if names.len() != per * directions {
         return Err(format!(
             "has {} activations, expected {}",
