@@ -9,9 +9,10 @@
 //! constants it read are erased when nothing else uses them. The values
 //! are computed by the context's constant evaluator (the runtime installs
 //! the reference interpreter); without one only `graph.shape_of` and
-//! `graph.size` of static tensors fold.
+//! `graph.size` of static tensors fold. A `graph.if` whose condition is
+//! (or has become) a constant is replaced by its taken branch.
 
-use strata_dialects::graph::fold::{build_constant, constant_results};
+use strata_dialects::graph::fold::{build_constant, constant_results, static_if_branch};
 use strata_ir::pass::{Pass, Statistics};
 use strata_ir::{pass, Attribute, Context, Diagnostic, Operation, WalkOrder};
 
@@ -38,8 +39,35 @@ impl Pass for GraphFoldConstants {
     ) -> Result<(), Diagnostic> {
         let limit = usize::try_from(self.max_elements).unwrap_or(0);
         let mut folded = 0;
+        // The ops of the branches not taken, erased with their `graph.if`.
+        let mut erased = std::collections::HashSet::new();
         for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
-            if ctx.op_parent_block(op).is_none() || !ctx.op_name_str(op).starts_with("graph.") {
+            if ctx.op_parent_block(op).is_none()
+                || erased.contains(&op)
+                || !ctx.op_name_str(op).starts_with("graph.")
+            {
+                continue;
+            }
+            if ctx.op_name_str(op) == "graph.if" {
+                // The taken branch's ops come next in the walk, where they
+                // fold in turn; the other branch's are erased with the op.
+                if let Some((body, yielded)) = static_if_branch(ctx, op) {
+                    for inner in body {
+                        ctx.detach_op(inner);
+                        ctx.insert_op_before(op, inner);
+                    }
+                    let results: Vec<_> = ctx.results(op).collect();
+                    for (r, y) in results.into_iter().zip(yielded) {
+                        ctx.replace_all_uses_with(r, y);
+                    }
+                    let cond = ctx.defining_op(ctx.operand(op, 0));
+                    erased.extend(ctx.nested_ops(op, WalkOrder::PreOrder));
+                    ctx.erase_op(op);
+                    if let Some(c) = cond.filter(|&c| ctx.results(c).all(|r| ctx.use_empty(r))) {
+                        ctx.erase_op(c);
+                    }
+                    folded += 1;
+                }
                 continue;
             }
             let consts: Vec<Option<Attribute>> =

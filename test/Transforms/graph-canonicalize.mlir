@@ -1,7 +1,8 @@
 // REQUIRES: strata-opt
 // Graph-level folds and canonicalizations: no-op reshapes, casts, expands,
 // identities and identity transposes fold away; transposes and reshapes
-// compose; `shape_of` and `size` of static tensors fold to constants.
+// compose; `shape_of` and `size` of static tensors fold to constants;
+// `graph.if` on a constant condition becomes its taken branch.
 // RUN: strata-opt %s --split-input-file --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @no_ops
@@ -59,4 +60,35 @@ func.func @constant_operands(%x: tensor<2x3x4xf32>) -> tensor<3xi64> {
   %shape = graph.shape_of %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
   %abs = graph.abs %shape : (tensor<3xi64>) -> tensor<3xi64>
   return %abs : tensor<3xi64>
+}
+
+// -----
+
+// `graph.if` on a constant condition becomes the taken branch; a result
+// the branch gives a more precise type is replaced where only graph ops
+// use it, and kept where the function returns it.
+// CHECK-LABEL: func.func @static_if
+// CHECK-SAME: (%[[X:.*]]: tensor<3xf32>)
+// CHECK-NEXT: graph.constant dense<false>
+// CHECK-NEXT: %[[D:.*]] = graph.add %[[X]], %[[X]]
+// CHECK-NEXT: %[[N:.*]] = graph.neg %[[D]] : (tensor<3xf32>) -> tensor<?xf32>
+// CHECK-NEXT: %[[K:.*]] = graph.if
+// CHECK: return %[[N]], %[[K]]
+func.func @static_if(%x: tensor<3xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %true = graph.constant dense<true> : tensor<i1>
+  %false = graph.constant dense<false> : tensor<i1>
+  %r = graph.if %true : tensor<i1> -> (tensor<?xf32>) {
+    %d = graph.add %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    graph.yield %d : tensor<3xf32>
+  } else {
+    graph.yield %x : tensor<3xf32>
+  }
+  %n = graph.neg %r : (tensor<?xf32>) -> tensor<?xf32>
+  %kept = graph.if %false : tensor<i1> -> (tensor<?xf32>) {
+    graph.yield %x : tensor<3xf32>
+  } else {
+    %d = graph.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    graph.yield %d : tensor<3xf32>
+  }
+  return %n, %kept : tensor<?xf32>, tensor<?xf32>
 }

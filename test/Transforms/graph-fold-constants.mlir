@@ -63,3 +63,37 @@ func.func @partly_constant(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>) 
   %a = graph.add %x, %c : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
   return %a, %n : tensor<2xi64>, tensor<2xi64>
 }
+
+// -----
+
+// A graph.if whose condition folds (the size of a static tensor compared
+// with a constant) becomes its taken branch, whose ops fold in turn.
+// CHECK-LABEL: func.func @computed_if
+// CHECK-SAME: (%[[X:.*]]: tensor<4xi64>)
+// CHECK-NEXT: %[[N:.*]] = graph.neg %[[X]] : (tensor<4xi64>) -> tensor<?xi64>
+// CHECK-NEXT: %[[Y:.*]] = graph.constant dense<[2, 3, 4, 5]> : tensor<4xi64>
+// CHECK-NEXT: return %[[N]], %[[Y]]
+func.func @computed_if(%x: tensor<4xi64>) -> (tensor<?xi64>, tensor<4xi64>) {
+  %three = graph.constant dense<3> : tensor<i64>
+  %four = graph.constant dense<4> : tensor<i64>
+  %base = graph.constant dense<[1, 2, 3, 4]> : tensor<4xi64>
+  %n = graph.size %x : (tensor<4xi64>) -> tensor<i64>
+  %c = graph.equal %n, %three : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %r = graph.if %c : tensor<i1> -> (tensor<?xi64>) {
+    %one = graph.constant dense<1> : tensor<i64>
+    %y = graph.add %x, %one : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+    graph.yield %y : tensor<4xi64>
+  } else {
+    graph.yield %x : tensor<4xi64>
+  }
+  %s = graph.neg %r : (tensor<?xi64>) -> tensor<?xi64>
+  %c4 = graph.equal %n, %four : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %k = graph.if %c4 : tensor<i1> -> (tensor<4xi64>) {
+    %one = graph.constant dense<1> : tensor<i64>
+    %y = graph.add %base, %one : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+    graph.yield %y : tensor<4xi64>
+  } else {
+    graph.yield %base : tensor<4xi64>
+  }
+  return %s, %k : tensor<?xi64>, tensor<4xi64>
+}

@@ -8,6 +8,7 @@
 //!   permutation (`graph.transpose` canonicalization), and
 //!   `reshape(reshape(x, s), t)` the outer reshape of `x` when `t` does not
 //!   copy dimensions (`0`) from the inner result.
+//! - `graph.if` on a constant condition becomes the taken branch's ops.
 //!
 //! Ops whose operands are all constants are not folded here: the
 //! `graph-fold-constants` pass evaluates them ([`constant_results`]) with
@@ -283,5 +284,52 @@ fn compose_reshapes(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
         return false;
     };
     rewriter.modify_op_in_place(op, |ctx| ctx.set_operand(op, 0, inner_input));
+    true
+}
+
+/// The canonicalization patterns of `graph.if`.
+pub(super) fn if_patterns(patterns: &mut RewritePatternSet) {
+    patterns.add(FnPattern::new(
+        "graph.if",
+        "RemoveStaticCondition",
+        remove_static_condition,
+    ));
+}
+
+/// The taken branch of a `graph.if` on a constant condition: its ops but
+/// the terminator, and the values it yields; `None` when the condition
+/// is not a constant, or a result the branch gives a more precise type is
+/// used by other than `graph` ops (they take any compatible type; a
+/// `func.return` does not).
+pub fn static_if_branch(ctx: &mut Context, op: Operation) -> Option<(Vec<Operation>, Vec<Value>)> {
+    let cond = ctx.operand(op, 0);
+    let attr = strata_ir::rewrite::constant_value(ctx, cond)?;
+    let &[value] = super::infer::int_elements(ctx, attr)?.as_slice() else {
+        return None;
+    };
+    let taken = ctx.op_regions(op).get(if value != 0 { 0 } else { 1 });
+    let block = taken.and_then(|&r| ctx.region_entry_block(r))?;
+    let ops: Vec<Operation> = ctx.block_ops(block).collect();
+    let (&terminator, body) = ops.split_last()?;
+    let yielded: Vec<Value> = ctx.operands(terminator).collect();
+    let replaceable = ctx.results(op).zip(&yielded).all(|(r, &y)| {
+        ctx.value_type(r) == ctx.value_type(y)
+            || ctx
+                .uses(r)
+                .all(|u| ctx.op_name_str(u.op).starts_with("graph."))
+    });
+    replaceable.then(|| (body.to_vec(), yielded))
+}
+
+/// `graph.if` on a constant condition: the taken branch's ops replace it
+/// (as `scf.if`'s `RemoveStaticCondition`; see [`static_if_branch`]).
+fn remove_static_condition(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some((body, yielded)) = static_if_branch(rewriter.ctx_mut(), op) else {
+        return false;
+    };
+    for inner in body {
+        rewriter.move_op_before(inner, op);
+    }
+    rewriter.replace_op(op, &yielded);
     true
 }

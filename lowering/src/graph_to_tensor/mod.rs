@@ -20,6 +20,7 @@ mod scalar;
 mod structured;
 mod window;
 
+use strata_dialects::graph::infer::control::YIELD_PARENTS;
 use strata_dialects::tensor::MapOp;
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::pass::{Pass, PassRegistry, Statistics};
@@ -57,6 +58,7 @@ impl Pass for ConvertGraphToTensor {
             .nested_ops(op, WalkOrder::PreOrder)
             .into_iter()
             .filter(|&o| ctx.op_name_str(o).starts_with("graph."))
+            .filter(|&o| !inside_control_flow(ctx, o, op))
             .collect();
         let mut plans = Vec::new();
         let mut errors: Vec<Diagnostic> = Vec::new();
@@ -155,6 +157,12 @@ fn keep_declared_type(ctx: &mut Context, from: Value, to: Value) {
 /// The plan of one op, or why it does not lower (the text after
 /// `'graph.x' op`).
 fn plan_op(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
+    if YIELD_PARENTS.contains(&ctx.op_name_str(op)) {
+        return Err(
+            "is control flow, which cannot be lowered to tensor yet (run the model in eager mode)"
+                .into(),
+        );
+    }
     for v in ctx.operands(op).chain(ctx.results(op)).collect::<Vec<_>>() {
         static_type(ctx, v)?;
     }
@@ -168,6 +176,19 @@ fn plan_op(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
         return plan_custom(ctx, op);
     }
     Err("cannot be lowered to tensor yet".into())
+}
+
+/// Whether `o` is nested in a `graph` control-flow op below `root` (its
+/// regions are reported with the op, not op by op).
+fn inside_control_flow(ctx: &Context, o: Operation, root: Operation) -> bool {
+    let mut parent = ctx.op_parent_op(o);
+    while let Some(p) = parent.filter(|&p| p != root) {
+        if YIELD_PARENTS.contains(&ctx.op_name_str(p)) {
+            return true;
+        }
+        parent = ctx.op_parent_op(p);
+    }
+    false
 }
 
 /// `graph.custom` becomes `tensor.custom` (same name, version, config and

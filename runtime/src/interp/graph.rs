@@ -284,6 +284,7 @@ fn evaluators() -> &'static HashMap<&'static str, GraphEvalFn> {
 /// [`FloatScalarFn`](g::scalar::FloatScalarFn) its declaration names.
 pub fn has_reference_evaluation(ctx: &Context, op_name: &str) -> bool {
     evaluators().contains_key(op_name)
+        || super::graph_control::is_control_flow(op_name)
         || ctx
             .registry()
             .interface::<g::scalar::FloatScalarFn>(op_name)

@@ -11,8 +11,9 @@
 //! its own evaluation function in one table keyed by the ops' name
 //! constants (`graph`, with the neural-network ops in `graph_nn` and the
 //! shape and indexing ops in `graph_shape`; [`has_reference_evaluation`]
-//! says whether an op has one), `arith` and `math` are evaluated in
-//! `scalar`, `scf` in `scf`.
+//! says whether an op has one), the `graph` control flow in
+//! `graph_control`, `arith` and `math` are evaluated in `scalar`, `scf`
+//! in `scf`.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -27,6 +28,7 @@ use crate::kernels as k;
 use crate::{DType, KernelError, Tensor};
 
 mod graph;
+mod graph_control;
 mod graph_nn;
 mod graph_shape;
 mod scalar;
@@ -432,7 +434,7 @@ impl Interpreter<'_> {
                 .collect::<Result<_, _>>()?;
             let name = self.ctx.op_name_str(op);
             match name {
-                "func.return" | "scf.yield" | "scf.condition" | "tensor.yield" => {
+                "func.return" | "scf.yield" | "scf.condition" | "tensor.yield" | "graph.yield" => {
                     return Ok(Flow::Exit(
                         operands.into_iter().map(Rc::unwrap_or_clone).collect(),
                     ))
@@ -506,6 +508,9 @@ impl Interpreter<'_> {
         env: &Env,
     ) -> Result<Vec<Tensor>, InterpError> {
         let r = match name.split_once('.').map(|(d, _)| d) {
+            Some("graph") if graph_control::is_control_flow(name) => {
+                return self.eval_graph_control(op, name, x, env)
+            }
             Some("graph") => graph::eval(self.ctx, op, name, &x, self.limits),
             Some("arith") | Some("math") => self.eval_scalar(op, name, &x),
             Some("scf") => return self.eval_scf(op, name, x, env),

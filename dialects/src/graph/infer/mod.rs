@@ -23,6 +23,7 @@ use strata_ir::{Attribute, Context, Diagnostic, Operation, Type, Value};
 use super::custom::CustomOpRegistry;
 use super::shape::{shape_of, Dim, Shape};
 
+pub mod control;
 mod elementwise;
 mod indexing;
 mod nn;

@@ -9,7 +9,7 @@
 //!
 //! This module holds the type and attribute constraints the declarations
 //! share and `graph.custom`; the declarations themselves are grouped by op
-//! family in the submodules (`elementwise`, `nn`, `reduce`, `shape`,
+//! family in the submodules (`control`, `elementwise`, `nn`, `reduce`, `shape`,
 //! `indexing`, `resample`, `signal`), all re-exported here.
 
 use strata_ir::ods::constraints::{AnyAttr, I64Attr, StrAttr};
@@ -18,6 +18,7 @@ use strata_ir::{attr_constraint, op, type_constraint};
 
 use super::infer::{self, verify_shapes, ShapeFunction};
 
+mod control;
 mod elementwise;
 mod indexing;
 mod nn;
@@ -26,6 +27,7 @@ mod resample;
 mod shape;
 mod signal;
 
+pub use control::*;
 pub use elementwise::*;
 pub use indexing::*;
 pub use nn::*;

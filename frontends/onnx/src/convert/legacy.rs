@@ -99,6 +99,7 @@ impl Importer<'_> {
         }
         match op {
             "Softmax" | "LogSoftmax" | "Hardmax" => return self.softmax_legacy(node, &a, loc),
+            "Scan" if opset == 8 => return self.scan_v8(node, &a, loc),
             "BatchNormalization" if opset >= 6 => {
                 if a.int("spatial") == Some(0) {
                     return Err(ConvertError::unsupported(

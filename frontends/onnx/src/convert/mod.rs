@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 use strata_dialects::graph::shape::{shape_of, Dim, Shape};
 use strata_ir::{Attribute, Block, Context, Location, Operation, Type, Value};
 
-use crate::proto::{type_proto, ModelProto, NodeProto, ValueInfoProto};
+use crate::proto::{type_proto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
 use crate::tensor::{dtype_name, element_type, tensor_attr};
 use crate::{ConvertError, ImportError};
 
@@ -24,6 +24,7 @@ mod attention;
 mod attrs;
 mod build;
 mod constant;
+mod control;
 mod conv3d;
 mod custom;
 mod einsum;
@@ -139,23 +140,7 @@ impl<'c> Importer<'c> {
 
         // Every unsupported op type, before converting anything.
         let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (i, node) in graph.node.iter().enumerate() {
-            let default_domain = node.domain().is_empty() || node.domain() == "ai.onnx";
-            if !default_domain && self.custom_version(model, node).is_some() {
-                continue;
-            }
-            if !default_domain || !SUPPORTED_OPS.contains(&node.op_type()) {
-                let key = if default_domain {
-                    node.op_type().to_string()
-                } else {
-                    format!("{}:{}", node.domain(), node.op_type())
-                };
-                unsupported
-                    .entry(key)
-                    .or_default()
-                    .push(node_label(node, i));
-            }
-        }
+        self.find_unsupported(model, graph, "", &mut unsupported);
         if !unsupported.is_empty() {
             return Err(ImportError::Unsupported {
                 file: self.file.clone(),
@@ -197,24 +182,8 @@ impl<'c> Importer<'c> {
             })?;
             self.values.insert(init.name().to_string(), v);
         }
-        for (i, node) in graph.node.iter().enumerate() {
-            let label = node_label(node, i);
-            let loc_name = if node.name().is_empty() {
-                label.clone()
-            } else {
-                node.name().to_string()
-            };
-            let loc = self.ctx.name_loc(&loc_name, Some(file_loc));
-            let results = self.convert(node, loc).map_err(|e| {
-                let e = e.map_message(|m| format!("{} {m}", node.op_type()));
-                self.located(Some(&label), e)
-            })?;
-            for (name, value) in node.output.iter().zip(results) {
-                if !name.is_empty() {
-                    self.values.insert(name.clone(), value);
-                }
-            }
-        }
+        self.convert_nodes(&graph.node)
+            .map_err(|(label, e)| self.located(Some(&label), e))?;
 
         // Outputs, refined with the types the model declares for them.
         let mut outputs = Vec::new();
@@ -259,6 +228,63 @@ impl<'c> Importer<'c> {
         let module =
             self.create_with_regions("builtin.module", vec![], vec![module_region], file_loc);
         Ok(module)
+    }
+
+    /// Adds the op types of `graph`'s nodes (and of their subgraphs') that
+    /// the importer does not convert to `unsupported`, with the nodes'
+    /// labels (a subgraph's nodes prefixed by their node's label).
+    fn find_unsupported(
+        &self,
+        model: &ModelProto,
+        graph: &GraphProto,
+        prefix: &str,
+        unsupported: &mut BTreeMap<String, Vec<String>>,
+    ) {
+        for (i, node) in graph.node.iter().enumerate() {
+            let label = format!("{prefix}{}", node_label(node, i));
+            let default_domain = node.domain().is_empty() || node.domain() == "ai.onnx";
+            if !default_domain && self.custom_version(model, node).is_some() {
+                continue;
+            }
+            if !default_domain || !SUPPORTED_OPS.contains(&node.op_type()) {
+                let key = if default_domain {
+                    node.op_type().to_string()
+                } else {
+                    format!("{}:{}", node.domain(), node.op_type())
+                };
+                unsupported.entry(key).or_default().push(label.clone());
+            }
+            for attr in &node.attribute {
+                for g in attr.g.iter().chain(&attr.graphs) {
+                    self.find_unsupported(model, g, &format!("{label}/"), unsupported);
+                }
+            }
+        }
+    }
+
+    /// Converts `nodes` in order at the end of the current block, binding
+    /// their outputs' names; a failure is the node's label and the error.
+    fn convert_nodes(&mut self, nodes: &[NodeProto]) -> Result<(), (String, ConvertError)> {
+        let file_loc = self.ctx.file_line_col_loc(&self.file, 0, 0);
+        for (i, node) in nodes.iter().enumerate() {
+            let label = node_label(node, i);
+            let loc_name = if node.name().is_empty() {
+                label.clone()
+            } else {
+                node.name().to_string()
+            };
+            let loc = self.ctx.name_loc(&loc_name, Some(file_loc));
+            let results = self.convert(node, loc).map_err(|e| {
+                let e = e.map_message(|m| format!("{} {m}", node.op_type()));
+                (label.clone(), e)
+            })?;
+            for (name, value) in node.output.iter().zip(results) {
+                if !name.is_empty() {
+                    self.values.insert(name.clone(), value);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn name_attrs(&mut self, names: &[String]) -> Attribute {
@@ -312,9 +338,15 @@ impl<'c> Importer<'c> {
     }
 
     /// Gives `v` the more precise of its type and `declared`; a function
-    /// argument keeps its type (the function's signature fixes it).
+    /// argument keeps its type (the function's signature fixes it), and so
+    /// does a result of control flow (its type is what its regions yield,
+    /// which the declared type of one run may contradict: a branch not
+    /// taken for these shapes).
     fn refine_value(&mut self, v: Value, declared: Type) {
-        if self.ctx.defining_op(v).is_none() {
+        let Some(def) = self.ctx.defining_op(v) else {
+            return;
+        };
+        if !self.ctx.op_regions(def).is_empty() {
             return;
         }
         let current = self.ctx.value_type(v);
@@ -408,6 +440,7 @@ const FAMILIES: &[&[(&str, Convert)]] = &[
     loss::OPS,
     einsum::OPS,
     recurrent::OPS,
+    control::OPS,
 ];
 
 /// Every op type with its rule: the one-to-one tables, then the families'.

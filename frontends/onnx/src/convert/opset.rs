@@ -12,6 +12,11 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "Constant" | "GlobalAveragePool" | "GlobalMaxPool" | "Identity" | "Not" | "Shape"
         | "Size" | "Softplus" | "Transpose" => 1,
         "Reshape" => 5,
+        // If-11 and Loop-11 relaxed checks the importer does not make;
+        // sequences (13) and optionals (16) are other types.
+        "If" | "Loop" => 1,
+        // Scan-8 has a batch axis (`super::control`'s `scan_v8`).
+        "Scan" => 9,
         "Abs" | "Cast" | "Ceil" | "Elu" | "Exp" | "Floor" | "HardSigmoid" | "LeakyRelu" | "Log"
         | "Neg" | "Reciprocal" | "Relu" | "Sigmoid" | "Sqrt" | "Tanh" | "Tile" => 6,
         "Acos" | "Add" | "And" | "Asin" | "Atan" | "Cos" | "Div" | "Dropout" | "Equal"
