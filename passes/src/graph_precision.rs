@@ -17,7 +17,9 @@
 //! signature; then `cast(cast(x: f16, f32), f16)` (an exact round trip) is
 //! `x`, so a chain of converted ops passes `f16` from one to the next. Ops
 //! that only move data (reshape, transpose, slice, concat, ...) take what
-//! they are given: they are not cast themselves. Constants feeding the casts
+//! they are given: they are not cast themselves, nor is control flow
+//! (`graph.if`, `graph.loop`, `graph.scan`, whose bodies' ops are converted
+//! as any others). Constants feeding the casts
 //! fold to `f16` constants in `graph-fold-constants`.
 
 use strata_dialects::graph::shape::{shape_of, tensor_type};
@@ -55,6 +57,12 @@ const ACCUMULATING: &[&str] = &[
     "graph.cumsum",
     "graph.einsum",
 ];
+
+/// Control flow and its terminator: their types are their regions' (the
+/// ops inside are converted, with their results cast back to `f32`).
+fn is_control_flow(name: &str) -> bool {
+    name == "graph.yield" || strata_dialects::graph::infer::control::YIELD_PARENTS.contains(&name)
+}
 
 /// Ops that move or select data without arithmetic, or describe shapes,
 /// and ops whose float operands are parameters read as values: they are
@@ -180,7 +188,10 @@ impl Pass for GraphConvertPrecision {
             .into_iter()
             .filter(|&o| {
                 let name = ctx.op_name_str(o);
-                name.starts_with("graph.") && !MOVEMENT.contains(&name) && !keep.contains(&name)
+                name.starts_with("graph.")
+                    && !MOVEMENT.contains(&name)
+                    && !keep.contains(&name)
+                    && !is_control_flow(name)
             })
             .collect();
         let mut converted = 0u64;

@@ -300,7 +300,7 @@ pub(super) fn if_patterns(patterns: &mut RewritePatternSet) {
 /// the terminator, and the values it yields; `None` when the condition
 /// is not a constant, or a result the branch gives a more precise type is
 /// used by other than `graph` ops (they take any compatible type; a
-/// `func.return` does not).
+/// `func.return` or a `graph.yield` does not).
 pub fn static_if_branch(ctx: &mut Context, op: Operation) -> Option<(Vec<Operation>, Vec<Value>)> {
     let cond = ctx.operand(op, 0);
     let attr = strata_ir::rewrite::constant_value(ctx, cond)?;
@@ -312,11 +312,15 @@ pub fn static_if_branch(ctx: &mut Context, op: Operation) -> Option<(Vec<Operati
     let ops: Vec<Operation> = ctx.block_ops(block).collect();
     let (&terminator, body) = ops.split_last()?;
     let yielded: Vec<Value> = ctx.operands(terminator).collect();
+    // Users that re-infer from their operands take a more precise type; a
+    // `graph.yield` (whose parent's types are fixed) or a `func.return`
+    // does not.
     let replaceable = ctx.results(op).zip(&yielded).all(|(r, &y)| {
         ctx.value_type(r) == ctx.value_type(y)
-            || ctx
-                .uses(r)
-                .all(|u| ctx.op_name_str(u.op).starts_with("graph."))
+            || ctx.uses(r).all(|u| {
+                let name = ctx.op_name_str(u.op);
+                name.starts_with("graph.") && name != "graph.yield"
+            })
     });
     replaceable.then(|| (body.to_vec(), yielded))
 }

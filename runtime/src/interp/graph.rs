@@ -285,6 +285,8 @@ fn evaluators() -> &'static HashMap<&'static str, GraphEvalFn> {
 pub fn has_reference_evaluation(ctx: &Context, op_name: &str) -> bool {
     evaluators().contains_key(op_name)
         || super::graph_control::is_control_flow(op_name)
+        // The terminator of their regions (`run_block` ends at it).
+        || op_name == "graph.yield"
         || ctx
             .registry()
             .interface::<g::scalar::FloatScalarFn>(op_name)

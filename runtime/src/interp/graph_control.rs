@@ -139,7 +139,11 @@ impl Interpreter<'_> {
         let cond_dtype = c.dtype();
         let mut carried: Vec<Tensor> = x[2..].iter().map(|t| Tensor::clone(t)).collect();
         let n = carried.len();
-        let stacked_count = self.ctx.num_results(op) - n;
+        let stacked_count = self
+            .ctx
+            .num_results(op)
+            .checked_sub(n)
+            .ok_or_else(|| e(self, "has fewer results than carried values".into()))?;
         let mut stacked: Vec<Vec<Tensor>> = vec![Vec::new(); stacked_count];
         let mut i: i64 = 0;
         while i < max_trips && cond {
@@ -241,9 +245,13 @@ impl Interpreter<'_> {
             if attrs.output_reverse[j] {
                 parts.reverse();
             }
-            let rank = parts.first().map_or(0, Tensor::rank) as i64 + 1;
-            let axis = super::norm(attrs.output_axes[j], rank).map_err(|m| e(self, m))?;
             let empty = self.empty_result(op, attrs.states + j)?;
+            let Some(first) = parts.first() else {
+                results.push(empty);
+                continue;
+            };
+            let rank = first.rank() as i64 + 1;
+            let axis = super::norm(attrs.output_axes[j], rank).map_err(|m| e(self, m))?;
             results.push(stack(&parts, axis, || empty).map_err(|m| e(self, m))?);
         }
         Ok(results)

@@ -85,6 +85,17 @@ func.func @loop_trip_count(%n: tensor<i32>, %c: tensor<i1>, %x: tensor<f32>) {
 
 // -----
 
+func.func @loop_iteration_rank(%n: tensor<i64>, %c: tensor<i1>) {
+  // expected-error @+1 {{'graph.loop' op body argument #0 (the iteration number) must be a 0-D tensor, but is tensor<1xi64>}}
+  graph.loop(%n, %c) : (tensor<i64>, tensor<i1>) -> () {
+  ^bb0(%i: tensor<1xi64>, %cc: tensor<i1>):
+    graph.yield %cc : tensor<i1>
+  }
+  return
+}
+
+// -----
+
 func.func @loop_carried(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<3xf32>) {
   // expected-error @+1 {{'graph.loop' op yielded carried value #0 has shape [3], which cannot be [2]}}
   %r = graph.loop(%n, %c, %x) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>) {

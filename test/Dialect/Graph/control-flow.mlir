@@ -5,6 +5,9 @@
 // RUN: strata-opt %s | FileCheck %s
 // RUN: strata-opt %s | strata-opt | FileCheck %s
 // RUN: strata-opt %s --mlir-print-op-generic | strata-opt | FileCheck %s
+// graph-convert-precision converts the ops in the bodies (their results
+// cast back to f32), not the control flow, which keeps its regions' types:
+// RUN: strata-opt %s --graph-convert-precision | FileCheck %s --check-prefix=F16
 
 // CHECK-LABEL: func.func @branches
 // CHECK: %[[R:.*]] = graph.if %{{.*}} : tensor<i1> -> (tensor<?x4xf32>) {
@@ -28,6 +31,11 @@ func.func @branches(%c: tensor<i1>, %x: tensor<3x4xf32>, %two: tensor<f32>) -> t
 }
 
 // CHECK-LABEL: func.func @loop
+// F16-LABEL: func.func @loop
+// F16: graph.loop({{.*}}) : (tensor<i64>, tensor<i1>, tensor<f32>) -> (tensor<f32>, tensor<?x4xf32>) {
+// F16: graph.add %{{.*}}, %{{.*}} : (tensor<f16>, tensor<f16>) -> tensor<f16>
+// F16-NEXT: %[[B:.*]] = graph.cast %{{.*}} : (tensor<f16>) -> tensor<f32>
+// F16-NEXT: graph.yield %{{.*}}, %[[B]], %{{.*}} : tensor<i1>, tensor<f32>, tensor<4xf32>
 // CHECK: %{{.*}}:2 = graph.loop(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<i64>, tensor<i1>, tensor<f32>) -> (tensor<f32>, tensor<?x4xf32>) {
 // CHECK-NEXT: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<f32>):
 // CHECK: graph.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<i1>, tensor<f32>, tensor<4xf32>

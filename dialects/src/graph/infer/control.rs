@@ -362,8 +362,16 @@ pub(crate) fn verify_loop_regions(ctx: &Context, op: Operation) -> Result<(), Di
             carried + 2
         )));
     }
-    check_scalar(ctx, args[0], 64, "body argument #0 (the iteration number)").map_err(e)?;
-    check_scalar(ctx, args[1], 1, "body argument #1 (the condition)").map_err(e)?;
+    for (k, bits, what) in [(0, 64, "the iteration number"), (1, 1, "the condition")] {
+        let (shape, _) = info(ctx, args[k], what).map_err(e)?;
+        check_scalar(ctx, args[k], bits, what).map_err(e)?;
+        if shape.rank() != Some(0) {
+            return Err(e(format!(
+                "body argument #{k} ({what}) must be a 0-D tensor, but is {}",
+                type_str(ctx, ctx.value_type(args[k]))
+            )));
+        }
+    }
     if yielded.is_empty() {
         return Err(e("body must yield the condition first".into()));
     }
@@ -434,7 +442,9 @@ pub(crate) fn verify_scan_regions(ctx: &Context, op: Operation) -> Result<(), Di
                 )));
             }
         }
-        length.get_or_insert(len);
+        if length.as_ref().and_then(Dim::known).is_none() {
+            length = Some(len);
+        }
         let what = format!(
             "body argument #{} (a slice of scanned input #{j})",
             attrs.states + j
@@ -448,6 +458,15 @@ pub(crate) fn verify_scan_regions(ctx: &Context, op: Operation) -> Result<(), Di
         .map_err(e)?;
     }
     verify_shapes(ctx, op)
+}
+
+/// `graph.yield` has no results.
+pub(crate) fn infer_yield(
+    _ctx: &Context,
+    _op: Operation,
+    _ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    Ok(Vec::new())
 }
 
 /// A `graph.yield` ends a region of a control-flow op.

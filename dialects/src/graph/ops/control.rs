@@ -109,7 +109,8 @@ pub struct ScanOp {
 #[op("graph.yield",
      traits(Pure, Terminator, ReturnLike),
      format = "attr-dict ($results^ `:` type($results))?",
-     verify = verify_yield)]
+     verify = verify_yield,
+     interfaces(ShapeFunction(infer::control::infer_yield)))]
 pub struct YieldOp {
     results: Variadic<AnyTensor>,
 }

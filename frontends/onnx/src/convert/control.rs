@@ -166,9 +166,17 @@ impl Importer<'_> {
                 self.ctx.erase_block(block);
             }
         }
-        Err(ConvertError::unsupported(format!(
-            "has carried values whose types do not settle in {WIDENING_ROUNDS} rounds"
-        )))
+        // Last resort: carried values of unknown shape always settle.
+        for ty in &mut carried {
+            if let Some((_, elem)) = shape_of(self.ctx, *ty) {
+                *ty = tensor_type(self.ctx, &Shape::unranked(), elem);
+            }
+        }
+        let mut types = before.to_vec();
+        types.extend(&carried);
+        types.extend_from_slice(after);
+        let (region, yielded) = self.subgraph(g, &types, replace_first, loc)?;
+        Ok((region, yielded, carried))
     }
 
     /// Appends the op `name` with `operands`, result types and `regions` to
@@ -237,6 +245,13 @@ impl Importer<'_> {
         // The body's arguments: the states (widened as needed), then the slices.
         let (region, yielded, state_types) =
             self.loop_body(g, &[], state_types, &slices, 0, None, loc)?;
+        if yielded.len() < states.len() {
+            return Err(ConvertError::Invalid(format!(
+                "has a body with {} outputs, fewer than its {} states",
+                yielded.len(),
+                states.len()
+            )));
+        }
         let outputs = yielded.len().saturating_sub(states.len());
         let length = scanned
             .first()
