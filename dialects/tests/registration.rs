@@ -36,6 +36,7 @@ const SOURCES: &[(&str, &[&str])] = &[
         "graph",
         &[
             include_str!("../src/graph/ops/mod.rs"),
+            include_str!("../src/graph/ops/control.rs"),
             include_str!("../src/graph/ops/elementwise.rs"),
             include_str!("../src/graph/ops/indexing.rs"),
             include_str!("../src/graph/ops/nn.rs"),
