@@ -399,3 +399,31 @@ pub(super) fn eval_arg_reduce(e: &GraphArgs<'_>, max: bool) -> Result<Vec<Tensor
         f(e.arg(0)?, axis, keepdims, select_last_index).map_err(kerr)?
     ])
 }
+
+/// `graph.roi_align`.
+pub(super) fn eval_roi_align(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    let (ctx, op) = (e.ctx, g::RoiAlignOp(e.op));
+    let size = |v: i64, what: &str| {
+        usize::try_from(v)
+            .ok()
+            .filter(|&v| v >= 1)
+            .ok_or_else(|| format!("{what} must be at least 1, but is {v}"))
+    };
+    let params = k::RoiAlign {
+        output: (
+            size(op.output_height(ctx), "output_height")?,
+            size(op.output_width(ctx), "output_width")?,
+        ),
+        sampling_ratio: usize::try_from(op.sampling_ratio(ctx))
+            .map_err(|_| "sampling_ratio must not be negative")?,
+        spatial_scale: op.spatial_scale(ctx),
+        half_pixel: op.half_pixel(ctx),
+        max: op.mode(ctx) == "max",
+    };
+    let (x, rois) = (e.arg(0)?, e.arg(1)?);
+    let mut shape = vec![rois.shape().first().copied().unwrap_or(0)];
+    shape.extend([x.shape().get(1).copied().unwrap_or(0)]);
+    shape.extend([params.output.0, params.output.1]);
+    check_size(&shape, x.dtype(), e.limits.max_bytes)?;
+    Ok(vec![k::roi_align(x, rois, e.arg(2)?, params).map_err(kerr)?])
+}

@@ -374,3 +374,15 @@ pub(super) fn eval_cumulative(e: &GraphArgs<'_>, prod: bool) -> Result<Vec<Tenso
     )
     .map_err(kerr)?])
 }
+
+/// `graph.non_zero`.
+pub(super) fn eval_non_zero(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    Ok(vec![k::non_zero(e.arg(0)?).map_err(kerr)?])
+}
+
+/// `graph.unique`.
+pub(super) fn eval_unique(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    let op = g::UniqueOp(e.op);
+    let u = k::unique(e.arg(0)?, op.axis(e.ctx), op.sorted(e.ctx)).map_err(kerr)?;
+    Ok(vec![u.values, u.indices, u.inverse, u.counts])
+}

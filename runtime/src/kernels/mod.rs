@@ -20,6 +20,7 @@ mod pool;
 mod random;
 mod reduce;
 mod resize;
+mod select;
 mod shape;
 
 pub use allclose::{allclose, Tolerance};
@@ -44,6 +45,7 @@ pub use reduce::{argmax, argmin, reduce, ReduceOp};
 pub use resize::{
     resize, AspectPolicy, CoordinateMode, NearestMode, ResizeMode, ResizeParams, ResizeTarget,
 };
+pub use select::{non_zero, roi_align, unique, RoiAlign, Unique};
 pub use shape::{broadcast_shapes, broadcast_to, expand};
 
 /// Why a kernel rejected its operands.

@@ -1310,3 +1310,27 @@ func.func @pool_nhwc_indices(%x: tensor<1x4x4x2xf32>) {
   %0, %1 = graph.max_pool2d %x {kernel_shape = array<i64: 2, 2>, layout = "nhwc"} : (tensor<1x4x4x2xf32>) -> (tensor<*xf32>, tensor<*xi64>)
   return
 }
+
+// -----
+
+func.func @roi_align_rois(%x: tensor<1x8x10x10xf32>, %r: tensor<3x5xf32>, %b: tensor<3xi64>) {
+  // expected-error @+1 {{'graph.roi_align' op rois must be [R, 4], not [3, 5]}}
+  %0 = graph.roi_align %x, %r, %b : (tensor<1x8x10x10xf32>, tensor<3x5xf32>, tensor<3xi64>) -> tensor<3x8x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @roi_align_batch(%x: tensor<1x8x10x10xf32>, %r: tensor<3x4xf32>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'graph.roi_align' op batch_indices must be [R] for rois [3, 4], not [2]}}
+  %0 = graph.roi_align %x, %r, %b : (tensor<1x8x10x10xf32>, tensor<3x4xf32>, tensor<2xi64>) -> tensor<3x8x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @unique_axis(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{'graph.unique' op axis 2 is out of range for rank 2}}
+  %0:4 = graph.unique %x {axis = 2 : i64} : (tensor<3x4xf32>) -> (tensor<3x?xf32>, tensor<?xi64>, tensor<4xi64>, tensor<?xi64>)
+  return
+}

@@ -395,6 +395,19 @@ module {
     return %0 : tensor<?x3xi64>
   }
 
+  // non_zero, unique (along an axis) and roi_align: counts known only at
+  // run time are `?`.
+  // CHECK-LABEL: func.func @data_dependent(
+  // CHECK-NEXT: %0 = graph.non_zero %arg0 : (tensor<3x4xf32>) -> tensor<2x?xi64>
+  // CHECK-NEXT: %1:4 = graph.unique %arg0 {axis = 1 : i64, sorted = false} : (tensor<3x4xf32>) -> (tensor<3x?xf32>, tensor<?xi64>, tensor<4xi64>, tensor<?xi64>)
+  // CHECK-NEXT: %2 = graph.roi_align %arg1, %arg2, %arg3 {half_pixel = false, mode = "max", output_height = 2 : i64, output_width = 3 : i64, sampling_ratio = 2 : i64, spatial_scale = 5.000000e-01 : f64} : (tensor<1x8x10x10xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8x2x3xf32>
+  func.func @data_dependent(%arg0: tensor<3x4xf32>, %arg1: tensor<1x8x10x10xf32>, %arg2: tensor<?x4xf32>, %arg3: tensor<?xi64>) -> (tensor<2x?xi64>, tensor<3x?xf32>, tensor<?x8x2x3xf32>) {
+    %0 = graph.non_zero %arg0 : (tensor<3x4xf32>) -> tensor<2x?xi64>
+    %1:4 = graph.unique %arg0 {axis = 1 : i64, sorted = false} : (tensor<3x4xf32>) -> (tensor<3x?xf32>, tensor<?xi64>, tensor<4xi64>, tensor<?xi64>)
+    %2 = graph.roi_align %arg1, %arg2, %arg3 {half_pixel = false, mode = "max", output_height = 2 : i64, output_width = 3 : i64, sampling_ratio = 2 : i64, spatial_scale = 5.000000e-01 : f64} : (tensor<1x8x10x10xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8x2x3xf32>
+    return %0, %1#0, %2 : tensor<2x?xi64>, tensor<3x?xf32>, tensor<?x8x2x3xf32>
+  }
+
   // dft: one-sided (16 points give 9), and with a run-time axis (only the
   // rank is known).
   // CHECK-LABEL: func.func @dft(

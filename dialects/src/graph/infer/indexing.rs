@@ -1,5 +1,6 @@
 //! Shape functions of the ops that read or write elements by index:
-//! gathers, scatters and `non_max_suppression`.
+//! gathers, scatters, `non_max_suppression`, `non_zero`, `unique` and
+//! `roi_align`.
 
 use strata_ir::{Context, Operation};
 
@@ -209,5 +210,102 @@ pub(in crate::graph) fn infer_nms(
     Ok(vec![(
         Shape::ranked(vec![Dim::Unknown, Dim::Known(3)]),
         ResultElem::I64,
+    )])
+}
+
+/// `graph.non_zero`: `[rank, ?]` indices.
+pub(in crate::graph) fn infer_non_zero(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let rank = x
+        .shape
+        .rank()
+        .map_or(Dim::Unknown, |r| Dim::Known(r as i64));
+    Ok(vec![(
+        Shape::ranked(vec![rank, Dim::Unknown]),
+        ResultElem::I64,
+    )])
+}
+
+/// `graph.unique`: the distinct values (`?` along the axis, or 1-D), their
+/// first indices and counts (`[?]`), and the inverse indices (one per
+/// element, or per slice along the axis).
+pub(in crate::graph) fn infer_unique(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let elem = ResultElem::Of(x.elem);
+    let unknown = Shape::ranked(vec![Dim::Unknown]);
+    let (values, inverse) = match (attr_i64(ctx, op, "axis"), x.shape.dims()) {
+        (None, _) => (unknown.clone(), Shape::ranked(vec![x.shape.num_elements()])),
+        (Some(_), None) => (Shape::unranked(), unknown.clone()),
+        (Some(a), Some(dims)) => {
+            let axis = norm_axis(a, dims.len(), "axis")?;
+            let mut d = dims.to_vec();
+            let along = std::mem::replace(&mut d[axis], Dim::Unknown);
+            (Shape::ranked(d), Shape::ranked(vec![along]))
+        }
+    };
+    Ok(vec![
+        (values, elem),
+        (unknown.clone(), ResultElem::I64),
+        (inverse, ResultElem::I64),
+        (unknown, ResultElem::I64),
+    ])
+}
+
+/// `graph.roi_align`: `[R, C, output_height, output_width]`.
+pub(in crate::graph) fn infer_roi_align(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, rois, batch) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, x, rois)?;
+    let size = |name: &str| -> Result<Dim, String> {
+        match attr_i64(ctx, op, name) {
+            Some(v) if v >= 1 => Ok(Dim::Known(v)),
+            v => Err(format!(
+                "{name} must be at least 1, but is {}",
+                v.unwrap_or(0)
+            )),
+        }
+    };
+    let (oh, ow) = (size("output_height")?, size("output_width")?);
+    if attr_i64(ctx, op, "sampling_ratio").is_some_and(|s| s < 0) {
+        return Err("sampling_ratio must not be negative".into());
+    }
+    match attr_str(ctx, op, "mode").as_deref() {
+        Some("avg") | Some("max") | None => {}
+        Some(m) => return Err(format!("mode must be 'avg' or 'max', not '{m}'")),
+    }
+    let mut r = Dim::Unknown;
+    if let Some(d) = rois.shape.dims() {
+        if d.len() != 2 || d[1].provably_ne(&Dim::Known(4)) {
+            return Err(format!("rois must be [R, 4], not {}", rois.shape));
+        }
+        r = d[0].clone();
+    }
+    if let Some(d) = batch.shape.dims() {
+        if d.len() != 1 || d[0].provably_ne(&r) {
+            return Err(format!(
+                "batch_indices must be [R] for rois {}, not {}",
+                rois.shape, batch.shape
+            ));
+        }
+    }
+    let c = match x.shape.dims() {
+        Some(d) if d.len() == 4 => d[1].clone(),
+        Some(_) => return Err(format!("input must be 4-D, not {}", x.shape)),
+        None => Dim::Unknown,
+    };
+    Ok(vec![(
+        Shape::ranked(vec![r, c, oh, ow]),
+        ResultElem::Of(x.elem),
     )])
 }

@@ -1,10 +1,10 @@
 //! Ops that read or write elements by index: gathers, scatters and
-//! `non_max_suppression`.
+//! `non_max_suppression`, `non_zero`, `unique` and `roi_align`.
 
 use strata_ir::ods::constraints::{I64Attr, StrAttr};
 use strata_ir::op;
 
-use super::{AnyTensor, BoolAttr, FloatTensor, IntTensor};
+use super::{AnyTensor, BoolAttr, F64Attr, FloatTensor, IntTensor};
 use crate::graph::fold::fold_graph;
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
 
@@ -114,4 +114,71 @@ pub struct NonMaxSuppressionOp {
     #[default = "false"]
     center_point_box: Attr<BoolAttr>,
     output: Result<IntTensor>,
+}
+
+/// The indices of the non-zero elements of `input`: `[rank, count]`, each
+/// column one element's index, in row-major order; `count` is known only
+/// at run time.
+#[op("graph.non_zero",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_non_zero)))]
+pub struct NonZeroOp {
+    input: Operand<AnyTensor>,
+    output: Result<IntTensor>,
+}
+
+/// The distinct elements of `input` (flattened), or its distinct slices
+/// along `axis`: ascending when `sorted` (slices in lexicographic order),
+/// else in order of first occurrence; with each one's first index, each
+/// input element's (or slice's) index into the result, and the counts. The
+/// number of distinct values is known only at run time.
+#[op("graph.unique",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_unique)))]
+pub struct UniqueOp {
+    input: Operand<AnyTensor>,
+    axis: OptionalAttr<I64Attr>,
+    #[default = "true"]
+    sorted: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+    indices: Result<IntTensor>,
+    inverse_indices: Result<IntTensor>,
+    counts: Result<IntTensor>,
+}
+
+/// Region-of-interest alignment (Mask R-CNN): `input: [N, C, H, W]` pooled
+/// over each region `rois[r] = (x1, y1, x2, y2)` of image
+/// `batch_indices[r]` into `[R, C, output_height, output_width]`, each bin
+/// the average (`mode = "avg"`) or max of bilinear samples on a grid of
+/// `sampling_ratio` (0: adaptive) points per axis; `half_pixel` shifts the
+/// region by half a pixel (`coordinate_transformation_mode`).
+#[op("graph.roi_align",
+     traits(Pure),
+     format = "$input `,` $rois `,` $batch_indices attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_roi_align)))]
+pub struct RoiAlignOp {
+    input: Operand<FloatTensor>,
+    rois: Operand<FloatTensor>,
+    batch_indices: Operand<IntTensor>,
+    #[default = "\"avg\""]
+    mode: Attr<StrAttr>,
+    #[default = "1"]
+    output_height: Attr<I64Attr>,
+    #[default = "1"]
+    output_width: Attr<I64Attr>,
+    #[default = "0"]
+    sampling_ratio: Attr<I64Attr>,
+    #[default = "1.000000e+00 : f64"]
+    spatial_scale: Attr<F64Attr>,
+    #[default = "true"]
+    half_pixel: Attr<BoolAttr>,
+    output: Result<FloatTensor>,
 }

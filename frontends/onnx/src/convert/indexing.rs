@@ -1,6 +1,7 @@
 //! Ops that select by index: gathers and scatters, `OneHot`,
-//! `NonMaxSuppression` (the indices of the boxes kept), and `Trilu` (a mask
-//! of the diagonal offsets).
+//! `NonMaxSuppression` (the indices of the boxes kept), `NonZero`,
+//! `Compress` (a `gather` of the condition's `non_zero` indices),
+//! `Unique`, `RoiAlign`, and `Trilu` (a mask of the diagonal offsets).
 
 use strata_ir::{Location, Value};
 
@@ -17,6 +18,10 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("ScatterND", scatter),
     ("OneHot", one_hot),
     ("NonMaxSuppression", non_max_suppression),
+    ("NonZero", non_zero),
+    ("Compress", compress),
+    ("Unique", unique),
+    ("RoiAlign", roi_align),
     ("Trilu", trilu),
 ];
 
@@ -164,4 +169,85 @@ impl Importer<'_> {
         let on = pick(1, self)?;
         self.op1("graph.where", vec![on_mask, on, off], vec![], loc)
     }
+}
+
+fn non_zero(im: &mut Importer, node: &NodeProto, _: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    one(im.op1("graph.non_zero", vec![x], vec![], loc))
+}
+
+/// `Compress`: the slices of the input along `axis` (of the flattened
+/// input without one) where the 1-D condition holds, as a `gather` of the
+/// condition's `non_zero` indices (a condition shorter than the axis
+/// selects among the first slices only, as ONNX says).
+fn compress(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let (x, cond) = (im.req(node, 0)?, im.req(node, 1)?);
+    if im.rank_of(cond).is_some_and(|r| r != 1) {
+        return Err("requires a 1-D condition".to_string().into());
+    }
+    let picked = im.op1("graph.non_zero", vec![cond], vec![], loc)?;
+    let flat = im.const_i64(&[-1], loc)?;
+    let indices = im.reshape(picked, flat, loc)?;
+    let (input, axis) = match a.int("axis") {
+        Some(axis) => (x, axis),
+        None => (im.reshape(x, flat, loc)?, 0),
+    };
+    let axis = im.i64_attr(axis);
+    one(im.op1(
+        "graph.gather",
+        vec![input, indices],
+        vec![("axis", axis)],
+        loc,
+    ))
+}
+
+fn unique(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    let mut props = vec![("sorted", im.bool_attr(a.int("sorted").unwrap_or(1) != 0))];
+    if let Some(axis) = a.int("axis") {
+        props.push(("axis", im.i64_attr(axis)));
+    }
+    im.op("graph.unique", vec![x], props, 4, None, loc)
+}
+
+/// `RoiAlign`: `coordinate_transformation_mode` came at opset 16; before,
+/// regions were not shifted by half a pixel (`output_half_pixel`).
+fn roi_align(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let ops = vec![im.req(node, 0)?, im.req(node, 1)?, im.req(node, 2)?];
+    let default_mode = if im.opset >= 16 {
+        "half_pixel"
+    } else {
+        "output_half_pixel"
+    };
+    let half_pixel = match a
+        .string("coordinate_transformation_mode")
+        .as_deref()
+        .unwrap_or(default_mode)
+    {
+        "half_pixel" => true,
+        "output_half_pixel" => false,
+        m => return Err(format!("has the unknown coordinate_transformation_mode '{m}'").into()),
+    };
+    let mode = a.string("mode").unwrap_or_else(|| "avg".into());
+    let props = vec![
+        ("mode", im.ctx.string_attr(&mode)),
+        (
+            "output_height",
+            im.i64_attr(a.int("output_height").unwrap_or(1)),
+        ),
+        (
+            "output_width",
+            im.i64_attr(a.int("output_width").unwrap_or(1)),
+        ),
+        (
+            "sampling_ratio",
+            im.i64_attr(a.int("sampling_ratio").unwrap_or(0)),
+        ),
+        (
+            "spatial_scale",
+            im.f64_attr(a.float_or("spatial_scale", 1.0)),
+        ),
+        ("half_pixel", im.bool_attr(half_pixel)),
+    ];
+    one(im.op1("graph.roi_align", ops, props, loc))
 }

@@ -36,6 +36,12 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "BlackmanWindow" | "DFT" | "HammingWindow" | "HannWindow" | "STFT" => 17,
         "GridSample" => 16,
         "NonMaxSuppression" => 11,
+        // NonZero-13 and Compress-11 added types and negative axes.
+        "NonZero" | "Compress" => 9,
+        "Unique" => 11,
+        // `coordinate_transformation_mode` (16) defaults to the older form
+        // below 16.
+        "RoiAlign" => 10,
         // Deprecated at 10 (Resize replaces it).
         "Upsample" => 7,
         "ConvInteger" | "MatMulInteger" | "QLinearConv" | "QLinearMatMul" => 10,
