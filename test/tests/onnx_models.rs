@@ -30,7 +30,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use onnx_case::{import_outcome, op_types, read_outcomes, read_tensor, run_test, Outcome, ONNX};
+use onnx_case::{
+    import_outcome, op_types, panic_message, read_outcomes, read_tensor, run_test, Outcome, ONNX,
+};
 use prost::Message;
 use strata_runtime::interp::{lookup_function, run_function};
 use strata_runtime::kernels::allclose;
@@ -230,11 +232,17 @@ fn main() -> ExitCode {
                             return done;
                         };
                         let path = data.join(name);
-                        let outcome = if name.starts_with("light/") {
-                            run_light(&path)
-                        } else {
-                            run_test(&path, false).1
-                        };
+                        // A panic is this test's failure, not a lost worker.
+                        let outcome = std::panic::catch_unwind(|| {
+                            if name.starts_with("light/") {
+                                run_light(&path)
+                            } else {
+                                run_test(&path, false).1
+                            }
+                        })
+                        .unwrap_or_else(|panic| {
+                            Outcome::Fail(format!("panicked: {}", panic_message(panic)))
+                        });
                         done.push((i, outcome));
                     }
                 })

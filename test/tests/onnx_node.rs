@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use node_graph::GraphOutcome;
-use onnx_case::{read_outcomes, run_test, Outcome, TestOutcome};
+use onnx_case::{panic_message, read_outcomes, run_test, Outcome, TestOutcome};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -85,7 +85,14 @@ fn main() -> ExitCode {
                         let Some(name) = names.get(i) else {
                             return done;
                         };
-                        done.push((i, run_test(&dir.join(name), true)));
+                        // A panic is this test's failure (named, never
+                        // lost with the rest of the worker's outcomes).
+                        let outcome = std::panic::catch_unwind(|| run_test(&dir.join(name), true))
+                            .unwrap_or_else(|panic| {
+                                let message = format!("panicked: {}", panic_message(panic));
+                                (Vec::new(), Outcome::Fail(message), None)
+                            });
+                        done.push((i, outcome));
                     }
                 })
             })

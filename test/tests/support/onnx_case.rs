@@ -321,3 +321,12 @@ pub fn read_outcomes(path: &Path) -> BTreeMap<String, String> {
         })
         .collect()
 }
+
+/// The message of a caught panic (what `panic!` was given).
+pub fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
