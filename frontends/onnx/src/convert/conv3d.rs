@@ -5,7 +5,8 @@
 //! `kd * dD`), its depths folded into the batch, convolved in 2-D with
 //! `w[:, :, kd]`, and the `kD` results summed; the depths then move back
 //! behind the channels and the bias is added. Every op of it is one that
-//! graph mode lowers.
+//! graph mode lowers. A 3-D `ConvTranspose` is the same idea turned around
+//! (see [`Importer::convert_conv_transpose_3d`]).
 
 use strata_dialects::graph::shape::Dim;
 use strata_ir::{Location, Value};
@@ -158,6 +159,187 @@ impl Importer<'_> {
         let shape = self.const_i64(&[n, od, m, oh, ow], loc)?;
         let unfolded = self.reshape(sum, shape, loc)?;
         let y = transpose(self, unfolded)?;
+        match bias {
+            Some(b) => {
+                let b = self.unsqueeze(b, &[1, 2, 3], loc)?;
+                Ok(vec![self.bin("graph.add", y, b, loc)?])
+            }
+            None => Ok(vec![y]),
+        }
+    }
+}
+
+impl Importer<'_> {
+    /// `ConvTranspose` on an `[N, C, D, H, W]` input of static sizes: per
+    /// kernel depth `kd`, a 2-D transposed convolution of every input depth
+    /// (folded into the batch) with `w[:, :, kd]`; input depth `i` lands on
+    /// output depth `i * sD + kd * dD - pad` (the depths spread `sD` apart
+    /// with zeros between, then shifted by a pad whose negative amounts
+    /// crop), and the `kD` results are summed.
+    pub(super) fn convert_conv_transpose_3d(
+        &mut self,
+        node: &NodeProto,
+        a: &Attrs,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        let (x, w) = (self.req(node, 0)?, self.req(node, 1)?);
+        let bias = self.input(node, 2)?;
+        let statics = |d: Option<Vec<Dim>>| -> Option<Vec<i64>> {
+            d?.iter().map(Dim::known).collect::<Option<Vec<_>>>()
+        };
+        let xs = statics(self.dims_of(x))
+            .ok_or_else(|| ConvertError::unsupported("in 3-D needs an input of static sizes"))?;
+        let ws = statics(self.dims_of(w))
+            .filter(|d| d.len() == 5)
+            .ok_or("in 3-D needs a 5-D weight of static sizes")?;
+        let (n, c, d, h, wd) = (xs[0], xs[1], xs[2], xs[3], xs[4]);
+        let (mg, kd, kh, kw) = (ws[1], ws[2], ws[3], ws[4]);
+        let group = a.int("group").unwrap_or(1);
+        let kernel = [kd, kh, kw];
+        if let Some(k) = a.ints("kernel_shape") {
+            if k != kernel {
+                return Err(
+                    format!("kernel_shape {k:?} differs from the weight's {kernel:?}").into(),
+                );
+            }
+        }
+        let strides = a.ints("strides").unwrap_or_else(|| vec![1; 3]);
+        let dilations = a.ints("dilations").unwrap_or_else(|| vec![1; 3]);
+        let output_padding = a.ints("output_padding").unwrap_or_else(|| vec![0; 3]);
+        if strides.len() != 3 || dilations.len() != 3 || output_padding.len() != 3 {
+            return Err("in 3-D needs 3 strides, dilations and output paddings".into());
+        }
+        if strides.iter().chain(&dilations).any(|&v| v < 1) || kernel.contains(&0) {
+            return Err("kernel sizes, strides and dilations must be positive".into());
+        }
+        let spatial = [d, h, wd];
+        // output_shape may list every dimension or the spatial ones.
+        let output_shape = a
+            .ints("output_shape")
+            .map(|s| s[s.len().saturating_sub(3)..].to_vec())
+            .filter(|s| s.len() == 3);
+        // The full (uncropped) size along each axis.
+        let full: Vec<i64> = (0..3)
+            .map(|i| {
+                strides[i] * (spatial[i] - 1)
+                    + output_padding[i]
+                    + (kernel[i] - 1) * dilations[i]
+                    + 1
+            })
+            .collect();
+        let auto_pad = a.string("auto_pad").unwrap_or_else(|| "NOTSET".into());
+        let pads = match (auto_pad.as_str(), a.ints("pads")) {
+            ("NOTSET", Some(p)) => p,
+            ("NOTSET" | "VALID", _) => vec![0; 6],
+            ("SAME_UPPER" | "SAME_LOWER", _) => {
+                let mut pads = vec![0; 6];
+                for i in 0..3 {
+                    let out = output_shape
+                        .as_ref()
+                        .map_or(spatial[i] * strides[i], |s| s[i]);
+                    let total = full[i] - out;
+                    if total < 0 {
+                        return Err(ConvertError::unsupported(format!(
+                            "with auto_pad={auto_pad} and a kernel smaller than its stride needs negative padding, which is not supported"
+                        )));
+                    }
+                    let (small, large) = (total / 2, total - total / 2);
+                    (pads[i], pads[i + 3]) = if auto_pad == "SAME_UPPER" {
+                        (small, large)
+                    } else {
+                        (large, small)
+                    };
+                }
+                pads
+            }
+            (other, _) => return Err(format!("has an unknown auto_pad '{other}'").into()),
+        };
+        if pads.len() != 6 || pads.iter().any(|&p| p < 0) {
+            return Err(format!("pads {pads:?} must be 6 sizes that are not negative").into());
+        }
+        // The output depth: from output_shape (starting at the front pad),
+        // else the full size less the pads.
+        let od = output_shape
+            .as_ref()
+            .map_or(full[0] - pads[0] - pads[3], |s| s[0]);
+        if od < 1 {
+            return Err(format!("gives an output depth of {od}").into());
+        }
+        let slice = |im: &mut Self, v: Value, start: i64| {
+            let ops = vec![
+                v,
+                im.const_i64(&[start], loc)?,
+                im.const_i64(&[start + 1], loc)?,
+                im.const_i64(&[2], loc)?,
+            ];
+            let seg = im.segments(&[1, 1, 1, 1, 0]);
+            im.op1("graph.slice", ops, vec![("operandSegmentSizes", seg)], loc)
+        };
+        let perm = self.i64_array(&[0, 2, 1, 3, 4]);
+        let folded = self.op1("graph.transpose", vec![x], vec![("perm", perm)], loc)?;
+        let shape = self.const_i64(&[n * d, c, h, wd], loc)?;
+        let folded = self.reshape(folded, shape, loc)?;
+        let mut sum: Option<Value> = None;
+        for k in 0..kd {
+            let wk = slice(self, w, k)?;
+            let wshape = self.const_i64(&[c, mg, kh, kw], loc)?;
+            let wk = self.reshape(wk, wshape, loc)?;
+            let mut props = vec![
+                ("strides", self.i64_array(&strides[1..])),
+                (
+                    "pads",
+                    self.i64_array(&[pads[1], pads[2], pads[4], pads[5]]),
+                ),
+                ("dilations", self.i64_array(&dilations[1..])),
+                ("group", self.i64_attr(group)),
+                ("output_padding", self.i64_array(&output_padding[1..])),
+            ];
+            if let Some(s) = &output_shape {
+                props.push(("output_shape", self.i64_array(&s[1..])));
+            }
+            let y = self.op1("graph.conv_transpose2d", vec![folded, wk], props, loc)?;
+            let ys = statics(self.dims_of(y)).ok_or("gives a dynamic 2-D result")?;
+            let (m, oh, ow) = (ys[1], ys[2], ys[3]);
+            let shape = self.const_i64(&[n, d, m, oh, ow], loc)?;
+            let mut y = self.reshape(y, shape, loc)?;
+            // Input depth i at i * sD: zeros between the depths.
+            let s = strides[0];
+            if s > 1 {
+                let shape = self.const_i64(&[n, d, 1, m, oh, ow], loc)?;
+                let lifted = self.reshape(y, shape, loc)?;
+                let zero = self.scalar_like(x, 0.0, loc)?;
+                let zshape = self.const_i64(&[n, d, s - 1, m, oh, ow], loc)?;
+                let zeros = self.op1("graph.expand", vec![zero, zshape], vec![], loc)?;
+                let axis = self.i64_attr(2);
+                let spread = self.op1(
+                    "graph.concat",
+                    vec![lifted, zeros],
+                    vec![("axis", axis)],
+                    loc,
+                )?;
+                let shape = self.const_i64(&[n, d * s, m, oh, ow], loc)?;
+                y = self.reshape(spread, shape, loc)?;
+            }
+            // Then shifted to k * dD less the front pad, cut to the output.
+            let front = k * dilations[0] - pads[0];
+            let back = od - front - d * s;
+            let amounts = self.const_i64(&[0, front, 0, 0, 0, 0, back, 0, 0, 0], loc)?;
+            let mode = self.ctx.string_attr("constant");
+            let seg = self.segments(&[1, 1, 0, 0]);
+            let placed = self.op1(
+                "graph.pad",
+                vec![y, amounts],
+                vec![("mode", mode), ("operandSegmentSizes", seg)],
+                loc,
+            )?;
+            sum = Some(match sum {
+                None => placed,
+                Some(acc) => self.bin("graph.add", acc, placed, loc)?,
+            });
+        }
+        let sum = sum.ok_or("has an empty kernel")?;
+        let perm = self.i64_array(&[0, 2, 1, 3, 4]);
+        let y = self.op1("graph.transpose", vec![sum], vec![("perm", perm)], loc)?;
         match bias {
             Some(b) => {
                 let b = self.unsqueeze(b, &[1, 2, 3], loc)?;

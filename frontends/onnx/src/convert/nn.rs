@@ -51,6 +51,7 @@ fn conv_transpose(
         .and_then(|x| im.dims_of(x).map(|d| d.len()));
     match rank {
         Some(3) => im.convert_1d(node, loc, Importer::convert_conv_transpose),
+        Some(5) => im.convert_conv_transpose_3d(node, a, loc),
         _ => im.convert_conv_transpose(node, a, loc),
     }
 }
@@ -251,7 +252,7 @@ impl Importer<'_> {
         };
         if kernel.len() != 2 {
             return Err(ConvertError::unsupported(format!(
-                "in {}-D is not supported (1-D and 2-D only)",
+                "in {}-D is not supported (1-D, 2-D and 3-D only)",
                 kernel.len()
             )));
         }
@@ -516,7 +517,7 @@ impl Importer<'_> {
             4 => {}
             n if n > 4 => {
                 return Err(ConvertError::unsupported(format!(
-                    "in {}-D is not supported (1-D and 2-D only)",
+                    "in {}-D is not supported (1-D, 2-D and 3-D only)",
                     n - 2
                 )))
             }
@@ -535,7 +536,7 @@ impl Importer<'_> {
         };
         if kernel.len() != 2 {
             return Err(ConvertError::unsupported(format!(
-                "in {}-D is not supported (1-D and 2-D only)",
+                "in {}-D is not supported (1-D, 2-D and 3-D only)",
                 kernel.len()
             )));
         }
