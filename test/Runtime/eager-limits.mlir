@@ -6,6 +6,8 @@
 // RUN: not strata run %s --function resize 2>&1 | FileCheck %s --check-prefix=RESIZE
 // RUN: not strata run %s --function conv 2>&1 | FileCheck %s --check-prefix=CONV
 // RUN: not strata run %s --function gather 2>&1 | FileCheck %s --check-prefix=GATHER
+// RUN: not strata run %s --function roi_grid 2>&1 | FileCheck %s --check-prefix=ROI
+// RUN: not strata run %s --function roi_huge 2>&1 | FileCheck %s --check-prefix=ROIHUGE
 
 // RESIZE: error: 'graph.resize' op result of shape [1048576, 1048576] is larger than the interpreter's limit of 8589934592 bytes
 func.func @resize() -> tensor<?x?xf32> {
@@ -73,4 +75,25 @@ func.func @attention_gqa() -> tensor<1x4x65536x1xf32> {
   %k = graph.constant dense<1.0> : tensor<1x2x65536x1xf32>
   %y = graph.attention %q, %k, %k : (tensor<1x4x65536x1xf32>, tensor<1x2x65536x1xf32>, tensor<1x2x65536x1xf32>) -> tensor<1x4x65536x1xf32>
   return %y : tensor<1x4x65536x1xf32>
+}
+
+// roi_align's sampling grid grows with the region (sampling_ratio 0): a
+// region of about 10^12 pixels a side is refused before its samples are made.
+// ROI: error: 'graph.roi_align' op roi_align: invalid argument: region 0 needs a sampling grid of {{[0-9]+}} points per bin side (at most 4096)
+func.func @roi_grid() -> tensor<1x1x1x1xf32> {
+  %x = graph.constant dense<1.0> : tensor<1x1x4x4xf32>
+  %r = graph.constant dense<[[0.0, 0.0, 1.0e12, 1.0e12]]> : tensor<1x4xf32>
+  %b = graph.constant dense<0> : tensor<1xi64>
+  %y = graph.roi_align %x, %r, %b : (tensor<1x1x4x4xf32>, tensor<1x4xf32>, tensor<1xi64>) -> tensor<1x1x1x1xf32>
+  return %y : tensor<1x1x1x1xf32>
+}
+
+// ... and so is a grid of more than 2^24 samples for one region.
+// ROIHUGE: error: 'graph.roi_align' op roi_align: invalid argument: region 0 needs more than 16777216 bilinear samples
+func.func @roi_huge() -> tensor<1x1x4096x4096xf32> {
+  %x = graph.constant dense<1.0> : tensor<1x1x4x4xf32>
+  %r = graph.constant dense<[[0.0, 0.0, 2.0, 2.0]]> : tensor<1x4xf32>
+  %b = graph.constant dense<0> : tensor<1xi64>
+  %y = graph.roi_align %x, %r, %b {output_height = 4096 : i64, output_width = 4096 : i64, sampling_ratio = 2 : i64} : (tensor<1x1x4x4xf32>, tensor<1x4xf32>, tensor<1xi64>) -> tensor<1x1x4096x4096xf32>
+  return %y : tensor<1x1x4096x4096xf32>
 }

@@ -424,6 +424,7 @@ pub(super) fn eval_roi_align(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let mut shape = vec![rois.shape().first().copied().unwrap_or(0)];
     shape.extend([x.shape().get(1).copied().unwrap_or(0)]);
     shape.extend([params.output.0, params.output.1]);
-    check_size(&shape, x.dtype(), e.limits.max_bytes)?;
+    // The kernel computes in f64.
+    check_size(&shape, DType::F64, e.limits.max_bytes)?;
     Ok(vec![k::roi_align(x, rois, e.arg(2)?, params).map_err(kerr)?])
 }

@@ -8,8 +8,8 @@ use crate::tensor::checked_numel;
 use crate::{Tensor, TensorData};
 
 /// ONNX `NonZero`: the indices of the non-zero elements, `[rank, count]`
-/// (`i64`), in row-major order. A 0-D input is treated as one element of
-/// rank 0 (a `[0, count]` result), as the ONNX reference does.
+/// (`i64`), in row-major order. A 0-D input gives `[0, count]` (its one
+/// element has an index of no coordinates), as ONNX's shape inference says.
 pub fn non_zero(x: &Tensor) -> KResult<Tensor> {
     let values = x.to_f64_vec();
     let shape = x.shape();
@@ -72,7 +72,7 @@ enum Values {
 /// else in order of first occurrence.
 pub fn unique(x: &Tensor, axis: Option<i64>, sorted: bool) -> KResult<Unique> {
     const OP: &str = "unique";
-    if !(x.dtype().is_float() || x.dtype().is_int()) {
+    if !(x.dtype().is_float() || x.dtype().is_int() || x.dtype() == crate::DType::I1) {
         return Err(unsupported(OP, format!("dtype {}", x.dtype())));
     }
     let values = if x.dtype().is_float() {
@@ -166,6 +166,13 @@ pub struct RoiAlign {
     pub max: bool,
 }
 
+/// The most sampling points per bin side [`roi_align`] takes.
+const MAX_GRID: f64 = 4096.0;
+
+/// The most bilinear samples of one region [`roi_align`] takes (each is
+/// 64 bytes).
+const MAX_SAMPLES: usize = 1 << 24;
+
 /// One bilinear sample: four flat positions in a `H x W` plane and their
 /// weights (all zero outside the plane's border margin).
 fn bilinear(y: f64, x: f64, h: usize, w: usize) -> ([usize; 4], [f64; 4]) {
@@ -227,6 +234,9 @@ pub fn roi_align(x: &Tensor, rois: &Tensor, batch: &Tensor, p: RoiAlign) -> KRes
     let (oh, ow) = p.output;
     let shape = vec![r, c, oh, ow];
     let total = checked_numel(OP, &shape)?;
+    if total == 0 {
+        return Ok(Tensor::from_f64_vec(x.dtype(), &shape, &[]));
+    }
     let data = x.to_f64_vec();
     let boxes = rois.to_f64_vec();
     let images = batch.to_i64_vec();
@@ -259,17 +269,35 @@ pub fn roi_align(x: &Tensor, rois: &Tensor, batch: &Tensor, p: RoiAlign) -> KRes
             roi_h = roi_h.max(1.0);
         }
         let (bin_h, bin_w) = (roi_h / oh as f64, roi_w / ow as f64);
-        let grid = |size: f64, out: usize| -> usize {
-            if p.sampling_ratio > 0 {
-                p.sampling_ratio
+        let grid = |size: f64, out: usize| -> KResult<usize> {
+            let g = if p.sampling_ratio > 0 {
+                p.sampling_ratio as f64
             } else {
-                (size / out as f64).ceil().max(0.0) as usize
+                (size / out as f64).ceil().max(0.0)
+            };
+            if g.is_finite() && g <= MAX_GRID {
+                Ok(g as usize)
+            } else {
+                Err(invalid(
+                    OP,
+                    format!("region {roi} needs a sampling grid of {g} points per bin side (at most {MAX_GRID})"),
+                ))
             }
         };
-        let (gh, gw) = (grid(roi_h, oh), grid(roi_w, ow));
+        let (gh, gw) = (grid(roi_h, oh)?, grid(roi_w, ow)?);
+        let per_roi = [ow, gh, gw]
+            .iter()
+            .try_fold(oh, |acc, &v| acc.checked_mul(v))
+            .filter(|&n| n <= MAX_SAMPLES)
+            .ok_or_else(|| {
+                invalid(
+                    OP,
+                    format!("region {roi} needs more than {MAX_SAMPLES} bilinear samples"),
+                )
+            })?;
         let count = (gh * gw).max(1) as f64;
         // The samples of every bin, shared by the channels.
-        let mut samples = Vec::with_capacity(oh * ow * gh * gw);
+        let mut samples = Vec::with_capacity(per_roi);
         for ph in 0..oh {
             for pw in 0..ow {
                 for iy in 0..gh {

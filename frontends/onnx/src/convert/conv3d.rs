@@ -212,21 +212,40 @@ impl Importer<'_> {
         if strides.iter().chain(&dilations).any(|&v| v < 1) || kernel.contains(&0) {
             return Err("kernel sizes, strides and dilations must be positive".into());
         }
+        if output_padding.iter().any(|&p| p < 0) {
+            return Err(format!("output_padding {output_padding:?} must not be negative").into());
+        }
         let spatial = [d, h, wd];
         // output_shape may list every dimension or the spatial ones.
-        let output_shape = a
-            .ints("output_shape")
-            .map(|s| s[s.len().saturating_sub(3)..].to_vec())
-            .filter(|s| s.len() == 3);
+        let output_shape = match a.ints("output_shape") {
+            None => None,
+            Some(s) if s.len() == 3 || s.len() == 5 => Some(s[s.len() - 3..].to_vec()),
+            Some(s) => {
+                return Err(format!(
+                    "has an output_shape of {} entries (3 spatial sizes, or all 5 dimensions)",
+                    s.len()
+                )
+                .into())
+            }
+        };
+        // Sizes in i128, so that no attribute overflows them.
+        let wide = |v: i128| {
+            i64::try_from(v).map_err(|_| ConvertError::from("needs sizes too large to represent"))
+        };
         // The full (uncropped) size along each axis.
         let full: Vec<i64> = (0..3)
             .map(|i| {
-                strides[i] * (spatial[i] - 1)
-                    + output_padding[i]
-                    + (kernel[i] - 1) * dilations[i]
-                    + 1
+                let [s, n, p, k, dl] = [
+                    strides[i],
+                    spatial[i],
+                    output_padding[i],
+                    kernel[i],
+                    dilations[i],
+                ]
+                .map(i128::from);
+                wide(s * (n - 1) + p + (k - 1) * dl + 1)
             })
-            .collect();
+            .collect::<Res<_>>()?;
         let auto_pad = a.string("auto_pad").unwrap_or_else(|| "NOTSET".into());
         let pads = match (auto_pad.as_str(), a.ints("pads")) {
             ("NOTSET", Some(p)) => p,
@@ -234,10 +253,11 @@ impl Importer<'_> {
             ("SAME_UPPER" | "SAME_LOWER", _) => {
                 let mut pads = vec![0; 6];
                 for i in 0..3 {
-                    let out = output_shape
-                        .as_ref()
-                        .map_or(spatial[i] * strides[i], |s| s[i]);
-                    let total = full[i] - out;
+                    let out = match &output_shape {
+                        Some(s) => s[i],
+                        None => wide(i128::from(spatial[i]) * i128::from(strides[i]))?,
+                    };
+                    let total = wide(i128::from(full[i]) - i128::from(out))?;
                     if total < 0 {
                         return Err(ConvertError::unsupported(format!(
                             "with auto_pad={auto_pad} and a kernel smaller than its stride needs negative padding, which is not supported"
@@ -259,9 +279,14 @@ impl Importer<'_> {
         }
         // The output depth: from output_shape (starting at the front pad),
         // else the full size less the pads.
-        let od = output_shape
-            .as_ref()
-            .map_or(full[0] - pads[0] - pads[3], |s| s[0]);
+        let od = match &output_shape {
+            Some(s) => s[0],
+            None => wide(i128::from(full[0]) - i128::from(pads[0]) - i128::from(pads[3]))?,
+        };
+        // The depth arithmetic below stays in range once these are.
+        let nd = wide(i128::from(n) * i128::from(d))?;
+        let ds = wide(i128::from(d) * i128::from(strides[0]))?;
+        wide(i128::from(kd) * i128::from(dilations[0]) + i128::from(ds) + i128::from(od))?;
         if od < 1 {
             return Err(format!("gives an output depth of {od}").into());
         }
@@ -277,7 +302,7 @@ impl Importer<'_> {
         };
         let perm = self.i64_array(&[0, 2, 1, 3, 4]);
         let folded = self.op1("graph.transpose", vec![x], vec![("perm", perm)], loc)?;
-        let shape = self.const_i64(&[n * d, c, h, wd], loc)?;
+        let shape = self.const_i64(&[nd, c, h, wd], loc)?;
         let folded = self.reshape(folded, shape, loc)?;
         let mut sum: Option<Value> = None;
         for k in 0..kd {
@@ -317,12 +342,12 @@ impl Importer<'_> {
                     vec![("axis", axis)],
                     loc,
                 )?;
-                let shape = self.const_i64(&[n, d * s, m, oh, ow], loc)?;
+                let shape = self.const_i64(&[n, ds, m, oh, ow], loc)?;
                 y = self.reshape(spread, shape, loc)?;
             }
             // Then shifted to k * dD less the front pad, cut to the output.
-            let front = k * dilations[0] - pads[0];
-            let back = od - front - d * s;
+            let front = wide(i128::from(k) * i128::from(dilations[0]) - i128::from(pads[0]))?;
+            let back = wide(i128::from(od) - i128::from(front) - i128::from(ds))?;
             let amounts = self.const_i64(&[0, front, 0, 0, 0, 0, back, 0, 0, 0], loc)?;
             let mode = self.ctx.string_attr("constant");
             let seg = self.segments(&[1, 1, 0, 0]);

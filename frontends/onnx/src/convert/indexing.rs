@@ -182,8 +182,8 @@ fn non_zero(im: &mut Importer, node: &NodeProto, _: &Attrs, loc: Location) -> Re
 /// selects among the first slices only, as ONNX says).
 fn compress(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
     let (x, cond) = (im.req(node, 0)?, im.req(node, 1)?);
-    if im.rank_of(cond).is_some_and(|r| r != 1) {
-        return Err("requires a 1-D condition".to_string().into());
+    if im.rank_of(cond) != Some(1) {
+        return Err("requires a condition of known rank 1".to_string().into());
     }
     let picked = im.op1("graph.non_zero", vec![cond], vec![], loc)?;
     let flat = im.const_i64(&[-1], loc)?;
