@@ -17,9 +17,11 @@
 
 mod blas;
 mod model;
+mod ptx;
 
 pub use blas::{blas_calls, BlasCall, BlasOperand};
 pub use model::{cuda_expect, gpu_kernels, CudaModel, GpuKernel, RunTimes};
+pub use ptx::{check_plan, entry_params};
 
 use strata_runtime::artifact::LoadError;
 use strata_runtime::plan::RunError;

@@ -265,15 +265,18 @@ fn grid_dims(name: &str, grid: [i64; 3]) -> Result<(u32, u32, u32), CudaError> {
 
 impl CudaModel {
     /// Load `plan` with `kernels` (the PTX of each kernel it launches,
-    /// compiled for `target`) on device `ordinal`: probe for the device,
-    /// check that it runs `target`, load the PTX, allocate the arena, the
-    /// inputs and the constants.
+    /// compiled for `target`) on device `ordinal`: check each launch
+    /// against its kernel's PTX signature ([`crate::check_plan`], before
+    /// any device is looked for), probe for the device, check that it runs
+    /// `target`, load the PTX, allocate the arena, the inputs and the
+    /// constants.
     pub fn new(
         plan: Plan,
         kernels: &[GpuKernel],
         target: &str,
         ordinal: usize,
     ) -> Result<CudaModel, CudaError> {
+        crate::check_plan(&plan, kernels)?;
         let device = probe(ordinal)?;
         if !device.runs(target) {
             return Err(CudaError::Target {
