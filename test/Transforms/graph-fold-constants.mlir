@@ -97,3 +97,31 @@ func.func @computed_if(%x: tensor<4xi64>) -> (tensor<?xi64>, tensor<4xi64>) {
   }
   return %s, %k : tensor<?xi64>, tensor<4xi64>
 }
+
+// -----
+
+// The ops of a branch not taken go with their graph.if, nested control flow
+// included (they are not visited after it is erased); the constant only
+// they used is left for `dce`.
+// CHECK-LABEL: func.func @nested_not_taken
+// CHECK-NEXT: graph.constant dense<true> : tensor<i1>
+// CHECK-NEXT: %[[C:.*]] = graph.constant dense<2.000000e+00> : tensor<2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @nested_not_taken() -> tensor<2xf32> {
+  %false = graph.constant dense<false> : tensor<i1>
+  %true = graph.constant dense<true> : tensor<i1>
+  %one = graph.constant dense<1.0> : tensor<2xf32>
+  %r = graph.if %false : tensor<i1> -> (tensor<2xf32>) {
+    %inner = graph.if %true : tensor<i1> -> (tensor<2xf32>) {
+      %n = graph.neg %one : (tensor<2xf32>) -> tensor<2xf32>
+      graph.yield %n : tensor<2xf32>
+    } else {
+      graph.yield %one : tensor<2xf32>
+    }
+    graph.yield %inner : tensor<2xf32>
+  } else {
+    %d = graph.add %one, %one : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    graph.yield %d : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}

@@ -86,7 +86,8 @@ fn int(v: i64, what: &str) -> Result<i32, String> {
 }
 
 /// The cuBLAS calls that compute `g` (see the module's doc), or why cuBLAS
-/// cannot: a matrix with no unit stride, or a size over 2^31.
+/// cannot: a matrix with no unit stride, a size over 2^31, or a result
+/// that several batch entries share.
 pub fn blas_calls(g: &Gemm) -> Result<Vec<BlasCall>, String> {
     let nb = g.batch.len();
     if g.strides.iter().any(|s| s.len() != nb + 2) {
@@ -136,6 +137,13 @@ pub fn blas_calls(g: &Gemm) -> Result<Vec<BlasCall>, String> {
     }
     if dims.iter().any(|(size, _)| *size <= 0) {
         return Ok(Vec::new());
+    }
+    // A result that several batch entries write (batch stride 0): the
+    // plan's row-major product keeps the last, cuBLAS's batches race.
+    if dims.iter().any(|(_, strides)| strides[2] == 0) {
+        return Err(
+            "the result of the product is shared by several batch entries (batch stride 0)".into(),
+        );
     }
     let (inner, outer) = match dims.split_last() {
         Some((&last, rest)) => (last, rest.to_vec()),
@@ -336,6 +344,18 @@ mod tests {
         );
         assert_eq!(blas_calls(&g).unwrap().len(), 2);
         check(&g);
+    }
+
+    #[test]
+    fn a_result_shared_across_the_batch_is_refused() {
+        let g = gemm(
+            vec![2],
+            2,
+            3,
+            4,
+            [vec![8, 4, 1], vec![12, 3, 1], vec![0, 3, 1]],
+        );
+        assert!(blas_calls(&g).unwrap_err().contains("batch stride 0"));
     }
 
     #[test]
