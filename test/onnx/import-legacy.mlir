@@ -7,6 +7,11 @@
 // RUN: strata run %S/Inputs/legacy-opset6.onnx --input x=%S/Inputs/legacy-x.npy --expect y=%S/Inputs/legacy-y.npy | FileCheck %s --check-prefix=OUT
 // RUN: strata run %S/Inputs/legacy-opset6.onnx --mode graph --input x=%S/Inputs/legacy-x.npy --expect y=%S/Inputs/legacy-y.npy | FileCheck %s --check-prefix=OUT
 // RUN: not strata import %S/Inputs/legacy-opset1.onnx 2>&1 | FileCheck %s --check-prefix=OLD
+// Dropout's mask has the input's type before opset 10 (ones in inference):
+// RUN: strata run %S/Inputs/legacy-dropout7.onnx --input x=%S/Inputs/legacy-x.npy --expect y=%S/Inputs/legacy-x.npy --expect mask=%S/Inputs/legacy-mask.npy | FileCheck %s --check-prefix=DROP
+// DROP: mask: f32 [2, 3, 4, 5]
+// DROP: y: matches
+// DROP: mask: matches
 
 // CHECK: graph.unsqueeze %{{.*}} : (tensor<3xf32>, tensor<2xi64>) -> tensor<3x1x1xf32>
 // CHECK: graph.add

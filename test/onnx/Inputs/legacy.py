@@ -62,3 +62,20 @@ onnx.save(
     helper.make_model(old, opset_imports=[helper.make_opsetid("", 1)], ir_version=3),
     os.path.join(here, "legacy-opset1.onnx"),
 )
+
+# Dropout at opset 7 (inference): its mask has the input's type (a bool
+# from opset 10). Its values are ones, as the ONNX reference gives them (in
+# bool); onnxruntime gives float zeros.
+drop = helper.make_graph(
+    [helper.make_node("Dropout", ["x"], ["y", "mask"], name="drop/Dropout", ratio=0.3)],
+    "legacy7",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4, 5])],
+    [
+        helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 4, 5]),
+        helper.make_tensor_value_info("mask", TensorProto.FLOAT, [2, 3, 4, 5]),
+    ],
+)
+drop_model = helper.make_model(drop, opset_imports=[helper.make_opsetid("", 7)], ir_version=4)
+onnx.checker.check_model(drop_model)
+onnx.save(drop_model, os.path.join(here, "legacy-dropout7.onnx"))
+np.save(os.path.join(here, "legacy-mask.npy"), np.ones_like(x))

@@ -176,6 +176,11 @@ fn dropout(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res
         vec![("value", one)],
         loc,
     )?;
+    if im.opset < 10 {
+        // Before opset 10 the mask has the input's type (ones).
+        let elem = im.elem(x).ok_or("operand is not a tensor")?;
+        return Ok(vec![x, im.cast_to(mask, elem, loc)?]);
+    }
     Ok(vec![x, mask])
 }
 
