@@ -1,7 +1,8 @@
 //! Ops that select by index: gathers and scatters, `OneHot`,
 //! `NonMaxSuppression` (the indices of the boxes kept), `NonZero`,
 //! `Compress` (a `gather` of the condition's `non_zero` indices),
-//! `Unique`, `RoiAlign`, and `Trilu` (a mask of the diagonal offsets).
+//! `Unique`, `RoiAlign`, `ReverseSequence` (a `gather_elements` of
+//! reversed time indices), and `Trilu` (a mask of the diagonal offsets).
 
 use strata_ir::{Location, Value};
 
@@ -22,6 +23,7 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("Compress", compress),
     ("Unique", unique),
     ("RoiAlign", roi_align),
+    ("ReverseSequence", reverse_sequence),
     ("Trilu", trilu),
 ];
 
@@ -250,4 +252,57 @@ fn roi_align(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> R
         ("half_pixel", im.bool_attr(half_pixel)),
     ];
     one(im.op1("graph.roi_align", ops, props, loc))
+}
+
+/// `ReverseSequence`: each batch entry's first `sequence_lens[b]` steps
+/// along `time_axis` reversed, the rest kept; a `gather_elements` along the
+/// time axis of `t < len ? len - 1 - t : t`, built on `[T, B]` (or `[B, T]`)
+/// and expanded to the input's shape.
+fn reverse_sequence(
+    im: &mut Importer,
+    node: &NodeProto,
+    a: &Attrs,
+    loc: Location,
+) -> Res<Vec<Value>> {
+    let (x, lens) = (im.req(node, 0)?, im.req(node, 1)?);
+    let rank = im.rank_of(x).ok_or("needs an input of known rank")?;
+    let (time, batch) = (
+        a.int("time_axis").unwrap_or(0),
+        a.int("batch_axis").unwrap_or(1),
+    );
+    if rank < 2 || !matches!((time, batch), (0, 1) | (1, 0)) {
+        return Err(format!(
+            "needs time_axis and batch_axis 0 and 1 (in either order) of an input of rank 2 or more, not {time} and {batch} of rank {rank}"
+        )
+        .into());
+    }
+    let i64t = im.ctx.integer_type(64);
+    let lens = im.cast_to(lens, i64t, loc)?;
+    let t_len = im.dim_scalar(x, time as usize, loc)?;
+    // Steps along the time axis, lengths along the batch axis.
+    let (steps, lens) = if time == 0 {
+        (im.iota(t_len, 1, loc)?, im.unsqueeze(lens, &[0], loc)?)
+    } else {
+        (im.iota(t_len, 0, loc)?, im.unsqueeze(lens, &[1], loc)?)
+    };
+    let unit = im.const_i64_scalar(1, loc)?;
+    let last = im.bin("graph.sub", lens, unit, loc)?;
+    let reversed = im.bin("graph.sub", last, steps, loc)?;
+    let inside = im.bin("graph.less", steps, lens, loc)?;
+    let index = im.op1("graph.where", vec![inside, reversed, steps], vec![], loc)?;
+    let index = if rank > 2 {
+        let trailing: Vec<i64> = (2..rank as i64).collect();
+        im.unsqueeze(index, &trailing, loc)?
+    } else {
+        index
+    };
+    let shape = im.op1("graph.shape_of", vec![x], vec![], loc)?;
+    let index = im.op1("graph.expand", vec![index, shape], vec![], loc)?;
+    let axis = im.i64_attr(time);
+    one(im.op1(
+        "graph.gather_elements",
+        vec![x, index],
+        vec![("axis", axis)],
+        loc,
+    ))
 }

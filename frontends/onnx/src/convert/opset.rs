@@ -39,6 +39,7 @@ pub(super) fn min_opset(op: &str) -> i64 {
         // NonZero-13 and Compress-11 added types and negative axes.
         "NonZero" | "Compress" => 9,
         "Unique" => 11,
+        "ReverseSequence" => 10,
         // `coordinate_transformation_mode` (16) defaults to the older form
         // below 16.
         "RoiAlign" => 10,
