@@ -256,17 +256,32 @@ fn check_element_shapes(
 
 /// The elements of a tensor in a form every reduction can combine: `f64`
 /// for floats (exact for every float dtype), `i128` for integers and `i1`.
-enum Values {
+/// A tensor's elements as `f64` (floats) or `i128` (integers, `i1`).
+pub(super) enum Values {
     Float(Vec<f64>),
     Int(Vec<i128>),
 }
 
 impl Values {
-    fn of(t: &Tensor) -> Values {
+    pub(super) fn of(t: &Tensor) -> Values {
         if t.dtype().is_float() {
             Values::Float(t.to_f64_vec())
         } else {
             Values::Int(t.to_i128_vec())
+        }
+    }
+
+    /// Orders elements `a` and `b`: floats numerically with NaN after every
+    /// number (and equal to NaN), integers in order.
+    pub(super) fn compare(&self, a: usize, b: usize) -> Ordering {
+        match self {
+            Values::Float(v) => match (v[a].is_nan(), v[b].is_nan()) {
+                (true, true) => Ordering::Equal,
+                (true, false) => Ordering::Greater,
+                (false, true) => Ordering::Less,
+                _ => v[a].partial_cmp(&v[b]).unwrap_or(Ordering::Equal),
+            },
+            Values::Int(v) => v[a].cmp(&v[b]),
         }
     }
 
@@ -515,15 +530,7 @@ pub fn top_k(x: &Tensor, k: i64, axis: i64, largest: bool) -> KResult<(Tensor, T
     let n = checked_numel(OP, &shape)?;
     let values = Values::of(x);
     let cmp = |a: usize, b: usize| -> Ordering {
-        let ord = match &values {
-            Values::Float(v) => match (v[a].is_nan(), v[b].is_nan()) {
-                (true, true) => Ordering::Equal,
-                (true, false) => Ordering::Greater,
-                (false, true) => Ordering::Less,
-                _ => v[a].partial_cmp(&v[b]).unwrap_or(Ordering::Equal),
-            },
-            Values::Int(v) => v[a].cmp(&v[b]),
-        };
+        let ord = values.compare(a, b);
         if largest {
             ord.reverse()
         } else {

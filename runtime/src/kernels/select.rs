@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use super::indexing::Values;
 use super::{invalid, normalize_axis, unsupported, KResult};
 use crate::tensor::checked_numel;
 use crate::{Tensor, TensorData};
@@ -48,25 +49,6 @@ pub struct Unique {
     pub counts: Tensor,
 }
 
-/// Compares two elements: floats in numeric order with NaN after every
-/// number (and equal to NaN), `-0` equal to `0`; integers in order.
-fn compare(values: &Values, a: usize, b: usize) -> Ordering {
-    match values {
-        Values::Float(v) => match (v[a].is_nan(), v[b].is_nan()) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Greater,
-            (false, true) => Ordering::Less,
-            _ => v[a].partial_cmp(&v[b]).unwrap_or(Ordering::Equal),
-        },
-        Values::Int(v) => v[a].cmp(&v[b]),
-    }
-}
-
-enum Values {
-    Float(Vec<f64>),
-    Int(Vec<i128>),
-}
-
 /// ONNX `Unique`: the distinct elements of `x` (flattened), or its distinct
 /// slices along `axis`; in ascending (lexicographic) order when `sorted`,
 /// else in order of first occurrence.
@@ -75,11 +57,7 @@ pub fn unique(x: &Tensor, axis: Option<i64>, sorted: bool) -> KResult<Unique> {
     if !(x.dtype().is_float() || x.dtype().is_int() || x.dtype() == crate::DType::I1) {
         return Err(unsupported(OP, format!("dtype {}", x.dtype())));
     }
-    let values = if x.dtype().is_float() {
-        Values::Float(x.to_f64_vec())
-    } else {
-        Values::Int(x.to_i128_vec())
-    };
+    let values = Values::of(x);
     // Items: the elements, or the slices along the axis (outer x inner
     // elements each, at stride `inner` from `o * dim * inner + j * inner`).
     let (outer, dim, inner, axis) = match axis {
@@ -99,7 +77,7 @@ pub fn unique(x: &Tensor, axis: Option<i64>, sorted: bool) -> KResult<Unique> {
     let width = outer * inner;
     let cmp_items = |a: usize, b: usize| -> Ordering {
         (0..width)
-            .map(|k| compare(&values, element(a, k), element(b, k)))
+            .map(|k| values.compare(element(a, k), element(b, k)))
             .find(|o| o.is_ne())
             .unwrap_or(Ordering::Equal)
     };

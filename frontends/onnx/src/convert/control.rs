@@ -413,17 +413,7 @@ fn convert_scan(
     loc: Location,
 ) -> Res<Vec<Value>> {
     let body = graph_attr(a, "body")?;
-    let m = a
-        .int("num_scan_inputs")
-        .ok_or("requires the attribute 'num_scan_inputs'")?;
-    let mut inputs = Vec::new();
-    for i in 0..node.input.len() {
-        inputs.push(im.req(node, i)?);
-    }
-    let m = usize::try_from(m)
-        .ok()
-        .filter(|&m| m >= 1 && m <= inputs.len())
-        .ok_or_else(|| format!("has num_scan_inputs {m} for its {} inputs", inputs.len()))?;
+    let (mut inputs, m) = im.scan_inputs(node, a, 0)?;
     let scanned = inputs.split_off(inputs.len() - m);
     let axes = a.ints("scan_input_axes").unwrap_or_else(|| vec![0; m]);
     let reverse = a
@@ -447,6 +437,27 @@ fn convert_scan(
 }
 
 impl Importer<'_> {
+    /// A `Scan` node's inputs from `first` on (the states, then the scanned
+    /// inputs) and its `num_scan_inputs`, checked against their count.
+    fn scan_inputs(
+        &self,
+        node: &NodeProto,
+        a: &Attrs<'_>,
+        first: usize,
+    ) -> Res<(Vec<Value>, usize)> {
+        let m = a
+            .int("num_scan_inputs")
+            .ok_or("requires the attribute 'num_scan_inputs'")?;
+        let inputs = (first..node.input.len())
+            .map(|i| self.req(node, i))
+            .collect::<Res<Vec<Value>>>()?;
+        let m = usize::try_from(m)
+            .ok()
+            .filter(|&m| m >= 1 && m <= inputs.len())
+            .ok_or_else(|| format!("has num_scan_inputs {m} for its {} inputs", inputs.len()))?;
+        Ok((inputs, m))
+    }
+
     /// `Scan` at opset 8: a batch axis first (axis 0 of every input), the
     /// scan axis next, an optional `sequence_lens` input. The batch is an
     /// outer `graph.scan` over axis 0 of every input, whose body scans
@@ -458,17 +469,7 @@ impl Importer<'_> {
         loc: Location,
     ) -> Res<Vec<Value>> {
         let body = graph_attr(a, "body")?;
-        let m = a
-            .int("num_scan_inputs")
-            .ok_or("requires the attribute 'num_scan_inputs'")?;
-        let mut inputs = Vec::new();
-        for i in 1..node.input.len() {
-            inputs.push(self.req(node, i)?);
-        }
-        let m = usize::try_from(m)
-            .ok()
-            .filter(|&m| m >= 1 && m <= inputs.len())
-            .ok_or_else(|| format!("has num_scan_inputs {m} for its {} inputs", inputs.len()))?;
+        let (inputs, m) = self.scan_inputs(node, a, 1)?;
         let n = inputs.len() - m;
         let reverse = a.ints("directions").unwrap_or_else(|| vec![0; m]);
         if reverse.len() != m {

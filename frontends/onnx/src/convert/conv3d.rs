@@ -15,7 +15,39 @@ use super::attrs::Attrs;
 use super::{ConvertError, Importer, Res};
 use crate::proto::NodeProto;
 
+/// The sizes of `dims` when all are static.
+fn statics(dims: Option<Vec<Dim>>) -> Option<Vec<i64>> {
+    dims?.iter().map(Dim::known).collect()
+}
+
 impl Importer<'_> {
+    /// The static sizes of a 3-D convolution's `[N, C, D, H, W]` input and
+    /// 5-D weight.
+    fn static_sizes_3d(&self, x: Value, w: Value) -> Res<(Vec<i64>, Vec<i64>)> {
+        let xs = statics(self.dims_of(x))
+            .ok_or_else(|| ConvertError::unsupported("in 3-D needs an input of static sizes"))?;
+        let ws = statics(self.dims_of(w))
+            .filter(|d| d.len() == 5)
+            .ok_or("in 3-D needs a 5-D weight of static sizes")?;
+        Ok((xs, ws))
+    }
+
+    /// `y: [N, M, D, H, W]` plus a per-channel `bias: [M]`, when there is one.
+    fn add_channel_bias(
+        &mut self,
+        y: Value,
+        bias: Option<Value>,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        match bias {
+            Some(b) => {
+                let b = self.unsqueeze(b, &[1, 2, 3], loc)?;
+                Ok(vec![self.bin("graph.add", y, b, loc)?])
+            }
+            None => Ok(vec![y]),
+        }
+    }
+
     /// `Conv` on an `[N, C, D, H, W]` input of static sizes.
     pub(super) fn convert_conv_3d(
         &mut self,
@@ -25,14 +57,7 @@ impl Importer<'_> {
     ) -> Res<Vec<Value>> {
         let (x, w) = (self.req(node, 0)?, self.req(node, 1)?);
         let bias = self.input(node, 2)?;
-        let statics = |d: Option<Vec<Dim>>| -> Option<Vec<i64>> {
-            d?.iter().map(Dim::known).collect::<Option<Vec<_>>>()
-        };
-        let xs = statics(self.dims_of(x))
-            .ok_or_else(|| ConvertError::unsupported("in 3-D needs an input of static sizes"))?;
-        let ws = statics(self.dims_of(w))
-            .filter(|d| d.len() == 5)
-            .ok_or("in 3-D needs a 5-D weight of static sizes")?;
+        let (xs, ws) = self.static_sizes_3d(x, w)?;
         let (n, c, d, h, wd) = (xs[0], xs[1], xs[2], xs[3], xs[4]);
         let (m, kd, kh, kw) = (ws[0], ws[2], ws[3], ws[4]);
         if let Some(k) = a.ints("kernel_shape") {
@@ -159,13 +184,7 @@ impl Importer<'_> {
         let shape = self.const_i64(&[n, od, m, oh, ow], loc)?;
         let unfolded = self.reshape(sum, shape, loc)?;
         let y = transpose(self, unfolded)?;
-        match bias {
-            Some(b) => {
-                let b = self.unsqueeze(b, &[1, 2, 3], loc)?;
-                Ok(vec![self.bin("graph.add", y, b, loc)?])
-            }
-            None => Ok(vec![y]),
-        }
+        self.add_channel_bias(y, bias, loc)
     }
 }
 
@@ -184,14 +203,7 @@ impl Importer<'_> {
     ) -> Res<Vec<Value>> {
         let (x, w) = (self.req(node, 0)?, self.req(node, 1)?);
         let bias = self.input(node, 2)?;
-        let statics = |d: Option<Vec<Dim>>| -> Option<Vec<i64>> {
-            d?.iter().map(Dim::known).collect::<Option<Vec<_>>>()
-        };
-        let xs = statics(self.dims_of(x))
-            .ok_or_else(|| ConvertError::unsupported("in 3-D needs an input of static sizes"))?;
-        let ws = statics(self.dims_of(w))
-            .filter(|d| d.len() == 5)
-            .ok_or("in 3-D needs a 5-D weight of static sizes")?;
+        let (xs, ws) = self.static_sizes_3d(x, w)?;
         let (n, c, d, h, wd) = (xs[0], xs[1], xs[2], xs[3], xs[4]);
         let (mg, kd, kh, kw) = (ws[1], ws[2], ws[3], ws[4]);
         let group = a.int("group").unwrap_or(1);
@@ -365,12 +377,6 @@ impl Importer<'_> {
         let sum = sum.ok_or("has an empty kernel")?;
         let perm = self.i64_array(&[0, 2, 1, 3, 4]);
         let y = self.op1("graph.transpose", vec![sum], vec![("perm", perm)], loc)?;
-        match bias {
-            Some(b) => {
-                let b = self.unsqueeze(b, &[1, 2, 3], loc)?;
-                Ok(vec![self.bin("graph.add", y, b, loc)?])
-            }
-            None => Ok(vec![y]),
-        }
+        self.add_channel_bias(y, bias, loc)
     }
 }
