@@ -13,3 +13,11 @@
 // CHECK: return %[[Y]]
 
 // EAGER: y: f32 [2, 3, 4]
+
+// Outputs that other nodes also use, declared with symbols of ONNX's shape
+// inference (Inputs/declared-outputs.onnx, from exported.py): a value other
+// ops use keeps its inferred type, and only the last is refined (refining
+// both would contradict the transpose's inferred result).
+// RUN: strata import %S/Inputs/declared-outputs.onnx | FileCheck %s --check-prefix=DECL
+// DECL: func.func @main(%arg0: tensor<3x4xf32> {onnx.name = "x"}) -> (tensor<2x?xi64> {onnx.name = "where"}, tensor<?x2xi64, #graph.dims<unk__2>> {onnx.name = "rows"})
+// DECL: graph.transpose %0 {perm = array<i64: 1, 0>} : (tensor<2x?xi64>) -> tensor<?x2xi64, #graph.dims<unk__2>>

@@ -1,4 +1,4 @@
-//! `gather` and `gather_elements` as a `tensor.map` over the result whose
+//! `gather`, `gather_elements` and `gather_nd` as a `tensor.map` over the result whose
 //! data input is gathered: the body reads the index (made non-negative as
 //! ONNX defines: `i < 0` reads `i + size`) and `tensor.extract`s the data
 //! element at it; the other coordinates are `tensor.index` values. Indices
@@ -110,5 +110,71 @@ pub(super) fn plan_gather(
                 })
                 .collect()
         })]
+    }))
+}
+
+/// `gather_nd`: both inputs gathered; each result element reads its index
+/// tuple (the last dimension of `indices` at the result's leading
+/// coordinates), each entry made non-negative, and extracts the data
+/// element there. The first `batch_dims` coordinates are shared by data,
+/// indices and result; the data's dimensions after the tuple's are the
+/// result's last ones.
+pub(super) fn plan_gather_nd(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
+    let ty = static_type(ctx, ctx.result(op, 0))?;
+    let element = element_of(ctx, ty).ok_or("has no element type")?;
+    let data_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
+    let index_type = ctx.value_type(ctx.operand(op, 1));
+    let index_shape = shape(ctx, index_type);
+    let index_element = element_of(ctx, index_type).ok_or("has no index element type")?;
+    let batch = usize::try_from(g::GatherNdOp(op).batch_dims(ctx))
+        .map_err(|_| "has a negative batch_dims")?;
+    let q = index_shape.len();
+    let tuple = match index_shape.last() {
+        Some(&k) => usize::try_from(k).map_err(|_| "has a dynamic index tuple")?,
+        None => return Err("has 0-D indices".into()),
+    };
+    if batch + tuple > data_shape.len() || batch >= q {
+        return Err(format!(
+            "has index tuples of {tuple} after {batch} batch dimensions for data of rank {}",
+            data_shape.len()
+        ));
+    }
+    if data_shape[batch..batch + tuple].contains(&0) {
+        return Err("gathers from an empty dimension".into());
+    }
+    let out_rank = shape(ctx, ty).len() as u32;
+    let loc = ctx.op_loc(op);
+    Ok(Box::new(move |ctx: &mut Context, op: Operation| {
+        let (data, indices) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        let maps = [(); 2].map(|()| AffineMap::new(out_rank, 0, Vec::new()));
+        let map = MapOp::build_gathered(
+            ctx,
+            loc,
+            &[data, indices],
+            &maps,
+            &[0, 1],
+            ty,
+            |ctx, block, args| {
+                let mut s = Scalar { ctx, block, loc };
+                let lead: Vec<Value> = (0..q - 1).map(|d| index(&mut s, d)).collect();
+                let index_ty = s.ctx.index_type();
+                let mut operands = vec![args[0]];
+                operands.extend(lead.iter().take(batch).copied());
+                for (k, &size) in data_shape[batch..batch + tuple].iter().enumerate() {
+                    let at = s.int(index_ty, k as i128);
+                    let mut read = vec![args[1]];
+                    read.extend(lead.iter().copied());
+                    read.push(at);
+                    let i = s.op("tensor.extract", &read, &[], index_element);
+                    operands.push(axis_index(&mut s, i, size));
+                }
+                for d in batch + tuple..data_shape.len() {
+                    operands.push(index(&mut s, q - 1 + d - batch - tuple));
+                }
+                s.op("tensor.extract", &operands, &[], element)
+            },
+        );
+        ctx.insert_op_before(op, map.op());
+        vec![map.result(ctx)]
     }))
 }

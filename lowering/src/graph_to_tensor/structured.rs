@@ -50,6 +50,7 @@ pub(super) fn plan(ctx: &mut Context, op: Operation) -> Option<Result<Plan, Stri
         g::Conv2dOp::NAME => super::window::plan_conv(ctx, op),
         g::GatherOp::NAME => super::gather::plan_gather(ctx, op, false),
         g::GatherElementsOp::NAME => super::gather::plan_gather(ctx, op, true),
+        g::GatherNdOp::NAME => super::gather::plan_gather_nd(ctx, op),
         g::ResizeOp::NAME => super::resize::plan_resize(ctx, op),
         g::MaxPool2dOp::NAME => super::window::plan_pool(ctx, op, true),
         g::AvgPool2dOp::NAME => super::window::plan_pool(ctx, op, false),

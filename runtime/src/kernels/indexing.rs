@@ -177,9 +177,16 @@ pub fn non_max_suppression(
             ),
         ));
     }
-    let (bv, sv) = (boxes.to_f64_vec(), scores.to_f64_vec());
+    // ONNX defines the op on f32 boxes and scores, and onnxruntime and the
+    // ONNX reference compute the overlaps in f32: boxes of a grid (anchors)
+    // overlap by exactly the threshold often enough that f64 would decide
+    // differently.
+    let to_f32 = |t: &Tensor| -> Vec<f32> { t.to_f64_vec().iter().map(|&v| v as f32).collect() };
+    let (bv, sv) = (to_f32(boxes), to_f32(scores));
+    let (iou_threshold, score_threshold) =
+        (iou_threshold as f32, score_threshold.map(|t| t as f32));
     // [x_min, y_min, x_max, y_max] of each box.
-    let corners = |img: usize, i: usize| -> [f64; 4] {
+    let corners = |img: usize, i: usize| -> [f32; 4] {
         let v = &bv[(img * n + i) * 4..][..4];
         if center_point_box {
             let (hw, hh) = (v[2] / 2.0, v[3] / 2.0);
@@ -193,14 +200,14 @@ pub fn non_max_suppression(
             ]
         }
     };
-    let suppresses = |a: [f64; 4], z: [f64; 4]| -> bool {
+    let suppresses = |a: [f32; 4], z: [f32; 4]| -> bool {
         let (ix0, ix1) = (a[0].max(z[0]), a[2].min(z[2]));
         let (iy0, iy1) = (a[1].max(z[1]), a[3].min(z[3]));
         if ix1 <= ix0 || iy1 <= iy0 {
             return false;
         }
         let inter = (ix1 - ix0) * (iy1 - iy0);
-        let area = |r: [f64; 4]| (r[2] - r[0]) * (r[3] - r[1]);
+        let area = |r: [f32; 4]| (r[2] - r[0]) * (r[3] - r[1]);
         let (a1, a2) = (area(a), area(z));
         let union = a1 + a2 - inter;
         if inter <= 0.0 || a1 <= 0.0 || a2 <= 0.0 || union <= 0.0 {
@@ -221,7 +228,7 @@ pub fn non_max_suppression(
                     .unwrap_or(std::cmp::Ordering::Equal)
                     .then(p.cmp(&q))
             });
-            let mut kept: Vec<[f64; 4]> = Vec::new();
+            let mut kept: Vec<[f32; 4]> = Vec::new();
             for i in order {
                 if kept.len() >= limit {
                     break;
@@ -722,5 +729,16 @@ mod tests {
         assert!(
             non_max_suppression(&boxes, &f32s(&[1, 1, 2], &[0.0; 2]), 1, 0.5, None, false).is_err()
         );
+    }
+
+    #[test]
+    fn nms_overlaps_are_computed_in_f32() {
+        // x in [0.6, 1.1] and [0.4, 1.4]: the IoU is 0.5 exactly in f32 (so
+        // not above the threshold: both kept, as onnxruntime keeps them) and
+        // 0.50000001 in f64 (which would suppress the second).
+        let boxes = f32s(&[1, 2, 4], &[0.0, 0.6, 1.0, 1.1, 0.0, 0.4, 1.0, 1.4]);
+        let scores = f32s(&[1, 1, 2], &[0.9, 0.8]);
+        let kept = non_max_suppression(&boxes, &scores, 2, 0.5, None, false).unwrap();
+        assert_eq!(kept.to_i64_vec(), vec![0, 0, 0, 0, 0, 1]);
     }
 }

@@ -1,4 +1,4 @@
-// gather and gather_elements: a map over the result that gathers the data
+// gather, gather_elements and gather_nd: a map over the result that gathers the data
 // (reads it whole) and extracts the element at the index, made
 // non-negative as ONNX defines (`i < 0` reads `i + size`).
 // REQUIRES: strata-opt
@@ -35,4 +35,26 @@ func.func @embedding(%t: tensor<30x8xf32>, %ids: tensor<2x5xi64>) -> tensor<2x5x
 func.func @gather_elements(%x: tensor<3x4xf32>, %i: tensor<3x2xi32>) -> tensor<3x2xf32> {
   %0 = graph.gather_elements %x[%i] {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
+}
+
+// gather_nd: both inputs gathered; the index tuple is read from the last
+// dimension of the indices at the result's leading coordinates, each entry
+// made non-negative. With batch_dims = 1: out[b, j, h] = x[b, i[b, j, 0], h].
+// CHECK-LABEL: func.func @gather_nd(
+// CHECK: tensor.map ins(%arg0, %arg1 : tensor<2x3x4xf32>, tensor<2x1x1xi64>) maps [#{{.*}}, #{{.*}}] gathered [0, 1] {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<2x3x4xf32>, %[[I:.*]]: tensor<2x1x1xi64>):
+// CHECK: %[[B:.*]] = tensor.index 0 : index
+// CHECK: %[[J:.*]] = tensor.index 1 : index
+// CHECK: %[[K:.*]] = arith.constant 0 : index
+// CHECK: %[[T:.*]] = tensor.extract %[[I]][%[[B]], %[[J]], %[[K]]] : tensor<2x1x1xi64>
+// CHECK: %[[N:.*]] = arith.constant 3 : i64
+// CHECK: arith.cmpi slt, %[[T]]
+// CHECK: %[[R:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[H:.*]] = tensor.index 2 : index
+// CHECK: %[[E:.*]] = tensor.extract %[[X]][%[[B]], %[[R]], %[[H]]] : tensor<2x3x4xf32>
+// CHECK: tensor.yield %[[E]] : f32
+// CHECK: } : tensor<2x1x4xf32>
+func.func @gather_nd(%x: tensor<2x3x4xf32>, %i: tensor<2x1x1xi64>) -> tensor<2x1x4xf32> {
+  %0 = graph.gather_nd %x[%i] {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x1x1xi64>) -> tensor<2x1x4xf32>
+  return %0 : tensor<2x1x4xf32>
 }

@@ -1,6 +1,7 @@
 """Writes exported.onnx: a head split and merge spelled as exporters spell
 it, with shapes computed at run time (Shape, Gather, Slice, Unsqueeze,
-Concat, Reshape). Run with the venv of scripts/setup-onnx:
+Concat, Reshape), and declared-outputs.onnx (outputs other nodes use,
+declared with symbols of their own). Run with the venv of scripts/setup-onnx:
 .local/onnx-venv/bin/python test/onnx/Inputs/exported.py
 """
 
@@ -46,3 +47,23 @@ graph = helper.make_graph(
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
 onnx.checker.check_model(model)
 onnx.save(model, os.path.join(here, "exported.onnx"))
+
+# Outputs that other nodes also use, declared with symbols of their own (as
+# ONNX's shape inference names each unknown size, `unk__N`): the importer
+# keeps the inferred type of a value other ops use (the ops' result types
+# were inferred from it) and refines only the last one.
+graph = helper.make_graph(
+    [
+        helper.make_node("NonZero", ["x"], ["where"], name="NonZero"),
+        helper.make_node("Transpose", ["where"], ["rows"], name="Transpose", perm=[1, 0]),
+    ],
+    "declared",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 4])],
+    [
+        helper.make_tensor_value_info("where", i64, [2, "unk__1"]),
+        helper.make_tensor_value_info("rows", i64, ["unk__2", 2]),
+    ],
+)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+onnx.checker.check_model(model)
+onnx.save(model, os.path.join(here, "declared-outputs.onnx"))

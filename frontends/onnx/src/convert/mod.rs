@@ -341,12 +341,15 @@ impl<'c> Importer<'c> {
     /// argument keeps its type (the function's signature fixes it), and so
     /// does a result of control flow (its type is what its regions yield,
     /// which the declared type of one run may contradict: a branch not
-    /// taken for these shapes).
+    /// taken for these shapes). A value other ops use keeps its type too:
+    /// their result types were inferred from it, and a declared symbol
+    /// (ONNX's shape inference names each unknown size afresh, `unk__7`)
+    /// could contradict what they inferred.
     fn refine_value(&mut self, v: Value, declared: Type) {
         let Some(def) = self.ctx.defining_op(v) else {
             return;
         };
-        if !self.ctx.op_regions(def).is_empty() {
+        if !self.ctx.op_regions(def).is_empty() || !self.ctx.use_empty(v) {
             return;
         }
         let current = self.ctx.value_type(v);

@@ -1,0 +1,287 @@
+//! The real-model suite (`test/models/`): common architectures exported
+//! by torch.onnx with random weights (`scripts/real-models/export.py`, run
+//! by hand with torch), each stored as a graph whose large weights are a
+//! seed. Each model is regenerated (`scripts/real-models/regenerate.py`,
+//! with the venv of `scripts/setup-onnx`) into `target/real-models/`,
+//! imported, run eagerly on its stored inputs and compared with
+//! onnxruntime's stored outputs at rtol 1e-3 and atol 1e-4; what passes is
+//! then compiled in graph mode and compared with the interpreter.
+//!
+//! The outcomes are recorded in `test/onnx/real-models.expected`
+//! (`model/eager` and `model/graph`, each `pass`, `fail: why`, `skip: why`
+//! or, in graph mode, `not lowered: why`): a recorded pass that does not
+//! pass now is a regression and fails the suite; any other change fails
+//! until the list is updated with `STRATA_BLESS=1`, which also rewrites the
+//! table in docs/conformance.md. `STRATA_REAL_MODELS=substring` runs the
+//! matching models and prints their outcomes. Without the onnx venv the
+//! driver fails, naming `scripts/setup-onnx`, unless `STRATA_SKIP_ONNX=1`.
+
+mod common;
+#[path = "support/node_graph.rs"]
+mod node_graph;
+#[path = "support/onnx_case.rs"]
+mod onnx_case;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use node_graph::GraphOutcome;
+use onnx_case::{import_outcome, op_types, panic_message, read_outcomes, Outcome};
+use prost::Message;
+use strata_runtime::interp::{lookup_function, run_function};
+use strata_runtime::kernels::{allclose, Tolerance};
+use strata_runtime::Tensor;
+
+/// The tolerance for real models against onnxruntime.
+const TOLERANCE: Tolerance = Tolerance::new(1e-3, 1e-4);
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The `input_<i>.npy` or `output_<i>.npy` files of `dir`, in order.
+fn arrays(dir: &Path, prefix: &str) -> Result<Vec<Tensor>, String> {
+    let mut numbered: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n = name
+                .strip_prefix(prefix)?
+                .strip_suffix(".npy")?
+                .parse()
+                .ok()?;
+            Some((n, e.path()))
+        })
+        .collect();
+    numbered.sort();
+    numbered
+        .iter()
+        .map(|(_, p)| strata_runtime::npy::load(p).map_err(|e| format!("{}: {e}", p.display())))
+        .collect()
+}
+
+/// Regenerates the weights of the model in `dir` into `out`.
+fn regenerate(dir: &Path, out: &Path) -> Result<(), String> {
+    let python = root().join(".local/onnx-venv/bin/python");
+    let made = std::process::Command::new(&python)
+        .arg(root().join("scripts/real-models/regenerate.py"))
+        .arg(dir)
+        .arg(out)
+        .output()
+        .map_err(|e| format!("{}: {e}", python.display()))?;
+    if made.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&made.stderr).trim().to_string())
+    }
+}
+
+/// The eager outcome of one model and, when it passes, its graph-mode one.
+fn run_model(dir: &Path, name: &str) -> (Outcome, Option<GraphOutcome>) {
+    let path = root()
+        .join("target/real-models")
+        .join(name)
+        .join("model.onnx");
+    if let Err(m) = regenerate(dir, &path) {
+        return (Outcome::Fail(m), None);
+    }
+    let model = match std::fs::read(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|b| {
+            strata_onnx::proto::ModelProto::decode(b.as_slice()).map_err(|e| e.to_string())
+        }) {
+        Ok(m) => m,
+        Err(e) => return (Outcome::Fail(format!("{}: {e}", path.display())), None),
+    };
+    let (inputs, expected) = match (arrays(dir, "input_"), arrays(dir, "output_")) {
+        (Ok(i), Ok(e)) => (i, e),
+        (Err(m), _) | (_, Err(m)) => return (Outcome::Fail(m), None),
+    };
+    if let Some(op) = op_types(&model)
+        .into_iter()
+        .find(|o| !strata_onnx::SUPPORTED_OPS.contains(&o.as_str()))
+    {
+        return (Outcome::Skip(format!("unsupported op {op}")), None);
+    }
+    let mut ctx = strata_ir::Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
+        Ok(m) => m,
+        Err(e) => return (import_outcome(&e), None),
+    };
+    let Some(func) = lookup_function(&ctx, module, "main") else {
+        return (Outcome::Fail("no @main".into()), None);
+    };
+    let outputs = match run_function(&ctx, func, inputs.clone()) {
+        Ok(o) => o,
+        Err(e) => return (Outcome::Fail(format!("run: {e}")), None),
+    };
+    if outputs.len() != expected.len() {
+        let m = format!("{} outputs, onnxruntime {}", outputs.len(), expected.len());
+        return (Outcome::Fail(m), None);
+    }
+    for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
+        if let Err(m) = allclose(a, e, TOLERANCE) {
+            return (Outcome::Fail(format!("output #{i}: {m}")), None);
+        }
+    }
+    let graph = node_graph::run(&model, &[(inputs, outputs)]);
+    (Outcome::Pass, Some(graph))
+}
+
+fn one_line(m: &str) -> String {
+    let m: String = m.replace('\n', " ").chars().take(160).collect();
+    m.trim().to_string()
+}
+
+fn eager_form(o: &Outcome) -> String {
+    match o {
+        Outcome::Pass | Outcome::PassByLaw => "pass".into(),
+        Outcome::Fail(m) => format!("fail: {}", one_line(m)),
+        Outcome::Skip(m) => format!("skip: {}", one_line(m)),
+    }
+}
+
+fn graph_form(o: Option<&GraphOutcome>) -> String {
+    match o {
+        Some(GraphOutcome::Pass) => "pass".into(),
+        Some(GraphOutcome::Fail(m)) => format!("fail: {}", one_line(m)),
+        Some(GraphOutcome::NotLowered(m)) => format!("not lowered: {}", one_line(m)),
+        None => "skip: does not pass eagerly".into(),
+    }
+}
+
+fn main() -> ExitCode {
+    let venv = root().join(".local/onnx-venv");
+    if !common::require(
+        &venv,
+        "the onnx venv",
+        "scripts/setup-onnx",
+        "STRATA_SKIP_ONNX",
+    ) {
+        return ExitCode::SUCCESS;
+    }
+    let models_dir = root().join("test/models");
+    let filter = std::env::var("STRATA_REAL_MODELS").ok();
+    let bless = common::env_flag("STRATA_BLESS");
+    let mut names: Vec<String> = std::fs::read_dir(&models_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("model.onnx").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| filter.as_ref().is_none_or(|f| n.contains(f.as_str())))
+        .collect();
+    names.sort();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut outcomes: Vec<(usize, (Outcome, Option<GraphOutcome>))> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = names.get(i) else {
+                            return done;
+                        };
+                        let dir = models_dir.join(name);
+                        let outcome = std::panic::catch_unwind(|| run_model(&dir, name))
+                            .unwrap_or_else(|panic| {
+                                let m = format!("panicked: {}", panic_message(panic));
+                                (Outcome::Fail(m), None)
+                            });
+                        done.push((i, outcome));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    outcomes.sort_by_key(|(i, _)| *i);
+    let mut current: BTreeMap<String, String> = BTreeMap::new();
+    for (i, (eager, graph)) in &outcomes {
+        current.insert(format!("{}/eager", names[*i]), eager_form(eager));
+        current.insert(format!("{}/graph", names[*i]), graph_form(graph.as_ref()));
+    }
+    if filter.is_some() {
+        for (n, o) in &current {
+            println!("{n} {o}");
+        }
+        return ExitCode::SUCCESS;
+    }
+    let list_path = root().join("test/onnx/real-models.expected");
+    if bless {
+        let mut text = String::from(
+            "# Outcome of each real model (test/tests/real_models.rs), eagerly and in graph mode.\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test real_models.\n",
+        );
+        for (n, o) in &current {
+            text.push_str(&format!("{n} {o}\n"));
+        }
+        if let Err(e) = std::fs::write(&list_path, text) {
+            eprintln!("{}: {e}", list_path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    let recorded = read_outcomes(&list_path);
+    let mut problems = Vec::new();
+    for (n, o) in &current {
+        match recorded.get(n) {
+            Some(r) if r == o => {}
+            Some(r) if r == "pass" => {
+                problems.push(format!("regression: {n} passed before and now is {o}"))
+            }
+            Some(r) => problems.push(format!(
+                "{n} was '{r}' and is now '{o}': update the list (STRATA_BLESS=1)"
+            )),
+            None => problems.push(format!(
+                "{n} ({o}) is not in {}: update it (STRATA_BLESS=1)",
+                list_path.display()
+            )),
+        }
+    }
+    for n in recorded.keys() {
+        if !current.contains_key(n) {
+            problems.push(format!("{n} is listed but was not run"));
+        }
+    }
+    let mut table = String::from("| model | eager | graph mode |\n|---|---|---|\n");
+    let (mut eager_passed, mut graph_passed) = (0, 0);
+    for name in &names {
+        let eager = &current[&format!("{name}/eager")];
+        let graph = &current[&format!("{name}/graph")];
+        eager_passed += usize::from(eager == "pass");
+        graph_passed += usize::from(graph == "pass");
+        table.push_str(&format!(
+            "| `{name}` | {} | {} |\n",
+            eager.replace('|', "\\|"),
+            graph.replace('|', "\\|")
+        ));
+    }
+    for (key, value) in [
+        ("real-models-total", names.len().to_string()),
+        ("real-models-eager", eager_passed.to_string()),
+        ("real-models-graph", graph_passed.to_string()),
+        ("real-models-table", format!("\n{}\n", table.trim_end())),
+    ] {
+        problems.extend(common::check_generated_docs(key, &value));
+    }
+    println!("{table}");
+    for p in &problems {
+        println!("{p}");
+    }
+    println!(
+        "real models: {eager_passed} of {} pass eagerly, {graph_passed} in graph mode",
+        names.len()
+    );
+    if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
