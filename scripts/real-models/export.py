@@ -195,6 +195,11 @@ def gru_tagger():
     return Tagger(torch.nn.GRU), (tokens(2, 7, 100),), ["ids"]
 
 
+# Exported with a dynamic batch and sequence length (as taggers are
+# deployed): the recurrence cannot be unrolled at import.
+DYNAMIC = {"lstm-tagger-dynamic", "gru-tagger-dynamic"}
+
+
 def faster_rcnn():
     import torchvision
 
@@ -245,14 +250,21 @@ ARCHITECTURES = [
     ("resnet3d", resnet3d),
     ("lstm-tagger", lstm_tagger),
     ("gru-tagger", gru_tagger),
+    ("lstm-tagger-dynamic", lstm_tagger),
+    ("gru-tagger-dynamic", gru_tagger),
     ("faster-rcnn", faster_rcnn),
 ]
 
 
-def export(module, inputs, names, dynamo, path):
+def export(module, inputs, names, dynamo, path, dynamic):
     kwargs = {"dynamo": dynamo, "input_names": names}
     if not dynamo:
         kwargs["opset_version"] = 17
+    if dynamic and dynamo:
+        dims = {0: torch.export.Dim("batch"), 1: torch.export.Dim("seq")}
+        kwargs["dynamic_shapes"] = tuple(dims for _ in inputs)
+    elif dynamic:
+        kwargs["dynamic_axes"] = {n: {0: "batch", 1: "seq"} for n in names}
     with torch.no_grad():
         torch.onnx.export(module, inputs, path, **kwargs)
 
@@ -291,7 +303,7 @@ def write(name, builder, dynamo, out_root):
     module.eval()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "model.onnx")
-        export(module, inputs, names, dynamo, path)
+        export(module, inputs, names, dynamo, path, name in DYNAMIC)
         model = onnx.load(path)
     # The exported model with torch's weights must compute what torch does
     # (a check of the exporter, not of strata).

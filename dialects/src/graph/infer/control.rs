@@ -32,9 +32,19 @@ pub fn join(a: &Shape, b: &Shape) -> Shape {
 }
 
 /// Whether two shapes could describe the same tensor (no dimension known
-/// to differ, the ranks equal where both are known).
+/// to differ, the ranks equal where both are known). A symbol could be any
+/// size, on either side (a specialized operand `[1, 16]` and a body
+/// argument `[batch, 16]` agree); two different symbols are taken to differ.
 pub fn compatible(a: &Shape, b: &Shape) -> bool {
-    super::refine(a, b).is_ok()
+    let (Some(x), Some(y)) = (a.dims(), b.dims()) else {
+        return true;
+    };
+    x.len() == y.len()
+        && x.iter().zip(y).all(|(p, q)| match (p, q) {
+            (Dim::Unknown, _) | (_, Dim::Unknown) => true,
+            (Dim::Sym(_), Dim::Known(_)) | (Dim::Known(_), Dim::Sym(_)) => true,
+            _ => p == q,
+        })
 }
 
 fn type_str(ctx: &Context, ty: Type) -> String {

@@ -181,7 +181,7 @@ impl Importer<'_> {
 
     /// Appends the op `name` with `operands`, result types and `regions` to
     /// the current block.
-    fn region_op(
+    pub(super) fn region_op(
         &mut self,
         name: &str,
         operands: Vec<Value>,
@@ -210,7 +210,7 @@ impl Importer<'_> {
     }
 
     /// The element type and shape of `v`.
-    fn shape_elem(&self, v: Value) -> Res<(Shape, Type)> {
+    pub(super) fn shape_elem(&self, v: Value) -> Res<(Shape, Type)> {
         shape_of(self.ctx, self.ctx.value_type(v))
             .ok_or_else(|| ConvertError::Invalid("takes a value that is not a tensor".into()))
     }

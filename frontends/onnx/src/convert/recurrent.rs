@@ -1,6 +1,7 @@
 //! `RNN`, `GRU` and `LSTM`, unrolled over a static sequence length into
 //! graph ops (matrix products, gate slices, activations, `where` for
-//! `sequence_lens`), as the ONNX definitions compute them: every
+//! `sequence_lens`), or over a dynamic one a `graph.scan` whose body is
+//! one step, as the ONNX definitions compute them: every
 //! direction, the activations with their `activation_alpha`/`_beta`,
 //! `clip`, `sequence_lens`, initial states, LSTM's peepholes and
 //! `input_forget`, GRU's `linear_before_reset`, both layouts.
@@ -11,8 +12,8 @@
 //! length keeps that row's state and outputs zeros; the reverse direction
 //! walks from the last step, so each row starts at its own last element.
 
-use strata_dialects::graph::shape::Dim;
-use strata_ir::{AttrKind, Location, Value};
+use strata_dialects::graph::shape::{tensor_type, Dim, Shape};
+use strata_ir::{AttrKind, Location, Type, Value};
 
 use super::attrs::Attrs;
 use super::build::scalar_attr;
@@ -41,6 +42,18 @@ struct Weights {
     wb: Option<Value>,
     rb: Option<Value>,
     p: Option<Value>,
+}
+
+/// What one step of a cell computes with: its kind, one direction's
+/// weights and activations, and the node's attributes.
+struct Cell<'a> {
+    kind: Kind,
+    weights: &'a Weights,
+    act: &'a [Act],
+    clip: Option<f64>,
+    lbr: bool,
+    input_forget: bool,
+    hidden: i64,
 }
 
 /// An activation with its parameters.
@@ -77,14 +90,12 @@ impl Importer<'_> {
             x = self.permute(x, &[1, 0, 2], loc)?;
         }
         let statics = |d: Option<Vec<Dim>>| d?.iter().map(Dim::known).collect::<Option<Vec<i64>>>();
-        let xs = statics(self.dims_of(x))
+        let xs = self
+            .dims_of(x)
             .filter(|d| d.len() == 3)
-            .ok_or_else(|| {
-                ConvertError::unsupported(
-                    "needs an input of static sizes (the sequence is unrolled)",
-                )
-            })?;
-        let (steps, batch) = (xs[0], xs[1]);
+            .ok_or("needs a 3-D input")?;
+        // A static sequence is unrolled; a dynamic one is a graph.scan.
+        let (steps, batch) = (xs[0].known(), xs[1].known());
         let w = self.req(node, 1)?;
         let ws = statics(self.dims_of(w))
             .filter(|d| d.len() == 3)
@@ -148,7 +159,10 @@ impl Importer<'_> {
             let weights = Weights { rt, wb, rb, p };
             // X Wᵀ for every step at once: [T, B, G*H].
             let xw = self.bin("graph.matmul", x, wt, loc)?;
-            let zeros = self.zeros(x, &[batch, hidden], loc)?;
+            let zeros = match batch {
+                Some(batch) => self.zeros(x, &[batch, hidden], loc)?,
+                None => self.zeros_like_batch(x, hidden, loc)?,
+            };
             let mut h = match h0 {
                 Some(s) => self.pick(s, 0, d, loc)?,
                 None => zeros,
@@ -157,28 +171,41 @@ impl Importer<'_> {
                 Some(s) => self.pick(s, 0, d, loc)?,
                 None => zeros,
             };
+            let act = &acts[d as usize];
+            let Some(steps) = steps else {
+                let cell = Cell {
+                    kind,
+                    weights: &weights,
+                    act,
+                    clip,
+                    lbr,
+                    input_forget,
+                    hidden,
+                };
+                let (y, h, c) = self.scan_direction(&cell, xw, h, c, lens, rev, loc)?;
+                ys.push(self.unsqueeze(y, &[1], loc)?);
+                hs.push(self.unsqueeze(h, &[0], loc)?);
+                cs.push(self.unsqueeze(c, &[0], loc)?);
+                continue;
+            };
             let mut outputs: Vec<Option<Value>> = vec![None; steps as usize];
             let order: Vec<i64> = if rev {
                 (0..steps).rev().collect()
             } else {
                 (0..steps).collect()
             };
-            let act = &acts[d as usize];
             for t in order {
                 let xt = self.pick(xw, 0, t, loc)?;
-                let (hn, cn) = self.step(
+                let cell = Cell {
                     kind,
-                    xt,
-                    h,
-                    c,
-                    &weights,
+                    weights: &weights,
                     act,
                     clip,
                     lbr,
                     input_forget,
                     hidden,
-                    loc,
-                )?;
+                };
+                let (hn, cn) = self.step(&cell, xt, h, c, loc)?;
                 let (hn, cn, y) = match lens {
                     Some(l) => {
                         let tc = self.const_i64_scalar(t, loc)?;
@@ -218,22 +245,153 @@ impl Importer<'_> {
         })
     }
 
-    /// One step of the cell: the new hidden state and (LSTM) cell state.
+    /// One direction over a sequence of dynamic length: a `graph.scan` over
+    /// the steps of `xw` (`[T, B, G*H]`, from the end when `reverse`) whose
+    /// body is one step of the cell, carrying the hidden (and cell) state;
+    /// with `lens`, the step indices are scanned too, and a step at or past
+    /// a row's length keeps that row's state and outputs zeros, as the
+    /// unrolled form does. Returns the outputs `[T, B, H]` (each at its own
+    /// step, in either direction) and the last states.
     #[allow(clippy::too_many_arguments)]
+    fn scan_direction(
+        &mut self,
+        cell: &Cell<'_>,
+        xw: Value,
+        h0: Value,
+        c0: Value,
+        lens: Option<Value>,
+        reverse: bool,
+        loc: Location,
+    ) -> Res<(Value, Value, Value)> {
+        let lstm = cell.kind == Kind::Lstm;
+        let i64t = self.ctx.integer_type(64);
+        let lens = match lens {
+            Some(l) => Some(self.cast_to(l, i64t, loc)?),
+            None => None,
+        };
+        let mut scanned = vec![xw];
+        if lens.is_some() {
+            let t = self.dim_scalar(xw, 0, loc)?;
+            scanned.push(self.iota(t, 0, loc)?);
+        }
+        let mut states = vec![h0];
+        if lstm {
+            states.push(c0);
+        }
+        let (xshape, xelem) = self.shape_elem(xw)?;
+        let mut slice = xshape.dims().ok_or("needs a 3-D input")?.to_vec();
+        let length = slice.remove(0);
+        let mut arg_types: Vec<Type> = states.iter().map(|&v| self.ctx.value_type(v)).collect();
+        arg_types.push(tensor_type(self.ctx, &Shape::ranked(slice), xelem));
+        if lens.is_some() {
+            arg_types.push(self.ctx.tensor_type(vec![], i64t));
+        }
+        // The body, built in a block of its own.
+        let saved = self.block;
+        let region = self.ctx.create_region();
+        let block = self.ctx.create_block();
+        self.ctx.append_block(region, block);
+        self.block = Some(block);
+        let args: Vec<Value> = arg_types
+            .iter()
+            .map(|&ty| self.ctx.add_block_argument(block, ty, loc))
+            .collect();
+        let body = (|| -> Res<Vec<Value>> {
+            let (h, c) = (args[0], if lstm { args[1] } else { args[0] });
+            let xt = args[states.len()];
+            let (hn, cn) = self.step(cell, xt, h, c, loc)?;
+            let (hn, cn, y) = match lens {
+                Some(l) => {
+                    let t = args[states.len() + 1];
+                    let live = self.bin("graph.less", t, l, loc)?;
+                    let live = self.unsqueeze(live, &[1], loc)?;
+                    let zero = self.scalar_like(hn, 0.0, loc)?;
+                    let y = self.op1("graph.where", vec![live, hn, zero], vec![], loc)?;
+                    let hk = self.op1("graph.where", vec![live, hn, h], vec![], loc)?;
+                    let ck = self.op1("graph.where", vec![live, cn, c], vec![], loc)?;
+                    (hk, ck, y)
+                }
+                None => (hn, cn, hn),
+            };
+            let mut yielded = vec![hn];
+            if lstm {
+                yielded.push(cn);
+            }
+            yielded.push(y);
+            Ok(yielded)
+        })();
+        self.block = saved;
+        let yielded = body?;
+        let yield_op = self.create("graph.yield", yielded.clone(), vec![], vec![], loc);
+        self.ctx.append_op(block, yield_op);
+        let mut result_types: Vec<Type> = states.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let (yshape, yelem) = self.shape_elem(yielded[yielded.len() - 1])?;
+        let stacked = match yshape.dims() {
+            Some(d) => {
+                let mut d = d.to_vec();
+                d.insert(0, length);
+                Shape::ranked(d)
+            }
+            None => Shape::unranked(),
+        };
+        result_types.push(tensor_type(self.ctx, &stacked, yelem));
+        let dir = i64::from(reverse);
+        let mut props = vec![("num_scan_inputs", self.i64_attr(scanned.len() as i64))];
+        if reverse {
+            let dirs = vec![dir; scanned.len()];
+            props.push(("scan_input_directions", self.i64_array(&dirs)));
+            props.push(("scan_output_directions", self.i64_array(&[dir])));
+        }
+        let mut operands = states;
+        operands.extend(scanned);
+        let results = self.region_op(
+            "graph.scan",
+            operands,
+            result_types,
+            props,
+            vec![region],
+            loc,
+        );
+        let (h, c) = (results[0], if lstm { results[1] } else { results[0] });
+        Ok((results[results.len() - 1], h, c))
+    }
+
+    /// Zeros `[B, hidden]` in `x`'s element type, `B` the dynamic batch of
+    /// `x` (`[T, B, I]`).
+    fn zeros_like_batch(&mut self, x: Value, hidden: i64, loc: Location) -> Res<Value> {
+        let props = vec![("start", self.i64_attr(1)), ("end", self.i64_attr(2))];
+        let b = self.op1("graph.shape_of", vec![x], props, loc)?;
+        let h = self.const_i64(&[hidden], loc)?;
+        let shape = self.concat(vec![b, h], 0, loc)?;
+        let elem = self.elem(x).ok_or("operand is not a tensor")?;
+        let ty = self.ctx.tensor_type(vec![1], elem);
+        let zero = scalar_attr(self.ctx, ty, 0.0).ok_or("has an unsupported element type")?;
+        self.op1(
+            "graph.constant_of_shape",
+            vec![shape],
+            vec![("value", zero)],
+            loc,
+        )
+    }
+
+    /// One step of the cell: the new hidden state and (LSTM) cell state.
     fn step(
         &mut self,
-        kind: Kind,
+        cell: &Cell<'_>,
         xw: Value,
         h: Value,
         c: Value,
-        w: &Weights,
-        act: &[Act],
-        clip: Option<f64>,
-        lbr: bool,
-        input_forget: bool,
-        hidden: i64,
         loc: Location,
     ) -> Res<(Value, Value)> {
+        let &Cell {
+            kind,
+            weights: w,
+            act,
+            clip,
+            lbr,
+            input_forget,
+            hidden,
+        } = cell;
         let hr = self.bin("graph.matmul", h, w.rt, loc)?;
         // Gate k's part of a [B, G*H] value, of a bias [G*H].
         let gate = |im: &mut Self, v: Value, k: i64, axis: i64| {
