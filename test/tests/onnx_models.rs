@@ -31,7 +31,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use onnx_case::{
-    import_outcome, op_types, panic_message, read_outcomes, read_tensor, run_test, Outcome, ONNX,
+    import_outcome, op_types, outcome_problems, read_tensor, recorded_form, run_all, run_test,
+    write_outcomes, Outcome, ONNX,
 };
 use prost::Message;
 use strata_runtime::interp::{lookup_function, run_function};
@@ -173,23 +174,6 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The recorded form of an outcome.
-fn recorded_form(o: &Outcome) -> String {
-    let one_line = |m: &str| -> String {
-        m.replace('\n', " ")
-            .chars()
-            .take(160)
-            .collect::<String>()
-            .trim()
-            .to_string()
-    };
-    match o {
-        Outcome::Pass | Outcome::PassByLaw => "pass".into(),
-        Outcome::Fail(m) => format!("fail: {}", one_line(m)),
-        Outcome::Skip(m) => format!("skip: {}", one_line(m)),
-    }
-}
-
 fn main() -> ExitCode {
     let data = root().join(".local/onnx-model-tests");
     if !common::require(
@@ -219,44 +203,22 @@ fn main() -> ExitCode {
         names.sort();
         tests.extend(names);
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut outcomes: Vec<(usize, Outcome)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(name) = tests.get(i) else {
-                            return done;
-                        };
-                        let path = data.join(name);
-                        // A panic is this test's failure, not a lost worker.
-                        let outcome = std::panic::catch_unwind(|| {
-                            if name.starts_with("light/") {
-                                run_light(&path)
-                            } else {
-                                run_test(&path, false).1
-                            }
-                        })
-                        .unwrap_or_else(|panic| {
-                            Outcome::Fail(format!("panicked: {}", panic_message(panic)))
-                        });
-                        done.push((i, outcome));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    outcomes.sort_by_key(|(i, _)| *i);
-    let current: BTreeMap<String, String> = outcomes
+    let outcomes = run_all(
+        &tests,
+        |name| {
+            let path = data.join(name);
+            if name.starts_with("light/") {
+                run_light(&path)
+            } else {
+                run_test(&path, false).1
+            }
+        },
+        Outcome::Fail,
+    );
+    let current: BTreeMap<String, String> = tests
         .iter()
-        .map(|(i, o)| (tests[*i].clone(), recorded_form(o)))
+        .zip(&outcomes)
+        .map(|(n, o)| (n.clone(), recorded_form(o)))
         .collect();
     if filter.is_some() {
         for (n, o) in &current {
@@ -266,39 +228,13 @@ fn main() -> ExitCode {
     }
     let list_path = root().join("test/onnx/model-tests.expected");
     if bless {
-        let mut text = String::from(
-            "# Outcome of each ONNX model test (test/tests/onnx_models.rs): pass, fail: why, skip: why.\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_models.\n",
-        );
-        for (n, o) in &current {
-            text.push_str(&format!("{n} {o}\n"));
-        }
-        if let Err(e) = std::fs::write(&list_path, text) {
-            eprintln!("{}: {e}", list_path.display());
+        let header = "Outcome of each ONNX model test (test/tests/onnx_models.rs): pass, fail: why, skip: why.\nRegenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_models.";
+        if let Err(e) = write_outcomes(&list_path, header, &current) {
+            eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     }
-    let recorded = read_outcomes(&list_path);
-    let mut problems = Vec::new();
-    for (n, o) in &current {
-        match recorded.get(n) {
-            Some(r) if r == o => {}
-            Some(r) if r == "pass" => {
-                problems.push(format!("regression: {n} passed before and now is {o}"))
-            }
-            Some(r) => problems.push(format!(
-                "{n} was '{r}' and is now '{o}': update the list (STRATA_BLESS=1)"
-            )),
-            None => problems.push(format!(
-                "{n} ({o}) is not in {}: update it (STRATA_BLESS=1)",
-                list_path.display()
-            )),
-        }
-    }
-    for n in recorded.keys() {
-        if !current.contains_key(n) {
-            problems.push(format!("{n} is listed but was not run"));
-        }
-    }
+    let mut problems = outcome_problems(&list_path, &current);
     // Counts per suite, and every test that does not pass with its reason.
     let mut summary =
         String::from("| suite | tests | passed | failed | skipped |\n|---|---:|---:|---:|---:|\n");

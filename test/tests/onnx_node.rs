@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use node_graph::GraphOutcome;
-use onnx_case::{panic_message, read_outcomes, run_test, Outcome, TestOutcome};
+use onnx_case::{read_outcomes, run_all, run_test, Outcome, TestOutcome};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -73,38 +73,12 @@ fn main() -> ExitCode {
     let mut gpu_results: Vec<(String, GraphOutcome)> = Vec::new();
     // The tests run on every core (each compiles in its own contexts);
     // their outcomes are taken in name order.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut outcomes: Vec<(usize, TestOutcome)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(name) = names.get(i) else {
-                            return done;
-                        };
-                        // A panic is this test's failure (named, never
-                        // lost with the rest of the worker's outcomes).
-                        let outcome = std::panic::catch_unwind(|| run_test(&dir.join(name), true))
-                            .unwrap_or_else(|panic| {
-                                let message = format!("panicked: {}", panic_message(panic));
-                                (Vec::new(), Outcome::Fail(message), None)
-                            });
-                        done.push((i, outcome));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    outcomes.sort_by_key(|(i, _)| *i);
-    for (i, (ops, outcome, graph)) in outcomes {
-        let name = &names[i];
+    let outcomes: Vec<TestOutcome> = run_all(
+        &names,
+        |name| run_test(&dir.join(name), true),
+        |m| (Vec::new(), Outcome::Fail(m), None),
+    );
+    for (name, (ops, outcome, graph)) in names.iter().zip(outcomes) {
         if filter.is_some() {
             println!("{name}: {outcome:?} (graph: {graph:?})");
         }

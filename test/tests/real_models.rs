@@ -27,7 +27,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use node_graph::GraphOutcome;
-use onnx_case::{import_outcome, op_types, panic_message, read_outcomes, Outcome};
+use onnx_case::{
+    import_outcome, one_line, op_types, outcome_problems, recorded_form, run_all, write_outcomes,
+    Outcome,
+};
 use prost::Message;
 use strata_runtime::interp::{lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
@@ -131,19 +134,6 @@ fn run_model(dir: &Path, name: &str) -> (Outcome, Option<GraphOutcome>) {
     (Outcome::Pass, Some(graph))
 }
 
-fn one_line(m: &str) -> String {
-    let m: String = m.replace('\n', " ").chars().take(160).collect();
-    m.trim().to_string()
-}
-
-fn eager_form(o: &Outcome) -> String {
-    match o {
-        Outcome::Pass | Outcome::PassByLaw => "pass".into(),
-        Outcome::Fail(m) => format!("fail: {}", one_line(m)),
-        Outcome::Skip(m) => format!("skip: {}", one_line(m)),
-    }
-}
-
 fn graph_form(o: Option<&GraphOutcome>) -> String {
     match o {
         Some(GraphOutcome::Pass) => "pass".into(),
@@ -175,39 +165,15 @@ fn main() -> ExitCode {
         .filter(|n| filter.as_ref().is_none_or(|f| n.contains(f.as_str())))
         .collect();
     names.sort();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut outcomes: Vec<(usize, (Outcome, Option<GraphOutcome>))> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(name) = names.get(i) else {
-                            return done;
-                        };
-                        let dir = models_dir.join(name);
-                        let outcome = std::panic::catch_unwind(|| run_model(&dir, name))
-                            .unwrap_or_else(|panic| {
-                                let m = format!("panicked: {}", panic_message(panic));
-                                (Outcome::Fail(m), None)
-                            });
-                        done.push((i, outcome));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    outcomes.sort_by_key(|(i, _)| *i);
+    let outcomes = run_all(
+        &names,
+        |name| run_model(&models_dir.join(name), name),
+        |m| (Outcome::Fail(m), None),
+    );
     let mut current: BTreeMap<String, String> = BTreeMap::new();
-    for (i, (eager, graph)) in &outcomes {
-        current.insert(format!("{}/eager", names[*i]), eager_form(eager));
-        current.insert(format!("{}/graph", names[*i]), graph_form(graph.as_ref()));
+    for (name, (eager, graph)) in names.iter().zip(&outcomes) {
+        current.insert(format!("{name}/eager"), recorded_form(eager));
+        current.insert(format!("{name}/graph"), graph_form(graph.as_ref()));
     }
     if filter.is_some() {
         for (n, o) in &current {
@@ -217,39 +183,13 @@ fn main() -> ExitCode {
     }
     let list_path = root().join("test/onnx/real-models.expected");
     if bless {
-        let mut text = String::from(
-            "# Outcome of each real model (test/tests/real_models.rs), eagerly and in graph mode.\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test real_models.\n",
-        );
-        for (n, o) in &current {
-            text.push_str(&format!("{n} {o}\n"));
-        }
-        if let Err(e) = std::fs::write(&list_path, text) {
-            eprintln!("{}: {e}", list_path.display());
+        let header = "Outcome of each real model (test/tests/real_models.rs), eagerly and in graph mode.\nRegenerate with STRATA_BLESS=1 cargo test -p strata-test --test real_models.";
+        if let Err(e) = write_outcomes(&list_path, header, &current) {
+            eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     }
-    let recorded = read_outcomes(&list_path);
-    let mut problems = Vec::new();
-    for (n, o) in &current {
-        match recorded.get(n) {
-            Some(r) if r == o => {}
-            Some(r) if r == "pass" => {
-                problems.push(format!("regression: {n} passed before and now is {o}"))
-            }
-            Some(r) => problems.push(format!(
-                "{n} was '{r}' and is now '{o}': update the list (STRATA_BLESS=1)"
-            )),
-            None => problems.push(format!(
-                "{n} ({o}) is not in {}: update it (STRATA_BLESS=1)",
-                list_path.display()
-            )),
-        }
-    }
-    for n in recorded.keys() {
-        if !current.contains_key(n) {
-            problems.push(format!("{n} is listed but was not run"));
-        }
-    }
+    let mut problems = outcome_problems(&list_path, &current);
     let mut table = String::from("| model | eager | graph mode |\n|---|---|---|\n");
     let (mut eager_passed, mut graph_passed) = (0, 0);
     for name in &names {

@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each driver uses a different subset
 
 use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
 use prost::Message;
@@ -329,4 +330,102 @@ pub fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
         .cloned()
         .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_default()
+}
+
+/// `run(name)` for each of `names` on every core, the results in the order
+/// of `names`; a panic is that test's `on_panic(message)`, never lost with
+/// the rest of its worker's results (a test shares no state with the
+/// others that its panic could leave broken, hence `AssertUnwindSafe`).
+pub fn run_all<T, R, P>(names: &[String], run: R, on_panic: P) -> Vec<T>
+where
+    T: Send,
+    R: Fn(&str) -> T + Sync,
+    P: Fn(String) -> T + Sync,
+{
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut outcomes: Vec<(usize, T)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = names.get(i) else {
+                            return done;
+                        };
+                        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| run(name)))
+                            .unwrap_or_else(|panic| {
+                                on_panic(format!("panicked: {}", panic_message(panic)))
+                            });
+                        done.push((i, outcome));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    outcomes.sort_by_key(|(i, _)| *i);
+    outcomes.into_iter().map(|(_, o)| o).collect()
+}
+
+/// A message on one line, at most 160 characters (a recorded reason).
+pub fn one_line(m: &str) -> String {
+    let m: String = m.replace('\n', " ").chars().take(160).collect();
+    m.trim().to_string()
+}
+
+/// The recorded form of an outcome: `pass`, `fail: why` or `skip: why`.
+pub fn recorded_form(o: &Outcome) -> String {
+    match o {
+        Outcome::Pass | Outcome::PassByLaw => "pass".into(),
+        Outcome::Fail(m) => format!("fail: {}", one_line(m)),
+        Outcome::Skip(m) => format!("skip: {}", one_line(m)),
+    }
+}
+
+/// Writes `current` as the outcomes list at `path`, under the comment
+/// lines of `header` (`STRATA_BLESS=1`).
+pub fn write_outcomes(
+    path: &Path,
+    header: &str,
+    current: &BTreeMap<String, String>,
+) -> Result<(), String> {
+    let mut text: String = header.lines().map(|l| format!("# {l}\n")).collect();
+    for (n, o) in current {
+        text.push_str(&format!("{n} {o}\n"));
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// How `current` differs from the outcomes recorded at `path`: a recorded
+/// pass that does not pass now is a regression; any other change, a test
+/// not listed and a listed test not run ask for the list to be updated.
+pub fn outcome_problems(path: &Path, current: &BTreeMap<String, String>) -> Vec<String> {
+    let recorded = read_outcomes(path);
+    let mut problems = Vec::new();
+    for (n, o) in current {
+        match recorded.get(n) {
+            Some(r) if r == o => {}
+            Some(r) if r == "pass" => {
+                problems.push(format!("regression: {n} passed before and now is {o}"))
+            }
+            Some(r) => problems.push(format!(
+                "{n} was '{r}' and is now '{o}': update the list (STRATA_BLESS=1)"
+            )),
+            None => problems.push(format!(
+                "{n} ({o}) is not in {}: update it (STRATA_BLESS=1)",
+                path.display()
+            )),
+        }
+    }
+    for n in recorded.keys() {
+        if !current.contains_key(n) {
+            problems.push(format!("{n} is listed but was not run"));
+        }
+    }
+    problems
 }
