@@ -124,7 +124,14 @@ impl Importer<'_> {
         let clip = a.float("clip").map(f64::from);
         let lbr = a.int("linear_before_reset").unwrap_or(0) != 0;
         let input_forget = a.int("input_forget").unwrap_or(0) != 0;
-        let lens = self.input(node, 4)?;
+        // The sequence lengths as i64, compared with each step's index.
+        let lens = match self.input(node, 4)? {
+            Some(l) => {
+                let i64t = self.ctx.integer_type(64);
+                Some(self.cast_to(l, i64t, loc)?)
+            }
+            None => None,
+        };
         let state = |im: &mut Self, i: usize| -> Res<Option<Value>> {
             match im.input(node, i)? {
                 Some(s) if layout == 1 => Ok(Some(im.permute(s, &[1, 0, 2], loc)?)),
@@ -171,17 +178,16 @@ impl Importer<'_> {
                 Some(s) => self.pick(s, 0, d, loc)?,
                 None => zeros,
             };
-            let act = &acts[d as usize];
+            let cell = Cell {
+                kind,
+                weights: &weights,
+                act: &acts[d as usize],
+                clip,
+                lbr,
+                input_forget,
+                hidden,
+            };
             let Some(steps) = steps else {
-                let cell = Cell {
-                    kind,
-                    weights: &weights,
-                    act,
-                    clip,
-                    lbr,
-                    input_forget,
-                    hidden,
-                };
                 let (y, h, c) = self.scan_direction(&cell, xw, h, c, lens, rev, loc)?;
                 ys.push(self.unsqueeze(y, &[1], loc)?);
                 hs.push(self.unsqueeze(h, &[0], loc)?);
@@ -196,28 +202,11 @@ impl Importer<'_> {
             };
             for t in order {
                 let xt = self.pick(xw, 0, t, loc)?;
-                let cell = Cell {
-                    kind,
-                    weights: &weights,
-                    act,
-                    clip,
-                    lbr,
-                    input_forget,
-                    hidden,
-                };
                 let (hn, cn) = self.step(&cell, xt, h, c, loc)?;
                 let (hn, cn, y) = match lens {
                     Some(l) => {
                         let tc = self.const_i64_scalar(t, loc)?;
-                        let i64t = self.ctx.integer_type(64);
-                        let l = self.cast_to(l, i64t, loc)?;
-                        let live = self.bin("graph.less", tc, l, loc)?;
-                        let live = self.unsqueeze(live, &[1], loc)?;
-                        let zero = self.scalar_like(hn, 0.0, loc)?;
-                        let y = self.op1("graph.where", vec![live, hn, zero], vec![], loc)?;
-                        let hk = self.op1("graph.where", vec![live, hn, h], vec![], loc)?;
-                        let ck = self.op1("graph.where", vec![live, cn, c], vec![], loc)?;
-                        (hk, ck, y)
+                        self.within_length(tc, l, (hn, cn), (h, c), loc)?
                     }
                     None => (hn, cn, hn),
                 };
@@ -265,10 +254,6 @@ impl Importer<'_> {
     ) -> Res<(Value, Value, Value)> {
         let lstm = cell.kind == Kind::Lstm;
         let i64t = self.ctx.integer_type(64);
-        let lens = match lens {
-            Some(l) => Some(self.cast_to(l, i64t, loc)?),
-            None => None,
-        };
         let mut scanned = vec![xw];
         if lens.is_some() {
             let t = self.dim_scalar(xw, 0, loc)?;
@@ -301,16 +286,7 @@ impl Importer<'_> {
             let xt = args[states.len()];
             let (hn, cn) = self.step(cell, xt, h, c, loc)?;
             let (hn, cn, y) = match lens {
-                Some(l) => {
-                    let t = args[states.len() + 1];
-                    let live = self.bin("graph.less", t, l, loc)?;
-                    let live = self.unsqueeze(live, &[1], loc)?;
-                    let zero = self.scalar_like(hn, 0.0, loc)?;
-                    let y = self.op1("graph.where", vec![live, hn, zero], vec![], loc)?;
-                    let hk = self.op1("graph.where", vec![live, hn, h], vec![], loc)?;
-                    let ck = self.op1("graph.where", vec![live, cn, c], vec![], loc)?;
-                    (hk, ck, y)
-                }
+                Some(l) => self.within_length(args[states.len() + 1], l, (hn, cn), (h, c), loc)?,
                 None => (hn, cn, hn),
             };
             let mut yielded = vec![hn];
@@ -354,6 +330,27 @@ impl Importer<'_> {
         );
         let (h, c) = (results[0], if lstm { results[1] } else { results[0] });
         Ok((results[results.len() - 1], h, c))
+    }
+
+    /// The states and output of step `t` (a 0-D `i64`) under the `i64`
+    /// sequence lengths `lens`: a row past its length keeps its `old`
+    /// states and outputs zeros; the others take the `new` ones.
+    fn within_length(
+        &mut self,
+        t: Value,
+        lens: Value,
+        new: (Value, Value),
+        old: (Value, Value),
+        loc: Location,
+    ) -> Res<(Value, Value, Value)> {
+        let ((hn, cn), (h, c)) = (new, old);
+        let live = self.bin("graph.less", t, lens, loc)?;
+        let live = self.unsqueeze(live, &[1], loc)?;
+        let zero = self.scalar_like(hn, 0.0, loc)?;
+        let y = self.op1("graph.where", vec![live, hn, zero], vec![], loc)?;
+        let hk = self.op1("graph.where", vec![live, hn, h], vec![], loc)?;
+        let ck = self.op1("graph.where", vec![live, cn, c], vec![], loc)?;
+        Ok((hk, ck, y))
     }
 
     /// Zeros `[B, hidden]` in `x`'s element type, `B` the dynamic batch of
