@@ -65,6 +65,12 @@ def padding_mask(batch, length):
     return mask
 
 
+def language_model(model, keys):
+    """A language model on token ids and a padding mask, its outputs `keys`."""
+    ids, mask = tokens(2, 8, 1000), padding_mask(2, 8)
+    return Outputs(model, keys, NAMES), (ids, mask), NAMES
+
+
 def image(*shape):
     g = torch.Generator().manual_seed(2)
     return torch.rand(*shape, generator=g)
@@ -84,16 +90,14 @@ def bert():
         intermediate_size=128,
         max_position_embeddings=64,
     )
-    ids, mask = tokens(2, 8, 1000), padding_mask(2, 8)
-    return Outputs(BertModel(config), ("last_hidden_state", "pooler_output"), NAMES), (ids, mask), NAMES
+    return language_model(BertModel(config), ("last_hidden_state", "pooler_output"))
 
 
 def gpt2():
     from transformers import GPT2Config, GPT2Model
 
     config = GPT2Config(vocab_size=1000, n_embd=64, n_layer=2, n_head=4, n_positions=64, use_cache=False)
-    ids, mask = tokens(2, 8, 1000), padding_mask(2, 8)
-    return Outputs(GPT2Model(config), ("last_hidden_state",), NAMES), (ids, mask), NAMES
+    return language_model(GPT2Model(config), ("last_hidden_state",))
 
 
 def llama():
@@ -111,8 +115,7 @@ def llama():
         max_position_embeddings=64,
         use_cache=False,
     )
-    ids, mask = tokens(2, 8, 1000), padding_mask(2, 8)
-    return Outputs(LlamaModel(config), ("last_hidden_state",), NAMES), (ids, mask), NAMES
+    return language_model(LlamaModel(config), ("last_hidden_state",))
 
 
 def t5_encoder():
