@@ -21,6 +21,8 @@ import time
 import numpy as np
 import onnxruntime as ort
 
+import ort_timing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STRATA = os.path.join(ROOT, "target", "release", "strata")
 
@@ -33,22 +35,11 @@ def strata(model, x, mode, threads, runs, warmup):
 
 
 def onnxruntime(model, x, threads, runs, warmup):
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     t = time.perf_counter()
-    sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+    sess = ort_timing.session(model, threads)
     compile_ms = (time.perf_counter() - t) * 1e3
     feed = {sess.get_inputs()[0].name: np.load(x)}
-    for _ in range(warmup):
-        sess.run(None, feed)
-    samples = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        sess.run(None, feed)
-        samples.append((time.perf_counter() - t) * 1e3)
-    return {"p50_ms": float(np.median(samples)), "compile_ms": compile_ms}
+    return {"p50_ms": ort_timing.median_run_ms(sess, feed, runs, warmup), "compile_ms": compile_ms}
 
 
 def agrees(model, x):

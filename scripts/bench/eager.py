@@ -19,12 +19,12 @@ import json
 import os
 import subprocess
 import tempfile
-import time
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import numpy_helper
+
+import ort_timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STRATA = os.path.join(ROOT, "target", "release", "strata")
@@ -62,20 +62,7 @@ def strata_eager(model, feed, runs, warmup, tmp):
 
 
 def onnxruntime(model, feed, runs, warmup):
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    opts.log_severity_level = 3
-    sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
-    for _ in range(warmup):
-        sess.run(None, feed)
-    samples = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        sess.run(None, feed)
-        samples.append((time.perf_counter() - t) * 1e3)
-    return float(np.median(samples))
+    return ort_timing.median_run_ms(ort_timing.session(model, 1, quiet=True), feed, runs, warmup)
 
 
 def fmt(ms):
