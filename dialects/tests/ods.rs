@@ -151,6 +151,7 @@ fn parse_demo_type(ctx: &mut Context, body: &str) -> Result<strata_ir::Type, Vec
     Ok(ctx.intern_type(strata_ir::TypeKind::Opaque {
         dialect,
         data: canonical.into(),
+        params: Vec::new(),
     }))
 }
 

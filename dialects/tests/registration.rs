@@ -42,6 +42,7 @@ const SOURCES: &[(&str, &[&str])] = &[
             include_str!("../src/graph/ops/nn.rs"),
             include_str!("../src/graph/ops/reduce.rs"),
             include_str!("../src/graph/ops/resample.rs"),
+            include_str!("../src/graph/ops/sequence.rs"),
             include_str!("../src/graph/ops/shape.rs"),
             include_str!("../src/graph/ops/signal.rs"),
         ],

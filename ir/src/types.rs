@@ -72,9 +72,16 @@ pub enum TypeKind {
         scalable: Vec<bool>,
         element: Type,
     },
-    /// A type of a dialect that is not registered, kept as its text:
-    /// `!foo.bar<...>` is dialect `foo`, data `bar<...>`.
-    Opaque { dialect: Ident, data: Box<str> },
+    /// A dialect type, kept as its canonical text: `!foo.bar<...>` is
+    /// dialect `foo`, data `bar<...>`. `params` are the types it is built
+    /// from (a sequence's element type, a pointer's pointee), in the order
+    /// its dialect defines, so that they can be read back without parsing
+    /// the text; a type of an unregistered dialect has none.
+    Opaque {
+        dialect: Ident,
+        data: Box<str>,
+        params: Vec<Type>,
+    },
 }
 
 impl TypeKind {
@@ -132,6 +139,25 @@ impl Context {
     /// `none`.
     pub fn none_type(&mut self) -> Type {
         self.intern_type(TypeKind::None)
+    }
+
+    /// The dialect type `!dialect.data` built from the types `params`
+    /// (see [`TypeKind::Opaque`]).
+    pub fn dialect_type(&mut self, dialect: &str, data: String, params: Vec<Type>) -> Type {
+        let dialect = self.ident(dialect);
+        self.intern_type(TypeKind::Opaque {
+            dialect,
+            data: data.into(),
+            params,
+        })
+    }
+
+    /// The type parameters of a dialect type (empty for any other type).
+    pub fn type_params(&self, ty: Type) -> &[Type] {
+        match self.type_kind(ty) {
+            TypeKind::Opaque { params, .. } => params,
+            _ => &[],
+        }
     }
 
     /// `(inputs) -> results`.

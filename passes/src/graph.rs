@@ -210,7 +210,13 @@ impl Pass for GraphVerify {
             // Contradictions first: what the shape function infers now
             // against what the op declares (the verifier checks the same
             // when the op is built or parsed).
-            if let Err(d) = strata_dialects::graph::infer::verify_shapes(ctx, op) {
+            let name = ctx.op_name_str(op);
+            let verified = if strata_dialects::graph::sequence::is_sequence_op(name) {
+                strata_dialects::graph::sequence::verify_sequence_op(ctx, op)
+            } else {
+                strata_dialects::graph::infer::verify_shapes(ctx, op)
+            };
+            if let Err(d) = verified {
                 let name = ctx.op_name_str(op).to_string();
                 let message = d
                     .message

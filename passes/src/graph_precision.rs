@@ -19,7 +19,7 @@
 //! that only move data (reshape, transpose, slice, concat, ...) take what
 //! they are given: they are not cast themselves, nor is control flow
 //! (`graph.if`, `graph.loop`, `graph.scan`, whose bodies' ops are converted
-//! as any others). Constants feeding the casts
+//! as any others), nor are the sequence and optional ops. Constants feeding the casts
 //! fold to `f16` constants in `graph-fold-constants`.
 
 use strata_dialects::graph::shape::{shape_of, tensor_type};
@@ -58,10 +58,13 @@ const ACCUMULATING: &[&str] = &[
     "graph.einsum",
 ];
 
-/// Control flow and its terminator: their types are their regions' (the
-/// ops inside are converted, with their results cast back to `f32`).
+/// Control flow and its terminator, whose types are their regions' (the
+/// ops inside are converted, with their results cast back to `f32`), and
+/// the sequence and optional ops, which keep their element types.
 fn is_control_flow(name: &str) -> bool {
-    name == "graph.yield" || strata_dialects::graph::infer::control::YIELD_PARENTS.contains(&name)
+    name == "graph.yield"
+        || strata_dialects::graph::infer::control::YIELD_PARENTS.contains(&name)
+        || strata_dialects::graph::sequence::is_sequence_op(name)
 }
 
 /// Ops that move or select data without arithmetic, or describe shapes,

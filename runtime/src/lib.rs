@@ -10,11 +10,13 @@ pub mod artifact;
 #[cfg(feature = "llvm")]
 pub mod compiled;
 pub mod custom_c;
+pub mod datum;
 pub mod interp;
 pub mod kernels;
 pub mod npy;
 pub mod plan;
 pub mod tensor;
 
+pub use datum::Datum;
 pub use kernels::KernelError;
 pub use tensor::{DType, Tensor, TensorData};

@@ -5,7 +5,9 @@
 //! `tensor` types whose dynamic dimensions may carry symbolic sizes in a
 //! `#graph.dims<...>` encoding (see [`shape`]); every op has a shape
 //! function (see [`infer`]) that its verifier, the builders and the
-//! `graph-infer-shapes` pass share. Op semantics are the ONNX operators'.
+//! `graph-infer-shapes` pass share. ONNX's sequences and optionals are the
+//! dialect's `!graph.seq<T>` and `!graph.opt<T>` types (see [`types`]).
+//! Op semantics are the ONNX operators'.
 
 pub mod custom;
 pub mod fold;
@@ -13,8 +15,10 @@ pub mod infer;
 mod ops;
 pub mod resize_taps;
 pub mod scalar;
+pub mod sequence;
 pub mod shape;
 pub mod shape_value;
+pub mod types;
 
 pub use ops::*;
 
@@ -25,6 +29,8 @@ use strata_ir::Context;
 pub fn register(ctx: &mut Context) {
     ctx.registry_mut()
         .register_attr_parser("graph", shape::parse_graph_attr);
+    ctx.registry_mut()
+        .register_type_parser("graph", types::parse_graph_type);
     ctx.registry_mut()
         .register_constant_materializer("graph", fold::materialize_constant);
     strata_ir::ods::register_dialect_ops(ctx, "graph");

@@ -14,16 +14,12 @@ fn ptr_body(ctx: &Context, pointee: Type) -> String {
 /// `!kernel.ptr<pointee>`.
 pub fn ptr_type(ctx: &mut Context, pointee: Type) -> Type {
     let data = ptr_body(ctx, pointee);
-    let dialect = ctx.ident("kernel");
-    ctx.intern_type(TypeKind::Opaque {
-        dialect,
-        data: data.into(),
-    })
+    ctx.dialect_type("kernel", data, vec![pointee])
 }
 
 /// Whether `ty` is a `!kernel.ptr<...>`.
 pub fn is_ptr(ctx: &Context, ty: Type) -> bool {
-    matches!(ctx.type_kind(ty), TypeKind::Opaque { dialect, data }
+    matches!(ctx.type_kind(ty), TypeKind::Opaque { dialect, data, .. }
         if ctx.ident_str(*dialect) == "kernel" && data.starts_with("ptr<"))
 }
 
@@ -41,16 +37,12 @@ pub fn points_to(ctx: &Context, ptr: Type, element: Type) -> bool {
         if is_ptr(ctx, ptr) && **data == *ptr_body(ctx, element))
 }
 
-/// The pointee of a pointer type (parsed from its text).
-pub fn pointee(ctx: &mut Context, ptr: Type) -> Option<Type> {
-    let TypeKind::Opaque { data, .. } = ctx.type_kind(ptr) else {
-        return None;
-    };
+/// The pointee of a pointer type.
+pub fn pointee(ctx: &Context, ptr: Type) -> Option<Type> {
     if !is_ptr(ctx, ptr) {
         return None;
     }
-    let inner = data.strip_prefix("ptr<")?.strip_suffix('>')?.to_string();
-    strata_ir::parser::parse_type(ctx, &inner).ok()
+    ctx.type_params(ptr).first().copied()
 }
 
 /// The element type of a tile (the type itself for a scalar).

@@ -45,31 +45,25 @@ impl AddressSpace {
 /// `!nvptx.ptr<pointee, space>`.
 pub fn ptr_type(ctx: &mut Context, pointee: Type, space: AddressSpace) -> Type {
     let data = format!("ptr<{}, {}>", type_to_string(ctx, pointee), space.keyword());
-    let dialect = ctx.ident("nvptx");
-    ctx.intern_type(TypeKind::Opaque {
-        dialect,
-        data: data.into(),
-    })
+    ctx.dialect_type("nvptx", data, vec![pointee])
 }
 
 /// The pointee and address space of an `!nvptx.ptr`.
-pub fn ptr_parts(ctx: &mut Context, ty: Type) -> Option<(Type, AddressSpace)> {
-    let TypeKind::Opaque { dialect, data } = ctx.type_kind(ty) else {
-        return None;
-    };
-    if ctx.ident_str(*dialect) != "nvptx" {
+pub fn ptr_parts(ctx: &Context, ty: Type) -> Option<(Type, AddressSpace)> {
+    if !is_ptr(ctx, ty) {
         return None;
     }
-    let inner = data.strip_prefix("ptr<")?.strip_suffix('>')?.to_string();
-    let (pointee, space) = inner.rsplit_once(',')?;
+    let TypeKind::Opaque { data, params, .. } = ctx.type_kind(ty) else {
+        return None;
+    };
+    let (_, space) = data.strip_suffix('>')?.rsplit_once(',')?;
     let space = AddressSpace::parse(space.trim())?;
-    let pointee = strata_ir::parser::parse_type(ctx, pointee.trim()).ok()?;
-    Some((pointee, space))
+    Some((*params.first()?, space))
 }
 
 /// Whether `ty` is an `!nvptx.ptr`.
 pub fn is_ptr(ctx: &Context, ty: Type) -> bool {
-    matches!(ctx.type_kind(ty), TypeKind::Opaque { dialect, data }
+    matches!(ctx.type_kind(ty), TypeKind::Opaque { dialect, data, .. }
         if ctx.ident_str(*dialect) == "nvptx" && data.starts_with("ptr<"))
 }
 

@@ -156,6 +156,7 @@ impl<'a> Parser<'a> {
         Ok(self.ctx.intern_type(TypeKind::Opaque {
             dialect,
             data: data.into(),
+            params: Vec::new(),
         }))
     }
 

@@ -264,7 +264,7 @@ impl Printer<'_> {
                 self.print_type(*element);
                 self.out.push('>');
             }
-            TypeKind::Opaque { dialect, data } => {
+            TypeKind::Opaque { dialect, data, .. } => {
                 write_dialect_symbol(&mut self.out, '!', ctx.ident_str(*dialect), data);
             }
         }

@@ -217,6 +217,11 @@ fn plan_custom(ctx: &mut Context, op: Operation) -> Result<Plan, String> {
 fn static_type(ctx: &mut Context, v: Value) -> Result<Type, String> {
     let ty = ctx.value_type(v);
     let text = strata_ir::printer::type_to_string(ctx, ty);
+    if !strata_dialects::graph::types::is_tensor(ctx, ty) {
+        return Err(format!(
+            "takes or makes a sequence or an optional ('{text}'), which does not lower: sequences and optionals run in eager mode"
+        ));
+    }
     let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(ty).clone() else {
         return Err(format!(
             "has a dynamic shape ('{text}'): convert-graph-to-tensor needs static shapes"

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use strata_dialects::graph::infer::control::scan_attrs;
 use strata_ir::{Operation, Value};
 
-use super::{Env, InterpError, Interpreter};
+use super::{Env, InterpError, Interpreter, Slot};
 use crate::kernels as k;
 use crate::Tensor;
 
@@ -70,16 +70,17 @@ impl Interpreter<'_> {
         &mut self,
         op: Operation,
         name: &str,
-        x: Vec<Rc<Tensor>>,
+        x: Vec<Slot>,
         env: &Env,
-    ) -> Result<Vec<Tensor>, InterpError> {
+    ) -> Result<Vec<Slot>, InterpError> {
         match name {
             "graph.if" => {
                 let c = x
                     .first()
                     .ok_or_else(|| self.error(op, "has no condition"))
+                    .and_then(|c| self.tensor_operand(op, c, "the condition"))
                     .and_then(|c| one_element(c, "the condition").map_err(|m| self.error(op, m)))?;
-                self.run_region(op, if c != 0 { 0 } else { 1 }, Vec::new(), env)
+                self.run_region_values(op, if c != 0 { 0 } else { 1 }, Vec::new(), env)
             }
             "graph.loop" => self.eval_loop(op, x, env),
             "graph.scan" => self.eval_scan(op, x, env),
@@ -90,8 +91,35 @@ impl Interpreter<'_> {
         }
     }
 
+    /// The tensor `v` (described by `what`), or an error.
+    fn tensor_operand<'v>(
+        &self,
+        op: Operation,
+        v: &'v Slot,
+        what: &str,
+    ) -> Result<&'v Rc<Tensor>, InterpError> {
+        match v {
+            Slot::Tensor(t) => Ok(t),
+            other => Err(self.error(
+                op,
+                format!("{what} must be a tensor, but is a {}", other.kind()),
+            )),
+        }
+    }
+
+    /// A yielded value that is stacked or scanned: a tensor.
+    fn stacked_part(&self, op: Operation, v: Slot, what: &str) -> Result<Tensor, InterpError> {
+        match v {
+            Slot::Tensor(t) => Ok(Rc::unwrap_or_clone(t)),
+            other => Err(self.error(
+                op,
+                format!("{what} must be a tensor, but is a {}", other.kind()),
+            )),
+        }
+    }
+
     /// Checks the values entering a region against its arguments' types.
-    fn check_args(&self, op: Operation, args: &[Tensor], what: &str) -> Result<(), InterpError> {
+    fn check_args(&self, op: Operation, args: &[Slot], what: &str) -> Result<(), InterpError> {
         let block_args: Vec<Value> = self
             .ctx
             .op_regions(op)
@@ -100,7 +128,7 @@ impl Interpreter<'_> {
             .map(|b| self.ctx.block_args(b).collect())
             .unwrap_or_default();
         for (i, (&arg, t)) in block_args.iter().zip(args).enumerate() {
-            self.check_type(op, self.ctx.value_type(arg), t, &format!("{what} #{i}"))?;
+            self.check_slot(op, self.ctx.value_type(arg), t, &format!("{what} #{i}"))?;
         }
         Ok(())
     }
@@ -127,17 +155,19 @@ impl Interpreter<'_> {
     fn eval_loop(
         &mut self,
         op: Operation,
-        x: Vec<Rc<Tensor>>,
+        x: Vec<Slot>,
         env: &Env,
-    ) -> Result<Vec<Tensor>, InterpError> {
+    ) -> Result<Vec<Slot>, InterpError> {
         let e = |s: &Self, m: String| s.error(op, m);
         let (Some(m), Some(c)) = (x.first(), x.get(1)) else {
             return Err(self.error(op, "requires a trip count and a condition"));
         };
+        let m = self.tensor_operand(op, m, "the trip count")?;
+        let c = self.tensor_operand(op, c, "the condition")?;
         let max_trips = one_element(m, "the trip count").map_err(|m| e(self, m))?;
         let mut cond = one_element(c, "the condition").map_err(|m| e(self, m))? != 0;
         let cond_dtype = c.dtype();
-        let mut carried: Vec<Tensor> = x[2..].iter().map(|t| Tensor::clone(t)).collect();
+        let mut carried: Vec<Slot> = x[2..].to_vec();
         let n = carried.len();
         let stacked_count = self
             .ctx
@@ -154,12 +184,12 @@ impl Interpreter<'_> {
                 ));
             }
             let mut args = vec![
-                Tensor::scalar_i64(crate::DType::I64, i),
-                Tensor::scalar_i64(cond_dtype, i64::from(cond)),
+                Slot::from(Tensor::scalar_i64(crate::DType::I64, i)),
+                Slot::from(Tensor::scalar_i64(cond_dtype, i64::from(cond))),
             ];
             args.extend(carried);
             self.check_args(op, &args, "loop value")?;
-            let out = self.run_region(op, 0, args, env)?;
+            let out = self.run_region_values(op, 0, args, env)?;
             if out.len() != 1 + n + stacked_count {
                 return Err(e(self, "body yields the wrong number of values".into()));
             }
@@ -167,17 +197,20 @@ impl Interpreter<'_> {
             let next_cond = out
                 .next()
                 .ok_or_else(|| e(self, "body yields nothing".into()))?;
-            cond = one_element(&next_cond, "the yielded condition").map_err(|m| e(self, m))? != 0;
+            let next_cond = self.tensor_operand(op, &next_cond, "the yielded condition")?;
+            cond = one_element(next_cond, "the yielded condition").map_err(|m| e(self, m))? != 0;
             carried = out.by_ref().take(n).collect();
             for (acc, t) in stacked.iter_mut().zip(out) {
-                acc.push(t);
+                acc.push(self.stacked_part(op, t, "a stacked value")?);
             }
             i += 1;
         }
         let mut results = carried;
         for (j, parts) in stacked.iter().enumerate() {
             let empty = self.empty_result(op, n + j)?;
-            results.push(stack(parts, 0, || empty).map_err(|m| e(self, m))?);
+            results.push(Slot::from(
+                stack(parts, 0, || empty).map_err(|m| e(self, m))?,
+            ));
         }
         Ok(results)
     }
@@ -185,14 +218,17 @@ impl Interpreter<'_> {
     fn eval_scan(
         &mut self,
         op: Operation,
-        x: Vec<Rc<Tensor>>,
+        x: Vec<Slot>,
         env: &Env,
-    ) -> Result<Vec<Tensor>, InterpError> {
+    ) -> Result<Vec<Slot>, InterpError> {
         let e = |s: &Self, m: String| s.error(op, m);
         let attrs =
             scan_attrs(self.ctx, op, x.len(), self.ctx.num_results(op)).map_err(|m| e(self, m))?;
-        let mut states: Vec<Tensor> = x[..attrs.states].iter().map(|t| Tensor::clone(t)).collect();
-        let scanned = &x[attrs.states..];
+        let mut states: Vec<Slot> = x[..attrs.states].to_vec();
+        let scanned = x[attrs.states..]
+            .iter()
+            .map(|v| self.tensor_operand(op, v, "a scanned input").cloned())
+            .collect::<Result<Vec<_>, _>>()?;
         let mut axes = Vec::with_capacity(scanned.len());
         let mut length = None;
         for (j, t) in scanned.iter().enumerate() {
@@ -227,17 +263,19 @@ impl Interpreter<'_> {
                 } else {
                     t
                 };
-                args.push(take(input, axes[j], at).map_err(|m| e(self, m))?);
+                args.push(Slot::from(
+                    take(input, axes[j], at).map_err(|m| e(self, m))?,
+                ));
             }
             self.check_args(op, &args, "scan value")?;
-            let out = self.run_region(op, 0, args, env)?;
+            let out = self.run_region_values(op, 0, args, env)?;
             if out.len() != attrs.states + outputs {
                 return Err(e(self, "body yields the wrong number of values".into()));
             }
             let mut out = out.into_iter();
             states = out.by_ref().take(attrs.states).collect();
             for (acc, v) in stacked.iter_mut().zip(out) {
-                acc.push(v);
+                acc.push(self.stacked_part(op, v, "a scanned output")?);
             }
         }
         let mut results = states;
@@ -247,12 +285,14 @@ impl Interpreter<'_> {
             }
             let empty = self.empty_result(op, attrs.states + j)?;
             let Some(first) = parts.first() else {
-                results.push(empty);
+                results.push(Slot::from(empty));
                 continue;
             };
             let rank = first.rank() as i64 + 1;
             let axis = super::norm(attrs.output_axes[j], rank).map_err(|m| e(self, m))?;
-            results.push(stack(&parts, axis, || empty).map_err(|m| e(self, m))?);
+            results.push(Slot::from(
+                stack(&parts, axis, || empty).map_err(|m| e(self, m))?,
+            ));
         }
         Ok(results)
     }

@@ -13,7 +13,9 @@
 //! shape and indexing ops in `graph_shape`; [`has_reference_evaluation`]
 //! says whether an op has one), the `graph` control flow in
 //! `graph_control`, `arith` and `math` are evaluated in `scalar`, `scf`
-//! in `scf`.
+//! in `scf`, the sequence and optional ops in `graph_sequence`. A value
+//! is a tensor, a sequence or an optional ([`Datum`]); the ops of other
+//! dialects take and make tensors only.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -25,11 +27,12 @@ use strata_ir::types::{Signedness, TypeKind};
 use strata_ir::{Attribute, Block, Context, Operation, Type, Value};
 
 use crate::kernels as k;
-use crate::{DType, KernelError, Tensor};
+use crate::{DType, Datum, KernelError, Tensor};
 
 mod graph;
 mod graph_control;
 mod graph_nn;
+mod graph_sequence;
 mod graph_shape;
 mod scalar;
 mod scf;
@@ -201,13 +204,40 @@ pub fn run_function_with(
     inputs: Vec<Tensor>,
     limits: Limits,
 ) -> Result<Vec<Tensor>, InterpError> {
-    Interpreter {
+    let inputs = inputs.into_iter().map(Datum::Tensor).collect();
+    let outputs = run_function_values(ctx, func, inputs, limits)?;
+    outputs
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| {
+            d.into_tensor().map_err(|d| InterpError {
+                location: strata_ir::diagnostics::describe_location(ctx, ctx.op_loc(func)),
+                op: ctx.op_name_str(func).to_string(),
+                message: format!(
+                    "result #{i} is a {}, not a tensor (run it with run_function_values)",
+                    d.kind()
+                ),
+            })
+        })
+        .collect()
+}
+
+/// Runs `func` on inputs that may be sequences or optionals as well as
+/// tensors, within `limits`.
+pub fn run_function_values(
+    ctx: &Context,
+    func: Operation,
+    inputs: Vec<Datum>,
+    limits: Limits,
+) -> Result<Vec<Datum>, InterpError> {
+    let outputs = Interpreter {
         ctx,
         depth: 0,
         limits,
         points: Vec::new(),
     }
-    .call(func, inputs)
+    .call(func, inputs.into_iter().map(Slot::from_datum).collect())?;
+    Ok(outputs.into_iter().map(Slot::into_datum).collect())
 }
 
 /// Evaluates the single op `op` on `inputs` (its operands' values); ops
@@ -307,14 +337,52 @@ impl Default for Limits {
     }
 }
 
-/// The values computed so far; shared so that operands and nested regions
-/// do not copy tensors.
-type Env = HashMap<Value, Rc<Tensor>>;
+/// The value of an IR value while the interpreter runs: tensors (the
+/// common case) are shared so that operands and nested regions do not copy
+/// them.
+#[derive(Clone, Debug)]
+enum Slot {
+    Tensor(Rc<Tensor>),
+    /// A sequence or an optional.
+    Other(Rc<Datum>),
+}
+
+impl Slot {
+    fn from_datum(d: Datum) -> Slot {
+        match d {
+            Datum::Tensor(t) => Slot::Tensor(Rc::new(t)),
+            d => Slot::Other(Rc::new(d)),
+        }
+    }
+
+    fn into_datum(self) -> Datum {
+        match self {
+            Slot::Tensor(t) => Datum::Tensor(Rc::unwrap_or_clone(t)),
+            Slot::Other(d) => Rc::unwrap_or_clone(d),
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            Slot::Tensor(_) => "tensor",
+            Slot::Other(d) => d.kind(),
+        }
+    }
+}
+
+impl From<Tensor> for Slot {
+    fn from(t: Tensor) -> Slot {
+        Slot::Tensor(Rc::new(t))
+    }
+}
+
+/// The values computed so far.
+type Env = HashMap<Value, Slot>;
 
 enum Flow {
     Continue,
     /// A terminator's operands (`func.return`, `scf.yield`, `scf.condition`).
-    Exit(Vec<Tensor>),
+    Exit(Vec<Slot>),
 }
 
 fn kerr(e: KernelError) -> String {
@@ -338,7 +406,7 @@ impl Interpreter<'_> {
         }
     }
 
-    fn call(&mut self, func: Operation, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, InterpError> {
+    fn call(&mut self, func: Operation, inputs: Vec<Slot>) -> Result<Vec<Slot>, InterpError> {
         self.depth += 1;
         if self.depth > 256 {
             return Err(self.error(func, "call depth exceeds 256 (recursion?)"));
@@ -364,13 +432,10 @@ impl Interpreter<'_> {
                 ),
             ));
         }
-        for (i, (&arg, t)) in args.iter().zip(&inputs).enumerate() {
-            self.check_type(func, self.ctx.value_type(arg), t, &format!("input #{i}"))?;
+        for (i, (&arg, v)) in args.iter().zip(&inputs).enumerate() {
+            self.check_slot(func, self.ctx.value_type(arg), v, &format!("input #{i}"))?;
         }
-        let mut env: Env = args
-            .into_iter()
-            .zip(inputs.into_iter().map(Rc::new))
-            .collect();
+        let mut env: Env = args.into_iter().zip(inputs).collect();
         let flow = self.run_block(block, &mut env);
         self.depth -= 1;
         match flow? {
@@ -420,10 +485,70 @@ impl Interpreter<'_> {
         Ok(())
     }
 
+    /// Checks a value against a declared type: a tensor as
+    /// [`Self::check_type`]; a sequence's elements against its element
+    /// type; an optional's value against its element type.
+    fn check_slot(&self, op: Operation, ty: Type, v: &Slot, what: &str) -> Result<(), InterpError> {
+        match v {
+            Slot::Tensor(t) => {
+                if !strata_dialects::graph::types::is_tensor(self.ctx, ty)
+                    && type_info(self.ctx, ty).is_none()
+                {
+                    return Err(self.error(
+                        op,
+                        format!(
+                            "{what} must be a {}, but is a tensor",
+                            strata_ir::printer::type_to_string(self.ctx, ty)
+                        ),
+                    ));
+                }
+                self.check_type(op, ty, t, what)
+            }
+            Slot::Other(d) => self.check_datum(op, ty, d, what),
+        }
+    }
+
+    fn check_datum(
+        &self,
+        op: Operation,
+        ty: Type,
+        d: &Datum,
+        what: &str,
+    ) -> Result<(), InterpError> {
+        use strata_dialects::graph::types::{opt_element, seq_element};
+        let mismatch = || {
+            self.error(
+                op,
+                format!(
+                    "{what} must be a {}, but is a {}",
+                    strata_ir::printer::type_to_string(self.ctx, ty),
+                    d.kind()
+                ),
+            )
+        };
+        match d {
+            Datum::Tensor(t) => self.check_type(op, ty, t, what),
+            Datum::Sequence(items) => {
+                let element = seq_element(self.ctx, ty).ok_or_else(mismatch)?;
+                for (i, t) in items.iter().enumerate() {
+                    self.check_type(op, element, t, &format!("element #{i} of {what}"))?;
+                }
+                Ok(())
+            }
+            Datum::Optional(inner) => {
+                let element = opt_element(self.ctx, ty).ok_or_else(mismatch)?;
+                match inner {
+                    Some(inner) => self.check_datum(op, element, inner, what),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
     fn run_block(&mut self, block: Block, env: &mut Env) -> Result<Flow, InterpError> {
         let ops: Vec<Operation> = self.ctx.block_ops(block).collect();
         for op in ops {
-            let operands: Vec<Rc<Tensor>> = self
+            let operands: Vec<Slot> = self
                 .ctx
                 .operands(op)
                 .map(|v| {
@@ -435,13 +560,11 @@ impl Interpreter<'_> {
             let name = self.ctx.op_name_str(op);
             match name {
                 "func.return" | "scf.yield" | "scf.condition" | "tensor.yield" | "graph.yield" => {
-                    return Ok(Flow::Exit(
-                        operands.into_iter().map(Rc::unwrap_or_clone).collect(),
-                    ))
+                    return Ok(Flow::Exit(operands))
                 }
                 _ => {}
             }
-            let results = self.eval(op, name, operands, env)?;
+            let results = self.eval_values(op, name, operands, env)?;
             let values: Vec<Value> = self.ctx.results(op).collect();
             if results.len() != values.len() {
                 return Err(self.error(
@@ -454,13 +577,15 @@ impl Interpreter<'_> {
                 ));
             }
             for (i, (v, t)) in values.into_iter().zip(results).enumerate() {
-                self.check_type(op, self.ctx.value_type(v), &t, &format!("result #{i}"))?;
-                env.insert(v, Rc::new(t));
+                self.check_slot(op, self.ctx.value_type(v), &t, &format!("result #{i}"))?;
+                env.insert(v, t);
             }
         }
         Ok(Flow::Continue)
     }
 
+    /// Runs region `index` of `op` on tensor arguments; its yielded values
+    /// must be tensors.
     fn run_region(
         &mut self,
         op: Operation,
@@ -480,6 +605,32 @@ impl Interpreter<'_> {
         args: Vec<Rc<Tensor>>,
         env: &Env,
     ) -> Result<Vec<Tensor>, InterpError> {
+        let args = args.into_iter().map(Slot::Tensor).collect();
+        let out = self.run_region_values(op, index, args, env)?;
+        out.into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Slot::Tensor(t) => Ok(Rc::unwrap_or_clone(t)),
+                other => Err(self.error(
+                    op,
+                    format!(
+                        "region yields a {} as value #{i}, not a tensor",
+                        other.kind()
+                    ),
+                )),
+            })
+            .collect()
+    }
+
+    /// Runs region `index` of `op` on `args`, with the values of `env` in
+    /// scope; returns what its terminator yields.
+    fn run_region_values(
+        &mut self,
+        op: Operation,
+        index: usize,
+        args: Vec<Slot>,
+        env: &Env,
+    ) -> Result<Vec<Slot>, InterpError> {
         let region = *self
             .ctx
             .op_regions(op)
@@ -500,6 +651,63 @@ impl Interpreter<'_> {
         }
     }
 
+    /// Evaluates `op` on values of any kind: the sequence and optional
+    /// ops, control flow and calls here; every other op takes tensors.
+    fn eval_values(
+        &mut self,
+        op: Operation,
+        name: &str,
+        x: Vec<Slot>,
+        env: &Env,
+    ) -> Result<Vec<Slot>, InterpError> {
+        if graph_sequence::is_sequence_op(name) {
+            return self.eval_sequence(op, name, x);
+        }
+        if graph_control::is_control_flow(name) {
+            return self.eval_graph_control(op, name, x, env);
+        }
+        if name == "func.call" {
+            return self.eval_call(op, x);
+        }
+        let tensors = x
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Slot::Tensor(t) => Ok(t),
+                other => Err(self.error(
+                    op,
+                    format!(
+                        "operand #{i} is a {}, but the op takes tensors",
+                        other.kind()
+                    ),
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self.eval(op, name, tensors, env)?;
+        Ok(out.into_iter().map(Slot::from).collect())
+    }
+
+    fn eval_call(&mut self, op: Operation, x: Vec<Slot>) -> Result<Vec<Slot>, InterpError> {
+        let callee = strata_ir::ods::inherent_attr(self.ctx, op, "callee")
+            .and_then(|a| match self.ctx.attr_kind(a) {
+                AttrKind::SymbolRef { root, .. } => {
+                    Some(String::from_utf8_lossy(root).into_owned())
+                }
+                _ => None,
+            })
+            .ok_or_else(|| self.error(op, "has no callee"))?;
+        // The nearest enclosing module (the call may sit in nested
+        // regions, e.g. an scf.for body).
+        let mut module = self.ctx.op_parent_op(op);
+        while let Some(m) = module.filter(|&m| self.ctx.op_name_str(m) != "builtin.module") {
+            module = self.ctx.op_parent_op(m);
+        }
+        let module = module.ok_or_else(|| self.error(op, "is not inside a module"))?;
+        let f = lookup_function(self.ctx, module, &callee)
+            .ok_or_else(|| self.error(op, format!("calls '@{callee}', which is not defined")))?;
+        self.call(f, x)
+    }
+
     fn eval(
         &mut self,
         op: Operation,
@@ -508,35 +716,10 @@ impl Interpreter<'_> {
         env: &Env,
     ) -> Result<Vec<Tensor>, InterpError> {
         let r = match name.split_once('.').map(|(d, _)| d) {
-            Some("graph") if graph_control::is_control_flow(name) => {
-                return self.eval_graph_control(op, name, x, env)
-            }
             Some("graph") => graph::eval(self.ctx, op, name, &x, self.limits),
             Some("arith") | Some("math") => self.eval_scalar(op, name, &x),
             Some("scf") => return self.eval_scf(op, name, x, env),
             Some("tensor") => return self.eval_tensor(op, name, x, env),
-            Some("func") if name == "func.call" => {
-                let callee = strata_ir::ods::inherent_attr(self.ctx, op, "callee")
-                    .and_then(|a| match self.ctx.attr_kind(a) {
-                        AttrKind::SymbolRef { root, .. } => {
-                            Some(String::from_utf8_lossy(root).into_owned())
-                        }
-                        _ => None,
-                    })
-                    .ok_or_else(|| self.error(op, "has no callee"))?;
-                // The nearest enclosing module (the call may sit in nested
-                // regions, e.g. an scf.for body).
-                let mut module = self.ctx.op_parent_op(op);
-                while let Some(m) = module.filter(|&m| self.ctx.op_name_str(m) != "builtin.module")
-                {
-                    module = self.ctx.op_parent_op(m);
-                }
-                let module = module.ok_or_else(|| self.error(op, "is not inside a module"))?;
-                let f = lookup_function(self.ctx, module, &callee).ok_or_else(|| {
-                    self.error(op, format!("calls '@{callee}', which is not defined"))
-                })?;
-                return self.call(f, x.into_iter().map(Rc::unwrap_or_clone).collect());
-            }
             _ => Err(format!(
                 "cannot be evaluated: the interpreter does not know '{name}'"
             )),

@@ -11,11 +11,13 @@ use std::path::{Path, PathBuf};
 
 use prost::Message;
 use strata_ir::Context;
-use strata_onnx::proto::{ModelProto, TensorProto};
+use strata_onnx::proto::{
+    type_proto, ModelProto, OptionalProto, SequenceProto, TensorProto, TypeProto,
+};
 use strata_onnx::{ConvertError, ImportError};
-use strata_runtime::interp::{attr_tensor, lookup_function, run_function};
+use strata_runtime::interp::{attr_tensor, lookup_function, run_function_values, Limits};
 use strata_runtime::kernels::{allclose, Tolerance};
-use strata_runtime::Tensor;
+use strata_runtime::{Datum, Tensor};
 
 use super::node_graph::{self, GraphOutcome};
 
@@ -53,11 +55,13 @@ pub fn op_types(model: &ModelProto) -> Vec<String> {
 pub fn read_tensor(ctx: &mut Context, path: &Path) -> Result<Tensor, Outcome> {
     let bytes =
         std::fs::read(path).map_err(|e| Outcome::Fail(format!("{}: {e}", path.display())))?;
-    // The importer has already refused models with non-tensor inputs or
-    // outputs, so every data file here must be a TensorProto.
     let proto = TensorProto::decode(bytes.as_slice())
         .map_err(|e| Outcome::Fail(format!("{}: not a TensorProto: {e}", path.display())))?;
-    let attr = strata_onnx::tensor_attr(ctx, &proto).map_err(|e| match e {
+    tensor_of(ctx, &proto)
+}
+
+fn tensor_of(ctx: &mut Context, proto: &TensorProto) -> Result<Tensor, Outcome> {
+    let attr = strata_onnx::tensor_attr(ctx, proto).map_err(|e| match e {
         ConvertError::NotSupported(_) => Outcome::Skip(format!(
             "data type {}",
             strata_onnx::dtype_name(proto.data_type())
@@ -65,6 +69,126 @@ pub fn read_tensor(ctx: &mut Context, path: &Path) -> Result<Tensor, Outcome> {
         ConvertError::Invalid(m) => Outcome::Fail(m),
     })?;
     attr_tensor(ctx, attr).map_err(Outcome::Fail)
+}
+
+/// The kind of value a graph input or output is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Tensor,
+    Sequence,
+    Optional,
+}
+
+fn kind_of(t: Option<&TypeProto>) -> Kind {
+    match t.and_then(|t| t.value.as_ref()) {
+        Some(type_proto::Value::SequenceType(_)) => Kind::Sequence,
+        Some(type_proto::Value::OptionalType(_)) => Kind::Optional,
+        _ => Kind::Tensor,
+    }
+}
+
+/// The kinds of the model's inputs (those that are not initializers) and
+/// outputs, from their declared types.
+pub fn io_kinds(model: &ModelProto) -> (Vec<Kind>, Vec<Kind>) {
+    let Some(g) = model.graph.as_ref() else {
+        return (Vec::new(), Vec::new());
+    };
+    let inits: std::collections::HashSet<&str> = g.initializer.iter().map(|t| t.name()).collect();
+    let inputs = g
+        .input
+        .iter()
+        .filter(|i| !inits.contains(i.name()))
+        .map(|i| kind_of(i.r#type.as_ref()))
+        .collect();
+    let outputs = g
+        .output
+        .iter()
+        .map(|o| kind_of(o.r#type.as_ref()))
+        .collect();
+    (inputs, outputs)
+}
+
+/// A data file of a value of `kind`: a `TensorProto`, `SequenceProto` or
+/// `OptionalProto`.
+pub fn read_datum(ctx: &mut Context, path: &Path, kind: Kind) -> Result<Datum, Outcome> {
+    if kind == Kind::Tensor {
+        return read_tensor(ctx, path).map(Datum::Tensor);
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| Outcome::Fail(format!("{}: {e}", path.display())))?;
+    let bad = |what: &str, e: prost::DecodeError| {
+        Outcome::Fail(format!("{}: not a {what}: {e}", path.display()))
+    };
+    match kind {
+        Kind::Sequence => {
+            let proto =
+                SequenceProto::decode(bytes.as_slice()).map_err(|e| bad("SequenceProto", e))?;
+            sequence_of(ctx, &proto)
+        }
+        _ => {
+            let proto =
+                OptionalProto::decode(bytes.as_slice()).map_err(|e| bad("OptionalProto", e))?;
+            let inner = match (&proto.tensor_value, &proto.sequence_value) {
+                (Some(t), _) => Some(Box::new(Datum::Tensor(tensor_of(ctx, t)?))),
+                (None, Some(s)) => Some(Box::new(sequence_of(ctx, s)?)),
+                (None, None) => None,
+            };
+            Ok(Datum::Optional(inner))
+        }
+    }
+}
+
+fn sequence_of(ctx: &mut Context, proto: &SequenceProto) -> Result<Datum, Outcome> {
+    let nested = !proto.sequence_values.is_empty()
+        || !proto.map_values.is_empty()
+        || !proto.optional_values.is_empty()
+        || !proto.sparse_tensor_values.is_empty();
+    if nested {
+        return Err(Outcome::Skip(
+            "a sequence of sequences, maps, optionals or sparse tensors".into(),
+        ));
+    }
+    let items = proto
+        .tensor_values
+        .iter()
+        .map(|t| tensor_of(ctx, t))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Datum::Sequence(items))
+}
+
+/// Compares a computed value with the expected one: tensors with
+/// `allclose`, sequences element by element, optionals by their values.
+pub fn datum_close(actual: &Datum, expected: &Datum, tol: Tolerance) -> Result<(), String> {
+    match (actual, expected) {
+        (Datum::Tensor(a), Datum::Tensor(e)) => allclose(a, e, tol),
+        (Datum::Sequence(a), Datum::Sequence(e)) => {
+            if a.len() != e.len() {
+                return Err(format!(
+                    "a sequence of {} tensors, expected {}",
+                    a.len(),
+                    e.len()
+                ));
+            }
+            for (i, (x, y)) in a.iter().zip(e).enumerate() {
+                allclose(x, y, tol).map_err(|m| format!("element #{i}: {m}"))?;
+            }
+            Ok(())
+        }
+        (Datum::Optional(a), Datum::Optional(e)) => match (a, e) {
+            (None, None) => Ok(()),
+            (Some(x), Some(y)) => datum_close(x, y, tol),
+            _ => Err(format!(
+                "{}, expected {}",
+                actual.describe(),
+                expected.describe()
+            )),
+        },
+        _ => Err(format!(
+            "{}, expected {}",
+            actual.describe(),
+            expected.describe()
+        )),
+    }
 }
 
 pub fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
@@ -152,25 +276,29 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     sets.sort();
     let mut by_law = false;
     let mut graph_sets = Vec::new();
+    let (input_kinds, output_kinds) = io_kinds(&model);
+    let all_tensors = input_kinds
+        .iter()
+        .chain(&output_kinds)
+        .all(|&k| k == Kind::Tensor);
     for set in sets {
         let mut inputs = Vec::new();
-        for f in numbered(&set, "input_") {
-            match read_tensor(&mut ctx, &f) {
+        for (i, f) in numbered(&set, "input_").iter().enumerate() {
+            let kind = input_kinds.get(i).copied().unwrap_or(Kind::Tensor);
+            match read_datum(&mut ctx, f, kind) {
                 Ok(t) => inputs.push(t),
                 Err(o) => return (ops, o, None),
             }
         }
         let mut expected = Vec::new();
-        for f in numbered(&set, "output_") {
-            match read_tensor(&mut ctx, &f) {
+        for (i, f) in numbered(&set, "output_").iter().enumerate() {
+            let kind = output_kinds.get(i).copied().unwrap_or(Kind::Tensor);
+            match read_datum(&mut ctx, f, kind) {
                 Ok(t) => expected.push(t),
                 Err(o) => return (ops, o, None),
             }
         }
-        let dropout = random_dropout(&ops, &inputs);
-        let x = inputs.first().cloned();
-        let graph_inputs = inputs.clone();
-        let outputs = match run_function(&ctx, func, inputs) {
+        let outputs = match run_function_values(&ctx, func, inputs.clone(), Limits::default()) {
             Ok(o) => o,
             Err(e) => return (ops, Outcome::Fail(format!("run: {e}")), None),
         };
@@ -185,26 +313,56 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
                 None,
             );
         }
-        if let (Some(ratio), Some(x)) = (dropout, &x) {
+        let tol = tolerance(dir);
+        if !all_tensors {
+            for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
+                if let Err(m) = datum_close(a, e, tol) {
+                    return (ops, Outcome::Fail(format!("output #{i}: {m}")), None);
+                }
+            }
+            continue;
+        }
+        let inputs: Vec<Tensor> = inputs
+            .into_iter()
+            .filter_map(|d| d.into_tensor().ok())
+            .collect();
+        let outputs: Vec<Tensor> = outputs
+            .into_iter()
+            .filter_map(|d| d.into_tensor().ok())
+            .collect();
+        let expected: Vec<Tensor> = expected
+            .into_iter()
+            .filter_map(|d| d.into_tensor().ok())
+            .collect();
+        let dropout = random_dropout(&ops, &inputs);
+        if let (Some(ratio), Some(x)) = (dropout, inputs.first()) {
             if let Err(m) = check_dropout_law(x, ratio, &outputs) {
                 return (ops, Outcome::Fail(format!("dropout: {m}")), None);
             }
             by_law = true;
             continue;
         }
-        let tol = tolerance(dir);
         for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
             if let Err(m) = allclose(a, e, tol) {
                 return (ops, Outcome::Fail(format!("output #{i}: {m}")), None);
             }
         }
-        graph_sets.push((graph_inputs, outputs));
+        graph_sets.push((inputs, outputs));
     }
     if by_law {
         return (ops, Outcome::PassByLaw, None);
     }
     if !compiled {
         return (ops, Outcome::Pass, None);
+    }
+    if !all_tensors {
+        // Graph mode takes and returns tensors.
+        let reason = "sequence or optional inputs or outputs (graph mode takes tensors)";
+        return (
+            ops,
+            Outcome::Pass,
+            Some((GraphOutcome::NotLowered(reason.into()), None)),
+        );
     }
     let graph = node_graph::run(&model, &graph_sets);
     // The GPU form of the kernels of what passes in graph mode.

@@ -19,7 +19,7 @@ mod recipe;
 use clap::Parser;
 use cli::{Cli, Command};
 use strata_ir::{Context, Operation, SourceBuffer};
-use strata_runtime::interp::{dtype_of, lookup_function, run_function};
+use strata_runtime::interp::{dtype_of, lookup_function, run_function, run_function_values};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::{npy, DType, Tensor};
 
@@ -502,9 +502,21 @@ fn run(
         out_names,
         expected,
     } = prepare(model, inputs, expects, seed, dims, function)?;
+    let mut out_names = out_names;
+    // What the sequence and optional outputs were (eager mode).
+    let mut kinds = Vec::new();
     let outputs = match mode {
         "eager" => {
-            run_function(&ctx, func, args).map_err(|e| DriverError::Message(e.to_string()))?
+            let inputs = args
+                .into_iter()
+                .map(strata_runtime::Datum::Tensor)
+                .collect();
+            let values = run_function_values(&ctx, func, inputs, Default::default())
+                .map_err(|e| DriverError::Message(e.to_string()))?;
+            let (names, tensors, notes) = flatten_outputs(&out_names, values);
+            out_names = names;
+            kinds = notes;
+            tensors
         }
         "graph" => {
             check_graph_inputs(&ctx, model, func, &in_names, &args)?;
@@ -585,6 +597,9 @@ fn run(
         );
     }
     write_outputs(&out_names, &outputs, output_dir, print)?;
+    for note in kinds {
+        println!("{note}");
+    }
     compare_outputs(&out_names, &outputs, &expected, tolerance)
 }
 
@@ -640,6 +655,46 @@ pub(crate) fn check_against_eager(
 
 /// Prints each output's dtype and shape (and values with `print`), and
 /// writes it to `output_dir/<name>.npy` when asked.
+/// The outputs as tensors: a sequence output `NAME` is its elements
+/// `NAME.0`, `NAME.1`, ...; an optional one is its value, or nothing when
+/// it is empty. The third list says what each sequence or optional was.
+fn flatten_outputs(
+    out_names: &[String],
+    values: Vec<strata_runtime::Datum>,
+) -> (Vec<String>, Vec<Tensor>, Vec<String>) {
+    use strata_runtime::Datum;
+    let (mut names, mut tensors, mut notes) = (Vec::new(), Vec::new(), Vec::new());
+    let mut pending: Vec<(String, Datum)> = out_names.iter().cloned().zip(values).collect();
+    pending.reverse();
+    while let Some((name, value)) = pending.pop() {
+        match value {
+            Datum::Tensor(t) => {
+                names.push(name);
+                tensors.push(t);
+            }
+            Datum::Sequence(items) => {
+                notes.push(match items.len() {
+                    0 => format!("{name}: an empty sequence"),
+                    n => format!(
+                        "{name}: a sequence of {n} tensors ({name}.0 to {name}.{})",
+                        n - 1
+                    ),
+                });
+                for (i, t) in items.into_iter().enumerate() {
+                    names.push(format!("{name}.{i}"));
+                    tensors.push(t);
+                }
+            }
+            Datum::Optional(None) => notes.push(format!("{name}: an empty optional")),
+            Datum::Optional(Some(inner)) => {
+                notes.push(format!("{name}: an optional with a value"));
+                pending.push((name, *inner));
+            }
+        }
+    }
+    (names, tensors, notes)
+}
+
 pub(crate) fn write_outputs(
     out_names: &[String],
     outputs: &[Tensor],
@@ -815,7 +870,16 @@ pub(crate) fn load_named(
         let (name, file) = spec.split_once('=').ok_or_else(|| {
             DriverError::Message(format!("{flag} '{spec}': expected NAME=FILE.npy"))
         })?;
-        if !names.iter().any(|n| n == name) {
+        // `NAME.K` is element K of a sequence output NAME (checked when
+        // the outputs are compared).
+        let element_of = |n: &String| {
+            kind == "output"
+                && name.strip_prefix(n.as_str()).is_some_and(|rest| {
+                    rest.strip_prefix('.')
+                        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+                })
+        };
+        if !names.iter().any(|n| n == name || element_of(n)) {
             return Err(DriverError::Message(format!(
                 "{flag} '{name}': the model has no such {kind} (its {kind}s: {})",
                 names.join(", ")
@@ -849,6 +913,14 @@ pub(crate) fn compare_outputs(
             ),
             Ok(()) => println!("{name}: matches {file} (exactly)"),
             Err(m) => mismatches.push(format!("{name}: does not match {file}: {m}")),
+        }
+    }
+    for (name, (file, _)) in expected {
+        if !out_names.contains(name) {
+            mismatches.push(format!(
+                "{name}: no such output was produced to compare with {file} (the outputs: {})",
+                out_names.join(", ")
+            ));
         }
     }
     if mismatches.is_empty() {

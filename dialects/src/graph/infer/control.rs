@@ -93,6 +93,34 @@ fn same_elem(ctx: &Context, a: Type, b: Type, what: &str) -> Result<(), String> 
     }
 }
 
+/// Whether `v` is a sequence or an optional (not a tensor).
+fn is_other(ctx: &Context, v: Value) -> bool {
+    let ty = ctx.value_type(v);
+    crate::graph::types::seq_element(ctx, ty).is_some()
+        || crate::graph::types::opt_element(ctx, ty).is_some()
+}
+
+/// Checks that the sequence or optional `v` (described by `what`) could
+/// be a value of type `expected`.
+fn check_other(ctx: &Context, v: Value, expected: Type, what: &str) -> Result<(), String> {
+    let ty = ctx.value_type(v);
+    if crate::graph::types::could_be(ctx, ty, expected) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} has type {}, which cannot be {}",
+            type_str(ctx, ty),
+            type_str(ctx, expected)
+        ))
+    }
+}
+
+/// What a non-tensor result infers: nothing the tensor checks read (the
+/// verifiers compare its type with the regions' directly).
+fn other_result() -> Inferred {
+    (Shape::unranked(), ResultElem::Declared)
+}
+
 /// Checks that `v` (described by `what`) could have the shape and element
 /// type of `expected`.
 fn check_against(
@@ -150,6 +178,18 @@ pub(crate) fn infer_if(
     }
     let mut out = Vec::with_capacity(then_values.len());
     for (i, (&t, &e)) in then_values.iter().zip(&else_values).enumerate() {
+        if is_other(ctx, t) || is_other(ctx, e) {
+            let (tt, et) = (ctx.value_type(t), ctx.value_type(e));
+            if !crate::graph::types::joinable(ctx, tt, et) {
+                return Err(format!(
+                    "branches yield {} and {} as value #{i}",
+                    type_str(ctx, tt),
+                    type_str(ctx, et)
+                ));
+            }
+            out.push(other_result());
+            continue;
+        }
         let (ts, te) = info(ctx, t, &format!("then value #{i}"))?;
         let (es, ee) = info(ctx, e, &format!("else value #{i}"))?;
         same_elem(ctx, ee, te, &format!("else value #{i}"))?;
@@ -185,6 +225,10 @@ pub(crate) fn infer_loop(
     }
     let mut out = Vec::new();
     for (k, &arg) in args[2..].iter().enumerate() {
+        if is_other(ctx, arg) {
+            out.push(other_result());
+            continue;
+        }
         let (shape, elem) = info(ctx, arg, &format!("body argument #{}", k + 2))?;
         out.push((shape, ResultElem::Of(elem)));
     }
@@ -345,9 +389,13 @@ pub(crate) fn verify_if_regions(ctx: &Context, op: Operation) -> Result<(), Diag
             ));
         }
         for (k, (&v, r)) in values.iter().zip(ctx.results(op)).enumerate() {
+            let what = format!("value #{k} of region #{i}");
+            if is_other(ctx, r) || is_other(ctx, v) {
+                check_other(ctx, v, ctx.value_type(r), &what).map_err(|m| err(ctx, op, m))?;
+                continue;
+            }
             let result = info(ctx, r, "result").map_err(|m| err(ctx, op, m))?;
-            check_against(ctx, v, &result, &format!("value #{k} of region #{i}"))
-                .map_err(|m| err(ctx, op, m))?;
+            check_against(ctx, v, &result, &what).map_err(|m| err(ctx, op, m))?;
         }
     }
     check_scalar(ctx, ctx.operand(op, 0), 1, "the condition").map_err(|m| err(ctx, op, m))?;
@@ -395,6 +443,26 @@ pub(crate) fn verify_loop_regions(ctx: &Context, op: Operation) -> Result<(), Di
         )));
     }
     for k in 0..carried {
+        if is_other(ctx, args[k + 2]) || is_other(ctx, operands[k + 2]) {
+            let arg = ctx.value_type(args[k + 2]);
+            check_other(ctx, operands[k + 2], arg, &format!("initial value #{k}")).map_err(e)?;
+            check_other(
+                ctx,
+                yielded[k + 1],
+                arg,
+                &format!("yielded carried value #{k}"),
+            )
+            .map_err(e)?;
+            let result = ctx.value_type(ctx.result(op, k));
+            check_other(
+                ctx,
+                args[k + 2],
+                result,
+                &format!("body argument #{}", k + 2),
+            )
+            .map_err(e)?;
+            continue;
+        }
         let arg = info(ctx, args[k + 2], "body argument").map_err(e)?;
         check_against(ctx, operands[k + 2], &arg, &format!("initial value #{k}")).map_err(e)?;
         check_against(

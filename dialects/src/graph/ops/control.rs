@@ -6,12 +6,14 @@
 //! values of the enclosing blocks directly. A value that may change shape
 //! from one iteration to the next has a dynamic (`?`) or unranked type; a
 //! loop's stacked outputs have a leading `?` dimension, the trip count,
-//! known only when the loop runs.
+//! known only when the loop runs. `graph.if` and `graph.loop` may also
+//! yield and carry sequences and optionals (a loop's stacked outputs are
+//! tensors).
 
 use strata_ir::ods::constraints::I64Attr;
 use strata_ir::op;
 
-use super::{AnyTensor, BoolTensor, I64ArrayAttr, IntTensor};
+use super::{AnyTensor, AnyValue, BoolTensor, I64ArrayAttr, IntTensor};
 use crate::graph::fold::if_patterns;
 use crate::graph::infer::control::{
     verify_if_regions, verify_loop_regions, verify_scan_regions, verify_yield,
@@ -41,7 +43,7 @@ use crate::graph::infer::{self, ShapeFunction};
      interfaces(ShapeFunction(infer::control::infer_if)))]
 pub struct IfOp {
     condition: Operand<BoolTensor>,
-    outputs: VariadicResult<AnyTensor>,
+    outputs: VariadicResult<AnyValue>,
     thenRegion: SizedRegion<1>,
     elseRegion: SizedRegion<1>,
 }
@@ -73,8 +75,8 @@ pub struct IfOp {
 pub struct LoopOp {
     maxTripCount: Operand<IntTensor>,
     condition: Operand<BoolTensor>,
-    inits: Variadic<AnyTensor>,
-    outputs: VariadicResult<AnyTensor>,
+    inits: Variadic<AnyValue>,
+    outputs: VariadicResult<AnyValue>,
     body: SizedRegion<1>,
 }
 
@@ -112,5 +114,5 @@ pub struct ScanOp {
      verify = verify_yield,
      interfaces(ShapeFunction(infer::control::infer_yield)))]
 pub struct YieldOp {
-    results: Variadic<AnyTensor>,
+    results: Variadic<AnyValue>,
 }

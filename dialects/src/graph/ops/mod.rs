@@ -10,7 +10,7 @@
 //! This module holds the type and attribute constraints the declarations
 //! share and `graph.custom`; the declarations themselves are grouped by op
 //! family in the submodules (`control`, `elementwise`, `nn`, `reduce`, `shape`,
-//! `indexing`, `resample`, `signal`), all re-exported here.
+//! `indexing`, `resample`, `signal`, `sequence`), all re-exported here.
 
 use strata_ir::ods::constraints::{AnyAttr, I64Attr, StrAttr};
 use strata_ir::TypeKind;
@@ -24,6 +24,7 @@ mod indexing;
 mod nn;
 mod reduce;
 mod resample;
+mod sequence;
 mod shape;
 mod signal;
 
@@ -33,6 +34,7 @@ pub use indexing::*;
 pub use nn::*;
 pub use reduce::*;
 pub use resample::*;
+pub use sequence::*;
 pub use shape::*;
 pub use signal::*;
 
@@ -62,6 +64,15 @@ type_constraint!(
     /// floats, or integers of other widths.
     AnyTensor, "tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer or index values", |ctx, ty| {
         strata_ir::ods::constraints::is_tensor_of(ctx, ty, is_graph_element)
+    }
+);
+type_constraint!(
+    /// A value of the graph: an [`AnyTensor`], a `!graph.seq` or a
+    /// `!graph.opt` (what control flow carries).
+    AnyValue, "tensor, sequence or optional", |ctx, ty| {
+        strata_ir::ods::constraints::is_tensor_of(ctx, ty, is_graph_element)
+            || crate::graph::types::seq_element(ctx, ty).is_some()
+            || crate::graph::types::opt_element(ctx, ty).is_some()
     }
 );
 type_constraint!(

@@ -141,6 +141,17 @@ impl Importer<'_> {
         self.ctx.float_attr(t, v)
     }
 
+    /// A `tensor<i1>` constant.
+    pub(super) fn const_bool(&mut self, v: bool, loc: Location) -> Res<Value> {
+        let i1 = self.ctx.integer_type(1);
+        let ty = self.ctx.tensor_type(vec![], i1);
+        let attr = self
+            .ctx
+            .dense_elements_attr(ty, vec![u8::from(v)])
+            .ok_or("could not build a constant")?;
+        self.constant(attr, loc)
+    }
+
     pub(super) fn bool_attr(&mut self, v: bool) -> Attribute {
         self.ctx.bool_attr(v)
     }

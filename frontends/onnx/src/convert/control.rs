@@ -5,10 +5,13 @@
 //! region sees the enclosing blocks' values; the names it defines do not
 //! leak out. A loop-carried value's type starts as its initial value's
 //! and is widened (a dimension that changes becomes `?`) until the body
-//! yields values of the types it receives, at most a few rounds.
+//! yields values of the types it receives, at most a few rounds. Branches
+//! and loops may yield and carry sequences and optionals too (their
+//! element types widen the same way).
 
 use strata_dialects::graph::infer::control::join;
 use strata_dialects::graph::shape::{shape_of, tensor_type, Dim, Shape};
+use strata_dialects::graph::types::{join_types, opt_element, opt_type, seq_element, seq_type};
 use strata_ir::{Location, Operation, Region, Type, Value};
 
 use super::attrs::Attrs;
@@ -25,8 +28,25 @@ pub(super) const OPS: &[(&str, Convert)] = &[
 /// values' types widen.
 const WIDENING_ROUNDS: usize = 4;
 
+/// `ty` with every tensor in it unranked (the type every value of its
+/// kind and element type has).
+fn unranked(ctx: &mut strata_ir::Context, ty: Type) -> Type {
+    if let Some((_, elem)) = shape_of(ctx, ty) {
+        return tensor_type(ctx, &Shape::unranked(), elem);
+    }
+    if let Some(e) = seq_element(ctx, ty) {
+        let e = unranked(ctx, e);
+        return seq_type(ctx, e);
+    }
+    if let Some(e) = opt_element(ctx, ty) {
+        let e = unranked(ctx, e);
+        return opt_type(ctx, e);
+    }
+    ty
+}
+
 /// A subgraph attribute of `node`.
-fn graph_attr<'a>(a: &Attrs<'a>, name: &str) -> Res<&'a GraphProto> {
+pub(super) fn graph_attr<'a>(a: &Attrs<'a>, name: &str) -> Res<&'a GraphProto> {
     a.0.iter()
         .find(|attr| attr.name() == name)
         .and_then(|attr| attr.g.as_ref())
@@ -39,7 +59,7 @@ impl Importer<'_> {
     /// its nodes ops, and its outputs the operands of a `graph.yield`
     /// (`replace_first` stands in for the first output). Returns the region
     /// and the yielded values.
-    fn subgraph(
+    pub(super) fn subgraph(
         &mut self,
         g: &GraphProto,
         arg_types: &[Type],
@@ -135,11 +155,28 @@ impl Importer<'_> {
             types.extend(&carried);
             types.extend_from_slice(after);
             let (region, yielded) = self.subgraph(g, &types, replace_first, loc)?;
+            let yielded = self.wrap_optional_yields(region, yielded, &carried, yield_offset, loc);
             let mut widened = false;
             for (k, ty) in carried.iter_mut().enumerate() {
                 let Some(&y) = yielded.get(yield_offset + k) else {
                     break;
                 };
+                let yielded_ty = self.ctx.value_type(y);
+                if shape_of(self.ctx, *ty).is_none() {
+                    // A sequence or an optional: widened to the join.
+                    let joined = join_types(self.ctx, *ty, yielded_ty).ok_or_else(|| {
+                        ConvertError::Invalid(format!(
+                            "carries value #{k} as {} but its body yields {}",
+                            strata_ir::printer::type_to_string(self.ctx, *ty),
+                            strata_ir::printer::type_to_string(self.ctx, yielded_ty)
+                        ))
+                    })?;
+                    if joined != *ty {
+                        *ty = joined;
+                        widened = true;
+                    }
+                    continue;
+                }
                 let (Some((have, elem)), Some((got, yelem))) = (
                     shape_of(self.ctx, *ty),
                     shape_of(self.ctx, self.ctx.value_type(y)),
@@ -168,15 +205,56 @@ impl Importer<'_> {
         }
         // Last resort: carried values of unknown shape always settle.
         for ty in &mut carried {
-            if let Some((_, elem)) = shape_of(self.ctx, *ty) {
-                *ty = tensor_type(self.ctx, &Shape::unranked(), elem);
-            }
+            *ty = unranked(self.ctx, *ty);
         }
         let mut types = before.to_vec();
         types.extend(&carried);
         types.extend_from_slice(after);
         let (region, yielded) = self.subgraph(g, &types, replace_first, loc)?;
+        let yielded = self.wrap_optional_yields(region, yielded, &carried, yield_offset, loc);
         Ok((region, yielded, carried))
+    }
+
+    /// ONNX lets a loop carry an optional whose body yields a plain value
+    /// (the optional's value): such a yield is wrapped in `graph.optional`
+    /// before the region's `graph.yield`, so the carried type stays an
+    /// optional.
+    fn wrap_optional_yields(
+        &mut self,
+        region: Region,
+        mut yielded: Vec<Value>,
+        carried: &[Type],
+        yield_offset: usize,
+        loc: Location,
+    ) -> Vec<Value> {
+        let terminator = self
+            .ctx
+            .region_entry_block(region)
+            .and_then(|b| self.ctx.block_last_op(b));
+        let Some(terminator) = terminator else {
+            return yielded;
+        };
+        for (k, &ty) in carried.iter().enumerate() {
+            let Some(&y) = yielded.get(yield_offset + k) else {
+                break;
+            };
+            let (Some(element), yt) = (opt_element(self.ctx, ty), self.ctx.value_type(y)) else {
+                continue;
+            };
+            if opt_element(self.ctx, yt).is_some() {
+                continue;
+            }
+            let Some(joined) = join_types(self.ctx, element, yt) else {
+                continue;
+            };
+            let wrapped_ty = opt_type(self.ctx, joined);
+            let wrap = self.create("graph.optional", vec![y], vec![wrapped_ty], vec![], loc);
+            self.ctx.insert_op_before(terminator, wrap);
+            let wrapped = self.ctx.result(wrap, 0);
+            self.ctx.set_operand(terminator, yield_offset + k, wrapped);
+            yielded[yield_offset + k] = wrapped;
+        }
+        yielded
     }
 
     /// Appends the op `name` with `operands`, result types and `regions` to
@@ -330,14 +408,15 @@ fn convert_if(
     }
     let mut types = Vec::with_capacity(then_v.len());
     for (k, (&t, &e)) in then_v.iter().zip(&else_v).enumerate() {
-        let (ts, te) = im.shape_elem(t)?;
-        let (es, ee) = im.shape_elem(e)?;
-        if te != ee {
-            return Err(ConvertError::Invalid(format!(
-                "has branches whose output #{k} differ in element type"
-            )));
-        }
-        types.push(tensor_type(im.ctx, &join(&ts, &es), te));
+        let (tt, et) = (im.ctx.value_type(t), im.ctx.value_type(e));
+        let joined = join_types(im.ctx, tt, et).ok_or_else(|| {
+            ConvertError::Invalid(format!(
+                "has branches whose output #{k} differ in kind or element type ({} and {})",
+                strata_ir::printer::type_to_string(im.ctx, tt),
+                strata_ir::printer::type_to_string(im.ctx, et)
+            ))
+        })?;
+        types.push(joined);
     }
     Ok(im.region_op(
         "graph.if",
@@ -349,7 +428,7 @@ fn convert_if(
     ))
 }
 
-fn convert_loop(
+pub(super) fn convert_loop(
     im: &mut Importer<'_>,
     node: &NodeProto,
     a: &Attrs<'_>,

@@ -39,6 +39,7 @@ mod quantize;
 mod recurrent;
 mod reduce;
 mod resample;
+mod sequence;
 mod shape;
 mod signal;
 
@@ -195,7 +196,9 @@ impl<'c> Importer<'c> {
                     format!("output '{}' is not computed by any node", out.name()),
                 )
             })?;
+            let mut v = v;
             if let Ok(declared) = self.value_info_type(out) {
+                v = self.unwrap_optional_output(v, declared, file_loc);
                 self.refine_value(v, declared);
             }
             outputs.push(v);
@@ -299,15 +302,61 @@ impl<'c> Importer<'c> {
         self.ctx.array_attr(dicts)
     }
 
-    /// The tensor type of a graph input or output.
+    /// The type of a graph input or output.
     fn value_info_type(&mut self, info: &ValueInfoProto) -> Res<Type> {
-        let Some(type_proto::Value::TensorType(t)) =
-            info.r#type.as_ref().and_then(|t| t.value.as_ref())
-        else {
-            return Err(ConvertError::unsupported(
-                "non-tensor inputs and outputs (sequences, maps, optionals) are not supported",
-            ));
-        };
+        match info.r#type.as_ref() {
+            Some(t) => self.type_proto_type(t),
+            None => Err(ConvertError::unsupported("has no type")),
+        }
+    }
+
+    /// The type an ONNX type describes: a tensor type, `!graph.seq<T>`
+    /// for a sequence of tensors, `!graph.opt<T>` for an optional tensor
+    /// or sequence.
+    pub(super) fn type_proto_type(&mut self, t: &crate::proto::TypeProto) -> Res<Type> {
+        use strata_dialects::graph::types::{is_tensor, opt_type, seq_element, seq_type};
+        match t.value.as_ref() {
+            Some(type_proto::Value::TensorType(t)) => self.tensor_proto_type(t),
+            Some(type_proto::Value::SequenceType(s)) => {
+                let element = s
+                    .elem_type
+                    .as_deref()
+                    .ok_or_else(|| {
+                        ConvertError::Invalid("a sequence type has no element type".into())
+                    })
+                    .and_then(|e| self.type_proto_type(e))?;
+                if !is_tensor(self.ctx, element) {
+                    return Err(ConvertError::unsupported(
+                        "sequences of sequences, maps or optionals are not supported",
+                    ));
+                }
+                Ok(seq_type(self.ctx, element))
+            }
+            Some(type_proto::Value::OptionalType(o)) => {
+                let element = o
+                    .elem_type
+                    .as_deref()
+                    .ok_or_else(|| {
+                        ConvertError::Invalid("an optional type has no element type".into())
+                    })
+                    .and_then(|e| self.type_proto_type(e))?;
+                if !is_tensor(self.ctx, element) && seq_element(self.ctx, element).is_none() {
+                    return Err(ConvertError::unsupported(
+                        "optionals of maps or optionals are not supported",
+                    ));
+                }
+                Ok(opt_type(self.ctx, element))
+            }
+            Some(type_proto::Value::MapType(_)) => {
+                Err(ConvertError::unsupported("map values are not supported"))
+            }
+            _ => Err(ConvertError::unsupported(
+                "values of this type are not supported",
+            )),
+        }
+    }
+
+    fn tensor_proto_type(&mut self, t: &crate::proto::type_proto::Tensor) -> Res<Type> {
         let elem = element_type(self.ctx, t.elem_type()).ok_or_else(|| {
             ConvertError::unsupported(format!(
                 "element type {} is not supported",
@@ -335,6 +384,29 @@ impl<'c> Importer<'c> {
         Ok(strata_dialects::graph::shape::tensor_type(
             self.ctx, &shape, elem,
         ))
+    }
+
+    /// An optional output the model declares as its value's type (a loop
+    /// that carries an optional, see `control`): the optional's value.
+    fn unwrap_optional_output(&mut self, v: Value, declared: Type, loc: Location) -> Value {
+        use strata_dialects::graph::types::opt_element;
+        let Some(element) = opt_element(self.ctx, self.ctx.value_type(v)) else {
+            return v;
+        };
+        if opt_element(self.ctx, declared).is_some() {
+            return v;
+        }
+        let get = self.create(
+            "graph.optional_get_element",
+            vec![v],
+            vec![element],
+            vec![],
+            loc,
+        );
+        if let Some(block) = self.block {
+            self.ctx.append_op(block, get);
+        }
+        self.ctx.result(get, 0)
     }
 
     /// Gives `v` the more precise of its type and `declared`; a function
@@ -444,6 +516,7 @@ const FAMILIES: &[&[(&str, Convert)]] = &[
     einsum::OPS,
     recurrent::OPS,
     control::OPS,
+    sequence::OPS,
 ];
 
 /// Every op type with its rule: the one-to-one tables, then the families'.

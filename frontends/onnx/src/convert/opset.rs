@@ -80,6 +80,12 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "BitwiseAnd" | "BitwiseNot" | "BitwiseOr" | "BitwiseXor" => 18,
         // Scale and bias became per channel (from per group) at 21.
         "GroupNormalization" => 21,
+        "ConcatFromSequence" | "SequenceAt" | "SequenceConstruct" | "SequenceEmpty"
+        | "SequenceErase" | "SequenceInsert" | "SequenceLength" | "SplitToSequence" => 11,
+        // 18 lets OptionalGetElement and OptionalHasElement take tensors
+        // and sequences too, read by their types.
+        "Optional" | "OptionalGetElement" | "OptionalHasElement" => 15,
+        "SequenceMap" => 17,
         // Ops introduced after opset 13 exist only in their own versions.
         "Attention" | "CastLike" | "Gelu" | "HardSwish" | "LayerNormalization" | "Mish"
         | "RMSNormalization" | "RotaryEmbedding" | "Swish" | "Trilu" | "CumProd" => 1,
