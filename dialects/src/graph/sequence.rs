@@ -33,6 +33,12 @@ pub fn construct_type(ctx: &mut Context, inputs: &[Value]) -> Result<Type, Strin
         .split_first()
         .ok_or("needs at least one tensor (an empty sequence is graph.sequence_empty)")?;
     let mut element = ctx.value_type(first);
+    if !super::types::is_tensor(ctx, element) {
+        return Err(format!(
+            "the elements of a sequence are tensors, not '{}'",
+            type_str(ctx, element)
+        ));
+    }
     for &v in rest {
         let ty = ctx.value_type(v);
         element = join_tensor_types(ctx, element, ty).ok_or_else(|| {

@@ -58,6 +58,17 @@ pub fn opt_element(ctx: &Context, ty: Type) -> Option<Type> {
         .map(|(_, e)| e)
 }
 
+/// Whether `ty` can be the element type of a `!graph.seq`: a tensor.
+pub fn valid_seq_element(ctx: &Context, ty: Type) -> bool {
+    is_tensor(ctx, ty)
+}
+
+/// Whether `ty` can be the element type of a `!graph.opt`: a tensor or a
+/// sequence of tensors.
+pub fn valid_opt_element(ctx: &Context, ty: Type) -> bool {
+    is_tensor(ctx, ty) || seq_element(ctx, ty).is_some_and(|e| valid_seq_element(ctx, e))
+}
+
 /// Whether `ty` is a tensor (ranked or unranked).
 pub fn is_tensor(ctx: &Context, ty: Type) -> bool {
     matches!(
@@ -159,8 +170,8 @@ pub(crate) fn parse_graph_type(
     let element = strata_ir::parser::parse_type(ctx, inner.trim())
         .map_err(|e| vec![(inner_at, format!("invalid element type: {}", e.message))])?;
     let ok = match kind {
-        "seq" => is_tensor(ctx, element),
-        _ => is_tensor(ctx, element) || seq_element(ctx, element).is_some(),
+        "seq" => valid_seq_element(ctx, element),
+        _ => valid_opt_element(ctx, element),
     };
     if !ok {
         let expected = if kind == "seq" {

@@ -98,24 +98,12 @@ impl Interpreter<'_> {
         v: &'v Slot,
         what: &str,
     ) -> Result<&'v Rc<Tensor>, InterpError> {
-        match v {
-            Slot::Tensor(t) => Ok(t),
-            other => Err(self.error(
-                op,
-                format!("{what} must be a tensor, but is a {}", other.kind()),
-            )),
-        }
+        v.tensor(what).map_err(|m| self.error(op, m))
     }
 
     /// A yielded value that is stacked or scanned: a tensor.
     fn stacked_part(&self, op: Operation, v: Slot, what: &str) -> Result<Tensor, InterpError> {
-        match v {
-            Slot::Tensor(t) => Ok(Rc::unwrap_or_clone(t)),
-            other => Err(self.error(
-                op,
-                format!("{what} must be a tensor, but is a {}", other.kind()),
-            )),
-        }
+        v.into_tensor(what).map_err(|m| self.error(op, m))
     }
 
     /// Checks the values entering a region against its arguments' types.

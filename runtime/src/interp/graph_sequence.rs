@@ -17,12 +17,17 @@ pub(super) fn is_sequence_op(name: &str) -> bool {
 }
 
 fn tensor<'v>(v: &'v Slot, what: &str) -> Result<&'v Tensor, String> {
+    v.tensor(what).map(|t| &**t)
+}
+
+/// The optional in `v`.
+fn optional(v: &Slot) -> Result<&Option<Box<Datum>>, String> {
     match v {
-        Slot::Tensor(t) => Ok(t),
-        other => Err(format!(
-            "{what} must be a tensor, but is a {}",
-            other.kind()
-        )),
+        Slot::Other(d) => match &**d {
+            Datum::Optional(inner) => Ok(inner),
+            other => Err(format!("expects an optional, but got a {}", other.kind())),
+        },
+        other => Err(format!("expects an optional, but got a {}", other.kind())),
     }
 }
 
@@ -38,6 +43,19 @@ fn sequence(v: &Slot) -> Result<&[Tensor], String> {
 
 fn seq_slot(items: Vec<Tensor>) -> Slot {
     Slot::Other(Rc::new(Datum::Sequence(items)))
+}
+
+/// Refuses a sequence whose elements together exceed `max_bytes`.
+fn check_total(items: &[Tensor], max_bytes: usize) -> Result<(), String> {
+    let bytes = items.iter().fold(0usize, |acc, t| {
+        acc.saturating_add(t.len().saturating_mul(t.dtype().byte_size()))
+    });
+    if bytes > max_bytes {
+        return Err(format!(
+            "a sequence of {bytes} bytes is larger than the interpreter's limit of {max_bytes} bytes"
+        ));
+    }
+    Ok(())
 }
 
 /// The one element of a position tensor.
@@ -91,6 +109,7 @@ impl Interpreter<'_> {
                     .enumerate()
                     .map(|(i, v)| tensor(v, &format!("element #{i}")).cloned())
                     .collect::<Result<Vec<_>, _>>()?;
+                check_total(&items, self.limits.max_bytes)?;
                 Ok(seq_slot(items))
             }
             "graph.sequence_empty" => Ok(seq_slot(Vec::new())),
@@ -120,6 +139,7 @@ impl Interpreter<'_> {
                     None => items.len(),
                 };
                 items.insert(i, t);
+                check_total(&items, self.limits.max_bytes)?;
                 Ok(seq_slot(items))
             }
             "graph.sequence_erase" => {
@@ -160,24 +180,17 @@ impl Interpreter<'_> {
                 let inner = x.first().cloned().map(|v| Box::new(v.into_datum()));
                 Ok(Slot::Other(Rc::new(Datum::Optional(inner))))
             }
-            "graph.optional_get_element" => match arg(0)? {
-                Slot::Other(d) => match &**d {
-                    Datum::Optional(Some(inner)) => Ok(Slot::from_datum((**inner).clone())),
-                    Datum::Optional(None) => Err("the optional is empty".into()),
-                    other => Err(format!("expects an optional, but got a {}", other.kind())),
-                },
-                other => Err(format!("expects an optional, but got a {}", other.kind())),
+            "graph.optional_get_element" => match optional(arg(0)?)? {
+                Some(inner) => Ok(Slot::from_datum((**inner).clone())),
+                None => Err("the optional is empty".into()),
             },
-            "graph.optional_has_element" => match arg(0)? {
-                Slot::Other(d) => match &**d {
-                    Datum::Optional(inner) => Ok(Slot::from(Tensor::scalar_i64(
-                        DType::I1,
-                        i64::from(inner.is_some()),
-                    ))),
-                    other => Err(format!("expects an optional, but got a {}", other.kind())),
-                },
-                other => Err(format!("expects an optional, but got a {}", other.kind())),
-            },
+            "graph.optional_has_element" => {
+                let present = optional(arg(0)?)?.is_some();
+                Ok(Slot::from(Tensor::scalar_i64(
+                    DType::I1,
+                    i64::from(present),
+                )))
+            }
             _ => Err(format!(
                 "cannot be evaluated: the interpreter does not know '{name}'"
             )),
@@ -197,6 +210,22 @@ impl Interpreter<'_> {
         let keepdims = attr_bool(self.ctx, op, "keepdims");
         let a = norm(axis, input.rank() as i64)?;
         let dim = input.shape()[a];
+        // A zero-element input may have a huge axis: bound the pieces
+        // before making a list of them.
+        let pieces = match split {
+            None => dim as u64,
+            Some(s) if s.rank() == 0 => position(s)
+                .ok()
+                .filter(|&n| n > 0)
+                .map_or(0, |n| (dim as u64).div_ceil(n as u64)),
+            Some(s) => s.len() as u64,
+        };
+        if pieces > self.limits.max_iterations {
+            return Err(format!(
+                "would make {pieces} pieces, more than the interpreter's limit of {}",
+                self.limits.max_iterations
+            ));
+        }
         let sizes: Vec<usize> = match split {
             None => vec![1; dim],
             Some(s) if s.rank() == 0 => {

@@ -368,6 +368,28 @@ impl Slot {
             Slot::Other(d) => d.kind(),
         }
     }
+
+    /// The tensor, or a message that `what` is not one.
+    fn tensor(&self, what: &str) -> Result<&Rc<Tensor>, String> {
+        match self {
+            Slot::Tensor(t) => Ok(t),
+            other => Err(format!(
+                "{what} must be a tensor, but is a {}",
+                other.kind()
+            )),
+        }
+    }
+
+    /// [`Slot::tensor`], taken out of the slot.
+    fn into_tensor(self, what: &str) -> Result<Tensor, String> {
+        match self {
+            Slot::Tensor(t) => Ok(Rc::unwrap_or_clone(t)),
+            other => Err(format!(
+                "{what} must be a tensor, but is a {}",
+                other.kind()
+            )),
+        }
+    }
 }
 
 impl From<Tensor> for Slot {
@@ -490,22 +512,32 @@ impl Interpreter<'_> {
     /// type; an optional's value against its element type.
     fn check_slot(&self, op: Operation, ty: Type, v: &Slot, what: &str) -> Result<(), InterpError> {
         match v {
-            Slot::Tensor(t) => {
-                if !strata_dialects::graph::types::is_tensor(self.ctx, ty)
-                    && type_info(self.ctx, ty).is_none()
-                {
-                    return Err(self.error(
-                        op,
-                        format!(
-                            "{what} must be a {}, but is a tensor",
-                            strata_ir::printer::type_to_string(self.ctx, ty)
-                        ),
-                    ));
-                }
-                self.check_type(op, ty, t, what)
-            }
+            Slot::Tensor(t) => self.check_tensor_value(op, ty, t, what),
             Slot::Other(d) => self.check_datum(op, ty, d, what),
         }
+    }
+
+    /// [`Self::check_type`] where `ty` may also be a sequence or optional
+    /// type, which a tensor is not.
+    fn check_tensor_value(
+        &self,
+        op: Operation,
+        ty: Type,
+        t: &Tensor,
+        what: &str,
+    ) -> Result<(), InterpError> {
+        if !strata_dialects::graph::types::is_tensor(self.ctx, ty)
+            && type_info(self.ctx, ty).is_none()
+        {
+            return Err(self.error(
+                op,
+                format!(
+                    "{what} must be a {}, but is a tensor",
+                    strata_ir::printer::type_to_string(self.ctx, ty)
+                ),
+            ));
+        }
+        self.check_type(op, ty, t, what)
     }
 
     fn check_datum(
@@ -527,7 +559,7 @@ impl Interpreter<'_> {
             )
         };
         match d {
-            Datum::Tensor(t) => self.check_type(op, ty, t, what),
+            Datum::Tensor(t) => self.check_tensor_value(op, ty, t, what),
             Datum::Sequence(items) => {
                 let element = seq_element(self.ctx, ty).ok_or_else(mismatch)?;
                 for (i, t) in items.iter().enumerate() {
@@ -609,15 +641,9 @@ impl Interpreter<'_> {
         let out = self.run_region_values(op, index, args, env)?;
         out.into_iter()
             .enumerate()
-            .map(|(i, v)| match v {
-                Slot::Tensor(t) => Ok(Rc::unwrap_or_clone(t)),
-                other => Err(self.error(
-                    op,
-                    format!(
-                        "region yields a {} as value #{i}, not a tensor",
-                        other.kind()
-                    ),
-                )),
+            .map(|(i, v)| {
+                v.into_tensor(&format!("yielded value #{i}"))
+                    .map_err(|m| self.error(op, m))
             })
             .collect()
     }
@@ -672,15 +698,10 @@ impl Interpreter<'_> {
         let tensors = x
             .into_iter()
             .enumerate()
-            .map(|(i, v)| match v {
-                Slot::Tensor(t) => Ok(t),
-                other => Err(self.error(
-                    op,
-                    format!(
-                        "operand #{i} is a {}, but the op takes tensors",
-                        other.kind()
-                    ),
-                )),
+            .map(|(i, v)| {
+                v.tensor(&format!("operand #{i}"))
+                    .cloned()
+                    .map_err(|m| self.error(op, m))
             })
             .collect::<Result<Vec<_>, _>>()?;
         let out = self.eval(op, name, tensors, env)?;

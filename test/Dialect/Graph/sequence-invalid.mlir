@@ -117,3 +117,39 @@ func.func @seq_of_scalar(%s: !graph.seq<f32>) {
 func.func @unknown_type(%s: !graph.list<tensor<f32>>) {
   return
 }
+
+// -----
+
+// A loop that carries a sequence still checks its stacked values and its
+// tensor results.
+func.func @loop_stacked_seq(%n: tensor<i64>, %c: tensor<i1>, %s: !graph.seq<tensor<?xf32>>) {
+  // expected-error @+1 {{'graph.loop' op stacked value #0 must be a tensor}}
+  %r:2 = graph.loop(%n, %c, %s) : (tensor<i64>, tensor<i1>, !graph.seq<tensor<?xf32>>) -> (!graph.seq<tensor<?xf32>>, !graph.seq<tensor<?xf32>>) {
+  ^bb0(%i: tensor<i64>, %cc: tensor<i1>, %a: !graph.seq<tensor<?xf32>>):
+    graph.yield %cc, %a, %a : tensor<i1>, !graph.seq<tensor<?xf32>>, !graph.seq<tensor<?xf32>>
+  }
+  return
+}
+
+// -----
+
+func.func @loop_tensor_result(%n: tensor<i64>, %c: tensor<i1>, %s: !graph.seq<tensor<?xf32>>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop' op result #1 has shape [3] but its inferred shape is [2] (dimension 0: 3 vs 2)}}
+  %r:2 = graph.loop(%n, %c, %s, %x) : (tensor<i64>, tensor<i1>, !graph.seq<tensor<?xf32>>, tensor<2xf32>) -> (!graph.seq<tensor<?xf32>>, tensor<3xf32>) {
+  ^bb0(%i: tensor<i64>, %cc: tensor<i1>, %a: !graph.seq<tensor<?xf32>>, %b: tensor<2xf32>):
+    graph.yield %cc, %a, %b : tensor<i1>, !graph.seq<tensor<?xf32>>, tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @if_kinds(%c: tensor<i1>, %s: !graph.seq<tensor<2xf32>>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.if' op value #0 of region #1 has type tensor<2xf32>, which cannot be !graph.seq<tensor<2xf32>>}}
+  %r = graph.if %c : tensor<i1> -> (!graph.seq<tensor<2xf32>>) {
+    graph.yield %s : !graph.seq<tensor<2xf32>>
+  } else {
+    graph.yield %x : tensor<2xf32>
+  }
+  return
+}

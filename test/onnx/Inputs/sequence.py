@@ -9,6 +9,8 @@ onnxruntime's outputs. Run with the venv of scripts/setup-onnx:
   row of x per iteration, stacked along a new axis 1 after it;
 - an `If` whose branches yield sequences of different element shapes;
 - an `Optional` of x that is checked and unwrapped;
+- a `SequenceMap` over the split pieces and y whose body names its
+  inputs `y` and `z` (its `y` an element, shadowing the outer y), joined;
 - the split sequence itself as an output.
 """
 
@@ -64,6 +66,15 @@ else_g = helper.make_graph(
     [],
     [seq_f("se", F, [None, 4])],
 )
+map_body = helper.make_graph(
+    [helper.make_node("Add", ["y", "z"], ["w"])],
+    "map_body",
+    [
+        helper.make_tensor_value_info("y", F, [None, 4]),
+        helper.make_tensor_value_info("z", F, [1, 4]),
+    ],
+    [helper.make_tensor_value_info("w", F, [None, 4])],
+)
 nodes = [
     const("sizes", [2, 4]),
     const("minus1", -1),
@@ -86,6 +97,8 @@ nodes = [
     helper.make_node("Optional", ["x"], ["some"]),
     helper.make_node("OptionalHasElement", ["some"], ["has"]),
     helper.make_node("OptionalGetElement", ["some"], ["unwrapped"]),
+    helper.make_node("SequenceMap", ["parts", "y"], ["mapped"], body=map_body),
+    helper.make_node("ConcatFromSequence", ["mapped"], ["mapped_joined"], axis=0),
 ]
 fzero = helper.make_tensor("fzero", F, [], [0.0])
 outputs = [
@@ -96,6 +109,7 @@ outputs = [
     helper.make_tensor_value_info("chosen_length", I64, []),
     helper.make_tensor_value_info("has", B, []),
     helper.make_tensor_value_info("unwrapped", F, [6, 4]),
+    helper.make_tensor_value_info("mapped_joined", F, [6, 4]),
     seq_f("parts", F, [None, 4]),
 ]
 graph = helper.make_graph(

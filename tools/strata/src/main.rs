@@ -653,8 +653,6 @@ pub(crate) fn check_against_eager(
     }
 }
 
-/// Prints each output's dtype and shape (and values with `print`), and
-/// writes it to `output_dir/<name>.npy` when asked.
 /// The outputs as tensors: a sequence output `NAME` is its elements
 /// `NAME.0`, `NAME.1`, ...; an optional one is its value, or nothing when
 /// it is empty. The third list says what each sequence or optional was.
@@ -695,6 +693,8 @@ fn flatten_outputs(
     (names, tensors, notes)
 }
 
+/// Prints each output's dtype and shape (and values with `print`), and
+/// writes it to `output_dir/<name>.npy` when asked.
 pub(crate) fn write_outputs(
     out_names: &[String],
     outputs: &[Tensor],

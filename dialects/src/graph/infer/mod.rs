@@ -148,10 +148,28 @@ pub fn int_elements(ctx: &Context, attr: Attribute) -> Option<Vec<i64>> {
 }
 
 /// Runs `op`'s shape function on its operands; `None` when the op has
-/// none or an operand is not a tensor.
+/// none or an operand is not a tensor. A sequence or optional operand (of
+/// control flow, whose shape functions read only its count) is described
+/// as an unranked value of its own type.
 pub fn infer_results(ctx: &Context, op: Operation) -> Option<Result<Vec<Inferred>, String>> {
     let f = ctx.op_interface::<ShapeFunction>(op)?.0;
-    let infos: Option<Vec<OperandInfo>> = ctx.operands(op).map(|v| operand_info(ctx, v)).collect();
+    let infos: Option<Vec<OperandInfo>> = ctx
+        .operands(op)
+        .map(|v| {
+            let ty = ctx.value_type(v);
+            let other = super::types::seq_element(ctx, ty).is_some()
+                || super::types::opt_element(ctx, ty).is_some();
+            if other {
+                return Some(OperandInfo {
+                    shape: Shape::unranked(),
+                    elem: ty,
+                    value: None,
+                    sizes: None,
+                });
+            }
+            operand_info(ctx, v)
+        })
+        .collect();
     Some(f(ctx, op, &infos?))
 }
 

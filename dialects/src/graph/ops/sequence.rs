@@ -13,15 +13,21 @@ use strata_ir::{op, type_constraint};
 
 use super::{AnyTensor, BoolAttr, BoolTensor, IntTensor};
 use crate::graph::sequence::verify_sequence_op;
-use crate::graph::types::{is_tensor, opt_element, seq_element};
+use crate::graph::types::{
+    is_tensor, opt_element, seq_element, valid_opt_element, valid_seq_element,
+};
 
 type_constraint!(
     /// A `!graph.seq<...>`.
-    SeqType, "sequence of tensors", |ctx, ty| seq_element(ctx, ty).is_some()
+    SeqType, "sequence of tensors", |ctx, ty| {
+        seq_element(ctx, ty).is_some_and(|e| valid_seq_element(ctx, e))
+    }
 );
 type_constraint!(
     /// A `!graph.opt<...>`.
-    OptType, "optional tensor or sequence", |ctx, ty| opt_element(ctx, ty).is_some()
+    OptType, "optional tensor or sequence", |ctx, ty| {
+        opt_element(ctx, ty).is_some_and(|e| valid_opt_element(ctx, e))
+    }
 );
 type_constraint!(
     /// A tensor or a `!graph.seq<...>` (what an optional holds).
@@ -32,8 +38,8 @@ type_constraint!(
 
 /// A sequence of the given tensors, in order.
 ///
-/// The result's element type must admit every input (the importer gives
-/// it their join: a dimension they disagree on is `?`).
+/// The result's element type must be one each input could have (the
+/// importer gives it their join: a dimension they disagree on is `?`).
 ///
 /// ```mlir
 /// %s = graph.sequence_construct %a, %b : (tensor<2xf32>, tensor<3xf32>) -> !graph.seq<tensor<?xf32>>

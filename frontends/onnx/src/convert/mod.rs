@@ -314,7 +314,9 @@ impl<'c> Importer<'c> {
     /// for a sequence of tensors, `!graph.opt<T>` for an optional tensor
     /// or sequence.
     pub(super) fn type_proto_type(&mut self, t: &crate::proto::TypeProto) -> Res<Type> {
-        use strata_dialects::graph::types::{is_tensor, opt_type, seq_element, seq_type};
+        use strata_dialects::graph::types::{
+            opt_type, seq_type, valid_opt_element, valid_seq_element,
+        };
         match t.value.as_ref() {
             Some(type_proto::Value::TensorType(t)) => self.tensor_proto_type(t),
             Some(type_proto::Value::SequenceType(s)) => {
@@ -325,7 +327,7 @@ impl<'c> Importer<'c> {
                         ConvertError::Invalid("a sequence type has no element type".into())
                     })
                     .and_then(|e| self.type_proto_type(e))?;
-                if !is_tensor(self.ctx, element) {
+                if !valid_seq_element(self.ctx, element) {
                     return Err(ConvertError::unsupported(
                         "sequences of sequences, maps or optionals are not supported",
                     ));
@@ -340,7 +342,7 @@ impl<'c> Importer<'c> {
                         ConvertError::Invalid("an optional type has no element type".into())
                     })
                     .and_then(|e| self.type_proto_type(e))?;
-                if !is_tensor(self.ctx, element) && seq_element(self.ctx, element).is_none() {
+                if !valid_opt_element(self.ctx, element) {
                     return Err(ConvertError::unsupported(
                         "optionals of maps or optionals are not supported",
                     ));

@@ -14,6 +14,7 @@
 //! the value itself, and a constant `true` (or `false`).
 
 use strata_dialects::graph::sequence as seq;
+use strata_dialects::graph::shape::{tensor_type, Shape};
 use strata_dialects::graph::types::{opt_element, opt_type, seq_type};
 use strata_ir::{Location, Type, Value};
 
@@ -75,9 +76,7 @@ fn empty(im: &mut Importer, _node: &NodeProto, a: &Attrs, loc: Location) -> Res<
             dtype_name(dtype)
         ))
     })?;
-    let tensor = im
-        .ctx
-        .intern_type(strata_ir::TypeKind::UnrankedTensor { element: elem });
+    let tensor = tensor_type(im.ctx, &Shape::unranked(), elem);
     let ty = seq_type(im.ctx, tensor);
     Ok(im.typed_op("graph.sequence_empty", vec![], ty, vec![], loc))
 }
@@ -162,6 +161,12 @@ fn optional(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Re
             ))
         }
     };
+    if !strata_dialects::graph::types::valid_opt_element(im.ctx, element) {
+        return Err(ConvertError::Invalid(format!(
+            "holds a tensor or a sequence of tensors, not '{}'",
+            strata_ir::printer::type_to_string(im.ctx, element)
+        )));
+    }
     let ty = opt_type(im.ctx, element);
     Ok(im.typed_op(
         "graph.optional",
@@ -242,12 +247,10 @@ fn sequence_map(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -
     for (k, &y) in yielded.iter().enumerate() {
         let elem = im.elem(y).ok_or_else(|| {
             ConvertError::unsupported(format!(
-                "has a body whose output #{k} is not a tensor (a sequence of sequences)"
+                "has a body whose output #{k} is not a tensor (the outputs are sequences of tensors)"
             ))
         })?;
-        let tensor = im
-            .ctx
-            .intern_type(strata_ir::TypeKind::UnrankedTensor { element: elem });
+        let tensor = tensor_type(im.ctx, &Shape::unranked(), elem);
         empties.push(seq_type(im.ctx, tensor));
     }
     if let Some(block) = im.ctx.region_entry_block(region) {
@@ -281,13 +284,17 @@ fn sequence_map(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -
             body.input.len()
         )));
     }
-    for ((input, &v), arg) in node.input.iter().zip(&inputs).zip(&body.input) {
+    // The inputs under names of their own: a body input may be named as
+    // an outer input that a later element is read from.
+    for (j, (&v, arg)) in inputs.iter().zip(&body.input).enumerate() {
+        let input = outer(&format!("input{j}"));
+        im.values.insert(input.clone(), v);
         let ty = im.ctx.value_type(v);
         nodes.push(
             if strata_dialects::graph::types::seq_element(im.ctx, ty).is_some() {
-                node_of("SequenceAt", &[input, &inner("i")], &[arg.name()])
+                node_of("SequenceAt", &[&input, &inner("i")], &[arg.name()])
             } else {
-                node_of("Identity", &[input], &[arg.name()])
+                node_of("Identity", &[&input], &[arg.name()])
             },
         );
     }
