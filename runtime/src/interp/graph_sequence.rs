@@ -31,22 +31,19 @@ fn optional(v: &Slot) -> Result<&Option<Box<Datum>>, String> {
     }
 }
 
-fn sequence(v: &Slot) -> Result<&[Tensor], String> {
+fn sequence(v: &Slot) -> Result<&[Rc<Tensor>], String> {
     match v {
-        Slot::Other(d) => match &**d {
-            Datum::Sequence(items) => Ok(items),
-            other => Err(format!("expects a sequence, but got a {}", other.kind())),
-        },
+        Slot::Seq(items) => Ok(items),
         other => Err(format!("expects a sequence, but got a {}", other.kind())),
     }
 }
 
-fn seq_slot(items: Vec<Tensor>) -> Slot {
-    Slot::Other(Rc::new(Datum::Sequence(items)))
+fn seq_slot(items: Vec<Rc<Tensor>>) -> Slot {
+    Slot::Seq(Rc::new(items))
 }
 
 /// Refuses a sequence whose elements together exceed `max_bytes`.
-fn check_total(items: &[Tensor], max_bytes: usize) -> Result<(), String> {
+fn check_total(items: &[Rc<Tensor>], max_bytes: usize) -> Result<(), String> {
     let bytes = items.iter().fold(0usize, |acc, t| {
         acc.saturating_add(t.len().saturating_mul(t.dtype().byte_size()))
     });
@@ -107,7 +104,7 @@ impl Interpreter<'_> {
                 let items = x
                     .iter()
                     .enumerate()
-                    .map(|(i, v)| tensor(v, &format!("element #{i}")).cloned())
+                    .map(|(i, v)| v.tensor(&format!("element #{i}")).cloned())
                     .collect::<Result<Vec<_>, _>>()?;
                 check_total(&items, self.limits.max_bytes)?;
                 Ok(seq_slot(items))
@@ -120,11 +117,11 @@ impl Interpreter<'_> {
                     items.len(),
                     false,
                 )?;
-                Ok(Slot::from(items[i].clone()))
+                Ok(Slot::Tensor(items[i].clone()))
             }
             "graph.sequence_insert" => {
                 let mut items = sequence(arg(0)?)?.to_vec();
-                let t = tensor(arg(1)?, "the inserted value")?.clone();
+                let t = arg(1)?.tensor("the inserted value")?.clone();
                 if let Some(first) = items.first() {
                     if first.dtype() != t.dtype() {
                         return Err(format!(
@@ -163,7 +160,8 @@ impl Interpreter<'_> {
             "graph.split_to_sequence" => {
                 let input = tensor(arg(0)?, "the input")?;
                 let split = x.get(1).map(|s| tensor(s, "split")).transpose()?;
-                Ok(seq_slot(self.split_to_sequence(op, input, split)?))
+                let pieces = self.split_to_sequence(op, input, split)?;
+                Ok(seq_slot(pieces.into_iter().map(Rc::new).collect()))
             }
             "graph.concat_from_sequence" => {
                 let items = sequence(arg(0)?)?;
@@ -264,7 +262,7 @@ impl Interpreter<'_> {
 /// `graph.concat_from_sequence`: the elements joined along `axis`, or
 /// stacked along a new one.
 fn concat_from_sequence(
-    items: &[Tensor],
+    items: &[Rc<Tensor>],
     axis: i64,
     new_axis: bool,
     max_bytes: usize,
@@ -272,10 +270,10 @@ fn concat_from_sequence(
     let Some(first) = items.first() else {
         return Err("cannot concatenate an empty sequence".into());
     };
-    let total: usize = items.iter().map(Tensor::len).sum();
+    let total: usize = items.iter().map(|t| t.len()).sum();
     check_size(&[total], first.dtype(), max_bytes)?;
     if !new_axis {
-        let refs: Vec<&Tensor> = items.iter().collect();
+        let refs: Vec<&Tensor> = items.iter().map(|t| &**t).collect();
         return k::concat(&refs, axis).map_err(kerr);
     }
     let a = norm(axis, first.rank() as i64 + 1)?;

@@ -343,7 +343,10 @@ impl Default for Limits {
 #[derive(Clone, Debug)]
 enum Slot {
     Tensor(Rc<Tensor>),
-    /// A sequence or an optional.
+    /// A sequence: its tensors are shared too, so that inserting into or
+    /// erasing from a sequence copies no element.
+    Seq(Rc<Vec<Rc<Tensor>>>),
+    /// An optional.
     Other(Rc<Datum>),
 }
 
@@ -351,6 +354,7 @@ impl Slot {
     fn from_datum(d: Datum) -> Slot {
         match d {
             Datum::Tensor(t) => Slot::Tensor(Rc::new(t)),
+            Datum::Sequence(items) => Slot::Seq(Rc::new(items.into_iter().map(Rc::new).collect())),
             d => Slot::Other(Rc::new(d)),
         }
     }
@@ -358,6 +362,12 @@ impl Slot {
     fn into_datum(self) -> Datum {
         match self {
             Slot::Tensor(t) => Datum::Tensor(Rc::unwrap_or_clone(t)),
+            Slot::Seq(items) => Datum::Sequence(
+                Rc::unwrap_or_clone(items)
+                    .into_iter()
+                    .map(Rc::unwrap_or_clone)
+                    .collect(),
+            ),
             Slot::Other(d) => Rc::unwrap_or_clone(d),
         }
     }
@@ -365,6 +375,7 @@ impl Slot {
     fn kind(&self) -> &'static str {
         match self {
             Slot::Tensor(_) => "tensor",
+            Slot::Seq(_) => "sequence",
             Slot::Other(d) => d.kind(),
         }
     }
@@ -513,8 +524,34 @@ impl Interpreter<'_> {
     fn check_slot(&self, op: Operation, ty: Type, v: &Slot, what: &str) -> Result<(), InterpError> {
         match v {
             Slot::Tensor(t) => self.check_tensor_value(op, ty, t, what),
+            Slot::Seq(items) => self.check_sequence(op, ty, items.iter().map(|t| &**t), what),
             Slot::Other(d) => self.check_datum(op, ty, d, what),
         }
+    }
+
+    /// Checks a sequence's elements against the element type of `ty`
+    /// (which must be a sequence type).
+    fn check_sequence<'t>(
+        &self,
+        op: Operation,
+        ty: Type,
+        items: impl Iterator<Item = &'t Tensor>,
+        what: &str,
+    ) -> Result<(), InterpError> {
+        let element =
+            strata_dialects::graph::types::seq_element(self.ctx, ty).ok_or_else(|| {
+                self.error(
+                    op,
+                    format!(
+                        "{what} must be a {}, but is a sequence",
+                        strata_ir::printer::type_to_string(self.ctx, ty)
+                    ),
+                )
+            })?;
+        for (i, t) in items.enumerate() {
+            self.check_type(op, element, t, &format!("element #{i} of {what}"))?;
+        }
+        Ok(())
     }
 
     /// [`Self::check_type`] where `ty` may also be a sequence or optional
@@ -547,7 +584,7 @@ impl Interpreter<'_> {
         d: &Datum,
         what: &str,
     ) -> Result<(), InterpError> {
-        use strata_dialects::graph::types::{opt_element, seq_element};
+        use strata_dialects::graph::types::opt_element;
         let mismatch = || {
             self.error(
                 op,
@@ -560,13 +597,7 @@ impl Interpreter<'_> {
         };
         match d {
             Datum::Tensor(t) => self.check_tensor_value(op, ty, t, what),
-            Datum::Sequence(items) => {
-                let element = seq_element(self.ctx, ty).ok_or_else(mismatch)?;
-                for (i, t) in items.iter().enumerate() {
-                    self.check_type(op, element, t, &format!("element #{i} of {what}"))?;
-                }
-                Ok(())
-            }
+            Datum::Sequence(items) => self.check_sequence(op, ty, items.iter(), what),
             Datum::Optional(inner) => {
                 let element = opt_element(self.ctx, ty).ok_or_else(mismatch)?;
                 match inner {
