@@ -111,15 +111,7 @@ impl Importer<'_> {
         let mut outputs = Vec::with_capacity(g.output.len());
         for (i, out) in g.output.iter().enumerate() {
             let v = match (i, replace_first) {
-                (0, Some(value)) => {
-                    let i1 = self.ctx.integer_type(1);
-                    let ty = self.ctx.tensor_type(vec![], i1);
-                    let attr = self
-                        .ctx
-                        .dense_elements_attr(ty, vec![u8::from(value)])
-                        .ok_or("could not build a constant")?;
-                    self.constant(attr, loc)?
-                }
+                (0, Some(value)) => self.const_bool(value, loc)?,
                 _ => self.values.get(out.name()).copied().ok_or_else(|| {
                     ConvertError::Invalid(format!(
                         "has a subgraph whose output '{}' no node computes",
@@ -442,14 +434,8 @@ pub(super) fn convert_loop(
     let (cond, ignore_cond) = match im.input(node, 1)? {
         Some(c) => (c, None),
         None => {
-            let i1 = im.ctx.integer_type(1);
-            let ty = im.ctx.tensor_type(vec![], i1);
-            let attr = im
-                .ctx
-                .dense_elements_attr(ty, vec![1])
-                .ok_or("could not build a constant")?;
             // Without a condition input, the body's condition is ignored.
-            (im.constant(attr, loc)?, Some(true))
+            (im.const_bool(true, loc)?, Some(true))
         }
     };
     let mut inits = Vec::new();

@@ -197,13 +197,7 @@ fn has_element(im: &mut Importer, node: &NodeProto, _a: &Attrs, loc: Location) -
             Ok(im.typed_op("graph.optional_has_element", vec![x], result, vec![], loc))
         }
         // A tensor or a sequence is there; no input is not (opset 18).
-        present => {
-            let attr = im
-                .ctx
-                .dense_elements_attr(result, vec![u8::from(present.is_some())])
-                .ok_or("could not build a constant")?;
-            Ok(vec![im.constant(attr, loc)?])
-        }
+        present => Ok(vec![im.const_bool(present.is_some(), loc)?]),
     }
 }
 
