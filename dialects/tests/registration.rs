@@ -40,6 +40,7 @@ const SOURCES: &[(&str, &[&str])] = &[
             include_str!("../src/graph/ops/elementwise.rs"),
             include_str!("../src/graph/ops/indexing.rs"),
             include_str!("../src/graph/ops/nn.rs"),
+            include_str!("../src/graph/ops/recurrent.rs"),
             include_str!("../src/graph/ops/reduce.rs"),
             include_str!("../src/graph/ops/resample.rs"),
             include_str!("../src/graph/ops/sequence.rs"),

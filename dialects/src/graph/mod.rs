@@ -13,6 +13,7 @@ pub mod custom;
 pub mod fold;
 pub mod infer;
 mod ops;
+pub mod recurrent;
 pub mod resize_taps;
 pub mod scalar;
 pub mod sequence;

@@ -200,6 +200,9 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
         Ok(vec![k::matmul(e.arg(0)?, e.arg(1)?).map_err(kerr)?])
     }),
     (g::GemmOp::NAME, eval_gemm),
+    (g::RnnOp::NAME, super::graph_recurrent::eval_recurrent),
+    (g::GruOp::NAME, super::graph_recurrent::eval_recurrent),
+    (g::LstmOp::NAME, super::graph_recurrent::eval_recurrent),
     (g::Conv2dOp::NAME, nn::eval_conv2d),
     (g::ConvTranspose2dOp::NAME, nn::eval_conv_transpose2d),
     (g::ResizeOp::NAME, nn::eval_resize),

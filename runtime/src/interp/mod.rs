@@ -32,6 +32,7 @@ use crate::{DType, Datum, KernelError, Tensor};
 mod graph;
 mod graph_control;
 mod graph_nn;
+mod graph_recurrent;
 mod graph_sequence;
 mod graph_shape;
 mod scalar;

@@ -22,6 +22,7 @@ mod control;
 mod elementwise;
 mod indexing;
 mod nn;
+mod recurrent;
 mod reduce;
 mod resample;
 mod sequence;
@@ -32,6 +33,7 @@ pub use control::*;
 pub use elementwise::*;
 pub use indexing::*;
 pub use nn::*;
+pub use recurrent::*;
 pub use reduce::*;
 pub use resample::*;
 pub use sequence::*;
@@ -136,6 +138,28 @@ attr_constraint!(
         }
         _ => None,
     }
+);
+attr_constraint!(
+    /// `array<f64: ...>`.
+    F64ArrayAttr, "f64 dense array attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::DenseArray { element, .. }
+            if ctx.float_kind(*element) == Some(strata_ir::float::FloatKind::F64)
+    ),
+    value: Vec<f64> = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|&v| f64::from_bits(v)).collect())
+        }
+        _ => None,
+    }
+);
+attr_constraint!(
+    /// An array of string attributes.
+    StrArrayAttr, "string array attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        strata_ir::attributes::AttrKind::Array(items)
+            if items.iter().all(|&a| matches!(ctx.attr_kind(a), strata_ir::attributes::AttrKind::String { .. }))
+    )
 );
 attr_constraint!(
     /// A boolean (`true` / `false`).
