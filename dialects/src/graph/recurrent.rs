@@ -12,10 +12,11 @@
 //! when `activations` is absent, every direction takes the op's defaults
 //! (`Tanh`; `Sigmoid, Tanh`; `Sigmoid, Tanh, Tanh`).
 
-use strata_ir::attributes::AttrKind;
+use strata_ir::ods::{presence, AttrAccess};
 use strata_ir::{Context, Operation};
 
 use super::infer::{attr_bool, attr_f64, attr_i64, attr_str};
+use super::{F64ArrayAttr, StrArrayAttr};
 
 /// The recurrent cell of an op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,7 +247,7 @@ impl RecurrentSpec {
         }
         let per = kind.default_activations().len();
         let want = per * reverse.len();
-        let names: Vec<Activation> = match strings(ctx, op, "activations") {
+        let names: Vec<Activation> = match optional::<StrArrayAttr>(ctx, op, "activations") {
             Some(names) => names
                 .iter()
                 .map(|n| {
@@ -268,7 +269,7 @@ impl RecurrentSpec {
             ));
         }
         let params = |key: &str| -> Result<Option<Vec<f64>>, String> {
-            match f64s(ctx, op, key) {
+            match optional::<F64ArrayAttr>(ctx, op, key) {
                 Some(v) if v.len() != want => Err(format!(
                     "'{key}' must hold {want} values (one per activation), but holds {}",
                     v.len()
@@ -341,28 +342,10 @@ pub mod operand {
     pub const P: usize = 7;
 }
 
-/// The strings of an array attribute.
-fn strings(ctx: &Context, op: Operation, name: &str) -> Option<Vec<String>> {
-    let attr = strata_ir::ods::inherent_attr(ctx, op, name)?;
-    match ctx.attr_kind(attr) {
-        AttrKind::Array(items) => items
-            .iter()
-            .map(|&a| match ctx.attr_kind(a) {
-                AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
-                _ => None,
-            })
-            .collect(),
-        _ => None,
-    }
-}
-
-/// The values of an `array<f64: ...>` attribute.
-fn f64s(ctx: &Context, op: Operation, name: &str) -> Option<Vec<f64>> {
-    let attr = strata_ir::ods::inherent_attr(ctx, op, name)?;
-    match ctx.attr_kind(attr) {
-        AttrKind::DenseArray { values, .. } => {
-            Some(values.iter().map(|&v| f64::from_bits(v)).collect())
-        }
-        _ => None,
-    }
+/// An optional attribute of `op` read through its constraint `C`.
+fn optional<C>(ctx: &Context, op: Operation, name: &str) -> C::Output
+where
+    C: AttrAccess<presence::Optional>,
+{
+    C::get(ctx, op, name, None)
 }

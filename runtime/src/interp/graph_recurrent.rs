@@ -188,7 +188,8 @@ impl Cell<'_> {
     /// Row `row` of `R` dotted with `h`, plus its recurrent bias.
     fn hr(&self, row: usize, h: &[f64]) -> f64 {
         let r = &self.r[row * self.hidden..(row + 1) * self.hidden];
-        let gh = self.w.len() / self.input.max(1);
+        // `R` is `[gates * hidden, hidden]`, and hidden is positive.
+        let gh = self.r.len() / self.hidden;
         let b = self.bias.map_or(0.0, |b| b[gh + row]);
         r.iter().zip(h).map(|(a, b)| a * b).sum::<f64>() + b
     }

@@ -159,7 +159,19 @@ attr_constraint!(
         ctx.attr_kind(attr),
         strata_ir::attributes::AttrKind::Array(items)
             if items.iter().all(|&a| matches!(ctx.attr_kind(a), strata_ir::attributes::AttrKind::String { .. }))
-    )
+    ),
+    value: Vec<String> = |ctx, attr| match ctx.attr_kind(attr) {
+        strata_ir::attributes::AttrKind::Array(items) => items
+            .iter()
+            .map(|&a| match ctx.attr_kind(a) {
+                strata_ir::attributes::AttrKind::String { value, .. } => {
+                    Some(String::from_utf8_lossy(value).into_owned())
+                }
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
 );
 attr_constraint!(
     /// A boolean (`true` / `false`).
