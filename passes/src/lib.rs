@@ -13,6 +13,7 @@ mod graph;
 mod graph_fold;
 mod graph_layout;
 mod graph_precision;
+mod graph_recurrent;
 mod inline;
 mod reconcile_casts;
 mod symbol_dce;
@@ -34,6 +35,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(graph_layout::GraphEliminateLayout::registration());
     registry.register(conv_layout::GraphConvertConvLayout::registration());
     registry.register(graph_precision::GraphConvertPrecision::registration());
+    registry.register(graph_recurrent::GraphDecomposeRecurrent::registration());
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(symbol_dce::SymbolDce::registration());

@@ -334,8 +334,13 @@ fn build_fusion(ctx: &mut Context, ops: &[Operation]) {
     let members: std::collections::HashSet<Operation> = ops.iter().copied().collect();
     let mut inputs: Vec<Value> = Vec::new();
     let mut constants: Vec<Value> = Vec::new();
+    // A value one member gathers (or contracts) is an input for all of
+    // them: copying it in for another member would shadow the parameter.
+    let gathered: Vec<Value> = ops
+        .iter()
+        .flat_map(|&op| gathered_operands(ctx, op))
+        .collect();
     for &op in ops {
-        let gathered = gathered_operands(ctx, op);
         for v in ctx.operands(op) {
             let inside = ctx.defining_op(v).is_some_and(|d| members.contains(&d));
             if inside {

@@ -86,6 +86,8 @@ pub(crate) fn passes(recipe: &Recipe) -> Vec<PassSpec> {
 
     // graph: shapes, simplification, folding.
     passes.push(PassSpec::new("graph-infer-shapes"));
+    // Recurrent layers become the ops they compute with.
+    passes.push(PassSpec::new("graph-decompose-recurrent"));
     passes.push(PassSpec::new("canonicalize"));
     // Convolutions and pools compute channels last, with transposes around
     // them ...

@@ -39,7 +39,7 @@ fn the_default_recipe_is_the_empty_recipe() {
     assert_eq!(loaded.recipe.sha256(), parse("").sha256());
     assert_eq!(
         Recipe::default().pipeline(),
-        "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,\
+        "builtin.module(graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,\
          convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)"
     );
 }
@@ -120,7 +120,7 @@ fn the_pipeline_follows_the_options() {
     .pipeline();
     assert_eq!(
         p,
-        "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,graph-infer-shapes,\
+        "builtin.module(graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,graph-infer-shapes,\
          convert-graph-to-tensor,tensor-fuse{exclude=tensor.contract max-ops=8 min-ops=1},\
          convert-tensor-to-kernel{block=256 block-m=32},canonicalize)"
     );

@@ -33,7 +33,7 @@ fn check(model: &str) {
     run_pipeline(
         &mut ctx,
         module,
-        "graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor",
+        "graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor",
     );
     let named = evaluate(&ctx, module, &input);
     let contractions = count(&ctx, module, "tensor.contract");

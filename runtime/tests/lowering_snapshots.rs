@@ -20,7 +20,7 @@ use common::{import_example, run_pipeline};
 const STAGES: [(&str, &str); 4] = [
     (
         "graph",
-        "graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes",
+        "graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes",
     ),
     ("tensor", "convert-graph-to-tensor"),
     ("fused", "tensor-fuse"),

@@ -89,8 +89,8 @@
 
 // Over all the chunks: softmax, mm, two_contractions, late_use and
 // constant_operand.
-// STATS: (S) 5 num-groups
-// STATS: (S) 12 num-fused-ops
+// STATS: (S) 6 num-groups
+// STATS: (S) 14 num-fused-ops
 
 func.func @softmax(%x: tensor<5x100xf32>) -> tensor<5x100xf32> {
   %m = tensor.reduce ins(%x : tensor<5x100xf32>) dims [1] init(0xFF800000 : f32) {
@@ -210,6 +210,30 @@ func.func @constant_operand(%r: tensor<4x4xf32>) -> tensor<3x4xf32> {
   %one = arith.constant dense<1.0> : tensor<3x4xf32>
   %mm = tensor.contract ins(%zero, %r : tensor<3x4xf32>, tensor<4x4xf32>) maps [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] : tensor<3x4xf32>
   %y = tensor.map ins(%mm, %one : tensor<3x4xf32>, tensor<3x4xf32>) maps [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tensor.yield %s : f32
+  } : tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+// One splat constant read by the contraction and by the epilogue (an
+// unrolled recurrent step with zero initial state: `H Rᵀ` and
+// `where(live, h', H)`): it is an input of the fusion for both, not
+// copied in for the epilogue, which would shadow the contraction's
+// parameter.
+// CHECK-LABEL: func.func @shared_constant_operand(
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<3x4xf32>
+// CHECK-NEXT:    %{{.*}} = tensor.fusion ins(%[[Z]], %arg0 : tensor<3x4xf32>, tensor<4x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[ZA:.*]]: tensor<3x4xf32>, %[[R:.*]]: tensor<4x4xf32>):
+// CHECK-NEXT:      %[[C:.*]] = tensor.contract ins(%[[ZA]], %[[R]] :
+// CHECK-NEXT:      tensor.map ins(%[[C]], %[[ZA]] :
+func.func @shared_constant_operand(%r: tensor<4x4xf32>) -> tensor<3x4xf32> {
+  %zero = arith.constant dense<0.0> : tensor<3x4xf32>
+  %mm = tensor.contract ins(%zero, %r : tensor<3x4xf32>, tensor<4x4xf32>) maps [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] : tensor<3x4xf32>
+  %y = tensor.map ins(%mm, %zero : tensor<3x4xf32>, tensor<3x4xf32>) maps [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tensor.yield %s : f32

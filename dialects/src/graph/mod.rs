@@ -10,6 +10,7 @@
 //! Op semantics are the ONNX operators'.
 
 pub mod custom;
+pub mod emit;
 pub mod fold;
 pub mod infer;
 mod ops;

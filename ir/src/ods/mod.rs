@@ -585,9 +585,9 @@ pub fn group_sizes(
         .collect())
 }
 
-/// The start index and length of group `index`.
+/// The start index and length of group `index` (empty past the last group).
 pub fn group_range(sizes: &[usize], index: usize) -> std::ops::Range<usize> {
-    let start: usize = sizes[..index].iter().sum();
+    let start: usize = sizes.iter().take(index).sum();
     start..start + sizes.get(index).copied().unwrap_or(0)
 }
 

@@ -33,16 +33,16 @@ pub use crate::plan::{PlanError, RunError};
 /// faster on the host than the generated contraction kernels; their
 /// epilogues run as separate kernels. `HOST_PIPELINE_GENERATED` keeps
 /// every contraction a generated kernel.
-pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
+pub const HOST_PIPELINE: &str = "builtin.module(graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel{library-gemm=true},canonicalize,cse)";
 
 /// [`HOST_PIPELINE_GENERATED`], then the GPU form of the kernels
 /// (`convert-kernel-to-nvptx` for sm_90): what the test suite emulates on
 /// the host ([`CompiledModel::from_gpu_module_emulated`]) and assembles
 /// with ptxas.
-pub const GPU_PIPELINE: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse,convert-kernel-to-nvptx)";
+pub const GPU_PIPELINE: &str = "builtin.module(graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse,convert-kernel-to-nvptx)";
 
 /// [`HOST_PIPELINE`] with generated kernels only.
-pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
+pub const HOST_PIPELINE_GENERATED: &str = "builtin.module(graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes,convert-graph-to-tensor,tensor-fuse,convert-tensor-to-kernel,canonicalize,cse)";
 
 /// Why a model did not compile.
 #[derive(Debug, thiserror::Error)]
@@ -371,7 +371,7 @@ pub fn compile_with(
 pub const STAGES: [(&str, &str); 3] = [
     (
         "graph",
-        "graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes",
+        "graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes",
     ),
     ("tensor", "convert-graph-to-tensor,tensor-fuse"),
     (
@@ -577,7 +577,7 @@ mod tests {
         assert_eq!(pipeline_until("kernel").as_deref(), Some(HOST_PIPELINE));
         assert_eq!(
             pipeline_until("graph").as_deref(),
-            Some("builtin.module(graph-infer-shapes,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes)")
+            Some("builtin.module(graph-infer-shapes,graph-decompose-recurrent,canonicalize,graph-eliminate-layout,graph-fold-constants,dce,graph-infer-shapes)")
         );
         assert_eq!(pipeline_until("host"), None);
     }

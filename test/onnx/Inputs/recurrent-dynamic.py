@@ -1,7 +1,7 @@
 """Writes recurrent-dynamic.onnx: an LSTM (bidirectional, with
 sequence_lens and initial states), a GRU (reverse, linear_before_reset) and
 an RNN (forward) over an input whose sequence length and batch are dynamic
-(`seq`, `batch`), which strata imports as graph.scan ops; and the
+(`seq`, `batch`), which strata imports as graph.lstm, graph.gru and graph.rnn; and the
 inputs and onnxruntime's outputs for two sizes. Run with the venv of
 scripts/setup-onnx: .local/onnx-venv/bin/python test/onnx/Inputs/recurrent-dynamic.py
 """

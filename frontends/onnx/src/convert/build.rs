@@ -7,9 +7,7 @@ use strata_dialects::builders::build_graph_op;
 use strata_dialects::graph::shape::{shape_of, Dim};
 use strata_ir::attributes::AttrKind;
 use strata_ir::float::FloatKind;
-use strata_ir::types::Signedness;
-use strata_ir::types::TypeKind;
-use strata_ir::{Attribute, Context, Location, Operation, OperationState, Type, Value};
+use strata_ir::{Attribute, Location, Operation, OperationState, Type, Value};
 
 use super::{Importer, Res};
 use crate::proto::NodeProto;
@@ -315,38 +313,4 @@ impl Importer<'_> {
     }
 }
 
-/// A constant of type `ty` (a tensor of one element) holding `v`: floats
-/// round to nearest, integers truncate toward zero and saturate, `i1` is
-/// `v != 0`.
-pub(super) fn scalar_attr(ctx: &mut Context, ty: Type, v: f64) -> Option<Attribute> {
-    let elem = ctx.type_kind(ty).element_type()?;
-    let raw = match ctx.type_kind(elem) {
-        TypeKind::Float(kind) => match kind {
-            FloatKind::F16 => half::f16::from_f64(v).to_le_bytes().to_vec(),
-            FloatKind::BF16 => half::bf16::from_f64(v).to_le_bytes().to_vec(),
-            FloatKind::F32 => (v as f32).to_le_bytes().to_vec(),
-            FloatKind::F64 => v.to_le_bytes().to_vec(),
-            _ => return None,
-        },
-        TypeKind::Integer { width: 1, .. } => vec![u8::from(v != 0.0)],
-        &TypeKind::Integer { width, signedness } if matches!(width, 8 | 16 | 32 | 64) => {
-            // Saturate at the type's bounds (NaN becomes 0), then keep the
-            // low bytes.
-            let bits = width - 1;
-            let bytes = if signedness == Signedness::Unsigned {
-                let max = if width == 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << width) - 1
-                };
-                ((v.max(0.0) as u64).min(max)).to_le_bytes()
-            } else {
-                let (lo, hi) = (-(1i128 << bits), (1i128 << bits) - 1);
-                ((v as i128).clamp(lo, hi) as i64).to_le_bytes()
-            };
-            bytes[..width as usize / 8].to_vec()
-        }
-        _ => return None,
-    };
-    ctx.dense_elements_attr(ty, raw)
-}
+pub(super) use strata_dialects::graph::emit::scalar_attr;
