@@ -154,10 +154,10 @@ pub(crate) fn inspect(path: &Path, json: bool) -> Result<(), DriverError> {
     if json {
         let text = serde_json::to_string_pretty(m)
             .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
-        println!("{text}");
+        outln!("{text}");
         return Ok(());
     }
-    print!("{}", describe(&path.display().to_string(), m));
+    out!("{}", describe(&path.display().to_string(), m));
     Ok(())
 }
 

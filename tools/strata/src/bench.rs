@@ -135,7 +135,7 @@ fn time_runs(
     );
     let mean = samples.iter().sum::<f64>() / samples.len() as f64;
     if o.json {
-        println!(
+        outln!(
             "{{\"mode\": \"{}\", \"threads\": {}, \"load_ms\": {load_ms:.3}, \"compile_ms\": {compile_ms:.3}, \"llvm_ms\": {llvm_ms:.3}, \"runs\": {}, \"warmup\": {}, \"p50_ms\": {p50:.4}, \"p90_ms\": {p90:.4}, \"p99_ms\": {p99:.4}, \"mean_ms\": {mean:.4}, \"min_ms\": {:.4}, \"kernels\": {kernels}}}",
             o.mode,
             o.threads,
@@ -146,21 +146,21 @@ fn time_runs(
     } else {
         if o.mode == "graph" {
             let plural = if o.threads == 1 { "" } else { "s" };
-            println!("mode graph ({} thread{plural})", o.threads);
-            println!(
+            outln!("mode graph ({} thread{plural})", o.threads);
+            outln!(
                 "compile: {compile_ms:.1} ms, of which LLVM {llvm_ms:.1} ms (load {load_ms:.1} ms)"
             );
         } else {
-            println!("mode eager (the interpreter; load {load_ms:.1} ms)");
+            outln!("mode eager (the interpreter; load {load_ms:.1} ms)");
         }
-        println!(
+        outln!(
             "latency over {} runs ({} warm-up): p50 {p50:.3} ms, p90 {p90:.3} ms, p99 {p99:.3} ms, min {:.3} ms",
             o.runs, o.warmup, samples[0]
         );
         if o.mode == "graph" {
-            println!("steps per run: {kernels} (kernel launches and library calls)");
+            outln!("steps per run: {kernels} (kernel launches and library calls)");
         } else {
-            println!("ops per run: {kernels}");
+            outln!("ops per run: {kernels}");
         }
     }
     Ok(())
@@ -193,12 +193,12 @@ fn print_profile(
         .collect();
     let total: f64 = rows.iter().map(|r| r.1).sum();
     rows.sort_by(|a, b| b.1.total_cmp(&a.1));
-    println!(
+    outln!(
         "kernel time (median of {} runs), slowest first:",
         runs.max(1)
     );
     for (name, t) in rows {
-        println!(
+        outln!(
             "  {t:9.3} ms  {:5.1}%  {name}",
             100.0 * t / total.max(1e-12)
         );

@@ -158,7 +158,7 @@ fn write_text(output: Option<&Path>, text: &str) -> Result<(), DriverError> {
         Some(path) if path != Path::new("-") => std::fs::write(path, text)
             .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
         _ => {
-            print!("{text}");
+            out!("{text}");
             Ok(())
         }
     }

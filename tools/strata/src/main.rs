@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
+// First, so that every module below has `out!` and `outln!`.
+#[macro_use]
+mod out;
 mod artifact;
 mod bench;
 mod cli;
@@ -252,7 +255,7 @@ fn import(
             .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
         None => {
             // As strata-opt and mlir-opt: the module, then an empty line.
-            println!("{text}");
+            outln!("{text}");
             Ok(())
         }
     }
@@ -598,7 +601,7 @@ fn run(
     }
     write_outputs(&out_names, &outputs, output_dir, print)?;
     for note in kinds {
-        println!("{note}");
+        outln!("{note}");
     }
     compare_outputs(&out_names, &outputs, &expected, tolerance)
 }
@@ -636,9 +639,10 @@ pub(crate) fn check_against_eager(
     for ((name, g), e) in out_names.iter().zip(graph).zip(eager) {
         let tol = tolerance_of(e.dtype());
         match allclose(g, e, tol) {
-            Ok(()) => println!(
+            Ok(()) => outln!(
                 "check: {name}: graph mode matches eager mode (rtol {}, atol {})",
-                tol.rtol, tol.atol
+                tol.rtol,
+                tol.atol
             ),
             Err(m) => mismatches.push(format!(
                 "check: {name}: graph mode does not match eager mode (rtol {}, atol {}): {m}",
@@ -706,9 +710,9 @@ pub(crate) fn write_outputs(
             .map_err(|e| DriverError::Message(format!("{}: {e}", dir.display())))?;
     }
     for (name, t) in out_names.iter().zip(outputs) {
-        println!("{name}: {} {:?}", t.dtype().name(), t.shape());
+        outln!("{name}: {} {:?}", t.dtype().name(), t.shape());
         if print {
-            println!("{}", format_values(t));
+            outln!("{}", format_values(t));
         }
         if let Some(dir) = output_dir {
             let file_name: String = name
@@ -907,11 +911,12 @@ pub(crate) fn compare_outputs(
         let by_dtype = Tolerance::for_dtype(reference.dtype());
         let tol = Tolerance::new(rtol.unwrap_or(by_dtype.rtol), atol.unwrap_or(by_dtype.atol));
         match allclose(t, reference, tol) {
-            Ok(()) if t.dtype().is_float() => println!(
+            Ok(()) if t.dtype().is_float() => outln!(
                 "{name}: matches {file} (rtol {}, atol {})",
-                tol.rtol, tol.atol
+                tol.rtol,
+                tol.atol
             ),
-            Ok(()) => println!("{name}: matches {file} (exactly)"),
+            Ok(()) => outln!("{name}: matches {file} (exactly)"),
             Err(m) => mismatches.push(format!("{name}: does not match {file}: {m}")),
         }
     }

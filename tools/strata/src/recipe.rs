@@ -48,11 +48,11 @@ pub(crate) fn recipe(command: RecipeCommand) -> Result<(), DriverError> {
                     u.reason
                 );
             }
-            println!("{}: ok, sha256 {}", recipe.display(), r.sha256());
+            outln!("{}: ok, sha256 {}", recipe.display(), r.sha256());
         }
-        RecipeCommand::Hash { recipe } => println!("{}", load(&recipe)?.sha256()),
-        RecipeCommand::Canonical { recipe } => print!("{}", load(&recipe)?.canonical()),
-        RecipeCommand::Pipeline { recipe } => println!("{}", load(&recipe)?.pipeline()),
+        RecipeCommand::Hash { recipe } => outln!("{}", load(&recipe)?.sha256()),
+        RecipeCommand::Canonical { recipe } => out!("{}", load(&recipe)?.canonical()),
+        RecipeCommand::Pipeline { recipe } => outln!("{}", load(&recipe)?.pipeline()),
     }
     Ok(())
 }
