@@ -19,6 +19,7 @@ pub mod nvptx;
 pub mod op_names;
 pub mod scf;
 pub mod tensor;
+pub mod vector;
 
 use strata_ir::Context;
 
@@ -32,4 +33,5 @@ pub fn register_all(ctx: &mut Context) {
     tensor::register(ctx);
     kernel::register(ctx);
     nvptx::register(ctx);
+    vector::register(ctx);
 }

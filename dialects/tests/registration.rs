@@ -55,6 +55,7 @@ const SOURCES: &[(&str, &[&str])] = &[
             include_str!("../src/tensor/ops.rs"),
         ],
     ),
+    ("vector", &[include_str!("../src/vector/mod.rs")]),
 ];
 
 /// The first string literal in `text`, if any.

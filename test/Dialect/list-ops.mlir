@@ -13,6 +13,8 @@
 // DIALECTS-NEXT: nvptx
 // DIALECTS-NEXT: scf
 // DIALECTS-NEXT: tensor
+// DIALECTS-NEXT: test
+// DIALECTS-NEXT: vector
 
 // OPS: arith.addf Floating point addition operation.
 // OPS: arith.cmpi Integer comparison operation.
@@ -25,4 +27,4 @@
 // OPS: tensor.contract A contraction: matrix product, batched matrix product, or any sum of products whose operands are read through projected permutations.
 // OPS: tensor.map Elementwise computation over an iteration domain, reading each input through an affine indexing map.
 
-// SHOW: Available Dialects: arith,builtin,func,graph,kernel,math,nvptx,scf,tensor,test
+// SHOW: Available Dialects: arith,builtin,func,graph,kernel,math,nvptx,scf,tensor,test,vector

@@ -3,11 +3,14 @@
 //! `builtin.module @gpu {nvptx.target = "sm_XX"}` (the `kernel.func`s stay,
 //! for the host plan that launches them by name).
 //!
-//! One program is one thread block of `32 * num_warps` threads. A tile of
-//! `N` elements is spread over the block's `T` threads cyclically in
-//! row-major order: thread `t` owns elements `t, t + T, t + 2T, ...`
-//! (consecutive threads own consecutive elements, so contiguous tiles are
-//! read and written coalesced). Every `kernel.store` is a loop over the
+//! One program is one thread block of `32 * num_warps` threads. A store's
+//! tile of `N` elements is dealt out to the block's `T` threads in runs of
+//! `V` consecutive elements, cyclically in row-major order: thread `t`
+//! stores runs `t, t + T, t + 2T, ...` (consecutive threads own consecutive
+//! runs, so contiguous tiles are read and written coalesced, and a thread's
+//! run is one vector access where it is aligned; see `elements::runs`).
+//! Loop-carried tiles are dealt out one element at a time (`V = 1`).
+//! Every `kernel.store` is a loop over the
 //! elements its thread owns, and the value, pointer and mask of each
 //! element are computed where they are needed, from the elements of the
 //! ops they depend on, as the host target computes its fused loops: a
@@ -68,6 +71,12 @@ pub(crate) struct ConvertKernelToNvptx {
         description = "The most elements per thread a store or loop-carried tile is unrolled to"
     )]
     max_unroll: i64,
+    #[option(
+        name = "vector-bytes",
+        default = 16,
+        description = "The widest access a thread makes to consecutive elements of a tile, in bytes (a power of two up to 16; 1: one element at a time)"
+    )]
+    vector_bytes: i64,
 }
 
 impl Pass for ConvertKernelToNvptx {
@@ -97,6 +106,14 @@ impl Pass for ConvertKernelToNvptx {
                     "convert-kernel-to-nvptx: num-warps {}: expected a power of two from 1 to 32 (or 0)",
                     self.num_warps
                 ),
+            ));
+        }
+        let vb = self.vector_bytes;
+        if !(1..=16).contains(&vb) || vb & (vb - 1) != 0 {
+            return Err(Diagnostic::op_error(
+                ctx,
+                root,
+                format!("convert-kernel-to-nvptx: vector-bytes {vb}: expected a power of two from 1 to 16"),
             ));
         }
         let min_ptx = if self.sm == 90 { 78 } else { 70 };
@@ -141,7 +158,13 @@ impl Pass for ConvertKernelToNvptx {
                     })
                     .unwrap_or(4)
             };
-            let f = elements::convert_kernel(ctx, k, 32 * warps, self.max_unroll.max(1))?;
+            let f = elements::convert_kernel(
+                ctx,
+                k,
+                32 * warps,
+                self.max_unroll.max(1),
+                self.vector_bytes,
+            )?;
             gpu.push(ctx, f);
             converted += 1;
         }

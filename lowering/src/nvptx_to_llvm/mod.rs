@@ -411,6 +411,18 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
                 let attr = llvm.create_string_attribute("nvvm.reqntid", &t.to_string());
                 function.add_attribute(inkwell::attributes::AttributeLoc::Function, attr);
             }
+            // The alignment a pointer parameter promises (`llvm.align`),
+            // which lets LLVM merge a thread's consecutive accesses into
+            // vector ones (`ld.global.v4.f32`). Not in the emulation: host
+            // buffers promise only their elements' alignment.
+            let align_kind = inkwell::attributes::Attribute::get_named_enum_kind_id("align");
+            for (i, align) in param_aligns(ir, func).into_iter().enumerate() {
+                if let Some(a) = align {
+                    let attr = llvm.create_enum_attribute(align_kind, a);
+                    function
+                        .add_attribute(inkwell::attributes::AttributeLoc::Param(i as u32), attr);
+                }
+            }
         }
         let emulated = if emulate {
             let reg = |i: u32| {
@@ -513,4 +525,32 @@ impl<'a, 'ctx> Kernel<'a, 'ctx> {
         }
         Ok(Vec::new())
     }
+}
+
+/// The alignment in bytes that each parameter of `func` promises: its
+/// `llvm.align` argument attribute (MLIR's LLVM-dialect spelling), a power
+/// of two; `None` without one.
+fn param_aligns(ir: &Context, func: Operation) -> Vec<Option<u64>> {
+    let Some(arg_attrs) = strata_ir::ods::inherent_attr(ir, func, "arg_attrs") else {
+        return Vec::new();
+    };
+    let strata_ir::AttrKind::Array(dicts) = ir.attr_kind(arg_attrs) else {
+        return Vec::new();
+    };
+    dicts
+        .iter()
+        .map(|&d| {
+            let strata_ir::AttrKind::Dictionary(_) = ir.attr_kind(d) else {
+                return None;
+            };
+            ir.dictionary_entries(d)
+                .iter()
+                .find(|(k, _)| ir.ident_str(*k) == "llvm.align")
+                .and_then(|&(_, v)| match ir.attr_kind(v) {
+                    strata_ir::AttrKind::Integer { value, .. } => u64::try_from(*value).ok(),
+                    _ => None,
+                })
+                .filter(|a| a.is_power_of_two())
+        })
+        .collect()
 }

@@ -142,6 +142,7 @@ impl<'ctx> Kernel<'_, 'ctx> {
             "nvptx.load" => self.load(op),
             "nvptx.store" => self.store(op),
             "nvptx.mma_sync" => self.mma(op),
+            "vector.from_elements" => self.vector_of_elements(op),
             "arith.constant" => self.constant(op),
             "scf.for" => self.for_loop(op),
             "scf.if" => self.if_op(op),
@@ -354,7 +355,15 @@ impl<'ctx> Kernel<'_, 'ctx> {
         // SAFETY: an in-bounds offset is the kernel's contract, as a
         // pointer offset in CUDA C is.
         let p = unsafe { self.builder.build_gep(element, base, &[wide], "")? };
-        Ok((p, byte_size(accessed).clamp(1, 16)))
+        // A vector access is aligned to its size on the GPU (the form that
+        // makes one proves it); emulated, host buffers are aligned to
+        // their elements only.
+        let align = if self.emulated.is_some() {
+            byte_size(element)
+        } else {
+            byte_size(accessed)
+        };
+        Ok((p, align.clamp(1, 16)))
     }
 
     fn load(&mut self, op: Operation) -> R<()> {
@@ -387,6 +396,31 @@ impl<'ctx> Kernel<'_, 'ctx> {
             self.address(op, ir.operand(op, 1), ir.operand(op, 2), value.get_type())?;
         let s = self.builder.build_store(p, value)?;
         let _ = s.set_alignment(align);
+        Ok(())
+    }
+
+    /// `vector.from_elements`: the operands inserted in order (narrow
+    /// floats, held in f32 registers, rounded to their memory form first).
+    fn vector_of_elements(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let ty = self.ty(op, ir.value_type(ir.result(op, 0)))?;
+        let BasicTypeEnum::VectorType(vt) = ty else {
+            return Err(GpuError::at(ir, op, "does not make a vector"));
+        };
+        let mut v = vt.get_undef();
+        for (i, x) in ir.operands(op).enumerate() {
+            let mut e = self.value(op, x)?;
+            if let Some(n) = narrow_of(ir, ir.value_type(x)) {
+                e = self.scalar_emitter().narrow_for_store(e, n)?;
+                // bf16 rounds to its bits (an i16); the vector holds bfloat.
+                if e.get_type() != vt.get_element_type() {
+                    e = self.builder.build_bit_cast(e, vt.get_element_type(), "")?;
+                }
+            }
+            let at = self.llvm.i32_type().const_int(i as u64, false);
+            v = self.builder.build_insert_element(v, e, at, "")?;
+        }
+        self.define(op, v.into());
         Ok(())
     }
 

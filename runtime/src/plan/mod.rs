@@ -498,7 +498,8 @@ pub unsafe fn run_custom(c: &CustomCall, ptrs: &[u64]) -> Result<(), RunError> {
 }
 
 /// The arena offset and bytes of `kernel.alloc` `op`, which must lie
-/// inside the arena of `arena_bytes`, 8-byte aligned.
+/// inside the arena of `arena_bytes`, 16-byte aligned (the GPU kernels'
+/// pointer parameters promise 16 bytes: their vector accesses need it).
 fn arena_buffer(
     ctx: &Context,
     op: Operation,
@@ -509,13 +510,13 @@ fn arena_buffer(
     let offset = int_prop(ctx, op, "offset")
         .and_then(|o| usize::try_from(o).ok())
         .filter(|&o| {
-            o % 8 == 0
+            o % 16 == 0
                 && o.checked_add(bytes as usize)
                     .is_some_and(|end| end <= arena_bytes)
         })
         .ok_or_else(|| {
             PlanError(format!(
-                "a buffer of {bytes} bytes at offset {:?} does not lie (8-byte aligned) in the arena of {arena_bytes} bytes",
+                "a buffer of {bytes} bytes at offset {:?} does not lie (16-byte aligned) in the arena of {arena_bytes} bytes",
                 int_prop(ctx, op, "offset")
             ))
         })?;

@@ -5,41 +5,70 @@
 // id, the masked loads under scf.if, the arithmetic on scalars.
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx | FileCheck %s
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx="sm=80 num-warps=1" | FileCheck %s --check-prefix=WARP
+// RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx="vector-bytes=4" | FileCheck %s --check-prefix=SCALAR
+// RUN: not strata-opt %s --split-input-file --convert-kernel-to-nvptx="vector-bytes=3" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: convert-kernel-to-nvptx: vector-bytes 3: expected a power of two from 1 to 16
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx | strata-translate --split-input-file --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx=ptx=78 | FileCheck %s --check-prefix=PTX78
 // RUN: strata-opt %s --split-input-file --convert-kernel-to-nvptx=ptx=78 | strata-translate --split-input-file --emit=ptx | FileCheck %s --check-prefix=PTX78-TEXT
 // PTX78: module @gpu attributes {nvptx.ptx_version = 78 : i64, nvptx.target = "sm_90"}
 // PTX78-TEXT: .version 7.8
 
-// 256 elements over 128 threads: two per thread, both always inside the
-// tile (no bounds guard).
+// 256 elements over 128 threads: a run of two consecutive elements per
+// thread (both always inside the tile: no bounds guard). The pointer
+// parameters promise 16 bytes (every buffer of the plan starts there).
 // CHECK-LABEL: kernel.func @add
 // CHECK: module @gpu attributes {nvptx.target = "sm_90"} {
-// CHECK: func.func @add(%arg0: !nvptx.ptr<f32, global>, %arg1: !nvptx.ptr<f32, global>, %arg2: i32) attributes {nvptx.grid_rank = 1 : i32, nvptx.threads = 128 : i64}
+// CHECK: func.func @add(%arg0: !nvptx.ptr<f32, global> {llvm.align = 16 : i64}, %arg1: !nvptx.ptr<f32, global> {llvm.align = 16 : i64}, %arg2: i32) attributes {nvptx.grid_rank = 1 : i32, nvptx.threads = 128 : i64}
 // CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
 // CHECK: %[[PID:.*]] = nvptx.block_id x : i32
-// The thread's first element, at tid; the mask guards the load and store.
-// CHECK: %[[O:.*]] = arith.addi %{{.*}}, %[[TID]] : i32
-// CHECK: %[[M:.*]] = arith.cmpi slt, %[[O]], %arg2 : i32
-// CHECK: scf.if %[[M]] -> (f32)
+// The run's first element is at 2 * tid, its second one after it.
+// CHECK: %[[F:.*]] = arith.muli %[[TID]], %c2_i32 : i32
+// CHECK: %[[S:.*]] = arith.addi %[[F]], %c1_i32 : i32
+// CHECK: %[[O0:.*]] = arith.addi %{{.*}}, %[[F]] : i32
+// CHECK: %[[M0:.*]] = arith.cmpi slt, %[[O0]], %arg2 : i32
+// CHECK: %[[O1:.*]] = arith.addi %{{.*}}, %[[S]] : i32
+// CHECK: %[[M1:.*]] = arith.cmpi slt, %[[O1]], %arg2 : i32
+// CHECK: %[[ALL:.*]] = arith.andi %[[M0]], %[[M1]] : i1
+// Both lanes inside the mask: the loads need no branch, both values are
+// computed before the one vector store.
+// CHECK: scf.if %[[ALL]] {
+// CHECK-NOT: scf.if
 // CHECK: nvptx.load %arg0
 // CHECK: math.exp
-// CHECK: scf.if %[[M]] {
-// CHECK-NEXT: nvptx.store
-// Its second, at tid + 128.
-// CHECK: arith.addi %[[TID]], %c128_i32 : i32
 // CHECK: nvptx.load %arg0
-// CHECK: nvptx.store
-// CHECK-NOT: nvptx.store
+// CHECK: math.exp
+// CHECK: %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK-NEXT: nvptx.store %[[V]], %arg1[%{{.*}}] : vector<2xf32>, !nvptx.ptr<f32, global>
+// A ragged edge: each lane under its own mask.
+// CHECK: } else {
+// CHECK: scf.if %[[M0]] -> (f32)
+// CHECK: scf.if %[[M0]] {
+// CHECK-NEXT: nvptx.store %{{.*}} : f32, !nvptx.ptr<f32, global>
+// CHECK: scf.if %[[M1]] -> (f32)
+// CHECK: scf.if %[[M1]] {
+// CHECK-NEXT: nvptx.store %{{.*}} : f32, !nvptx.ptr<f32, global>
 // CHECK: return
+// One element per thread at a time: the cyclic form, tid and tid + 128.
+// SCALAR-LABEL: func.func @add(
+// SCALAR-NOT: vector.from_elements
+// SCALAR: arith.addi %{{.*}}, %c128_i32 : i32
+// SCALAR-NOT: vector.from_elements
+// SCALAR: return
 // WARP: module @gpu attributes {nvptx.target = "sm_80"}
+// Eight elements per thread: two runs of four (128-bit accesses).
 // WARP: nvptx.threads = 32
-// WARP-COUNT-8: nvptx.load %arg0
+// WARP-COUNT-2: vector.from_elements {{.*}} : vector<4xf32>
+// WARP-NOT: vector.from_elements
+// In the assembly, the run's loads and its store are 64-bit vector
+// accesses; the parameters are 16-byte aligned.
 // PTX: .target sm_90
 // PTX: .entry add(
+// PTX-NEXT: .param .u64 .ptr .global .align 16 add_param_0,
 // PTX: .reqntid 128
 // PTX: mov.u32 %r{{[0-9]+}}, %tid.x;
-// PTX: ld.global
+// PTX: ld.global.v2.b32
+// PTX: st.global.v2.b32
 module {
   kernel.func @add(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>, %n: i32) attributes {grid = 1 : i32, num_warps = 4 : i32} {
     %pid = program_id x : i32

@@ -3,6 +3,7 @@
 //! where it is needed (see the module docs).
 
 mod folds;
+mod runs;
 
 use std::collections::HashMap;
 
@@ -44,7 +45,18 @@ struct Conv<'c> {
     /// How many kernel `scf.for` bodies the current op is in (block-wide
     /// reductions, which synchronize the block, are made at depth 0 only).
     nested: usize,
+    /// The widest access a thread makes to a tile's consecutive elements,
+    /// in bytes (a store's elements are dealt out in runs of that size).
+    vector_bytes: i64,
+    /// A kernel mask known to hold for the elements being computed (a
+    /// store's run whose lanes are all inside it): loads under it need no
+    /// branch.
+    assumed_mask: Option<Value>,
 }
+
+/// The alignment in bytes that every buffer a kernel is launched on has,
+/// and its GPU form's pointer parameters promise (`llvm.align`).
+pub(super) const BUFFER_ALIGN: i128 = 16;
 
 fn err(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::op_error(ctx, op, message)
@@ -56,6 +68,7 @@ pub(super) fn convert_kernel(
     k: Operation,
     threads: i64,
     max_unroll: i64,
+    vector_bytes: i64,
 ) -> R<Operation> {
     let loc = ctx.op_loc(k);
     let name = ctx
@@ -86,6 +99,24 @@ pub(super) fn convert_kernel(
     let Some(body) = func.entry_block(ctx) else {
         return Err(err(ctx, k, "could not create its GPU function"));
     };
+    // Every buffer a kernel is launched on starts at a 16-byte boundary
+    // (the plan's arena offsets are multiples of 64, and inputs and
+    // constants are allocations of their own), which lets LLVM merge a
+    // thread's consecutive accesses into vector ones.
+    let mut arg_attrs = Vec::new();
+    for &t in &inputs {
+        let dict = if strata_dialects::nvptx::types::is_ptr(ctx, t) {
+            let i64t = ctx.integer_type(64);
+            let align = ctx.integer_attr(i64t, BUFFER_ALIGN);
+            let key = ctx.ident("llvm.align");
+            ctx.dictionary_attr(vec![(key, align)])
+        } else {
+            ctx.dictionary_attr(vec![])
+        };
+        arg_attrs.push(dict);
+    }
+    let arg_attrs = ctx.array_attr(arg_attrs);
+    ctx.set_op_property(func.op(), "arg_attrs", arg_attrs);
     let args = func.arguments(ctx);
     let mut c = Conv {
         ctx,
@@ -99,6 +130,8 @@ pub(super) fn convert_kernel(
         block: body,
         tid: Value::Argument(body, 0),
         nested: 0,
+        vector_bytes,
+        assumed_mask: None,
     };
     for (&p, &a) in params.iter().zip(&args) {
         let e = if is_ptr(c.ctx, c.ctx.value_type(p)) {
@@ -316,12 +349,17 @@ impl Conv<'_> {
 
     /// The index of linear element `tid + offset` of a tile of `shape`.
     fn delinearize(&mut self, offset: i64, shape: &[i64]) -> Vec<Value> {
-        let mut l = if offset == 0 {
+        let l = if offset == 0 {
             self.tid
         } else {
             let o = self.const_i32(offset);
             self.bin_i32("arith.addi", self.tid, o)
         };
+        self.delinearize_value(l, shape)
+    }
+
+    /// The index of linear element `l` (an `i32`) of a tile of `shape`.
+    fn delinearize_value(&mut self, mut l: Value, shape: &[i64]) -> Vec<Value> {
         let mut idx = vec![l; shape.len()];
         for d in (0..shape.len()).rev() {
             if shape[d] == 1 {
@@ -419,6 +457,10 @@ impl Conv<'_> {
         }
         let shape = tile_shape(self.ctx, self.ctx.value_type(ptrs));
         let n: i64 = shape.iter().product();
+        let run = self.run_length(ptrs, &shape);
+        if run > 1 {
+            return self.store_runs(op, &operands, &shape, run);
+        }
         for (e, (offset, inside)) in self.slots(op, &shape)?.into_iter().enumerate() {
             self.guarded(inside, offset, n, &[], &mut |c| {
                 let idx = c.delinearize(offset, &shape);
@@ -626,7 +668,7 @@ impl Conv<'_> {
                 "loads pointers (not lowered to nvptx yet)",
             ));
         }
-        let Some(&m) = operands.get(1) else {
+        let Some(&m) = operands.get(1).filter(|&&m| Some(m) != self.assumed_mask) else {
             return Ok(Elem::Val(self.value("nvptx.load", &[base, off], &[t], &[])));
         };
         let mask = self.val(def, m, idx)?;

@@ -1,0 +1,318 @@
+//! Stores dealt out in runs. Thread `t` stores runs `t, t + T, ...` of `V`
+//! consecutive elements of the tile (row-major, within its last
+//! dimension), so that its accesses to a contiguous tile are consecutive
+//! and, where the offsets allow, aligned to the run's size: LLVM's NVPTX
+//! back end then merges them into vector accesses (`ld.global.v4.f32`,
+//! `st.global.v4.f32`), as Triton's `sizePerThread` does, wherever it can
+//! prove the alignment from the offsets and the parameters' `llvm.align`.
+//! A warp still covers `32 * V` consecutive elements, so the accesses stay
+//! coalesced.
+//!
+//! A run whose lanes are all inside the store's mask stores, and loads
+//! under that same mask, without a branch per element (one straight block
+//! that LLVM can vectorize); a run at a ragged edge takes the per-element
+//! path, each element under its own mask, so masks stay exact.
+
+use std::collections::HashMap;
+
+use strata_dialects::kernel::types::{element_of, pointee};
+use strata_ir::{AttrKind, Context, Operation, TypeKind, Value};
+
+use super::{err, Conv, Elem, R};
+
+impl Conv<'_> {
+    /// The elements per run of a store through the pointer tile `ptrs` of
+    /// `shape`: `vector-bytes` worth of its elements, halved until the run
+    /// divides the last dimension and every thread has a whole run (1 when
+    /// the thread holds loop-carried tiles, whose elements are dealt out
+    /// one at a time).
+    pub(super) fn run_length(&self, ptrs: Value, shape: &[i64]) -> i64 {
+        let Some(&last) = shape.last() else {
+            return 1;
+        };
+        if !self.owned.is_empty() {
+            return 1;
+        }
+        let ptr = element_of(self.ctx, self.ctx.value_type(ptrs));
+        let bits = match pointee(self.ctx, ptr).map(|t| self.ctx.type_kind(t)) {
+            Some(TypeKind::Float(k)) => i64::from(k.bit_width()),
+            Some(&TypeKind::Integer { width, .. }) => i64::from(width),
+            _ => return 1,
+        };
+        if bits < 8 || bits % 8 != 0 {
+            return 1;
+        }
+        let n: i64 = shape.iter().product();
+        let mut run = (self.vector_bytes / (bits / 8)).max(1);
+        while run > 1 && (last % run != 0 || run * self.threads > n) {
+            run /= 2;
+        }
+        run
+    }
+
+    /// A tile store dealt out in runs of `run` elements (see the module
+    /// docs).
+    pub(super) fn store_runs(
+        &mut self,
+        op: Operation,
+        operands: &[Value],
+        shape: &[i64],
+        run: i64,
+    ) -> R<()> {
+        let n: i64 = shape.iter().product();
+        let runs = n / run;
+        let per = (runs + self.threads - 1) / self.threads;
+        if per * run > self.max_unroll {
+            return Err(err(
+                self.ctx,
+                op,
+                format!(
+                    "has a tile of {n} elements: {} per thread, more than max-unroll ({}) for {} threads",
+                    per * run,
+                    self.max_unroll,
+                    self.threads
+                ),
+            ));
+        }
+        for e in 0..per {
+            let offset = e * self.threads;
+            let inside = (e + 1) * self.threads <= runs;
+            self.guarded(inside, offset, runs, &[], &mut |c| {
+                c.memo.push(HashMap::new());
+                let r = c.store_run(op, operands, shape, run, offset);
+                c.memo.pop();
+                r.map(|()| Vec::new())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Run `tid + offset` of a store: its lanes' indices, then the stores,
+    /// straight when no mask or every lane's mask holds, else per element.
+    fn store_run(
+        &mut self,
+        op: Operation,
+        operands: &[Value],
+        shape: &[i64],
+        run: i64,
+        offset: i64,
+    ) -> R<()> {
+        let r = if offset == 0 {
+            self.tid
+        } else {
+            let o = self.const_i32(offset);
+            self.bin_i32("arith.addi", self.tid, o)
+        };
+        let v = self.const_i32(run);
+        let first = self.bin_i32("arith.muli", r, v);
+        let idx0 = self.delinearize_value(first, shape);
+        let last = idx0.len() - 1;
+        let mut lanes = vec![idx0.clone()];
+        for j in 1..run {
+            let mut idx = idx0.clone();
+            let jv = self.const_i32(j);
+            idx[last] = self.bin_i32("arith.addi", idx0[last], jv);
+            lanes.push(idx);
+        }
+        let Some(&mask) = operands.get(2) else {
+            return self.store_lanes(op, operands, &lanes);
+        };
+        let mut all: Option<Value> = None;
+        for idx in &lanes {
+            let m = self.val(op, mask, idx)?;
+            all = Some(match all {
+                None => m,
+                Some(a) => {
+                    let i1 = self.ctx.integer_type(1);
+                    self.value("arith.andi", &[a, m], &[i1], &[])
+                }
+            });
+        }
+        let Some(all) = all else {
+            return Ok(());
+        };
+        let (then_block, else_block, _) = self.if_op(all, &[]);
+        let outer = self.block;
+        // Every lane inside the mask: no branch per element, and loads
+        // under the same mask need none either.
+        self.block = then_block;
+        self.memo.push(HashMap::new());
+        let saved = self.assumed_mask.replace(mask);
+        let straight = self.store_lanes(op, operands, &lanes);
+        self.assumed_mask = saved;
+        self.memo.pop();
+        straight?;
+        self.op("scf.yield", &[], &[], &[]);
+        // A ragged edge: each lane under its own mask.
+        self.block = else_block;
+        self.memo.push(HashMap::new());
+        let ragged = lanes
+            .iter()
+            .try_for_each(|idx| self.store_element(op, operands, idx));
+        self.memo.pop();
+        ragged?;
+        self.op("scf.yield", &[], &[], &[]);
+        self.block = outer;
+        Ok(())
+    }
+
+    /// The lanes' pointers and values, then their stores: every load comes
+    /// before the first store, so that LLVM may merge the loads (it does
+    /// not move them past a store to memory they might share). Lanes at
+    /// consecutive addresses from an offset that is a multiple of the run
+    /// are one vector store.
+    fn store_lanes(&mut self, op: Operation, operands: &[Value], lanes: &[Vec<Value>]) -> R<()> {
+        let mut stores: Vec<[Value; 3]> = Vec::new();
+        for idx in lanes {
+            let Elem::Ptr(base, offset) = self.element(op, operands[0], idx)? else {
+                return Err(err(
+                    self.ctx,
+                    op,
+                    "stores through a value that is not a pointer",
+                ));
+            };
+            let Elem::Val(value) = self.element(op, operands[1], idx)? else {
+                return Err(err(self.ctx, op, "stores a pointer"));
+            };
+            stores.push([value, base, offset]);
+        }
+        if let Some(vector) = self.vector_of(&stores) {
+            let [_, base, offset] = stores[0];
+            self.op("nvptx.store", &[vector, base, offset], &[], &[]);
+            return Ok(());
+        }
+        for s in stores {
+            self.op("nvptx.store", &s, &[], &[]);
+        }
+        Ok(())
+    }
+
+    /// The stores' values as one vector, when they write consecutive
+    /// elements through one pointer parameter (which promises
+    /// `BUFFER_ALIGN` bytes) from an offset that is a multiple of their
+    /// count, and the vector is at most 16 bytes.
+    fn vector_of(&mut self, stores: &[[Value; 3]]) -> Option<Value> {
+        let n = stores.len() as i64;
+        let [first, base, offset] = *stores.first()?;
+        let element = self.ctx.value_type(first);
+        let bits = match self.ctx.type_kind(element) {
+            TypeKind::Float(k) => i64::from(k.bit_width()),
+            &TypeKind::Integer { width, .. } => i64::from(width),
+            _ => return None,
+        };
+        if n < 2 || bits % 8 != 0 || n * bits / 8 > 16 || !matches!(base, Value::Argument(..)) {
+            return None;
+        }
+        let origin = linear(self.ctx, offset)?;
+        for (j, s) in stores.iter().enumerate() {
+            if s[1] != base || self.ctx.value_type(s[0]) != element {
+                return None;
+            }
+            let mut lane = linear(self.ctx, s[2])?;
+            lane.constant -= j as i64;
+            if lane != origin {
+                return None;
+            }
+        }
+        if known_multiple(self.ctx, offset) % n != 0 {
+            return None;
+        }
+        let values: Vec<Value> = stores.iter().map(|s| s[0]).collect();
+        let ty = self.ctx.intern_type(TypeKind::Vector {
+            shape: vec![n],
+            scalable: vec![false],
+            element,
+        });
+        Some(self.value("vector.from_elements", &values, &[ty], &[]))
+    }
+}
+
+/// An `i32` offset as a sum of opaque values times constants plus a
+/// constant, read through `arith` additions, subtractions, multiplications
+/// by constants and constants.
+#[derive(Debug, PartialEq, Eq)]
+struct Linear {
+    terms: HashMap<Value, i64>,
+    constant: i64,
+}
+
+fn linear(ctx: &Context, v: Value) -> Option<Linear> {
+    let atom = || {
+        Some(Linear {
+            terms: HashMap::from([(v, 1)]),
+            constant: 0,
+        })
+    };
+    let Some(def) = ctx.defining_op(v) else {
+        return atom();
+    };
+    let operands: Vec<Value> = ctx.operands(def).collect();
+    match ctx.op_name_str(def) {
+        "arith.constant" => Some(Linear {
+            terms: HashMap::new(),
+            constant: int_constant(ctx, def)?,
+        }),
+        "arith.addi" | "arith.subi" => {
+            let sign = if ctx.op_name_str(def) == "arith.subi" {
+                -1
+            } else {
+                1
+            };
+            let mut a = linear(ctx, operands[0])?;
+            let b = linear(ctx, operands[1])?;
+            for (k, c) in b.terms {
+                *a.terms.entry(k).or_insert(0) += sign * c;
+            }
+            a.terms.retain(|_, c| *c != 0);
+            a.constant = a.constant.checked_add(sign * b.constant)?;
+            Some(a)
+        }
+        "arith.muli" => {
+            let (a, b) = (linear(ctx, operands[0])?, linear(ctx, operands[1])?);
+            let (mut x, k) = match (a.terms.is_empty(), b.terms.is_empty()) {
+                (_, true) => (a, b.constant),
+                (true, false) => (b, a.constant),
+                _ => return atom(),
+            };
+            for c in x.terms.values_mut() {
+                *c = c.checked_mul(k)?;
+            }
+            x.terms.retain(|_, c| *c != 0);
+            x.constant = x.constant.checked_mul(k)?;
+            Some(x)
+        }
+        _ => atom(),
+    }
+}
+
+/// The largest power of two (up to 2^30) that `i32` value `v` is known to
+/// be a multiple of, read through `arith` ops: a remainder of two
+/// multiples of `d` is one too.
+fn known_multiple(ctx: &Context, v: Value) -> i64 {
+    const MAX: i64 = 1 << 30;
+    let Some(def) = ctx.defining_op(v) else {
+        return 1;
+    };
+    let operands: Vec<Value> = ctx.operands(def).collect();
+    let of = |x: Value| known_multiple(ctx, x);
+    match ctx.op_name_str(def) {
+        "arith.constant" => match int_constant(ctx, def) {
+            Some(0) => MAX,
+            Some(c) => (1i64 << c.trailing_zeros()).min(MAX),
+            None => 1,
+        },
+        "arith.addi" | "arith.subi" | "arith.remui" | "arith.remsi" => {
+            of(operands[0]).min(of(operands[1]))
+        }
+        "arith.muli" => of(operands[0]).saturating_mul(of(operands[1])).min(MAX),
+        _ => 1,
+    }
+}
+
+/// The value of integer constant op `def`.
+fn int_constant(ctx: &Context, def: Operation) -> Option<i64> {
+    match strata_ir::ods::inherent_attr(ctx, def, "value").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
