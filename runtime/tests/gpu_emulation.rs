@@ -10,6 +10,7 @@ use strata_runtime::compiled::{lower, CompiledModel, HOST_PIPELINE_GENERATED};
 use strata_runtime::interp::{lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::npy;
+use strata_runtime::{DType, Tensor};
 
 mod common;
 use common::{example, import_example};
@@ -79,4 +80,60 @@ fn convnet() {
 #[test]
 fn encoder() {
     check("encoder.onnx", "encoder_input_x.npy");
+}
+
+/// Rows wider than a block and tiles whose size is not a multiple of a
+/// run: softmax over rows of 1000 (runs of four in the block reductions,
+/// the last run of each row partly outside its tile's mask), an
+/// elementwise chain over 3x1003 (runs of four in the store, the
+/// ragged last one per element) and over 4096 (whole runs, vector
+/// stores), emulated against the interpreter.
+#[test]
+fn wide_rows_and_ragged_runs() {
+    const MODEL: &str = r#"
+func.func @main(%x: tensor<6x1001xf32>, %y: tensor<3x1003xf32>, %z: tensor<4096xf32>) -> (tensor<6x1001xf32>, tensor<3x1003xf32>, tensor<4096xf32>) {
+  %s = graph.softmax %x {axis = -1 : i64} : (tensor<6x1001xf32>) -> tensor<6x1001xf32>
+  %a = graph.exp %y : (tensor<3x1003xf32>) -> tensor<3x1003xf32>
+  %b = graph.mul %a, %y : (tensor<3x1003xf32>, tensor<3x1003xf32>) -> tensor<3x1003xf32>
+  %c = graph.tanh %z : (tensor<4096xf32>) -> tensor<4096xf32>
+  %d = graph.add %c, %z : (tensor<4096xf32>, tensor<4096xf32>) -> tensor<4096xf32>
+  return %s, %b, %d : tensor<6x1001xf32>, tensor<3x1003xf32>, tensor<4096xf32>
+}
+"#;
+    let input = |shape: &[usize]| {
+        let n: usize = shape.iter().product();
+        let values: Vec<f64> = (0..n)
+            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 25.0)
+            .collect();
+        Tensor::from_f64_vec(DType::F32, shape, &values)
+    };
+    let inputs = vec![input(&[6, 1001]), input(&[3, 1003]), input(&[4096])];
+    let parse = || {
+        let mut ctx = strata_ir::Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let buffer = strata_ir::SourceBuffer::new("wide.mlir", MODEL);
+        let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
+            .unwrap_or_else(|d| panic!("parse: {}", d[0].message));
+        (ctx, module)
+    };
+    let (ctx, module) = parse();
+    let f = lookup_function(&ctx, module, "main").expect("@main");
+    let want = run_function(&ctx, f, inputs.clone()).expect("eager");
+    let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+    for sm in [80, 90] {
+        let (mut ctx, module) = parse();
+        lower(&mut ctx, module, "main", &shapes, &pipeline(sm)).unwrap_or_else(|e| panic!("{e}"));
+        let text = strata_ir::printer::print_operation(&ctx, module, Default::default());
+        assert!(
+            text.contains("vector.from_elements"),
+            "the GPU form has vector stores"
+        );
+        let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let got = emulated.run(&inputs).expect("runs");
+        for (g, w) in got.iter().zip(&want) {
+            allclose(g, w, Tolerance::for_dtype(w.dtype()))
+                .unwrap_or_else(|m| panic!("sm_{sm} (emulated GPU kernels): {m}"));
+        }
+    }
 }

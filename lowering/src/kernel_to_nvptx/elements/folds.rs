@@ -230,7 +230,16 @@ impl Conv<'_> {
         let i1 = self.ctx.integer_type(1);
         let i32t = self.ctx.integer_type(32);
         let mut acc: Option<(Value, Value)> = None;
-        for (offset, inside) in self.slots(def, &shape)? {
+        let run = self.reduce_run(n);
+        if run > 1 {
+            acc = self.fold_runs(def, src, n, run)?;
+        }
+        let slots = if run > 1 {
+            Vec::new()
+        } else {
+            self.slots(def, &shape)?
+        };
+        for (offset, inside) in slots {
             let x = self.guarded(inside, offset, n, &[t], &mut |c| {
                 let idx = c.delinearize(offset, &shape);
                 c.memo.push(HashMap::new());
@@ -329,7 +338,7 @@ impl Conv<'_> {
 
     /// Two partials `(value, valid)` of a reduction combined: the
     /// combiner's result when both hold elements, else the one that does.
-    fn merge(
+    pub(super) fn merge(
         &mut self,
         def: Operation,
         (a, av): (Value, Value),

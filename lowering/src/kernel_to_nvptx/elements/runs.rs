@@ -156,6 +156,136 @@ impl Conv<'_> {
         Ok(())
     }
 
+    /// The elements per run of a block reduction of `n` 32-bit numbers:
+    /// as a store's (`run_length`), for the tile being reduced.
+    pub(super) fn reduce_run(&self, n: i64) -> i64 {
+        if !self.owned.is_empty() {
+            return 1;
+        }
+        let mut run = (self.vector_bytes / 4).max(1);
+        while run > 1 && (n % run != 0 || run * self.threads > n) {
+            run /= 2;
+        }
+        run
+    }
+
+    /// The thread's part of a block reduction of the 1-D tile `src` of `n`
+    /// elements, read in runs of `run` (see the module docs): its elements
+    /// folded, with whether it holds any.
+    pub(super) fn fold_runs(
+        &mut self,
+        def: Operation,
+        src: Value,
+        n: i64,
+        run: i64,
+    ) -> R<Option<(Value, Value)>> {
+        let t = element_of(self.ctx, self.ctx.value_type(src));
+        let runs = n / run;
+        let per = (runs + self.threads - 1) / self.threads;
+        if per * run > self.max_unroll {
+            return Err(err(
+                self.ctx,
+                def,
+                format!(
+                    "has a tile of {n} elements: {} per thread, more than max-unroll ({}) for {} threads",
+                    per * run,
+                    self.max_unroll,
+                    self.threads
+                ),
+            ));
+        }
+        let i1 = self.ctx.integer_type(1);
+        let types = vec![t; run as usize];
+        let mut acc = None;
+        for e in 0..per {
+            let offset = e * self.threads;
+            let inside = (e + 1) * self.threads <= runs;
+            let xs = self.guarded(inside, offset, runs, &types, &mut |c| {
+                c.memo.push(HashMap::new());
+                let r = c.run_values(def, src, run, offset);
+                c.memo.pop();
+                r
+            })?;
+            let valid = if inside {
+                let one = self.ctx.integer_attr(i1, 1);
+                self.value("arith.constant", &[], &[i1], &[("value", one)])
+            } else {
+                let o = self.const_i32(offset);
+                let l = self.bin_i32("arith.addi", self.tid, o);
+                let nv = self.const_i32(runs);
+                self.cmp_slt(l, nv)
+            };
+            for x in xs {
+                acc = Some(match acc {
+                    None => (x, valid),
+                    Some(a) => self.merge(def, a, (x, valid))?,
+                });
+            }
+        }
+        Ok(acc)
+    }
+
+    /// Run `tid + offset` of the 1-D tile `src`: its lanes' values. When
+    /// `src` is a masked load and every lane is inside its mask, the lanes
+    /// load without a branch each (one block, which LLVM can merge into a
+    /// vector load); otherwise each lane loads under its own mask.
+    fn run_values(&mut self, user: Operation, src: Value, run: i64, offset: i64) -> R<Vec<Value>> {
+        let r = if offset == 0 {
+            self.tid
+        } else {
+            let o = self.const_i32(offset);
+            self.bin_i32("arith.addi", self.tid, o)
+        };
+        let v = self.const_i32(run);
+        let first = self.bin_i32("arith.muli", r, v);
+        let mut lanes = vec![vec![first]];
+        for j in 1..run {
+            let jv = self.const_i32(j);
+            lanes.push(vec![self.bin_i32("arith.addi", first, jv)]);
+        }
+        let mask = self
+            .ctx
+            .defining_op(src)
+            .filter(|&d| self.ctx.op_name_str(d) == "kernel.load" && self.ctx.num_operands(d) > 1)
+            .map(|d| self.ctx.operand(d, 1));
+        let Some(mask) = mask else {
+            return lanes.iter().map(|idx| self.val(user, src, idx)).collect();
+        };
+        let mut all: Option<Value> = None;
+        for idx in &lanes {
+            let m = self.val(user, mask, idx)?;
+            all = Some(match all {
+                None => m,
+                Some(a) => {
+                    let i1 = self.ctx.integer_type(1);
+                    self.value("arith.andi", &[a, m], &[i1], &[])
+                }
+            });
+        }
+        let Some(all) = all else {
+            return Ok(Vec::new());
+        };
+        let t = element_of(self.ctx, self.ctx.value_type(src));
+        let types = vec![t; lanes.len()];
+        let (then_block, else_block, op) = self.if_op(all, &types);
+        let outer = self.block;
+        for (block, assume) in [(then_block, true), (else_block, false)] {
+            self.block = block;
+            self.memo.push(HashMap::new());
+            let saved = self.assumed_mask;
+            if assume {
+                self.assumed_mask = Some(mask);
+            }
+            let vals: R<Vec<Value>> = lanes.iter().map(|idx| self.val(user, src, idx)).collect();
+            self.assumed_mask = saved;
+            self.memo.pop();
+            let vals = vals?;
+            self.op("scf.yield", &vals, &[], &[]);
+        }
+        self.block = outer;
+        Ok(self.ctx.results(op).collect())
+    }
+
     /// The lanes' pointers and values, then their stores: every load comes
     /// before the first store, so that LLVM may merge the loads (it does
     /// not move them past a store to memory they might share). Lanes at
