@@ -81,14 +81,19 @@ fn regenerate(dir: &Path, out: &Path) -> Result<(), String> {
     }
 }
 
-/// The eager outcome of one model and, when it passes, its graph-mode one.
-fn run_model(dir: &Path, name: &str) -> (Outcome, Option<GraphOutcome>) {
+/// The outcomes of one model: eager; when it passes, graph mode; when that
+/// passes, the GPU form (emulated against eager, its PTX assembled).
+type Outcomes = (Outcome, Option<GraphOutcome>, Option<GraphOutcome>);
+
+/// The eager outcome of one model, its graph-mode one when it passes, and
+/// its GPU form's when graph mode passes.
+fn run_model(dir: &Path, name: &str) -> Outcomes {
     let path = root()
         .join("target/real-models")
         .join(name)
         .join("model.onnx");
     if let Err(m) = regenerate(dir, &path) {
-        return (Outcome::Fail(m), None);
+        return (Outcome::Fail(m), None, None);
     }
     let model = match std::fs::read(&path)
         .map_err(|e| e.to_string())
@@ -96,50 +101,58 @@ fn run_model(dir: &Path, name: &str) -> (Outcome, Option<GraphOutcome>) {
             strata_onnx::proto::ModelProto::decode(b.as_slice()).map_err(|e| e.to_string())
         }) {
         Ok(m) => m,
-        Err(e) => return (Outcome::Fail(format!("{}: {e}", path.display())), None),
+        Err(e) => {
+            return (
+                Outcome::Fail(format!("{}: {e}", path.display())),
+                None,
+                None,
+            )
+        }
     };
     let (inputs, expected) = match (arrays(dir, "input_"), arrays(dir, "output_")) {
         (Ok(i), Ok(e)) => (i, e),
-        (Err(m), _) | (_, Err(m)) => return (Outcome::Fail(m), None),
+        (Err(m), _) | (_, Err(m)) => return (Outcome::Fail(m), None, None),
     };
     if let Some(op) = op_types(&model)
         .into_iter()
         .find(|o| !strata_onnx::SUPPORTED_OPS.contains(&o.as_str()))
     {
-        return (Outcome::Skip(format!("unsupported op {op}")), None);
+        return (Outcome::Skip(format!("unsupported op {op}")), None, None);
     }
     let mut ctx = strata_ir::Context::new();
     strata_dialects::register_all(&mut ctx);
     let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
         Ok(m) => m,
-        Err(e) => return (import_outcome(&e), None),
+        Err(e) => return (import_outcome(&e), None, None),
     };
     let Some(func) = lookup_function(&ctx, module, "main") else {
-        return (Outcome::Fail("no @main".into()), None);
+        return (Outcome::Fail("no @main".into()), None, None);
     };
     let outputs = match run_function(&ctx, func, inputs.clone()) {
         Ok(o) => o,
-        Err(e) => return (Outcome::Fail(format!("run: {e}")), None),
+        Err(e) => return (Outcome::Fail(format!("run: {e}")), None, None),
     };
     if outputs.len() != expected.len() {
         let m = format!("{} outputs, onnxruntime {}", outputs.len(), expected.len());
-        return (Outcome::Fail(m), None);
+        return (Outcome::Fail(m), None, None);
     }
     for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
         if let Err(m) = allclose(a, e, TOLERANCE) {
-            return (Outcome::Fail(format!("output #{i}: {m}")), None);
+            return (Outcome::Fail(format!("output #{i}: {m}")), None, None);
         }
     }
-    let graph = node_graph::run(&model, &[(inputs, outputs)]);
-    (Outcome::Pass, Some(graph))
+    let sets = [(inputs, outputs)];
+    let graph = node_graph::run(&model, &sets);
+    let gpu = (graph == GraphOutcome::Pass).then(|| node_graph::run_gpu(&model, &sets, None));
+    (Outcome::Pass, Some(graph), gpu)
 }
 
-fn graph_form(o: Option<&GraphOutcome>) -> String {
+fn graph_form(o: Option<&GraphOutcome>, before: &str) -> String {
     match o {
         Some(GraphOutcome::Pass) => "pass".into(),
         Some(GraphOutcome::Fail(m)) => format!("fail: {}", one_line(m)),
         Some(GraphOutcome::NotLowered(m)) => format!("not lowered: {}", one_line(m)),
-        None => "skip: does not pass eagerly".into(),
+        None => format!("skip: does not pass {before}"),
     }
 }
 
@@ -168,12 +181,19 @@ fn main() -> ExitCode {
     let outcomes = run_all(
         &names,
         |name| run_model(&models_dir.join(name), name),
-        |m| (Outcome::Fail(m), None),
+        |m| (Outcome::Fail(m), None, None),
     );
     let mut current: BTreeMap<String, String> = BTreeMap::new();
-    for (name, (eager, graph)) in names.iter().zip(&outcomes) {
+    for (name, (eager, graph, gpu)) in names.iter().zip(&outcomes) {
         current.insert(format!("{name}/eager"), recorded_form(eager));
-        current.insert(format!("{name}/graph"), graph_form(graph.as_ref()));
+        current.insert(
+            format!("{name}/graph"),
+            graph_form(graph.as_ref(), "eagerly"),
+        );
+        current.insert(
+            format!("{name}/gpu"),
+            graph_form(gpu.as_ref(), "in graph mode"),
+        );
     }
     if filter.is_some() {
         for (n, o) in &current {
@@ -183,30 +203,35 @@ fn main() -> ExitCode {
     }
     let list_path = root().join("test/onnx/real-models.expected");
     if bless {
-        let header = "Outcome of each real model (test/tests/real_models.rs), eagerly and in graph mode.\nRegenerate with STRATA_BLESS=1 cargo test -p strata-test --test real_models.";
+        let header = "Outcome of each real model (test/tests/real_models.rs), eagerly, in graph mode and in its GPU form (emulated).\nRegenerate with STRATA_BLESS=1 cargo test -p strata-test --test real_models.";
         if let Err(e) = write_outcomes(&list_path, header, &current) {
             eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     }
     let mut problems = outcome_problems(&list_path, &current);
-    let mut table = String::from("| model | eager | graph mode |\n|---|---|---|\n");
-    let (mut eager_passed, mut graph_passed) = (0, 0);
+    let mut table =
+        String::from("| model | eager | graph mode | GPU form (emulated) |\n|---|---|---|---|\n");
+    let (mut eager_passed, mut graph_passed, mut gpu_passed) = (0, 0, 0);
     for name in &names {
         let eager = &current[&format!("{name}/eager")];
         let graph = &current[&format!("{name}/graph")];
+        let gpu = &current[&format!("{name}/gpu")];
         eager_passed += usize::from(eager == "pass");
         graph_passed += usize::from(graph == "pass");
+        gpu_passed += usize::from(gpu == "pass");
         table.push_str(&format!(
-            "| `{name}` | {} | {} |\n",
+            "| `{name}` | {} | {} | {} |\n",
             eager.replace('|', "\\|"),
-            graph.replace('|', "\\|")
+            graph.replace('|', "\\|"),
+            gpu.replace('|', "\\|")
         ));
     }
     for (key, value) in [
         ("real-models-total", names.len().to_string()),
         ("real-models-eager", eager_passed.to_string()),
         ("real-models-graph", graph_passed.to_string()),
+        ("real-models-gpu", gpu_passed.to_string()),
         ("real-models-table", format!("\n{}\n", table.trim_end())),
     ] {
         problems.extend(common::check_generated_docs(key, &value));
@@ -216,7 +241,7 @@ fn main() -> ExitCode {
         println!("{p}");
     }
     println!(
-        "real models: {eager_passed} of {} pass eagerly, {graph_passed} in graph mode",
+        "real models: {eager_passed} of {} pass eagerly, {graph_passed} in graph mode, {gpu_passed} in their GPU form (emulated)",
         names.len()
     );
     if problems.is_empty() {
