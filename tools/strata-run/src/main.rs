@@ -18,6 +18,12 @@ use strata_cuda::{probe, CudaError, CudaModel};
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::{npy, Tensor};
 
+// The driver's standard output (tools/strata/src/out.rs): `out!` and
+// `outln!` end the process quietly when the reader has gone (`| head`).
+#[macro_use]
+#[path = "../../strata/src/out.rs"]
+mod out;
+
 #[derive(Parser)]
 #[command(
     name = "strata-run",
@@ -95,7 +101,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Probe => probe(cli.device)
             .map(|d| {
-                println!(
+                outln!(
                     "device {}: {} (sm_{}{}, {} MiB)",
                     d.ordinal,
                     d.name,
@@ -205,7 +211,7 @@ fn run(
         )));
     }
     for (i, (t, spec)) in outputs.iter().zip(&artifact.manifest.outputs).enumerate() {
-        println!("{}: {} {:?}", spec.name, t.dtype(), t.shape());
+        outln!("{}: {} {:?}", spec.name, t.dtype(), t.shape());
         if let Some(dir) = output_dir {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::Message(format!("{}: error: {e}", dir.display())))?;
@@ -299,18 +305,18 @@ fn check(
             Ok(problems)
         })();
         match result {
-            Ok(p) if p.is_empty() => println!("PASS {name}"),
+            Ok(p) if p.is_empty() => outln!("PASS {name}"),
             Ok(p) => {
-                println!("FAIL {name}: {}", p.join("; "));
+                outln!("FAIL {name}: {}", p.join("; "));
                 failed.push(name);
             }
             Err(e) => {
-                println!("FAIL {name}: {e}");
+                outln!("FAIL {name}: {e}");
                 failed.push(name);
             }
         }
     }
-    println!(
+    outln!(
         "{} of {} bundles passed",
         bundles.len() - failed.len(),
         bundles.len()
@@ -406,6 +412,6 @@ fn bench(path: &Path, runs: usize, warmup: usize, device: usize) -> Result<(), E
         "median_ms": results[0],
         "median_ms_cuda_graph": results[1],
     });
-    println!("{report}");
+    outln!("{report}");
     Ok(())
 }

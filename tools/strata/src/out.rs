@@ -1,7 +1,8 @@
-//! Standard output for the driver's reports. `println!` panics when the
-//! reader has gone (`strata run model.onnx --print | head`); these end the
-//! process quietly instead, with status 0, as `strata-opt` does: the reader
-//! has what it wanted.
+//! Standard output for the tools' reports (`strata`, and `strata-run`,
+//! which includes this file). `println!` panics when the reader has gone
+//! (`strata run model.onnx --print | head`); these end the process quietly
+//! instead, with status 0, as `strata-opt` does: the reader has what it
+//! wanted.
 
 use std::io::{ErrorKind, Write};
 
@@ -19,6 +20,7 @@ pub(crate) fn write(args: std::fmt::Arguments<'_>) {
 }
 
 /// `print!` through [`write`].
+#[allow(unused_macros)] // strata-run, which includes this file, prints lines only
 macro_rules! out {
     ($($arg:tt)*) => {
         $crate::out::write(format_args!($($arg)*))
