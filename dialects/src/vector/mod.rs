@@ -32,10 +32,19 @@ fn parse_from_elements(
     let type_pos = p.pos();
     let dest = p.parse_type()?;
     let (count, element) = match p.ctx().type_kind(dest) {
-        TypeKind::Vector { shape, element, .. } => (shape.iter().product::<i64>(), *element),
+        TypeKind::Vector {
+            shape,
+            element,
+            scalable,
+        } if !scalable.contains(&true) => (shape.iter().product::<i64>(), *element),
         _ => {
             let text = type_to_string(p.ctx(), dest);
-            return Err(p.error_at(type_pos, format!("expected a vector type, got '{text}'")));
+            return Err(p.error_at(
+                type_pos,
+                format!(
+                    "custom op 'vector.from_elements' invalid kind of type specified: expected builtin.vector, but found '{text}'"
+                ),
+            ));
         }
     };
     if operands.len() as i64 != count {
@@ -70,6 +79,15 @@ fn print_from_elements(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
 /// type (MLIR's `TypesMatchWith` on the element count and type).
 fn verify_from_elements(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let dest = ctx.value_type(ctx.result(op, 0));
+    if !matches!(ctx.type_kind(dest), TypeKind::Vector { scalable, .. } if !scalable.contains(&true))
+    {
+        let text = type_to_string(ctx, dest);
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!("result #0 must be fixed-length vector of any type values, but got '{text}'"),
+        ));
+    }
     let ok = match ctx.type_kind(dest) {
         TypeKind::Vector { shape, element, .. } => {
             shape.iter().product::<i64>() == ctx.num_operands(op) as i64

@@ -131,3 +131,55 @@ module {
     return
   }
 }
+
+// -----
+
+// A masked 2-D tile reduced along its rows, then stored under the same
+// mask: in a run whose lanes are all inside the mask, the lanes' own loads
+// take no branch, but the reduction reads the tile at other columns (its
+// loop over the row), where the mask may not hold: those loads keep their
+// branch. (The rows are 10 apart, so the stores stay scalar.)
+// CHECK-LABEL: func.func @masked_rows(
+// CHECK: scf.if %{{.*}} {
+// CHECK: nvptx.load %arg0
+// CHECK-NOT: nvptx.store
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: nvptx.load %arg0
+// CHECK-NOT: nvptx.store
+// CHECK: scf.for
+// CHECK-NOT: nvptx.store
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: nvptx.load %arg0
+// CHECK: nvptx.store
+module {
+  kernel.func @masked_rows(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %rr = range 0, 64 : tensor<64xi32>
+    %rc = range 0, 16 : tensor<16xi32>
+    %rows = expand_dims %rr axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+    %cols = expand_dims %rc axis = 0 : tensor<16xi32> -> tensor<1x16xi32>
+    %c10 = arith.constant dense<10> : tensor<64x1xi32>
+    %ro = arith.muli %rows, %c10 : tensor<64x1xi32>
+    %rb = broadcast %ro : tensor<64x1xi32> -> tensor<64x16xi32>
+    %cb = broadcast %cols : tensor<1x16xi32> -> tensor<64x16xi32>
+    %off = arith.addi %rb, %cb : tensor<64x16xi32>
+    %ten = arith.constant dense<10> : tensor<1x16xi32>
+    %mc = arith.cmpi slt, %cols, %ten : tensor<1x16xi32>
+    %m = broadcast %mc : tensor<1x16xi1> -> tensor<64x16xi1>
+    %px = splat %x : !kernel.ptr<f32> -> tensor<64x16x!kernel.ptr<f32>>
+    %pxo = addptr %px, %off : tensor<64x16x!kernel.ptr<f32>>, tensor<64x16xi32>
+    %ninf = arith.constant dense<0xFF800000> : tensor<64x16xf32>
+    %v = load %pxo, %m, %ninf : tensor<64x16x!kernel.ptr<f32>>
+    %mx = kernel.reduce %v axis = 1 {
+    ^bb0(%a: f32, %c: f32):
+      %z = arith.maximumf %a, %c : f32
+      kernel.yield %z : f32
+    } : tensor<64x16xf32> -> tensor<64xf32>
+    %mx2 = expand_dims %mx axis = 1 : tensor<64xf32> -> tensor<64x1xf32>
+    %mxb = broadcast %mx2 : tensor<64x1xf32> -> tensor<64x16xf32>
+    %d = arith.subf %v, %mxb : tensor<64x16xf32>
+    %py = splat %y : !kernel.ptr<f32> -> tensor<64x16x!kernel.ptr<f32>>
+    %pyo = addptr %py, %off : tensor<64x16x!kernel.ptr<f32>>, tensor<64x16xi32>
+    store %pyo, %d, %m : tensor<64x16x!kernel.ptr<f32>>
+    return
+  }
+}

@@ -48,10 +48,11 @@ struct Conv<'c> {
     /// The widest access a thread makes to a tile's consecutive elements,
     /// in bytes (a store's elements are dealt out in runs of that size).
     vector_bytes: i64,
-    /// A kernel mask known to hold for the elements being computed (a
-    /// store's run whose lanes are all inside it): loads under it need no
-    /// branch.
-    assumed_mask: Option<Value>,
+    /// A kernel mask known to hold at these indices (a run whose lanes are
+    /// all inside it): a load under it at one of them needs no branch. At
+    /// any other index (a reduction's or a dot's loop reads its source
+    /// there) the load keeps its branch.
+    assumed_mask: Option<(Value, Vec<Vec<Value>>)>,
 }
 
 /// The alignment in bytes that every buffer a kernel is launched on has,
@@ -668,7 +669,12 @@ impl Conv<'_> {
                 "loads pointers (not lowered to nvptx yet)",
             ));
         }
-        let Some(&m) = operands.get(1).filter(|&&m| Some(m) != self.assumed_mask) else {
+        let assumed = |m: Value| {
+            self.assumed_mask
+                .as_ref()
+                .is_some_and(|(a, lanes)| *a == m && lanes.iter().any(|l| l.as_slice() == idx))
+        };
+        let Some(&m) = operands.get(1).filter(|&&m| !assumed(m)) else {
             return Ok(Elem::Val(self.value("nvptx.load", &[base, off], &[t], &[])));
         };
         let mask = self.val(def, m, idx)?;

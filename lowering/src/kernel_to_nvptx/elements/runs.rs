@@ -43,8 +43,16 @@ impl Conv<'_> {
             return 1;
         }
         let n: i64 = shape.iter().product();
-        let mut run = (self.vector_bytes / (bits / 8)).max(1);
-        while run > 1 && (last % run != 0 || run * self.threads > n) {
+        let run = (self.vector_bytes / (bits / 8)).max(1);
+        self.fitting_run(run, last, n)
+    }
+
+    /// `run` halved until it divides `last` (the elements a run may span),
+    /// every thread has a whole run of the `n` elements, and a thread's
+    /// runs fit in `max-unroll` elements.
+    fn fitting_run(&self, mut run: i64, last: i64, n: i64) -> i64 {
+        let per = |run: i64| (n / run + self.threads - 1) / self.threads * run;
+        while run > 1 && (last % run != 0 || run * self.threads > n || per(run) > self.max_unroll) {
             run /= 2;
         }
         run
@@ -97,38 +105,13 @@ impl Conv<'_> {
         run: i64,
         offset: i64,
     ) -> R<()> {
-        let r = if offset == 0 {
-            self.tid
-        } else {
-            let o = self.const_i32(offset);
-            self.bin_i32("arith.addi", self.tid, o)
-        };
-        let v = self.const_i32(run);
-        let first = self.bin_i32("arith.muli", r, v);
+        let first = self.run_start(run, offset);
         let idx0 = self.delinearize_value(first, shape);
-        let last = idx0.len() - 1;
-        let mut lanes = vec![idx0.clone()];
-        for j in 1..run {
-            let mut idx = idx0.clone();
-            let jv = self.const_i32(j);
-            idx[last] = self.bin_i32("arith.addi", idx0[last], jv);
-            lanes.push(idx);
-        }
+        let lanes = self.lanes(&idx0, run);
         let Some(&mask) = operands.get(2) else {
             return self.store_lanes(op, operands, &lanes);
         };
-        let mut all: Option<Value> = None;
-        for idx in &lanes {
-            let m = self.val(op, mask, idx)?;
-            all = Some(match all {
-                None => m,
-                Some(a) => {
-                    let i1 = self.ctx.integer_type(1);
-                    self.value("arith.andi", &[a, m], &[i1], &[])
-                }
-            });
-        }
-        let Some(all) = all else {
+        let Some(all) = self.all_inside(op, mask, &lanes)? else {
             return Ok(());
         };
         let (then_block, else_block, _) = self.if_op(all, &[]);
@@ -137,7 +120,7 @@ impl Conv<'_> {
         // under the same mask need none either.
         self.block = then_block;
         self.memo.push(HashMap::new());
-        let saved = self.assumed_mask.replace(mask);
+        let saved = self.assumed_mask.replace((mask, lanes.clone()));
         let straight = self.store_lanes(op, operands, &lanes);
         self.assumed_mask = saved;
         self.memo.pop();
@@ -162,11 +145,7 @@ impl Conv<'_> {
         if !self.owned.is_empty() {
             return 1;
         }
-        let mut run = (self.vector_bytes / 4).max(1);
-        while run > 1 && (n % run != 0 || run * self.threads > n) {
-            run /= 2;
-        }
-        run
+        self.fitting_run((self.vector_bytes / 4).max(1), n, n)
     }
 
     /// The thread's part of a block reduction of the 1-D tile `src` of `n`
@@ -230,19 +209,8 @@ impl Conv<'_> {
     /// load without a branch each (one block, which LLVM can merge into a
     /// vector load); otherwise each lane loads under its own mask.
     fn run_values(&mut self, user: Operation, src: Value, run: i64, offset: i64) -> R<Vec<Value>> {
-        let r = if offset == 0 {
-            self.tid
-        } else {
-            let o = self.const_i32(offset);
-            self.bin_i32("arith.addi", self.tid, o)
-        };
-        let v = self.const_i32(run);
-        let first = self.bin_i32("arith.muli", r, v);
-        let mut lanes = vec![vec![first]];
-        for j in 1..run {
-            let jv = self.const_i32(j);
-            lanes.push(vec![self.bin_i32("arith.addi", first, jv)]);
-        }
+        let first = self.run_start(run, offset);
+        let lanes = self.lanes(&[first], run);
         let mask = self
             .ctx
             .defining_op(src)
@@ -251,18 +219,7 @@ impl Conv<'_> {
         let Some(mask) = mask else {
             return lanes.iter().map(|idx| self.val(user, src, idx)).collect();
         };
-        let mut all: Option<Value> = None;
-        for idx in &lanes {
-            let m = self.val(user, mask, idx)?;
-            all = Some(match all {
-                None => m,
-                Some(a) => {
-                    let i1 = self.ctx.integer_type(1);
-                    self.value("arith.andi", &[a, m], &[i1], &[])
-                }
-            });
-        }
-        let Some(all) = all else {
+        let Some(all) = self.all_inside(user, mask, &lanes)? else {
             return Ok(Vec::new());
         };
         let t = element_of(self.ctx, self.ctx.value_type(src));
@@ -272,10 +229,12 @@ impl Conv<'_> {
         for (block, assume) in [(then_block, true), (else_block, false)] {
             self.block = block;
             self.memo.push(HashMap::new());
-            let saved = self.assumed_mask;
-            if assume {
-                self.assumed_mask = Some(mask);
-            }
+            let saved = self.assumed_mask.take();
+            self.assumed_mask = if assume {
+                Some((mask, lanes.clone()))
+            } else {
+                saved.clone()
+            };
             let vals: R<Vec<Value>> = lanes.iter().map(|idx| self.val(user, src, idx)).collect();
             self.assumed_mask = saved;
             self.memo.pop();
@@ -284,6 +243,53 @@ impl Conv<'_> {
         }
         self.block = outer;
         Ok(self.ctx.results(op).collect())
+    }
+
+    /// The first linear element of run `tid + offset` of `run` elements.
+    fn run_start(&mut self, run: i64, offset: i64) -> Value {
+        let r = if offset == 0 {
+            self.tid
+        } else {
+            let o = self.const_i32(offset);
+            self.bin_i32("arith.addi", self.tid, o)
+        };
+        let v = self.const_i32(run);
+        self.bin_i32("arith.muli", r, v)
+    }
+
+    /// The indices of a run's `run` lanes from its first one, `idx0`: the
+    /// next elements along the last dimension.
+    fn lanes(&mut self, idx0: &[Value], run: i64) -> Vec<Vec<Value>> {
+        let last = idx0.len() - 1;
+        let mut lanes = vec![idx0.to_vec()];
+        for j in 1..run {
+            let mut idx = idx0.to_vec();
+            let jv = self.const_i32(j);
+            idx[last] = self.bin_i32("arith.addi", idx0[last], jv);
+            lanes.push(idx);
+        }
+        lanes
+    }
+
+    /// Whether every lane is inside `mask` (an `i1`; `None` for no lanes).
+    fn all_inside(
+        &mut self,
+        user: Operation,
+        mask: Value,
+        lanes: &[Vec<Value>],
+    ) -> R<Option<Value>> {
+        let mut all: Option<Value> = None;
+        for idx in lanes {
+            let m = self.val(user, mask, idx)?;
+            all = Some(match all {
+                None => m,
+                Some(a) => {
+                    let i1 = self.ctx.integer_type(1);
+                    self.value("arith.andi", &[a, m], &[i1], &[])
+                }
+            });
+        }
+        Ok(all)
     }
 
     /// The lanes' pointers and values, then their stores: every load comes
