@@ -247,15 +247,7 @@ impl Conv<'_> {
                 c.memo.pop();
                 Ok(vec![r?])
             })?[0];
-            let valid = if inside {
-                let one = self.ctx.integer_attr(i1, 1);
-                self.value("arith.constant", &[], &[i1], &[("value", one)])
-            } else {
-                let o = self.const_i32(offset);
-                let l = self.bin_i32("arith.addi", self.tid, o);
-                let nv = self.const_i32(n);
-                self.cmp_slt(l, nv)
-            };
+            let valid = self.slot_valid(inside, offset, n);
             acc = Some(match acc {
                 None => (x, valid),
                 Some(a) => self.merge(def, a, (x, valid))?,
@@ -334,6 +326,20 @@ impl Conv<'_> {
         }
         let total = total.unwrap_or(acc);
         Ok(Elem::Val(total.0))
+    }
+
+    /// Whether this thread's slot `tid + offset` of `count` holds an
+    /// element: `true` when every thread's does (`inside`).
+    pub(super) fn slot_valid(&mut self, inside: bool, offset: i64, count: i64) -> Value {
+        let i1 = self.ctx.integer_type(1);
+        if inside {
+            let one = self.ctx.integer_attr(i1, 1);
+            return self.value("arith.constant", &[], &[i1], &[("value", one)]);
+        }
+        let o = self.const_i32(offset);
+        let l = self.bin_i32("arith.addi", self.tid, o);
+        let nv = self.const_i32(count);
+        self.cmp_slt(l, nv)
     }
 
     /// Two partials `(value, valid)` of a reduction combined: the

@@ -70,18 +70,8 @@ impl Conv<'_> {
         let n: i64 = shape.iter().product();
         let runs = n / run;
         let per = (runs + self.threads - 1) / self.threads;
-        if per * run > self.max_unroll {
-            return Err(err(
-                self.ctx,
-                op,
-                format!(
-                    "has a tile of {n} elements: {} per thread, more than max-unroll ({}) for {} threads",
-                    per * run,
-                    self.max_unroll,
-                    self.threads
-                ),
-            ));
-        }
+        // `fitting_run` chose a run whose runs fit in max-unroll.
+        debug_assert!(per * run <= self.max_unroll);
         for e in 0..per {
             let offset = e * self.threads;
             let inside = (e + 1) * self.threads <= runs;
@@ -161,19 +151,8 @@ impl Conv<'_> {
         let t = element_of(self.ctx, self.ctx.value_type(src));
         let runs = n / run;
         let per = (runs + self.threads - 1) / self.threads;
-        if per * run > self.max_unroll {
-            return Err(err(
-                self.ctx,
-                def,
-                format!(
-                    "has a tile of {n} elements: {} per thread, more than max-unroll ({}) for {} threads",
-                    per * run,
-                    self.max_unroll,
-                    self.threads
-                ),
-            ));
-        }
-        let i1 = self.ctx.integer_type(1);
+        // `fitting_run` chose a run whose runs fit in max-unroll.
+        debug_assert!(per * run <= self.max_unroll);
         let types = vec![t; run as usize];
         let mut acc = None;
         for e in 0..per {
@@ -185,15 +164,7 @@ impl Conv<'_> {
                 c.memo.pop();
                 r
             })?;
-            let valid = if inside {
-                let one = self.ctx.integer_attr(i1, 1);
-                self.value("arith.constant", &[], &[i1], &[("value", one)])
-            } else {
-                let o = self.const_i32(offset);
-                let l = self.bin_i32("arith.addi", self.tid, o);
-                let nv = self.const_i32(runs);
-                self.cmp_slt(l, nv)
-            };
+            let valid = self.slot_valid(inside, offset, runs);
             for x in xs {
                 acc = Some(match acc {
                     None => (x, valid),
