@@ -1,6 +1,8 @@
 //! The `vector` dialect (MLIR's `vector`): the part strata's GPU path
-//! uses, `vector.from_elements`, which gathers the scalars a thread writes
-//! with one vector access (`nvptx.store` of a `vector<4xf32>`).
+//! uses. `vector.from_elements` gathers the scalars a thread writes with
+//! one vector access (`nvptx.store` of a `vector<4xf32>`) or hands to
+//! `nvptx.mma_sync` as a fragment; `vector.extract` takes an element (or a
+//! sub-vector) back out, as of an `mma_sync` accumulator.
 
 use strata_ir::ods::constraints::AnyType;
 use strata_ir::parser::asm::{Delimiter, OpAsmParser};
@@ -104,6 +106,163 @@ fn verify_from_elements(ctx: &Context, op: Operation) -> Result<(), Diagnostic> 
             "failed to verify that shaped type 'dest' matches 'elements' element count and types",
         ))
     }
+}
+
+/// The element (or sub-vector) of `source` at a static position:
+/// `vector.extract %v[1] : f32 from vector<4xf32>`, `vector.extract
+/// %w[1] : vector<3xf16> from vector<2x3xf16>` (MLIR's form; positions
+/// given by SSA values are not supported).
+#[op("vector.extract",
+     traits(Pure),
+     parse = parse_extract,
+     print = print_extract,
+     verify = verify_extract)]
+pub struct ExtractOp {
+    source: Operand<AnyType>,
+    static_position: Attr<crate::kernel::I64Array>,
+    result: Result<AnyType>,
+}
+
+/// `%v[1, 2] attr-dict : T from vector<...>`.
+fn parse_extract(
+    p: &mut OpAsmParser<'_, '_>,
+    state: &mut OperationState,
+) -> Result<(), Diagnostic> {
+    use strata_ir::parser::asm::Punct;
+    let source = p.parse_operand()?;
+    p.parse_punct(Punct::LSquare)?;
+    let mut position: Vec<u64> = Vec::new();
+    if !p.parse_optional_punct(Punct::RSquare) {
+        loop {
+            let at = p.pos();
+            let Some(x) = p.parse_optional_integer()? else {
+                return Err(p.error_at(
+                    at,
+                    "expected an integer position (positions given by SSA values are not supported)",
+                ));
+            };
+            let Ok(x) = i64::try_from(x) else {
+                return Err(p.error_at(at, "position does not fit in i64"));
+            };
+            position.push(x as u64);
+            if p.parse_optional_punct(Punct::RSquare) {
+                break;
+            }
+            p.parse_punct(Punct::Comma)?;
+        }
+    }
+    state.attributes.extend(p.parse_optional_attr_dict()?);
+    p.parse_punct(Punct::Colon)?;
+    let result = p.parse_type()?;
+    p.parse_keyword("from")?;
+    let source_type = p.parse_type()?;
+    let v = p.resolve_operand(source, source_type)?;
+    state.operands.push(v);
+    state.result_types.push(result);
+    let ctx = p.ctx();
+    let element = ctx.integer_type(64);
+    let attr = ctx.intern_attr(strata_ir::AttrKind::DenseArray {
+        element,
+        values: position.into(),
+    });
+    state.attributes.push((ctx.ident("static_position"), attr));
+    Ok(())
+}
+
+fn print_extract(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
+    let ctx = p.ctx();
+    let source = ctx.operand(op, 0);
+    let position = ExtractOp(op).static_position(ctx).unwrap_or_default();
+    let result = ctx.value_type(ctx.result(op, 0));
+    let source_type = ctx.value_type(source);
+    p.write_char(' ');
+    p.print_operand(source);
+    let list: Vec<String> = position.iter().map(i64::to_string).collect();
+    p.write(&format!("[{}]", list.join(", ")));
+    p.print_optional_attr_dict(op, &["static_position"]);
+    p.write(" : ");
+    p.print_type(result);
+    p.write(" from ");
+    p.print_type(source_type);
+}
+
+/// The position indexes the leading dimensions of a fixed-length source
+/// vector (each in range, or -1 for poison), and the result is the rest:
+/// the element for a full position, else the vector of the trailing
+/// dimensions (MLIR's messages).
+fn verify_extract(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let source = ctx.value_type(ctx.operand(op, 0));
+    let result = ctx.value_type(ctx.result(op, 0));
+    let fail = |m: String| Err(Diagnostic::op_error(ctx, op, m));
+    let TypeKind::Vector {
+        shape,
+        element,
+        scalable,
+    } = ctx.type_kind(source)
+    else {
+        let text = type_to_string(ctx, source);
+        return fail(format!(
+            "operand #0 must be vector of any type values, but got '{text}'"
+        ));
+    };
+    let position = ExtractOp(op).static_position(ctx).unwrap_or_default();
+    let result_element = match ctx.type_kind(result) {
+        TypeKind::Vector { element, .. } => *element,
+        _ => result,
+    };
+    if result_element != *element {
+        return fail("failed to verify that operand and result have same element type".into());
+    }
+    if position.len() > shape.len() {
+        return fail("expected position attribute of rank no greater than vector rank".into());
+    }
+    for (i, (&x, &d)) in position.iter().zip(shape.iter()).enumerate() {
+        if x != -1 && !(0..d).contains(&x) {
+            return fail(format!(
+                "expected position attribute #{} to be a non-negative integer smaller than the corresponding vector dimension or poison (-1)",
+                i + 1
+            ));
+        }
+    }
+    let (rest, rest_scalable) = (&shape[position.len()..], &scalable[position.len()..]);
+    let matches = if rest.is_empty() {
+        result == *element
+    } else {
+        matches!(ctx.type_kind(result), TypeKind::Vector { shape: s, scalable: f, .. }
+            if s.as_slice() == rest && f.as_slice() == rest_scalable)
+    };
+    if matches {
+        return Ok(());
+    }
+    let inferred = if rest.is_empty() {
+        type_to_string(ctx, *element)
+    } else {
+        vector_text(ctx, rest, rest_scalable, *element)
+    };
+    fail(format!(
+        "inferred type(s) '{inferred}' are incompatible with return type(s) of operation '{}'",
+        type_to_string(ctx, result)
+    ))
+}
+
+/// `vector<2x[4]xf32>` for a shape, its scalable flags and element.
+fn vector_text(
+    ctx: &Context,
+    shape: &[i64],
+    scalable: &[bool],
+    element: strata_ir::Type,
+) -> String {
+    let mut s = String::from("vector<");
+    for (i, &d) in shape.iter().enumerate() {
+        if scalable.get(i).copied().unwrap_or(false) {
+            s.push_str(&format!("[{d}]x"));
+        } else {
+            s.push_str(&format!("{d}x"));
+        }
+    }
+    s.push_str(&type_to_string(ctx, element));
+    s.push('>');
+    s
 }
 
 /// Register the `vector` dialect's ops with `ctx`.

@@ -25,11 +25,15 @@
 //! 32-bit numbers, at the top of the kernel) is reduced by the block
 //! together: each thread folds its own elements, each warp folds its
 //! threads' by butterfly `shfl_sync`s, and after a `barrier` every thread
-//! folds the warps' results from shared memory. Otherwise every element is
-//! computed by the thread that stores it, and no thread reads what another
-//! wrote. (A reduction along one axis of a 2-D tile is still a loop in the
-//! thread that stores its element, and `dot` a loop over `K`; shuffles for
-//! those and `mma_sync` for `dot` are the next step.)
+//! folds the warps' results from shared memory.
+//!
+//! A `dot` is computed by the block (`elements::mma`): its operand tiles
+//! staged in shared memory, and for f16/bf16 with an f32 accumulator run on
+//! `mma_sync` by each warp, the accumulator held in the MMA layout across
+//! its loop and written through shared memory for the ops after it.
+//! Otherwise every element is computed by the thread that stores it. (A
+//! reduction along one axis of a 2-D tile is still a loop in the thread
+//! that stores its element; shuffles for it are the next step.)
 
 mod elements;
 

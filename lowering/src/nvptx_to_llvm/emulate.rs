@@ -11,20 +11,25 @@
 //! the host ones.
 //!
 //! A block runs in phases, as CPU implementations of OpenCL run work
-//! groups: the kernel's body is cut at each `nvptx.barrier` and
-//! `nvptx.shfl_sync`, and each phase is a loop over the block's threads.
-//! A value one phase defines and a later one uses is kept per thread in an
-//! array; a shuffle stores each thread's value and its source lane at the
-//! end of its phase, and the next phase reads the source's value;
-//! `shared_alloc` is one buffer of the block. This needs the barriers and
-//! shuffles at the top of the kernel's body, not inside `scf.if` or
-//! `scf.for` (an error otherwise); `mma_sync` is not emulated.
+//! groups: the kernel's body is cut at each `nvptx.barrier`,
+//! `nvptx.shfl_sync` and `nvptx.mma_sync`, and each phase is a loop over
+//! the block's threads. A value one phase defines and another uses is kept
+//! per thread in an array; a shuffle stores each thread's value and its
+//! source lane at the end of its phase, and the next phase reads the
+//! source's value; an `mma_sync` stores each thread's fragments, each warp's
+//! product is computed from them as PTX lays fragments out, and the next
+//! phase reads the thread's part; `shared_alloc` is one buffer of the
+//! block. An `scf.for` whose body synchronizes is run by the block (its
+//! bounds are uniform), its iteration arguments kept per thread; a
+//! synchronization inside `scf.if` is an error.
 
 use inkwell::context::Context as LlvmContext;
 use inkwell::module::Module;
 use inkwell::values::BasicMetadataValueEnum;
 use inkwell::IntPredicate;
 use strata_ir::{AttrKind, Context, Operation};
+
+mod phases;
 
 use super::{gpu_module, param_type, GpuError, Kernel, R};
 use crate::llvm::LlvmError;
@@ -147,18 +152,6 @@ fn emit_entry<'ctx>(
     Ok(())
 }
 
-/// One piece of a kernel's body between synchronizations: its ops, and the
-/// shuffle that ends it (its result is the next phase's).
-struct Phase {
-    ops: Vec<Operation>,
-    shuffle: Option<Operation>,
-}
-
-/// Whether `op` synchronizes the block's threads.
-fn syncs(ir: &Context, op: Operation) -> bool {
-    matches!(ir.op_name_str(op), "nvptx.barrier" | "nvptx.shfl_sync")
-}
-
 impl<'ctx> Kernel<'_, 'ctx> {
     /// Emits the body `entry` of a kernel emulated on the host: phase by
     /// phase, each a loop over the block's `threads` threads.
@@ -167,174 +160,10 @@ impl<'ctx> Kernel<'_, 'ctx> {
         let anchor = ir
             .block_parent_op(entry)
             .ok_or_else(|| LlvmError("a kernel body without its function".into()))?;
-        let mut phases = vec![Phase {
-            ops: Vec::new(),
-            shuffle: None,
-        }];
-        let mut shared = Vec::new();
-        for op in ir.block_ops(entry).collect::<Vec<_>>() {
-            let name = ir.op_name_str(op);
-            if name == "func.return" {
-                continue;
-            }
-            if name == "nvptx.shared_alloc" {
-                shared.push(op);
-                continue;
-            }
-            let nested = ir
-                .nested_ops(op, strata_ir::WalkOrder::PreOrder)
-                .into_iter()
-                .find(|&o| syncs(ir, o) || ir.op_name_str(o) == "nvptx.shared_alloc");
-            if let Some(n) = nested {
-                return Err(GpuError::at(
-                    ir,
-                    n,
-                    "cannot be emulated inside scf.if or scf.for (the host emulation synchronizes at the top of the kernel's body)",
-                ));
-            }
-            let last = phases.len() - 1;
-            match name {
-                "nvptx.barrier" => phases.push(Phase {
-                    ops: Vec::new(),
-                    shuffle: None,
-                }),
-                "nvptx.shfl_sync" => {
-                    phases[last].shuffle = Some(op);
-                    phases.push(Phase {
-                        ops: Vec::new(),
-                        shuffle: None,
-                    });
-                }
-                _ => phases[last].ops.push(op),
-            }
-        }
-        // Where each top-level value is defined (a shuffle's result: the
-        // phase after it), and which later phases use it.
-        let mut defined: std::collections::HashMap<strata_ir::Value, usize> =
-            std::collections::HashMap::new();
-        for (p, phase) in phases.iter().enumerate() {
-            for &op in &phase.ops {
-                for r in ir.results(op) {
-                    defined.insert(r, p);
-                }
-            }
-            if let Some(s) = phase.shuffle {
-                defined.insert(ir.result(s, 0), p + 1);
-            }
-        }
-        let mut live_in: Vec<Vec<strata_ir::Value>> = vec![Vec::new(); phases.len()];
-        for (q, phase) in phases.iter().enumerate() {
-            let mut uses = Vec::new();
-            for &op in phase.ops.iter().chain(phase.shuffle.iter()) {
-                uses.extend(ir.operands(op));
-                for o in ir.nested_ops(op, strata_ir::WalkOrder::PreOrder) {
-                    uses.extend(ir.operands(o));
-                }
-            }
-            for v in uses {
-                if defined.get(&v).is_some_and(|&p| p < q) && !live_in[q].contains(&v) {
-                    live_in[q].push(v);
-                }
-            }
-        }
-        // The block's memory: shared buffers, and an array per value that
-        // crosses phases (and two per shuffle: values, source lanes).
-        let i32t = self.llvm.i32_type();
-        let n = i32t.const_int(u64::from(threads), false);
-        for &op in &shared {
-            let elements = strata_dialects::nvptx::SharedAllocOp(op)
-                .elements(ir)
-                .unwrap_or(1)
-                .clamp(1, i64::from(u32::MAX)) as u32;
-            let element = self.pointee(op, ir.value_type(ir.result(op, 0)))?;
-            let buf = self.builder.build_array_alloca(
-                element,
-                i32t.const_int(u64::from(elements), false),
-                "shared",
-            )?;
-            self.values.insert(ir.result(op, 0), buf.into());
-        }
-        let mut arrays: std::collections::HashMap<
-            strata_ir::Value,
-            (
-                inkwell::values::PointerValue<'ctx>,
-                inkwell::types::BasicTypeEnum<'ctx>,
-            ),
-        > = std::collections::HashMap::new();
-        let crossing: Vec<strata_ir::Value> = live_in.iter().flatten().copied().collect();
-        for v in crossing {
-            if arrays.contains_key(&v) {
-                continue;
-            }
-            let ty = self.ty(ir.defining_op(v).unwrap_or(anchor), ir.value_type(v))?;
-            let a = self.builder.build_array_alloca(ty, n, "")?;
-            arrays.insert(v, (a, ty));
-        }
-        let mut shuffles: std::collections::HashMap<
-            Operation,
-            (
-                inkwell::values::PointerValue<'ctx>,
-                inkwell::values::PointerValue<'ctx>,
-                inkwell::types::BasicTypeEnum<'ctx>,
-            ),
-        > = std::collections::HashMap::new();
-        for phase in &phases {
-            if let Some(s) = phase.shuffle {
-                let ty = self.ty(s, ir.value_type(ir.result(s, 0)))?;
-                let vals = self.builder.build_array_alloca(ty, n, "")?;
-                let srcs = self.builder.build_array_alloca(i32t, n, "")?;
-                shuffles.insert(s, (vals, srcs, ty));
-            }
-        }
-        let mut after_shuffle: Option<Operation> = None;
-        for (q, phase) in phases.iter().enumerate() {
-            self.thread_loop(threads, |k, tid| {
-                let at = |k: &Kernel<'_, 'ctx>,
-                          base: inkwell::values::PointerValue<'ctx>,
-                          ty: inkwell::types::BasicTypeEnum<'ctx>,
-                          i: inkwell::values::IntValue<'ctx>| {
-                    // SAFETY: i < threads, the array's length.
-                    unsafe { k.builder.build_in_bounds_gep(ty, base, &[i], "") }
-                };
-                for v in &live_in[q] {
-                    let (a, ty) = arrays[v];
-                    let p = at(k, a, ty, tid)?;
-                    let x = k.builder.build_load(ty, p, "")?;
-                    k.values.insert(*v, x);
-                }
-                if let Some(s) = after_shuffle {
-                    let (vals, srcs, ty) = shuffles[&s];
-                    let sp = at(k, srcs, i32t.into(), tid)?;
-                    let src = k.builder.build_load(i32t, sp, "")?.into_int_value();
-                    let vp = at(k, vals, ty, src)?;
-                    let x = k.builder.build_load(ty, vp, "")?;
-                    k.values.insert(ir.result(s, 0), x);
-                }
-                for &op in &phase.ops {
-                    k.op(op)?;
-                }
-                // What later phases read of this one.
-                for (v, &(a, ty)) in &arrays {
-                    if defined.get(v) == Some(&q) {
-                        let x = k.value(anchor, *v)?;
-                        let p = at(k, a, ty, tid)?;
-                        k.builder.build_store(p, x)?;
-                    }
-                }
-                if let Some(s) = phase.shuffle {
-                    let (vals, srcs, ty) = shuffles[&s];
-                    let x = k.value(s, ir.operand(s, 0))?;
-                    let off = k.value(s, ir.operand(s, 1))?.into_int_value();
-                    let src = k.shuffle_source(s, tid, off)?;
-                    let vp = at(k, vals, ty, tid)?;
-                    k.builder.build_store(vp, x)?;
-                    let sp = at(k, srcs, i32t.into(), tid)?;
-                    k.builder.build_store(sp, src)?;
-                }
-                Ok(())
-            })?;
-            after_shuffle = phase.shuffle;
-        }
+        let mut cutter = phases::Cutter::new(ir);
+        let steps = cutter.cut(entry)?;
+        let mem = self.memory(anchor, &cutter, &steps, threads)?;
+        self.run_steps(&steps, &mem, threads)?;
         self.builder.build_return(None)?;
         Ok(())
     }
@@ -346,33 +175,46 @@ impl<'ctx> Kernel<'_, 'ctx> {
         threads: u32,
         mut body: impl FnMut(&mut Self, inkwell::values::IntValue<'ctx>) -> R<()>,
     ) -> R<()> {
+        self.range_loop(threads, |k, t| {
+            if let Some(regs) = k.emulated.as_mut() {
+                regs[0] = t;
+            }
+            body(k, t)
+        })
+    }
+
+    /// Emits `body` in a loop over `0..n` (an `i32` counter), at the
+    /// builder's position.
+    fn range_loop(
+        &mut self,
+        n: u32,
+        mut body: impl FnMut(&mut Self, inkwell::values::IntValue<'ctx>) -> R<()>,
+    ) -> R<()> {
         let i32t = self.llvm.i32_type();
         let pre = self
             .builder
             .get_insert_block()
             .ok_or_else(|| LlvmError("no insertion block".into()))?;
-        let header = self.llvm.append_basic_block(self.function, "phase");
-        let latch = self.llvm.append_basic_block(self.function, "next_thread");
-        let exit = self.llvm.append_basic_block(self.function, "phase_end");
+        let header = self.llvm.append_basic_block(self.function, "loop");
+        let exit = self.llvm.append_basic_block(self.function, "loop_end");
         self.builder.build_unconditional_branch(header)?;
         self.builder.position_at_end(header);
-        let tid = self.builder.build_phi(i32t, "tid")?;
-        tid.add_incoming(&[(&i32t.const_zero(), pre)]);
-        let t = tid.as_basic_value().into_int_value();
-        if let Some(regs) = self.emulated.as_mut() {
-            regs[0] = t;
-        }
+        let i = self.builder.build_phi(i32t, "i")?;
+        i.add_incoming(&[(&i32t.const_zero(), pre)]);
+        let t = i.as_basic_value().into_int_value();
         body(self, t)?;
-        self.builder.build_unconditional_branch(latch)?;
-        self.builder.position_at_end(latch);
+        let latch = self
+            .builder
+            .get_insert_block()
+            .ok_or_else(|| LlvmError("no insertion block".into()))?;
         let next = self
             .builder
             .build_int_add(t, i32t.const_int(1, false), "")?;
-        tid.add_incoming(&[(&next, latch)]);
+        i.add_incoming(&[(&next, latch)]);
         let more = self.builder.build_int_compare(
             IntPredicate::ULT,
             next,
-            i32t.const_int(u64::from(threads), false),
+            i32t.const_int(u64::from(n), false),
             "",
         )?;
         self.builder.build_conditional_branch(more, header, exit)?;

@@ -143,6 +143,7 @@ impl<'ctx> Kernel<'_, 'ctx> {
             "nvptx.store" => self.store(op),
             "nvptx.mma_sync" => self.mma(op),
             "vector.from_elements" => self.vector_of_elements(op),
+            "vector.extract" => self.extract(op),
             "arith.constant" => self.constant(op),
             "scf.for" => self.for_loop(op),
             "scf.if" => self.if_op(op),
@@ -421,6 +422,43 @@ impl<'ctx> Kernel<'_, 'ctx> {
             v = self.builder.build_insert_element(v, e, at, "")?;
         }
         self.define(op, v.into());
+        Ok(())
+    }
+
+    /// `vector.extract` of one element of a 1-D vector (a narrow float
+    /// widened to the register form scalars have).
+    fn extract(&mut self, op: Operation) -> R<()> {
+        let ir = self.ir;
+        let position = strata_dialects::vector::ExtractOp(op)
+            .static_position(ir)
+            .unwrap_or_default();
+        let source = ir.value_type(ir.operand(op, 0));
+        let one_d = matches!(ir.type_kind(source), strata_ir::TypeKind::Vector { shape, .. } if shape.len() == 1);
+        let [at] = position[..] else {
+            return Err(GpuError::at(
+                ir,
+                op,
+                "extracts a sub-vector (the GPU translation takes one element of a 1-D vector)",
+            ));
+        };
+        if !one_d || at < 0 {
+            return Err(GpuError::at(
+                ir,
+                op,
+                "extracts other than one element of a 1-D vector (not compiled for the GPU)",
+            ));
+        }
+        let v = self.value(op, ir.operand(op, 0))?.into_vector_value();
+        let i = self.llvm.i32_type().const_int(at as u64, false);
+        let mut x = self.builder.build_extract_element(v, i, "")?;
+        if let Some(n) = narrow_of(ir, ir.value_type(ir.result(op, 0))) {
+            // A bf16 vector holds `bfloat`s; widening reads its bits.
+            if x.get_type() == self.llvm.bf16_type().into() {
+                x = self.builder.build_bit_cast(x, self.llvm.i16_type(), "")?;
+            }
+            x = self.scalar_emitter().widen_loaded(x, n)?;
+        }
+        self.define(op, x);
         Ok(())
     }
 

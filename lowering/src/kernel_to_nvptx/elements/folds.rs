@@ -230,7 +230,7 @@ impl Conv<'_> {
         let i1 = self.ctx.integer_type(1);
         let i32t = self.ctx.integer_type(32);
         let mut acc: Option<(Value, Value)> = None;
-        let run = self.reduce_run(n);
+        let run = self.reduce_run(src, n);
         if run > 1 {
             acc = self.fold_runs(def, src, n, run)?;
         }

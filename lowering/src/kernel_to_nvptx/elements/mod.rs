@@ -3,9 +3,12 @@
 //! where it is needed (see the module docs).
 
 mod folds;
+mod mma;
 mod runs;
 
 use std::collections::HashMap;
+
+use mma::MmaLayout;
 
 use strata_dialects::kernel::types::{element_of, is_ptr, is_ptr_like, pointee, tile_shape};
 use strata_dialects::nvptx::types::{ptr_type, AddressSpace};
@@ -34,11 +37,20 @@ struct Conv<'c> {
     scalars: HashMap<Value, Elem>,
     /// Elements computed in the current element scope, innermost last.
     memo: Vec<HashMap<(Value, Vec<Value>), Elem>>,
-    /// Tiles held in registers (loop-carried): this thread's elements.
+    /// Tiles held in registers (loop-carried, or an `mma` accumulator):
+    /// this thread's elements.
     owned: HashMap<Value, Vec<Value>>,
-    /// The element being computed for a store or a carried tile: its slot
-    /// (which of the thread's elements) and its index.
-    slot: Option<(usize, Vec<Value>, Vec<i64>)>,
+    /// The owned tiles dealt out in an `mma` layout (the others cyclically).
+    mma: HashMap<Value, MmaLayout>,
+    /// The `dot`s whose results a loop carries in an `mma` layout.
+    mma_dots: HashMap<Operation, MmaLayout>,
+    /// Tiles the block has written to shared memory: the buffer and its
+    /// strides (elements); their elements are read from there.
+    shared: HashMap<Value, (Value, Vec<i64>)>,
+    /// Bytes of shared memory allocated so far.
+    shared_bytes: i64,
+    /// The element being computed for a store or a carried tile.
+    slot: Option<Slot>,
     /// Where ops are appended.
     block: Block,
     tid: Value,
@@ -53,6 +65,25 @@ struct Conv<'c> {
     /// any other index (a reduction's or a dot's loop reads its source
     /// there) the load keeps its branch.
     assumed_mask: Option<(Value, Vec<Vec<Value>>)>,
+}
+
+/// How a loop carries one of its values.
+enum Carry {
+    Scalar,
+    /// A tile of this shape, dealt out cyclically.
+    Tile(Vec<i64>),
+    /// A tile of this shape in an `mma` layout.
+    Mma(Vec<i64>, MmaLayout),
+}
+
+/// Which of the thread's elements of an owned tile is being computed: its
+/// number, its index in a tile of `shape`, and the layout (`None`: cyclic).
+#[derive(Clone, Debug)]
+struct Slot {
+    e: usize,
+    idx: Vec<Value>,
+    shape: Vec<i64>,
+    mma: Option<MmaLayout>,
 }
 
 /// The alignment in bytes that every buffer a kernel is launched on has,
@@ -127,6 +158,10 @@ pub(super) fn convert_kernel(
         scalars: HashMap::new(),
         memo: vec![HashMap::new()],
         owned: HashMap::new(),
+        mma: HashMap::new(),
+        mma_dots: HashMap::new(),
+        shared: HashMap::new(),
+        shared_bytes: 0,
         slot: None,
         block: body,
         tid: Value::Argument(body, 0),
@@ -166,6 +201,19 @@ impl Conv<'_> {
         results: &[Type],
         props: &[(&str, Attribute)],
     ) -> Operation {
+        let op = self.make_op(name, operands, results, props);
+        self.ctx.append_op(self.block, op);
+        op
+    }
+
+    /// Creates op `name` (in no block).
+    fn make_op(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        results: &[Type],
+        props: &[(&str, Attribute)],
+    ) -> Operation {
         let ident = self.ctx.ident(name);
         let mut st = OperationState::new(ident, self.loc);
         st.operands = operands.to_vec();
@@ -177,9 +225,7 @@ impl Conv<'_> {
         if let Some(spec) = self.ctx.registry().op_spec(name) {
             strata_ir::ods::fill_default_properties(self.ctx, spec, &mut st);
         }
-        let op = self.ctx.create_operation(st);
-        self.ctx.append_op(self.block, op);
-        op
+        self.ctx.create_operation(st)
     }
 
     fn value(
@@ -270,6 +316,7 @@ impl Conv<'_> {
             }
             "scf.yield" => Ok(()),
             "kernel.store" => self.store(op),
+            "kernel.dot" => self.dot_statement(op),
             "scf.for" => self.for_loop(op),
             "kernel.program_id" | "kernel.num_programs" => {
                 let reg = if name == "kernel.program_id" {
@@ -458,14 +505,19 @@ impl Conv<'_> {
         }
         let shape = tile_shape(self.ctx, self.ctx.value_type(ptrs));
         let n: i64 = shape.iter().product();
-        let run = self.run_length(ptrs, &shape);
+        let run = self.run_length(op, &shape);
         if run > 1 {
             return self.store_runs(op, &operands, &shape, run);
         }
         for (e, (offset, inside)) in self.slots(op, &shape)?.into_iter().enumerate() {
             self.guarded(inside, offset, n, &[], &mut |c| {
                 let idx = c.delinearize(offset, &shape);
-                c.slot = Some((e, idx.clone(), shape.clone()));
+                c.slot = Some(Slot {
+                    e,
+                    idx: idx.clone(),
+                    shape: shape.clone(),
+                    mma: None,
+                });
                 c.memo.push(HashMap::new());
                 let r = c.store_element(op, &operands, &idx);
                 c.memo.pop();
@@ -520,9 +572,10 @@ impl Conv<'_> {
         }
         if let Some(slots) = self.owned.get(&v) {
             let shape = tile_shape(self.ctx, self.ctx.value_type(v));
+            let layout = self.mma.get(&v).copied();
             return match &self.slot {
-                Some((e, sidx, sshape)) if sidx.as_slice() == idx && *sshape == shape => {
-                    Ok(Elem::Val(slots[*e]))
+                Some(s) if s.idx.as_slice() == idx && s.shape == shape && s.mma == layout => {
+                    Ok(Elem::Val(slots[s.e]))
                 }
                 _ => Err(err(
                     self.ctx,
@@ -536,6 +589,15 @@ impl Conv<'_> {
             if let Some(&e) = scope.get(&key) {
                 return Ok(e);
             }
+        }
+        if let Some((ptr, strides)) = self.shared.get(&v).cloned() {
+            let t = element_of(self.ctx, self.ctx.value_type(v));
+            let at = self.shared_index(idx, &strides);
+            let x = self.value("nvptx.load", &[ptr, at], &[t], &[]);
+            if let Some(scope) = self.memo.last_mut() {
+                scope.insert(key, Elem::Val(x));
+            }
+            return Ok(Elem::Val(x));
         }
         let Some(def) = self.ctx.defining_op(v) else {
             return Err(err(
@@ -725,7 +787,9 @@ impl Conv<'_> {
     }
 
     /// An `scf.for` of the kernel: scalars carried as they are, tiles as the
-    /// thread's elements of them.
+    /// thread's elements of them (an accumulator that a `dot` on
+    /// `mma_sync` yields, in its `mma` layout; it is written to shared
+    /// memory after the loop, for the ops that read it in other layouts).
     fn for_loop(&mut self, op: Operation) -> R<()> {
         let operands: Vec<Value> = self.ctx.operands(op).collect();
         let mut bounds = Vec::new();
@@ -734,17 +798,22 @@ impl Conv<'_> {
         }
         // The initial values: each scalar, and each tile's elements.
         let mut inits = Vec::new();
-        let mut layout: Vec<Option<Vec<i64>>> = Vec::new();
-        for &init in &operands[3..] {
+        let mut layout: Vec<Carry> = Vec::new();
+        for (k, &init) in operands[3..].iter().enumerate() {
             if !self.is_tile(init) {
                 inits.push(self.scalar_val(op, init)?);
-                layout.push(None);
+                layout.push(Carry::Scalar);
                 continue;
             }
             let shape = tile_shape(self.ctx, self.ctx.value_type(init));
+            if let Some(m) = self.carried_mma(op, k) {
+                inits.extend(self.mma_elements(op, init, m)?);
+                layout.push(Carry::Mma(shape, m));
+                continue;
+            }
             let elems = self.tile_elements(op, init, &shape)?;
             inits.extend(elems);
-            layout.push(Some(shape));
+            layout.push(Carry::Tile(shape));
         }
         let (lp, body, args) = self.loop_op([bounds[0], bounds[1], bounds[2]], &inits);
         let Some(&region) = self.ctx.op_regions(op).first() else {
@@ -757,20 +826,23 @@ impl Conv<'_> {
         self.scalars.insert(old_args[0], Elem::Val(args[0]));
         let mut at = 1;
         let mut results_at = Vec::new();
-        for (k, shape) in layout.iter().enumerate() {
+        for (k, carry) in layout.iter().enumerate() {
             let old = old_args[k + 1];
             results_at.push(at - 1);
-            match shape {
-                None => {
+            let n = self.carried_count(op, carry)?;
+            match carry {
+                Carry::Scalar => {
                     self.scalars.insert(old, Elem::Val(args[at]));
-                    at += 1;
                 }
-                Some(s) => {
-                    let n = self.slots(op, s)?.len();
+                Carry::Tile(_) => {
                     self.owned.insert(old, args[at..at + n].to_vec());
-                    at += n;
+                }
+                Carry::Mma(_, m) => {
+                    self.owned.insert(old, args[at..at + n].to_vec());
+                    self.mma.insert(old, *m);
                 }
             }
+            at += n;
         }
         let outer = self.block;
         self.block = body;
@@ -782,10 +854,11 @@ impl Conv<'_> {
             };
             let yielded: Vec<Value> = self.ctx.operands(term).collect();
             let mut out = Vec::new();
-            for (&y, shape) in yielded.iter().zip(&layout) {
-                match shape {
-                    None => out.push(self.scalar_val(term, y)?),
-                    Some(s) => out.extend(self.tile_elements(term, y, s)?),
+            for (&y, carry) in yielded.iter().zip(&layout) {
+                match carry {
+                    Carry::Scalar => out.push(self.scalar_val(term, y)?),
+                    Carry::Tile(s) => out.extend(self.tile_elements(term, y, s)?),
+                    Carry::Mma(_, m) => out.extend(self.mma_elements(term, y, *m)?),
                 }
             }
             Ok(out)
@@ -797,19 +870,32 @@ impl Conv<'_> {
         self.block = outer;
         let results: Vec<Value> = self.ctx.results(op).collect();
         let new_results: Vec<Value> = self.ctx.results(lp).collect();
-        for ((k, shape), &r) in layout.iter().enumerate().zip(&results) {
+        for ((k, carry), &r) in layout.iter().enumerate().zip(&results) {
             let at = results_at[k];
-            match shape {
-                None => {
+            let n = self.carried_count(op, carry)?;
+            match carry {
+                Carry::Scalar => {
                     self.scalars.insert(r, Elem::Val(new_results[at]));
                 }
-                Some(s) => {
-                    let n = self.slots(op, s)?.len();
+                Carry::Tile(_) => {
                     self.owned.insert(r, new_results[at..at + n].to_vec());
+                }
+                Carry::Mma(shape, m) => {
+                    let slots = new_results[at..at + n].to_vec();
+                    self.mma_to_shared(r, shape, &slots, *m)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// How many values carry `carry` through a loop.
+    fn carried_count(&self, op: Operation, carry: &Carry) -> R<usize> {
+        Ok(match carry {
+            Carry::Scalar => 1,
+            Carry::Tile(s) => self.slots(op, s)?.len(),
+            Carry::Mma(_, m) => m.slots() as usize,
+        })
     }
 
     /// This thread's elements of tile `v` of `shape` (zeros past its end).
@@ -820,7 +906,12 @@ impl Conv<'_> {
         for (e, (offset, inside)) in self.slots(op, shape)?.into_iter().enumerate() {
             let vals = self.guarded(inside, offset, n, &[t], &mut |c| {
                 let idx = c.delinearize(offset, shape);
-                c.slot = Some((e, idx.clone(), shape.to_vec()));
+                c.slot = Some(Slot {
+                    e,
+                    idx: idx.clone(),
+                    shape: shape.to_vec(),
+                    mma: None,
+                });
                 c.memo.push(HashMap::new());
                 let r = c.val(op, v, &idx);
                 c.memo.pop();

@@ -21,18 +21,19 @@ use strata_ir::{AttrKind, Context, Operation, TypeKind, Value};
 use super::{err, Conv, Elem, R};
 
 impl Conv<'_> {
-    /// The elements per run of a store through the pointer tile `ptrs` of
-    /// `shape`: `vector-bytes` worth of its elements, halved until the run
-    /// divides the last dimension and every thread has a whole run (1 when
-    /// the thread holds loop-carried tiles, whose elements are dealt out
+    /// The elements per run of tile store `op` of `shape`: `vector-bytes`
+    /// worth of its elements, halved until the run divides the last
+    /// dimension and every thread has a whole run (1 when the store reads
+    /// a tile the thread holds in registers, whose elements are dealt out
     /// one at a time).
-    pub(super) fn run_length(&self, ptrs: Value, shape: &[i64]) -> i64 {
+    pub(super) fn run_length(&self, op: Operation, shape: &[i64]) -> i64 {
         let Some(&last) = shape.last() else {
             return 1;
         };
-        if !self.owned.is_empty() {
+        if self.ctx.operands(op).any(|v| self.reads_owned(v)) {
             return 1;
         }
+        let ptrs = self.ctx.operand(op, 0);
         let ptr = element_of(self.ctx, self.ctx.value_type(ptrs));
         let bits = match pointee(self.ctx, ptr).map(|t| self.ctx.type_kind(t)) {
             Some(TypeKind::Float(k)) => i64::from(k.bit_width()),
@@ -50,7 +51,7 @@ impl Conv<'_> {
     /// `run` halved until it divides `last` (the elements a run may span),
     /// every thread has a whole run of the `n` elements, and a thread's
     /// runs fit in `max-unroll` elements.
-    fn fitting_run(&self, mut run: i64, last: i64, n: i64) -> i64 {
+    pub(super) fn fitting_run(&self, mut run: i64, last: i64, n: i64) -> i64 {
         let per = |run: i64| (n / run + self.threads - 1) / self.threads * run;
         while run > 1 && (last % run != 0 || run * self.threads > n || per(run) > self.max_unroll) {
             run /= 2;
@@ -129,10 +130,10 @@ impl Conv<'_> {
         Ok(())
     }
 
-    /// The elements per run of a block reduction of `n` 32-bit numbers:
-    /// as a store's (`run_length`), for the tile being reduced.
-    pub(super) fn reduce_run(&self, n: i64) -> i64 {
-        if !self.owned.is_empty() {
+    /// The elements per run of a block reduction of `src`, `n` 32-bit
+    /// numbers: as a store's (`run_length`), for the tile being reduced.
+    pub(super) fn reduce_run(&self, src: Value, n: i64) -> i64 {
+        if self.reads_owned(src) {
             return 1;
         }
         self.fitting_run((self.vector_bytes / 4).max(1), n, n)
@@ -175,13 +176,24 @@ impl Conv<'_> {
         Ok(acc)
     }
 
-    /// Run `tid + offset` of the 1-D tile `src`: its lanes' values. When
-    /// `src` is a masked load and every lane is inside its mask, the lanes
-    /// load without a branch each (one block, which LLVM can merge into a
-    /// vector load); otherwise each lane loads under its own mask.
+    /// Run `tid + offset` of the 1-D tile `src`: its lanes' values (see
+    /// `lane_values`).
     fn run_values(&mut self, user: Operation, src: Value, run: i64, offset: i64) -> R<Vec<Value>> {
         let first = self.run_start(run, offset);
         let lanes = self.lanes(&[first], run);
+        self.lane_values(user, src, &lanes)
+    }
+
+    /// The values of tile `src` at `lanes`. When `src` is a masked load and
+    /// every lane is inside its mask, the lanes load without a branch each
+    /// (one block, which LLVM can merge into a vector load); otherwise each
+    /// lane loads under its own mask.
+    pub(super) fn lane_values(
+        &mut self,
+        user: Operation,
+        src: Value,
+        lanes: &[Vec<Value>],
+    ) -> R<Vec<Value>> {
         let mask = self
             .ctx
             .defining_op(src)
@@ -190,7 +202,7 @@ impl Conv<'_> {
         let Some(mask) = mask else {
             return lanes.iter().map(|idx| self.val(user, src, idx)).collect();
         };
-        let Some(all) = self.all_inside(user, mask, &lanes)? else {
+        let Some(all) = self.all_inside(user, mask, lanes)? else {
             return Ok(Vec::new());
         };
         let t = element_of(self.ctx, self.ctx.value_type(src));
@@ -202,7 +214,7 @@ impl Conv<'_> {
             self.memo.push(HashMap::new());
             let saved = self.assumed_mask.take();
             self.assumed_mask = if assume {
-                Some((mask, lanes.clone()))
+                Some((mask, lanes.to_vec()))
             } else {
                 saved.clone()
             };
@@ -217,7 +229,7 @@ impl Conv<'_> {
     }
 
     /// The first linear element of run `tid + offset` of `run` elements.
-    fn run_start(&mut self, run: i64, offset: i64) -> Value {
+    pub(super) fn run_start(&mut self, run: i64, offset: i64) -> Value {
         let r = if offset == 0 {
             self.tid
         } else {
@@ -230,7 +242,7 @@ impl Conv<'_> {
 
     /// The indices of a run's `run` lanes from its first one, `idx0`: the
     /// next elements along the last dimension.
-    fn lanes(&mut self, idx0: &[Value], run: i64) -> Vec<Vec<Value>> {
+    pub(super) fn lanes(&mut self, idx0: &[Value], run: i64) -> Vec<Vec<Value>> {
         let last = idx0.len() - 1;
         let mut lanes = vec![idx0.to_vec()];
         for j in 1..run {
