@@ -111,3 +111,74 @@ fn what_the_translation_does_not_handle_is_a_located_error() {
         }
     }
 }
+
+/// A kernel that shares one value per thread through shared memory inside
+/// a loop; `body` is the loop's body around the store and the load.
+fn sharing(body: &str) -> String {
+    format!(
+        r#"module attributes {{nvptx.target = "sm_90"}} {{
+  func.func @share(%y: !nvptx.ptr<f32, global>) attributes {{nvptx.threads = 128 : i64}} {{
+    %buf = nvptx.shared_alloc {{elements = 128 : i64}} : !nvptx.ptr<f32, shared>
+    %tid = nvptx.thread_id x : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %c127 = arith.constant 127 : i32
+    %next = arith.addi %tid, %c1 : i32
+    %j = arith.andi %next, %c127 : i32
+    %x = arith.sitofp %tid : i32 to f32
+    %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (f32) : i32 {{
+{body}
+      scf.yield %sum : f32
+    }}
+    nvptx.store %s, %y[%tid] : f32, !nvptx.ptr<f32, global>
+    return
+  }}
+}}
+"#
+    )
+}
+
+/// The emulation runs each phase for every thread before the next, so it
+/// checks the barriers around shared memory first: a store and a load of
+/// one buffer need a barrier between them on every path, around loops
+/// too, and a barrier may not be under scf.if.
+#[test]
+fn the_emulation_rejects_shared_memory_races() {
+    let store = "      nvptx.store %acc, %buf[%tid] : f32, !nvptx.ptr<f32, shared>";
+    let load = "      %v = nvptx.load %buf[%j] : !nvptx.ptr<f32, shared> -> f32\n      %sum = arith.addf %acc, %v : f32";
+    let barrier = "      nvptx.barrier";
+    let cases = [
+        // Barriers before the store (the previous iteration's loads) and
+        // before the load: no race.
+        (format!("{barrier}\n{store}\n{barrier}\n{load}"), None),
+        // No barrier between the store and the load.
+        (
+            format!("{barrier}\n{store}\n{load}"),
+            Some("may read shared memory that another thread stored"),
+        ),
+        // The next iteration's store overwrites what this one's loads read.
+        (
+            format!("{store}\n{barrier}\n{load}"),
+            Some("may overwrite shared memory that another thread loaded"),
+        ),
+        // A barrier that only some threads reach.
+        (
+            format!(
+                "      %odd = arith.cmpi eq, %c1, %c1 : i32\n      scf.if %odd {{\n  {barrier}\n      }}\n{store}\n{barrier}\n{load}"
+            ),
+            Some("is a barrier inside scf.if"),
+        ),
+    ];
+    for (body, want) in cases {
+        let mut ctx = Context::new();
+        let module = parse(&mut ctx, &sharing(&body));
+        let got = strata_lowering::nvptx_to_llvm::emulation_bitcode(&ctx, module);
+        match (want, got) {
+            (None, Ok(_)) => {}
+            (None, Err(e)) => panic!("{body}\nrejected: {e}"),
+            (Some(w), Err(e)) => assert!(e.to_string().contains(w), "{body}\n{e}"),
+            (Some(w), Ok(_)) => panic!("{body}\naccepted, expected: {w}"),
+        }
+    }
+}

@@ -21,7 +21,9 @@
 //! phase reads the thread's part; `shared_alloc` is one buffer of the
 //! block. An `scf.for` whose body synchronizes is run by the block (its
 //! bounds are uniform), its iteration arguments kept per thread; a
-//! synchronization inside `scf.if` is an error.
+//! synchronization inside `scf.if` is an error. Since each phase runs to
+//! the end before the next, a missing barrier would go unseen: the kernel's
+//! shared-memory accesses are checked for barriers first (`races`).
 
 use inkwell::context::Context as LlvmContext;
 use inkwell::module::Module;
@@ -30,6 +32,7 @@ use inkwell::IntPredicate;
 use strata_ir::{AttrKind, Context, Operation};
 
 mod phases;
+mod races;
 
 use super::{gpu_module, param_type, GpuError, Kernel, R};
 use crate::llvm::LlvmError;
@@ -160,6 +163,7 @@ impl<'ctx> Kernel<'_, 'ctx> {
         let anchor = ir
             .block_parent_op(entry)
             .ok_or_else(|| LlvmError("a kernel body without its function".into()))?;
+        races::check_barriers(ir, entry)?;
         let mut cutter = phases::Cutter::new(ir);
         let steps = cutter.cut(entry)?;
         let mem = self.memory(anchor, &cutter, &steps, threads)?;

@@ -303,3 +303,71 @@ module {
     return
   }
 }
+
+// -----
+
+// The loop also stores its running accumulator: it stays in the cyclic
+// layout of the store (the staged f16 tiles are read per element), no mma.
+// CHECK-LABEL: func.func @partial_sums(
+// CHECK:         nvptx.shared_alloc {elements = 1280 : i64} : !nvptx.ptr<f16, shared>
+// CHECK-NOT:     nvptx.mma_sync
+// CHECK:         return
+module {
+  kernel.func @partial_sums(%a: !kernel.ptr<f16>, %b: !kernel.ptr<f16>, %c: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %bk = arith.constant 32 : i32
+    %kk = arith.constant 64 : i32
+    %nn = arith.constant 32 : i32
+    %zero = arith.constant 0.0 : f32
+    %rm = range 0, 32 : tensor<32xi32>
+    %rn = range 0, 32 : tensor<32xi32>
+    %rk = range 0, 32 : tensor<32xi32>
+    // A's offsets: row i, column j (of the K step): i * K + j.
+    %ai = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %aib = broadcast %ai : tensor<32x1xi32> -> tensor<32x32xi32>
+    %aj = expand_dims %rk axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %ajb = broadcast %aj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sk = splat %kk : i32 -> tensor<32x32xi32>
+    %ar = arith.muli %aib, %sk : tensor<32x32xi32>
+    %ao = arith.addi %ar, %ajb : tensor<32x32xi32>
+    // B's offsets: row i (of the K step), column j: i * N + j.
+    %bi = expand_dims %rk axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %bib = broadcast %bi : tensor<32x1xi32> -> tensor<32x32xi32>
+    %bj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %bjb = broadcast %bj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sn = splat %nn : i32 -> tensor<32x32xi32>
+    %br = arith.muli %bib, %sn : tensor<32x32xi32>
+    %bo = arith.addi %br, %bjb : tensor<32x32xi32>
+    %acc0 = splat %zero : f32 -> tensor<32x32xf32>
+    %acc = scf.for %k0 = %c0 to %kk step %bk iter_args(%x = %acc0) -> (tensor<32x32xf32>) : i32 {
+      %sa = kernel.splat %k0 : i32 -> tensor<32x32xi32>
+      %aok = arith.addi %ao, %sa : tensor<32x32xi32>
+      %pa = kernel.splat %a : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pak = kernel.addptr %pa, %aok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %ta = kernel.load %pak : tensor<32x32x!kernel.ptr<f16>>
+      %kn = arith.muli %k0, %nn : i32
+      %sb = kernel.splat %kn : i32 -> tensor<32x32xi32>
+      %bok = arith.addi %bo, %sb : tensor<32x32xi32>
+      %pb = kernel.splat %b : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pbk = kernel.addptr %pb, %bok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %tb = kernel.load %pbk : tensor<32x32x!kernel.ptr<f16>>
+      %pcs = kernel.splat %c : !kernel.ptr<f32> -> tensor<32x32x!kernel.ptr<f32>>
+      %pcl = kernel.addptr %pcs, %bo : tensor<32x32x!kernel.ptr<f32>>, tensor<32x32xi32>
+      kernel.store %pcl, %x : tensor<32x32x!kernel.ptr<f32>>
+      %d = kernel.dot %ta, %tb, %x : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+      scf.yield %d : tensor<32x32xf32>
+    }
+    // C's offsets: i * N + j.
+    %ci = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %cib = broadcast %ci : tensor<32x1xi32> -> tensor<32x32xi32>
+    %cj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %cjb = broadcast %cj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %scn = splat %nn : i32 -> tensor<32x32xi32>
+    %cr = arith.muli %cib, %scn : tensor<32x32xi32>
+    %co = arith.addi %cr, %cjb : tensor<32x32xi32>
+    %pc = splat %c : !kernel.ptr<f32> -> tensor<32x32x!kernel.ptr<f32>>
+    %pco = addptr %pc, %co : tensor<32x32x!kernel.ptr<f32>>, tensor<32x32xi32>
+    store %pco, %acc : tensor<32x32x!kernel.ptr<f32>>
+    return
+  }
+}

@@ -296,6 +296,8 @@ impl Conv<'_> {
             &[shared_i],
             &[("elements", count)],
         );
+        // Both buffers count against the block's shared memory.
+        self.shared_bytes += 2 * warps * 4;
         let lane = self.value("nvptx.lane_id", &[], &[i32t], &[]);
         let c32 = self.const_i32(32);
         let warp = self.bin_i32("arith.divui", self.tid, c32);

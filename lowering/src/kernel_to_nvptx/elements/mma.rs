@@ -171,7 +171,7 @@ impl Conv<'_> {
             && fits(b)
             && !self.reads_owned(a)
             && !self.reads_owned(b)
-            && self.shared_bytes + bytes <= SHARED_LIMIT
+            && self.shared_bytes + self.reserved_bytes + bytes <= SHARED_LIMIT
     }
 
     /// The `mma` layout for `dot` when it runs on `mma_sync`: f16 or bf16
@@ -227,8 +227,13 @@ impl Conv<'_> {
             return None;
         }
         // The accumulator written to shared memory once, after the product.
-        let out = Self::shared_layout(&sc, 4).1 * 4;
-        self.stageable(dot, out).then_some(layout)
+        self.stageable(dot, Self::accumulator_bytes(&sc))
+            .then_some(layout)
+    }
+
+    /// The shared bytes an f32 accumulator of `shape` takes.
+    pub(super) fn accumulator_bytes(shape: &[i64]) -> i64 {
+        Self::shared_layout(shape, 4).1 * 4
     }
 
     /// The `mma` layout of loop `op`'s `k`-th iteration argument when the
@@ -244,19 +249,47 @@ impl Conv<'_> {
         let term = ctx.block_ops(body).last()?;
         let y = ctx.operands(term).nth(k)?;
         let dot = ctx.defining_op(y)?;
+        // The argument only accumulates the dot, and the dot only goes to
+        // the next iteration: nothing else reads them in another layout.
+        let only_use = |v: Value, user: Operation| {
+            let uses: Vec<_> = ctx.uses(v).collect();
+            uses.len() == 1 && uses[0].op == user
+        };
         if ctx.op_name_str(dot) != "kernel.dot"
             || ctx.op_parent_block(dot) != Some(body)
             || ctx.operand(dot, 2) != arg
+            || !only_use(arg, dot)
+            || !only_use(y, term)
         {
             return None;
         }
-        // The operands may not read the loop's own carried values.
-        let args: Vec<Value> = ctx.block_args(body).skip(1).collect();
+        // The operands may not read the loop's carried tiles, nor the
+        // results of loops inside it (held in registers too).
+        let tiles: Vec<Value> = ctx
+            .block_args(body)
+            .skip(1)
+            .filter(|&v| self.is_tile(v))
+            .collect();
+        let carried = |x: Value| {
+            tiles.contains(&x)
+                || ctx
+                    .defining_op(x)
+                    .is_some_and(|d| ctx.op_name_str(d) == "scf.for")
+        };
         let (a, b) = (ctx.operand(dot, 0), ctx.operand(dot, 1));
-        if self.reads(a, &|x| args.contains(&x)) || self.reads(b, &|x| args.contains(&x)) {
+        if self.reads(a, &carried) || self.reads(b, &carried) {
             return None;
         }
+        // The initial value is computed at the layout's elements.
+        let init = ctx.operand(op, 3 + k);
         let layout = self.mma_layout(dot)?;
+        if self.reads_owned(init) && self.mma.get(&init) != Some(&layout) {
+            return None;
+        }
+        // Its buffers are allocated when the body is converted.
+        self.reserved_bytes += self.staged_bytes(a)
+            + self.staged_bytes(b)
+            + Self::accumulator_bytes(&tile_shape(ctx, ctx.value_type(arg)));
         self.mma_dots.insert(dot, layout);
         Some(layout)
     }
@@ -266,8 +299,20 @@ impl Conv<'_> {
     /// module docs); otherwise (and for its elements when staged without
     /// `mma`) computed per element where they are needed.
     pub(super) fn dot_statement(&mut self, op: Operation) -> R<()> {
+        let (a, b, c) = (
+            self.ctx.operand(op, 0),
+            self.ctx.operand(op, 1),
+            self.ctx.operand(op, 2),
+        );
         let carried = self.mma_dots.get(&op).copied();
-        let c = self.ctx.operand(op, 2);
+        if carried.is_some() {
+            // Its staging buffers are allocated now.
+            self.reserved_bytes -= self.staged_bytes(a) + self.staged_bytes(b);
+            if self.reads_owned(a) || self.reads_owned(b) {
+                // Computed per element, at the accumulator's layout.
+                return Ok(());
+            }
+        }
         let layout = carried.or_else(|| {
             let acc_ok = !self.reads_owned(c);
             self.mma_layout(op).filter(|_| acc_ok)
@@ -279,7 +324,7 @@ impl Conv<'_> {
             // No warp may still read the buffers (the previous iteration).
             self.barrier();
         }
-        for v in [self.ctx.operand(op, 0), self.ctx.operand(op, 1)] {
+        for v in [a, b] {
             self.stage(op, v)?;
         }
         self.barrier();

@@ -47,8 +47,10 @@ struct Conv<'c> {
     /// Tiles the block has written to shared memory: the buffer and its
     /// strides (elements); their elements are read from there.
     shared: HashMap<Value, (Value, Vec<i64>)>,
-    /// Bytes of shared memory allocated so far.
+    /// Bytes of shared memory allocated so far, and promised to the
+    /// buffers of `mma_dots` not allocated yet.
     shared_bytes: i64,
+    reserved_bytes: i64,
     /// The element being computed for a store or a carried tile.
     slot: Option<Slot>,
     /// Where ops are appended.
@@ -162,6 +164,7 @@ pub(super) fn convert_kernel(
         mma_dots: HashMap::new(),
         shared: HashMap::new(),
         shared_bytes: 0,
+        reserved_bytes: 0,
         slot: None,
         block: body,
         tid: Value::Argument(body, 0),
@@ -848,6 +851,10 @@ impl Conv<'_> {
         self.block = body;
         self.memo.push(HashMap::new());
         self.nested += 1;
+        // Tiles staged in the body are read from shared memory only there
+        // (one defined before the loop is not staged if it runs no
+        // iteration).
+        let staged = self.shared.clone();
         let r = self.ops(old_body).and_then(|()| {
             let Some(term) = self.ctx.block_ops(old_body).last() else {
                 return Err(err(self.ctx, op, "has no terminator"));
@@ -865,6 +872,7 @@ impl Conv<'_> {
         });
         self.memo.pop();
         self.nested -= 1;
+        self.shared = staged;
         let out = r?;
         self.op("scf.yield", &out, &[], &[]);
         self.block = outer;
@@ -882,6 +890,7 @@ impl Conv<'_> {
                 }
                 Carry::Mma(shape, m) => {
                     let slots = new_results[at..at + n].to_vec();
+                    self.reserved_bytes -= Self::accumulator_bytes(shape);
                     self.mma_to_shared(r, shape, &slots, *m)?;
                 }
             }
