@@ -121,8 +121,9 @@ unsafe fn c_string(s: *const c_char) -> Option<String> {
     (!s.is_null()).then(|| unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned())
 }
 
-fn dtype_code(d: DType) -> i32 {
-    match d {
+/// The C ABI's code of `d` (`None` for the narrow dtypes, which it lacks).
+fn dtype_code(d: DType) -> Option<i32> {
+    Some(match d {
         DType::F32 => 0,
         DType::F64 => 1,
         DType::F16 => 2,
@@ -136,11 +137,14 @@ fn dtype_code(d: DType) -> i32 {
         DType::U16 => 10,
         DType::U32 => 11,
         DType::U64 => 12,
-    }
+        _ => return None,
+    })
 }
 
 fn dtype_of_code(code: i32) -> Option<DType> {
-    DType::ALL.into_iter().find(|&d| dtype_code(d) == code)
+    DType::ALL
+        .into_iter()
+        .find(|&d| dtype_code(d) == Some(code))
 }
 
 /// The message the library wrote into `err`.
@@ -161,8 +165,10 @@ fn tensor_type(dtype: DType, dims: &[i64]) -> Result<TensorType, String> {
             dims.len()
         ));
     }
+    let code =
+        dtype_code(dtype).ok_or_else(|| format!("dtype {dtype} has no code in the C ABI"))?;
     let mut t = TensorType {
-        dtype: dtype_code(dtype),
+        dtype: code,
         rank: dims.len() as i32,
         dims: [0; MAX_RANK],
     };

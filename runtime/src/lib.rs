@@ -13,6 +13,7 @@ pub mod custom_c;
 pub mod datum;
 pub mod interp;
 pub mod kernels;
+mod narrow;
 pub mod npy;
 pub mod plan;
 pub mod tensor;

@@ -1,5 +1,6 @@
 //! The host tensor: a shape and a contiguous row-major buffer of one dtype.
 
+use crate::narrow;
 use std::fmt;
 
 use half::{bf16, f16};
@@ -35,11 +36,31 @@ pub enum DType {
     U32,
     /// Unsigned 64-bit integer (`ui64`).
     U64,
+    /// 8-bit float, 4 exponent and 3 mantissa bits, no infinities
+    /// (`f8E4M3FN`); this and the following narrow dtypes are stored one
+    /// element per byte.
+    F8E4M3FN,
+    /// `f8E4M3FNUZ`: no infinities, no negative zero.
+    F8E4M3FNUZ,
+    /// `f8E5M2`: 5 exponent and 2 mantissa bits, IEEE-like.
+    F8E5M2,
+    /// `f8E5M2FNUZ`: no infinities, no negative zero.
+    F8E5M2FNUZ,
+    /// 4-bit float, 2 exponent and 1 mantissa bit, finite only (`f4E2M1FN`).
+    F4E2M1,
+    /// Signed 4-bit integer (`i4`).
+    I4,
+    /// Unsigned 4-bit integer (`ui4`).
+    U4,
+    /// Signed 2-bit integer (`i2`).
+    I2,
+    /// Unsigned 2-bit integer (`ui2`).
+    U2,
 }
 
 impl DType {
     /// Every dtype, in declaration order.
-    pub const ALL: [DType; 13] = [
+    pub const ALL: [DType; 22] = [
         DType::F16,
         DType::BF16,
         DType::F32,
@@ -53,6 +74,15 @@ impl DType {
         DType::U16,
         DType::U32,
         DType::U64,
+        DType::F8E4M3FN,
+        DType::F8E4M3FNUZ,
+        DType::F8E5M2,
+        DType::F8E5M2FNUZ,
+        DType::F4E2M1,
+        DType::I4,
+        DType::U4,
+        DType::I2,
+        DType::U2,
     ];
 
     /// The MLIR spelling of the element type (`"f32"`, `"i1"`, ...).
@@ -71,12 +101,37 @@ impl DType {
             DType::U16 => "ui16",
             DType::U32 => "ui32",
             DType::U64 => "ui64",
+            DType::F8E4M3FN => "f8E4M3FN",
+            DType::F8E4M3FNUZ => "f8E4M3FNUZ",
+            DType::F8E5M2 => "f8E5M2",
+            DType::F8E5M2FNUZ => "f8E5M2FNUZ",
+            DType::F4E2M1 => "f4E2M1FN",
+            DType::I4 => "i4",
+            DType::U4 => "ui4",
+            DType::I2 => "i2",
+            DType::U2 => "ui2",
         }
     }
 
-    /// True for the four floating-point dtypes.
+    /// True for the floating-point dtypes.
     pub fn is_float(&self) -> bool {
-        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64) || self.is_narrow_float()
+    }
+
+    /// True for the 8- and 4-bit float dtypes.
+    pub fn is_narrow_float(&self) -> bool {
+        matches!(
+            self,
+            DType::F8E4M3FN | DType::F8E4M3FNUZ | DType::F8E5M2 | DType::F8E5M2FNUZ | DType::F4E2M1
+        )
+    }
+
+    /// True for the dtypes stored one element per byte below 8 bits of
+    /// value or as 8-bit float bit patterns (`f8*`, `f4E2M1FN`, `i4`,
+    /// `ui4`, `i2`, `ui2`): the interpreter converts them and moves them,
+    /// and computes on them only through other dtypes.
+    pub fn is_narrow(&self) -> bool {
+        self.is_narrow_float() || matches!(self, DType::I4 | DType::U4 | DType::I2 | DType::U2)
     }
 
     /// True for the integer dtypes, signed and unsigned (not `i1`).
@@ -86,18 +141,26 @@ impl DType {
 
     /// True for `i8`, `i16`, `i32` and `i64`.
     pub fn is_signed_int(&self) -> bool {
-        matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64)
+        matches!(
+            self,
+            DType::I8 | DType::I16 | DType::I32 | DType::I64 | DType::I4 | DType::I2
+        )
     }
 
     /// True for `ui8`, `ui16`, `ui32` and `ui64`.
     pub fn is_unsigned(&self) -> bool {
-        matches!(self, DType::U8 | DType::U16 | DType::U32 | DType::U64)
+        matches!(
+            self,
+            DType::U8 | DType::U16 | DType::U32 | DType::U64 | DType::U4 | DType::U2
+        )
     }
 
     /// The bit width of an integer dtype (1 for `i1`), `None` for floats.
     pub fn int_width(&self) -> Option<u32> {
         match self {
             DType::I1 => Some(1),
+            DType::I2 | DType::U2 => Some(2),
+            DType::I4 | DType::U4 => Some(4),
             DType::I8 | DType::U8 => Some(8),
             DType::I16 | DType::U16 => Some(16),
             DType::I32 | DType::U32 => Some(32),
@@ -120,6 +183,15 @@ impl DType {
     pub fn byte_size(&self) -> usize {
         match self {
             DType::I1 | DType::I8 | DType::U8 => 1,
+            DType::F8E4M3FN
+            | DType::F8E4M3FNUZ
+            | DType::F8E5M2
+            | DType::F8E5M2FNUZ
+            | DType::F4E2M1
+            | DType::I4
+            | DType::U4
+            | DType::I2
+            | DType::U2 => 1,
             DType::F16 | DType::BF16 | DType::I16 | DType::U16 => 2,
             DType::F32 | DType::I32 | DType::U32 => 4,
             DType::F64 | DType::I64 | DType::U64 => 8,
@@ -162,6 +234,8 @@ pub enum TensorData {
     U32(Vec<u32>),
     /// `ui64` elements.
     U64(Vec<u64>),
+    /// Elements of a narrow dtype ([`DType::is_narrow`]), one per byte.
+    Narrow(DType, Vec<u8>),
 }
 
 /// Applies `$body` to the vector inside any variant and wraps the resulting
@@ -182,6 +256,7 @@ macro_rules! map_data {
             TensorData::U16($v) => TensorData::U16($body),
             TensorData::U32($v) => TensorData::U32($body),
             TensorData::U64($v) => TensorData::U64($body),
+            TensorData::Narrow(d, $v) => TensorData::Narrow(*d, $body),
         }
     };
 }
@@ -220,6 +295,7 @@ impl TensorData {
             TensorData::U16(v) => bytes!(v),
             TensorData::U32(v) => bytes!(v),
             TensorData::U64(v) => bytes!(v),
+            TensorData::Narrow(_, v) => bytes!(v),
         }
     }
 
@@ -251,6 +327,7 @@ impl TensorData {
             TensorData::U16(v) => bytes!(v),
             TensorData::U32(v) => bytes!(v),
             TensorData::U64(v) => bytes!(v),
+            TensorData::Narrow(_, v) => bytes!(v),
         }
     }
 
@@ -270,6 +347,7 @@ impl TensorData {
             TensorData::U16(_) => DType::U16,
             TensorData::U32(_) => DType::U32,
             TensorData::U64(_) => DType::U64,
+            TensorData::Narrow(d, _) => *d,
         }
     }
 
@@ -289,6 +367,7 @@ impl TensorData {
             TensorData::U16(v) => v.len(),
             TensorData::U32(v) => v.len(),
             TensorData::U64(v) => v.len(),
+            TensorData::Narrow(_, v) => v.len(),
         }
     }
 
@@ -318,6 +397,7 @@ impl TensorData {
             DType::U16 => TensorData::U16(vec![0; n]),
             DType::U32 => TensorData::U32(vec![0; n]),
             DType::U64 => TensorData::U64(vec![0; n]),
+            d => TensorData::Narrow(d, vec![narrow::encode(d, 0.0); n]),
         }
     }
 
@@ -338,7 +418,19 @@ impl TensorData {
             DType::U16 => TensorData::U16(values.iter().map(|&v| v as u16).collect()),
             DType::U32 => TensorData::U32(values.iter().map(|&v| v as u32).collect()),
             DType::U64 => TensorData::U64(values.iter().map(|&v| v as u64).collect()),
+            d => TensorData::Narrow(d, values.iter().map(|&v| narrow::encode(d, v)).collect()),
         }
+    }
+
+    /// [`TensorData::from_f64_slice`], but values out of a narrow float
+    /// dtype's range (and ±Inf) become its largest finite value of their
+    /// sign (ONNX's saturating cast).
+    pub fn from_f64_slice_saturating(dtype: DType, values: &[f64]) -> TensorData {
+        if !dtype.is_narrow_float() {
+            return TensorData::from_f64_slice(dtype, values);
+        }
+        let bytes = values.iter().map(|&v| narrow::encode_saturating(dtype, v));
+        TensorData::Narrow(dtype, bytes.collect())
     }
 
     /// Converts `values` to `dtype`: integers wrap (two's complement
@@ -362,6 +454,10 @@ impl TensorData {
             DType::U16 => TensorData::U16(values.iter().map(|&v| v as u16).collect()),
             DType::U32 => TensorData::U32(values.iter().map(|&v| v as u32).collect()),
             DType::U64 => TensorData::U64(values.iter().map(|&v| v as u64).collect()),
+            d => TensorData::Narrow(
+                d,
+                values.iter().map(|&v| narrow::encode_int(d, v)).collect(),
+            ),
         }
     }
 
@@ -381,6 +477,7 @@ impl TensorData {
             TensorData::U16(v) => v.iter().map(|&x| x as f64).collect(),
             TensorData::U32(v) => v.iter().map(|&x| x as f64).collect(),
             TensorData::U64(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::Narrow(d, v) => v.iter().map(|&x| narrow::decode(*d, x)).collect(),
         }
     }
 
@@ -403,6 +500,7 @@ impl TensorData {
             TensorData::U16(v) => v.iter().map(|&x| x as i64).collect(),
             TensorData::U32(v) => v.iter().map(|&x| x as i64).collect(),
             TensorData::U64(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::Narrow(d, v) => v.iter().map(|&x| narrow::decode_int(*d, x)).collect(),
         }
     }
 
@@ -499,6 +597,15 @@ impl TensorData {
             TensorData::U16(_) => join!(U16),
             TensorData::U32(_) => join!(U32),
             TensorData::U64(_) => join!(U64),
+            TensorData::Narrow(d, _) => {
+                let mut out = Vec::new();
+                for part in parts {
+                    if let TensorData::Narrow(_, v) = part {
+                        out.extend_from_slice(v);
+                    }
+                }
+                TensorData::Narrow(*d, out)
+            }
         }
     }
 }
@@ -752,6 +859,9 @@ impl Tensor {
             DType::U16 => TensorData::U16(decode!(u16, 2, |x| x)),
             DType::U32 => TensorData::U32(decode!(u32, 4, |x| x)),
             DType::U64 => TensorData::U64(decode!(u64, 8, |x| x)),
+            // Integers sign- or zero-extended from their width, floats
+            // masked to theirs.
+            d => TensorData::Narrow(d, bytes.iter().map(|&b| narrow::normalize(d, b)).collect()),
         };
         Ok(Tensor::from_parts(shape.to_vec(), data))
     }
@@ -774,7 +884,7 @@ impl Tensor {
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
             TensorData::I1(v) => out.extend(v.iter().map(|&b| b as u8)),
             TensorData::I8(v) => out.extend(v.iter().map(|&b| b as u8)),
-            TensorData::U8(v) => out.extend_from_slice(v),
+            TensorData::U8(v) | TensorData::Narrow(_, v) => out.extend_from_slice(v),
             TensorData::I16(v) => v
                 .iter()
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
@@ -818,10 +928,34 @@ mod tests {
         assert_eq!(
             names,
             [
-                "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "ui8", "ui16",
-                "ui32", "ui64"
+                "f16",
+                "bf16",
+                "f32",
+                "f64",
+                "i1",
+                "i8",
+                "i16",
+                "i32",
+                "i64",
+                "ui8",
+                "ui16",
+                "ui32",
+                "ui64",
+                "f8E4M3FN",
+                "f8E4M3FNUZ",
+                "f8E5M2",
+                "f8E5M2FNUZ",
+                "f4E2M1FN",
+                "i4",
+                "ui4",
+                "i2",
+                "ui2"
             ]
         );
+        assert!(DType::F8E5M2.is_float() && DType::F8E5M2.is_narrow());
+        assert!(DType::I4.is_signed_int() && DType::U2.is_unsigned());
+        assert_eq!(DType::I4.int_range(), Some((-8, 7)));
+        assert_eq!(DType::F4E2M1.byte_size(), 1);
         assert!(DType::BF16.is_float() && !DType::I1.is_float() && !DType::I1.is_int());
         assert_eq!(DType::F16.byte_size(), 2);
         assert_eq!(DType::I1.byte_size(), 1);

@@ -22,6 +22,15 @@ pub fn element_type(ctx: &mut Context, data_type: i32) -> Option<Type> {
         DataType::Uint16 => ctx.unsigned_integer_type(16),
         DataType::Uint32 => ctx.unsigned_integer_type(32),
         DataType::Uint64 => ctx.unsigned_integer_type(64),
+        DataType::Float8e4m3fn => ctx.float_type(FloatKind::F8E4M3FN),
+        DataType::Float8e4m3fnuz => ctx.float_type(FloatKind::F8E4M3FNUZ),
+        DataType::Float8e5m2 => ctx.float_type(FloatKind::F8E5M2),
+        DataType::Float8e5m2fnuz => ctx.float_type(FloatKind::F8E5M2FNUZ),
+        DataType::Float4e2m1 => ctx.float_type(FloatKind::F4E2M1FN),
+        DataType::Int4 => ctx.integer_type(4),
+        DataType::Uint4 => ctx.unsigned_integer_type(4),
+        DataType::Int2 => ctx.integer_type(2),
+        DataType::Uint2 => ctx.unsigned_integer_type(2),
         _ => return None,
     })
 }
@@ -81,7 +90,30 @@ pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, Conv
         .try_fold(1usize, |acc, &d| acc.checked_mul(d as usize))
         .ok_or_else(|| format!("tensor '{}' is too large", t.name()))?;
     let size = byte_size(dt);
-    let raw: Vec<u8> = if !t.raw_data().is_empty() {
+    // 4- and 2-bit elements are packed, the first in the low bits, in raw
+    // data and in int32_data (a byte per entry): one byte each in strata.
+    let per_byte = match dt {
+        DataType::Int4 | DataType::Uint4 | DataType::Float4e2m1 => 2,
+        DataType::Int2 | DataType::Uint2 => 4,
+        _ => 1,
+    };
+    let raw: Vec<u8> = if per_byte > 1 {
+        let packed: Vec<u8> = if t.raw_data().is_empty() {
+            t.int32_data.iter().map(|&v| v as u8).collect()
+        } else {
+            t.raw_data().to_vec()
+        };
+        let bits = 8 / per_byte;
+        let mask = (1u8 << bits) - 1;
+        let mut out: Vec<u8> = packed
+            .iter()
+            .flat_map(|&b| (0..per_byte).map(move |i| (b >> (i * bits)) & mask))
+            .collect();
+        if out.len() >= count && out.len() < count + per_byte {
+            out.truncate(count);
+        }
+        out
+    } else if !t.raw_data().is_empty() {
         if dt == DataType::Bool {
             t.raw_data().iter().map(|&b| u8::from(b != 0)).collect()
         } else {
@@ -118,6 +150,11 @@ pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, Conv
                 .flat_map(|&v| v.to_le_bytes())
                 .collect(),
             DataType::Bool => t.int32_data.iter().map(|&v| u8::from(v != 0)).collect(),
+            // int32_data holds the 8-bit floats' bit patterns, one per entry.
+            DataType::Float8e4m3fn
+            | DataType::Float8e4m3fnuz
+            | DataType::Float8e5m2
+            | DataType::Float8e5m2fnuz => t.int32_data.iter().map(|&v| v as u8).collect(),
             _ => Vec::new(),
         }
     };

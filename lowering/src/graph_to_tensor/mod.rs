@@ -232,6 +232,12 @@ fn static_type(ctx: &mut Context, v: Value) -> Result<Type, String> {
             "has a dynamic shape ('{text}'): convert-graph-to-tensor needs static shapes"
         ));
     }
+    if strata_dialects::graph::is_narrow_element(ctx, element) {
+        let e = strata_ir::printer::type_to_string(ctx, element);
+        return Err(format!(
+            "has element type '{e}', which does not lower (eager mode converts 8- and 4-bit floats and 4- and 2-bit integers; the kernels do not)"
+        ));
+    }
     let ok = match ctx.type_kind(element) {
         TypeKind::Float(_) | TypeKind::Index => true,
         TypeKind::Integer { signedness, .. } => {

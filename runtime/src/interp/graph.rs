@@ -189,7 +189,13 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     (g::HardSigmoidOp::NAME, eval_hard_sigmoid),
     (g::ClipOp::NAME, eval_clip),
     (g::CastOp::NAME, |e| {
-        Ok(vec![k::cast(e.arg(0)?, e.result_dtype(0)?).map_err(kerr)?])
+        let saturate = g::CastOp(e.op).saturate(e.ctx);
+        Ok(vec![k::cast_saturating(
+            e.arg(0)?,
+            e.result_dtype(0)?,
+            saturate,
+        )
+        .map_err(kerr)?])
     }),
     (g::WhereOp::NAME, |e| {
         Ok(vec![

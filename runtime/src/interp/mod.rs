@@ -100,12 +100,21 @@ pub fn dtype_of(ctx: &Context, elem: Type) -> Option<DType> {
             FloatKind::BF16 => Some(DType::BF16),
             FloatKind::F32 => Some(DType::F32),
             FloatKind::F64 => Some(DType::F64),
+            FloatKind::F8E4M3FN => Some(DType::F8E4M3FN),
+            FloatKind::F8E4M3FNUZ => Some(DType::F8E4M3FNUZ),
+            FloatKind::F8E5M2 => Some(DType::F8E5M2),
+            FloatKind::F8E5M2FNUZ => Some(DType::F8E5M2FNUZ),
+            FloatKind::F4E2M1FN => Some(DType::F4E2M1),
             _ => None,
         },
         TypeKind::Integer { width, signedness } => {
             let unsigned = *signedness == Signedness::Unsigned;
             match (width, unsigned) {
                 (1, _) => Some(DType::I1),
+                (2, false) => Some(DType::I2),
+                (2, true) => Some(DType::U2),
+                (4, false) => Some(DType::I4),
+                (4, true) => Some(DType::U4),
                 (8, false) => Some(DType::I8),
                 (16, false) => Some(DType::I16),
                 (32, false) => Some(DType::I32),
@@ -181,7 +190,10 @@ pub fn attr_tensor(ctx: &Context, attr: Attribute) -> Result<Tensor, String> {
                 DType::F32 => f64::from(f32::from_bits(*bits as u32)),
                 DType::F16 => f64::from(half::f16::from_bits(*bits as u16)),
                 DType::BF16 => f64::from(half::bf16::from_bits(*bits as u16)),
-                _ => return Err("unsupported float type".into()),
+                d => match crate::narrow::float_kind(d) {
+                    Some(kind) => strata_ir::float::to_f64(kind, *bits),
+                    None => return Err("unsupported float type".into()),
+                },
             };
             Ok(Tensor::scalar_f64(dtype, v))
         }

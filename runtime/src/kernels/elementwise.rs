@@ -549,11 +549,21 @@ pub fn clip(x: &Tensor, min: Option<f64>, max: Option<f64>) -> KResult<Tensor> {
 /// integer to integer wraps; to float rounds to nearest (`i64` to
 /// `f16`/`bf16` goes through `f64`, so rounds twice).
 pub fn cast(x: &Tensor, to: DType) -> KResult<Tensor> {
+    cast_saturating(x, to, false)
+}
+
+/// [`cast`], except that with `saturate`, values out of the range of a
+/// narrow float `to` (`f8*`, `f4E2M1FN`) and ±Inf become its largest finite
+/// value of their sign instead of NaN or Inf (ONNX's `Cast` to float8 with
+/// `saturate`, its default).
+pub fn cast_saturating(x: &Tensor, to: DType, saturate: bool) -> KResult<Tensor> {
     if x.dtype() == to {
         return Ok(x.clone());
     }
     // ui64 values of 2^63 and more must not read as negative.
-    let data = if x.dtype().is_float() || (x.dtype() == DType::U64 && to.is_float()) {
+    let data = if saturate && to.is_narrow_float() {
+        TensorData::from_f64_slice_saturating(to, &x.to_f64_vec())
+    } else if x.dtype().is_float() || (x.dtype() == DType::U64 && to.is_float()) {
         TensorData::from_f64_slice(to, &x.to_f64_vec())
     } else {
         TensorData::from_i64_slice(to, &x.to_i64_vec())

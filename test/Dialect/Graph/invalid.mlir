@@ -159,7 +159,7 @@ func.func @conv_int(%x: tensor<1x3x32x32xi8>, %w: tensor<8x3x3x3xi8>) {
 // -----
 
 func.func @constant_vector() {
-  // expected-error @+1 {{'graph.constant' op result #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer or index values, but got 'vector<2xi64>'}}
+  // expected-error @+1 {{'graph.constant' op result #0 must be tensor of a graph element type or of 8-bit float, 4-bit float, 4-bit or 2-bit integer values, but got 'vector<2xi64>'}}
   %0 = graph.constant dense<1> : vector<2xi64>
   return
 }
@@ -1333,4 +1333,14 @@ func.func @unique_axis(%x: tensor<3x4xf32>) {
   // expected-error @+1 {{'graph.unique' op axis 2 is out of range for rank 2}}
   %0:4 = graph.unique %x {axis = 2 : i64} : (tensor<3x4xf32>) -> (tensor<3x?xf32>, tensor<?xi64>, tensor<4xi64>, tensor<?xi64>)
   return
+}
+
+// -----
+
+// The 8-bit floats are storage-only: graph.cast and graph.constant take them,
+// the computing ops do not.
+func.func @f8_arith(%x: tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN> {
+  // expected-error @+1 {{'graph.add' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit, 8-bit, 16-bit, 32-bit or 64-bit integer or index values, but got 'tensor<2xf8E4M3FN>'}}
+  %0 = graph.add %x, %x : (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN>
+  return %0 : tensor<2xf8E4M3FN>
 }

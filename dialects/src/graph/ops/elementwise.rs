@@ -5,7 +5,7 @@
 use strata_ir::ods::constraints::StrAttr;
 use strata_ir::op;
 
-use super::{AnyIntTensor, AnyTensor, BoolAttr, BoolTensor, F64Attr, FloatTensor};
+use super::{AnyIntTensor, AnyTensor, BoolAttr, BoolTensor, CastTensor, F64Attr, FloatTensor};
 use crate::graph::fold::fold_graph;
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
 use crate::graph::scalar::FloatScalarFn;
@@ -447,7 +447,10 @@ pub struct ClipOp {
 /// Elementwise conversion to the result's element type.
 ///
 /// Floats convert to integers by truncation toward zero; to `i1`, any
-/// nonzero value is true.
+/// nonzero value is true. To an 8- or 4-bit float, values round to nearest
+/// even; with `saturate` (the default, as ONNX's `Cast`) values out of its
+/// range and ±Inf become its largest finite value of their sign, without
+/// it they become NaN (or Inf where the type has it).
 #[op("graph.cast",
      traits(Pure, ResultsBroadcastableShape),
      format = "$input attr-dict `:` functional-type(operands, results)",
@@ -455,8 +458,10 @@ pub struct ClipOp {
              verify = verify_shapes,
      interfaces(ShapeFunction(infer::infer_cast)))]
 pub struct CastOp {
-    input: Operand<AnyTensor>,
-    output: Result<AnyTensor>,
+    input: Operand<CastTensor>,
+    #[default = "true"]
+    saturate: Attr<BoolAttr>,
+    output: Result<CastTensor>,
 }
 
 /// Elementwise choice: `condition ? x : y`, with broadcasting of all three.

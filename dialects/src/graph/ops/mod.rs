@@ -69,6 +69,32 @@ type_constraint!(
     }
 );
 type_constraint!(
+    /// What `graph.cast` converts from and to: an [`AnyTensor`], or a tensor
+    /// of the storage-only narrow types (ONNX's 8- and 4-bit floats
+    /// `f8E4M3FN`, `f8E4M3FNUZ`, `f8E5M2`, `f8E5M2FNUZ`, `f4E2M1FN`, and
+    /// 4- and 2-bit integers), which the graph ops move and convert but do
+    /// not compute with.
+    CastTensor, "tensor of a graph element type or of 8-bit float, 4-bit float, 4-bit or 2-bit integer values", |ctx, ty| {
+        strata_ir::ods::constraints::is_tensor_of(ctx, ty, |ctx, e| {
+            is_graph_element(ctx, e) || is_narrow_element(ctx, e)
+        })
+    }
+);
+
+/// Whether `ty` is one of the narrow storage types [`CastTensor`] adds.
+pub fn is_narrow_element(ctx: &strata_ir::Context, ty: strata_ir::Type) -> bool {
+    use strata_ir::float::FloatKind as F;
+    match ctx.type_kind(ty) {
+        TypeKind::Float(k) => matches!(
+            k,
+            F::F8E4M3FN | F::F8E4M3FNUZ | F::F8E5M2 | F::F8E5M2FNUZ | F::F4E2M1FN
+        ),
+        TypeKind::Integer { width: 2 | 4, .. } => true,
+        _ => false,
+    }
+}
+
+type_constraint!(
     /// A value of the graph: an [`AnyTensor`], a `!graph.seq` or a
     /// `!graph.opt` (what control flow carries).
     AnyValue, "tensor, sequence or optional", |ctx, ty| {

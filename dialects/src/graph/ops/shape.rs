@@ -7,7 +7,7 @@ use strata_ir::ods::constraints::{I64Attr, StrAttr};
 use strata_ir::op;
 use strata_ir::{Context, OperationState, Type};
 
-use super::{AnyTensor, BoolAttr, ElementsAttr, I64ArrayAttr, IntTensor};
+use super::{AnyTensor, BoolAttr, CastTensor, ElementsAttr, I64ArrayAttr, IntTensor};
 use crate::graph::fold::{fold_constant, fold_graph, reshape_patterns, transpose_patterns};
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
 
@@ -24,7 +24,9 @@ use crate::graph::infer::{self, verify_shapes, ShapeFunction};
      interfaces(ShapeFunction(infer::infer_constant)))]
 pub struct ConstantOp {
     value: Attr<ElementsAttr>,
-    output: Result<AnyTensor>,
+    // Constants may hold the storage-only narrow types too (an ONNX
+    // initializer of f8E4M3FN, a folded cast).
+    output: Result<CastTensor>,
 }
 
 fn infer_constant(ctx: &mut Context, state: &OperationState) -> Result<Vec<Type>, String> {

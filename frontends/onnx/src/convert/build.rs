@@ -262,6 +262,29 @@ impl Importer<'_> {
         Ok(self.op("graph.cast", vec![x], vec![], 1, Some(elem), loc)?[0])
     }
 
+    /// `x` cast to `elem`, saturating an 8- or 4-bit float result or not
+    /// (`graph.cast`'s `saturate`).
+    pub(super) fn cast_saturating(
+        &mut self,
+        x: Value,
+        elem: Type,
+        saturate: bool,
+        loc: Location,
+    ) -> Res<Value> {
+        if saturate || self.elem(x) == Some(elem) {
+            return self.cast_to(x, elem, loc);
+        }
+        let no = self.ctx.bool_attr(false);
+        Ok(self.op(
+            "graph.cast",
+            vec![x],
+            vec![("saturate", no)],
+            1,
+            Some(elem),
+            loc,
+        )?[0])
+    }
+
     /// A one-element tensor (shape `[]` or `[1]`) as a 0-D `i64`.
     pub(super) fn scalar_i64(&mut self, v: Value, loc: Location) -> Res<Value> {
         let i64t = self.ctx.integer_type(64);

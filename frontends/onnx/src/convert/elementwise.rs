@@ -156,7 +156,14 @@ fn cast(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Ve
         let like = im.req(node, 1)?;
         im.elem(like).ok_or("operand is not a tensor")?
     };
-    im.op("graph.cast", vec![x], vec![], 1, Some(elem), loc)
+    // `saturate` (opset 19) matters for 8- and 4-bit float results only.
+    let saturate = a.int("saturate").unwrap_or(1) != 0;
+    let attrs = if saturate {
+        vec![]
+    } else {
+        vec![("saturate", im.ctx.bool_attr(false))]
+    };
+    im.op("graph.cast", vec![x], attrs, 1, Some(elem), loc)
 }
 
 fn select(im: &mut Importer, node: &NodeProto, _a: &Attrs, loc: Location) -> Res<Vec<Value>> {

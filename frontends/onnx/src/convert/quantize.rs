@@ -42,8 +42,10 @@ fn dequantize_linear(
     let scale = im.cast_to(scale, work, loc)?;
     let mut v = im.cast_to(x, work, loc)?;
     if let Some(zp) = im.input(node, 2)? {
-        let zp = im.quant_param(zp, x, q, loc)?;
+        // Cast first: the zero point may be of a storage-only type (i4,
+        // f8E4M3FN) that the reshaping ops do not take.
         let zp = im.cast_to(zp, work, loc)?;
+        let zp = im.quant_param(zp, x, q, loc)?;
         v = im.bin("graph.sub", v, zp, loc)?;
     }
     let y = im.bin("graph.mul", v, scale, loc)?;
@@ -80,6 +82,9 @@ fn quantize_linear(
             })?,
         (None, None) => im.ctx.unsigned_integer_type(8),
     };
+    if matches!(im.ctx.type_kind(out), TypeKind::Float(_)) {
+        return quantize_to_float(im, node, a, x, out, loc);
+    }
     let (lo, hi) = im.int_bounds(out)?;
     let work = if hi > f64::from(u16::MAX) {
         im.ctx.float_type(FloatKind::F64)
@@ -94,12 +99,44 @@ fn quantize_linear(
     let scaled = im.bin("graph.div", xw, scale, loc)?;
     let mut v = im.un("graph.round", scaled, loc)?;
     if let Some(zp) = zp {
-        let zp = im.quant_param(zp, x, q, loc)?;
+        // Cast first: the zero point may be of a storage-only type (i4,
+        // f8E4M3FN) that the reshaping ops do not take.
         let zp = im.cast_to(zp, work, loc)?;
+        let zp = im.quant_param(zp, x, q, loc)?;
         v = im.bin("graph.add", v, zp, loc)?;
     }
     let v = im.saturate(v, lo, hi, loc)?;
     one(im.cast_to(v, out, loc))
+}
+
+/// `QuantizeLinear` to an 8- or 4-bit float: `x / scale + zero_point` in
+/// f32, rounded to nearest even by the cast, saturated (the `saturate`
+/// attribute, default 1) or not, as the reference.
+fn quantize_to_float(
+    im: &mut Importer,
+    node: &NodeProto,
+    a: &Attrs,
+    x: Value,
+    out: Type,
+    loc: Location,
+) -> Res<Vec<Value>> {
+    let elem = im.elem(x).ok_or("operand is not a tensor")?;
+    let work = im.work_float(elem);
+    let q = im.quant_layout(a, x)?;
+    let scale = im.req(node, 1)?;
+    let scale = im.quant_param(scale, x, q, loc)?;
+    let scale = im.cast_to(scale, work, loc)?;
+    let xw = im.cast_to(x, work, loc)?;
+    let mut v = im.bin("graph.div", xw, scale, loc)?;
+    if let Some(zp) = im.input(node, 2)? {
+        // Cast first: the zero point may be of a storage-only type (i4,
+        // f8E4M3FN) that the reshaping ops do not take.
+        let zp = im.cast_to(zp, work, loc)?;
+        let zp = im.quant_param(zp, x, q, loc)?;
+        v = im.bin("graph.add", v, zp, loc)?;
+    }
+    let saturate = a.int("saturate").unwrap_or(1) != 0;
+    one(im.cast_saturating(v, out, saturate, loc))
 }
 
 fn dynamic_quantize_linear(
@@ -247,7 +284,7 @@ impl Importer<'_> {
     /// The smallest and largest value of a quantized integer type.
     fn int_bounds(&self, elem: Type) -> Res<(f64, f64)> {
         match self.ctx.type_kind(elem) {
-            TypeKind::Integer { width, signedness } if matches!(width, 8 | 16 | 32) => {
+            TypeKind::Integer { width, signedness } if matches!(width, 2 | 4 | 8 | 16 | 32) => {
                 let w = *width as i32;
                 Ok(if *signedness == strata_ir::types::Signedness::Unsigned {
                     (0.0, 2f64.powi(w) - 1.0)
@@ -256,7 +293,7 @@ impl Importer<'_> {
                 })
             }
             _ => Err(ConvertError::unsupported(format!(
-                "to {} is not supported (8-, 16- and 32-bit integers)",
+                "to {} is not supported (2-, 4-, 8-, 16- and 32-bit integers, 8- and 4-bit floats)",
                 strata_ir::printer::type_to_string(self.ctx, elem)
             ))),
         }

@@ -1,0 +1,146 @@
+//! The narrow dtypes (ONNX's 8- and 4-bit floats and 4- and 2-bit
+//! integers), one element per byte: a float's bit pattern in the byte's
+//! low bits, an integer's value (sign-extended for the signed ones).
+//! Conversions round to nearest even, as `APFloat` and ONNX's reference do.
+
+use strata_ir::float::{self, FloatKind};
+
+use crate::tensor::DType;
+
+/// The IR float kind of a narrow float dtype.
+pub(crate) fn float_kind(d: DType) -> Option<FloatKind> {
+    Some(match d {
+        DType::F8E4M3FN => FloatKind::F8E4M3FN,
+        DType::F8E4M3FNUZ => FloatKind::F8E4M3FNUZ,
+        DType::F8E5M2 => FloatKind::F8E5M2,
+        DType::F8E5M2FNUZ => FloatKind::F8E5M2FNUZ,
+        DType::F4E2M1 => FloatKind::F4E2M1FN,
+        _ => return None,
+    })
+}
+
+/// The largest finite value of a narrow float dtype.
+fn max_finite(d: DType) -> f64 {
+    match d {
+        DType::F8E4M3FN => 448.0,
+        DType::F8E4M3FNUZ => 240.0,
+        DType::F8E5M2 | DType::F8E5M2FNUZ => 57344.0,
+        DType::F4E2M1 => 6.0,
+        _ => f64::MAX,
+    }
+}
+
+/// The value of element `b` of narrow dtype `d`.
+pub(crate) fn decode(d: DType, b: u8) -> f64 {
+    match float_kind(d) {
+        Some(kind) => float::to_f64(kind, u128::from(b)),
+        None if d.is_signed_int() => f64::from(b as i8),
+        None => f64::from(b),
+    }
+}
+
+/// The integer value of element `b` of narrow dtype `d` (floats truncate
+/// toward zero; NaN is 0).
+pub(crate) fn decode_int(d: DType, b: u8) -> i64 {
+    match float_kind(d) {
+        Some(_) => decode(d, b) as i64,
+        None if d.is_signed_int() => i64::from(b as i8),
+        None => i64::from(b),
+    }
+}
+
+/// `v` as narrow dtype `d`: floats round to nearest even (out of range:
+/// Inf where the type has it, else NaN; `f4E2M1` saturates), integers
+/// truncate toward zero and wrap into their width (NaN is 0), as ONNX's
+/// reference casts to `INT4`, `UINT2`, ...
+pub(crate) fn encode(d: DType, v: f64) -> u8 {
+    match float_kind(d) {
+        Some(kind) => float::from_f64(kind, v) as u8,
+        // `as` truncates toward zero, NaN to 0.
+        None => encode_int(d, v as i64),
+    }
+}
+
+/// `v` as narrow float dtype `d`, saturating: out-of-range values and
+/// ±Inf become the largest finite value of their sign (ONNX's `Cast` with
+/// `saturate`, its default); NaN stays NaN. Integers as [`encode`].
+pub(crate) fn encode_saturating(d: DType, v: f64) -> u8 {
+    if float_kind(d).is_some() && !v.is_nan() {
+        let max = max_finite(d);
+        return encode(d, v.clamp(-max, max));
+    }
+    encode(d, v)
+}
+
+/// Integer `v` as narrow dtype `d`: integers keep their low bits (two's
+/// complement wrapping), floats round to nearest.
+pub(crate) fn encode_int(d: DType, v: i64) -> u8 {
+    if float_kind(d).is_some() {
+        return encode(d, v as f64);
+    }
+    let w = d.int_width().unwrap_or(8);
+    let low = v & ((1i64 << w) - 1);
+    let x = if d.is_signed_int() && low >> (w - 1) != 0 {
+        low - (1i64 << w)
+    } else {
+        low
+    };
+    store_int(d, x)
+}
+
+/// Byte `b` of dtype `d` as stored: an integer's low bits sign- or
+/// zero-extended, a 4-bit float's low bits.
+pub(crate) fn normalize(d: DType, b: u8) -> u8 {
+    match d {
+        DType::F4E2M1 => b & 0x0F,
+        d if float_kind(d).is_some() => b,
+        d => encode_int(d, i64::from(b)),
+    }
+}
+
+/// The byte of an in-range integer of dtype `d`.
+fn store_int(d: DType, x: i64) -> u8 {
+    if d.is_signed_int() {
+        (x as i8) as u8
+    } else {
+        x as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_round_and_saturate_as_onnx() {
+        // E4M3FN: 448 is the largest; beyond it NaN, or 448 saturating.
+        assert_eq!(
+            decode(DType::F8E4M3FN, encode(DType::F8E4M3FN, 448.0)),
+            448.0
+        );
+        assert!(decode(DType::F8E4M3FN, encode(DType::F8E4M3FN, 1e6)).is_nan());
+        let s = encode_saturating(DType::F8E4M3FN, -1e6);
+        assert_eq!(decode(DType::F8E4M3FN, s), -448.0);
+        // E5M2 has Inf.
+        assert_eq!(
+            decode(DType::F8E5M2, encode(DType::F8E5M2, 1e6)),
+            f64::INFINITY
+        );
+        let s = encode_saturating(DType::F8E5M2, f64::INFINITY);
+        assert_eq!(decode(DType::F8E5M2, s), 57344.0);
+        // Ties to even: 2.5 and 3.5 in f4E2M1 (2, 3, 4 are neighbours).
+        assert_eq!(decode(DType::F4E2M1, encode(DType::F4E2M1, 2.5)), 2.0);
+        assert_eq!(decode(DType::F4E2M1, encode(DType::F4E2M1, 3.5)), 4.0);
+        assert_eq!(decode(DType::F4E2M1, encode(DType::F4E2M1, 100.0)), 6.0);
+    }
+
+    #[test]
+    fn integers_wrap_into_their_width() {
+        assert_eq!(decode_int(DType::I4, encode(DType::I4, -9.7)), 7);
+        assert_eq!(decode_int(DType::I4, encode(DType::I4, 8.0)), -8);
+        assert_eq!(decode_int(DType::U4, encode(DType::U4, 15.9)), 15);
+        assert_eq!(decode_int(DType::I2, encode_int(DType::I2, 2)), -2);
+        assert_eq!(decode_int(DType::U2, encode_int(DType::U2, 5)), 1);
+        assert_eq!(decode(DType::I4, encode_int(DType::I4, -1)), -1.0);
+    }
+}
