@@ -166,6 +166,21 @@ pub fn compile_bitcode(
     jobs: Vec<(String, Vec<u8>)>,
     optimized: bool,
 ) -> Result<HostKernels, HostError> {
+    compile_bitcode_at(jobs, optimized, inkwell::OptimizationLevel::Aggressive)
+}
+
+/// [`compile_bitcode`] of modules compiled as they are, with LLVM's fast
+/// instruction selection: for kernels that run briefly and are compiled
+/// often (the GPU kernels emulated on the host by the tests).
+pub fn compile_bitcode_quickly(jobs: Vec<(String, Vec<u8>)>) -> Result<HostKernels, HostError> {
+    compile_bitcode_at(jobs, true, inkwell::OptimizationLevel::None)
+}
+
+fn compile_bitcode_at(
+    jobs: Vec<(String, Vec<u8>)>,
+    optimized: bool,
+    codegen: inkwell::OptimizationLevel,
+) -> Result<HostKernels, HostError> {
     crate::llvm::initialize()?;
     let mut compiled: Vec<Option<Result<std::sync::Arc<JitModule>, LlvmError>>> =
         (0..jobs.len()).map(|_| None).collect();
@@ -191,8 +206,8 @@ pub fn compile_bitcode(
                     break;
                 };
                 let (name, bitcode) = &jobs[i];
-                let r =
-                    JitModule::compile_bitcode(name, bitcode, optimized).map(std::sync::Arc::new);
+                let r = JitModule::compile_bitcode(name, bitcode, optimized, codegen)
+                    .map(std::sync::Arc::new);
                 if let Ok(jit) = &r {
                     cache::insert(bitcode, jit.clone());
                 }

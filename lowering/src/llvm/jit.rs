@@ -50,6 +50,21 @@ impl JitModule {
     where
         F: for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, LlvmError>,
     {
+        JitModule::compile_at(entry_points, build, optimize, OptimizationLevel::Aggressive)
+    }
+
+    /// [`JitModule::compile_with`], generating machine code at `codegen`
+    /// (`None`: LLVM's fast instruction selection, for code that runs
+    /// briefly, as emulated GPU kernels in the tests).
+    pub fn compile_at<F>(
+        entry_points: &[String],
+        build: F,
+        optimize: bool,
+        codegen: OptimizationLevel,
+    ) -> Result<JitModule, LlvmError>
+    where
+        F: for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, LlvmError>,
+    {
         let context: *mut Context = Box::into_raw(Box::new(Context::create()));
         let mut jit = JitModule {
             engine: None,
@@ -75,7 +90,7 @@ impl JitModule {
         // FMA) would be split into SSE2 halves and `rint` calls.
         super::set_host_cpu(&module, ctx);
         let engine = module
-            .create_jit_execution_engine(OptimizationLevel::Aggressive)
+            .create_jit_execution_engine(codegen)
             .map_err(|e| LlvmError(e.to_string()))?;
         for name in entry_points {
             let address = engine
@@ -94,11 +109,13 @@ impl JitModule {
         name: &str,
         bitcode: &[u8],
         optimized: bool,
+        codegen: OptimizationLevel,
     ) -> Result<JitModule, LlvmError> {
-        JitModule::compile_with(
+        JitModule::compile_at(
             &[name.to_string()],
             |ctx| parse_bitcode(ctx, name, bitcode),
             !optimized,
+            codegen,
         )
     }
 

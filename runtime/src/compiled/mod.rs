@@ -142,9 +142,10 @@ impl CompiledModel {
         let plan = read_plan(ctx, module, func)?;
         let start = Instant::now();
         let jobs = strata_lowering::nvptx_to_llvm::emulation_bitcode(ctx, module)?;
-        // Compiled as emitted, without `default<O3>`: an emulation checks
-        // what the kernels compute, and compiling fast matters more.
-        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, true)?;
+        // Compiled as emitted, without `default<O3>` and with fast
+        // instruction selection: an emulation checks what the kernels
+        // compute, and compiling fast matters more.
+        let jit = strata_lowering::kernel_to_host::compile_bitcode_quickly(jobs)?;
         let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
         CompiledModel::from_plan(plan, jit, llvm_ms, threads)
     }
