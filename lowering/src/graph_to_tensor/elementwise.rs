@@ -32,6 +32,8 @@ enum Formula {
     Where,
     /// `cast`.
     Cast,
+    /// `bitcast` (`arith.bitcast` of each element).
+    Bitcast,
     /// `clip` with a min and/or max operand.
     Clip(bool, bool),
 }
@@ -114,6 +116,19 @@ fn formula_of(ctx: &Context, op: Operation) -> Option<Result<Formula, String>> {
         "graph.greater_equal" => Formula::Compare(cmpf::OGE, cmpi::SGE),
         "graph.where" => Formula::Where,
         "graph.cast" => Formula::Cast,
+        "graph.bitcast" => {
+            // `arith.bitcast` needs as many bits: not `i1` (a byte in ONNX).
+            let i1 = |v| {
+                element_of(ctx, ctx.value_type(v))
+                    .is_some_and(|t| ctx.int_or_float_bit_width(t) == Some(1))
+            };
+            if i1(input) || ctx.results(op).any(i1) {
+                return Some(Err(
+                    "reinterprets i1 (one byte in ONNX's BitCast), which does not lower".into(),
+                ));
+            }
+            Formula::Bitcast
+        }
         "graph.clip" => {
             let c = g::ClipOp(op);
             Formula::Clip(c.min(ctx).is_some(), c.max(ctx).is_some())
@@ -162,6 +177,9 @@ fn plan_formula(ctx: &mut Context, op: Operation, formula: Formula) -> Result<Pl
 fn body(s: &mut Scalar<'_>, formula: &Formula, args: &[Value], out: Type) -> Value {
     if matches!(formula, Formula::Where) {
         return s.select(args[0], args[1], args[2]);
+    }
+    if matches!(formula, Formula::Bitcast) {
+        return s.op("arith.bitcast", &[args[0]], &[], out);
     }
     if matches!(formula, Formula::Cast) {
         let from = s.ctx.value_type(args[0]);
@@ -268,7 +286,7 @@ fn compute(s: &mut Scalar<'_>, formula: &Formula, args: &[Value]) -> Value {
             }
             v
         }
-        Formula::Where | Formula::Cast => x,
+        Formula::Where | Formula::Cast | Formula::Bitcast => x,
     }
 }
 

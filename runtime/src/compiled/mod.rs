@@ -516,9 +516,53 @@ fn run_passes(ctx: &mut Context, module: Operation, pipeline: &str) -> Result<()
     })
 }
 
+/// Erases the functions of `module` that `f` does not reach through symbol
+/// references (calls): graph mode compiles one function, and another one
+/// in the file (with ops that do not lower) must not stop it.
+fn drop_unreached_functions(ctx: &mut Context, module: Operation, f: Operation) {
+    let functions: Vec<Operation> = ctx
+        .op_regions(module)
+        .iter()
+        .flat_map(|&r| ctx.region_blocks(r).collect::<Vec<_>>())
+        .flat_map(|b| ctx.block_ops(b).collect::<Vec<_>>())
+        .filter(|&op| ctx.op_name_str(op) == "func.func")
+        .collect();
+    let name_of = |op: Operation| ctx.symbol_name(op).map(<[u8]>::to_vec);
+    let mut reached = vec![f];
+    let mut i = 0;
+    while i < reached.len() {
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for op in ctx.nested_ops(reached[i], strata_ir::WalkOrder::PreOrder) {
+            let mut attrs: Vec<strata_ir::Attribute> = Vec::new();
+            if let Some(p) = ctx.op_properties(op) {
+                attrs.extend(ctx.dictionary_entries(p).iter().map(|&(_, a)| a));
+            }
+            let d = ctx.op_attr_dict(op);
+            attrs.extend(ctx.dictionary_entries(d).iter().map(|&(_, a)| a));
+            for a in attrs {
+                if let strata_ir::AttrKind::SymbolRef { root, .. } = ctx.attr_kind(a) {
+                    names.push(root.to_vec());
+                }
+            }
+        }
+        for &g in &functions {
+            if !reached.contains(&g) && name_of(g).is_some_and(|n| names.contains(&n)) {
+                reached.push(g);
+            }
+        }
+        i += 1;
+    }
+    for g in functions {
+        if !reached.contains(&g) {
+            ctx.erase_op(g);
+        }
+    }
+}
+
 /// Give `func`'s arguments the static `shapes` (one per argument; a
 /// dynamic dimension takes any size, a static one must match), and its
-/// type the new argument types: the first step of [`compile`].
+/// type the new argument types: the first step of [`compile`]. The
+/// functions `func` does not call are erased.
 pub fn specialize(
     ctx: &mut Context,
     module: Operation,
@@ -527,6 +571,7 @@ pub fn specialize(
 ) -> Result<(), CompileError> {
     let f = crate::interp::lookup_function(ctx, module, func)
         .ok_or_else(|| CompileError::Inputs(format!("no function @{func}")))?;
+    drop_unreached_functions(ctx, module, f);
     let Some(block) = ctx
         .op_regions(f)
         .first()

@@ -197,6 +197,11 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
         )
         .map_err(kerr)?])
     }),
+    (g::BitcastOp::NAME, |e| {
+        Ok(vec![
+            k::bitcast(e.arg(0)?, e.result_dtype(0)?).map_err(kerr)?
+        ])
+    }),
     (g::WhereOp::NAME, |e| {
         Ok(vec![
             k::where_(e.arg(0)?, e.arg(1)?, e.arg(2)?).map_err(kerr)?

@@ -571,6 +571,29 @@ pub fn cast_saturating(x: &Tensor, to: DType, saturate: bool) -> KResult<Tensor>
     Ok(Tensor::from_parts(x.shape().to_vec(), data))
 }
 
+/// Reinterprets each element's bits as `to`, which must have as many
+/// (ONNX's `BitCast`; `i1` counts as its byte, read back as `v != 0`).
+pub fn bitcast(x: &Tensor, to: DType) -> KResult<Tensor> {
+    let bits = |d: DType| match d {
+        DType::I1 => 8,
+        DType::F4E2M1 => 4,
+        d if d.is_narrow() && !d.is_float() => d.int_width().unwrap_or(8) as usize,
+        d => d.byte_size() * 8,
+    };
+    if bits(x.dtype()) != bits(to) {
+        return Err(invalid(
+            "bitcast",
+            format!(
+                "{} and {to} have different widths ({} and {} bits)",
+                x.dtype(),
+                bits(x.dtype()),
+                bits(to)
+            ),
+        ));
+    }
+    Tensor::from_le_bytes(to, x.shape(), &x.to_le_bytes())
+}
+
 /// Selects `x` where `cond` is true and `y` elsewhere, broadcasting all
 /// three; `cond` must be `i1` and `x`, `y` must share a dtype.
 pub fn where_(cond: &Tensor, x: &Tensor, y: &Tensor) -> KResult<Tensor> {

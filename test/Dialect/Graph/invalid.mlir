@@ -1344,3 +1344,11 @@ func.func @f8_arith(%x: tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN> {
   %0 = graph.add %x, %x : (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN>
   return %0 : tensor<2xf8E4M3FN>
 }
+
+// -----
+
+func.func @bitcast_widths(%x: tensor<2xf32>) -> tensor<2xi16> {
+  // expected-error @+1 {{'graph.bitcast' op reinterprets f32 as i16: the element types must have as many bits}}
+  %0 = graph.bitcast %x : (tensor<2xf32>) -> tensor<2xi16>
+  return %0 : tensor<2xi16>
+}

@@ -464,6 +464,66 @@ pub struct CastOp {
     output: Result<CastTensor>,
 }
 
+/// Elementwise reinterpretation of each element's bits as the result's
+/// element type, which has as many bits (ONNX's `BitCast`; `i1` counts as
+/// the byte it is stored in). The shape is kept.
+#[op("graph.bitcast",
+     traits(Pure, ResultsBroadcastableShape),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_bitcast,
+     interfaces(ShapeFunction(infer::infer_cast)))]
+pub struct BitcastOp {
+    input: Operand<CastTensor>,
+    output: Result<CastTensor>,
+}
+
+/// The bits of an element type as ONNX's `BitCast` counts them (`i1`: 8).
+fn bitcast_width(ctx: &strata_ir::Context, t: strata_ir::Type) -> Option<u32> {
+    match ctx.type_kind(t) {
+        strata_ir::TypeKind::Integer { width: 1, .. } => Some(8),
+        strata_ir::TypeKind::Index => Some(64),
+        _ => ctx.int_or_float_bit_width(t),
+    }
+}
+
+fn verify_bitcast(
+    ctx: &strata_ir::Context,
+    op: strata_ir::Operation,
+) -> Result<(), strata_ir::Diagnostic> {
+    verify_shapes(ctx, op)?;
+    let elem = |v| strata_dialects_element(ctx, ctx.value_type(v));
+    let (from, to) = (elem(ctx.operand(op, 0)), elem(ctx.result(op, 0)));
+    let (Some(from), Some(to)) = (from, to) else {
+        return Ok(());
+    };
+    let (a, b) = (bitcast_width(ctx, from), bitcast_width(ctx, to));
+    if a != b {
+        let name = |t| strata_ir::printer::type_to_string(ctx, t);
+        return Err(strata_ir::Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "reinterprets {} as {}: the element types must have as many bits",
+                name(from),
+                name(to)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The element type of a tensor type.
+fn strata_dialects_element(
+    ctx: &strata_ir::Context,
+    ty: strata_ir::Type,
+) -> Option<strata_ir::Type> {
+    match ctx.type_kind(ty) {
+        strata_ir::TypeKind::RankedTensor { element, .. }
+        | strata_ir::TypeKind::UnrankedTensor { element } => Some(*element),
+        _ => None,
+    }
+}
+
 /// Elementwise choice: `condition ? x : y`, with broadcasting of all three.
 #[op("graph.where",
      traits(Pure, ResultsBroadcastableShape),

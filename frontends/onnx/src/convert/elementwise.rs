@@ -72,6 +72,7 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("Clip", clip),
     ("Cast", cast),
     ("CastLike", cast),
+    ("BitCast", bitcast),
     ("Where", select),
     ("BitShift", bit_shift),
     ("IsNaN", is_nan),
@@ -164,6 +165,16 @@ fn cast(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Ve
         vec![("saturate", im.ctx.bool_attr(false))]
     };
     im.op("graph.cast", vec![x], attrs, 1, Some(elem), loc)
+}
+
+/// `BitCast`: the bits of each element as `to`'s type (as wide).
+fn bitcast(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    let to = a.int("to").ok_or("requires 'to'")?;
+    let elem = element_type(im.ctx, to as i32).ok_or_else(|| {
+        ConvertError::unsupported(format!("to {} is not supported", dtype_name(to as i32)))
+    })?;
+    im.op("graph.bitcast", vec![x], vec![], 1, Some(elem), loc)
 }
 
 fn select(im: &mut Importer, node: &NodeProto, _a: &Attrs, loc: Location) -> Res<Vec<Value>> {

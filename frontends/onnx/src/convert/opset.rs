@@ -87,8 +87,8 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "Optional" | "OptionalGetElement" | "OptionalHasElement" => 15,
         "SequenceMap" => 17,
         // Ops introduced after opset 13 exist only in their own versions.
-        "Attention" | "CastLike" | "Gelu" | "HardSwish" | "LayerNormalization" | "Mish"
-        | "RMSNormalization" | "RotaryEmbedding" | "Swish" | "Trilu" | "CumProd" => 1,
+        "Attention" | "BitCast" | "CastLike" | "Gelu" | "HardSwish" | "LayerNormalization"
+        | "Mish" | "RMSNormalization" | "RotaryEmbedding" | "Swish" | "Trilu" | "CumProd" => 1,
         _ => 13,
     }
 }
