@@ -5,7 +5,8 @@
 
 use strata_ir::float::{self, FloatKind};
 
-use crate::tensor::DType;
+use crate::kernels::KernelError;
+use crate::tensor::{DType, TensorData};
 
 /// The IR float kind of a narrow float dtype.
 pub(crate) fn float_kind(d: DType) -> Option<FloatKind> {
@@ -95,6 +96,36 @@ pub(crate) fn normalize(d: DType, b: u8) -> u8 {
         DType::F4E2M1 => b & 0x0F,
         d if float_kind(d).is_some() => b,
         d => encode_int(d, i64::from(b)),
+    }
+}
+
+/// The bits of stored byte `b` of dtype `d` in its raw form (what the IR's
+/// dense attributes and ONNX hold): an integer's low bits only.
+pub(crate) fn bits(d: DType, b: u8) -> u8 {
+    match d.int_width() {
+        Some(w) if w < 8 => b & ((1u8 << w) - 1),
+        _ => b,
+    }
+}
+
+/// Whether `data`, if narrow, has a narrow dtype and bytes as stored
+/// ([`normalize`]d).
+pub(crate) fn check(data: &TensorData) -> Result<(), KernelError> {
+    let TensorData::Narrow(d, v) = data else {
+        return Ok(());
+    };
+    if !d.is_narrow() {
+        return Err(KernelError::InvalidArgument {
+            op: "tensor",
+            detail: format!("{d} is not a narrow dtype"),
+        });
+    }
+    match v.iter().find(|&&b| normalize(*d, b) != b) {
+        Some(b) => Err(KernelError::InvalidArgument {
+            op: "tensor",
+            detail: format!("byte {b:#04x} is not a stored {d} element"),
+        }),
+        None => Ok(()),
     }
 }
 

@@ -43,7 +43,8 @@ pub enum NpyError {
         /// Bytes present.
         actual: usize,
     },
-    /// The tensor's dtype has no NumPy equivalent (`bf16`).
+    /// The tensor's dtype has no NumPy equivalent (`bf16`, the narrow
+    /// dtypes).
     #[error("{0} has no NumPy dtype and cannot be written to .npy")]
     Unwritable(DType),
     /// Reading or writing the file failed.

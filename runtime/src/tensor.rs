@@ -645,6 +645,7 @@ macro_rules! typed_constructor {
 impl Tensor {
     /// A tensor of `shape` over `data`; errors if the element counts differ.
     pub fn new(shape: Vec<usize>, data: TensorData) -> Result<Tensor, KernelError> {
+        narrow::check(&data)?;
         let expected = checked_numel("tensor", &shape)?;
         if expected != data.len() {
             return Err(KernelError::ShapeMismatch {
@@ -884,7 +885,8 @@ impl Tensor {
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
             TensorData::I1(v) => out.extend(v.iter().map(|&b| b as u8)),
             TensorData::I8(v) => out.extend(v.iter().map(|&b| b as u8)),
-            TensorData::U8(v) | TensorData::Narrow(_, v) => out.extend_from_slice(v),
+            TensorData::U8(v) => out.extend_from_slice(v),
+            TensorData::Narrow(d, v) => out.extend(v.iter().map(|&b| narrow::bits(*d, b))),
             TensorData::I16(v) => v
                 .iter()
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),

@@ -539,9 +539,15 @@ fn drop_unreached_functions(ctx: &mut Context, module: Operation, f: Operation) 
             }
             let d = ctx.op_attr_dict(op);
             attrs.extend(ctx.dictionary_entries(d).iter().map(|&(_, a)| a));
-            for a in attrs {
-                if let strata_ir::AttrKind::SymbolRef { root, .. } = ctx.attr_kind(a) {
-                    names.push(root.to_vec());
+            // Symbol references, also inside arrays and dictionaries.
+            while let Some(a) = attrs.pop() {
+                match ctx.attr_kind(a) {
+                    strata_ir::AttrKind::SymbolRef { root, .. } => names.push(root.to_vec()),
+                    strata_ir::AttrKind::Array(items) => attrs.extend(items.iter().copied()),
+                    strata_ir::AttrKind::Dictionary(entries) => {
+                        attrs.extend(entries.iter().map(|&(_, v)| v))
+                    }
+                    _ => {}
                 }
             }
         }

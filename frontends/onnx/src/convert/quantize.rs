@@ -53,8 +53,16 @@ fn dequantize_linear(
         Some(t) => i32::try_from(t)
             .ok()
             .and_then(|t| element_type(im.ctx, t))
+            .filter(|&t| {
+                matches!(
+                    im.ctx.float_kind(t),
+                    Some(FloatKind::F32 | FloatKind::F16 | FloatKind::BF16)
+                )
+            })
             .ok_or_else(|| {
-                ConvertError::unsupported(format!("output_dtype {t} is not supported"))
+                ConvertError::unsupported(format!(
+                    "output_dtype {t} is not supported (FLOAT, FLOAT16, BFLOAT16)"
+                ))
             })?,
         None => elem,
     };
@@ -83,6 +91,12 @@ fn quantize_linear(
         (None, None) => im.ctx.unsigned_integer_type(8),
     };
     if matches!(im.ctx.type_kind(out), TypeKind::Float(_)) {
+        if !strata_dialects::graph::is_narrow_element(im.ctx, out) {
+            return Err(ConvertError::unsupported(format!(
+                "to {} is not a quantized type (8- and 4-bit floats and integers)",
+                strata_ir::printer::type_to_string(im.ctx, out)
+            )));
+        }
         return quantize_to_float(im, node, a, x, out, loc);
     }
     let (lo, hi) = im.int_bounds(out)?;
@@ -109,9 +123,12 @@ fn quantize_linear(
     one(im.cast_to(v, out, loc))
 }
 
-/// `QuantizeLinear` to an 8- or 4-bit float: `x / scale + zero_point` in
-/// f32, rounded to nearest even by the cast, saturated (the `saturate`
-/// attribute, default 1) or not, as the reference.
+/// `QuantizeLinear` to an 8- or 4-bit float, as the reference: `x /
+/// scale` in the type NumPy divides them in (x's when the scale has it,
+/// else f32, f64 if either is; `precision` when given), rounded to nearest
+/// even by the cast, saturated (the `saturate` attribute, default 1) or
+/// not; the zero point is added for `f4E2M1FN` and ignored for the float8
+/// types (whose zero points are 0).
 fn quantize_to_float(
     im: &mut Importer,
     node: &NodeProto,
@@ -121,14 +138,33 @@ fn quantize_to_float(
     loc: Location,
 ) -> Res<Vec<Value>> {
     let elem = im.elem(x).ok_or("operand is not a tensor")?;
-    let work = im.work_float(elem);
-    let q = im.quant_layout(a, x)?;
     let scale = im.req(node, 1)?;
+    let scale_elem = im.elem(scale).ok_or("operand is not a tensor")?;
+    let f64t = im.ctx.float_type(FloatKind::F64);
+    let precision = a
+        .int("precision")
+        .filter(|&t| t != 0)
+        .map(|t| {
+            i32::try_from(t)
+                .ok()
+                .and_then(|t| element_type(im.ctx, t))
+                .ok_or_else(|| ConvertError::unsupported(format!("precision {t} is not supported")))
+        })
+        .transpose()?;
+    let work = match precision {
+        Some(p) => p,
+        None if elem == f64t || scale_elem == f64t => f64t,
+        None if elem == scale_elem => elem,
+        None => im.ctx.float_type(FloatKind::F32),
+    };
+    let q = im.quant_layout(a, x)?;
     let scale = im.quant_param(scale, x, q, loc)?;
     let scale = im.cast_to(scale, work, loc)?;
     let xw = im.cast_to(x, work, loc)?;
     let mut v = im.bin("graph.div", xw, scale, loc)?;
-    if let Some(zp) = im.input(node, 2)? {
+    let zero_point = im.input(node, 2)?;
+    let adds_zero_point = im.ctx.float_kind(out) == Some(FloatKind::F4E2M1FN);
+    if let Some(zp) = zero_point.filter(|_| adds_zero_point) {
         // Cast first: the zero point may be of a storage-only type (i4,
         // f8E4M3FN) that the reshaping ops do not take.
         let zp = im.cast_to(zp, work, loc)?;
