@@ -114,7 +114,8 @@ fn inference_errors_are_typed_and_leave_nothing() {
     assert_eq!(error.message, "operand #0 is not a tensor");
     assert!(ctx.use_empty(args[2]));
     // graph.cast's element type is its result type's: there is nothing to infer it from.
-    let error = CastOp::build_inferred(&mut ctx, loc, args[0], None).expect_err("element type");
+    let error =
+        CastOp::build_inferred(&mut ctx, loc, args[0], None, None).expect_err("element type");
     assert!(error.message.contains("build the op with its result type"));
 }
 

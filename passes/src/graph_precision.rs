@@ -133,7 +133,7 @@ fn retyped(ctx: &mut Context, ty: Type, from: FloatKind, to: Type) -> Option<Typ
 /// A `graph.cast` of `v` to `ty`, inserted before `before`.
 fn cast(ctx: &mut Context, v: Value, ty: Type, before: Operation) -> Value {
     let loc = ctx.op_loc(before);
-    let op = CastOp::build(ctx, loc, v, None, ty).op();
+    let op = CastOp::build(ctx, loc, v, None, None, ty).op();
     ctx.insert_op_before(before, op);
     ctx.result(op, 0)
 }

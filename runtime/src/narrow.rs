@@ -16,6 +16,7 @@ pub(crate) fn float_kind(d: DType) -> Option<FloatKind> {
         DType::F8E5M2 => FloatKind::F8E5M2,
         DType::F8E5M2FNUZ => FloatKind::F8E5M2FNUZ,
         DType::F4E2M1 => FloatKind::F4E2M1FN,
+        DType::F8E8M0 => FloatKind::F8E8M0FNU,
         _ => return None,
     })
 }
@@ -27,6 +28,7 @@ fn max_finite(d: DType) -> f64 {
         DType::F8E4M3FNUZ => 240.0,
         DType::F8E5M2 | DType::F8E5M2FNUZ => 57344.0,
         DType::F4E2M1 => 6.0,
+        DType::F8E8M0 => 2f64.powi(127),
         _ => f64::MAX,
     }
 }
@@ -71,6 +73,41 @@ pub(crate) fn encode_saturating(d: DType, v: f64) -> u8 {
         return encode(d, v.clamp(-max, max));
     }
     encode(d, v)
+}
+
+/// How a cast to `f8E8M0FNU` rounds a value between two powers of two
+/// (ONNX's `round_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundMode {
+    /// To the larger (ONNX's default).
+    Up,
+    /// To the smaller.
+    Down,
+    /// To the nearer, ties to the even exponent.
+    Nearest,
+}
+
+/// `v` as `f8E8M0FNU`, as ONNX's reference converts it: the exponent of
+/// `v` as an f32 (its sign ignored), rounded by `mode` from the mantissa,
+/// NaN and infinities to NaN (0xFF); with `saturate` a rounding does not
+/// go past the largest exponent (0xFE).
+pub(crate) fn encode_e8m0(v: f64, saturate: bool, mode: RoundMode) -> u8 {
+    let bits = (v as f32).to_bits();
+    let exponent = (bits >> 23) & 0xFF;
+    if exponent == 0xFF {
+        return 0xFF;
+    }
+    let up = match mode {
+        RoundMode::Up => bits & 0x7F_FFFF != 0,
+        RoundMode::Down => false,
+        RoundMode::Nearest => {
+            let guard = bits & 0x40_0000 != 0;
+            let rest = bits & 0x3F_FFFF != 0;
+            guard && (rest || exponent > 0)
+        }
+    };
+    let up = up && !(saturate && exponent == 0xFE);
+    (exponent + u32::from(up)) as u8
 }
 
 /// Integer `v` as narrow dtype `d`: integers keep their low bits (two's
@@ -173,5 +210,24 @@ mod tests {
         assert_eq!(decode_int(DType::I2, encode_int(DType::I2, 2)), -2);
         assert_eq!(decode_int(DType::U2, encode_int(DType::U2, 5)), 1);
         assert_eq!(decode(DType::I4, encode_int(DType::I4, -1)), -1.0);
+    }
+}
+
+#[cfg(test)]
+mod e8m0_tests {
+    use super::*;
+
+    #[test]
+    fn e8m0_rounds_as_the_reference() {
+        // ONNX's test data: 0, 0.124, 0.25, 0.5, 1.1, 2, 4, 8 rounded up.
+        let got: Vec<u8> = [0.0, 0.124, 0.25, 0.5, 1.1, 2.0, 4.0, 8.0]
+            .iter()
+            .map(|&v| encode_e8m0(v, true, RoundMode::Up))
+            .collect();
+        assert_eq!(got, [0, 124, 125, 126, 128, 128, 129, 130]);
+        assert_eq!(encode_e8m0(1.1, true, RoundMode::Down), 127);
+        assert_eq!(encode_e8m0(1.5, true, RoundMode::Nearest), 128);
+        assert_eq!(encode_e8m0(f64::NAN, true, RoundMode::Up), 0xFF);
+        assert_eq!(decode(DType::F8E8M0, 130), 8.0);
     }
 }

@@ -27,6 +27,7 @@ pub fn element_type(ctx: &mut Context, data_type: i32) -> Option<Type> {
         DataType::Float8e5m2 => ctx.float_type(FloatKind::F8E5M2),
         DataType::Float8e5m2fnuz => ctx.float_type(FloatKind::F8E5M2FNUZ),
         DataType::Float4e2m1 => ctx.float_type(FloatKind::F4E2M1FN),
+        DataType::Float8e8m0 => ctx.float_type(FloatKind::F8E8M0FNU),
         DataType::Int4 => ctx.integer_type(4),
         DataType::Uint4 => ctx.unsigned_integer_type(4),
         DataType::Int2 => ctx.integer_type(2),
@@ -154,7 +155,8 @@ pub fn tensor_attr(ctx: &mut Context, t: &TensorProto) -> Result<Attribute, Conv
             DataType::Float8e4m3fn
             | DataType::Float8e4m3fnuz
             | DataType::Float8e5m2
-            | DataType::Float8e5m2fnuz => t.int32_data.iter().map(|&v| v as u8).collect(),
+            | DataType::Float8e5m2fnuz
+            | DataType::Float8e8m0 => t.int32_data.iter().map(|&v| v as u8).collect(),
             _ => Vec::new(),
         }
     };

@@ -190,6 +190,15 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     (g::ClipOp::NAME, eval_clip),
     (g::CastOp::NAME, |e| {
         let saturate = g::CastOp(e.op).saturate(e.ctx);
+        if e.result_dtype(0)? == crate::DType::F8E8M0 {
+            let mode = match g::CastOp(e.op).round_mode(e.ctx).as_str() {
+                "up" => crate::narrow::RoundMode::Up,
+                "down" => crate::narrow::RoundMode::Down,
+                "nearest" => crate::narrow::RoundMode::Nearest,
+                other => return Err(format!("has an unknown round_mode '{other}'")),
+            };
+            return Ok(vec![k::cast_e8m0(e.arg(0)?, saturate, mode).map_err(kerr)?]);
+        }
         Ok(vec![k::cast_saturating(
             e.arg(0)?,
             e.result_dtype(0)?,

@@ -105,6 +105,7 @@ pub fn dtype_of(ctx: &Context, elem: Type) -> Option<DType> {
             FloatKind::F8E5M2 => Some(DType::F8E5M2),
             FloatKind::F8E5M2FNUZ => Some(DType::F8E5M2FNUZ),
             FloatKind::F4E2M1FN => Some(DType::F4E2M1),
+            FloatKind::F8E8M0FNU => Some(DType::F8E8M0),
             _ => None,
         },
         TypeKind::Integer { width, signedness } => {

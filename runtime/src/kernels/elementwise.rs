@@ -571,6 +571,20 @@ pub fn cast_saturating(x: &Tensor, to: DType, saturate: bool) -> KResult<Tensor>
     Ok(Tensor::from_parts(x.shape().to_vec(), data))
 }
 
+/// `x` cast to `f8E8M0FNU` as ONNX's reference does (see
+/// [`crate::narrow::encode_e8m0`]).
+pub fn cast_e8m0(x: &Tensor, saturate: bool, mode: crate::narrow::RoundMode) -> KResult<Tensor> {
+    let bytes = x
+        .to_f64_vec()
+        .into_iter()
+        .map(|v| crate::narrow::encode_e8m0(v, saturate, mode))
+        .collect();
+    Ok(Tensor::from_parts(
+        x.shape().to_vec(),
+        TensorData::Narrow(DType::F8E8M0, bytes),
+    ))
+}
+
 /// Reinterprets each element's bits as `to`, which must have as many
 /// (ONNX's `BitCast`; `i1` counts as its byte, read back as `v != 0`).
 pub fn bitcast(x: &Tensor, to: DType) -> KResult<Tensor> {

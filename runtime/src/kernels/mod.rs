@@ -28,8 +28,8 @@ pub use attention::attention;
 pub use conv::{conv2d, conv2d_workspace, conv_transpose2d, ConvTransposeParams};
 pub use dft::dft;
 pub use elementwise::{
-    binary, bit_shift, bitcast, cast, cast_saturating, clip, compare, logical, map_float, not,
-    unary, where_, BinaryOp, CompareOp, LogicalOp, UnaryOp,
+    binary, bit_shift, bitcast, cast, cast_e8m0, cast_saturating, clip, compare, logical,
+    map_float, not, unary, where_, BinaryOp, CompareOp, LogicalOp, UnaryOp,
 };
 pub use grid_sample::{grid_sample, GridMode, GridPadding};
 pub use indexing::{

@@ -450,7 +450,10 @@ pub struct ClipOp {
 /// nonzero value is true. To an 8- or 4-bit float, values round to nearest
 /// even; with `saturate` (the default, as ONNX's `Cast`) values out of its
 /// range and ±Inf become its largest finite value of their sign, without
-/// it they become NaN (or Inf where the type has it).
+/// it they become NaN (or Inf where the type has it). To `f8E8M0FNU` (a
+/// power of two) the exponent of the f32 value is rounded by `round_mode`
+/// (`up`, the default, `down` or `nearest`) and kept below NaN with
+/// `saturate`, as ONNX's reference.
 #[op("graph.cast",
      traits(Pure, ResultsBroadcastableShape),
      format = "$input attr-dict `:` functional-type(operands, results)",
@@ -461,6 +464,8 @@ pub struct CastOp {
     input: Operand<CastTensor>,
     #[default = "true"]
     saturate: Attr<BoolAttr>,
+    #[default = "\"up\""]
+    round_mode: Attr<StrAttr>,
     output: Result<CastTensor>,
 }
 

@@ -87,7 +87,7 @@ pub fn is_narrow_element(ctx: &strata_ir::Context, ty: strata_ir::Type) -> bool 
     match ctx.type_kind(ty) {
         TypeKind::Float(k) => matches!(
             k,
-            F::F8E4M3FN | F::F8E4M3FNUZ | F::F8E5M2 | F::F8E5M2FNUZ | F::F4E2M1FN
+            F::F8E4M3FN | F::F8E4M3FNUZ | F::F8E5M2 | F::F8E5M2FNUZ | F::F4E2M1FN | F::F8E8M0FNU
         ),
         TypeKind::Integer { width: 2 | 4, .. } => true,
         _ => false,

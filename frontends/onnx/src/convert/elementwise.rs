@@ -159,11 +159,18 @@ fn cast(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Ve
     };
     // `saturate` (opset 19) matters for 8- and 4-bit float results only.
     let saturate = a.int("saturate").unwrap_or(1) != 0;
-    let attrs = if saturate {
+    let mut attrs = if saturate {
         vec![]
     } else {
         vec![("saturate", im.ctx.bool_attr(false))]
     };
+    // `round_mode` (opset 24) matters for FLOAT8E8M0 results only.
+    if let Some(mode) = a.string("round_mode").filter(|m| m != "up") {
+        if !matches!(mode.as_str(), "down" | "nearest") {
+            return Err(format!("has an unknown round_mode '{mode}'").into());
+        }
+        attrs.push(("round_mode", im.ctx.string_attr(&mode)));
+    }
     im.op("graph.cast", vec![x], attrs, 1, Some(elem), loc)
 }
 
