@@ -753,9 +753,11 @@ mod tests {
                 "i4",
                 "ui4",
                 "i2",
-                "ui2"
+                "ui2",
+                "f8E8M0FNU"
             ]
         );
+        assert!(DType::F8E8M0.is_float() && DType::F8E8M0.is_narrow());
         assert!(DType::F8E5M2.is_float() && DType::F8E5M2.is_narrow());
         assert!(DType::I4.is_signed_int() && DType::U2.is_unsigned());
         assert_eq!(DType::I4.int_range(), Some((-8, 7)));
