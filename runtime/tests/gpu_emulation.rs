@@ -5,6 +5,7 @@
 //! interpreter does. Without ptxas the assembling fails and says so, unless
 //! STRATA_SKIP_CUDA_TOOLS is set (then it says "skipped").
 
+use strata_dialects::nvptx::layout::BlockedLayout;
 use strata_lowering::llvm::nvptx::{check_with_ptxas, ptxas_path, GpuTarget};
 use strata_runtime::compiled::{lower, CompiledModel, HOST_PIPELINE_GENERATED};
 use strata_runtime::interp::{lookup_function, run_function};
@@ -82,15 +83,9 @@ fn encoder() {
     check("encoder.onnx", "encoder_input_x.npy");
 }
 
-/// Rows wider than a block and tiles whose size is not a multiple of a
-/// run: softmax over rows of 1000 (runs of four in the block reductions,
-/// the last run of each row partly outside its tile's mask), an
-/// elementwise chain over 3x1003 (runs of four in the store, the
-/// ragged last one per element) and over 4096 (whole runs, vector
-/// stores), emulated against the interpreter.
-#[test]
-fn wide_rows_and_ragged_runs() {
-    const MODEL: &str = r#"
+/// Softmax over rows wider than a block, elementwise chains over a ragged
+/// and a whole tile.
+const WIDE: &str = r#"
 func.func @main(%x: tensor<6x1001xf32>, %y: tensor<3x1003xf32>, %z: tensor<4096xf32>) -> (tensor<6x1001xf32>, tensor<3x1003xf32>, tensor<4096xf32>) {
   %s = graph.softmax %x {axis = -1 : i64} : (tensor<6x1001xf32>) -> tensor<6x1001xf32>
   %a = graph.exp %y : (tensor<3x1003xf32>) -> tensor<3x1003xf32>
@@ -100,6 +95,28 @@ func.func @main(%x: tensor<6x1001xf32>, %y: tensor<3x1003xf32>, %z: tensor<4096x
   return %s, %b, %d : tensor<6x1001xf32>, tensor<3x1003xf32>, tensor<4096xf32>
 }
 "#;
+
+/// f16, bf16 (batched) and f32 products with an epilogue.
+const MATMULS: &str = r#"
+func.func @main(%x: tensor<70x100xf16>, %w: tensor<100x72xf16>, %b: tensor<72xf16>, %p: tensor<3x33x48xbf16>, %q: tensor<3x48x40xbf16>, %f: tensor<37x50xf32>, %g: tensor<50x29xf32>) -> (tensor<70x72xf16>, tensor<3x33x40xbf16>, tensor<37x29xf32>) {
+  %m = graph.matmul %x, %w : (tensor<70x100xf16>, tensor<100x72xf16>) -> tensor<70x72xf16>
+  %y = graph.add %m, %b : (tensor<70x72xf16>, tensor<72xf16>) -> tensor<70x72xf16>
+  %r = graph.relu %y : (tensor<70x72xf16>) -> tensor<70x72xf16>
+  %bm = graph.matmul %p, %q : (tensor<3x33x48xbf16>, tensor<3x48x40xbf16>) -> tensor<3x33x40xbf16>
+  %fm = graph.matmul %f, %g : (tensor<37x50xf32>, tensor<50x29xf32>) -> tensor<37x29xf32>
+  return %r, %bm, %fm : tensor<70x72xf16>, tensor<3x33x40xbf16>, tensor<37x29xf32>
+}
+"#;
+
+/// Rows wider than a block and tiles whose size is not a multiple of a
+/// run: softmax over rows of 1000 (runs of four in the block reductions,
+/// the last run of each row partly outside its tile's mask), an
+/// elementwise chain over 3x1003 (runs of four in the store, the
+/// ragged last one per element) and over 4096 (whole runs, vector
+/// stores), emulated against the interpreter.
+#[test]
+fn wide_rows_and_ragged_runs() {
+    const MODEL: &str = WIDE;
     let input = |shape: &[usize]| {
         let n: usize = shape.iter().product();
         let values: Vec<f64> = (0..n)
@@ -145,16 +162,7 @@ func.func @main(%x: tensor<6x1001xf32>, %y: tensor<3x1003xf32>, %z: tensor<4096x
 /// product, and products in which the warps split the tile both ways.
 #[test]
 fn matmuls_on_the_block() {
-    const MODEL: &str = r#"
-func.func @main(%x: tensor<70x100xf16>, %w: tensor<100x72xf16>, %b: tensor<72xf16>, %p: tensor<3x33x48xbf16>, %q: tensor<3x48x40xbf16>, %f: tensor<37x50xf32>, %g: tensor<50x29xf32>) -> (tensor<70x72xf16>, tensor<3x33x40xbf16>, tensor<37x29xf32>) {
-  %m = graph.matmul %x, %w : (tensor<70x100xf16>, tensor<100x72xf16>) -> tensor<70x72xf16>
-  %y = graph.add %m, %b : (tensor<70x72xf16>, tensor<72xf16>) -> tensor<70x72xf16>
-  %r = graph.relu %y : (tensor<70x72xf16>) -> tensor<70x72xf16>
-  %bm = graph.matmul %p, %q : (tensor<3x33x48xbf16>, tensor<3x48x40xbf16>) -> tensor<3x33x40xbf16>
-  %fm = graph.matmul %f, %g : (tensor<37x50xf32>, tensor<50x29xf32>) -> tensor<37x29xf32>
-  return %r, %bm, %fm : tensor<70x72xf16>, tensor<3x33x40xbf16>, tensor<37x29xf32>
-}
-"#;
+    const MODEL: &str = MATMULS;
     let input = |dtype: DType, shape: &[usize]| {
         let n: usize = shape.iter().product();
         let values: Vec<f64> = (0..n)
@@ -197,6 +205,171 @@ func.func @main(%x: tensor<70x100xf16>, %w: tensor<100x72xf16>, %b: tensor<72xf1
         for (g, w) in got.iter().zip(&want) {
             allclose(g, w, Tolerance::for_dtype(w.dtype()))
                 .unwrap_or_else(|m| panic!("sm_{sm} (emulated GPU kernels): {m}"));
+        }
+    }
+}
+
+/// A layout other than the default for a tile of `shape` on `warps`
+/// warps: one element per thread, lanes and warps spread along the first
+/// dimension first (`order = [0, 1, ...]`), where the defaults spread them
+/// along the last.
+fn first_dim_layout(shape: &[i64], warps: i64) -> BlockedLayout {
+    let rank = shape.len();
+    let (mut lanes, mut left) = (32, warps);
+    let (mut tpw, mut wpc) = (vec![1; rank], vec![1; rank]);
+    for d in 0..rank {
+        let n = (shape[d].max(1) as u64).next_power_of_two() as i64;
+        tpw[d] = if d + 1 == rank { lanes } else { lanes.min(n) };
+        lanes /= tpw[d];
+        let rows = ((shape[d] + tpw[d] - 1) / tpw[d]).max(1);
+        let rows = (rows as u64).next_power_of_two() as i64;
+        wpc[d] = if d + 1 == rank { left } else { left.min(rows) };
+        left /= wpc[d];
+    }
+    BlockedLayout {
+        size_per_thread: vec![1; rank],
+        threads_per_warp: tpw,
+        warps_per_cta: wpc,
+        order: (0..rank).collect(),
+    }
+}
+
+/// The layouts written in the kernel IR are followed: after the default
+/// conversion has recorded its layouts, every store's, block reduction's
+/// and carried tile's is replaced by a first-dimension-first one with one
+/// element per thread, the conversion runs again, and the kernels,
+/// emulated, still compute what the interpreter does (without vector
+/// stores now).
+#[test]
+fn layouts_in_the_ir_are_followed() {
+    let f32_input = |shape: &[usize]| {
+        let n: usize = shape.iter().product();
+        let values: Vec<f64> = (0..n)
+            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 64.0)
+            .collect();
+        Tensor::from_f64_vec(DType::F32, shape, &values)
+    };
+    let typed = |dtype: DType, shape: &[usize]| {
+        let n: usize = shape.iter().product();
+        let values: Vec<f64> = (0..n)
+            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 64.0)
+            .collect();
+        Tensor::from_f64_vec(dtype, shape, &values)
+    };
+    let cases = [
+        (
+            WIDE,
+            vec![
+                f32_input(&[6, 1001]),
+                f32_input(&[3, 1003]),
+                f32_input(&[4096]),
+            ],
+        ),
+        (
+            MATMULS,
+            vec![
+                typed(DType::F16, &[70, 100]),
+                typed(DType::F16, &[100, 72]),
+                typed(DType::F16, &[72]),
+                typed(DType::BF16, &[3, 33, 48]),
+                typed(DType::BF16, &[3, 48, 40]),
+                typed(DType::F32, &[37, 50]),
+                typed(DType::F32, &[50, 29]),
+            ],
+        ),
+    ];
+    for (model, inputs) in cases {
+        let parse = || {
+            let mut ctx = strata_ir::Context::new();
+            strata_dialects::register_all(&mut ctx);
+            let buffer = strata_ir::SourceBuffer::new("layouts.mlir", model);
+            let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
+                .unwrap_or_else(|d| panic!("parse: {}", d[0].message));
+            (ctx, module)
+        };
+        let (ctx, module) = parse();
+        let f = lookup_function(&ctx, module, "main").expect("@main");
+        let want = run_function(&ctx, f, inputs.clone()).expect("eager");
+        let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+        let (mut ctx, module) = parse();
+        lower(&mut ctx, module, "main", &shapes, &pipeline(80)).unwrap_or_else(|e| panic!("{e}"));
+        // Replace every recorded layout.
+        let mut replaced = 0;
+        let kernels: Vec<_> = ctx
+            .nested_ops(module, strata_ir::WalkOrder::PreOrder)
+            .into_iter()
+            .filter(|&op| ctx.op_name_str(op) == "kernel.func")
+            .collect();
+        for k in kernels {
+            let warps = match strata_ir::ods::inherent_attr(&ctx, k, "num_warps")
+                .map(|a| ctx.attr_kind(a))
+            {
+                Some(strata_ir::AttrKind::Integer { value, .. }) => *value as i64,
+                _ => 4,
+            };
+            for op in ctx.nested_ops(k, strata_ir::WalkOrder::PreOrder) {
+                let shape_of = |ctx: &strata_ir::Context, v| {
+                    strata_dialects::kernel::types::tile_shape(ctx, ctx.value_type(v))
+                };
+                if ctx.op_attr(op, "nvptx.layout").is_some() {
+                    let shape = shape_of(&ctx, ctx.operand(op, 0));
+                    let a = first_dim_layout(&shape, warps).to_attr(&mut ctx);
+                    ctx.set_op_attr(op, "nvptx.layout", a);
+                    replaced += 1;
+                }
+                let Some(list) = ctx.op_attr(op, "nvptx.layouts") else {
+                    continue;
+                };
+                let strata_ir::AttrKind::Array(items) = ctx.attr_kind(list).clone() else {
+                    panic!("nvptx.layouts is an array");
+                };
+                let inits: Vec<_> = ctx.operands(op).skip(3).collect();
+                let mut new = Vec::new();
+                for (&item, &init) in items.iter().zip(&inits) {
+                    if matches!(ctx.attr_kind(item), strata_ir::AttrKind::Unit) {
+                        new.push(item);
+                        continue;
+                    }
+                    let shape = shape_of(&ctx, init);
+                    new.push(first_dim_layout(&shape, warps).to_attr(&mut ctx));
+                    replaced += 1;
+                }
+                let a = ctx.array_attr(new);
+                ctx.set_op_attr(op, "nvptx.layouts", a);
+            }
+        }
+        assert!(replaced > 0, "the conversion records its layouts");
+        let mut registry = strata_ir::pass::PassRegistry::default();
+        strata_lowering::register_passes(&mut registry);
+        let pipeline = "builtin.module(convert-kernel-to-nvptx{sm=80})";
+        let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline)
+            .unwrap_or_else(|e| panic!("{}", e.render(pipeline)));
+        pm.run(&mut ctx, module, &mut Default::default())
+            .unwrap_or_else(|d| panic!("{}", d[0].message));
+        let text = strata_ir::printer::print_operation(&ctx, module, Default::default());
+        // The layouts on the kernel ops are still the given ones.
+        for op in ctx.nested_ops(module, strata_ir::WalkOrder::PreOrder) {
+            if let Some(a) = ctx.op_attr(op, "nvptx.layout") {
+                let l = BlockedLayout::from_attr(&mut ctx, a)
+                    .expect("a layout")
+                    .expect("valid");
+                assert!(l.size_per_thread.iter().all(|&s| s == 1), "{l}");
+                assert_eq!(l.order, (0..l.rank()).collect::<Vec<_>>(), "{l}");
+            }
+        }
+        // One element per thread: no vector store to global memory (the
+        // staging of mma operands in shared memory keeps its own).
+        assert!(
+            !text.contains("vector<4xf32>, !nvptx.ptr<f32, global>")
+                && !text.contains("vector<8xf16>, !nvptx.ptr<f16, global>"),
+            "the given layouts are followed"
+        );
+        let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let got = emulated.run(&inputs).expect("runs");
+        for (g, w) in got.iter().zip(&want) {
+            allclose(g, w, Tolerance::for_dtype(w.dtype()))
+                .unwrap_or_else(|m| panic!("given layouts (emulated GPU kernels): {m}"));
         }
     }
 }

@@ -8,8 +8,11 @@
 //! the target of its nearest enclosing op that has one, and refused
 //! outside any: `nvptx.cluster_id` needs `sm_90`, `nvptx.mma_sync` `sm_80`
 //! and PTX 7.0. Pointers name their address space:
-//! `!nvptx.ptr<f32, global>`, `!nvptx.ptr<f16, shared>`.
+//! `!nvptx.ptr<f32, global>`, `!nvptx.ptr<f16, shared>`. A tile's
+//! distribution over a block's threads is a `#nvptx.blocked<{...}>`
+//! layout ([`layout::BlockedLayout`]).
 
+pub mod layout;
 mod ops;
 pub mod types;
 mod verify;
@@ -23,6 +26,8 @@ use strata_ir::Context;
 pub fn register(ctx: &mut Context) {
     ctx.registry_mut()
         .register_type_parser("nvptx", types::parse_nvptx_type);
+    ctx.registry_mut()
+        .register_attr_parser("nvptx", layout::parse_nvptx_attr);
     ThreadIdOp::register(ctx);
     BlockIdOp::register(ctx);
     BlockDimOp::register(ctx);

@@ -3,13 +3,27 @@
 //! `builtin.module @gpu {nvptx.target = "sm_XX"}` (the `kernel.func`s stay,
 //! for the host plan that launches them by name).
 //!
-//! One program is one thread block of `32 * num_warps` threads. A store's
-//! tile of `N` elements is dealt out to the block's `T` threads in runs of
-//! `V` consecutive elements, cyclically in row-major order: thread `t`
+//! One program is one thread block of `32 * num_warps` threads. How a tile
+//! is dealt out to them is a blocked layout,
+//! `#nvptx.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order}>`
+//! (`strata_dialects::nvptx::layout`), on the kernel op that materializes
+//! it: `nvptx.layout` on a `kernel.store` or a block `kernel.reduce`,
+//! `nvptx.layouts` on an `scf.for` (one per carried value, `unit` for a
+//! scalar or an MMA accumulator). The conversion follows a layout it finds
+//! and writes the one it chooses where there is none (`elements::layout`),
+//! so the kernel IR after it shows every distribution and converting it
+//! again gives the same GPU form. By default a store's tile of `N`
+//! elements is dealt out in runs of `V` consecutive elements
+//! (`sizePerThread = [1, ..., V]`), lanes and warps along the innermost
+//! dimension first; for a tile whose sizes are powers of two that is
+//! cyclic in row-major order, thread `t`
 //! stores runs `t, t + T, t + 2T, ...` (consecutive threads own consecutive
 //! runs, so contiguous tiles are read and written coalesced, and a thread's
 //! run is one vector access where it is aligned; see `elements::runs`).
-//! Loop-carried tiles are dealt out one element at a time (`V = 1`).
+//! A tile whose sizes are not all powers of two is dealt out flat (a
+//! layout of rank 1, row-major), so that no lane idles past a dimension's
+//! size. Loop-carried tiles are dealt out one element at a time (`V = 1`),
+//! and a store that reads one takes its layout.
 //! Every `kernel.store` is a loop over the
 //! elements its thread owns, and the value, pointer and mask of each
 //! element are computed where they are needed, from the elements of the

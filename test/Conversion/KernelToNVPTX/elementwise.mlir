@@ -92,15 +92,18 @@ module {
 
 // -----
 
-// A 2-D tile of 10x3 (30 elements) over 128 threads: one element per
-// thread, guarded; a row broadcast reads the column index only; a
-// reduction over a row is a loop in the thread.
+// A 2-D tile of 10x3 (30 elements) over 128 threads: its sizes are not
+// powers of two, so the default layout deals it flat (rank 1, row-major),
+// recorded on the store: one element per thread, guarded; a row broadcast
+// reads the column index only; a reduction over a row is a loop in the
+// thread.
+// CHECK: store {{.*}} {nvptx.layout = #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>} : tensor<10x3x!kernel.ptr<f32>>
 // CHECK-LABEL: func.func @rows
 // CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
-// CHECK: arith.cmpi slt, %{{.*}}, %c30_i32 : i32
+// CHECK: arith.remui %[[TID]], %c3_i32 : i32
+// CHECK: arith.divui %[[TID]], %c3_i32 : i32
+// CHECK: arith.cmpi slt, %[[TID]], %c30_i32 : i32
 // CHECK: scf.if
-// CHECK: arith.remui %{{.*}}, %c3_i32 : i32
-// CHECK: arith.divui %{{.*}}, %c3_i32 : i32
 // CHECK: scf.for
 // CHECK: arith.maximumf
 // CHECK: nvptx.store

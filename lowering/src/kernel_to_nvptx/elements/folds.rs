@@ -226,32 +226,34 @@ impl Conv<'_> {
         let src = self.ctx.operand(def, 0);
         let shape = tile_shape(self.ctx, self.ctx.value_type(src));
         let t = element_of(self.ctx, self.ctx.value_type(src));
-        let n: i64 = shape.iter().product();
         let i1 = self.ctx.integer_type(1);
         let i32t = self.ctx.integer_type(32);
         let mut acc: Option<(Value, Value)> = None;
-        let run = self.reduce_run(src, n);
-        if run > 1 {
-            acc = self.fold_runs(def, src, n, run)?;
-        }
-        let slots = if run > 1 {
-            Vec::new()
-        } else {
-            self.slots(def, &shape)?
-        };
-        for (offset, inside) in slots {
-            let x = self.guarded(inside, offset, n, &[t], &mut |c| {
-                let idx = c.delinearize(offset, &shape);
+        // Each thread folds its boxes of the tile in the reduction's layout.
+        let layout = self.reduce_layout(def, src, &shape)?;
+        let boxes = self.boxes(&layout, &shape);
+        let box_len = layout.size_per_thread.iter().product::<i64>() as usize;
+        for bx in &boxes {
+            let cond = self.box_cond(bx, &shape);
+            let types = vec![t; box_len];
+            let xs = self.under(cond, &types, &mut |c| {
+                let lanes = c.box_lanes(&bx.first, &layout);
                 c.memo.push(HashMap::new());
-                let r = c.val(def, src, &idx);
+                let r = if lanes.len() > 1 {
+                    c.lane_values(def, src, &lanes)
+                } else {
+                    c.val(def, src, &lanes[0]).map(|x| vec![x])
+                };
                 c.memo.pop();
-                Ok(vec![r?])
-            })?[0];
-            let valid = self.slot_valid(inside, offset, n);
-            acc = Some(match acc {
-                None => (x, valid),
-                Some(a) => self.merge(def, a, (x, valid))?,
-            });
+                r
+            })?;
+            let valid = self.box_valid(cond);
+            for x in xs {
+                acc = Some(match acc {
+                    None => (x, valid),
+                    Some(a) => self.merge(def, a, (x, valid))?,
+                });
+            }
         }
         let Some(mut acc) = acc else {
             return Err(err(self.ctx, def, "reduces an empty tile"));
@@ -328,20 +330,6 @@ impl Conv<'_> {
         }
         let total = total.unwrap_or(acc);
         Ok(Elem::Val(total.0))
-    }
-
-    /// Whether this thread's slot `tid + offset` of `count` holds an
-    /// element: `true` when every thread's does (`inside`).
-    pub(super) fn slot_valid(&mut self, inside: bool, offset: i64, count: i64) -> Value {
-        let i1 = self.ctx.integer_type(1);
-        if inside {
-            let one = self.ctx.integer_attr(i1, 1);
-            return self.value("arith.constant", &[], &[i1], &[("value", one)]);
-        }
-        let o = self.const_i32(offset);
-        let l = self.bin_i32("arith.addi", self.tid, o);
-        let nv = self.const_i32(count);
-        self.cmp_slt(l, nv)
     }
 
     /// Two partials `(value, valid)` of a reduction combined: the

@@ -33,6 +33,8 @@ use strata_dialects::nvptx::types::{ptr_type, AddressSpace};
 use strata_ir::float::FloatKind;
 use strata_ir::{Operation, Type, TypeKind, Value};
 
+use strata_dialects::nvptx::layout::BlockedLayout;
+
 use super::{Conv, Slot, R};
 
 /// The static shared memory one block may use, in bytes.
@@ -64,7 +66,7 @@ impl Conv<'_> {
 
     /// Whether `v` is, or is computed from, a value for which `hit` holds
     /// (through tile ops; shared tiles and scalars are leaves).
-    fn reads(&self, v: Value, hit: &dyn Fn(Value) -> bool) -> bool {
+    pub(super) fn reads(&self, v: Value, hit: &dyn Fn(Value) -> bool) -> bool {
         let mut stack = vec![v];
         let mut seen = HashSet::new();
         while let Some(x) = stack.pop() {
@@ -358,14 +360,12 @@ impl Conv<'_> {
         let n: i64 = shape.iter().product();
         let last = shape.last().copied().unwrap_or(1);
         let run = self.fitting_run((self.vector_bytes / bytes).max(1), last, n);
-        let runs = n / run;
-        let per = (runs + self.threads - 1) / self.threads;
-        for e in 0..per {
-            let offset = e * self.threads;
-            let inside = (e + 1) * self.threads <= runs;
-            self.guarded(inside, offset, runs, &[], &mut |c| {
+        let layout = BlockedLayout::default_for(&shape, run, (self.threads / 32).max(1));
+        for bx in self.boxes(&layout, &shape) {
+            let cond = self.box_cond(&bx, &shape);
+            self.under(cond, &[], &mut |c| {
                 c.memo.push(HashMap::new());
-                let r = c.stage_run(user, v, &shape, run, offset, ptr, &strides);
+                let r = c.stage_box(user, v, &bx.first, &layout, ptr, &strides);
                 c.memo.pop();
                 r.map(|()| Vec::new())
             })?;
@@ -374,26 +374,22 @@ impl Conv<'_> {
         Ok(())
     }
 
-    /// Run `tid + offset` of tile `v` written to shared buffer `ptr`: one
-    /// vector store for a run of several elements (the buffer is 16-byte
-    /// aligned, its rows a multiple of 16 bytes, the run's start a
+    /// A box of tile `v` (from index `first`) written to shared buffer
+    /// `ptr`: one vector store for a run of several elements (the buffer is
+    /// 16-byte aligned, its rows a multiple of 16 bytes, the run's start a
     /// multiple of the run).
-    #[allow(clippy::too_many_arguments)]
-    fn stage_run(
+    fn stage_box(
         &mut self,
         user: Operation,
         v: Value,
-        shape: &[i64],
-        run: i64,
-        offset: i64,
+        first: &[Value],
+        layout: &BlockedLayout,
         ptr: Value,
         strides: &[i64],
     ) -> R<()> {
-        let first = self.run_start(run, offset);
-        let idx0 = self.delinearize_value(first, shape);
-        let lanes = self.lanes(&idx0, run);
+        let lanes = self.box_lanes(first, layout);
         let values = self.lane_values(user, v, &lanes)?;
-        let at = self.shared_index(&idx0, strides);
+        let at = self.shared_index(first, strides);
         if values.len() == 1 {
             self.op("nvptx.store", &[values[0], ptr, at], &[], &[]);
             return Ok(());
@@ -473,10 +469,10 @@ impl Conv<'_> {
         for s in 0..layout.slots() {
             let idx = self.mma_index(layout, coords, s);
             self.slot = Some(Slot {
-                e: s as usize,
-                idx: idx.clone(),
+                elems: vec![(s as usize, idx.clone())],
                 shape: shape.clone(),
                 mma: Some(layout),
+                blocked: None,
             });
             self.memo.push(HashMap::new());
             let r = self.val(op, v, &idx);

@@ -3,12 +3,14 @@
 //! where it is needed (see the module docs).
 
 mod folds;
+mod layout;
 mod mma;
 mod runs;
 
 use std::collections::HashMap;
 
 use mma::MmaLayout;
+use strata_dialects::nvptx::layout::BlockedLayout;
 
 use strata_dialects::kernel::types::{element_of, is_ptr, is_ptr_like, pointee, tile_shape};
 use strata_dialects::nvptx::types::{ptr_type, AddressSpace};
@@ -40,8 +42,10 @@ struct Conv<'c> {
     /// Tiles held in registers (loop-carried, or an `mma` accumulator):
     /// this thread's elements.
     owned: HashMap<Value, Vec<Value>>,
-    /// The owned tiles dealt out in an `mma` layout (the others cyclically).
+    /// The owned tiles dealt out in an `mma` layout.
     mma: HashMap<Value, MmaLayout>,
+    /// The owned tiles dealt out in a blocked layout.
+    blocked: HashMap<Value, BlockedLayout>,
     /// The `dot`s whose results a loop carries in an `mma` layout.
     mma_dots: HashMap<Operation, MmaLayout>,
     /// Tiles the block has written to shared memory: the buffer and its
@@ -72,20 +76,21 @@ struct Conv<'c> {
 /// How a loop carries one of its values.
 enum Carry {
     Scalar,
-    /// A tile of this shape, dealt out cyclically.
-    Tile(Vec<i64>),
+    /// A tile of this shape, dealt out in this layout.
+    Tile(Vec<i64>, BlockedLayout),
     /// A tile of this shape in an `mma` layout.
     Mma(Vec<i64>, MmaLayout),
 }
 
-/// Which of the thread's elements of an owned tile is being computed: its
-/// number, its index in a tile of `shape`, and the layout (`None`: cyclic).
+/// Which of the thread's elements of an owned tile are being computed:
+/// their numbers and indices in a tile of `shape`, and the layout that
+/// numbers them (an `mma` one, or a blocked one).
 #[derive(Clone, Debug)]
 struct Slot {
-    e: usize,
-    idx: Vec<Value>,
+    elems: Vec<(usize, Vec<Value>)>,
     shape: Vec<i64>,
     mma: Option<MmaLayout>,
+    blocked: Option<BlockedLayout>,
 }
 
 /// The alignment in bytes that every buffer a kernel is launched on has,
@@ -161,6 +166,7 @@ pub(super) fn convert_kernel(
         memo: vec![HashMap::new()],
         owned: HashMap::new(),
         mma: HashMap::new(),
+        blocked: HashMap::new(),
         mma_dots: HashMap::new(),
         shared: HashMap::new(),
         shared_bytes: 0,
@@ -378,88 +384,6 @@ impl Conv<'_> {
         }
     }
 
-    /// This thread's elements of a tile of `shape`: for each, its linear
-    /// index and whether every thread's is inside the tile.
-    fn slots(&self, op: Operation, shape: &[i64]) -> R<Vec<(i64, bool)>> {
-        let n: i64 = shape.iter().product();
-        let per = (n + self.threads - 1) / self.threads;
-        if per > self.max_unroll {
-            return Err(err(
-                self.ctx,
-                op,
-                format!(
-                    "has a tile of {n} elements: {per} per thread, more than max-unroll ({}) for {} threads",
-                    self.max_unroll, self.threads
-                ),
-            ));
-        }
-        Ok((0..per)
-            .map(|e| (e * self.threads, (e + 1) * self.threads <= n))
-            .collect())
-    }
-
-    /// The index of linear element `tid + offset` of a tile of `shape`.
-    fn delinearize(&mut self, offset: i64, shape: &[i64]) -> Vec<Value> {
-        let l = if offset == 0 {
-            self.tid
-        } else {
-            let o = self.const_i32(offset);
-            self.bin_i32("arith.addi", self.tid, o)
-        };
-        self.delinearize_value(l, shape)
-    }
-
-    /// The index of linear element `l` (an `i32`) of a tile of `shape`.
-    fn delinearize_value(&mut self, mut l: Value, shape: &[i64]) -> Vec<Value> {
-        let mut idx = vec![l; shape.len()];
-        for d in (0..shape.len()).rev() {
-            if shape[d] == 1 {
-                idx[d] = self.const_i32(0);
-                continue;
-            }
-            if d == 0 {
-                idx[d] = l;
-                break;
-            }
-            let size = self.const_i32(shape[d]);
-            idx[d] = self.bin_i32("arith.remui", l, size);
-            l = self.bin_i32("arith.divui", l, size);
-        }
-        idx
-    }
-
-    /// Runs `body` inside `scf.if (tid + offset < n)` unless every thread's
-    /// element is inside the tile; `body` yields `types`, zeros outside.
-    fn guarded(
-        &mut self,
-        inside: bool,
-        offset: i64,
-        n: i64,
-        types: &[Type],
-        body: &mut dyn FnMut(&mut Self) -> R<Vec<Value>>,
-    ) -> R<Vec<Value>> {
-        if inside {
-            return body(self);
-        }
-        let o = self.const_i32(offset);
-        let l = self.bin_i32("arith.addi", self.tid, o);
-        let nv = self.const_i32(n);
-        let cond = self.cmp_slt(l, nv);
-        let (then_block, else_block, op) = self.if_op(cond, types);
-        let outer = self.block;
-        self.block = then_block;
-        let vals = body(self)?;
-        self.op("scf.yield", &vals, &[], &[]);
-        self.block = else_block;
-        let mut zeros = Vec::new();
-        for &t in types {
-            zeros.push(self.zero(t));
-        }
-        self.op("scf.yield", &zeros, &[], &[]);
-        self.block = outer;
-        Ok(self.ctx.results(op).collect())
-    }
-
     /// An `scf.if` on `cond` with `types` results: its then and else
     /// blocks (empty) and the op.
     fn if_op(&mut self, cond: Value, types: &[Type]) -> (Block, Block, Operation) {
@@ -507,22 +431,29 @@ impl Conv<'_> {
             return Ok(());
         }
         let shape = tile_shape(self.ctx, self.ctx.value_type(ptrs));
-        let n: i64 = shape.iter().product();
-        let run = self.run_length(op, &shape);
-        if run > 1 {
-            return self.store_runs(op, &operands, &shape, run);
-        }
-        for (e, (offset, inside)) in self.slots(op, &shape)?.into_iter().enumerate() {
-            self.guarded(inside, offset, n, &[], &mut |c| {
-                let idx = c.delinearize(offset, &shape);
+        let layout = self.store_layout(op, &shape)?;
+        let boxes = self.boxes(&layout, &shape);
+        let box_len = layout.size_per_thread.iter().product::<i64>() as usize;
+        for (b, bx) in boxes.iter().enumerate() {
+            let cond = self.box_cond(bx, &shape);
+            self.under(cond, &[], &mut |c| {
+                let lanes = c.box_lanes(&bx.first, &layout);
                 c.slot = Some(Slot {
-                    e,
-                    idx: idx.clone(),
+                    elems: lanes
+                        .iter()
+                        .enumerate()
+                        .map(|(j, idx)| (b * box_len + j, idx.clone()))
+                        .collect(),
                     shape: shape.clone(),
                     mma: None,
+                    blocked: Some(layout.clone()),
                 });
                 c.memo.push(HashMap::new());
-                let r = c.store_element(op, &operands, &idx);
+                let r = if lanes.len() > 1 {
+                    c.store_box(op, &operands, &lanes)
+                } else {
+                    c.store_element(op, &operands, &lanes[0])
+                };
                 c.memo.pop();
                 c.slot = None;
                 r.map(|()| Vec::new())
@@ -575,16 +506,38 @@ impl Conv<'_> {
         }
         if let Some(slots) = self.owned.get(&v) {
             let shape = tile_shape(self.ctx, self.ctx.value_type(v));
-            let layout = self.mma.get(&v).copied();
-            return match &self.slot {
-                Some(s) if s.idx.as_slice() == idx && s.shape == shape && s.mma == layout => {
-                    Ok(Elem::Val(slots[s.e]))
-                }
-                _ => Err(err(
-                    self.ctx,
-                    user,
-                    "reads a loop-carried tile at an element another thread holds (not lowered to nvptx yet)",
-                )),
+            let mma = self.mma.get(&v).copied();
+            let blocked = self.blocked.get(&v);
+            let at = match &self.slot {
+                Some(s) if s.shape == shape && s.mma == mma && s.blocked.as_ref() == blocked => s
+                    .elems
+                    .iter()
+                    .find(|(_, at)| at.as_slice() == idx)
+                    .map(|&(e, _)| e),
+                _ => None,
+            };
+            let other_layout = match (&self.slot, blocked) {
+                (Some(s), Some(held)) if s.shape == shape => s
+                    .blocked
+                    .as_ref()
+                    .filter(|&l| l != held)
+                    .map(|l| (l.clone(), held.clone())),
+                _ => None,
+            };
+            return match at.and_then(|e| slots.get(e)) {
+                Some(&x) => Ok(Elem::Val(x)),
+                None => Err(match other_layout {
+                    Some((mine, held)) => err(
+                        self.ctx,
+                        user,
+                        format!("reads a loop-carried tile in layout #nvptx.{mine}, but the loop holds it in #nvptx.{held}"),
+                    ),
+                    None => err(
+                        self.ctx,
+                        user,
+                        "reads a loop-carried tile at an element another thread holds (not lowered to nvptx yet)",
+                    ),
+                }),
             };
         }
         let key = (v, idx.to_vec());
@@ -814,9 +767,10 @@ impl Conv<'_> {
                 layout.push(Carry::Mma(shape, m));
                 continue;
             }
-            let elems = self.tile_elements(op, init, &shape)?;
+            let l = self.carry_layout(op, k, &shape)?;
+            let elems = self.tile_elements(op, init, &shape, &l)?;
             inits.extend(elems);
-            layout.push(Carry::Tile(shape));
+            layout.push(Carry::Tile(shape, l));
         }
         let (lp, body, args) = self.loop_op([bounds[0], bounds[1], bounds[2]], &inits);
         let Some(&region) = self.ctx.op_regions(op).first() else {
@@ -837,8 +791,9 @@ impl Conv<'_> {
                 Carry::Scalar => {
                     self.scalars.insert(old, Elem::Val(args[at]));
                 }
-                Carry::Tile(_) => {
+                Carry::Tile(_, l) => {
                     self.owned.insert(old, args[at..at + n].to_vec());
+                    self.blocked.insert(old, l.clone());
                 }
                 Carry::Mma(_, m) => {
                     self.owned.insert(old, args[at..at + n].to_vec());
@@ -864,7 +819,7 @@ impl Conv<'_> {
             for (&y, carry) in yielded.iter().zip(&layout) {
                 match carry {
                     Carry::Scalar => out.push(self.scalar_val(term, y)?),
-                    Carry::Tile(s) => out.extend(self.tile_elements(term, y, s)?),
+                    Carry::Tile(s, l) => out.extend(self.tile_elements(term, y, s, l)?),
                     Carry::Mma(_, m) => out.extend(self.mma_elements(term, y, *m)?),
                 }
             }
@@ -885,8 +840,9 @@ impl Conv<'_> {
                 Carry::Scalar => {
                     self.scalars.insert(r, Elem::Val(new_results[at]));
                 }
-                Carry::Tile(_) => {
+                Carry::Tile(_, l) => {
                     self.owned.insert(r, new_results[at..at + n].to_vec());
+                    self.blocked.insert(r, l.clone());
                 }
                 Carry::Mma(shape, m) => {
                     let slots = new_results[at..at + n].to_vec();
@@ -895,6 +851,7 @@ impl Conv<'_> {
                 }
             }
         }
+        self.record_carry_layouts(op, &layout);
         Ok(())
     }
 
@@ -902,30 +859,47 @@ impl Conv<'_> {
     fn carried_count(&self, op: Operation, carry: &Carry) -> R<usize> {
         Ok(match carry {
             Carry::Scalar => 1,
-            Carry::Tile(s) => self.slots(op, s)?.len(),
+            Carry::Tile(s, l) => {
+                let _ = op;
+                l.per_thread(s) as usize
+            }
             Carry::Mma(_, m) => m.slots() as usize,
         })
     }
 
-    /// This thread's elements of tile `v` of `shape` (zeros past its end).
-    fn tile_elements(&mut self, op: Operation, v: Value, shape: &[i64]) -> R<Vec<Value>> {
-        let n: i64 = shape.iter().product();
+    /// This thread's elements of tile `v` of `shape` in `layout` (zeros
+    /// past its end).
+    fn tile_elements(
+        &mut self,
+        op: Operation,
+        v: Value,
+        shape: &[i64],
+        layout: &BlockedLayout,
+    ) -> R<Vec<Value>> {
         let t = element_of(self.ctx, self.ctx.value_type(v));
+        let boxes = self.boxes(layout, shape);
+        let box_len = layout.size_per_thread.iter().product::<i64>() as usize;
         let mut out = Vec::new();
-        for (e, (offset, inside)) in self.slots(op, shape)?.into_iter().enumerate() {
-            let vals = self.guarded(inside, offset, n, &[t], &mut |c| {
-                let idx = c.delinearize(offset, shape);
+        for (b, bx) in boxes.iter().enumerate() {
+            let cond = self.box_cond(bx, shape);
+            let types = vec![t; box_len];
+            let vals = self.under(cond, &types, &mut |c| {
+                let lanes = c.box_lanes(&bx.first, layout);
                 c.slot = Some(Slot {
-                    e,
-                    idx: idx.clone(),
+                    elems: lanes
+                        .iter()
+                        .enumerate()
+                        .map(|(j, idx)| (b * box_len + j, idx.clone()))
+                        .collect(),
                     shape: shape.to_vec(),
                     mma: None,
+                    blocked: Some(layout.clone()),
                 });
                 c.memo.push(HashMap::new());
-                let r = c.val(op, v, &idx);
+                let r: R<Vec<Value>> = lanes.iter().map(|idx| c.val(op, v, idx)).collect();
                 c.memo.pop();
                 c.slot = None;
-                Ok(vec![r?])
+                r
             })?;
             out.extend(vals);
         }

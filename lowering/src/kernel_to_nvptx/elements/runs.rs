@@ -1,7 +1,8 @@
-//! Stores dealt out in runs. Thread `t` stores runs `t, t + T, ...` of `V`
-//! consecutive elements of the tile (row-major, within its last
-//! dimension), so that its accesses to a contiguous tile are consecutive
-//! and, where the offsets allow, aligned to the run's size: LLVM's NVPTX
+//! Stores in runs: a store's default layout gives each thread boxes of `V`
+//! consecutive elements along the tile's last dimension
+//! (`sizePerThread = [1, ..., V]`), so that its accesses to a contiguous
+//! tile are consecutive and, where the offsets allow, aligned to the run's
+//! size: LLVM's NVPTX
 //! back end then merges them into vector accesses (`ld.global.v4.f32`,
 //! `st.global.v4.f32`), as Triton's `sizePerThread` does, wherever it can
 //! prove the alignment from the offsets and the parameters' `llvm.align`.
@@ -59,50 +60,18 @@ impl Conv<'_> {
         run
     }
 
-    /// A tile store dealt out in runs of `run` elements (see the module
-    /// docs).
-    pub(super) fn store_runs(
-        &mut self,
-        op: Operation,
-        operands: &[Value],
-        shape: &[i64],
-        run: i64,
-    ) -> R<()> {
-        let n: i64 = shape.iter().product();
-        let runs = n / run;
-        let per = (runs + self.threads - 1) / self.threads;
-        // `fitting_run` chose a run whose runs fit in max-unroll.
-        debug_assert!(per * run <= self.max_unroll);
-        for e in 0..per {
-            let offset = e * self.threads;
-            let inside = (e + 1) * self.threads <= runs;
-            self.guarded(inside, offset, runs, &[], &mut |c| {
-                c.memo.push(HashMap::new());
-                let r = c.store_run(op, operands, shape, run, offset);
-                c.memo.pop();
-                r.map(|()| Vec::new())
-            })?;
-        }
-        Ok(())
-    }
-
-    /// Run `tid + offset` of a store: its lanes' indices, then the stores,
+    /// A box of a store (its elements' indices `lanes`): the stores,
     /// straight when no mask or every lane's mask holds, else per element.
-    fn store_run(
+    pub(super) fn store_box(
         &mut self,
         op: Operation,
         operands: &[Value],
-        shape: &[i64],
-        run: i64,
-        offset: i64,
+        lanes: &[Vec<Value>],
     ) -> R<()> {
-        let first = self.run_start(run, offset);
-        let idx0 = self.delinearize_value(first, shape);
-        let lanes = self.lanes(&idx0, run);
         let Some(&mask) = operands.get(2) else {
-            return self.store_lanes(op, operands, &lanes);
+            return self.store_lanes(op, operands, lanes);
         };
-        let Some(all) = self.all_inside(op, mask, &lanes)? else {
+        let Some(all) = self.all_inside(op, mask, lanes)? else {
             return Ok(());
         };
         let (then_block, else_block, _) = self.if_op(all, &[]);
@@ -111,8 +80,8 @@ impl Conv<'_> {
         // under the same mask need none either.
         self.block = then_block;
         self.memo.push(HashMap::new());
-        let saved = self.assumed_mask.replace((mask, lanes.clone()));
-        let straight = self.store_lanes(op, operands, &lanes);
+        let saved = self.assumed_mask.replace((mask, lanes.to_vec()));
+        let straight = self.store_lanes(op, operands, lanes);
         self.assumed_mask = saved;
         self.memo.pop();
         straight?;
@@ -130,58 +99,14 @@ impl Conv<'_> {
         Ok(())
     }
 
-    /// The elements per run of a block reduction of `src`, `n` 32-bit
-    /// numbers: as a store's (`run_length`), for the tile being reduced.
-    pub(super) fn reduce_run(&self, src: Value, n: i64) -> i64 {
+    /// The elements per box of a block reduction of `src`, `n` 32-bit
+    /// numbers whose last dimension has `last`: as a store's
+    /// (`run_length`), for the tile being reduced.
+    pub(super) fn reduce_run(&self, src: Value, n: i64, last: i64) -> i64 {
         if self.reads_owned(src) {
             return 1;
         }
-        self.fitting_run((self.vector_bytes / 4).max(1), n, n)
-    }
-
-    /// The thread's part of a block reduction of the 1-D tile `src` of `n`
-    /// elements, read in runs of `run` (see the module docs): its elements
-    /// folded, with whether it holds any.
-    pub(super) fn fold_runs(
-        &mut self,
-        def: Operation,
-        src: Value,
-        n: i64,
-        run: i64,
-    ) -> R<Option<(Value, Value)>> {
-        let t = element_of(self.ctx, self.ctx.value_type(src));
-        let runs = n / run;
-        let per = (runs + self.threads - 1) / self.threads;
-        // `fitting_run` chose a run whose runs fit in max-unroll.
-        debug_assert!(per * run <= self.max_unroll);
-        let types = vec![t; run as usize];
-        let mut acc = None;
-        for e in 0..per {
-            let offset = e * self.threads;
-            let inside = (e + 1) * self.threads <= runs;
-            let xs = self.guarded(inside, offset, runs, &types, &mut |c| {
-                c.memo.push(HashMap::new());
-                let r = c.run_values(def, src, run, offset);
-                c.memo.pop();
-                r
-            })?;
-            let valid = self.slot_valid(inside, offset, runs);
-            for x in xs {
-                acc = Some(match acc {
-                    None => (x, valid),
-                    Some(a) => self.merge(def, a, (x, valid))?,
-                });
-            }
-        }
-        Ok(acc)
-    }
-
-    /// Run `tid + offset` of the 1-D tile `src`: its lanes' values (see
-    /// `lane_values`).
-    fn run_values(&mut self, user: Operation, src: Value, run: i64, offset: i64) -> R<Vec<Value>> {
-        let first = self.run_start(run, offset);
-        let lanes = self.lanes(&[first], run);
-        self.lane_values(user, src, &lanes)
+        self.fitting_run((self.vector_bytes / 4).max(1), last, n)
     }
 
     /// The values of tile `src` at `lanes`. When `src` is a masked load and
@@ -226,32 +151,6 @@ impl Conv<'_> {
         }
         self.block = outer;
         Ok(self.ctx.results(op).collect())
-    }
-
-    /// The first linear element of run `tid + offset` of `run` elements.
-    pub(super) fn run_start(&mut self, run: i64, offset: i64) -> Value {
-        let r = if offset == 0 {
-            self.tid
-        } else {
-            let o = self.const_i32(offset);
-            self.bin_i32("arith.addi", self.tid, o)
-        };
-        let v = self.const_i32(run);
-        self.bin_i32("arith.muli", r, v)
-    }
-
-    /// The indices of a run's `run` lanes from its first one, `idx0`: the
-    /// next elements along the last dimension.
-    pub(super) fn lanes(&mut self, idx0: &[Value], run: i64) -> Vec<Vec<Value>> {
-        let last = idx0.len() - 1;
-        let mut lanes = vec![idx0.to_vec()];
-        for j in 1..run {
-            let mut idx = idx0.to_vec();
-            let jv = self.const_i32(j);
-            idx[last] = self.bin_i32("arith.addi", idx0[last], jv);
-            lanes.push(idx);
-        }
-        lanes
     }
 
     /// Whether every lane is inside `mask` (an `i1`; `None` for no lanes).
