@@ -236,10 +236,10 @@ fn first_dim_layout(shape: &[i64], warps: i64) -> BlockedLayout {
 
 /// The layouts written in the kernel IR are followed: after the default
 /// conversion has recorded its layouts, every store's, block reduction's
-/// and carried tile's is replaced by a first-dimension-first one with one
-/// element per thread, the conversion runs again, and the kernels,
-/// emulated, still compute what the interpreter does (without vector
-/// stores now).
+/// and carried tile's is replaced (by a first-dimension-first one with one
+/// element per thread, then by one of 2-element boxes in every dimension),
+/// the conversion runs again and keeps them, and the kernels, emulated,
+/// still compute what the interpreter does.
 #[test]
 fn layouts_in_the_ir_are_followed() {
     let f32_input = |shape: &[usize]| {
@@ -278,11 +278,19 @@ fn layouts_in_the_ir_are_followed() {
             ],
         ),
     ];
-    for (model, inputs) in cases {
+    type Variant = fn(&[i64], i64) -> BlockedLayout;
+    let variants: [(&str, Variant); 2] = [
+        ("first dimension first", first_dim_layout),
+        ("boxes of 2 in every dimension", boxed_layout),
+    ];
+    for ((model, inputs), (name, variant)) in cases
+        .iter()
+        .flat_map(|c| variants.iter().map(move |v| (c, v)))
+    {
         let parse = || {
             let mut ctx = strata_ir::Context::new();
             strata_dialects::register_all(&mut ctx);
-            let buffer = strata_ir::SourceBuffer::new("layouts.mlir", model);
+            let buffer = strata_ir::SourceBuffer::new("layouts.mlir", *model);
             let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
                 .unwrap_or_else(|d| panic!("parse: {}", d[0].message));
             (ctx, module)
@@ -293,13 +301,16 @@ fn layouts_in_the_ir_are_followed() {
         let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
         let (mut ctx, module) = parse();
         lower(&mut ctx, module, "main", &shapes, &pipeline(80)).unwrap_or_else(|e| panic!("{e}"));
-        // Replace every recorded layout.
-        let mut replaced = 0;
+        // Replace every recorded blocked layout (a dot's MMA one stays).
+        let mut given = Vec::new();
         let kernels: Vec<_> = ctx
             .nested_ops(module, strata_ir::WalkOrder::PreOrder)
             .into_iter()
             .filter(|&op| ctx.op_name_str(op) == "kernel.func")
             .collect();
+        let is_blocked = |ctx: &mut strata_ir::Context, a| {
+            BlockedLayout::from_attr(ctx, a).is_some_and(|l| l.is_ok())
+        };
         for k in kernels {
             let warps = match strata_ir::ods::inherent_attr(&ctx, k, "num_warps")
                 .map(|a| ctx.attr_kind(a))
@@ -311,11 +322,13 @@ fn layouts_in_the_ir_are_followed() {
                 let shape_of = |ctx: &strata_ir::Context, v| {
                     strata_dialects::kernel::types::tile_shape(ctx, ctx.value_type(v))
                 };
-                if ctx.op_attr(op, "nvptx.layout").is_some() {
-                    let shape = shape_of(&ctx, ctx.operand(op, 0));
-                    let a = first_dim_layout(&shape, warps).to_attr(&mut ctx);
-                    ctx.set_op_attr(op, "nvptx.layout", a);
-                    replaced += 1;
+                if let Some(old) = ctx.op_attr(op, "nvptx.layout") {
+                    if is_blocked(&mut ctx, old) {
+                        let shape = shape_of(&ctx, ctx.operand(op, 0));
+                        let a = variant(&shape, warps).to_attr(&mut ctx);
+                        ctx.set_op_attr(op, "nvptx.layout", a);
+                        given.push((op, "nvptx.layout", a));
+                    }
                 }
                 let Some(list) = ctx.op_attr(op, "nvptx.layouts") else {
                     continue;
@@ -326,50 +339,64 @@ fn layouts_in_the_ir_are_followed() {
                 let inits: Vec<_> = ctx.operands(op).skip(3).collect();
                 let mut new = Vec::new();
                 for (&item, &init) in items.iter().zip(&inits) {
-                    if matches!(ctx.attr_kind(item), strata_ir::AttrKind::Unit) {
+                    if !is_blocked(&mut ctx, item) {
                         new.push(item);
                         continue;
                     }
                     let shape = shape_of(&ctx, init);
-                    new.push(first_dim_layout(&shape, warps).to_attr(&mut ctx));
-                    replaced += 1;
+                    new.push(variant(&shape, warps).to_attr(&mut ctx));
                 }
                 let a = ctx.array_attr(new);
                 ctx.set_op_attr(op, "nvptx.layouts", a);
+                given.push((op, "nvptx.layouts", a));
             }
         }
-        assert!(replaced > 0, "the conversion records its layouts");
+        assert!(!given.is_empty(), "the conversion records its layouts");
         let mut registry = strata_ir::pass::PassRegistry::default();
         strata_lowering::register_passes(&mut registry);
         let pipeline = "builtin.module(convert-kernel-to-nvptx{sm=80})";
         let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline)
             .unwrap_or_else(|e| panic!("{}", e.render(pipeline)));
         pm.run(&mut ctx, module, &mut Default::default())
-            .unwrap_or_else(|d| panic!("{}", d[0].message));
-        let text = strata_ir::printer::print_operation(&ctx, module, Default::default());
+            .unwrap_or_else(|d| panic!("{name}: {}", d[0].message));
         // The layouts on the kernel ops are still the given ones.
-        for op in ctx.nested_ops(module, strata_ir::WalkOrder::PreOrder) {
-            if let Some(a) = ctx.op_attr(op, "nvptx.layout") {
-                let l = BlockedLayout::from_attr(&mut ctx, a)
-                    .expect("a layout")
-                    .expect("valid");
-                assert!(l.size_per_thread.iter().all(|&s| s == 1), "{l}");
-                assert_eq!(l.order, (0..l.rank()).collect::<Vec<_>>(), "{l}");
-            }
+        for &(op, key, a) in &given {
+            assert_eq!(ctx.op_attr(op, key), Some(a), "{name}: {key} kept");
         }
-        // One element per thread: no vector store to global memory (the
-        // staging of mma operands in shared memory keeps its own).
-        assert!(
-            !text.contains("vector<4xf32>, !nvptx.ptr<f32, global>")
-                && !text.contains("vector<8xf16>, !nvptx.ptr<f16, global>"),
-            "the given layouts are followed"
-        );
         let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let got = emulated.run(&inputs).expect("runs");
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let got = emulated.run(inputs).expect("runs");
         for (g, w) in got.iter().zip(&want) {
             allclose(g, w, Tolerance::for_dtype(w.dtype()))
-                .unwrap_or_else(|m| panic!("given layouts (emulated GPU kernels): {m}"));
+                .unwrap_or_else(|m| panic!("{name} (emulated GPU kernels): {m}"));
         }
+    }
+}
+
+/// Another layout than the default: boxes of 2 along every dimension of
+/// even size, lanes and warps along the innermost dimension first.
+fn boxed_layout(shape: &[i64], warps: i64) -> BlockedLayout {
+    let rank = shape.len();
+    let spt: Vec<i64> = shape
+        .iter()
+        .map(|&d| if d % 2 == 0 { 2 } else { 1 })
+        .collect();
+    let (mut lanes, mut left) = (32, warps);
+    let (mut tpw, mut wpc) = (vec![1; rank], vec![1; rank]);
+    for d in (0..rank).rev() {
+        let boxes = (shape[d] / spt[d]).max(1);
+        let n = (boxes as u64).next_power_of_two() as i64;
+        tpw[d] = if d == 0 { lanes } else { lanes.min(n) };
+        lanes /= tpw[d];
+        let rows = ((boxes + tpw[d] - 1) / tpw[d]).max(1);
+        let rows = (rows as u64).next_power_of_two() as i64;
+        wpc[d] = if d == 0 { left } else { left.min(rows) };
+        left /= wpc[d];
+    }
+    BlockedLayout {
+        size_per_thread: spt,
+        threads_per_warp: tpw,
+        warps_per_cta: wpc,
+        order: (0..rank).rev().collect(),
     }
 }

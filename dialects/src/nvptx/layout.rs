@@ -21,7 +21,11 @@
 //! default: a layout of their rank would leave the lanes past each
 //! dimension's size idle.
 //!
-//! Stored in the context as its canonical text (`AttrKind::Opaque`).
+//! `#nvptx.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>`
+//! ([`MmaLayout`]) is the layout of a `dot`'s accumulator on `mma.sync`.
+//!
+//! Both are stored in the context as their canonical text
+//! (`AttrKind::Opaque`).
 
 use std::fmt;
 
@@ -29,6 +33,9 @@ use strata_ir::{AttrKind, Attribute, Context};
 
 /// The warp size of every NVIDIA GPU.
 pub const WARP_SIZE: i64 = 32;
+
+/// The largest entry a layout's lists may hold.
+const MAX_SIZE: i64 = 1 << 16;
 
 /// A blocked layout (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -108,11 +115,20 @@ impl BlockedLayout {
     /// for a layout of rank 1 on a tile of higher rank, the tile's element
     /// count (its elements in row-major order).
     pub fn dealt_shape(&self, shape: &[i64]) -> Vec<i64> {
-        if self.rank() == 1 && shape.len() > 1 {
+        if shape.is_empty() {
+            // A rank-0 tile is one element.
+            vec![1]
+        } else if self.rank() == 1 && shape.len() > 1 {
             vec![shape.iter().product()]
         } else {
             shape.to_vec()
         }
+    }
+
+    /// The consecutive elements of a box along its last dimension (a
+    /// flat layout's boxes lie along the tile's last dimension too).
+    pub fn row_length(&self) -> usize {
+        self.size_per_thread.last().copied().unwrap_or(1).max(1) as usize
     }
 
     /// How many layers cover a tile of `shape` along each dimension.
@@ -127,6 +143,9 @@ impl BlockedLayout {
     /// The elements each thread holds of a tile of `shape` (those past the
     /// tile's end included).
     pub fn per_thread(&self, shape: &[i64]) -> i64 {
+        if shape.contains(&0) {
+            return 0;
+        }
         self.repetitions(shape).iter().product::<i64>()
             * self.size_per_thread.iter().product::<i64>()
     }
@@ -149,11 +168,22 @@ impl BlockedLayout {
             if let Some(x) = v.iter().find(|&&x| x < 1 || x & (x - 1) != 0) {
                 return Err(format!("{name} must hold powers of two, got {x}"));
             }
+            // Larger sizes fit no tile or block (and keep products exact).
+            if let Some(x) = v.iter().find(|&&x| x > MAX_SIZE) {
+                return Err(format!("{name} holds {x}, more than {MAX_SIZE}"));
+            }
         }
         if rank == 0 {
             return Err("a layout needs at least one dimension".into());
         }
-        let lanes: i64 = self.threads_per_warp.iter().product();
+        let product = |v: &[i64]| v.iter().try_fold(1i64, |a, &x| a.checked_mul(x));
+        if product(&self.size_per_thread).is_none_or(|s| s > MAX_SIZE) {
+            return Err(format!("sizePerThread must multiply to at most {MAX_SIZE}"));
+        }
+        if product(&self.warps_per_cta).is_none_or(|w| w > MAX_SIZE) {
+            return Err(format!("warpsPerCTA must multiply to at most {MAX_SIZE}"));
+        }
+        let lanes = product(&self.threads_per_warp).unwrap_or(i64::MAX);
         if lanes != WARP_SIZE {
             return Err(format!(
                 "threadsPerWarp must multiply to {WARP_SIZE}, got {lanes}"
@@ -196,13 +226,15 @@ impl BlockedLayout {
                 self.warps()
             ));
         }
-        let own_rank = if self.rank() == shape.len() {
-            shape
+        // A dimension of size 0 holds no box; others, whole boxes.
+        let dealt = self.dealt_shape(shape);
+        let own_rank: &[i64] = if self.rank() == dealt.len() {
+            &dealt
         } else {
             &[]
         };
         for (d, (&s, &n)) in self.size_per_thread.iter().zip(own_rank).enumerate() {
-            if n % s != 0 {
+            if n % s != 0 || (n == 0 && s != 1) {
                 return Err(format!(
                     "sizePerThread[{d}] = {s} does not divide the tile's dimension {d} ({n})"
                 ));
@@ -259,15 +291,18 @@ fn next_pow2(n: i64) -> i64 {
     (n.max(1) as u64).next_power_of_two() as i64
 }
 
-/// Parses `blocked<{...}>` (the body of `#nvptx.blocked<...>`); errors are
-/// (byte offset in `body`, message).
-fn parse_blocked(ctx: &mut Context, body: &str) -> Result<BlockedLayout, (usize, String)> {
+/// The parameters of `mnemonic<{name = [ints], ...}>`, each as its list of
+/// integers (a single integer as a list of one), with the byte offset of
+/// the dictionary in `body` for errors; errors are (offset, message).
+type Params = (usize, Vec<(String, Vec<i64>)>);
+
+fn parse_params(ctx: &mut Context, body: &str, mnemonic: &str) -> Result<Params, (usize, String)> {
     let Some(inner) = body
-        .strip_prefix("blocked")
+        .strip_prefix(mnemonic)
         .map(str::trim_start)
         .and_then(|r| r.strip_prefix('<'))
     else {
-        return Err((7, "expected '<' after 'blocked'".into()));
+        return Err((mnemonic.len(), format!("expected '<' after '{mnemonic}'")));
     };
     let at = body.len() - inner.len();
     let Some(dict) = inner.trim_end().strip_suffix('>') else {
@@ -281,65 +316,165 @@ fn parse_blocked(ctx: &mut Context, body: &str) -> Result<BlockedLayout, (usize,
             "expected a dictionary of the layout's parameters".into(),
         ));
     };
-    let entries: Vec<(String, Attribute)> = entries
-        .iter()
-        .map(|&(k, v)| (ctx.ident_str(k).to_string(), v))
-        .collect();
-    let get = |name: &str| -> Result<Vec<i64>, (usize, String)> {
-        let Some(&(_, v)) = entries.iter().find(|(k, _)| k == name) else {
-            return Err((at, format!("missing parameter '{name}'")));
+    let mut out = Vec::new();
+    for &(k, v) in entries.iter() {
+        let name = ctx.ident_str(k).to_string();
+        let int = |x: Attribute| match ctx.attr_kind(x) {
+            AttrKind::Integer { value, .. } => i64::try_from(*value)
+                .map_err(|_| (at, format!("'{name}' holds an integer out of range"))),
+            _ => Err((at, format!("'{name}' must be an array of integers"))),
         };
-        let AttrKind::Array(items) = ctx.attr_kind(v) else {
-            return Err((at, format!("'{name}' must be an array of integers")));
+        let values = match ctx.attr_kind(v) {
+            AttrKind::Array(items) => items
+                .iter()
+                .map(|&x| int(x))
+                .collect::<Result<Vec<_>, _>>()?,
+            AttrKind::Integer { .. } => vec![int(v)?],
+            _ => return Err((at, format!("'{name}' must be an array of integers"))),
         };
-        items
-            .iter()
-            .map(|&x| match ctx.attr_kind(x) {
-                AttrKind::Integer { value, .. } => i64::try_from(*value)
-                    .map_err(|_| (at, format!("'{name}' holds an integer out of range"))),
-                _ => Err((at, format!("'{name}' must be an array of integers"))),
-            })
-            .collect()
-    };
-    let size_per_thread = get("sizePerThread")?;
-    let threads_per_warp = get("threadsPerWarp")?;
-    let warps_per_cta = get("warpsPerCTA")?;
-    let order = get("order")?;
-    if let Some((k, _)) = entries.iter().find(|(k, _)| {
-        !matches!(
-            k.as_str(),
-            "sizePerThread" | "threadsPerWarp" | "warpsPerCTA" | "order"
-        )
-    }) {
-        return Err((at, format!("unknown parameter '{k}'")));
+        out.push((name, values));
     }
-    let layout = BlockedLayout {
-        size_per_thread,
-        threads_per_warp,
-        warps_per_cta,
-        order: order.iter().map(|&d| d.max(0) as usize).collect(),
-    };
+    Ok((at, out))
+}
+
+/// Takes parameter `name` of `params`, which allow only `known`.
+fn param(params: &Params, name: &str, known: &[&str]) -> Result<Vec<i64>, (usize, String)> {
+    let (at, entries) = params;
+    if let Some((k, _)) = entries.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        return Err((*at, format!("unknown parameter '{k}'")));
+    }
+    entries
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
+        .ok_or_else(|| (*at, format!("missing parameter '{name}'")))
+}
+
+/// Parses `blocked<{...}>` (the body of `#nvptx.blocked<...>`); errors are
+/// (byte offset in `body`, message).
+fn parse_blocked(ctx: &mut Context, body: &str) -> Result<BlockedLayout, (usize, String)> {
+    const KNOWN: &[&str] = &["sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"];
+    let params = parse_params(ctx, body, "blocked")?;
+    let at = params.0;
+    let order = param(&params, "order", KNOWN)?;
     if order.iter().any(|&d| d < 0) {
         return Err((at, format!("order must be a permutation, got {order:?}")));
     }
+    let layout = BlockedLayout {
+        size_per_thread: param(&params, "sizePerThread", KNOWN)?,
+        threads_per_warp: param(&params, "threadsPerWarp", KNOWN)?,
+        warps_per_cta: param(&params, "warpsPerCTA", KNOWN)?,
+        order: order.iter().map(|&d| d as usize).collect(),
+    };
     layout.verify().map_err(|m| (at, m))?;
     Ok(layout)
 }
 
-/// Parses the body of an `#nvptx.` attribute: `blocked<{...}>`.
+/// `#nvptx.mma<{versionMajor = 2, warpsPerCTA = [m, n], instrShape = [16, 8]}>`:
+/// the layout of a `dot`'s accumulator on `mma.sync.m16n8k16` (Triton's
+/// `nvidia_mma` of version 2). The accumulator is cut into 16x8 tiles dealt
+/// to an `m x n` grid of warps, each warp holding a block of them; lane `l`
+/// holds elements `(l / 4 + 8 (e / 2), 2 (l % 4) + e % 2)` of each of its
+/// warp's tiles, as PTX lays accumulators out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MmaLayout {
+    /// Warps along the accumulator's rows and columns.
+    pub warps_per_cta: [i64; 2],
+}
+
+impl MmaLayout {
+    /// As an attribute.
+    pub fn to_attr(&self, ctx: &mut Context) -> Attribute {
+        let dialect = ctx.ident("nvptx");
+        ctx.intern_attr(AttrKind::Opaque {
+            dialect,
+            data: self.to_string().into_boxed_str(),
+            ty: None,
+        })
+    }
+
+    /// The layout of attribute `attr`: `None` when it is not a
+    /// `#nvptx.mma`, an error when it is one that does not parse.
+    pub fn from_attr(ctx: &mut Context, attr: Attribute) -> Option<Result<MmaLayout, String>> {
+        let AttrKind::Opaque { dialect, data, .. } = ctx.attr_kind(attr) else {
+            return None;
+        };
+        if ctx.ident_str(*dialect) != "nvptx" || !data.starts_with("mma") {
+            return None;
+        }
+        let data = data.to_string();
+        Some(parse_mma(ctx, &data).map_err(|(_, m)| m))
+    }
+}
+
+impl fmt::Display for MmaLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [m, n] = self.warps_per_cta;
+        write!(
+            f,
+            "mma<{{versionMajor = 2, warpsPerCTA = [{m}, {n}], instrShape = [16, 8]}}>"
+        )
+    }
+}
+
+/// Parses `mma<{...}>`; errors as `parse_blocked`'s.
+fn parse_mma(ctx: &mut Context, body: &str) -> Result<MmaLayout, (usize, String)> {
+    const KNOWN: &[&str] = &["versionMajor", "versionMinor", "warpsPerCTA", "instrShape"];
+    let params = parse_params(ctx, body, "mma")?;
+    let at = params.0;
+    if param(&params, "versionMajor", KNOWN)? != [2] {
+        return Err((
+            at,
+            "versionMajor must be 2 (mma.sync, sm_80 and later)".into(),
+        ));
+    }
+    if let Ok(minor) = param(&params, "versionMinor", KNOWN) {
+        if minor != [0] {
+            return Err((at, "versionMinor must be 0".into()));
+        }
+    }
+    if param(&params, "instrShape", KNOWN)? != [16, 8] {
+        return Err((at, "instrShape must be [16, 8] (mma.sync.m16n8k16)".into()));
+    }
+    let warps = param(&params, "warpsPerCTA", KNOWN)?;
+    let [m, n] = warps[..] else {
+        return Err((
+            at,
+            format!("warpsPerCTA must have 2 entries, got {}", warps.len()),
+        ));
+    };
+    for w in [m, n] {
+        if !(1..=32).contains(&w) || w & (w - 1) != 0 {
+            return Err((
+                at,
+                format!("warpsPerCTA must hold powers of two up to 32, got {w}"),
+            ));
+        }
+    }
+    Ok(MmaLayout {
+        warps_per_cta: [m, n],
+    })
+}
+
+/// Parses the body of an `#nvptx.` attribute: `blocked<{...}>`,
+/// `mma<{...}>`.
 pub(crate) fn parse_nvptx_attr(
     ctx: &mut Context,
     body: &str,
 ) -> Result<Attribute, Vec<(usize, String)>> {
-    if !body.starts_with("blocked") {
-        let mnemonic = body.split('<').next().unwrap_or(body);
-        return Err(vec![(
-            0,
-            format!("unknown attribute `{mnemonic}` in dialect `nvptx`"),
-        )]);
+    if body.starts_with("blocked") {
+        let layout = parse_blocked(ctx, body).map_err(|e| vec![e])?;
+        return Ok(layout.to_attr(ctx));
     }
-    let layout = parse_blocked(ctx, body).map_err(|e| vec![e])?;
-    Ok(layout.to_attr(ctx))
+    if body.starts_with("mma") {
+        let layout = parse_mma(ctx, body).map_err(|e| vec![e])?;
+        return Ok(layout.to_attr(ctx));
+    }
+    let mnemonic = body.split('<').next().unwrap_or(body);
+    Err(vec![(
+        0,
+        format!("unknown attribute `{mnemonic}` in dialect `nvptx`"),
+    )])
 }
 
 #[cfg(test)]
@@ -401,7 +536,22 @@ mod tests {
         let bad = "blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>";
         let e = parse_nvptx_attr(&mut ctx, bad).expect_err("16 lanes");
         assert!(e[0].1.contains("multiply to 32"), "{e:?}");
-        let e = parse_nvptx_attr(&mut ctx, "mma<{}>").expect_err("unknown");
-        assert!(e[0].1.contains("unknown attribute `mma`"), "{e:?}");
+        let huge = "blocked<{sizePerThread = [4611686018427387904], threadsPerWarp = [32], warpsPerCTA = [4611686018427387904], order = [0]}>";
+        let e = parse_nvptx_attr(&mut ctx, huge).expect_err("too large");
+        assert!(e[0].1.contains("more than 65536"), "{e:?}");
+        let e = parse_nvptx_attr(&mut ctx, "swizzled<{}>").expect_err("unknown");
+        assert!(e[0].1.contains("unknown attribute `swizzled`"), "{e:?}");
+        let mma = "mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>";
+        let attr = parse_nvptx_attr(&mut ctx, mma).expect("parses");
+        let m = MmaLayout::from_attr(&mut ctx, attr)
+            .expect("mma")
+            .expect("valid");
+        assert_eq!((m.warps_per_cta, m.to_string().as_str()), ([2, 2], mma));
+        let e = parse_nvptx_attr(
+            &mut ctx,
+            "mma<{versionMajor = 3, warpsPerCTA = [2, 2], instrShape = [16, 8]}>",
+        )
+        .expect_err("version");
+        assert!(e[0].1.contains("versionMajor must be 2"), "{e:?}");
     }
 }

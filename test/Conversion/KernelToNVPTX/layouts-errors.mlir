@@ -86,3 +86,162 @@ kernel.func @mismatch(%p: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warp
   store %po, %acc {nvptx.layout = #nvptx.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>} : tensor<64x!kernel.ptr<f32>>
   return
 }
+
+// -----
+
+// A dot's layout is an MMA one, on a grid of warps that divides its
+// accumulator's 16x8 tiles (32x32: 2x4 tiles; 4x1 warps do not divide 2).
+module {
+  kernel.func @bad_grid(%a: !kernel.ptr<f16>, %b: !kernel.ptr<f16>, %c: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %bk = arith.constant 32 : i32
+    %kk = arith.constant 64 : i32
+    %nn = arith.constant 32 : i32
+    %zero = arith.constant 0.0 : f32
+    %rm = range 0, 32 : tensor<32xi32>
+    %rn = range 0, 32 : tensor<32xi32>
+    %rk = range 0, 32 : tensor<32xi32>
+    // A's offsets: row i, column j (of the K step): i * K + j.
+    %ai = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %aib = broadcast %ai : tensor<32x1xi32> -> tensor<32x32xi32>
+    %aj = expand_dims %rk axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %ajb = broadcast %aj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sk = splat %kk : i32 -> tensor<32x32xi32>
+    %ar = arith.muli %aib, %sk : tensor<32x32xi32>
+    %ao = arith.addi %ar, %ajb : tensor<32x32xi32>
+    // B's offsets: row i (of the K step), column j: i * N + j.
+    %bi = expand_dims %rk axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %bib = broadcast %bi : tensor<32x1xi32> -> tensor<32x32xi32>
+    %bj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %bjb = broadcast %bj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sn = splat %nn : i32 -> tensor<32x32xi32>
+    %br = arith.muli %bib, %sn : tensor<32x32xi32>
+    %bo = arith.addi %br, %bjb : tensor<32x32xi32>
+    %acc0 = splat %zero : f32 -> tensor<32x32xf32>
+    %acc = scf.for %k0 = %c0 to %kk step %bk iter_args(%x = %acc0) -> (tensor<32x32xf32>) : i32 {
+      %sa = kernel.splat %k0 : i32 -> tensor<32x32xi32>
+      %aok = arith.addi %ao, %sa : tensor<32x32xi32>
+      %pa = kernel.splat %a : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pak = kernel.addptr %pa, %aok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %ta = kernel.load %pak : tensor<32x32x!kernel.ptr<f16>>
+      %kn = arith.muli %k0, %nn : i32
+      %sb = kernel.splat %kn : i32 -> tensor<32x32xi32>
+      %bok = arith.addi %bo, %sb : tensor<32x32xi32>
+      %pb = kernel.splat %b : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pbk = kernel.addptr %pb, %bok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %tb = kernel.load %pbk : tensor<32x32x!kernel.ptr<f16>>
+      // CHECK: layouts-errors.mlir:[[@LINE+1]]:12: error: 'kernel.dot' op has layout #nvptx.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, but does not run on mma_sync with it
+      %d = kernel.dot %ta, %tb, %x {nvptx.layout = #nvptx.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>} : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+      scf.yield %d : tensor<32x32xf32>
+    }
+    // C's offsets: i * N + j.
+    %ci = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %cib = broadcast %ci : tensor<32x1xi32> -> tensor<32x32xi32>
+    %cj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %cjb = broadcast %cj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %scn = splat %nn : i32 -> tensor<32x32xi32>
+    %cr = arith.muli %cib, %scn : tensor<32x32xi32>
+    %co = arith.addi %cr, %cjb : tensor<32x32xi32>
+    %pc = splat %c : !kernel.ptr<f32> -> tensor<32x32x!kernel.ptr<f32>>
+    %pco = addptr %pc, %co : tensor<32x32x!kernel.ptr<f32>>, tensor<32x32xi32>
+    store %pco, %acc : tensor<32x32x!kernel.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+module {
+  kernel.func @blocked_dot(%a: !kernel.ptr<f16>, %b: !kernel.ptr<f16>, %c: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %bk = arith.constant 32 : i32
+    %kk = arith.constant 64 : i32
+    %nn = arith.constant 32 : i32
+    %zero = arith.constant 0.0 : f32
+    %rm = range 0, 32 : tensor<32xi32>
+    %rn = range 0, 32 : tensor<32xi32>
+    %rk = range 0, 32 : tensor<32xi32>
+    // A's offsets: row i, column j (of the K step): i * K + j.
+    %ai = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %aib = broadcast %ai : tensor<32x1xi32> -> tensor<32x32xi32>
+    %aj = expand_dims %rk axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %ajb = broadcast %aj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sk = splat %kk : i32 -> tensor<32x32xi32>
+    %ar = arith.muli %aib, %sk : tensor<32x32xi32>
+    %ao = arith.addi %ar, %ajb : tensor<32x32xi32>
+    // B's offsets: row i (of the K step), column j: i * N + j.
+    %bi = expand_dims %rk axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %bib = broadcast %bi : tensor<32x1xi32> -> tensor<32x32xi32>
+    %bj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %bjb = broadcast %bj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sn = splat %nn : i32 -> tensor<32x32xi32>
+    %br = arith.muli %bib, %sn : tensor<32x32xi32>
+    %bo = arith.addi %br, %bjb : tensor<32x32xi32>
+    %acc0 = splat %zero : f32 -> tensor<32x32xf32>
+    %acc = scf.for %k0 = %c0 to %kk step %bk iter_args(%x = %acc0) -> (tensor<32x32xf32>) : i32 {
+      %sa = kernel.splat %k0 : i32 -> tensor<32x32xi32>
+      %aok = arith.addi %ao, %sa : tensor<32x32xi32>
+      %pa = kernel.splat %a : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pak = kernel.addptr %pa, %aok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %ta = kernel.load %pak : tensor<32x32x!kernel.ptr<f16>>
+      %kn = arith.muli %k0, %nn : i32
+      %sb = kernel.splat %kn : i32 -> tensor<32x32xi32>
+      %bok = arith.addi %bo, %sb : tensor<32x32xi32>
+      %pb = kernel.splat %b : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pbk = kernel.addptr %pb, %bok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %tb = kernel.load %pbk : tensor<32x32x!kernel.ptr<f16>>
+      // CHECK: layouts-errors.mlir:[[@LINE+1]]:12: error: 'kernel.dot' op has a layout that is not a #nvptx.mma layout
+      %d = kernel.dot %ta, %tb, %x {nvptx.layout = #nvptx.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>} : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+      scf.yield %d : tensor<32x32xf32>
+    }
+    // C's offsets: i * N + j.
+    %ci = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %cib = broadcast %ci : tensor<32x1xi32> -> tensor<32x32xi32>
+    %cj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %cjb = broadcast %cj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %scn = splat %nn : i32 -> tensor<32x32xi32>
+    %cr = arith.muli %cib, %scn : tensor<32x32xi32>
+    %co = arith.addi %cr, %cjb : tensor<32x32xi32>
+    %pc = splat %c : !kernel.ptr<f32> -> tensor<32x32x!kernel.ptr<f32>>
+    %pco = addptr %pc, %co : tensor<32x32x!kernel.ptr<f32>>, tensor<32x32xi32>
+    store %pco, %acc : tensor<32x32x!kernel.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// A loop's layouts are one per carried value, unit for a scalar.
+kernel.func @count(%p: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 1 : i32} {
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  // CHECK: layouts-errors.mlir:[[@LINE+1]]:12: error: 'scf.for' op has nvptx.layouts that is not an array of 2 layouts (one per carried value, unit for a scalar)
+  %acc:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %zero, %n = %c0) -> (tensor<64xf32>, i32) : i32 {
+    scf.yield %a, %n : tensor<64xf32>, i32
+  } {nvptx.layouts = [#nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>]}
+  %r = range 0, 64 : tensor<64xi32>
+  %ps = splat %p : !kernel.ptr<f32> -> tensor<64x!kernel.ptr<f32>>
+  %po = addptr %ps, %r : tensor<64x!kernel.ptr<f32>>, tensor<64xi32>
+  store %po, %acc#0 : tensor<64x!kernel.ptr<f32>>
+  return
+}
+
+// -----
+
+kernel.func @scalar(%p: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 1 : i32} {
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  // CHECK: layouts-errors.mlir:[[@LINE+1]]:12: error: 'scf.for' op has a layout for its scalar carried value #1 (its entry in nvptx.layouts must be unit)
+  %acc:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %zero, %n = %c0) -> (tensor<64xf32>, i32) : i32 {
+    scf.yield %a, %n : tensor<64xf32>, i32
+  } {nvptx.layouts = [unit, #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>]}
+  %r = range 0, 64 : tensor<64xi32>
+  %ps = splat %p : !kernel.ptr<f32> -> tensor<64x!kernel.ptr<f32>>
+  %po = addptr %ps, %r : tensor<64x!kernel.ptr<f32>>, tensor<64xi32>
+  store %po, %acc#0 : tensor<64x!kernel.ptr<f32>>
+  return
+}

@@ -148,3 +148,143 @@ module {
     return
   }
 }
+
+
+// -----
+
+// The accumulator of a dot on mma_sync has an MMA layout, #nvptx.mma (the
+// grid of warps its 16x8 tiles are dealt to). Given one, the conversion
+// takes it: the 32x32 accumulator on a 1x4 grid of warps (each warp two
+// tiles down a column: 8 f32 per thread, one B fragment and two A
+// fragments per K step) instead of the default 2x2; the loop's layouts
+// record it for the carried accumulator.
+// CHECK: kernel.dot {{.*}} {nvptx.layout = #nvptx.mma<{versionMajor = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]}>}
+// CHECK: } {nvptx.layouts = [#nvptx.mma<{versionMajor = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]}>]}
+// CHECK-LABEL: func.func @grid
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: nvptx.mma_sync
+// CHECK-NOT: nvptx.mma_sync
+// CHECK: scf.yield
+module {
+  kernel.func @grid(%a: !kernel.ptr<f16>, %b: !kernel.ptr<f16>, %c: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %bk = arith.constant 32 : i32
+    %kk = arith.constant 64 : i32
+    %nn = arith.constant 32 : i32
+    %zero = arith.constant 0.0 : f32
+    %rm = range 0, 32 : tensor<32xi32>
+    %rn = range 0, 32 : tensor<32xi32>
+    %rk = range 0, 32 : tensor<32xi32>
+    // A's offsets: row i, column j (of the K step): i * K + j.
+    %ai = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %aib = broadcast %ai : tensor<32x1xi32> -> tensor<32x32xi32>
+    %aj = expand_dims %rk axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %ajb = broadcast %aj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sk = splat %kk : i32 -> tensor<32x32xi32>
+    %ar = arith.muli %aib, %sk : tensor<32x32xi32>
+    %ao = arith.addi %ar, %ajb : tensor<32x32xi32>
+    // B's offsets: row i (of the K step), column j: i * N + j.
+    %bi = expand_dims %rk axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %bib = broadcast %bi : tensor<32x1xi32> -> tensor<32x32xi32>
+    %bj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %bjb = broadcast %bj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %sn = splat %nn : i32 -> tensor<32x32xi32>
+    %br = arith.muli %bib, %sn : tensor<32x32xi32>
+    %bo = arith.addi %br, %bjb : tensor<32x32xi32>
+    %acc0 = splat %zero : f32 -> tensor<32x32xf32>
+    %acc = scf.for %k0 = %c0 to %kk step %bk iter_args(%x = %acc0) -> (tensor<32x32xf32>) : i32 {
+      %sa = kernel.splat %k0 : i32 -> tensor<32x32xi32>
+      %aok = arith.addi %ao, %sa : tensor<32x32xi32>
+      %pa = kernel.splat %a : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pak = kernel.addptr %pa, %aok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %ta = kernel.load %pak : tensor<32x32x!kernel.ptr<f16>>
+      %kn = arith.muli %k0, %nn : i32
+      %sb = kernel.splat %kn : i32 -> tensor<32x32xi32>
+      %bok = arith.addi %bo, %sb : tensor<32x32xi32>
+      %pb = kernel.splat %b : !kernel.ptr<f16> -> tensor<32x32x!kernel.ptr<f16>>
+      %pbk = kernel.addptr %pb, %bok : tensor<32x32x!kernel.ptr<f16>>, tensor<32x32xi32>
+      %tb = kernel.load %pbk : tensor<32x32x!kernel.ptr<f16>>
+      %d = kernel.dot %ta, %tb, %x {nvptx.layout = #nvptx.mma<{versionMajor = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]}>} : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+      scf.yield %d : tensor<32x32xf32>
+    }
+    // C's offsets: i * N + j.
+    %ci = expand_dims %rm axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %cib = broadcast %ci : tensor<32x1xi32> -> tensor<32x32xi32>
+    %cj = expand_dims %rn axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %cjb = broadcast %cj : tensor<1x32xi32> -> tensor<32x32xi32>
+    %scn = splat %nn : i32 -> tensor<32x32xi32>
+    %cr = arith.muli %cib, %scn : tensor<32x32xi32>
+    %co = arith.addi %cr, %cjb : tensor<32x32xi32>
+    %pc = splat %c : !kernel.ptr<f32> -> tensor<32x32x!kernel.ptr<f32>>
+    %pco = addptr %pc, %co : tensor<32x32x!kernel.ptr<f32>>, tensor<32x32xi32>
+    store %pco, %acc : tensor<32x32x!kernel.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// Boxes of 2x2: each thread holds two runs of two consecutive elements,
+// in two rows (4x8 lanes a warp, 2x2 warps: one layer is the whole tile);
+// each run is one 64-bit store.
+// CHECK-LABEL: func.func @boxes
+// CHECK-COUNT-2: nvptx.store %{{.*}} : vector<2xf32>, !nvptx.ptr<f32, global>
+// CHECK-NOT: nvptx.store
+// CHECK: return
+module {
+  kernel.func @boxes(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %r = range 0, 16 : tensor<16xi32>
+    %c = range 0, 32 : tensor<32xi32>
+    %c32 = arith.constant dense<32> : tensor<16x1xi32>
+    %re = expand_dims %r axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+    %ro = arith.muli %re, %c32 : tensor<16x1xi32>
+    %ce = expand_dims %c axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %rb = broadcast %ro : tensor<16x1xi32> -> tensor<16x32xi32>
+    %cb = broadcast %ce : tensor<1x32xi32> -> tensor<16x32xi32>
+    %o = arith.addi %rb, %cb : tensor<16x32xi32>
+    %px = splat %x : !kernel.ptr<f32> -> tensor<16x32x!kernel.ptr<f32>>
+    %pxo = addptr %px, %o : tensor<16x32x!kernel.ptr<f32>>, tensor<16x32xi32>
+    %v = load %pxo : tensor<16x32x!kernel.ptr<f32>>
+    %e = math.exp %v : tensor<16x32xf32>
+    %py = splat %y : !kernel.ptr<f32> -> tensor<16x32x!kernel.ptr<f32>>
+    %pyo = addptr %py, %o : tensor<16x32x!kernel.ptr<f32>>, tensor<16x32xi32>
+    store %pyo, %e {nvptx.layout = #nvptx.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]}>} : tensor<16x32x!kernel.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// A layout of rank 1 deals the 16x32 tile flat, in row-major order: runs
+// of two, thread t's at linear elements 2t and 2t + 256, each split into a
+// row (division by 32) and a column.
+// CHECK-LABEL: func.func @flat
+// CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
+// CHECK: %[[F:.*]] = arith.muli %[[TID]], %c2_i32 : i32
+// CHECK: arith.addi %[[F]], %c256_i32 : i32
+// CHECK: arith.remui %[[F]], %c32_i32 : i32
+// CHECK: arith.divui %[[F]], %c32_i32{{.*}} : i32
+// CHECK-COUNT-2: nvptx.store %{{.*}} : vector<2xf32>, !nvptx.ptr<f32, global>
+// CHECK-NOT: nvptx.store
+// CHECK: return
+module {
+  kernel.func @flat(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 4 : i32} {
+    %r = range 0, 16 : tensor<16xi32>
+    %c = range 0, 32 : tensor<32xi32>
+    %c32 = arith.constant dense<32> : tensor<16x1xi32>
+    %re = expand_dims %r axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+    %ro = arith.muli %re, %c32 : tensor<16x1xi32>
+    %ce = expand_dims %c axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %rb = broadcast %ro : tensor<16x1xi32> -> tensor<16x32xi32>
+    %cb = broadcast %ce : tensor<1x32xi32> -> tensor<16x32xi32>
+    %o = arith.addi %rb, %cb : tensor<16x32xi32>
+    %px = splat %x : !kernel.ptr<f32> -> tensor<16x32x!kernel.ptr<f32>>
+    %pxo = addptr %px, %o : tensor<16x32x!kernel.ptr<f32>>, tensor<16x32xi32>
+    %v = load %pxo : tensor<16x32x!kernel.ptr<f32>>
+    %e = math.exp %v : tensor<16x32xf32>
+    %py = splat %y : !kernel.ptr<f32> -> tensor<16x32x!kernel.ptr<f32>>
+    %pyo = addptr %py, %o : tensor<16x32x!kernel.ptr<f32>>, tensor<16x32xi32>
+    store %pyo, %e {nvptx.layout = #nvptx.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>} : tensor<16x32x!kernel.ptr<f32>>
+    return
+  }
+}

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use strata_dialects::kernel::types::{element_of, tile_shape};
 use strata_ir::{AttrKind, Operation, Type, TypeKind, Value};
 
-use super::{err, Conv, Elem, R};
+use super::{err, Conv, Elem, Slot, R};
 
 impl Conv<'_> {
     /// A constant tile's element: its splat value as a scalar constant.
@@ -229,15 +229,29 @@ impl Conv<'_> {
         let i1 = self.ctx.integer_type(1);
         let i32t = self.ctx.integer_type(32);
         let mut acc: Option<(Value, Value)> = None;
-        // Each thread folds its boxes of the tile in the reduction's layout.
+        if shape.contains(&0) {
+            return Err(err(self.ctx, def, "reduces an empty tile"));
+        }
+        // Each thread folds its boxes of the tile in the reduction's layout
+        // (a tile held in registers, at its own elements).
         let layout = self.reduce_layout(def, src, &shape)?;
         let boxes = self.boxes(&layout, &shape);
         let box_len = layout.size_per_thread.iter().product::<i64>() as usize;
-        for bx in &boxes {
+        for (b, bx) in boxes.iter().enumerate() {
             let cond = self.box_cond(bx, &shape);
             let types = vec![t; box_len];
             let xs = self.under(cond, &types, &mut |c| {
                 let lanes = c.box_lanes(&bx.first, &layout);
+                c.slot = Some(Slot {
+                    elems: lanes
+                        .iter()
+                        .enumerate()
+                        .map(|(j, idx)| (b * box_len + j, idx.clone()))
+                        .collect(),
+                    shape: shape.clone(),
+                    mma: None,
+                    blocked: Some(layout.clone()),
+                });
                 c.memo.push(HashMap::new());
                 let r = if lanes.len() > 1 {
                     c.lane_values(def, src, &lanes)
@@ -245,6 +259,7 @@ impl Conv<'_> {
                     c.val(def, src, &lanes[0]).map(|x| vec![x])
                 };
                 c.memo.pop();
+                c.slot = None;
                 r
             })?;
             let valid = self.box_valid(cond);

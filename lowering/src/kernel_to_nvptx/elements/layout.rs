@@ -66,15 +66,8 @@ impl Conv<'_> {
     /// elements: the longest run (halving it) whose elements per thread fit
     /// in `max-unroll`.
     fn default_layout(&self, op: Operation, shape: &[i64], mut run: i64) -> R<BlockedLayout> {
-        // A tile whose sizes are not all powers of two is dealt out flat
-        // (a layout of rank 1): a blocked layout would leave the lanes past
-        // each dimension's size idle.
-        let n: i64 = shape.iter().product();
-        let pow2 = shape.iter().all(|&d| d > 0 && d & (d - 1) == 0);
-        let flat = [n];
-        let dealt: &[i64] = if pow2 { shape } else { &flat };
         loop {
-            let l = BlockedLayout::default_for(dealt, run, self.warps());
+            let l = self.default_blocked(shape, run);
             if l.per_thread(shape) <= self.max_unroll {
                 return Ok(l);
             }
@@ -82,6 +75,20 @@ impl Conv<'_> {
                 return Err(self.too_many(op, shape, &l));
             }
             run /= 2;
+        }
+    }
+
+    /// The default layout of a tile of `shape` in boxes of `run`: a
+    /// tile whose sizes are not all powers of two is dealt out flat (a
+    /// layout of rank 1), as a layout of its rank would leave the lanes
+    /// past each dimension's size idle.
+    pub(super) fn default_blocked(&self, shape: &[i64], run: i64) -> BlockedLayout {
+        let n: i64 = shape.iter().product();
+        let pow2 = shape.iter().all(|&d| d > 0 && d & (d - 1) == 0);
+        if pow2 {
+            BlockedLayout::default_for(shape, run, self.warps())
+        } else {
+            BlockedLayout::default_for(&[n], run, self.warps())
         }
     }
 
@@ -132,22 +139,28 @@ impl Conv<'_> {
     /// The layout of a same-shaped tile held in registers that `op`'s
     /// operands read.
     fn held_layout(&self, op: Operation, shape: &[i64]) -> Option<BlockedLayout> {
-        let held: Vec<(&Value, &BlockedLayout)> = self.blocked.iter().collect();
+        // (Several held tiles in different layouts: none; the reader's
+        // default then meets the mismatch, a located error.)
+        let mut found: Option<&BlockedLayout> = None;
         for v in self.ctx.operands(op) {
-            for &(&h, l) in &held {
+            for (&h, l) in &self.blocked {
                 let same =
                     strata_dialects::kernel::types::tile_shape(self.ctx, self.ctx.value_type(h))
                         == shape;
                 if same && self.reads(v, &|x| x == h) {
-                    return Some(l.clone());
+                    if found.is_some_and(|f| f != l) {
+                        return None;
+                    }
+                    found = Some(l);
                 }
             }
         }
-        None
+        found.cloned()
     }
 
     /// The layout in which a block reduction reads its tile `src` of
-    /// `shape`: `op`'s own, else runs of `vector-bytes`.
+    /// `shape`: `op`'s own, else that of a same-shaped tile it reads from
+    /// registers, else runs of `vector-bytes`.
     pub(super) fn reduce_layout(
         &mut self,
         op: Operation,
@@ -157,50 +170,82 @@ impl Conv<'_> {
         let attr = self.ctx.op_attr(op, "nvptx.layout");
         let layout = match self.given_layout(op, attr, shape)? {
             Some(l) => l,
-            None => {
-                let n: i64 = shape.iter().product();
-                let run = self.reduce_run(src, n, shape.last().copied().unwrap_or(1));
-                self.default_layout(op, shape, run)?
-            }
+            None => match self.held_layout(op, shape) {
+                Some(l) => l,
+                None => {
+                    let n: i64 = shape.iter().product();
+                    let run = self.reduce_run(src, n, shape.last().copied().unwrap_or(1));
+                    self.default_layout(op, shape, run)?
+                }
+            },
         };
         self.record(op, shape, &layout)?;
         Ok(layout)
     }
 
     /// The layout of the tile that loop `op` carries as its `k`th value:
-    /// entry `k` of its `nvptx.layouts`, else one element per box.
+    /// entry `k` of its `nvptx.layouts`, else its initial value's when
+    /// that is held in registers, else one element per box.
     pub(super) fn carry_layout(
         &mut self,
         op: Operation,
         k: usize,
         shape: &[i64],
     ) -> R<BlockedLayout> {
-        let given = match self
-            .ctx
-            .op_attr(op, "nvptx.layouts")
-            .map(|a| self.ctx.attr_kind(a))
-        {
-            Some(AttrKind::Array(items)) => items.get(k).copied(),
-            _ => None,
-        };
+        let given = self.carry_entry(op, k)?;
         let given = given.filter(|&a| !matches!(self.ctx.attr_kind(a), AttrKind::Unit));
-        match self.given_layout(op, given, shape)? {
-            Some(l) => Ok(l),
-            None => self.default_layout(op, shape, 1),
+        let layout = match self.given_layout(op, given, shape)? {
+            Some(l) => l,
+            None => {
+                let init = self.ctx.operand(op, 3 + k);
+                let held = self
+                    .blocked
+                    .get(&init)
+                    .filter(|_| self.owned.contains_key(&init))
+                    .cloned();
+                match held {
+                    Some(l) => l,
+                    None => self.default_layout(op, shape, 1)?,
+                }
+            }
+        };
+        if layout.per_thread(shape) > self.max_unroll {
+            return Err(self.too_many(op, shape, &layout));
+        }
+        Ok(layout)
+    }
+
+    /// Entry `k` of loop `op`'s `nvptx.layouts`, which must be an array
+    /// with one entry per carried value.
+    pub(super) fn carry_entry(&self, op: Operation, k: usize) -> R<Option<strata_ir::Attribute>> {
+        let Some(a) = self.ctx.op_attr(op, "nvptx.layouts") else {
+            return Ok(None);
+        };
+        let carried = self.ctx.num_operands(op).saturating_sub(3);
+        match self.ctx.attr_kind(a) {
+            AttrKind::Array(items) if items.len() == carried => Ok(items.get(k).copied()),
+            _ => Err(err(
+                self.ctx,
+                op,
+                format!(
+                    "has nvptx.layouts that is not an array of {carried} layouts (one per carried value, unit for a scalar)"
+                ),
+            )),
         }
     }
 
     /// The layouts of loop `op`'s carried values written on it as
-    /// `nvptx.layouts` (`unit` for a scalar or an `mma` accumulator).
+    /// `nvptx.layouts` (`unit` for a scalar).
     pub(super) fn record_carry_layouts(&mut self, op: Operation, carries: &[Carry]) {
-        if !carries.iter().any(|c| matches!(c, Carry::Tile(..))) {
+        if carries.iter().all(|c| matches!(c, Carry::Scalar)) {
             return;
         }
         let items: Vec<strata_ir::Attribute> = carries
             .iter()
             .map(|c| match c {
                 Carry::Tile(_, l) => l.to_attr(self.ctx),
-                _ => self.ctx.unit_attr(),
+                Carry::Mma(_, m) => self.mma_attr(*m),
+                Carry::Scalar => self.ctx.unit_attr(),
             })
             .collect();
         let a = self.ctx.array_attr(items);
@@ -275,6 +320,20 @@ impl Conv<'_> {
     /// in row-major order, as if it were flat (its boxes lie within rows:
     /// `sizePerThread` divides the last dimension).
     pub(super) fn boxes(&mut self, layout: &BlockedLayout, shape: &[i64]) -> Vec<TileBox> {
+        if shape.contains(&0) {
+            return Vec::new();
+        }
+        if shape.is_empty() {
+            // A rank-0 tile: its one element, held by thread 0.
+            return self
+                .nd_boxes(layout, &[1])
+                .into_iter()
+                .map(|b| TileBox {
+                    first: Vec::new(),
+                    check: b.check,
+                })
+                .collect();
+        }
         if layout.rank() == 1 && shape.len() > 1 {
             let n: i64 = shape.iter().product();
             return self

@@ -33,7 +33,7 @@ use strata_dialects::nvptx::types::{ptr_type, AddressSpace};
 use strata_ir::float::FloatKind;
 use strata_ir::{Operation, Type, TypeKind, Value};
 
-use strata_dialects::nvptx::layout::BlockedLayout;
+use strata_dialects::nvptx::layout::{BlockedLayout, MmaLayout as MmaAttr};
 
 use super::{Conv, Slot, R};
 
@@ -208,10 +208,16 @@ impl Conv<'_> {
         let warps = self.threads / 32;
         // The warp grid that loads the fewest fragment elements per K step.
         let mut best: Option<(i64, MmaLayout)> = None;
+        let given = self.given_mma.get(&dot).map(|g| g.warps_per_cta[1]);
         let mut warps_n = 1;
         while warps_n <= warps {
             let warps_m = warps / warps_n;
-            if warps_m * warps_n == warps && tiles_m % warps_m == 0 && tiles_n % warps_n == 0 {
+            let allowed = given.is_none_or(|n| n == warps_n);
+            if allowed
+                && warps_m * warps_n == warps
+                && tiles_m % warps_m == 0
+                && tiles_n % warps_n == 0
+            {
                 let l = MmaLayout {
                     warps_n,
                     per_m: tiles_m / warps_m,
@@ -312,13 +318,14 @@ impl Conv<'_> {
             self.reserved_bytes -= self.staged_bytes(a) + self.staged_bytes(b);
             if self.reads_owned(a) || self.reads_owned(b) {
                 // Computed per element, at the accumulator's layout.
-                return Ok(());
+                return self.record_mma(op, carried);
             }
         }
         let layout = carried.or_else(|| {
             let acc_ok = !self.reads_owned(c);
             self.mma_layout(op).filter(|_| acc_ok)
         });
+        self.record_mma(op, layout)?;
         if layout.is_none() && !self.stageable(op, 0) {
             return Ok(());
         }
@@ -345,6 +352,35 @@ impl Conv<'_> {
         Ok(())
     }
 
+    /// `dot`'s MMA layout as an attribute.
+    pub(super) fn mma_attr(&mut self, layout: MmaLayout) -> strata_ir::Attribute {
+        let warps = (self.threads / 32).max(1);
+        let m = MmaAttr {
+            warps_per_cta: [warps / layout.warps_n, layout.warps_n],
+        };
+        m.to_attr(self.ctx)
+    }
+
+    /// Writes `dot`'s MMA layout on it (`nvptx.layout`); a layout the dot
+    /// was given but cannot take is an error.
+    fn record_mma(&mut self, dot: Operation, layout: Option<MmaLayout>) -> R<()> {
+        match (layout, self.given_mma.get(&dot)) {
+            (Some(l), _) => {
+                let a = self.mma_attr(l);
+                self.ctx.set_op_attr(dot, "nvptx.layout", a);
+                Ok(())
+            }
+            (None, Some(given)) => Err(super::err(
+                self.ctx,
+                dot,
+                format!(
+                    "has layout #nvptx.{given}, but does not run on mma_sync with it (f16 or bf16 operands, an f32 accumulator, M and K multiples of 16 and N of 8 that the warp grid divides, its tiles fitting in shared memory and registers)"
+                ),
+            )),
+            (None, None) => Ok(()),
+        }
+    }
+
     /// Tile `v` written to a shared buffer by the block, in runs (as a
     /// store's); from then on its elements are read there.
     fn stage(&mut self, user: Operation, v: Value) -> R<()> {
@@ -360,7 +396,7 @@ impl Conv<'_> {
         let n: i64 = shape.iter().product();
         let last = shape.last().copied().unwrap_or(1);
         let run = self.fitting_run((self.vector_bytes / bytes).max(1), last, n);
-        let layout = BlockedLayout::default_for(&shape, run, (self.threads / 32).max(1));
+        let layout = self.default_blocked(&shape, run);
         for bx in self.boxes(&layout, &shape) {
             let cond = self.box_cond(&bx, &shape);
             self.under(cond, &[], &mut |c| {

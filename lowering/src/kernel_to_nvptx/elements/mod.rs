@@ -48,6 +48,8 @@ struct Conv<'c> {
     blocked: HashMap<Value, BlockedLayout>,
     /// The `dot`s whose results a loop carries in an `mma` layout.
     mma_dots: HashMap<Operation, MmaLayout>,
+    /// The MMA layouts the kernel's `dot`s are given (`nvptx.layout`).
+    given_mma: HashMap<Operation, strata_dialects::nvptx::layout::MmaLayout>,
     /// Tiles the block has written to shared memory: the buffer and its
     /// strides (elements); their elements are read from there.
     shared: HashMap<Value, (Value, Vec<i64>)>,
@@ -96,6 +98,44 @@ struct Slot {
 /// The alignment in bytes that every buffer a kernel is launched on has,
 /// and its GPU form's pointer parameters promise (`llvm.align`).
 pub(super) const BUFFER_ALIGN: i128 = 16;
+
+/// The MMA layouts kernel `k`'s `dot`s are given, checked against the
+/// block's `threads`.
+fn given_mma(
+    ctx: &mut Context,
+    k: Operation,
+    threads: i64,
+) -> R<HashMap<Operation, strata_dialects::nvptx::layout::MmaLayout>> {
+    use strata_dialects::nvptx::layout::MmaLayout as MmaAttr;
+    let mut out = HashMap::new();
+    for op in ctx.nested_ops(k, strata_ir::WalkOrder::PreOrder) {
+        if ctx.op_name_str(op) != "kernel.dot" {
+            continue;
+        }
+        let Some(attr) = ctx.op_attr(op, "nvptx.layout") else {
+            continue;
+        };
+        let layout = match MmaAttr::from_attr(ctx, attr) {
+            Some(Ok(l)) => l,
+            Some(Err(m)) => return Err(err(ctx, op, format!("has an invalid layout: {m}"))),
+            None => return Err(err(ctx, op, "has a layout that is not a #nvptx.mma layout")),
+        };
+        let [m, n] = layout.warps_per_cta;
+        if m * n != threads / 32 {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "has a layout that spreads over {} warps, the block has {}",
+                    m * n,
+                    threads / 32
+                ),
+            ));
+        }
+        out.insert(op, layout);
+    }
+    Ok(out)
+}
 
 fn err(ctx: &Context, op: Operation, message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::op_error(ctx, op, message)
@@ -157,6 +197,7 @@ pub(super) fn convert_kernel(
     let arg_attrs = ctx.array_attr(arg_attrs);
     ctx.set_op_property(func.op(), "arg_attrs", arg_attrs);
     let args = func.arguments(ctx);
+    let given_mma = given_mma(ctx, k, threads)?;
     let mut c = Conv {
         ctx,
         loc,
@@ -168,6 +209,7 @@ pub(super) fn convert_kernel(
         mma: HashMap::new(),
         blocked: HashMap::new(),
         mma_dots: HashMap::new(),
+        given_mma,
         shared: HashMap::new(),
         shared_bytes: 0,
         reserved_bytes: 0,
@@ -450,7 +492,7 @@ impl Conv<'_> {
                 });
                 c.memo.push(HashMap::new());
                 let r = if lanes.len() > 1 {
-                    c.store_box(op, &operands, &lanes)
+                    c.store_box(op, &operands, &lanes, layout.row_length())
                 } else {
                     c.store_element(op, &operands, &lanes[0])
                 };
@@ -757,6 +799,16 @@ impl Conv<'_> {
         let mut layout: Vec<Carry> = Vec::new();
         for (k, &init) in operands[3..].iter().enumerate() {
             if !self.is_tile(init) {
+                // (A scalar's entry in the loop's layouts is `unit`.)
+                if let Some(a) = self.carry_entry(op, k)? {
+                    if !matches!(self.ctx.attr_kind(a), AttrKind::Unit) {
+                        return Err(err(
+                            self.ctx,
+                            op,
+                            format!("has a layout for its scalar carried value #{k} (its entry in nvptx.layouts must be unit)"),
+                        ));
+                    }
+                }
                 inits.push(self.scalar_val(op, init)?);
                 layout.push(Carry::Scalar);
                 continue;

@@ -67,9 +67,10 @@ impl Conv<'_> {
         op: Operation,
         operands: &[Value],
         lanes: &[Vec<Value>],
+        row: usize,
     ) -> R<()> {
         let Some(&mask) = operands.get(2) else {
-            return self.store_lanes(op, operands, lanes);
+            return self.store_lanes(op, operands, lanes, row);
         };
         let Some(all) = self.all_inside(op, mask, lanes)? else {
             return Ok(());
@@ -81,7 +82,7 @@ impl Conv<'_> {
         self.block = then_block;
         self.memo.push(HashMap::new());
         let saved = self.assumed_mask.replace((mask, lanes.to_vec()));
-        let straight = self.store_lanes(op, operands, lanes);
+        let straight = self.store_lanes(op, operands, lanes, row);
         self.assumed_mask = saved;
         self.memo.pop();
         straight?;
@@ -178,8 +179,15 @@ impl Conv<'_> {
     /// before the first store, so that LLVM may merge the loads (it does
     /// not move them past a store to memory they might share). Lanes at
     /// consecutive addresses from an offset that is a multiple of the run
-    /// are one vector store.
-    fn store_lanes(&mut self, op: Operation, operands: &[Value], lanes: &[Vec<Value>]) -> R<()> {
+    /// are one vector store (the lanes come in rows of `row`, each of
+    /// which may be one).
+    fn store_lanes(
+        &mut self,
+        op: Operation,
+        operands: &[Value],
+        lanes: &[Vec<Value>],
+        row: usize,
+    ) -> R<()> {
         let mut stores: Vec<[Value; 3]> = Vec::new();
         for idx in lanes {
             let Elem::Ptr(base, offset) = self.element(op, operands[0], idx)? else {
@@ -194,13 +202,15 @@ impl Conv<'_> {
             };
             stores.push([value, base, offset]);
         }
-        if let Some(vector) = self.vector_of(&stores) {
-            let [_, base, offset] = stores[0];
-            self.op("nvptx.store", &[vector, base, offset], &[], &[]);
-            return Ok(());
-        }
-        for s in stores {
-            self.op("nvptx.store", &s, &[], &[]);
+        for chunk in stores.chunks(row.max(1)) {
+            if let Some(vector) = self.vector_of(chunk) {
+                let [_, base, offset] = chunk[0];
+                self.op("nvptx.store", &[vector, base, offset], &[], &[]);
+                continue;
+            }
+            for s in chunk {
+                self.op("nvptx.store", s, &[], &[]);
+            }
         }
         Ok(())
     }
