@@ -240,6 +240,9 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     (g::ScatterNdOp::NAME, |e| shape::eval_scatter(e, true)),
     (g::CumsumOp::NAME, |e| shape::eval_cumulative(e, false)),
     (g::CumprodOp::NAME, |e| shape::eval_cumulative(e, true)),
+    (g::DetOp::NAME, |e| {
+        Ok(vec![k::det(e.arg(0)?).map_err(kerr)?])
+    }),
     (g::TopKOp::NAME, nn::eval_top_k),
     (g::DropoutOp::NAME, nn::eval_dropout),
     (g::MaxPool2dOp::NAME, nn::eval_max_pool2d),

@@ -279,8 +279,88 @@ pub(crate) fn gemm_accumulate<T: MatElem>(
     }
 }
 
+/// The determinant of each square matrix in the last two dimensions of
+/// `x` (`[..., M, M] -> [...]`, ONNX's `Det`): LU decomposition with
+/// partial pivoting in `f64`, rounded to `x`'s float type. An empty matrix
+/// (`M = 0`) has determinant 1.
+pub fn det(x: &Tensor) -> KResult<Tensor> {
+    if !x.dtype().is_float() || x.dtype().is_narrow() {
+        return Err(unsupported("det", format!("dtype {}", x.dtype())));
+    }
+    let shape = x.shape();
+    let rank = shape.len();
+    if rank < 2 || shape[rank - 1] != shape[rank - 2] {
+        return Err(shape_mismatch(
+            "det",
+            format!("expected square matrices [..., M, M], got {shape:?}"),
+        ));
+    }
+    let m = shape[rank - 1];
+    let values = x.to_f64_vec();
+    let batch: usize = shape[..rank - 2].iter().product();
+    let mut out = Vec::with_capacity(batch);
+    for b in 0..batch {
+        let mut a = values[b * m * m..(b + 1) * m * m].to_vec();
+        out.push(lu_det(&mut a, m));
+    }
+    Ok(Tensor::from_f64_vec(x.dtype(), &shape[..rank - 2], &out))
+}
+
+/// The determinant of the `m x m` row-major matrix `a` (overwritten by its
+/// LU factors).
+fn lu_det(a: &mut [f64], m: usize) -> f64 {
+    let mut det = 1.0;
+    for c in 0..m {
+        // The pivot: the largest magnitude in column c at or below row c.
+        let p = (c..m)
+            .max_by(|&i, &j| a[i * m + c].abs().total_cmp(&a[j * m + c].abs()))
+            .unwrap_or(c);
+        if a[p * m + c] == 0.0 {
+            return 0.0;
+        }
+        if p != c {
+            for k in 0..m {
+                a.swap(p * m + k, c * m + k);
+            }
+            det = -det;
+        }
+        let pivot = a[c * m + c];
+        det *= pivot;
+        for r in c + 1..m {
+            let f = a[r * m + c] / pivot;
+            for k in c..m {
+                a[r * m + k] -= f * a[c * m + k];
+            }
+        }
+    }
+    det
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn det_pivots_and_batches() {
+        // A zero first pivot (a row swap flips the sign), a singular
+        // matrix, a batch of two.
+        let x = Tensor::from_f64_vec(
+            DType::F32,
+            &[3, 2, 2],
+            &[0.0, 2.0, 3.0, 4.0, 1.0, 2.0, 2.0, 4.0, 1.0, 2.0, 3.0, 4.0],
+        );
+        let d = det(&x).expect("det");
+        assert_eq!(d.shape(), &[3]);
+        assert_eq!(d.to_f64_vec(), [-6.0, 0.0, -2.0]);
+        let x = Tensor::from_f64_vec(
+            DType::F64,
+            &[3, 3],
+            &[2.0, -1.0, 0.0, -1.0, 2.0, -1.0, 0.0, -1.0, 2.0],
+        );
+        let d = det(&x).expect("det").to_f64_vec()[0];
+        assert!((d - 4.0).abs() < 1e-12, "{d}");
+        assert!(det(&Tensor::from_f64_vec(DType::F32, &[2, 3], &[0.0; 6])).is_err());
+    }
+
     use super::*;
     use proptest::prelude::*;
 

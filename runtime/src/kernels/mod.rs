@@ -36,7 +36,7 @@ pub use indexing::{
     cumprod, cumsum, gather_elements, gather_nd, non_max_suppression, scatter_elements, scatter_nd,
     top_k, ScatterReduction,
 };
-pub use matmul::{gemm, matmul};
+pub use matmul::{det, gemm, matmul};
 pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};
 pub use normalization::{batch_norm, layer_norm, log_softmax, rms_norm, softmax};
 pub use pool::{avg_pool2d, global_avg_pool, global_max_pool, max_pool2d, max_pool2d_with_indices};

@@ -1352,3 +1352,20 @@ func.func @bitcast_widths(%x: tensor<2xf32>) -> tensor<2xi16> {
   %0 = graph.bitcast %x : (tensor<2xf32>) -> tensor<2xi16>
   return %0 : tensor<2xi16>
 }
+
+// -----
+
+// graph.det takes square matrices in its last two dims.
+func.func @det_rank(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.det' op input must have rank 2 or more (square matrices), but has shape [4]}}
+  %0 = graph.det %x : (tensor<4xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @det_square(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'graph.det' op input's matrices must be square, but the shape is [2, 3, 4]}}
+  %0 = graph.det %x : (tensor<2x3x4xf32>) -> tensor<2xf32>
+  return
+}

@@ -104,6 +104,38 @@ pub(in crate::graph) fn infer_cumsum(
     Ok(vec![(x.shape.clone(), ResultElem::Of(x.elem))])
 }
 
+/// `graph.det`: `[..., M, M] -> [...]`.
+pub(in crate::graph) fn infer_det(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let Some(dims) = x.shape.dims() else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(x.elem))]);
+    };
+    let rank = dims.len();
+    if rank < 2 {
+        return Err(format!(
+            "input must have rank 2 or more (square matrices), but has shape {}",
+            x.shape
+        ));
+    }
+    let (m, n) = (&dims[rank - 2], &dims[rank - 1]);
+    if let (Dim::Known(m), Dim::Known(n)) = (m, n) {
+        if m != n {
+            return Err(format!(
+                "input's matrices must be square, but the shape is {}",
+                x.shape
+            ));
+        }
+    }
+    Ok(vec![(
+        Shape::ranked(dims[..rank - 2].to_vec()),
+        ResultElem::Of(x.elem),
+    )])
+}
+
 pub(in crate::graph) fn infer_top_k(
     ctx: &Context,
     op: Operation,

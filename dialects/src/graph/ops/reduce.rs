@@ -1,10 +1,10 @@
-//! Reductions: the `reduce_*` ops, `argmax` and `argmin`, the cumulative
-//! sum and product, and `top_k`.
+//! Reductions: the `reduce_*` ops, `argmax` and `argmin`, `det`, the
+//! cumulative sum and product, and `top_k`.
 
 use strata_ir::ods::constraints::I64Attr;
 use strata_ir::op;
 
-use super::{AnyTensor, BoolAttr, IntTensor};
+use super::{AnyTensor, BoolAttr, FloatTensor, IntTensor};
 use crate::graph::fold::fold_graph;
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
 
@@ -140,6 +140,19 @@ pub struct CumsumOp {
     #[default = "false"]
     reverse: Attr<BoolAttr>,
     output: Result<AnyTensor>,
+}
+
+/// The determinant of each square matrix in the last two dimensions of
+/// `input` (`[..., M, M] -> [...]`), as ONNX's `Det`.
+#[op("graph.det",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_det)))]
+pub struct DetOp {
+    input: Operand<FloatTensor>,
+    output: Result<FloatTensor>,
 }
 
 /// Running products along the axis given by the scalar `axis` operand;

@@ -22,6 +22,7 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("ArgMin", arg_extremum),
     ("CumSum", cumulative),
     ("CumProd", cumulative),
+    ("Det", det),
     ("TopK", top_k),
 ];
 
@@ -134,4 +135,10 @@ fn top_k(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<V
         ("largest", im.bool_attr(a.int("largest").unwrap_or(1) != 0)),
     ];
     im.op("graph.top_k", ops, props, 2, None, loc)
+}
+
+/// `Det`: the determinant of each square matrix in the last two dims.
+fn det(im: &mut Importer, node: &NodeProto, _: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    one(im.op1("graph.det", vec![x], vec![], loc))
 }
