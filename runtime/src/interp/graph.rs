@@ -243,6 +243,7 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     (g::DetOp::NAME, |e| {
         Ok(vec![k::det(e.arg(0)?).map_err(kerr)?])
     }),
+    (g::Col2ImOp::NAME, nn::eval_col2im),
     (g::TopKOp::NAME, nn::eval_top_k),
     (g::DropoutOp::NAME, nn::eval_dropout),
     (g::MaxPool2dOp::NAME, nn::eval_max_pool2d),

@@ -174,6 +174,44 @@ pub(super) fn eval_avg_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> 
 }
 
 /// `graph.log_softmax`.
+/// `graph.col2im`.
+pub(super) fn eval_col2im(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    let op = g::Col2ImOp(e.op);
+    let sizes = |t: &Tensor, what: &str| -> Result<Vec<usize>, String> {
+        t.to_i64_vec()
+            .into_iter()
+            .map(|v| usize::try_from(v).map_err(|_| format!("{what} has a negative entry {v}")))
+            .collect()
+    };
+    let image = sizes(e.arg(1)?, "image_shape")?;
+    let block = sizes(e.arg(2)?, "block_shape")?;
+    let d = image.len();
+    let attr = |v: Option<Vec<i64>>,
+                default: Vec<usize>,
+                what: &str|
+     -> Result<Vec<usize>, String> {
+        match v {
+            None => Ok(default),
+            Some(v) => v
+                .into_iter()
+                .map(|x| usize::try_from(x).map_err(|_| format!("{what} has a negative entry {x}")))
+                .collect(),
+        }
+    };
+    let dilations = attr(op.dilations(e.ctx), vec![1; d], "dilations")?;
+    let pads = attr(op.pads(e.ctx), vec![0; 2 * d], "pads")?;
+    let strides = attr(op.strides(e.ctx), vec![1; d], "strides")?;
+    Ok(vec![k::col2im(
+        e.arg(0)?,
+        &image,
+        &block,
+        &dilations,
+        &pads,
+        &strides,
+    )
+    .map_err(kerr)?])
+}
+
 pub(super) fn eval_log_softmax(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     Ok(vec![k::log_softmax(
         e.arg(0)?,

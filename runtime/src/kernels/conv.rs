@@ -390,6 +390,116 @@ pub fn conv_transpose2d(
     ))
 }
 
+/// ONNX's `Col2Im`: the columns of `x` (`[N, C * prod(block), L]`, one per
+/// block position) summed into images of `image` (`[N, C, *image]`).
+/// `dilations` and `strides` have one entry per spatial dim, `pads` two
+/// (the begins, then the ends).
+pub fn col2im(
+    x: &Tensor,
+    image: &[usize],
+    block: &[usize],
+    dilations: &[usize],
+    pads: &[usize],
+    strides: &[usize],
+) -> KResult<Tensor> {
+    require_float("col2im", x.dtype())?;
+    if x.dtype().is_narrow() {
+        return Err(super::unsupported("col2im", format!("dtype {}", x.dtype())));
+    }
+    let d = image.len();
+    if d == 0
+        || block.len() != d
+        || dilations.len() != d
+        || strides.len() != d
+        || pads.len() != 2 * d
+    {
+        return Err(invalid(
+            "col2im",
+            format!("image_shape {image:?}, block_shape {block:?}, dilations {dilations:?}, strides {strides:?} and pads {pads:?} do not agree"),
+        ));
+    }
+    if block.contains(&0) || dilations.contains(&0) || strides.contains(&0) {
+        return Err(invalid(
+            "col2im",
+            "block_shape, dilations and strides must be positive",
+        ));
+    }
+    let shape = x.shape();
+    let k: usize = block.iter().product();
+    if shape.len() != 3 || !shape[1].is_multiple_of(k) {
+        return Err(shape_mismatch(
+            "col2im",
+            format!("input {shape:?} is not [N, C * {k}, L]"),
+        ));
+    }
+    // Block positions along each dim.
+    let mut blocks = Vec::with_capacity(d);
+    for i in 0..d {
+        let span = dilations[i] * (block[i] - 1) + 1;
+        let padded = image[i] + pads[i] + pads[i + d];
+        if padded < span {
+            return Err(invalid(
+                "col2im",
+                format!("the block does not fit the padded image along dim {i}"),
+            ));
+        }
+        blocks.push((padded - span) / strides[i] + 1);
+    }
+    let l: usize = blocks.iter().product();
+    if shape[2] != l {
+        return Err(shape_mismatch(
+            "col2im",
+            format!(
+                "input has {} columns, the image has {l} block positions",
+                shape[2]
+            ),
+        ));
+    }
+    let (n, c) = (shape[0], shape[1] / k);
+    let plane: usize = image.iter().product();
+    let mut out_shape = vec![n, c];
+    out_shape.extend_from_slice(image);
+    checked_numel("col2im", &out_shape)?;
+    let values = x.to_f64_vec();
+    let mut out = vec![0.0; n * c * plane];
+    let mut kernel_at = vec![0; d];
+    let mut block_at = vec![0; d];
+    for ni in 0..n {
+        for ci in 0..c {
+            for ki in 0..k {
+                unravel(ki, block, &mut kernel_at);
+                let row = (ni * c * k + ci * k + ki) * l;
+                for bi in 0..l {
+                    unravel(bi, &blocks, &mut block_at);
+                    let mut at = 0;
+                    let mut inside = true;
+                    for i in 0..d {
+                        let p = (block_at[i] * strides[i] + kernel_at[i] * dilations[i]) as i64
+                            - pads[i] as i64;
+                        if p < 0 || p >= image[i] as i64 {
+                            inside = false;
+                            break;
+                        }
+                        at = at * image[i] + p as usize;
+                    }
+                    if inside {
+                        out[(ni * c + ci) * plane + at] += values[row + bi];
+                    }
+                }
+            }
+        }
+    }
+    Ok(Tensor::from_f64_vec(x.dtype(), &out_shape, &out))
+}
+
+/// The row-major multi-index of linear index `i` in `dims`.
+fn unravel(mut i: usize, dims: &[usize], out: &mut [usize]) {
+    for j in (0..dims.len()).rev() {
+        out[j] = i % dims[j];
+        i /= dims[j];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,7 @@ mod shape;
 
 pub use allclose::{allclose, Tolerance};
 pub use attention::attention;
-pub use conv::{conv2d, conv2d_workspace, conv_transpose2d, ConvTransposeParams};
+pub use conv::{col2im, conv2d, conv2d_workspace, conv_transpose2d, ConvTransposeParams};
 pub use dft::dft;
 pub use elementwise::{
     binary, bit_shift, bitcast, cast, cast_e8m0, cast_saturating, clip, compare, logical,

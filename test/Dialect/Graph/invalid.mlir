@@ -1369,3 +1369,38 @@ func.func @det_square(%x: tensor<2x3x4xf32>) {
   %0 = graph.det %x : (tensor<2x3x4xf32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+// graph.col2im: a 3-D input whose dim 1 the block's size divides, 1-D
+// image and block shapes of one rank, attributes of that rank.
+func.func @col2im_rank(%x: tensor<4x4xf32>, %i: tensor<2xi64>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'graph.col2im' op input must be 3-D ([N, C * prod(block_shape), L]), but has shape [4, 4]}}
+  %0 = graph.col2im %x, %i, %b : (tensor<4x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_block(%x: tensor<1x6x4xf32>, %i: tensor<2xi64>) {
+  %b = graph.constant dense<[2, 2]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.col2im' op input's dimension 1 (6) must be a multiple of the block's size (4)}}
+  %0 = graph.col2im %x, %i, %b : (tensor<1x6x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_ranks(%x: tensor<1x4x4xf32>, %i: tensor<3xi64>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'graph.col2im' op image_shape has 3 entries but block_shape has 2}}
+  %0 = graph.col2im %x, %i, %b : (tensor<1x4x4xf32>, tensor<3xi64>, tensor<2xi64>) -> tensor<1x?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_pads(%x: tensor<1x4x4xf32>, %i: tensor<2xi64>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'graph.col2im' op pads must have 4 entries, but has 2}}
+  %0 = graph.col2im %x, %i, %b {pads = array<i64: 1, 1>} : (tensor<1x4x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
+  return
+}

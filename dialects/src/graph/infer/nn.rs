@@ -150,6 +150,87 @@ fn window_out(
 /// Strides, pads and dilations of a window op.
 type WindowAttrs = (Vec<i64>, Vec<i64>, Vec<i64>);
 
+/// `graph.col2im`: `[N, C * prod(block), L]` -> `[N, C, *image_shape]`,
+/// the sizes known where `image_shape` and `block_shape` are.
+pub(in crate::graph) fn infer_col2im(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, image, block) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    for (name, v) in [("image_shape", image), ("block_shape", block)] {
+        if v.shape.rank().is_some_and(|r| r != 1) {
+            return Err(format!("{name} must be 1-D, but has shape {}", v.shape));
+        }
+    }
+    let rank_of = |v: &OperandInfo| match (&v.value, v.shape.dims()) {
+        (Some(values), _) => Some(values.len()),
+        (None, Some([Dim::Known(n)])) => Some(*n as usize),
+        _ => None,
+    };
+    let d = match (rank_of(image), rank_of(block)) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(format!(
+                "image_shape has {a} entries but block_shape has {b}"
+            ))
+        }
+        (a, b) => a.or(b),
+    };
+    if let Some(d) = d {
+        if d == 0 {
+            return Err("image_shape and block_shape must have at least one entry".into());
+        }
+        for (name, want) in [("dilations", d), ("strides", d), ("pads", 2 * d)] {
+            if let Some(v) = attr_i64_array(ctx, op, name) {
+                if v.len() != want {
+                    return Err(format!(
+                        "{name} must have {want} entries, but has {}",
+                        v.len()
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(v) = &block.value {
+        if v.iter().any(|&k| k < 1) {
+            return Err(format!("block_shape must be positive, but is {v:?}"));
+        }
+    }
+    let Some(d) = d else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(x.elem))]);
+    };
+    let (n, c) = match x.shape.dims() {
+        Some(dims) if dims.len() != 3 => {
+            return Err(format!(
+                "input must be 3-D ([N, C * prod(block_shape), L]), but has shape {}",
+                x.shape
+            ))
+        }
+        Some(dims) => {
+            let c = match (&dims[1], &block.value) {
+                (Dim::Known(cols), Some(b)) => {
+                    let k: i64 = b.iter().product();
+                    if cols % k != 0 {
+                        return Err(format!(
+                            "input's dimension 1 ({cols}) must be a multiple of the block's size ({k})"
+                        ));
+                    }
+                    Dim::Known(cols / k)
+                }
+                _ => Dim::Unknown,
+            };
+            (dims[0].clone(), c)
+        }
+        None => (Dim::Unknown, Dim::Unknown),
+    };
+    let mut out = vec![n, c];
+    match &image.value {
+        Some(v) => out.extend(v.iter().map(|&s| Dim::Known(s))),
+        None => out.extend(std::iter::repeat_n(Dim::Unknown, d)),
+    }
+    Ok(vec![(Shape::ranked(out), ResultElem::Of(x.elem))])
+}
+
 fn window_attrs(ctx: &Context, op: Operation, kernel: &[i64]) -> Result<WindowAttrs, String> {
     let strides = attr_i64_array(ctx, op, "strides").unwrap_or_else(|| vec![1, 1]);
     let pads = attr_i64_array(ctx, op, "pads").unwrap_or_else(|| vec![0; 4]);

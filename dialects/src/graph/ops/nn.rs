@@ -106,6 +106,29 @@ pub struct ConvTranspose2dOp {
     output: Result<AnyTensor>,
 }
 
+/// ONNX's `Col2Im`: sums the sliding blocks of `input`
+/// (`[N, C * prod(block_shape), L]`, one column per block position, as
+/// im2col lays them out) into images of `image_shape`
+/// (`[N, C, *image_shape]`). `image_shape` and `block_shape` are 1-D
+/// integer tensors of the spatial rank `D`; `dilations` and `strides`
+/// (`D` entries) default to 1, `pads` (`2 D`: the begins, then the ends)
+/// to 0.
+#[op("graph.col2im",
+     traits(Pure),
+     format = "$input `,` $image_shape `,` $block_shape attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_col2im)))]
+pub struct Col2ImOp {
+    input: Operand<AnyTensor>,
+    image_shape: Operand<IntTensor>,
+    block_shape: Operand<IntTensor>,
+    dilations: OptionalAttr<I64ArrayAttr>,
+    pads: OptionalAttr<I64ArrayAttr>,
+    strides: OptionalAttr<I64ArrayAttr>,
+    output: Result<AnyTensor>,
+}
+
 /// 2-D max pooling of an NCHW tensor (NHWC when `layout` is `"nhwc"`);
 /// padding never wins.
 ///

@@ -23,7 +23,20 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("Gemm", gemm),
     ("Dropout", dropout),
     ("LRN", lrn),
+    ("Col2Im", col2im),
 ];
+
+/// `Col2Im` (opset 18): `graph.col2im`, its attributes as they are.
+fn col2im(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let ops = vec![im.req(node, 0)?, im.req(node, 1)?, im.req(node, 2)?];
+    let mut props = Vec::new();
+    for name in ["dilations", "pads", "strides"] {
+        if let Some(v) = a.ints(name) {
+            props.push((name, im.i64_array(&v)));
+        }
+    }
+    one(im.op1("graph.col2im", ops, props, loc))
+}
 
 /// `Conv`, `MaxPool` and `AveragePool`.
 fn conv_or_pool(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
