@@ -244,6 +244,16 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
         Ok(vec![k::det(e.arg(0)?).map_err(kerr)?])
     }),
     (g::Col2ImOp::NAME, nn::eval_col2im),
+    (g::AffineGridOp::NAME, |e| {
+        let size: Result<Vec<usize>, String> = e
+            .arg(1)?
+            .to_i64_vec()
+            .into_iter()
+            .map(|v| usize::try_from(v).map_err(|_| format!("size has a negative entry {v}")))
+            .collect();
+        let align = g::AffineGridOp(e.op).align_corners(e.ctx);
+        Ok(vec![k::affine_grid(e.arg(0)?, &size?, align).map_err(kerr)?])
+    }),
     (g::TopKOp::NAME, nn::eval_top_k),
     (g::DropoutOp::NAME, nn::eval_dropout),
     (g::MaxPool2dOp::NAME, nn::eval_max_pool2d),

@@ -224,6 +224,80 @@ fn axis_taps(
     }
 }
 
+/// ONNX's `AffineGrid`: for each batch `n` and output point, `theta[n]`
+/// (`[2, 3]` or `[3, 4]`) applied to the point's normalized coordinates
+/// `(x, y[, z], 1)`, `x` along the last dim of `size` (`[N, C, H, W]` or
+/// `[N, C, D, H, W]`). A dim of `s` points has coordinates
+/// `-1 + (2 i + 1) / s`, or `-1 + 2 i / (s - 1)` with `align_corners` (-1
+/// for a single point). Computed in `f64`, rounded to `theta`'s type.
+pub fn affine_grid(theta: &Tensor, size: &[usize], align_corners: bool) -> KResult<Tensor> {
+    require_float("affine_grid", theta.dtype())?;
+    let k = match size.len() {
+        4 => 2,
+        5 => 3,
+        n => {
+            return Err(invalid(
+                "affine_grid",
+                format!("size has {n} entries, expected 4 (2-D) or 5 (3-D)"),
+            ))
+        }
+    };
+    let n = size[0];
+    if theta.shape() != [n, k, k + 1] {
+        return Err(shape_mismatch(
+            "affine_grid",
+            format!("theta {:?} is not [{n}, {k}, {}]", theta.shape(), k + 1),
+        ));
+    }
+    let spatial = &size[2..];
+    let mut out_shape = vec![n];
+    out_shape.extend_from_slice(spatial);
+    out_shape.push(k);
+    let total = checked_numel("affine_grid", &out_shape)?;
+    let coords: Vec<Vec<f64>> = spatial
+        .iter()
+        .map(|&s| {
+            (0..s)
+                .map(|i| {
+                    if align_corners {
+                        if s > 1 {
+                            -1.0 + 2.0 * i as f64 / (s - 1) as f64
+                        } else {
+                            -1.0
+                        }
+                    } else {
+                        -1.0 + (2 * i + 1) as f64 / s as f64
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let t = theta.to_f64_vec();
+    let points: usize = spatial.iter().product();
+    let mut out = Vec::with_capacity(total);
+    let mut at = vec![0; k];
+    for b in 0..n {
+        let m = &t[b * k * (k + 1)..(b + 1) * k * (k + 1)];
+        for p in 0..points {
+            // The point's index along each spatial dim (the last fastest).
+            let mut rest = p;
+            for d in (0..k).rev() {
+                at[d] = rest % spatial[d];
+                rest /= spatial[d];
+            }
+            // Homogeneous coordinates: x along the last dim first.
+            let mut h = vec![1.0; k + 1];
+            for j in 0..k {
+                h[j] = coords[k - 1 - j][at[k - 1 - j]];
+            }
+            for r in 0..k {
+                out.push((0..=k).map(|c| m[r * (k + 1) + c] * h[c]).sum());
+            }
+        }
+    }
+    Ok(Tensor::from_f64_vec(theta.dtype(), &out_shape, &out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,7 +31,7 @@ pub use elementwise::{
     binary, bit_shift, bitcast, cast, cast_e8m0, cast_saturating, clip, compare, logical,
     map_float, not, unary, where_, BinaryOp, CompareOp, LogicalOp, UnaryOp,
 };
-pub use grid_sample::{grid_sample, GridMode, GridPadding};
+pub use grid_sample::{affine_grid, grid_sample, GridMode, GridPadding};
 pub use indexing::{
     cumprod, cumsum, gather_elements, gather_nd, non_max_suppression, scatter_elements, scatter_nd,
     top_k, ScatterReduction,

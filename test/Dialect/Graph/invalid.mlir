@@ -1404,3 +1404,21 @@ func.func @col2im_pads(%x: tensor<1x4x4xf32>, %i: tensor<2xi64>, %b: tensor<2xi6
   %0 = graph.col2im %x, %i, %b {pads = array<i64: 1, 1>} : (tensor<1x4x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
   return
 }
+
+// -----
+
+// graph.affine_grid: theta [N, 2, 3] with a size of 4 entries, or [N, 3, 4]
+// with 5.
+func.func @affine_grid_theta(%t: tensor<1x2x4xf32>, %s: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.affine_grid' op theta must be [N, 2, 3] or [N, 3, 4], but has shape [1, 2, 4]}}
+  %0 = graph.affine_grid %t, %s : (tensor<1x2x4xf32>, tensor<4xi64>) -> tensor<?x?x?x2xf32>
+  return
+}
+
+// -----
+
+func.func @affine_grid_size(%t: tensor<1x2x3xf32>, %s: tensor<5xi64>) {
+  // expected-error @+1 {{'graph.affine_grid' op theta [1, 2, 3] is for 2-D grids, but size has 5 entries}}
+  %0 = graph.affine_grid %t, %s : (tensor<1x2x3xf32>, tensor<5xi64>) -> tensor<?x?x?x?x3xf32>
+  return
+}

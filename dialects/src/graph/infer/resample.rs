@@ -222,3 +222,70 @@ pub(in crate::graph) fn infer_grid_sample(
     dims.extend(gd[1..=k].iter().cloned());
     Ok(vec![(Shape::ranked(dims), elem)])
 }
+
+/// `graph.affine_grid`: `theta [N, 2, 3]` and `size [N, C, H, W]` give
+/// `[N, H, W, 2]`; `theta [N, 3, 4]` and `size [N, C, D, H, W]` give
+/// `[N, D, H, W, 3]`; sizes known where `size` is.
+pub(in crate::graph) fn infer_affine_grid(
+    _: &Context,
+    _: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (theta, size) = (operand(ops, 0)?, operand(ops, 1)?);
+    if size.shape.rank().is_some_and(|r| r != 1) {
+        return Err(format!("size must be 1-D, but has shape {}", size.shape));
+    }
+    let from_size = match (&size.value, size.shape.dims()) {
+        (Some(v), _) => Some(v.len()),
+        (None, Some([Dim::Known(n)])) => Some(*n as usize),
+        _ => None,
+    };
+    let from_theta = match theta.shape.dims() {
+        Some(d) if d.len() != 3 => {
+            return Err(format!(
+                "theta must be [N, 2, 3] or [N, 3, 4], but has shape {}",
+                theta.shape
+            ))
+        }
+        Some([_, Dim::Known(2), Dim::Known(3)]) => Some(4),
+        Some([_, Dim::Known(3), Dim::Known(4)]) => Some(5),
+        Some([_, Dim::Known(_), Dim::Known(_)]) => {
+            return Err(format!(
+                "theta must be [N, 2, 3] or [N, 3, 4], but has shape {}",
+                theta.shape
+            ))
+        }
+        _ => None,
+    };
+    let rank = match (from_size, from_theta) {
+        (Some(s), _) if s != 4 && s != 5 => {
+            return Err(format!(
+                "size must have 4 entries ([N, C, H, W]) or 5 ([N, C, D, H, W]), but has {s}"
+            ))
+        }
+        (Some(s), Some(t)) if s != t => {
+            return Err(format!(
+                "theta {} is for {}-D grids, but size has {s} entries",
+                theta.shape,
+                t - 2
+            ))
+        }
+        (s, t) => s.or(t),
+    };
+    let Some(rank) = rank else {
+        return Ok(vec![(Shape::unranked(), ResultElem::Of(theta.elem))]);
+    };
+    let spatial = rank - 2;
+    let n = match (&size.value, theta.shape.dims()) {
+        (Some(v), _) => Dim::Known(v[0]),
+        (None, Some(d)) => d[0].clone(),
+        _ => Dim::Unknown,
+    };
+    let mut out = vec![n];
+    match &size.value {
+        Some(v) => out.extend(v[2..].iter().map(|&s| Dim::Known(s))),
+        None => out.extend(std::iter::repeat_n(Dim::Unknown, spatial)),
+    }
+    out.push(Dim::Known(spatial as i64));
+    Ok(vec![(Shape::ranked(out), ResultElem::Of(theta.elem))])
+}

@@ -45,6 +45,26 @@ pub struct ResizeOp {
     output: Result<AnyTensor>,
 }
 
+/// ONNX's `AffineGrid`: the sampling grid of the affine maps `theta`
+/// (`[N, 2, 3]` in 2-D, `[N, 3, 4]` in 3-D) over an output of `size`
+/// (`[N, C, H, W]` or `[N, C, D, H, W]`, a 1-D integer tensor): each point's
+/// normalized coordinates `(x, y[, z], 1)` in `[-1, 1]` (pixel centers, or
+/// corners with `align_corners`) mapped by its batch's `theta`, as
+/// `[N, H, W, 2]` or `[N, D, H, W, 3]` for `graph.grid_sample`.
+#[op("graph.affine_grid",
+     traits(Pure),
+     format = "$theta `,` $size attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+             verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_affine_grid)))]
+pub struct AffineGridOp {
+    theta: Operand<FloatTensor>,
+    size: Operand<IntTensor>,
+    #[default = "false"]
+    align_corners: Attr<BoolAttr>,
+    output: Result<FloatTensor>,
+}
+
 /// Samples `input: [N, C, D1..Dk]` at the normalized coordinates in `[-1,
 /// 1]` of `grid: [N, H1..Hk, k]` (a point's last entry addresses the last
 /// dimension): `mode` `"nearest"`, `"linear"` or `"cubic"`,

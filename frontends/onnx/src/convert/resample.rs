@@ -1,5 +1,5 @@
 //! Resampling: `Resize`, the deprecated `Upsample` (a `Resize` with
-//! asymmetric coordinates) and `GridSample`.
+//! asymmetric coordinates), `GridSample` and `AffineGrid`.
 
 use strata_dialects::graph::shape::Dim;
 use strata_ir::float::FloatKind;
@@ -13,6 +13,7 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("Resize", resize),
     ("Upsample", upsample),
     ("GridSample", grid_sample),
+    ("AffineGrid", affine_grid),
 ];
 
 fn resize(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
@@ -124,4 +125,16 @@ fn grid_sample(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) ->
     ];
     let ops = vec![im.req(node, 0)?, im.req(node, 1)?];
     one(im.op1("graph.grid_sample", ops, props, loc))
+}
+
+/// `AffineGrid` (opset 20): `graph.affine_grid`.
+fn affine_grid(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let ops = vec![im.req(node, 0)?, im.req(node, 1)?];
+    let align = im.bool_attr(a.int("align_corners").unwrap_or(0) != 0);
+    one(im.op1(
+        "graph.affine_grid",
+        ops,
+        vec![("align_corners", align)],
+        loc,
+    ))
 }
