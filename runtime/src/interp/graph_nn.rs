@@ -173,7 +173,6 @@ pub(super) fn eval_avg_pool2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> 
     Ok(vec![from_nchw(y, last)?])
 }
 
-/// `graph.log_softmax`.
 /// `graph.col2im`.
 pub(super) fn eval_col2im(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let op = g::Col2ImOp(e.op);
@@ -212,6 +211,7 @@ pub(super) fn eval_col2im(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     .map_err(kerr)?])
 }
 
+/// `graph.log_softmax`.
 pub(super) fn eval_log_softmax(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     Ok(vec![k::log_softmax(
         e.arg(0)?,

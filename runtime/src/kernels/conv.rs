@@ -425,7 +425,7 @@ pub fn col2im(
         ));
     }
     let shape = x.shape();
-    let k: usize = block.iter().product();
+    let k = checked_numel("col2im", block)?;
     if shape.len() != 3 || !shape[1].is_multiple_of(k) {
         return Err(shape_mismatch(
             "col2im",
@@ -435,17 +435,29 @@ pub fn col2im(
     // Block positions along each dim.
     let mut blocks = Vec::with_capacity(d);
     for i in 0..d {
-        let span = dilations[i] * (block[i] - 1) + 1;
-        let padded = image[i] + pads[i] + pads[i + d];
-        if padded < span {
-            return Err(invalid(
+        let fits = out_dim(
+            image[i],
+            block[i],
+            strides[i],
+            dilations[i],
+            pads[i],
+            pads[i + d],
+        );
+        blocks.push(fits.map_err(|_| {
+            invalid(
                 "col2im",
-                format!("the block does not fit the padded image along dim {i}"),
-            ));
-        }
-        blocks.push((padded - span) / strides[i] + 1);
+                format!(
+                    "block {} (dilation {}) does not fit image dim {i} ({}) with pads {}+{}",
+                    block[i],
+                    dilations[i],
+                    image[i],
+                    pads[i],
+                    pads[i + d]
+                ),
+            )
+        })?);
     }
-    let l: usize = blocks.iter().product();
+    let l = checked_numel("col2im", &blocks)?;
     if shape[2] != l {
         return Err(shape_mismatch(
             "col2im",
@@ -456,12 +468,12 @@ pub fn col2im(
         ));
     }
     let (n, c) = (shape[0], shape[1] / k);
-    let plane: usize = image.iter().product();
     let mut out_shape = vec![n, c];
     out_shape.extend_from_slice(image);
-    checked_numel("col2im", &out_shape)?;
+    let total = checked_numel("col2im", &out_shape)?;
+    let plane = checked_numel("col2im", image)?;
     let values = x.to_f64_vec();
-    let mut out = vec![0.0; n * c * plane];
+    let mut out = vec![0.0; total];
     let mut kernel_at = vec![0; d];
     let mut block_at = vec![0; d];
     for ni in 0..n {
@@ -474,13 +486,13 @@ pub fn col2im(
                     let mut at = 0;
                     let mut inside = true;
                     for i in 0..d {
-                        let p = (block_at[i] * strides[i] + kernel_at[i] * dilations[i]) as i64
-                            - pads[i] as i64;
-                        if p < 0 || p >= image[i] as i64 {
+                        // Within the padded image (`out_dim` checked it).
+                        let p = block_at[i] * strides[i] + kernel_at[i] * dilations[i];
+                        if p < pads[i] || p - pads[i] >= image[i] {
                             inside = false;
                             break;
                         }
-                        at = at * image[i] + p as usize;
+                        at = at * image[i] + (p - pads[i]);
                     }
                     if inside {
                         out[(ni * c + ci) * plane + at] += values[row + bi];
@@ -502,6 +514,26 @@ fn unravel(mut i: usize, dims: &[usize], out: &mut [usize]) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn col2im_rejects_what_does_not_fit() {
+        let x = Tensor::from_f32(vec![1, 4, 4], vec![1.0; 16]).expect("x");
+        // 2x2 blocks over a 3x3 image: 4 positions.
+        let y = col2im(&x, &[3, 3], &[2, 2], &[1, 1], &[0; 4], &[1, 1]).expect("fits");
+        assert_eq!(y.shape(), &[1, 1, 3, 3]);
+        assert_eq!(y.to_f64_vec()[4], 4.0);
+        // 9 positions on a 4x4 image, not 4.
+        assert!(col2im(&x, &[4, 4], &[2, 2], &[1, 1], &[0; 4], &[1, 1]).is_err());
+        // Sizes whose products overflow, a block larger than the image, a
+        // zero stride: errors, not panics.
+        let big = 1usize << 32;
+        let empty = Tensor::from_f32(vec![1, 0, 1], vec![]).expect("empty");
+        assert!(col2im(&empty, &[big, big], &[big, big], &[1, 1], &[0; 4], &[1, 1]).is_err());
+        assert!(col2im(&x, &[1, 1], &[2, 2], &[1, 1], &[0; 4], &[1, 1]).is_err());
+        assert!(col2im(&x, &[3, 3], &[2, 2], &[1 << 62, 1], &[0; 4], &[1, 1]).is_err());
+        assert!(col2im(&x, &[3, 3], &[2, 2], &[1, 1], &[0; 4], &[0, 1]).is_err());
+    }
+
     use super::*;
     use crate::DType;
 

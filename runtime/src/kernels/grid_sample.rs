@@ -232,6 +232,12 @@ fn axis_taps(
 /// for a single point). Computed in `f64`, rounded to `theta`'s type.
 pub fn affine_grid(theta: &Tensor, size: &[usize], align_corners: bool) -> KResult<Tensor> {
     require_float("affine_grid", theta.dtype())?;
+    if theta.dtype().is_narrow() {
+        return Err(super::unsupported(
+            "affine_grid",
+            format!("dtype {}", theta.dtype()),
+        ));
+    }
     let k = match size.len() {
         4 => 2,
         5 => 3,
@@ -254,6 +260,9 @@ pub fn affine_grid(theta: &Tensor, size: &[usize], align_corners: bool) -> KResu
     out_shape.extend_from_slice(spatial);
     out_shape.push(k);
     let total = checked_numel("affine_grid", &out_shape)?;
+    if total == 0 {
+        return Ok(Tensor::from_f64_vec(theta.dtype(), &out_shape, &[]));
+    }
     let coords: Vec<Vec<f64>> = spatial
         .iter()
         .map(|&s| {
@@ -273,7 +282,7 @@ pub fn affine_grid(theta: &Tensor, size: &[usize], align_corners: bool) -> KResu
         })
         .collect();
     let t = theta.to_f64_vec();
-    let points: usize = spatial.iter().product();
+    let points = checked_numel("affine_grid", spatial)?;
     let mut out = Vec::with_capacity(total);
     let mut at = vec![0; k];
     for b in 0..n {
@@ -300,6 +309,22 @@ pub fn affine_grid(theta: &Tensor, size: &[usize], align_corners: bool) -> KResu
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn affine_grid_sizes() {
+        let theta = Tensor::from_f32(vec![1, 2, 3], vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0]).expect("t");
+        let g = affine_grid(&theta, &[1, 1, 1, 2], false).expect("grid");
+        assert_eq!(g.shape(), &[1, 1, 2, 2]);
+        assert_eq!(g.to_f64_vec(), [-0.5, 0.0, 0.5, 0.0]);
+        // An empty grid with a huge other dim allocates nothing.
+        let empty = Tensor::from_f32(vec![0, 2, 3], vec![]).expect("t");
+        let g = affine_grid(&empty, &[0, 1, 1 << 61, 1], false).expect("empty");
+        assert_eq!(g.shape(), &[0, 1usize << 61, 1, 2]);
+        // A batch that differs from theta's, a size of 3 entries.
+        assert!(affine_grid(&theta, &[2, 1, 2, 2], false).is_err());
+        assert!(affine_grid(&theta, &[1, 2, 2], false).is_err());
+    }
+
     use super::*;
 
     #[test]

@@ -297,7 +297,7 @@ pub fn det(x: &Tensor) -> KResult<Tensor> {
     }
     let m = shape[rank - 1];
     let values = x.to_f64_vec();
-    let batch: usize = shape[..rank - 2].iter().product();
+    let batch = checked_numel("det", &shape[..rank - 2])?;
     let mut out = Vec::with_capacity(batch);
     for b in 0..batch {
         let mut a = values[b * m * m..(b + 1) * m * m].to_vec();

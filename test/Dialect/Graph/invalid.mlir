@@ -1422,3 +1422,21 @@ func.func @affine_grid_size(%t: tensor<1x2x3xf32>, %s: tensor<5xi64>) {
   %0 = graph.affine_grid %t, %s : (tensor<1x2x3xf32>, tensor<5xi64>) -> tensor<?x?x?x?x3xf32>
   return
 }
+
+// -----
+
+func.func @affine_grid_batch(%t: tensor<2x2x3xf32>) {
+  %s = graph.constant dense<[3, 1, 4, 4]> : tensor<4xi64>
+  // expected-error @+1 {{'graph.affine_grid' op size's batch (3) differs from theta's (2)}}
+  %0 = graph.affine_grid %t, %s : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<3x4x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_negative(%x: tensor<1x4x4xf32>, %b: tensor<2xi64>) {
+  %i = graph.constant dense<[-3, 3]> : tensor<2xi64>
+  // expected-error @+1 {{'graph.col2im' op image_shape has a negative size: [-3, 3]}}
+  %0 = graph.col2im %x, %i, %b : (tensor<1x4x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
+  return
+}

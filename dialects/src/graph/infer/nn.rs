@@ -196,20 +196,42 @@ pub(in crate::graph) fn infer_col2im(
             return Err(format!("block_shape must be positive, but is {v:?}"));
         }
     }
+    if let Some(v) = &image.value {
+        if v.iter().any(|&s| s < 0) {
+            return Err(format!("image_shape has a negative size: {v:?}"));
+        }
+    }
+    for name in ["dilations", "strides"] {
+        if let Some(v) = attr_i64_array(ctx, op, name) {
+            if v.iter().any(|&x| x < 1) {
+                return Err(format!("{name} must be positive, but is {v:?}"));
+            }
+        }
+    }
+    if let Some(v) = attr_i64_array(ctx, op, "pads") {
+        if v.iter().any(|&x| x < 0) {
+            return Err(format!("pads must not be negative, but is {v:?}"));
+        }
+    }
+    if let Some(dims) = x.shape.dims() {
+        if dims.len() != 3 {
+            return Err(format!(
+                "input must be 3-D ([N, C * prod(block_shape), L]), but has shape {}",
+                x.shape
+            ));
+        }
+    }
     let Some(d) = d else {
         return Ok(vec![(Shape::unranked(), ResultElem::Of(x.elem))]);
     };
     let (n, c) = match x.shape.dims() {
-        Some(dims) if dims.len() != 3 => {
-            return Err(format!(
-                "input must be 3-D ([N, C * prod(block_shape), L]), but has shape {}",
-                x.shape
-            ))
-        }
         Some(dims) => {
             let c = match (&dims[1], &block.value) {
                 (Dim::Known(cols), Some(b)) => {
-                    let k: i64 = b.iter().product();
+                    let k = b
+                        .iter()
+                        .try_fold(1i64, |a, &x| a.checked_mul(x))
+                        .ok_or_else(|| format!("block_shape {b:?} has too many elements"))?;
                     if cols % k != 0 {
                         return Err(format!(
                             "input's dimension 1 ({cols}) must be a multiple of the block's size ({k})"

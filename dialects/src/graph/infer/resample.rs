@@ -275,6 +275,19 @@ pub(in crate::graph) fn infer_affine_grid(
     let Some(rank) = rank else {
         return Ok(vec![(Shape::unranked(), ResultElem::Of(theta.elem))]);
     };
+    if let Some(v) = &size.value {
+        if v.iter().any(|&s| s < 0) {
+            return Err(format!("size has a negative entry: {v:?}"));
+        }
+        if let Some([Dim::Known(n), ..]) = theta.shape.dims() {
+            if *n != v[0] {
+                return Err(format!(
+                    "size's batch ({}) differs from theta's ({n})",
+                    v[0]
+                ));
+            }
+        }
+    }
     let spatial = rank - 2;
     let n = match (&size.value, theta.shape.dims()) {
         (Some(v), _) => Dim::Known(v[0]),
