@@ -245,25 +245,14 @@ impl BlockedLayout {
 
     /// As an attribute.
     pub fn to_attr(&self, ctx: &mut Context) -> Attribute {
-        let dialect = ctx.ident("nvptx");
-        ctx.intern_attr(AttrKind::Opaque {
-            dialect,
-            data: self.to_string().into_boxed_str(),
-            ty: None,
-        })
+        nvptx_attr(ctx, &self.to_string())
     }
 
     /// The layout of attribute `attr`: `None` when it is not a
     /// `#nvptx.blocked`, an error when it is one that does not parse.
     pub fn from_attr(ctx: &mut Context, attr: Attribute) -> Option<Result<BlockedLayout, String>> {
-        let AttrKind::Opaque { dialect, data, .. } = ctx.attr_kind(attr) else {
-            return None;
-        };
-        if ctx.ident_str(*dialect) != "nvptx" || !data.starts_with("blocked") {
-            return None;
-        }
-        let data = data.to_string();
-        Some(parse_blocked(ctx, &data).map_err(|(_, m)| m))
+        let body = nvptx_body(ctx, attr, "blocked")?;
+        Some(parse_blocked(ctx, &body).map_err(|(_, m)| m))
     }
 }
 
@@ -284,6 +273,28 @@ impl fmt::Display for BlockedLayout {
             list(&self.warps_per_cta),
             list(&order)
         )
+    }
+}
+
+/// `#nvptx.<text>`, stored as its text.
+fn nvptx_attr(ctx: &mut Context, text: &str) -> Attribute {
+    let dialect = ctx.ident("nvptx");
+    ctx.intern_attr(AttrKind::Opaque {
+        dialect,
+        data: text.into(),
+        ty: None,
+    })
+}
+
+/// The body of `attr` when it is an `#nvptx.<mnemonic>...` attribute.
+fn nvptx_body(ctx: &Context, attr: Attribute, mnemonic: &str) -> Option<String> {
+    match ctx.attr_kind(attr) {
+        AttrKind::Opaque { dialect, data, .. }
+            if ctx.ident_str(*dialect) == "nvptx" && data.starts_with(mnemonic) =>
+        {
+            Some(data.to_string())
+        }
+        _ => None,
     }
 }
 
@@ -385,25 +396,14 @@ pub struct MmaLayout {
 impl MmaLayout {
     /// As an attribute.
     pub fn to_attr(&self, ctx: &mut Context) -> Attribute {
-        let dialect = ctx.ident("nvptx");
-        ctx.intern_attr(AttrKind::Opaque {
-            dialect,
-            data: self.to_string().into_boxed_str(),
-            ty: None,
-        })
+        nvptx_attr(ctx, &self.to_string())
     }
 
     /// The layout of attribute `attr`: `None` when it is not a
     /// `#nvptx.mma`, an error when it is one that does not parse.
     pub fn from_attr(ctx: &mut Context, attr: Attribute) -> Option<Result<MmaLayout, String>> {
-        let AttrKind::Opaque { dialect, data, .. } = ctx.attr_kind(attr) else {
-            return None;
-        };
-        if ctx.ident_str(*dialect) != "nvptx" || !data.starts_with("mma") {
-            return None;
-        }
-        let data = data.to_string();
-        Some(parse_mma(ctx, &data).map_err(|(_, m)| m))
+        let body = nvptx_body(ctx, attr, "mma")?;
+        Some(parse_mma(ctx, &body).map_err(|(_, m)| m))
     }
 }
 

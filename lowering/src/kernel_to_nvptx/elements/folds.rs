@@ -242,16 +242,7 @@ impl Conv<'_> {
             let types = vec![t; box_len];
             let xs = self.under(cond, &types, &mut |c| {
                 let lanes = c.box_lanes(&bx.first, &layout);
-                c.slot = Some(Slot {
-                    elems: lanes
-                        .iter()
-                        .enumerate()
-                        .map(|(j, idx)| (b * box_len + j, idx.clone()))
-                        .collect(),
-                    shape: shape.clone(),
-                    mma: None,
-                    blocked: Some(layout.clone()),
-                });
+                c.slot = Some(Slot::of_box(b * box_len, &lanes, &shape, &layout));
                 c.memo.push(HashMap::new());
                 let r = if lanes.len() > 1 {
                     c.lane_values(def, src, &lanes)

@@ -95,6 +95,22 @@ struct Slot {
     blocked: Option<BlockedLayout>,
 }
 
+impl Slot {
+    /// The elements of a box in a blocked layout, numbered from `first`.
+    fn of_box(first: usize, lanes: &[Vec<Value>], shape: &[i64], layout: &BlockedLayout) -> Slot {
+        Slot {
+            elems: lanes
+                .iter()
+                .enumerate()
+                .map(|(j, idx)| (first + j, idx.clone()))
+                .collect(),
+            shape: shape.to_vec(),
+            mma: None,
+            blocked: Some(layout.clone()),
+        }
+    }
+}
+
 /// The alignment in bytes that every buffer a kernel is launched on has,
 /// and its GPU form's pointer parameters promise (`llvm.align`).
 pub(super) const BUFFER_ALIGN: i128 = 16;
@@ -480,16 +496,7 @@ impl Conv<'_> {
             let cond = self.box_cond(bx, &shape);
             self.under(cond, &[], &mut |c| {
                 let lanes = c.box_lanes(&bx.first, &layout);
-                c.slot = Some(Slot {
-                    elems: lanes
-                        .iter()
-                        .enumerate()
-                        .map(|(j, idx)| (b * box_len + j, idx.clone()))
-                        .collect(),
-                    shape: shape.clone(),
-                    mma: None,
-                    blocked: Some(layout.clone()),
-                });
+                c.slot = Some(Slot::of_box(b * box_len, &lanes, &shape, &layout));
                 c.memo.push(HashMap::new());
                 let r = if lanes.len() > 1 {
                     c.store_box(op, &operands, &lanes, layout.row_length())
@@ -937,16 +944,7 @@ impl Conv<'_> {
             let types = vec![t; box_len];
             let vals = self.under(cond, &types, &mut |c| {
                 let lanes = c.box_lanes(&bx.first, layout);
-                c.slot = Some(Slot {
-                    elems: lanes
-                        .iter()
-                        .enumerate()
-                        .map(|(j, idx)| (b * box_len + j, idx.clone()))
-                        .collect(),
-                    shape: shape.to_vec(),
-                    mma: None,
-                    blocked: Some(layout.clone()),
-                });
+                c.slot = Some(Slot::of_box(b * box_len, &lanes, shape, layout));
                 c.memo.push(HashMap::new());
                 let r: R<Vec<Value>> = lanes.iter().map(|idx| c.val(op, v, idx)).collect();
                 c.memo.pop();
