@@ -108,6 +108,49 @@ func.func @main(%x: tensor<70x100xf16>, %w: tensor<100x72xf16>, %b: tensor<72xf1
 }
 "#;
 
+/// Module `text` parsed (named `name` in diagnostics).
+fn parse_model(name: &str, text: &str) -> (strata_ir::Context, strata_ir::Operation) {
+    let mut ctx = strata_ir::Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let buffer = strata_ir::SourceBuffer::new(name, text);
+    let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
+        .unwrap_or_else(|d| panic!("parse: {}", d[0].message));
+    (ctx, module)
+}
+
+/// A tensor of `shape` holding `((37 i) % 101 - 50) / scale` at element `i`.
+fn ramp(dtype: DType, shape: &[usize], scale: f64) -> Tensor {
+    let n: usize = shape.iter().product();
+    let values: Vec<f64> = (0..n)
+        .map(|i| ((i * 37 % 101) as f64 - 50.0) / scale)
+        .collect();
+    Tensor::from_f64_vec(dtype, shape, &values)
+}
+
+/// WIDE's inputs, ramps divided by `scale`.
+fn wide_inputs(scale: f64) -> Vec<Tensor> {
+    [&[6, 1001][..], &[3, 1003], &[4096]]
+        .iter()
+        .map(|s| ramp(DType::F32, s, scale))
+        .collect()
+}
+
+/// MATMULS' inputs.
+fn matmul_inputs() -> Vec<Tensor> {
+    [
+        (DType::F16, &[70, 100][..]),
+        (DType::F16, &[100, 72]),
+        (DType::F16, &[72]),
+        (DType::BF16, &[3, 33, 48]),
+        (DType::BF16, &[3, 48, 40]),
+        (DType::F32, &[37, 50]),
+        (DType::F32, &[50, 29]),
+    ]
+    .iter()
+    .map(|&(d, s)| ramp(d, s, 64.0))
+    .collect()
+}
+
 /// Rows wider than a block and tiles whose size is not a multiple of a
 /// run: softmax over rows of 1000 (runs of four in the block reductions,
 /// the last run of each row partly outside its tile's mask), an
@@ -116,23 +159,8 @@ func.func @main(%x: tensor<70x100xf16>, %w: tensor<100x72xf16>, %b: tensor<72xf1
 /// stores), emulated against the interpreter.
 #[test]
 fn wide_rows_and_ragged_runs() {
-    const MODEL: &str = WIDE;
-    let input = |shape: &[usize]| {
-        let n: usize = shape.iter().product();
-        let values: Vec<f64> = (0..n)
-            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 25.0)
-            .collect();
-        Tensor::from_f64_vec(DType::F32, shape, &values)
-    };
-    let inputs = vec![input(&[6, 1001]), input(&[3, 1003]), input(&[4096])];
-    let parse = || {
-        let mut ctx = strata_ir::Context::new();
-        strata_dialects::register_all(&mut ctx);
-        let buffer = strata_ir::SourceBuffer::new("wide.mlir", MODEL);
-        let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
-            .unwrap_or_else(|d| panic!("parse: {}", d[0].message));
-        (ctx, module)
-    };
+    let inputs = wide_inputs(25.0);
+    let parse = || parse_model("wide.mlir", WIDE);
     let (ctx, module) = parse();
     let f = lookup_function(&ctx, module, "main").expect("@main");
     let want = run_function(&ctx, f, inputs.clone()).expect("eager");
@@ -162,31 +190,8 @@ fn wide_rows_and_ragged_runs() {
 /// product, and products in which the warps split the tile both ways.
 #[test]
 fn matmuls_on_the_block() {
-    const MODEL: &str = MATMULS;
-    let input = |dtype: DType, shape: &[usize]| {
-        let n: usize = shape.iter().product();
-        let values: Vec<f64> = (0..n)
-            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 64.0)
-            .collect();
-        Tensor::from_f64_vec(dtype, shape, &values)
-    };
-    let inputs = vec![
-        input(DType::F16, &[70, 100]),
-        input(DType::F16, &[100, 72]),
-        input(DType::F16, &[72]),
-        input(DType::BF16, &[3, 33, 48]),
-        input(DType::BF16, &[3, 48, 40]),
-        input(DType::F32, &[37, 50]),
-        input(DType::F32, &[50, 29]),
-    ];
-    let parse = || {
-        let mut ctx = strata_ir::Context::new();
-        strata_dialects::register_all(&mut ctx);
-        let buffer = strata_ir::SourceBuffer::new("matmuls.mlir", MODEL);
-        let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
-            .unwrap_or_else(|d| panic!("parse: {}", d[0].message));
-        (ctx, module)
-    };
+    let inputs = matmul_inputs();
+    let parse = || parse_model("matmuls.mlir", MATMULS);
     let (ctx, module) = parse();
     let f = lookup_function(&ctx, module, "main").expect("@main");
     let want = run_function(&ctx, f, inputs.clone()).expect("eager");
@@ -242,42 +247,7 @@ fn first_dim_layout(shape: &[i64], warps: i64) -> BlockedLayout {
 /// still compute what the interpreter does.
 #[test]
 fn layouts_in_the_ir_are_followed() {
-    let f32_input = |shape: &[usize]| {
-        let n: usize = shape.iter().product();
-        let values: Vec<f64> = (0..n)
-            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 64.0)
-            .collect();
-        Tensor::from_f64_vec(DType::F32, shape, &values)
-    };
-    let typed = |dtype: DType, shape: &[usize]| {
-        let n: usize = shape.iter().product();
-        let values: Vec<f64> = (0..n)
-            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 64.0)
-            .collect();
-        Tensor::from_f64_vec(dtype, shape, &values)
-    };
-    let cases = [
-        (
-            WIDE,
-            vec![
-                f32_input(&[6, 1001]),
-                f32_input(&[3, 1003]),
-                f32_input(&[4096]),
-            ],
-        ),
-        (
-            MATMULS,
-            vec![
-                typed(DType::F16, &[70, 100]),
-                typed(DType::F16, &[100, 72]),
-                typed(DType::F16, &[72]),
-                typed(DType::BF16, &[3, 33, 48]),
-                typed(DType::BF16, &[3, 48, 40]),
-                typed(DType::F32, &[37, 50]),
-                typed(DType::F32, &[50, 29]),
-            ],
-        ),
-    ];
+    let cases = [(WIDE, wide_inputs(64.0)), (MATMULS, matmul_inputs())];
     type Variant = fn(&[i64], i64) -> BlockedLayout;
     let variants: [(&str, Variant); 2] = [
         ("first dimension first", first_dim_layout),
@@ -287,14 +257,7 @@ fn layouts_in_the_ir_are_followed() {
         .iter()
         .flat_map(|c| variants.iter().map(move |v| (c, v)))
     {
-        let parse = || {
-            let mut ctx = strata_ir::Context::new();
-            strata_dialects::register_all(&mut ctx);
-            let buffer = strata_ir::SourceBuffer::new("layouts.mlir", *model);
-            let module = strata_ir::parser::parse_source(&mut ctx, &buffer)
-                .unwrap_or_else(|d| panic!("parse: {}", d[0].message));
-            (ctx, module)
-        };
+        let parse = || parse_model("layouts.mlir", model);
         let (ctx, module) = parse();
         let f = lookup_function(&ctx, module, "main").expect("@main");
         let want = run_function(&ctx, f, inputs.clone()).expect("eager");

@@ -117,19 +117,38 @@ impl Conv<'_> {
         Ok(())
     }
 
-    /// The layout of tile store `op` of `shape`: its own, else that of a
-    /// same-shaped tile it reads from registers, else runs of
-    /// `vector-bytes` (`run_length`).
+    /// The layout of tile store `op` of `shape` (see `materialized_layout`;
+    /// runs of `vector-bytes`, `run_length`, by default).
     pub(super) fn store_layout(&mut self, op: Operation, shape: &[i64]) -> R<BlockedLayout> {
+        let run = self.run_length(op, shape);
+        self.materialized_layout(op, shape, run)
+    }
+
+    /// The layout in which a block reduction reads its tile `src` of
+    /// `shape` (see `materialized_layout`; runs of `vector-bytes` of its
+    /// 32-bit numbers by default).
+    pub(super) fn reduce_layout(
+        &mut self,
+        op: Operation,
+        src: Value,
+        shape: &[i64],
+    ) -> R<BlockedLayout> {
+        let n: i64 = shape.iter().product();
+        let run = self.reduce_run(src, n, shape.last().copied().unwrap_or(1));
+        self.materialized_layout(op, shape, run)
+    }
+
+    /// The layout in which `op` materializes a tile of `shape`: its own
+    /// (`nvptx.layout`), else that of a same-shaped tile it reads from
+    /// registers, else the default in boxes of up to `run`; written on
+    /// `op`.
+    fn materialized_layout(&mut self, op: Operation, shape: &[i64], run: i64) -> R<BlockedLayout> {
         let attr = self.ctx.op_attr(op, "nvptx.layout");
         let layout = match self.given_layout(op, attr, shape)? {
             Some(l) => l,
             None => match self.held_layout(op, shape) {
                 Some(l) => l,
-                None => {
-                    let run = self.run_length(op, shape);
-                    self.default_layout(op, shape, run)?
-                }
+                None => self.default_layout(op, shape, run)?,
             },
         };
         self.record(op, shape, &layout)?;
@@ -156,31 +175,6 @@ impl Conv<'_> {
             }
         }
         found.cloned()
-    }
-
-    /// The layout in which a block reduction reads its tile `src` of
-    /// `shape`: `op`'s own, else that of a same-shaped tile it reads from
-    /// registers, else runs of `vector-bytes`.
-    pub(super) fn reduce_layout(
-        &mut self,
-        op: Operation,
-        src: Value,
-        shape: &[i64],
-    ) -> R<BlockedLayout> {
-        let attr = self.ctx.op_attr(op, "nvptx.layout");
-        let layout = match self.given_layout(op, attr, shape)? {
-            Some(l) => l,
-            None => match self.held_layout(op, shape) {
-                Some(l) => l,
-                None => {
-                    let n: i64 = shape.iter().product();
-                    let run = self.reduce_run(src, n, shape.last().copied().unwrap_or(1));
-                    self.default_layout(op, shape, run)?
-                }
-            },
-        };
-        self.record(op, shape, &layout)?;
-        Ok(layout)
     }
 
     /// The layout of the tile that loop `op` carries as its `k`th value:
