@@ -13,6 +13,7 @@ pub mod custom;
 pub mod emit;
 pub mod fold;
 pub mod infer;
+pub mod linear_attention;
 mod ops;
 pub mod recurrent;
 pub mod resize_taps;

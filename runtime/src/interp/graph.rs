@@ -223,6 +223,10 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     (g::RnnOp::NAME, super::graph_recurrent::eval_recurrent),
     (g::GruOp::NAME, super::graph_recurrent::eval_recurrent),
     (g::LstmOp::NAME, super::graph_recurrent::eval_recurrent),
+    (
+        g::LinearAttentionOp::NAME,
+        super::graph_recurrent::eval_linear_attention,
+    ),
     (g::Conv2dOp::NAME, nn::eval_conv2d),
     (g::ConvTranspose2dOp::NAME, nn::eval_conv_transpose2d),
     (g::ResizeOp::NAME, nn::eval_resize),

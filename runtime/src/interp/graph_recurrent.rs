@@ -245,3 +245,38 @@ impl Cell<'_> {
         h.copy_from_slice(&new_h);
     }
 }
+
+/// `graph.linear_attention`: `output` and `present_state`.
+pub(super) fn eval_linear_attention(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    use strata_dialects::graph::linear_attention::{operand as la, LinearAttentionSpec};
+    let spec = LinearAttentionSpec::of(e.ctx, e.op)?;
+    let heads = |h: i64| usize::try_from(h).map_err(|_| format!("head count {h} is too large"));
+    let (q_heads, kv_heads) = (heads(spec.q_heads)?, heads(spec.kv_heads)?);
+    let (query, key, value) = (e.arg(la::QUERY)?, e.arg(la::KEY)?, e.arg(la::VALUE)?);
+    // The state [batch, kv_heads, d_k, d_v] and the output [batch, seq,
+    // q_heads * d_v], before the kernel allocates them (in f64 on the
+    // way out).
+    if let ([b, t, qw], [_, _, vw]) = (query.shape(), value.shape()) {
+        let (dk, dv) = (qw / q_heads, vw / kv_heads);
+        let limit = e.limits.max_bytes;
+        super::check_size(&[*b, kv_heads, dk, dv], crate::DType::F64, limit)?;
+        super::check_size(&[*b, *t, q_heads, dv], crate::DType::F64, limit)?;
+    }
+    let args = crate::kernels::LinearAttention {
+        query,
+        key,
+        value,
+        past_state: e.opt(la::PAST_STATE),
+        decay: e.opt(la::DECAY),
+        beta: e.opt(la::BETA),
+        rule: crate::kernels::LinearAttentionRule {
+            gated: spec.rule.gated(),
+            delta: spec.rule.delta(),
+        },
+        q_heads,
+        kv_heads,
+        scale: spec.scale,
+    };
+    let (out, state) = crate::kernels::linear_attention(&args).map_err(super::kerr)?;
+    Ok(vec![out, state])
+}

@@ -13,6 +13,7 @@ mod dft;
 mod elementwise;
 mod grid_sample;
 mod indexing;
+mod linear_attention;
 mod matmul;
 mod movement;
 mod normalization;
@@ -36,6 +37,7 @@ pub use indexing::{
     cumprod, cumsum, gather_elements, gather_nd, non_max_suppression, scatter_elements, scatter_nd,
     top_k, ScatterReduction,
 };
+pub use linear_attention::{linear_attention, LinearAttention, Rule as LinearAttentionRule};
 pub use matmul::{det, gemm, matmul};
 pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};
 pub use normalization::{batch_norm, layer_norm, log_softmax, rms_norm, softmax};

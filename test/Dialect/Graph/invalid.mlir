@@ -1440,3 +1440,54 @@ func.func @col2im_negative(%x: tensor<1x4x4xf32>, %b: tensor<2xi64>) {
   %0 = graph.col2im %x, %i, %b : (tensor<1x4x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
   return
 }
+
+// -----
+
+// graph.linear_attention: query heads a multiple of the key/value heads,
+// packed sizes that split into them, the rule's decay and beta operands,
+// and a past state of [batch, kv_heads, d_k, d_v].
+func.func @linear_attention_heads(%q: tensor<1x2x6xf32>) {
+  // expected-error @+1 {{'graph.linear_attention' op q_num_heads (3) must be a positive multiple of kv_num_heads (2)}}
+  %o, %s = graph.linear_attention %q, %q, %q {q_num_heads = 3 : i64, kv_num_heads = 2 : i64, update_rule = "linear"} : (tensor<1x2x6xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @linear_attention_key(%q: tensor<1x2x8xf32>, %k: tensor<1x2x6xf32>) {
+  // expected-error @+1 {{'graph.linear_attention' op operand 'key' packs 6 values per token, but kv_num_heads * d_k is 8}}
+  %o, %s = graph.linear_attention %q, %k, %k {q_num_heads = 2 : i64, kv_num_heads = 2 : i64, update_rule = "linear"} : (tensor<1x2x8xf32>, tensor<1x2x6xf32>, tensor<1x2x6xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @linear_attention_rule(%q: tensor<1x2x4xf32>) {
+  // expected-error @+1 {{'graph.linear_attention' op update rule requires a decay operand}}
+  %o, %s = graph.linear_attention %q, %q, %q {q_num_heads = 1 : i64, kv_num_heads = 1 : i64, update_rule = "gated"} : (tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @linear_attention_rule_name(%q: tensor<1x2x4xf32>) {
+  // expected-error @+1 {{'graph.linear_attention' op has update_rule 'fast' (expected 'linear', 'gated', 'delta' or 'gated_delta')}}
+  %o, %s = graph.linear_attention %q, %q, %q {q_num_heads = 1 : i64, kv_num_heads = 1 : i64, update_rule = "fast"} : (tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @linear_attention_state(%q: tensor<1x2x4xf32>, %p: tensor<1x1x4x2xf32>) {
+  // expected-error @+1 {{'graph.linear_attention' op operand 'past_state' has shape [1, 1, 4, 2], but must be [batch, kv_num_heads, d_k, d_v] ([1, 1, 4, 4])}}
+  %o, %s = graph.linear_attention %q, %q, %q past_state %p {q_num_heads = 1 : i64, kv_num_heads = 1 : i64, update_rule = "linear"} : (tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x1x4x2xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @linear_attention_beta(%q: tensor<1x2x4xf32>, %b: tensor<1x2x3xf32>) {
+  // expected-error @+1 {{'graph.linear_attention' op operand 'beta' has 3 values per token; expected kv_num_heads (1) or 1}}
+  %o, %s = graph.linear_attention %q, %q, %q beta %b {q_num_heads = 1 : i64, kv_num_heads = 1 : i64, update_rule = "delta"} : (tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}

@@ -147,3 +147,135 @@ pub(in crate::graph) fn infer_recurrent(
     }
     Ok(results)
 }
+
+/// `output` `[batch, seq, q_heads * d_v]` and `present_state` `[batch,
+/// kv_heads, d_k, d_v]`, after checking the operands' ranks and packed
+/// head sizes against each other, and the optional operands against the
+/// update rule.
+pub(in crate::graph) fn infer_linear_attention(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    use crate::graph::linear_attention::{operand as la, LinearAttentionSpec};
+    let spec = LinearAttentionSpec::of(ctx, op)?;
+    let (q, k, v) = (
+        operand(ops, la::QUERY)?,
+        operand(ops, la::KEY)?,
+        operand(ops, la::VALUE)?,
+    );
+    let rank3 = |name: &str, info: &OperandInfo| -> Result<Option<Vec<Dim>>, String> {
+        same_elem(ctx, q, info)?;
+        match info.shape.dims() {
+            None => Ok(None),
+            Some(d) if d.len() == 3 => Ok(Some(d.to_vec())),
+            Some(d) => Err(format!(
+                "operand '{name}' must have rank 3 ([batch, seq, heads * size]), but has shape {} (rank {})",
+                info.shape,
+                d.len()
+            )),
+        }
+    };
+    let (qh, kvh) = (Dim::Known(spec.q_heads), Dim::Known(spec.kv_heads));
+    // A packed size split into heads: the head size, where known.
+    let per_head = |name: &str, packed: &Dim, heads: &Dim| -> Result<Dim, String> {
+        match (packed, heads) {
+            (Dim::Known(p), Dim::Known(h)) if p % h != 0 => Err(format!(
+                "operand '{name}' packs {p} values per token, not a multiple of its {h} heads"
+            )),
+            _ => Ok(packed.div_exact(heads).unwrap_or(Dim::Unknown)),
+        }
+    };
+    let (mut batch, mut seq) = (Dim::Unknown, Dim::Unknown);
+    let (mut dk, mut dv) = (Dim::Unknown, Dim::Unknown);
+    // Batch and sequence sizes agree across the rank-3 operands.
+    let mut leading = |name: &str, d: &[Dim]| -> Result<(), String> {
+        for (have, what, slot) in [(&d[0], "batch", &mut batch), (&d[1], "sequence", &mut seq)] {
+            if have.provably_ne(slot) {
+                return Err(format!(
+                    "operand '{name}' has {what} size {have}, but query's is {slot}"
+                ));
+            }
+            if slot.known().is_none() {
+                *slot = have.clone();
+            }
+        }
+        Ok(())
+    };
+    if let Some(d) = rank3("query", q)? {
+        leading("query", &d)?;
+        dk = per_head("query", &d[2], &qh)?;
+    }
+    if let Some(d) = rank3("key", k)? {
+        leading("key", &d)?;
+        let want = dk.mul(&kvh);
+        if d[2].provably_ne(&want) {
+            return Err(format!(
+                "operand 'key' packs {} values per token, but kv_num_heads * d_k is {want}",
+                d[2]
+            ));
+        }
+        if dk.known().is_none() {
+            dk = per_head("key", &d[2], &kvh)?;
+        }
+    }
+    if let Some(d) = rank3("value", v)? {
+        leading("value", &d)?;
+        dv = per_head("value", &d[2], &kvh)?;
+    }
+    let decay = group_operand(ctx, op, ops, la::DECAY);
+    let beta = group_operand(ctx, op, ops, la::BETA);
+    match (spec.rule.gated(), decay.is_some()) {
+        (true, false) => return Err("update rule requires a decay operand".into()),
+        (false, true) => return Err("update rule takes no decay operand".into()),
+        _ => {}
+    }
+    match (spec.rule.delta(), beta.is_some()) {
+        (true, false) => return Err("update rule requires a beta operand".into()),
+        (false, true) => return Err("update rule takes no beta operand".into()),
+        _ => {}
+    }
+    if let Some(g) = decay {
+        if let Some(d) = rank3("decay", g)? {
+            leading("decay", &d)?;
+            let per_key = kvh.mul(&dk);
+            if d[2].provably_ne(&kvh) && d[2].provably_ne(&per_key) {
+                return Err(format!(
+                    "operand 'decay' has {} values per token; expected kv_num_heads ({kvh}) or kv_num_heads * d_k ({per_key})",
+                    d[2]
+                ));
+            }
+        }
+    }
+    if let Some(b) = beta {
+        if let Some(d) = rank3("beta", b)? {
+            leading("beta", &d)?;
+            if d[2].provably_ne(&kvh) && d[2].provably_ne(&Dim::Known(1)) {
+                return Err(format!(
+                    "operand 'beta' has {} values per token; expected kv_num_heads ({kvh}) or 1",
+                    d[2]
+                ));
+            }
+        }
+    }
+    let state = vec![batch.clone(), kvh.clone(), dk.clone(), dv.clone()];
+    let mut state_elem = q.elem;
+    if let Some(p) = group_operand(ctx, op, ops, la::PAST_STATE) {
+        state_elem = p.elem;
+        if let Some(d) = p.shape.dims() {
+            let fits = d.len() == 4 && d.iter().zip(&state).all(|(a, b)| !a.provably_ne(b));
+            if !fits {
+                return Err(format!(
+                    "operand 'past_state' has shape {}, but must be [batch, kv_num_heads, d_k, d_v] ({})",
+                    p.shape,
+                    Shape::ranked(state)
+                ));
+            }
+        }
+    }
+    let out = vec![batch, seq, qh.mul(&dv)];
+    Ok(vec![
+        (Shape::ranked(out), ResultElem::Of(q.elem)),
+        (Shape::ranked(state), ResultElem::Of(state_elem)),
+    ])
+}

@@ -119,3 +119,45 @@ pub struct LstmOp {
     y_h: Result<FloatTensor>,
     y_c: Result<FloatTensor>,
 }
+
+/// Linear attention, ONNX's `LinearAttention`: a recurrent state `S`
+/// (`[batch, kv_heads, d_k, d_v]` per key/value head) updated token by
+/// token, and each query read against it,
+///
+/// - `linear`: `S = S + k ⊗ v`,
+/// - `gated`: `S = exp(g) S + k ⊗ v`,
+/// - `delta`: `S = S + β k ⊗ (v - Sᵀ k)`,
+/// - `gated_delta`: `S = exp(g) S + β k ⊗ (v - exp(g) Sᵀ k)`,
+///
+/// and `o = scale * qᵀ S` (`scale` defaults to `1 / sqrt(d_k)`).
+///
+/// `query`, `key` and `value` are `[batch, seq, heads * d]` with the heads
+/// packed in the last dimension (`q_num_heads` query heads, each
+/// `kv_num_heads`-th group sharing a key/value head); `decay` (`g`, in log
+/// space; the gated rules only) is `[batch, seq, kv_heads]` or `[batch,
+/// seq, kv_heads * d_k]`, `beta` (the delta rules only) `[batch, seq,
+/// kv_heads]` or `[batch, seq, 1]`. Results: `output` `[batch, seq,
+/// q_heads * d_v]` and the last state `present_state`, of `past_state`'s
+/// element type (`query`'s without one; zeros are the initial state).
+/// Computed in f32, as ONNX's reference.
+#[op("graph.linear_attention",
+     traits(Pure),
+     format = "$query `,` $key `,` $value (`past_state` $past_state^)? (`decay` $decay^)? (`beta` $beta^)? attr-dict `:` functional-type(operands, results)",
+     fold = crate::graph::fold::fold_graph,
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_linear_attention)))]
+pub struct LinearAttentionOp {
+    query: Operand<FloatTensor>,
+    key: Operand<FloatTensor>,
+    value: Operand<FloatTensor>,
+    past_state: Optional<FloatTensor>,
+    decay: Optional<FloatTensor>,
+    beta: Optional<FloatTensor>,
+    q_num_heads: Attr<I64Attr>,
+    kv_num_heads: Attr<I64Attr>,
+    #[default = "\"gated_delta\""]
+    update_rule: Attr<StrAttr>,
+    scale: OptionalAttr<F64Attr>,
+    output: Result<FloatTensor>,
+    present_state: Result<FloatTensor>,
+}

@@ -42,6 +42,7 @@ mod resample;
 mod sequence;
 mod shape;
 mod signal;
+mod stateful;
 
 use attrs::Attrs;
 use build::scalar_attr;
@@ -519,6 +520,7 @@ const FAMILIES: &[&[(&str, Convert)]] = &[
     recurrent::OPS,
     control::OPS,
     sequence::OPS,
+    stateful::OPS,
 ];
 
 /// Every op type with its rule: the one-to-one tables, then the families'.

@@ -79,6 +79,7 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "Det" => 11,
         "Col2Im" => 18,
         "AffineGrid" => 20,
+        "CausalConvWithState" | "LinearAttention" => 27,
         "BitShift" => 11,
         "BitwiseAnd" | "BitwiseNot" | "BitwiseOr" | "BitwiseXor" => 18,
         // Scale and bias became per channel (from per group) at 21.
