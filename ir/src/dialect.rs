@@ -225,6 +225,13 @@ impl OpDefinition {
 /// the error, the others follow it.
 pub type AttrParseFn = fn(&mut Context, &str) -> Result<Attribute, Vec<(usize, String)>>;
 
+/// The alias prefix a dialect asks for one of its attributes, given the
+/// attribute's body (`blocked<...>` of `#nvptx.blocked<...>`): the printer
+/// defines `#prefix = ...` (numbered `#prefix1`, ... after the first) at
+/// the top and prints the alias where the attribute is used, as MLIR's
+/// `OpAsmDialectInterface::getAlias`.
+pub type AttrAliasFn = fn(&str) -> Option<&'static str>;
+
 /// Parses the body of a dialect type (`tensor_list<f32>` of
 /// `!mydialect.tensor_list<f32>`) into a type, with errors as for
 /// [`AttrParseFn`]. A dialect type is stored as `TypeKind::Opaque` with its
@@ -264,6 +271,7 @@ pub struct DialectRegistry {
     dialects: Vec<&'static str>,
     materializers: FxHashMap<&'static str, MaterializeFn>,
     attr_parsers: FxHashMap<&'static str, AttrParseFn>,
+    attr_aliases: FxHashMap<&'static str, AttrAliasFn>,
     type_parsers: FxHashMap<&'static str, TypeParseFn>,
     /// Parsed default values of declared attributes, by their MLIR text.
     defaults: FxHashMap<&'static str, Attribute>,
@@ -393,6 +401,17 @@ impl DialectRegistry {
     pub fn register_attr_parser(&mut self, dialect: &'static str, f: AttrParseFn) {
         self.register_dialect(dialect);
         self.attr_parsers.insert(dialect, f);
+    }
+
+    /// Let `dialect` name aliases for its attributes (see [`AttrAliasFn`]).
+    pub fn register_attr_alias(&mut self, dialect: &'static str, f: AttrAliasFn) {
+        self.register_dialect(dialect);
+        self.attr_aliases.insert(dialect, f);
+    }
+
+    /// The alias function of a dialect's attributes.
+    pub fn attr_alias(&self, dialect: &str) -> Option<AttrAliasFn> {
+        self.attr_aliases.get(dialect).copied()
     }
 
     /// Let `dialect` parse its types (`!dialect.xxx`).

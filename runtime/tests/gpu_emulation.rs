@@ -5,6 +5,7 @@
 //! interpreter does. Without ptxas the assembling fails and says so, unless
 //! STRATA_SKIP_CUDA_TOOLS is set (then it says "skipped").
 
+use strata_dialects::kernel::types;
 use strata_dialects::nvptx::layout::BlockedLayout;
 use strata_lowering::llvm::nvptx::{check_with_ptxas, ptxas_path, GpuTarget};
 use strata_runtime::compiled::{lower, CompiledModel, HOST_PIPELINE_GENERATED};
@@ -239,12 +240,14 @@ fn first_dim_layout(shape: &[i64], warps: i64) -> BlockedLayout {
     }
 }
 
-/// The layouts written in the kernel IR are followed: after the default
-/// conversion has recorded its layouts, every store's, block reduction's
-/// and carried tile's is replaced (by a first-dimension-first one with one
-/// element per thread, then by one of 2-element boxes in every dimension),
-/// the conversion runs again and keeps them, and the kernels, emulated,
-/// still compute what the interpreter does.
+/// The layouts on the kernel IR's tile types are followed: after the
+/// default conversion has given its tiles layouts, every blocked one (a
+/// store's, a block reduction's, a carried tile's, a staged dot operand's,
+/// and those of the tiles computed for them) is replaced (by a
+/// first-dimension-first one with one element per thread, then by one of
+/// 2-element boxes in every dimension), the conversion runs again and keeps
+/// them, and the kernels, emulated, still compute what the interpreter
+/// does.
 #[test]
 fn layouts_in_the_ir_are_followed() {
     let cases = [(WIDE, wide_inputs(64.0)), (MATMULS, matmul_inputs())];
@@ -264,16 +267,17 @@ fn layouts_in_the_ir_are_followed() {
         let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
         let (mut ctx, module) = parse();
         lower(&mut ctx, module, "main", &shapes, &pipeline(80)).unwrap_or_else(|e| panic!("{e}"));
-        // Replace every recorded blocked layout (a dot's MMA one stays).
+        // Replace every blocked layout the conversion gave a tile type (a
+        // dot's MMA one stays), the same one for tiles of one shape and one
+        // layout, which keeps the types consistent (an op's operands and
+        // results that share a layout share the new one).
         let mut given = Vec::new();
         let kernels: Vec<_> = ctx
             .nested_ops(module, strata_ir::WalkOrder::PreOrder)
             .into_iter()
             .filter(|&op| ctx.op_name_str(op) == "kernel.func")
             .collect();
-        let is_blocked = |ctx: &mut strata_ir::Context, a| {
-            BlockedLayout::from_attr(ctx, a).is_some_and(|l| l.is_ok())
-        };
+        let mut renamed = std::collections::HashMap::new();
         for k in kernels {
             let warps = match strata_ir::ods::inherent_attr(&ctx, k, "num_warps")
                 .map(|a| ctx.attr_kind(a))
@@ -281,40 +285,33 @@ fn layouts_in_the_ir_are_followed() {
                 Some(strata_ir::AttrKind::Integer { value, .. }) => *value as i64,
                 _ => 4,
             };
+            let mut values = Vec::new();
             for op in ctx.nested_ops(k, strata_ir::WalkOrder::PreOrder) {
-                let shape_of = |ctx: &strata_ir::Context, v| {
-                    strata_dialects::kernel::types::tile_shape(ctx, ctx.value_type(v))
-                };
-                if let Some(old) = ctx.op_attr(op, "nvptx.layout") {
-                    if is_blocked(&mut ctx, old) {
-                        let shape = shape_of(&ctx, ctx.operand(op, 0));
-                        let a = variant(&shape, warps).to_attr(&mut ctx);
-                        ctx.set_op_attr(op, "nvptx.layout", a);
-                        given.push((op, "nvptx.layout", a));
+                values.extend(ctx.results(op));
+                for &r in ctx.op_regions(op) {
+                    for b in ctx.region_blocks(r) {
+                        values.extend(ctx.block_args(b));
                     }
                 }
-                let Some(list) = ctx.op_attr(op, "nvptx.layouts") else {
+            }
+            for v in values {
+                let ty = ctx.value_type(v);
+                let Some(old) = types::encoding_of(&ctx, ty) else {
                     continue;
                 };
-                let strata_ir::AttrKind::Array(items) = ctx.attr_kind(list).clone() else {
-                    panic!("nvptx.layouts is an array");
-                };
-                let inits: Vec<_> = ctx.operands(op).skip(3).collect();
-                let mut new = Vec::new();
-                for (&item, &init) in items.iter().zip(&inits) {
-                    if !is_blocked(&mut ctx, item) {
-                        new.push(item);
-                        continue;
-                    }
-                    let shape = shape_of(&ctx, init);
-                    new.push(variant(&shape, warps).to_attr(&mut ctx));
+                if BlockedLayout::from_attr(&mut ctx, old).is_none_or(|l| l.is_err()) {
+                    continue;
                 }
-                let a = ctx.array_attr(new);
-                ctx.set_op_attr(op, "nvptx.layouts", a);
-                given.push((op, "nvptx.layouts", a));
+                let shape = types::tile_shape(&ctx, ty);
+                let new = *renamed
+                    .entry((old, shape.clone()))
+                    .or_insert_with(|| variant(&shape, warps).to_attr(&mut ctx));
+                let t = types::with_encoding(&mut ctx, ty, Some(new));
+                ctx.set_value_type(v, t);
+                given.push((v, t));
             }
         }
-        assert!(!given.is_empty(), "the conversion records its layouts");
+        assert!(!given.is_empty(), "the conversion gives tiles layouts");
         let mut registry = strata_ir::pass::PassRegistry::default();
         strata_lowering::register_passes(&mut registry);
         let pipeline = "builtin.module(convert-kernel-to-nvptx{sm=80})";
@@ -322,9 +319,9 @@ fn layouts_in_the_ir_are_followed() {
             .unwrap_or_else(|e| panic!("{}", e.render(pipeline)));
         pm.run(&mut ctx, module, &mut Default::default())
             .unwrap_or_else(|d| panic!("{name}: {}", d[0].message));
-        // The layouts on the kernel ops are still the given ones.
-        for &(op, key, a) in &given {
-            assert_eq!(ctx.op_attr(op, key), Some(a), "{name}: {key} kept");
+        // The tiles' layouts are still the given ones.
+        for &(v, t) in &given {
+            assert_eq!(ctx.value_type(v), t, "{name}: a given layout kept");
         }
         let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -361,5 +358,91 @@ fn boxed_layout(shape: &[i64], warps: i64) -> BlockedLayout {
         threads_per_warp: tpw,
         warps_per_cta: wpc,
         order: (0..rank).rev().collect(),
+    }
+}
+
+/// Layout conversions go through shared memory correctly: after the
+/// default conversion, the value of every tile store is converted to
+/// another layout and back (`kernel.convert_layout` twice, each a write to
+/// shared memory between barriers that the emulator checks for races), the
+/// conversion runs again, and the kernels, emulated, still compute what
+/// the interpreter does.
+#[test]
+fn conversions_through_shared_memory() {
+    let (model, inputs) = (WIDE, wide_inputs(64.0));
+    let parse = || parse_model("conversions.mlir", model);
+    let (ctx, module) = parse();
+    let f = lookup_function(&ctx, module, "main").expect("@main");
+    let want = run_function(&ctx, f, inputs.clone()).expect("eager");
+    let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+    let (mut ctx, module) = parse();
+    lower(&mut ctx, module, "main", &shapes, &pipeline(80)).unwrap_or_else(|e| panic!("{e}"));
+    let stores: Vec<_> = ctx
+        .nested_ops(module, strata_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .filter(|&op| ctx.op_name_str(op) == "kernel.store")
+        .collect();
+    let mut converted = 0;
+    for store in stores {
+        let value = ctx.operand(store, 1);
+        let ty = ctx.value_type(value);
+        let Some(held) = types::encoding_of(&ctx, ty) else {
+            continue;
+        };
+        let Some(k) = ctx
+            .nested_ops(module, strata_ir::WalkOrder::PreOrder)
+            .into_iter()
+            .find(|&k| {
+                ctx.op_name_str(k) == "kernel.func"
+                    && ctx
+                        .nested_ops(k, strata_ir::WalkOrder::PreOrder)
+                        .contains(&store)
+            })
+        else {
+            continue;
+        };
+        let warps =
+            match strata_ir::ods::inherent_attr(&ctx, k, "num_warps").map(|a| ctx.attr_kind(a)) {
+                Some(strata_ir::AttrKind::Integer { value, .. }) => *value as i64,
+                _ => 4,
+            };
+        let shape = types::tile_shape(&ctx, ty);
+        let other = first_dim_layout(&shape, warps).to_attr(&mut ctx);
+        if other == held {
+            continue;
+        }
+        let mut v = value;
+        for enc in [other, held] {
+            let t = types::with_encoding(&mut ctx, ty, Some(enc));
+            let name = ctx.ident("kernel.convert_layout");
+            let mut st = strata_ir::OperationState::new(name, ctx.op_loc(store));
+            st.operands = vec![v];
+            st.result_types = vec![t];
+            let c = ctx.create_operation(st);
+            ctx.insert_op_before(store, c);
+            v = ctx.result(c, 0);
+        }
+        ctx.set_operand(store, 1, v);
+        converted += 1;
+    }
+    assert!(converted > 0, "stores of tiles in a layout");
+    let mut registry = strata_ir::pass::PassRegistry::default();
+    strata_lowering::register_passes(&mut registry);
+    let pipeline = "builtin.module(convert-kernel-to-nvptx{sm=80})";
+    let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline)
+        .unwrap_or_else(|e| panic!("{}", e.render(pipeline)));
+    pm.run(&mut ctx, module, &mut Default::default())
+        .unwrap_or_else(|d| panic!("{}", d[0].message));
+    let text = strata_ir::printer::print_operation(&ctx, module, Default::default());
+    assert!(
+        text.contains("nvptx.shared_alloc"),
+        "conversions use shared memory"
+    );
+    let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got = emulated.run(&inputs).expect("runs");
+    for (g, w) in got.iter().zip(&want) {
+        allclose(g, w, Tolerance::for_dtype(w.dtype()))
+            .unwrap_or_else(|m| panic!("emulated GPU kernels with conversions: {m}"));
     }
 }

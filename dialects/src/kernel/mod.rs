@@ -31,6 +31,7 @@ pub fn register(ctx: &mut Context) {
     SplatOp::register(ctx);
     BroadcastOp::register(ctx);
     ExpandDimsOp::register(ctx);
+    ConvertLayoutOp::register(ctx);
     AddPtrOp::register(ctx);
     LoadOp::register(ctx);
     StoreOp::register(ctx);

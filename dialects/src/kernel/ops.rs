@@ -11,10 +11,10 @@ use crate::kernel::syntax::{
 };
 use crate::kernel::types::is_ptr_like;
 use crate::kernel::verify::{
-    infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_custom_call, verify_dot,
-    verify_expand_dims, verify_gemm, verify_kernel_func, verify_launch, verify_load, verify_range,
-    verify_reduce, verify_reduce_regions, verify_return, verify_splat, verify_store, verify_view,
-    verify_yield,
+    infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_convert_layout,
+    verify_custom_call, verify_dot, verify_expand_dims, verify_gemm, verify_kernel_func,
+    verify_launch, verify_load, verify_range, verify_reduce, verify_reduce_regions, verify_return,
+    verify_splat, verify_store, verify_view, verify_yield,
 };
 
 /// The axes of a launch grid.
@@ -166,6 +166,21 @@ pub struct BroadcastOp {
 pub struct ExpandDimsOp {
     src: Operand<Tile>,
     axis: Attr<I32Attr>,
+    result: Result<Tile>,
+}
+
+/// The same tile in another layout: how the result type's encoding (an
+/// `#nvptx.blocked` or `#nvptx.mma` layout, or none) deals its elements
+/// out to a GPU block's threads. A tile without one is computed where it
+/// is used; converting to a layout materializes it there, and converting
+/// from one goes through shared memory (see docs/gpu.md). The host target
+/// computes elements where they are used and reads through it.
+#[op("kernel.convert_layout",
+     traits(Pure),
+     format = "$src attr-dict `:` type($src) `->` type($result)",
+     verify = verify_convert_layout)]
+pub struct ConvertLayoutOp {
+    src: Operand<Tile>,
     result: Result<Tile>,
 }
 

@@ -62,11 +62,39 @@ pub fn tile_shape(ctx: &Context, ty: Type) -> Vec<i64> {
 }
 
 /// `ty` with the shape of `like`: the scalar `element` when `like` is a
-/// scalar, else a tile of `element` shaped as `like`.
+/// scalar, else a tile of `element` shaped as `like` (in its layout, the
+/// encoding).
 pub fn shaped_like(ctx: &mut Context, like: Type, element: Type) -> Type {
     match ctx.type_kind(like).clone() {
-        TypeKind::RankedTensor { shape, .. } => ctx.tensor_type(shape, element),
+        TypeKind::RankedTensor {
+            shape, encoding, ..
+        } => ctx.intern_type(TypeKind::RankedTensor {
+            shape,
+            element,
+            encoding,
+        }),
         _ => element,
+    }
+}
+
+/// Tile type `ty` with layout `encoding` (none: without one); scalars
+/// stay.
+pub fn with_encoding(ctx: &mut Context, ty: Type, encoding: Option<strata_ir::Attribute>) -> Type {
+    match ctx.type_kind(ty).clone() {
+        TypeKind::RankedTensor { shape, element, .. } => ctx.intern_type(TypeKind::RankedTensor {
+            shape,
+            element,
+            encoding,
+        }),
+        _ => ty,
+    }
+}
+
+/// The layout (encoding) of tile type `ty`.
+pub fn encoding_of(ctx: &Context, ty: Type) -> Option<strata_ir::Attribute> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
     }
 }
 

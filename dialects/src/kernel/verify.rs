@@ -169,16 +169,35 @@ pub(crate) fn verify_expand_dims(ctx: &Context, op: Operation) -> Result<(), Dia
     Ok(())
 }
 
-pub(crate) fn verify_addptr(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
-    let (ptr, offset) = (operand_type(ctx, op, 0), operand_type(ctx, op, 1));
-    if tile_shape(ctx, ptr) != tile_shape(ctx, offset)
-        || ctx.type_kind(ptr).shape().is_some() != ctx.type_kind(offset).shape().is_some()
+pub(crate) fn verify_convert_layout(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let (src, out) = (operand_type(ctx, op, 0), result_type(ctx, op));
+    if tile_shape(ctx, src) != tile_shape(ctx, out) || element_of(ctx, src) != element_of(ctx, out)
     {
         return Err(err(
             ctx,
             op,
             format!(
-                "offsets '{}' must have the shape of the pointers '{}'",
+                "converts '{}' to '{}': the shape and element type must stay",
+                ty(ctx, src),
+                ty(ctx, out)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn verify_addptr(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let (ptr, offset) = (operand_type(ctx, op, 0), operand_type(ctx, op, 1));
+    let layout = crate::kernel::types::encoding_of;
+    if tile_shape(ctx, ptr) != tile_shape(ctx, offset)
+        || ctx.type_kind(ptr).shape().is_some() != ctx.type_kind(offset).shape().is_some()
+        || layout(ctx, ptr) != layout(ctx, offset)
+    {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "offsets '{}' must have the shape (and layout) of the pointers '{}'",
                 ty(ctx, offset),
                 ty(ctx, ptr)
             ),
@@ -221,6 +240,20 @@ fn check_access(
                 ty(ctx, ptr)
             ),
         ));
+    }
+    let layout = crate::kernel::types::encoding_of(ctx, ptr);
+    for t in std::iter::once(value).chain(mask) {
+        if crate::kernel::types::encoding_of(ctx, t) != layout {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "'{}' is not in the pointers' layout ('{}')",
+                    ty(ctx, t),
+                    ty(ctx, ptr)
+                ),
+            ));
+        }
     }
     if let Some(m) = mask {
         let is_i1 = matches!(

@@ -458,6 +458,18 @@ fn parse_mma(ctx: &mut Context, body: &str) -> Result<MmaLayout, (usize, String)
 
 /// Parses the body of an `#nvptx.` attribute: `blocked<{...}>`,
 /// `mma<{...}>`.
+/// The alias the printer gives a layout where tile types use it, as
+/// Triton's: `#blocked`, `#blocked1`, ..., `#mma`.
+pub(crate) fn nvptx_attr_alias(body: &str) -> Option<&'static str> {
+    if body.starts_with("blocked") {
+        Some("blocked")
+    } else if body.starts_with("mma") {
+        Some("mma")
+    } else {
+        None
+    }
+}
+
 pub(crate) fn parse_nvptx_attr(
     ctx: &mut Context,
     body: &str,

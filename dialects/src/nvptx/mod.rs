@@ -28,6 +28,8 @@ pub fn register(ctx: &mut Context) {
         .register_type_parser("nvptx", types::parse_nvptx_type);
     ctx.registry_mut()
         .register_attr_parser("nvptx", layout::parse_nvptx_attr);
+    ctx.registry_mut()
+        .register_attr_alias("nvptx", layout::nvptx_attr_alias);
     ThreadIdOp::register(ctx);
     BlockIdOp::register(ctx);
     BlockDimOp::register(ctx);

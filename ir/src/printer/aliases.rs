@@ -198,6 +198,11 @@ impl<'c> Initializer<'c> {
                 AttrKind::Location(_) => Some("loc"),
                 AttrKind::AffineMap(_) => Some("map"),
                 AttrKind::IntegerSet(_) => Some("set"),
+                AttrKind::Opaque { dialect, data, .. } => self
+                    .ctx
+                    .registry()
+                    .attr_alias(self.ctx.ident_str(*dialect))
+                    .and_then(|f| f(data)),
                 AttrKind::Distinct { referenced, .. }
                     if !matches!(self.ctx.attr_kind(*referenced), AttrKind::Unit) =>
                 {

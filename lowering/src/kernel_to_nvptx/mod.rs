@@ -4,15 +4,17 @@
 //! for the host plan that launches them by name).
 //!
 //! One program is one thread block of `32 * num_warps` threads. How a tile
-//! is dealt out to them is a blocked layout,
-//! `#nvptx.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order}>`
-//! (`strata_dialects::nvptx::layout`), on the kernel op that materializes
-//! it: `nvptx.layout` on a `kernel.store` or a block `kernel.reduce`,
-//! `nvptx.layouts` on an `scf.for` (one per carried value, `unit` for a
-//! scalar or an MMA accumulator). The conversion follows a layout it finds
-//! and writes the one it chooses where there is none (`elements::layout`),
-//! so the kernel IR after it shows every distribution and converting it
-//! again gives the same GPU form. By default a store's tile of `N`
+//! is dealt out to them is a layout on its type, as in Triton's GPU IR:
+//! `tensor<64x64xf32, #nvptx.blocked<{sizePerThread, threadsPerWarp,
+//! warpsPerCTA, order}>>` (`strata_dialects::nvptx::layout`) is held by the
+//! block in that layout, `#nvptx.mma<...>` is a `dot` accumulator's, a tile
+//! type without one is computed where it is used, and
+//! `kernel.convert_layout` changes a tile's layout (from none: computed at
+//! the new layout's elements; from one: through shared memory). The
+//! conversion follows the layouts the types give and gives the tiles it
+//! materializes the ones it chooses (`elements::retype`), so the kernel IR
+//! after it shows every distribution and converting it again gives the
+//! same GPU form. By default a store's tile of `N`
 //! elements is dealt out in runs of `V` consecutive elements
 //! (`sizePerThread = [1, ..., V]`), lanes and warps along the innermost
 //! dimension first; for a tile whose sizes are powers of two that is
@@ -33,7 +35,9 @@
 //! the element's pointer under its mask, a `reduce` element folds its
 //! source along the axis, a `dot` element sums its row and column. A tile
 //! carried by an `scf.for` lives in registers, the thread's own elements
-//! of it; reading one at another thread's element is not lowered yet.
+//! of it; an op that reads it at other elements (or in another layout)
+//! reads it through a `kernel.convert_layout`, which writes it to shared
+//! memory.
 //!
 //! A tile reduced to a scalar (a row kernel's `reduce` of its 1-D tile of
 //! 32-bit numbers, at the top of the kernel) is reduced by the block

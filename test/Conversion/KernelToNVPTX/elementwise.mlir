@@ -94,10 +94,11 @@ module {
 
 // A 2-D tile of 10x3 (30 elements) over 128 threads: its sizes are not
 // powers of two, so the default layout deals it flat (rank 1, row-major),
-// recorded on the store: one element per thread, guarded; a row broadcast
-// reads the column index only; a reduction over a row is a loop in the
-// thread.
-// CHECK: store {{.*}} {nvptx.layout = #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>} : tensor<10x3x!kernel.ptr<f32>>
+// given to the stored tile's type: one element per thread, guarded; a row
+// broadcast reads the column index only; a reduction over a row is a loop in
+// the thread.
+// CHECK: #[[F:blocked[0-9]*]] = #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: store {{.*}} : tensor<10x3x!kernel.ptr<f32>, #[[F]]>
 // CHECK-LABEL: func.func @rows
 // CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
 // CHECK: arith.remui %[[TID]], %c3_i32 : i32

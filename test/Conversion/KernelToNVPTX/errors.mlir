@@ -6,30 +6,6 @@
 // RUN: not strata-opt %s --convert-kernel-to-nvptx=num-warps=3 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not strata-opt %s --convert-kernel-to-nvptx=ptx=75 2>&1 | FileCheck %s --check-prefix=PTX
 
-// A row reduction of a loop-carried tile: its rows are spread over threads.
-kernel.func @carried(%p: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 1 : i32} {
-  %zero = arith.constant dense<0.0> : tensor<4x4xf32>
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c2 = arith.constant 2 : i32
-  %acc = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %zero) -> (tensor<4x4xf32>) : i32 {
-    scf.yield %a : tensor<4x4xf32>
-  }
-  // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'kernel.reduce' op reads a loop-carried tile at an element another thread holds (not lowered to nvptx yet)
-  %s = kernel.reduce %acc axis = 1 {
-  ^bb0(%x: f32, %y: f32):
-    %z = arith.addf %x, %y : f32
-    kernel.yield %z : f32
-  } : tensor<4x4xf32> -> tensor<4xf32>
-  %r = range 0, 4 : tensor<4xi32>
-  %ps = splat %p : !kernel.ptr<f32> -> tensor<4x!kernel.ptr<f32>>
-  %po = addptr %ps, %r : tensor<4x!kernel.ptr<f32>>, tensor<4xi32>
-  store %po, %s : tensor<4x!kernel.ptr<f32>>
-  return
-}
-
-// -----
-
 kernel.func @table(%p: !kernel.ptr<f32>) attributes {grid = 1 : i32, num_warps = 1 : i32} {
   // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'arith.constant' op is a constant tile of distinct values (not lowered to nvptx yet)
   %t = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>

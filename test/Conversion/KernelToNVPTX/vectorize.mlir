@@ -13,9 +13,10 @@
 // RUN: for f in %t.split.*.ptx; do %ptxas -arch=sm_90 $f -o %t.cubin || exit 1; done
 
 // 1024 f32s over 128 threads: two runs of four per thread, at 4 * tid and
-// 4 * tid + 512 (the layout sizePerThread = [4], recorded on the store):
-// 128-bit loads and stores.
-// CHECK: store {{.*}} {nvptx.layout = #nvptx.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>} : tensor<1024x!kernel.ptr<f32>>
+// 4 * tid + 512 (the layout sizePerThread = [4], given to the stored tile's
+// type): 128-bit loads and stores.
+// CHECK: #[[V:blocked[0-9]*]] = #nvptx.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: store {{.*}} : tensor<1024x!kernel.ptr<f32>, #[[V]]>
 // CHECK-LABEL: func.func @scale(
 // CHECK: %[[TID:.*]] = nvptx.thread_id x : i32
 // CHECK: %[[F:.*]] = arith.muli %[[TID]], %c4_i32 : i32

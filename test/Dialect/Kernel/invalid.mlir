@@ -67,7 +67,7 @@ kernel.func @k() {
 
 kernel.func @k(%p: !kernel.ptr<f32>) {
   %r = kernel.range 0, 4 : tensor<4xi32>
-  // expected-error @+1 {{'kernel.addptr' op offsets 'tensor<4xi32>' must have the shape of the pointers '!kernel.ptr<f32>'}}
+  // expected-error @+1 {{'kernel.addptr' op offsets 'tensor<4xi32>' must have the shape (and layout) of the pointers '!kernel.ptr<f32>'}}
   %q = kernel.addptr %p, %r : !kernel.ptr<f32>, tensor<4xi32>
   kernel.return
 }
@@ -236,5 +236,37 @@ func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf64>, %c: memref<4x16xf32>)
 func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
   // expected-error @+1 {{'kernel.gemm' op out_strides must hold 2 non-negative strides}}
   kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 16>} : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+  return
+}
+
+// -----
+
+// kernel.convert_layout keeps the shape and the element type.
+#l = #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @convert(%x: tensor<128xf32>) {
+  // expected-error @+1 {{'kernel.convert_layout' op converts 'tensor<128xf32>' to 'tensor<64xf32, #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>': the shape and element type must stay}}
+  %y = kernel.convert_layout %x : tensor<128xf32> -> tensor<64xf32, #l>
+  return
+}
+
+// -----
+
+// Pointer offsets, loaded values and stored values are in the pointers'
+// layout.
+#l = #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+kernel.func @offsets(%p: !kernel.ptr<f32>) attributes {grid = 1 : i32} {
+  %r = kernel.range 0, 128 : tensor<128xi32>
+  %s = kernel.splat %p : !kernel.ptr<f32> -> tensor<128x!kernel.ptr<f32>, #l>
+  // expected-error @+1 {{'kernel.addptr' op offsets 'tensor<128xi32>' must have the shape (and layout) of the pointers}}
+  %a = kernel.addptr %s, %r : tensor<128x!kernel.ptr<f32>, #l>, tensor<128xi32>
+  kernel.return
+}
+
+// -----
+
+#l = #nvptx.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @stored(%p: tensor<128x!kernel.ptr<f32>, #l>, %v: tensor<128xf32>) {
+  // expected-error @+1 {{'kernel.store' op 'tensor<128xf32>' is not in the pointers' layout}}
+  "kernel.store"(%p, %v) : (tensor<128x!kernel.ptr<f32>, #l>, tensor<128xf32>) -> ()
   return
 }

@@ -5,6 +5,10 @@
 // RUN: strata-opt %s | strata-opt | FileCheck %s
 // RUN: strata-opt %s --mlir-print-op-generic | strata-opt | FileCheck %s
 
+// The layouts of @layouts below, printed as aliases before the module.
+// CHECK: #[[B:blocked[0-9]*]] = #nvptx.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #[[M:mma[0-9]*]] = #nvptx.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+
 // One program per row of a ?x128 softmax; masks guard the rows.
 // CHECK-LABEL: kernel.func @softmax(%arg0: !kernel.ptr<f32>, %arg1: !kernel.ptr<f32>, %arg2: i32) attributes {grid = 1 : i32, num_warps = 4 : i32} {
 // CHECK-NEXT:    %0 = program_id x : i32
@@ -68,6 +72,18 @@ kernel.func @dot(%a: !kernel.ptr<f16>) attributes {grid = 2 : i32, num_warps = 8
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   %d = kernel.dot %t, %t, %z : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
   kernel.return
+}
+
+// Tiles in layouts (the encodings of their types, printed as #blocked and
+// #mma aliases) and a layout conversion; a load's value is in its pointers'
+// layout (the aliases are printed first, checked at the top of this file).
+// CHECK-LABEL: func.func @layouts(
+// CHECK:         %{{.*}} = kernel.load %{{.*}} : tensor<16x16x!kernel.ptr<f16>, #[[B]]>
+// CHECK:         %{{.*}} = kernel.convert_layout %{{.*}} : tensor<32x32xf32, #[[M]]> -> tensor<32x32xf32, #[[B]]>
+func.func @layouts(%q: tensor<16x16x!kernel.ptr<f16>, #nvptx.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>, %acc: tensor<32x32xf32, #nvptx.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>) {
+  %t = kernel.load %q : tensor<16x16x!kernel.ptr<f16>, #nvptx.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
+  %c = kernel.convert_layout %acc : tensor<32x32xf32, #nvptx.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>> -> tensor<32x32xf32, #nvptx.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
+  return
 }
 
 // The host plan: arena buffers, constants, views and launches.

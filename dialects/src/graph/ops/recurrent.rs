@@ -120,9 +120,10 @@ pub struct LstmOp {
     y_c: Result<FloatTensor>,
 }
 
-/// Linear attention, ONNX's `LinearAttention`: a recurrent state `S`
-/// (`[batch, kv_heads, d_k, d_v]` per key/value head) updated token by
-/// token, and each query read against it,
+/// Linear attention, ONNX's `LinearAttention`: a recurrent state per
+/// key/value head, updated token by token and read by each query.
+///
+/// The state `S` (`[batch, kv_heads, d_k, d_v]`) is updated by one of
 ///
 /// - `linear`: `S = S + k ⊗ v`,
 /// - `gated`: `S = exp(g) S + k ⊗ v`,

@@ -375,6 +375,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let operands: Vec<Value> = ir.operands(op).collect();
         match name {
             "kernel.splat" => self.scalar(op, operands[0]),
+            "kernel.convert_layout" => self.element(op, operands[0], idx),
             "kernel.range" => {
                 let start = int_attr(ir, op, "start").unwrap_or(0);
                 let v = self.builder.build_int_add(idx[0], self.i64(start), "")?;
@@ -606,6 +607,7 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let lazy_kind = matches!(
             name,
             "kernel.splat"
+                | "kernel.convert_layout"
                 | "kernel.range"
                 | "kernel.broadcast"
                 | "kernel.expand_dims"

@@ -3,22 +3,22 @@
 //!
 //! Where a tile is materialized by the threads (a `kernel.store`, a
 //! `kernel.reduce` by the block, a tile carried by `scf.for`, a tile staged
-//! in shared memory) its distribution is a blocked layout. The conversion
-//! reads it from the kernel op (`nvptx.layout` on a store or a reduction,
-//! `nvptx.layouts` on a loop: one per carried value, `unit` for a scalar
-//! or an accumulator in the MMA layout) and, where there is none, chooses
-//! one and writes it there: the kernel IR after the conversion says how
-//! every tile was distributed, and running the conversion again on it
-//! (or on a copy whose layouts were edited) follows them.
+//! in shared memory) its distribution is a blocked layout, the encoding of
+//! its type. Where the type has none, the conversion chooses one (the
+//! defaults here) and gives it to the type (`retype`): the kernel IR after
+//! the conversion says how every tile was distributed, and running the
+//! conversion again on it (or on a copy whose layouts were edited)
+//! follows them.
 //!
 //! The values feeding a store are computed at the store's elements, so
-//! they take its layout; a store that reads a tile held in registers must
-//! use that tile's layout (its default does).
+//! they take its layout; a store that reads a tile held in registers takes
+//! that tile's layout.
 
 use strata_dialects::nvptx::layout::{BlockedLayout, WARP_SIZE};
-use strata_ir::{AttrKind, Operation, Value};
+use strata_ir::{Operation, Value};
 
-use super::{err, Carry, Conv, R};
+use super::retype::TypedLayout;
+use super::{err, Conv, R};
 
 /// One box of a thread's elements of a tile: the index of its first
 /// element, and the bounds it must be under to be inside the tile, as
@@ -30,36 +30,8 @@ pub(super) struct TileBox {
 
 impl Conv<'_> {
     /// The warps of the block.
-    fn warps(&self) -> i64 {
+    pub(super) fn warps(&self) -> i64 {
         (self.threads / WARP_SIZE).max(1)
-    }
-
-    /// The layout op's `attr` gives, checked for a tile of `shape`.
-    fn given_layout(
-        &mut self,
-        op: Operation,
-        attr: Option<strata_ir::Attribute>,
-        shape: &[i64],
-    ) -> R<Option<BlockedLayout>> {
-        let Some(attr) = attr else {
-            return Ok(None);
-        };
-        let layout = match BlockedLayout::from_attr(self.ctx, attr) {
-            Some(Ok(l)) => l,
-            Some(Err(m)) => return Err(err(self.ctx, op, format!("has an invalid layout: {m}"))),
-            None => {
-                return Err(err(
-                    self.ctx,
-                    op,
-                    "has a layout that is not a #nvptx.blocked layout",
-                ))
-            }
-        };
-        let warps = self.warps();
-        layout
-            .verify_for(shape, warps)
-            .map_err(|m| err(self.ctx, op, format!("has a layout that {m}")))?;
-        Ok(Some(layout))
     }
 
     /// The blocked layout for a tile of `shape` in boxes of up to `run`
@@ -106,27 +78,54 @@ impl Conv<'_> {
         )
     }
 
-    /// `layout` written on `op` as `nvptx.layout`, after checking that the
-    /// thread's elements fit in `max-unroll`.
-    fn record(&mut self, op: Operation, shape: &[i64], layout: &BlockedLayout) -> R<()> {
+    /// The layout in which `op` materializes its tile operand `i` of
+    /// `shape` (a store's pointers, a block reduction's source): its type's,
+    /// else the default in boxes of up to `run`, given to the operands
+    /// `operands` of `op` (see `retype`).
+    fn materialized_layout(
+        &mut self,
+        op: Operation,
+        i: usize,
+        operands: std::ops::Range<usize>,
+        shape: &[i64],
+        run: i64,
+    ) -> R<BlockedLayout> {
+        let v = self.ctx.operand(op, i);
+        let layout =
+            match self.type_layout(op, v)? {
+                Some(TypedLayout::Blocked(l)) => l,
+                Some(TypedLayout::Mma(_)) => return Err(err(
+                    self.ctx,
+                    op,
+                    "materializes a tile in an MMA layout (convert it to a blocked layout first)",
+                )),
+                None => {
+                    let l = self.default_layout(op, shape, run)?;
+                    let enc = l.to_attr(self.ctx);
+                    for j in operands {
+                        self.assign(op, j, Some(enc))?;
+                    }
+                    l
+                }
+            };
         if layout.per_thread(shape) > self.max_unroll {
-            return Err(self.too_many(op, shape, layout));
+            return Err(self.too_many(op, shape, &layout));
         }
-        let a = layout.to_attr(self.ctx);
-        self.ctx.set_op_attr(op, "nvptx.layout", a);
-        Ok(())
+        Ok(layout)
     }
 
-    /// The layout of tile store `op` of `shape` (see `materialized_layout`;
-    /// runs of `vector-bytes`, `run_length`, by default).
+    /// The layout of tile store `op` of `shape`: its pointers' (the value
+    /// and the mask share it), by default runs of `vector-bytes`
+    /// (`run_length`).
     pub(super) fn store_layout(&mut self, op: Operation, shape: &[i64]) -> R<BlockedLayout> {
         let run = self.run_length(op, shape);
-        self.materialized_layout(op, shape, run)
+        let n = self.ctx.num_operands(op);
+        self.materialized_layout(op, 0, 0..n, shape, run)
     }
 
     /// The layout in which a block reduction reads its tile `src` of
-    /// `shape` (see `materialized_layout`; runs of `vector-bytes` of its
-    /// 32-bit numbers by default).
+    /// `shape`: its type's, by default runs of `vector-bytes` of its
+    /// 32-bit numbers.
     pub(super) fn reduce_layout(
         &mut self,
         op: Operation,
@@ -135,115 +134,25 @@ impl Conv<'_> {
     ) -> R<BlockedLayout> {
         let n: i64 = shape.iter().product();
         let run = self.reduce_run(src, n, shape.last().copied().unwrap_or(1));
-        self.materialized_layout(op, shape, run)
+        self.materialized_layout(op, 0, 0..1, shape, run)
     }
 
-    /// The layout in which `op` materializes a tile of `shape`: its own
-    /// (`nvptx.layout`), else that of a same-shaped tile it reads from
-    /// registers, else the default in boxes of up to `run`; written on
-    /// `op`.
-    fn materialized_layout(&mut self, op: Operation, shape: &[i64], run: i64) -> R<BlockedLayout> {
-        let attr = self.ctx.op_attr(op, "nvptx.layout");
-        let layout = match self.given_layout(op, attr, shape)? {
-            Some(l) => l,
-            None => match self.held_layout(op, shape) {
-                Some(l) => l,
-                None => self.default_layout(op, shape, run)?,
-            },
-        };
-        self.record(op, shape, &layout)?;
-        Ok(layout)
-    }
-
-    /// The layout of a same-shaped tile held in registers that `op`'s
-    /// operands read.
-    fn held_layout(&self, op: Operation, shape: &[i64]) -> Option<BlockedLayout> {
-        // (Several held tiles in different layouts: none; the reader's
-        // default then meets the mismatch, a located error.)
-        let mut found: Option<&BlockedLayout> = None;
-        for v in self.ctx.operands(op) {
-            for (&h, l) in &self.blocked {
-                let same =
-                    strata_dialects::kernel::types::tile_shape(self.ctx, self.ctx.value_type(h))
-                        == shape;
-                if same && self.reads(v, &|x| x == h) {
-                    if found.is_some_and(|f| f != l) {
-                        return None;
-                    }
-                    found = Some(l);
-                }
-            }
-        }
-        found.cloned()
-    }
-
-    /// The layout of the tile that loop `op` carries as its `k`th value:
-    /// entry `k` of its `nvptx.layouts`, else its initial value's when
-    /// that is held in registers, else one element per box.
-    pub(super) fn carry_layout(
+    /// The blocked layout of the tile that loop `op` carries as its `k`th
+    /// value when its type gives none: its initial value's when that is
+    /// held in one, else one element per box.
+    pub(super) fn carry_default(
         &mut self,
         op: Operation,
         k: usize,
         shape: &[i64],
     ) -> R<BlockedLayout> {
-        let given = self.carry_entry(op, k)?;
-        let given = given.filter(|&a| !matches!(self.ctx.attr_kind(a), AttrKind::Unit));
-        let layout = match self.given_layout(op, given, shape)? {
-            Some(l) => l,
-            None => {
-                let init = self.ctx.operand(op, 3 + k);
-                let held = self
-                    .blocked
-                    .get(&init)
-                    .filter(|_| self.owned.contains_key(&init))
-                    .cloned();
-                match held {
-                    Some(l) => l,
-                    None => self.default_layout(op, shape, 1)?,
-                }
+        let init = self.ctx.operand(op, 3 + k);
+        if let Some(TypedLayout::Blocked(l)) = self.type_layout(op, init)? {
+            if l.per_thread(shape) <= self.max_unroll {
+                return Ok(l);
             }
-        };
-        if layout.per_thread(shape) > self.max_unroll {
-            return Err(self.too_many(op, shape, &layout));
         }
-        Ok(layout)
-    }
-
-    /// Entry `k` of loop `op`'s `nvptx.layouts`, which must be an array
-    /// with one entry per carried value.
-    pub(super) fn carry_entry(&self, op: Operation, k: usize) -> R<Option<strata_ir::Attribute>> {
-        let Some(a) = self.ctx.op_attr(op, "nvptx.layouts") else {
-            return Ok(None);
-        };
-        let carried = self.ctx.num_operands(op).saturating_sub(3);
-        match self.ctx.attr_kind(a) {
-            AttrKind::Array(items) if items.len() == carried => Ok(items.get(k).copied()),
-            _ => Err(err(
-                self.ctx,
-                op,
-                format!(
-                    "has nvptx.layouts that is not an array of {carried} layouts (one per carried value, unit for a scalar)"
-                ),
-            )),
-        }
-    }
-
-    /// The layouts of loop `op`'s carried values written on it as
-    /// `nvptx.layouts` (`unit` for a scalar).
-    pub(super) fn record_carry_layouts(&mut self, op: Operation, carries: &[Carry]) {
-        if carries.iter().all(|c| matches!(c, Carry::Scalar)) {
-            return;
-        }
-        let items: Vec<strata_ir::Attribute> = carries
-            .iter()
-            .map(|c| match c {
-                Carry::Tile(_, l) => l.to_attr(self.ctx),
-                Carry::Mma(_, m) => self.mma_attr(*m),
-                Carry::Scalar => self.ctx.unit_attr(),
-            })
-            .collect();
-        let a = self.ctx.array_attr(items);
-        self.ctx.set_op_attr(op, "nvptx.layouts", a);
+        self.default_layout(op, shape, 1)
     }
 
     /// This thread's position along each dimension of `layout` (in boxes):

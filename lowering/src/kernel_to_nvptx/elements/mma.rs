@@ -28,13 +28,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use strata_dialects::kernel::types::{element_of, tile_shape};
+use strata_dialects::kernel::types::{element_of, encoding_of, tile_shape};
 use strata_dialects::nvptx::types::{ptr_type, AddressSpace};
 use strata_ir::float::FloatKind;
 use strata_ir::{Operation, Type, TypeKind, Value};
 
 use strata_dialects::nvptx::layout::{BlockedLayout, MmaLayout as MmaAttr};
 
+use super::retype::TypedLayout;
 use super::{Conv, Slot, R};
 
 /// The static shared memory one block may use, in bytes.
@@ -312,44 +313,143 @@ impl Conv<'_> {
             self.ctx.operand(op, 1),
             self.ctx.operand(op, 2),
         );
+        let r = self.ctx.result(op, 0);
+        let given = self.type_layout(op, r)?;
         let carried = self.mma_dots.get(&op).copied();
         if carried.is_some() {
             // Its staging buffers are allocated now.
             self.reserved_bytes -= self.staged_bytes(a) + self.staged_bytes(b);
             if self.reads_owned(a) || self.reads_owned(b) {
                 // Computed per element, at the accumulator's layout.
-                return self.record_mma(op, carried);
+                return Ok(());
             }
         }
         let layout = carried.or_else(|| {
             let acc_ok = !self.reads_owned(c);
-            self.mma_layout(op).filter(|_| acc_ok)
+            let open = !matches!(given, Some(TypedLayout::Blocked(_)));
+            self.mma_layout(op).filter(|_| acc_ok && open)
         });
-        self.record_mma(op, layout)?;
+        if let (None, Some(TypedLayout::Mma(g))) = (layout, &given) {
+            return Err(super::err(
+                self.ctx,
+                op,
+                format!(
+                    "has layout #nvptx.{g}, but does not run on mma_sync with it (f16 or bf16 operands, an f32 accumulator, M and K multiples of 16 and N of 8 that the warp grid divides, its tiles fitting in shared memory and registers)"
+                ),
+            ));
+        }
         if layout.is_none() && !self.stageable(op, 0) {
+            // Computed per element from its operands: a held one is read
+            // through shared memory.
+            for i in 0..2 {
+                if encoding_of(self.ctx, self.ctx.value_type(self.ctx.operand(op, i))).is_some() {
+                    self.assign(op, i, None)?;
+                }
+            }
             return Ok(());
         }
         if self.nested > 0 {
             // No warp may still read the buffers (the previous iteration).
             self.barrier();
         }
-        for v in [a, b] {
-            self.stage(op, v)?;
+        for i in 0..2 {
+            self.stage(op, i)?;
         }
         self.barrier();
         let Some(layout) = layout else {
             return Ok(());
         };
+        if carried.is_none() {
+            // The result, and the accumulator it starts from, in the MMA
+            // layout; a conversion after it writes it to shared memory.
+            let enc = self.mma_attr(layout);
+            self.retype(r, Some(enc));
+            self.assign(op, 2, Some(enc))?;
+        }
         let slots = self.mma_product(op, layout)?;
-        let r = self.ctx.result(op, 0);
-        if carried.is_some() {
-            self.owned.insert(r, slots);
-            self.mma.insert(r, layout);
-        } else {
-            let shape = tile_shape(self.ctx, self.ctx.value_type(r));
-            self.mma_to_shared(r, &shape, &slots, layout)?;
+        self.owned.insert(r, slots);
+        self.mma.insert(r, layout);
+        if carried.is_none() {
+            self.release_mma(r, op);
         }
         Ok(())
+    }
+
+    /// The ops after `after` that read tile `r`, held in an MMA layout,
+    /// read it through one `kernel.convert_layout` to no layout, placed
+    /// after `after` (which writes it to shared memory).
+    pub(super) fn release_mma(&mut self, r: Value, after: Operation) {
+        let uses: Vec<_> = self
+            .ctx
+            .uses(r)
+            .filter(|u| self.ctx.op_name_str(u.op) != "kernel.convert_layout")
+            .collect();
+        if uses.is_empty() {
+            return;
+        }
+        let ty =
+            strata_dialects::kernel::types::with_encoding(self.ctx, self.ctx.value_type(r), None);
+        let ident = self.ctx.ident("kernel.convert_layout");
+        let mut st = strata_ir::OperationState::new(ident, self.ctx.op_loc(after));
+        st.operands = vec![r];
+        st.result_types = vec![ty];
+        let c = self.ctx.create_operation(st);
+        match self.ctx.op_next(after) {
+            Some(next) => self.ctx.insert_op_before(next, c),
+            None => {
+                if let Some(block) = self.ctx.op_parent_block(after) {
+                    self.ctx.append_op(block, c);
+                }
+            }
+        }
+        let cr = self.ctx.result(c, 0);
+        for u in uses {
+            self.ctx.set_operand(u.op, u.index as usize, cr);
+        }
+    }
+
+    /// How loop `op` carries its `k`th value, a tile of `shape`: in the
+    /// layout its type gives, else in the MMA layout of a `dot` on
+    /// `mma_sync` that accumulates into it, else in a blocked one
+    /// (`carry_default`).
+    pub(super) fn carry_of(&mut self, op: Operation, k: usize, shape: &[i64]) -> R<super::Carry> {
+        let res = self.ctx.result(op, k);
+        match self.type_layout(op, res)? {
+            Some(TypedLayout::Blocked(l)) => {
+                if l.per_thread(shape) > self.max_unroll {
+                    return Err(super::err(
+                        self.ctx,
+                        op,
+                        format!(
+                            "carries a tile of {} elements per thread in #nvptx.{l}, more than max-unroll ({})",
+                            l.per_thread(shape),
+                            self.max_unroll
+                        ),
+                    ));
+                }
+                Ok(super::Carry::Tile(shape.to_vec(), l))
+            }
+            Some(TypedLayout::Mma(g)) => {
+                let enc = g.to_attr(self.ctx);
+                match self.carried_mma(op, k) {
+                    Some(m) if self.mma_attr(m) == enc => Ok(super::Carry::Mma(shape.to_vec(), m)),
+                    _ => Err(super::err(
+                        self.ctx,
+                        op,
+                        format!(
+                            "carries a tile in layout #nvptx.{g}, but no dot on mma_sync accumulates it in that layout"
+                        ),
+                    )),
+                }
+            }
+            None => match self.carried_mma(op, k) {
+                Some(m) => Ok(super::Carry::Mma(shape.to_vec(), m)),
+                None => Ok(super::Carry::Tile(
+                    shape.to_vec(),
+                    self.carry_default(op, k, shape)?,
+                )),
+            },
+        }
     }
 
     /// `dot`'s MMA layout as an attribute.
@@ -361,52 +461,75 @@ impl Conv<'_> {
         m.to_attr(self.ctx)
     }
 
-    /// Writes `dot`'s MMA layout on it (`nvptx.layout`); a layout the dot
-    /// was given but cannot take is an error.
-    fn record_mma(&mut self, dot: Operation, layout: Option<MmaLayout>) -> R<()> {
-        match (layout, self.given_mma.get(&dot)) {
-            (Some(l), _) => {
-                let a = self.mma_attr(l);
-                self.ctx.set_op_attr(dot, "nvptx.layout", a);
-                Ok(())
-            }
-            (None, Some(given)) => Err(super::err(
-                self.ctx,
-                dot,
-                format!(
-                    "has layout #nvptx.{given}, but does not run on mma_sync with it (f16 or bf16 operands, an f32 accumulator, M and K multiples of 16 and N of 8 that the warp grid divides, its tiles fitting in shared memory and registers)"
-                ),
-            )),
-            (None, None) => Ok(()),
-        }
-    }
-
-    /// Tile `v` written to a shared buffer by the block, in runs (as a
-    /// store's); from then on its elements are read there.
-    fn stage(&mut self, user: Operation, v: Value) -> R<()> {
+    /// Operand `i` of `dot` written to a shared buffer by the block, in
+    /// the blocked layout its type gives, else in runs (as a store's; the
+    /// layout is given to its type); from then on its elements are read
+    /// there.
+    fn stage(&mut self, dot: Operation, i: usize) -> R<()> {
+        let v = self.ctx.operand(dot, i);
         if self.shared.contains_key(&v) {
             return Ok(());
         }
         let ty = self.ctx.value_type(v);
         let shape = tile_shape(self.ctx, ty);
-        let t = element_of(self.ctx, ty);
-        let bytes = self.element_bytes(t);
-        let (strides, size) = Self::shared_layout(&shape, bytes);
+        let layout = match self.type_layout(dot, v)? {
+            Some(TypedLayout::Blocked(l)) => l,
+            Some(TypedLayout::Mma(_)) => {
+                // Written to shared memory by a conversion.
+                return self.assign(dot, i, None);
+            }
+            None => {
+                let bytes = self.element_bytes(element_of(self.ctx, ty));
+                let n: i64 = shape.iter().product();
+                let last = shape.last().copied().unwrap_or(1);
+                let run = self.fitting_run((self.vector_bytes / bytes).max(1), last, n);
+                let l = self.default_blocked(&shape, run);
+                let enc = l.to_attr(self.ctx);
+                self.assign(dot, i, Some(enc))?;
+                l
+            }
+        };
+        let v = self.ctx.operand(dot, i);
+        self.stage_in(dot, v, v, &shape, &layout, false)
+    }
+
+    /// Tile `src` of `shape`, computed (or held) in `layout`, written to a
+    /// shared buffer by the block; `dst`'s elements are read there from
+    /// then on. With `sync`, between barriers (a conversion's; a `dot`
+    /// places its own around its operands).
+    pub(super) fn stage_in(
+        &mut self,
+        user: Operation,
+        src: Value,
+        dst: Value,
+        shape: &[i64],
+        layout: &BlockedLayout,
+        sync: bool,
+    ) -> R<()> {
+        let t = element_of(self.ctx, self.ctx.value_type(src));
+        let (strides, size) = Self::shared_layout(shape, self.element_bytes(t));
         let ptr = self.shared_alloc(t, size);
-        let n: i64 = shape.iter().product();
-        let last = shape.last().copied().unwrap_or(1);
-        let run = self.fitting_run((self.vector_bytes / bytes).max(1), last, n);
-        let layout = self.default_blocked(&shape, run);
-        for bx in self.boxes(&layout, &shape) {
-            let cond = self.box_cond(&bx, &shape);
+        if sync && self.nested > 0 {
+            // No warp may still read the buffer (the previous iteration).
+            self.barrier();
+        }
+        let box_len = layout.size_per_thread.iter().product::<i64>() as usize;
+        for (b, bx) in self.boxes(layout, shape).iter().enumerate() {
+            let cond = self.box_cond(bx, shape);
             self.under(cond, &[], &mut |c| {
+                let lanes = c.box_lanes(&bx.first, layout);
+                c.slot = Some(Slot::of_box(b * box_len, &lanes, shape, layout));
                 c.memo.push(HashMap::new());
-                let r = c.stage_box(user, v, &bx.first, &layout, ptr, &strides);
+                let r = c.stage_box(user, src, &bx.first, layout, ptr, &strides);
                 c.memo.pop();
+                c.slot = None;
                 r.map(|()| Vec::new())
             })?;
         }
-        self.shared.insert(v, (ptr, strides));
+        if sync {
+            self.barrier();
+        }
+        self.shared.insert(dst, (ptr, strides));
         Ok(())
     }
 
@@ -425,19 +548,25 @@ impl Conv<'_> {
     ) -> R<()> {
         let lanes = self.box_lanes(first, layout);
         let values = self.lane_values(user, v, &lanes)?;
-        let at = self.shared_index(first, strides);
-        if values.len() == 1 {
-            self.op("nvptx.store", &[values[0], ptr, at], &[], &[]);
-            return Ok(());
-        }
         let element = element_of(self.ctx, self.ctx.value_type(v));
-        let vt = self.ctx.intern_type(TypeKind::Vector {
-            shape: vec![values.len() as i64],
-            scalable: vec![false],
-            element,
-        });
-        let vector = self.value("vector.from_elements", &values, &[vt], &[]);
-        self.op("nvptx.store", &[vector, ptr, at], &[], &[]);
+        // The box's runs along its rows (consecutive in the buffer), in
+        // vector stores of at most 16 bytes.
+        let bytes = self.element_bytes(element).max(1);
+        let piece = layout.row_length().min((16 / bytes).max(1) as usize);
+        for (idx, vals) in lanes.chunks(piece).zip(values.chunks(piece)) {
+            let at = self.shared_index(&idx[0], strides);
+            if vals.len() == 1 {
+                self.op("nvptx.store", &[vals[0], ptr, at], &[], &[]);
+                continue;
+            }
+            let vt = self.ctx.intern_type(TypeKind::Vector {
+                shape: vec![vals.len() as i64],
+                scalable: vec![false],
+                element,
+            });
+            let vector = self.value("vector.from_elements", vals, &[vt], &[]);
+            self.op("nvptx.store", &[vector, ptr, at], &[], &[]);
+        }
         Ok(())
     }
 

@@ -5,9 +5,10 @@
 mod folds;
 mod layout;
 mod mma;
+mod retype;
 mod runs;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use mma::MmaLayout;
 use strata_dialects::nvptx::layout::BlockedLayout;
@@ -48,7 +49,7 @@ struct Conv<'c> {
     blocked: HashMap<Value, BlockedLayout>,
     /// The `dot`s whose results a loop carries in an `mma` layout.
     mma_dots: HashMap<Operation, MmaLayout>,
-    /// The MMA layouts the kernel's `dot`s are given (`nvptx.layout`).
+    /// The MMA layouts the kernel's `dot`s are given (their result types').
     given_mma: HashMap<Operation, strata_dialects::nvptx::layout::MmaLayout>,
     /// Tiles the block has written to shared memory: the buffer and its
     /// strides (elements); their elements are read from there.
@@ -73,6 +74,9 @@ struct Conv<'c> {
     /// any other index (a reduction's or a dot's loop reads its source
     /// there) the load keeps its branch.
     assumed_mask: Option<(Value, Vec<Vec<Value>>)>,
+    /// The kernel ops converted so far (or being converted): a layout
+    /// conversion placed before one of them is converted at once.
+    visited: HashSet<Operation>,
 }
 
 /// How a loop carries one of its values.
@@ -115,8 +119,8 @@ impl Slot {
 /// and its GPU form's pointer parameters promise (`llvm.align`).
 pub(super) const BUFFER_ALIGN: i128 = 16;
 
-/// The MMA layouts kernel `k`'s `dot`s are given, checked against the
-/// block's `threads`.
+/// The MMA layouts kernel `k`'s `dot`s are given (their result types'),
+/// checked against the block's `threads`.
 fn given_mma(
     ctx: &mut Context,
     k: Operation,
@@ -128,13 +132,23 @@ fn given_mma(
         if ctx.op_name_str(op) != "kernel.dot" {
             continue;
         }
-        let Some(attr) = ctx.op_attr(op, "nvptx.layout") else {
+        let r = ctx.result(op, 0);
+        let Some(attr) = strata_dialects::kernel::types::encoding_of(ctx, ctx.value_type(r)) else {
             continue;
         };
+        if BlockedLayout::from_attr(ctx, attr).is_some() {
+            continue;
+        }
         let layout = match MmaAttr::from_attr(ctx, attr) {
             Some(Ok(l)) => l,
             Some(Err(m)) => return Err(err(ctx, op, format!("has an invalid layout: {m}"))),
-            None => return Err(err(ctx, op, "has a layout that is not a #nvptx.mma layout")),
+            None => {
+                return Err(err(
+                    ctx,
+                    op,
+                    "has a result whose encoding is not an #nvptx.blocked or #nvptx.mma layout",
+                ))
+            }
         };
         let [m, n] = layout.warps_per_cta;
         if m * n != threads / 32 {
@@ -235,6 +249,7 @@ pub(super) fn convert_kernel(
         nested: 0,
         vector_bytes,
         assumed_mask: None,
+        visited: HashSet::new(),
     };
     for (&p, &a) in params.iter().zip(&args) {
         let e = if is_ptr(c.ctx, c.ctx.value_type(p)) {
@@ -363,9 +378,14 @@ impl Conv<'_> {
 
     /// Converts the ops of a kernel block (the body, or a loop's).
     fn ops(&mut self, block: Block) -> R<()> {
-        let ops: Vec<Operation> = self.ctx.block_ops(block).collect();
-        for op in ops {
-            self.statement(op)?;
+        // Layout conversions may be placed after the current op as it is
+        // converted: the walk reaches them.
+        let mut next = self.ctx.block_first_op(block);
+        while let Some(op) = next {
+            if !self.visited.contains(&op) {
+                self.statement(op)?;
+            }
+            next = self.ctx.op_next(op);
         }
         Ok(())
     }
@@ -374,8 +394,18 @@ impl Conv<'_> {
     /// loops over the thread's elements, tile ops wait until an element of
     /// them is needed.
     fn statement(&mut self, op: Operation) -> R<()> {
+        self.visited.insert(op);
         let name = self.ctx.op_name_str(op).to_string();
         let tile_result = self.ctx.results(op).any(|r| self.is_tile(r));
+        for old in ["nvptx.layout", "nvptx.layouts"] {
+            if self.ctx.op_attr(op, old).is_some() {
+                return Err(err(
+                    self.ctx,
+                    op,
+                    format!("has {old}: layouts are given on tile types now (tensor<..., #nvptx.blocked<...>>)"),
+                ));
+            }
+        }
         match name.as_str() {
             "kernel.return" => {
                 self.op("func.return", &[], &[], &[]);
@@ -385,6 +415,7 @@ impl Conv<'_> {
             "kernel.store" => self.store(op),
             "kernel.dot" => self.dot_statement(op),
             "scf.for" => self.for_loop(op),
+            "kernel.convert_layout" => self.convert_statement(op),
             "kernel.program_id" | "kernel.num_programs" => {
                 let reg = if name == "kernel.program_id" {
                     "nvptx.block_id"
@@ -398,7 +429,7 @@ impl Conv<'_> {
                 self.scalars.insert(self.ctx.result(op, 0), Elem::Val(v));
                 Ok(())
             }
-            _ if tile_result => Ok(()),
+            _ if tile_result => self.reads_elsewhere(op),
             "kernel.reduce" if self.nested == 0 && self.block_reducible(op) => {
                 let r = self.ctx.result(op, 0);
                 let e = self.block_reduce(op)?;
@@ -681,6 +712,7 @@ impl Conv<'_> {
                 Ok(Elem::Ptr(base, self.bin_i32("arith.addi", o, off)))
             }
             "kernel.load" => self.load(def, v, &operands, idx),
+            "kernel.convert_layout" => self.element(def, operands[0], idx),
             "arith.constant" => self.constant(def, v),
             "kernel.reduce" => self.reduce(def, v, idx),
             "kernel.dot" => self.dot(def, v, idx),
@@ -737,9 +769,9 @@ impl Conv<'_> {
             ));
         }
         let assumed = |m: Value| {
-            self.assumed_mask
-                .as_ref()
-                .is_some_and(|(a, lanes)| *a == m && lanes.iter().any(|l| l.as_slice() == idx))
+            self.assumed_mask.as_ref().is_some_and(|(a, lanes)| {
+                self.root(*a) == self.root(m) && lanes.iter().any(|l| l.as_slice() == idx)
+            })
         };
         let Some(&m) = operands.get(1).filter(|&&m| !assumed(m)) else {
             return Ok(Elem::Val(self.value("nvptx.load", &[base, off], &[t], &[])));
@@ -801,43 +833,60 @@ impl Conv<'_> {
         for &b in &operands[..3] {
             bounds.push(self.scalar_val(op, b)?);
         }
-        // The initial values: each scalar, and each tile's elements.
-        let mut inits = Vec::new();
-        let mut layout: Vec<Carry> = Vec::new();
-        for (k, &init) in operands[3..].iter().enumerate() {
-            if !self.is_tile(init) {
-                // (A scalar's entry in the loop's layouts is `unit`.)
-                if let Some(a) = self.carry_entry(op, k)? {
-                    if !matches!(self.ctx.attr_kind(a), AttrKind::Unit) {
-                        return Err(err(
-                            self.ctx,
-                            op,
-                            format!("has a layout for its scalar carried value #{k} (its entry in nvptx.layouts must be unit)"),
-                        ));
-                    }
-                }
-                inits.push(self.scalar_val(op, init)?);
-                layout.push(Carry::Scalar);
-                continue;
-            }
-            let shape = tile_shape(self.ctx, self.ctx.value_type(init));
-            if let Some(m) = self.carried_mma(op, k) {
-                inits.extend(self.mma_elements(op, init, m)?);
-                layout.push(Carry::Mma(shape, m));
-                continue;
-            }
-            let l = self.carry_layout(op, k, &shape)?;
-            let elems = self.tile_elements(op, init, &shape, &l)?;
-            inits.extend(elems);
-            layout.push(Carry::Tile(shape, l));
-        }
-        let (lp, body, args) = self.loop_op([bounds[0], bounds[1], bounds[2]], &inits);
+        // The initial values: each scalar, and each tile's elements in the
+        // layout the loop carries it in (its type's, else chosen here and
+        // given to its type, its initial value and the value yielded).
         let Some(&region) = self.ctx.op_regions(op).first() else {
             return Err(err(self.ctx, op, "has no body"));
         };
         let Some(old_body) = self.ctx.region_entry_block(region) else {
             return Err(err(self.ctx, op, "has no body"));
         };
+        let Some(term) = self.ctx.block_ops(old_body).last() else {
+            return Err(err(self.ctx, op, "has no terminator"));
+        };
+        let mut inits = Vec::new();
+        let mut layout: Vec<Carry> = Vec::new();
+        for k in 0..operands.len() - 3 {
+            let init = self.ctx.operand(op, 3 + k);
+            if !self.is_tile(init) {
+                inits.push(self.scalar_val(op, init)?);
+                layout.push(Carry::Scalar);
+                continue;
+            }
+            let shape = tile_shape(self.ctx, self.ctx.value_type(init));
+            let carry = self.carry_of(op, k, &shape)?;
+            let enc = match &carry {
+                Carry::Tile(_, l) => l.to_attr(self.ctx),
+                Carry::Mma(_, m) => self.mma_attr(*m),
+                Carry::Scalar => continue,
+            };
+            let arg = self.ctx.block_args(old_body).nth(k + 1);
+            let res = self.ctx.result(op, k);
+            for v in arg.into_iter().chain([res]) {
+                self.retype(v, Some(enc));
+            }
+            self.assign(op, 3 + k, Some(enc))?;
+            let init = self.ctx.operand(op, 3 + k);
+            match &carry {
+                Carry::Mma(_, m) => {
+                    // The dot yielded for it accumulates in its layout.
+                    let y = self.ctx.operand(term, k);
+                    self.retype(y, Some(enc));
+                    inits.extend(self.mma_elements(op, init, *m)?);
+                }
+                Carry::Tile(s, l) => {
+                    self.assign(term, k, Some(enc))?;
+                    inits.extend(self.tile_elements(op, init, s, l)?);
+                }
+                Carry::Scalar => {}
+            }
+            if let Some(a) = arg {
+                self.spread(a)?;
+            }
+            layout.push(carry);
+        }
+        let (lp, body, args) = self.loop_op([bounds[0], bounds[1], bounds[2]], &inits);
         let old_args: Vec<Value> = self.ctx.block_args(old_body).collect();
         self.scalars.insert(old_args[0], Elem::Val(args[0]));
         let mut at = 1;
@@ -904,13 +953,20 @@ impl Conv<'_> {
                     self.blocked.insert(r, l.clone());
                 }
                 Carry::Mma(shape, m) => {
-                    let slots = new_results[at..at + n].to_vec();
+                    // Held until a conversion writes it to shared memory
+                    // for the ops after the loop.
                     self.reserved_bytes -= Self::accumulator_bytes(shape);
-                    self.mma_to_shared(r, shape, &slots, *m)?;
+                    self.owned.insert(r, new_results[at..at + n].to_vec());
+                    self.mma.insert(r, *m);
+                    self.release_mma(r, op);
                 }
             }
         }
-        self.record_carry_layouts(op, &layout);
+        for (carry, &r) in layout.iter().zip(&results) {
+            if matches!(carry, Carry::Tile(..)) {
+                self.spread(r)?;
+            }
+        }
         Ok(())
     }
 

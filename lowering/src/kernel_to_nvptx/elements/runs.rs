@@ -122,7 +122,7 @@ impl Conv<'_> {
     ) -> R<Vec<Value>> {
         let mask = self
             .ctx
-            .defining_op(src)
+            .defining_op(self.root(src))
             .filter(|&d| self.ctx.op_name_str(d) == "kernel.load" && self.ctx.num_operands(d) > 1)
             .map(|d| self.ctx.operand(d, 1));
         let Some(mask) = mask else {
