@@ -389,3 +389,52 @@ module {
     return
   }
 }
+
+// -----
+
+// Two tiles a loop carries and combines (as an online softmax's running
+// maximum and sum) are typed together, before the body is: no conversion
+// between them in the body. A held f16 tile reduced to a scalar (not a
+// block reduction, which takes 32-bit numbers) is read through shared
+// memory.
+// CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[T:blocked[0-9]*]]>, tensor<64xf32, #[[T]]>)
+// CHECK-NOT: convert_layout
+// CHECK: scf.yield
+// CHECK: convert_layout {{.*}} : tensor<64xf16, #{{blocked[0-9]*}}> -> tensor<64xf16>
+// CHECK-LABEL: func.func @two_carries
+// CHECK: nvptx.shared_alloc
+module {
+  kernel.func @two_carries(%x: !kernel.ptr<f32>, %y: !kernel.ptr<f32>, %h: !kernel.ptr<f16>, %s: !kernel.ptr<f16>) attributes {grid = 1 : i32, num_warps = 1 : i32} {
+    %r = range 0, 64 : tensor<64xi32>
+    %px = splat %x : !kernel.ptr<f32> -> tensor<64x!kernel.ptr<f32>>
+    %pxo = addptr %px, %r : tensor<64x!kernel.ptr<f32>>, tensor<64xi32>
+    %z = arith.constant dense<0.0> : tensor<64xf32>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %res:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%m = %z, %l = %z) -> (tensor<64xf32>, tensor<64xf32>) : i32 {
+      %v = kernel.load %pxo : tensor<64x!kernel.ptr<f32>>
+      %t = arith.addf %m, %l : tensor<64xf32>
+      %u = arith.addf %t, %v : tensor<64xf32>
+      scf.yield %u, %l : tensor<64xf32>, tensor<64xf32>
+    }
+    %py = splat %y : !kernel.ptr<f32> -> tensor<64x!kernel.ptr<f32>>
+    %pyo = addptr %py, %r : tensor<64x!kernel.ptr<f32>>, tensor<64xi32>
+    store %pyo, %res#0 : tensor<64x!kernel.ptr<f32>>
+    %ph = splat %h : !kernel.ptr<f16> -> tensor<64x!kernel.ptr<f16>>
+    %pho = addptr %ph, %r : tensor<64x!kernel.ptr<f16>>, tensor<64xi32>
+    %zh = arith.constant dense<0.0> : tensor<64xf16>
+    %hacc = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %zh) -> (tensor<64xf16>) : i32 {
+      %w = kernel.load %pho : tensor<64x!kernel.ptr<f16>>
+      %n = arith.addf %a, %w : tensor<64xf16>
+      scf.yield %n : tensor<64xf16>
+    }
+    %sum = kernel.reduce %hacc axis = 0 {
+    ^bb0(%p: f16, %q: f16):
+      %zz = arith.addf %p, %q : f16
+      kernel.yield %zz : f16
+    } : tensor<64xf16> -> f16
+    store %s, %sum : !kernel.ptr<f16>
+    return
+  }
+}

@@ -60,46 +60,56 @@ impl Conv<'_> {
         let Some(term) = self.ctx.block_ops(old_body).last() else {
             return Err(err(self.ctx, op, "has no terminator"));
         };
-        let mut inits = Vec::new();
+        // First every carried tile's layout, on its block argument and
+        // result (and an MMA accumulator's dot), so that what the loop
+        // body does with several of them meets them typed; then the
+        // initial values and the yielded ones take them, and the layouts
+        // spread into the body.
         let mut layout: Vec<Carry> = Vec::new();
         for k in 0..operands.len() - 3 {
             let init = self.ctx.operand(op, 3 + k);
             if !self.is_tile(init) {
-                inits.push(self.scalar_val(op, init)?);
                 layout.push(Carry::Scalar);
                 continue;
             }
             let shape = tile_shape(self.ctx, self.ctx.value_type(init));
             let carry = self.carry_of(op, k, &shape)?;
-            let enc = match &carry {
-                Carry::Tile(_, l) => l.to_attr(self.ctx),
-                Carry::Mma(_, m) => self.mma_attr(*m),
-                Carry::Scalar => continue,
-            };
+            let enc = self.carry_attr(&carry);
             let arg = self.ctx.block_args(old_body).nth(k + 1);
             let res = self.ctx.result(op, k);
             for v in arg.into_iter().chain([res]) {
-                self.retype(v, Some(enc));
+                self.retype(v, enc);
             }
-            self.assign(op, 3 + k, Some(enc))?;
-            let init = self.ctx.operand(op, 3 + k);
-            match &carry {
-                Carry::Mma(_, m) => {
-                    // The dot yielded for it accumulates in its layout.
-                    let y = self.ctx.operand(term, k);
-                    self.retype(y, Some(enc));
-                    inits.extend(self.mma_elements(op, init, *m)?);
-                }
-                Carry::Tile(s, l) => {
-                    self.assign(term, k, Some(enc))?;
-                    inits.extend(self.tile_elements(op, init, s, l)?);
-                }
-                Carry::Scalar => {}
-            }
-            if let Some(a) = arg {
-                self.spread(a)?;
+            if matches!(carry, Carry::Mma(..)) {
+                // The dot yielded for it accumulates in its layout.
+                let y = self.ctx.operand(term, k);
+                self.retype(y, enc);
             }
             layout.push(carry);
+        }
+        let mut inits = Vec::new();
+        for (k, carry) in layout.iter().enumerate() {
+            let enc = self.carry_attr(carry);
+            if enc.is_some() {
+                self.assign(op, 3 + k, enc)?;
+            }
+            let init = self.ctx.operand(op, 3 + k);
+            match carry {
+                Carry::Scalar => inits.push(self.scalar_val(op, init)?),
+                Carry::Mma(_, m) => inits.extend(self.mma_elements(op, init, *m)?),
+                Carry::Tile(s, l) => {
+                    self.assign(term, k, enc)?;
+                    inits.extend(self.tile_elements(op, init, s, l)?);
+                }
+            }
+        }
+        for (k, carry) in layout.iter().enumerate() {
+            if matches!(carry, Carry::Scalar) {
+                continue;
+            }
+            if let Some(a) = self.ctx.block_args(old_body).nth(k + 1) {
+                self.spread(a)?;
+            }
         }
         let (lp, body, args) = self.loop_op([bounds[0], bounds[1], bounds[2]], &inits);
         let old_args: Vec<Value> = self.ctx.block_args(old_body).collect();
@@ -183,6 +193,15 @@ impl Conv<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The layout (encoding) a loop carries `carry` in (none for a scalar).
+    fn carry_attr(&mut self, carry: &Carry) -> Option<strata_ir::Attribute> {
+        match carry {
+            Carry::Tile(_, l) => Some(l.to_attr(self.ctx)),
+            Carry::Mma(_, m) => Some(self.mma_attr(*m)),
+            Carry::Scalar => None,
+        }
     }
 
     /// How many values carry `carry` through a loop.

@@ -438,6 +438,19 @@ impl Conv<'_> {
                 Ok(())
             }
             "kernel.addptr" | "kernel.load" | "kernel.reduce" => {
+                if name == "kernel.reduce" {
+                    // Folded by each thread at every element: a tile held
+                    // in a layout is read through shared memory.
+                    let src = self.ctx.operand(op, 0);
+                    if strata_dialects::kernel::types::encoding_of(
+                        self.ctx,
+                        self.ctx.value_type(src),
+                    )
+                    .is_some()
+                    {
+                        self.assign(op, 0, None)?;
+                    }
+                }
                 let r = self.ctx.result(op, 0);
                 let e = self.element(op, r, &[])?;
                 self.scalars.insert(r, e);
@@ -522,6 +535,8 @@ impl Conv<'_> {
         }
         let shape = tile_shape(self.ctx, self.ctx.value_type(ptrs));
         let layout = self.store_layout(op, &shape)?;
+        // (The layout may have put conversions in front of the operands.)
+        let operands: Vec<Value> = self.ctx.operands(op).collect();
         let boxes = self.boxes(&layout, &shape);
         let box_len = layout.size_per_thread.iter().product::<i64>() as usize;
         for (b, bx) in boxes.iter().enumerate() {

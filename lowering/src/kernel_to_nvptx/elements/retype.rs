@@ -137,6 +137,11 @@ impl Conv<'_> {
         if !self.ctx.uses(v).all(|u| u.op == user) || self.owned.contains_key(&v) {
             return false;
         }
+        // A dot that reads `v` twice (as an operand and its accumulator)
+        // takes it in two layouts.
+        if self.ctx.op_name_str(user) == "kernel.dot" && self.ctx.uses(v).count() > 1 {
+            return false;
+        }
         let Some(def) = self.ctx.defining_op(v) else {
             return false;
         };
