@@ -15,7 +15,8 @@
 //! A lone `Dropout` in training mode draws random numbers; ONNX leaves the
 //! generator to the implementation, so those tests are checked against the
 //! law of dropout (kept elements scaled, dropped ones zero, a plausible
-//! kept count) instead of the reference's values.
+//! kept count) instead of the reference's values; so are `Bernoulli`'s
+//! (zeros and ones, a plausible count of ones).
 //!
 //! `STRATA_NODE_TESTS=substring` runs only the matching tests (without
 //! comparing against the list); any failure among them fails the run.
@@ -142,7 +143,7 @@ fn main() -> ExitCode {
     ));
     if by_law > 0 {
         table.push_str(&format!(
-            "{by_law} of the passed tests have random outputs (Dropout in training mode) and are checked against the law of dropout, not the reference's values.\n\n"
+            "{by_law} of the passed tests have random outputs (Dropout in training mode, Bernoulli) and are checked against the law of their draws, not the reference's values.\n\n"
         ));
     }
     let mut reasons: Vec<(&String, &usize)> = skip_reasons.iter().collect();

@@ -313,6 +313,8 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     }),
     (g::ConstantOfShapeOp::NAME, shape::eval_constant_of_shape),
     (g::RangeOp::NAME, shape::eval_range),
+    (g::DeformConv2dOp::NAME, nn::eval_deform_conv2d),
+    (g::RandomUniformLikeOp::NAME, nn::eval_random_uniform_like),
     (g::AttentionOp::NAME, nn::eval_attention),
     (g::CustomOp::NAME, eval_custom),
 ];

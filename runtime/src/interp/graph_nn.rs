@@ -377,6 +377,53 @@ pub(super) fn eval_dropout(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     Ok(vec![values])
 }
 
+/// `graph.deform_conv2d`.
+pub(super) fn eval_deform_conv2d(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    let (ctx, op) = (e.ctx, g::DeformConv2dOp(e.op));
+    let pair = |v: Vec<i64>, what: &str| -> Result<[usize; 2], String> {
+        match usizes(&v, what)?[..] {
+            [a, b] if a > 0 && b > 0 => Ok([a, b]),
+            _ => Err(format!("{what} must hold 2 positive values")),
+        }
+    };
+    let strides = pair(op.strides(ctx), "strides")?;
+    let dilations = pair(op.dilations(ctx), "dilations")?;
+    let pads: [usize; 4] = usizes(&op.pads(ctx), "pads")?
+        .try_into()
+        .map_err(|_| "pads must hold 4 values")?;
+    let group = usize::try_from(op.group(ctx)).map_err(|_| "group must be positive")?;
+    let offset_group =
+        usize::try_from(op.offset_group(ctx)).map_err(|_| "offset_group must be positive")?;
+    let (x, w) = (e.arg(0)?, e.arg(1)?);
+    if let (&[n, _, _, _], &[m, ..], &[.., oh, ow]) = (x.shape(), w.shape(), e.arg(2)?.shape()) {
+        check_size(&[n, m, oh, ow], DType::F64, e.limits.max_bytes)?;
+    }
+    let args = k::DeformConv {
+        input: x,
+        weight: w,
+        offset: e.arg(2)?,
+        bias: e.opt(3),
+        mask: e.opt(4),
+        strides,
+        pads,
+        dilations,
+        group,
+        offset_group,
+    };
+    Ok(vec![k::deform_conv2d(&args).map_err(kerr)?])
+}
+
+/// `graph.random_uniform_like`.
+pub(super) fn eval_random_uniform_like(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    let (ctx, op) = (e.ctx, g::RandomUniformLikeOp(e.op));
+    let shape = e.arg(0)?.shape().to_vec();
+    let dtype = e.result_dtype(0)?;
+    let (low, high, seed) = (op.low(ctx), op.high(ctx), op.seed(ctx) as u64);
+    Ok(vec![
+        k::random_uniform(dtype, &shape, low, high, seed).map_err(kerr)?
+    ])
+}
+
 /// `graph.attention`.
 pub(super) fn eval_attention(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let (ctx, op) = (e.ctx, g::AttentionOp(e.op));

@@ -307,6 +307,163 @@ pub fn affine_grid(theta: &Tensor, size: &[usize], align_corners: bool) -> KResu
     Ok(Tensor::from_f64_vec(theta.dtype(), &out_shape, &out))
 }
 
+/// The operands and attributes of a 2-D deformable convolution.
+pub struct DeformConv<'a> {
+    /// `[N, C, H, W]`.
+    pub input: &'a Tensor,
+    /// `[M, C / group, kH, kW]`.
+    pub weight: &'a Tensor,
+    /// `[N, offset_group * 2 * kH * kW, OH, OW]`: `(dy, dx)` per tap.
+    pub offset: &'a Tensor,
+    /// `[M]`.
+    pub bias: Option<&'a Tensor>,
+    /// `[N, offset_group * kH * kW, OH, OW]`; ones when absent.
+    pub mask: Option<&'a Tensor>,
+    /// `[sH, sW]`.
+    pub strides: [usize; 2],
+    /// `[top, left, bottom, right]`.
+    pub pads: [usize; 4],
+    /// `[dH, dW]`.
+    pub dilations: [usize; 2],
+    /// Channel groups of the convolution.
+    pub group: usize,
+    /// Channel groups that share offsets and a mask.
+    pub offset_group: usize,
+}
+
+/// A 2-D deformable convolution (ONNX `DeformConv`, as its reference
+/// computes it: each tap samples the input bilinearly at its position
+/// `(top + i * sH + kh * dH + dy, left + j * sW + kw * dW + dx)`, zero
+/// outside the input), accumulated in f64.
+pub fn deform_conv2d(a: &DeformConv<'_>) -> KResult<Tensor> {
+    const OP: &str = "deform_conv2d";
+    require_float(OP, a.input.dtype())?;
+    let (&[n, c, h, w], &[m, cg, kh, kw]) = (a.input.shape(), a.weight.shape()) else {
+        return Err(shape_mismatch(OP, "input and weight must be 4-D"));
+    };
+    let (g, og) = (a.group, a.offset_group);
+    if g == 0 || og == 0 || cg * g != c || m % g != 0 || c % og != 0 {
+        return Err(invalid(
+            OP,
+            format!(
+                "{c} input channels, weight {:?}, group {g}, offset_group {og} disagree",
+                a.weight.shape()
+            ),
+        ));
+    }
+    let &[on, oc2, oh, ow] = a.offset.shape() else {
+        return Err(shape_mismatch(OP, "offset must be 4-D"));
+    };
+    let taps = kh * kw;
+    if on != n || oc2 != og * 2 * taps {
+        return Err(shape_mismatch(
+            OP,
+            format!(
+                "offset {:?} does not fit {og} offset groups of {kh}x{kw} taps",
+                a.offset.shape()
+            ),
+        ));
+    }
+    let span = |k: usize, d: usize| (k.max(1) - 1) * d + 1;
+    let out = |len: usize, k: usize, s: usize, d: usize, p0: usize, p1: usize| {
+        (len + p0 + p1)
+            .checked_sub(span(k, d))
+            .map(|x| x / s.max(1) + 1)
+    };
+    let [sh, sw] = a.strides;
+    let [dh, dw] = a.dilations;
+    if out(h, kh, sh, dh, a.pads[0], a.pads[2]) != Some(oh)
+        || out(w, kw, sw, dw, a.pads[1], a.pads[3]) != Some(ow)
+    {
+        return Err(shape_mismatch(
+            OP,
+            format!(
+                "offset {:?} does not have the output's spatial sizes",
+                a.offset.shape()
+            ),
+        ));
+    }
+    if let Some(mk) = a.mask {
+        if mk.shape() != [n, og * taps, oh, ow] {
+            return Err(shape_mismatch(
+                OP,
+                format!(
+                    "mask {:?} must be [{n}, {}, {oh}, {ow}]",
+                    mk.shape(),
+                    og * taps
+                ),
+            ));
+        }
+    }
+    if let Some(b) = a.bias {
+        if b.shape() != [m] {
+            return Err(shape_mismatch(
+                OP,
+                format!("bias {:?} must be [{m}]", b.shape()),
+            ));
+        }
+    }
+    let total = checked_numel(OP, &[n, m, oh, ow])?;
+    let (x, wt, off) = (
+        a.input.to_f64_vec(),
+        a.weight.to_f64_vec(),
+        a.offset.to_f64_vec(),
+    );
+    let mask = a.mask.map(Tensor::to_f64_vec);
+    let bias = a.bias.map(Tensor::to_f64_vec);
+    let per_og = c / og;
+    let (cpg, mpg) = (cg, m / g);
+    // Bilinear sample of plane `p` at (y, x), zero outside.
+    let sample = |p: &[f64], y: f64, xx: f64| -> f64 {
+        let (y0, x0) = (y.floor(), xx.floor());
+        let (fy, fx) = (y - y0, xx - x0);
+        let mut v = 0.0;
+        for (dy, wy) in [(0.0, 1.0 - fy), (1.0, fy)] {
+            for (dx, wx) in [(0.0, 1.0 - fx), (1.0, fx)] {
+                let (yy, xi) = (y0 + dy, x0 + dx);
+                if wy * wx != 0.0 && yy >= 0.0 && xi >= 0.0 && yy < h as f64 && xi < w as f64 {
+                    v += wy * wx * p[yy as usize * w + xi as usize];
+                }
+            }
+        }
+        v
+    };
+    let mut res = vec![0.0; total];
+    for b in 0..n {
+        for i in 0..oh {
+            for j in 0..ow {
+                for oc in 0..m {
+                    let grp = oc / mpg;
+                    let mut acc = bias.as_ref().map_or(0.0, |bv| bv[oc]);
+                    for ci in 0..cpg {
+                        let ic = grp * cpg + ci;
+                        let ogi = ic / per_og;
+                        let plane = &x[(b * c + ic) * h * w..][..h * w];
+                        for t in 0..taps {
+                            let (ki, kj) = (t / kw, t % kw);
+                            let at = |ch: usize| ((b * oc2 + ch) * oh + i) * ow + j;
+                            let dyv = off[at((ogi * taps + t) * 2)];
+                            let dxv = off[at((ogi * taps + t) * 2 + 1)];
+                            let y = (i * sh + ki * dh) as f64 - a.pads[0] as f64 + dyv;
+                            let xx = (j * sw + kj * dw) as f64 - a.pads[1] as f64 + dxv;
+                            let mut v = sample(plane, y, xx);
+                            if let Some(mk) = &mask {
+                                v *= mk[((b * og * taps + ogi * taps + t) * oh + i) * ow + j];
+                            }
+                            acc += v * wt[((oc * cpg + ci) * kh + ki) * kw + kj];
+                        }
+                    }
+                    res[((b * m + oc) * oh + i) * ow + j] = acc;
+                }
+            }
+        }
+    }
+    Ok(Tensor::from_parts(
+        vec![n, m, oh, ow],
+        TensorData::from_f64_slice(a.input.dtype(), &res),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
 

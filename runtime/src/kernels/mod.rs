@@ -32,7 +32,7 @@ pub use elementwise::{
     binary, bit_shift, bitcast, cast, cast_e8m0, cast_saturating, clip, compare, logical,
     map_float, not, unary, where_, BinaryOp, CompareOp, LogicalOp, UnaryOp,
 };
-pub use grid_sample::{affine_grid, grid_sample, GridMode, GridPadding};
+pub use grid_sample::{affine_grid, deform_conv2d, grid_sample, DeformConv, GridMode, GridPadding};
 pub use indexing::{
     cumprod, cumsum, gather_elements, gather_nd, non_max_suppression, scatter_elements, scatter_nd,
     top_k, ScatterReduction,
@@ -42,7 +42,7 @@ pub use matmul::{det, gemm, matmul};
 pub use movement::{concat, gather, pad, range, reshape, slice, split, tile, transpose, PadMode};
 pub use normalization::{batch_norm, layer_norm, log_softmax, rms_norm, softmax};
 pub use pool::{avg_pool2d, global_avg_pool, global_max_pool, max_pool2d, max_pool2d_with_indices};
-pub use random::dropout;
+pub use random::{dropout, random_uniform};
 pub use reduce::{argmax, argmin, reduce, ReduceOp};
 pub use resize::{
     resize, AspectPolicy, CoordinateMode, NearestMode, ResizeMode, ResizeParams, ResizeTarget,

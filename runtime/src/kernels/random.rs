@@ -1,4 +1,5 @@
-//! Kernels that draw random numbers: dropout in training mode.
+//! Kernels that draw random numbers: dropout in training mode, uniform
+//! draws.
 //!
 //! The generator is SplitMix64 seeded by the op's `seed`, so a result is a
 //! function of the seed and the input: the same program gives the same
@@ -58,6 +59,33 @@ pub fn dropout(x: &Tensor, ratio: f64, seed: u64) -> KResult<(Tensor, Tensor)> {
     ))
 }
 
+/// `n` draws uniform in `[low, high)` of float `dtype` shaped `shape`, from
+/// the stream of `seed`.
+pub fn random_uniform(
+    dtype: crate::DType,
+    shape: &[usize],
+    low: f64,
+    high: f64,
+    seed: u64,
+) -> KResult<Tensor> {
+    require_float("random_uniform", dtype)?;
+    if !(low.is_finite() && high.is_finite() && low <= high) {
+        return Err(invalid(
+            "random_uniform",
+            format!("the range [{low}, {high}) is not a finite interval"),
+        ));
+    }
+    let n: usize = shape.iter().product();
+    let mut rng = SplitMix64(seed);
+    let values: Vec<f64> = (0..n)
+        .map(|_| low + (high - low) * rng.next_unit())
+        .collect();
+    Ok(Tensor::from_parts(
+        shape.to_vec(),
+        TensorData::from_f64_slice(dtype, &values),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +120,21 @@ mod tests {
         assert!(dropout(&x, f64::NAN, 0).is_err());
         let i = Tensor::from_i64_vec(DType::I32, &[1], &[1]);
         assert!(dropout(&i, 0.5, 0).is_err());
+    }
+
+    /// Draws lie in `[low, high)`, and one seed gives one stream.
+    #[test]
+    fn uniform_draws_lie_in_their_range() {
+        let draw =
+            |seed| random_uniform(DType::F64, &[1000], -2.0, 3.0, seed).map(|t| t.to_f64_vec());
+        let a = draw(1).unwrap_or_default();
+        assert_eq!(a.len(), 1000);
+        assert!(a.iter().all(|&x| (-2.0..3.0).contains(&x)));
+        let mean = a.iter().sum::<f64>() / 1000.0;
+        assert!((mean - 0.5).abs() < 0.3, "mean {mean}");
+        assert_eq!(draw(1).unwrap_or_default(), a);
+        assert_ne!(draw(2).unwrap_or_default(), a);
+        assert!(random_uniform(DType::F32, &[1], 1.0, 0.0, 0).is_err());
+        assert!(random_uniform(DType::I32, &[1], 0.0, 1.0, 0).is_err());
     }
 }

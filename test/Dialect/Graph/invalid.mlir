@@ -1491,3 +1491,21 @@ func.func @linear_attention_beta(%q: tensor<1x2x4xf32>, %b: tensor<1x2x3xf32>) {
   %o, %s = graph.linear_attention %q, %q, %q beta %b {q_num_heads = 1 : i64, kv_num_heads = 1 : i64, update_rule = "delta"} : (tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
   return
 }
+
+// -----
+
+// graph.deform_conv2d: offsets of two maps per kernel tap and offset group,
+// at the output's size.
+func.func @deform_conv_offset(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>, %o: tensor<1x9x2x2xf32>) {
+  // expected-error @+1 {{'graph.deform_conv2d' op offset has shape [1, 9, 2, 2], but must be [1, 18, 2, 2]}}
+  %0 = graph.deform_conv2d %x, %w, %o : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>, tensor<1x9x2x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @deform_conv_groups(%x: tensor<1x3x4x4xf32>, %w: tensor<3x3x3x3xf32>, %o: tensor<1x36x2x2xf32>) {
+  // expected-error @+1 {{'graph.deform_conv2d' op 3 input channels are not divisible into 2 offset groups}}
+  %0 = graph.deform_conv2d %x, %w, %o {offset_group = 2 : i64} : (tensor<1x3x4x4xf32>, tensor<3x3x3x3xf32>, tensor<1x36x2x2xf32>) -> tensor<*xf32>
+  return
+}

@@ -1,6 +1,7 @@
 """Writes unsupported.onnx: a model with two op types strata does not
-import (RandomUniformLike once, Bernoulli twice), for import-errors.mlir. Run with the
-venv of scripts/setup-onnx: .local/onnx-venv/bin/python test/onnx/Inputs/unsupported.py
+import (ai.onnx.ml's Binarizer once, Normalizer twice), for
+import-errors.mlir. Run with the venv of scripts/setup-onnx:
+.local/onnx-venv/bin/python test/onnx/Inputs/unsupported.py
 """
 
 import os
@@ -9,20 +10,21 @@ import onnx
 from onnx import TensorProto, helper
 
 here = os.path.dirname(os.path.abspath(__file__))
+ml = "ai.onnx.ml"
 nodes = [
-    helper.make_node("Unsqueeze", ["x", "axes"], ["x4"], name="nchw/Unsqueeze"),
-    helper.make_node("RandomUniformLike", ["x4"], ["m"], name="rand/RandomUniformLike"),
-    helper.make_node("Relu", ["m"], ["r4"], name="act/Relu"),
-    helper.make_node("Bernoulli", ["r4"], ["u"], name="coin/Bernoulli"),
-    helper.make_node("Bernoulli", ["u"], ["y"], name="coin2/Bernoulli"),
+    helper.make_node("Relu", ["x"], ["r"], name="act/Relu"),
+    helper.make_node("Binarizer", ["r"], ["b"], name="bin/Binarizer", domain=ml),
+    helper.make_node("Normalizer", ["b"], ["n"], name="norm/Normalizer", domain=ml, norm="L2"),
+    helper.make_node("Normalizer", ["n"], ["y"], name="norm2/Normalizer", domain=ml, norm="MAX"),
 ]
 graph = helper.make_graph(
     nodes,
     "unsupported",
     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 4])],
-    [helper.make_tensor("axes", TensorProto.INT64, [2], [0, 1])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 4])],
 )
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+model = helper.make_model(
+    graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid(ml, 3)]
+)
 onnx.checker.check_model(model)
 onnx.save(model, os.path.join(here, "unsupported.onnx"))

@@ -27,7 +27,8 @@ pub const ONNX: Tolerance = Tolerance::ONNX_NODE_TESTS;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Pass,
-    /// Random outputs that satisfy the op's law (see `check_dropout_law`).
+    /// Random outputs that satisfy the op's law (see `check_dropout_law`,
+    /// `check_bernoulli_law`).
     PassByLaw,
     Fail(String),
     Skip(String),
@@ -334,6 +335,13 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
             .into_iter()
             .filter_map(|d| d.into_tensor().ok())
             .collect();
+        if let Some(p_one) = random_bernoulli(&ops, &inputs) {
+            if let Err(m) = check_bernoulli_law(&p_one, &outputs, &expected) {
+                return (ops, Outcome::Fail(format!("bernoulli: {m}")), None);
+            }
+            by_law = true;
+            continue;
+        }
         let dropout = random_dropout(&ops, &inputs);
         if let (Some(ratio), Some(x)) = (dropout, inputs.first()) {
             if let Err(m) = check_dropout_law(x, ratio, &outputs) {
@@ -454,6 +462,60 @@ fn check_dropout_law(x: &Tensor, ratio: f64, outputs: &[Tensor]) -> Result<(), S
     if (kept - mean).abs() > 5.0 * sd + 1.0 {
         return Err(format!(
             "kept {kept} of {n} elements at ratio {ratio} (expected about {mean})"
+        ));
+    }
+    Ok(())
+}
+
+/// The probability of a one at each output element of a lone `Bernoulli`
+/// node (its input), or of ONNX's function body for it as the expanded
+/// tests spell it (`Cast(Greater(RandomUniformLike(p), p))`: a one where
+/// the draw is above `p`, so with probability `1 - p`). Their expected
+/// outputs are NumPy's draws, so the runner checks such a test against
+/// the law of the draws instead of the values.
+fn random_bernoulli(ops: &[String], inputs: &[Tensor]) -> Option<Vec<f64>> {
+    let p = inputs.first()?.to_f64_vec();
+    match ops {
+        [op] if op == "Bernoulli" => Some(p),
+        [a, b, c] if a == "Cast" && b == "Greater" && c == "RandomUniformLike" => {
+            Some(p.iter().map(|&x| 1.0 - x).collect())
+        }
+        _ => None,
+    }
+}
+
+/// Every output element is 0 or 1, the output has the expected shape and
+/// type, and the count of ones is within five standard deviations of its
+/// mean (the sum of the probabilities).
+fn check_bernoulli_law(
+    p_one: &[f64],
+    outputs: &[Tensor],
+    expected: &[Tensor],
+) -> Result<(), String> {
+    let (out, want) = (
+        outputs.first().ok_or("no output")?,
+        expected.first().ok_or("no expected output")?,
+    );
+    if out.shape() != want.shape() || out.dtype() != want.dtype() {
+        return Err(format!(
+            "output is {} {:?}, expected {} {:?}",
+            out.dtype(),
+            out.shape(),
+            want.dtype(),
+            want.shape()
+        ));
+    }
+    let ys = out.to_f64_vec();
+    if let Some((i, y)) = ys.iter().enumerate().find(|(_, &y)| y != 0.0 && y != 1.0) {
+        return Err(format!("element {i} is {y}, not 0 or 1"));
+    }
+    let ones: f64 = ys.iter().sum();
+    let mean: f64 = p_one.iter().sum();
+    let sd = p_one.iter().map(|&p| p * (1.0 - p)).sum::<f64>().sqrt();
+    if (ones - mean).abs() > 5.0 * sd + 1.0 {
+        return Err(format!(
+            "{ones} ones of {}, expected about {mean}",
+            ys.len()
         ));
     }
     Ok(())

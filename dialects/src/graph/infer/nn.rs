@@ -356,6 +356,105 @@ pub(in crate::graph) fn infer_conv2d(
     )])
 }
 
+/// `[N, M, OH, OW]` for `graph.deform_conv2d`, after checking the
+/// channels against the groups and the offset's and mask's shapes.
+pub(in crate::graph) fn infer_deform_conv2d(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let (x, w, off) = (operand(ops, 0)?, operand(ops, 1)?, operand(ops, 2)?);
+    same_elem(ctx, x, w)?;
+    same_elem(ctx, x, off)?;
+    let (Some(xd), Some(wd)) = (x.shape.dims(), w.shape.dims()) else {
+        return Ok(vec![(
+            Shape::ranked(vec![Dim::Unknown; 4]),
+            ResultElem::Of(x.elem),
+        )]);
+    };
+    if xd.len() != 4 || wd.len() != 4 {
+        return Err(format!(
+            "input and weight must be 4-D (NCHW, MCkHkW), but have shapes {} and {}",
+            x.shape, w.shape
+        ));
+    }
+    let group = attr_i64(ctx, op, "group").unwrap_or(1);
+    let offset_group = attr_i64(ctx, op, "offset_group").unwrap_or(1);
+    if group < 1 || offset_group < 1 {
+        return Err(format!(
+            "group and offset_group must be positive, but are {group} and {offset_group}"
+        ));
+    }
+    if let (Dim::Known(c), Dim::Known(wc)) = (&xd[1], &wd[1]) {
+        if i128::from(*c) != i128::from(*wc) * i128::from(group) {
+            return Err(format!(
+                "input has {c} channels but the weight expects {wc} x {group} groups"
+            ));
+        }
+        if c % offset_group != 0 {
+            return Err(format!(
+                "{c} input channels are not divisible into {offset_group} offset groups"
+            ));
+        }
+    }
+    if let Dim::Known(m) = &wd[0] {
+        if m % group != 0 {
+            return Err(format!(
+                "{m} output channels are not divisible into {group} groups"
+            ));
+        }
+    }
+    let kernel = static_kernel(wd)?;
+    let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
+    let mut dims = vec![xd[0].clone(), wd[0].clone()];
+    dims.extend(spatial(xd, &kernel, &strides, &pads, &dilations, false)?);
+    let taps = i128::from(kernel[0]) * i128::from(kernel[1]) * i128::from(offset_group);
+    // The offsets and the mask: one map of the output's size per tap (two
+    // for the offsets).
+    let check = |name: &str, info: &OperandInfo, per: i128| -> Result<(), String> {
+        let Some(d) = info.shape.dims() else {
+            return Ok(());
+        };
+        let channels = i64::try_from(taps * per).map_err(|_| "too many kernel taps".to_string())?;
+        let want = [
+            dims[0].clone(),
+            Dim::Known(channels),
+            dims[2].clone(),
+            dims[3].clone(),
+        ];
+        if d.len() != 4 || d.iter().zip(&want).any(|(a, b)| a.provably_ne(b)) {
+            return Err(format!(
+                "{name} has shape {}, but must be {}",
+                info.shape,
+                Shape::ranked(want.to_vec())
+            ));
+        }
+        Ok(())
+    };
+    check("offset", off, 2)?;
+    let segments = super::operand_segments(ctx, op);
+    let present = |g: usize| {
+        segments
+            .as_ref()
+            .is_some_and(|s| s.get(g).copied().unwrap_or(0) > 0)
+    };
+    let mut next = 3;
+    if present(3) {
+        let b = operand(ops, next)?;
+        same_elem(ctx, x, b)?;
+        if b.shape.rank().is_some_and(|r| r != 1) {
+            return Err(format!("bias must be 1-D, but has shape {}", b.shape));
+        }
+        next += 1;
+    }
+    if present(4) {
+        let m = operand(ops, next)?;
+        same_elem(ctx, x, m)?;
+        check("mask", m, 1)?;
+    }
+    Ok(vec![(Shape::ranked(dims), ResultElem::Of(x.elem))])
+}
+
 /// Whether a convolution's or pool's `layout` is `"nhwc"` (channels last);
 /// `"nchw"` when absent.
 fn channels_last(ctx: &Context, op: Operation) -> Result<bool, String> {

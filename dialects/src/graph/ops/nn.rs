@@ -1,5 +1,5 @@
 //! Neural-network ops: `matmul`, `gemm`, convolutions, pools, softmax,
-//! normalizations, `dropout` and `attention`.
+//! normalizations, `dropout`, `random_uniform_like` and `attention`.
 
 use strata_ir::ods::constraints::{I64Attr, StrAttr};
 use strata_ir::op;
@@ -74,6 +74,38 @@ pub struct Conv2dOp {
     #[default = "\"nchw\""]
     layout: Attr<StrAttr>,
     output: Result<AnyTensor>,
+}
+
+/// 2-D deformable convolution (ONNX `DeformConv`) of `input: [N, C, H,
+/// W]` with `weight: [M, C / group, kH, kW]`: each kernel tap samples the
+/// input bilinearly (zero outside it) at its usual position moved by
+/// `offset: [N, offset_group * 2 * kH * kW, OH, OW]` (`(dy, dx)` per tap),
+/// times `mask` (`[N, offset_group * kH * kW, OH, OW]`, ones without it),
+/// plus `bias: [M]`. The input channels split into `offset_group` groups,
+/// each with its own offsets and mask.
+#[op("graph.deform_conv2d",
+     traits(Pure),
+     format = "$input `,` $weight `,` $offset (`bias` $bias^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_deform_conv2d)))]
+pub struct DeformConv2dOp {
+    input: Operand<FloatTensor>,
+    weight: Operand<FloatTensor>,
+    offset: Operand<FloatTensor>,
+    bias: Optional<FloatTensor>,
+    mask: Optional<FloatTensor>,
+    #[default = "array<i64: 1, 1>"]
+    strides: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 0, 0, 0, 0>"]
+    pads: Attr<I64ArrayAttr>,
+    #[default = "array<i64: 1, 1>"]
+    dilations: Attr<I64ArrayAttr>,
+    #[default = "1"]
+    group: Attr<I64Attr>,
+    #[default = "1"]
+    offset_group: Attr<I64Attr>,
+    output: Result<FloatTensor>,
 }
 
 /// 2-D transposed convolution (ONNX `ConvTranspose`) of `input: [N, C, H,
@@ -329,6 +361,28 @@ pub struct DropoutOp {
     seed: Attr<I64Attr>,
     output: Result<AnyTensor>,
     mask: OptionalResult<BoolTensor>,
+}
+
+/// Random numbers uniform in `[low, high)` shaped as `input` (ONNX's
+/// `RandomUniformLike`), of the result's element type (a float).
+///
+/// The draws are a function of `seed` and the shape (strata's own stream,
+/// as `graph.dropout`'s), so the same program gives the same result on
+/// every run; they do not reproduce NumPy's or any framework's draws.
+#[op("graph.random_uniform_like",
+     traits(Pure),
+     format = "$input attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_cast)))]
+pub struct RandomUniformLikeOp {
+    input: Operand<AnyTensor>,
+    #[default = "0.0 : f64"]
+    low: Attr<F64Attr>,
+    #[default = "1.0 : f64"]
+    high: Attr<F64Attr>,
+    #[default = "0"]
+    seed: Attr<I64Attr>,
+    output: Result<FloatTensor>,
 }
 
 /// Scaled dot-product attention: `softmax(q kᵀ * scale + mask) v`.

@@ -13,6 +13,8 @@ use crate::ConvertError;
 /// The op types this family converts, each with its conversion.
 pub(super) const OPS: &[(&str, Convert)] = &[
     ("Conv", conv_or_pool),
+    ("MaxUnpool", max_unpool),
+    ("DeformConv", deform_conv),
     ("MaxPool", conv_or_pool),
     ("AveragePool", conv_or_pool),
     ("ConvTranspose", conv_transpose),
@@ -22,6 +24,8 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("MatMul", matmul),
     ("Gemm", gemm),
     ("Dropout", dropout),
+    ("RandomUniformLike", random_uniform_like),
+    ("Bernoulli", bernoulli),
     ("LRN", lrn),
     ("Col2Im", col2im),
 ];
@@ -39,6 +43,141 @@ fn col2im(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<
 }
 
 /// `Conv`, `MaxPool` and `AveragePool`.
+/// ONNX DeformConv (2-D) as `graph.deform_conv2d`: its inputs the op's
+/// operands (`bias`, `mask` by keyword), `kernel_shape` checked against the
+/// weight's.
+fn deform_conv(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let (x, w, offset) = (im.req(node, 0)?, im.req(node, 1)?, im.req(node, 2)?);
+    let (bias, mask) = (im.input(node, 3)?, im.input(node, 4)?);
+    if im.rank_of(x) != Some(4) {
+        return Err(ConvertError::unsupported(
+            "on other than 4-D (2-D spatial) inputs is not supported",
+        ));
+    }
+    if let (Some(k), Some(wd)) = (a.ints("kernel_shape"), im.dims_of(w)) {
+        let ws: Vec<Option<i64>> = wd.iter().skip(2).map(Dim::known).collect();
+        if ws
+            .iter()
+            .zip(&k)
+            .any(|(have, &want)| have.is_some_and(|h| h != want))
+        {
+            return Err(format!("has kernel_shape {k:?}, but the weight is {ws:?}").into());
+        }
+    }
+    let seg = im.segments(&[
+        1,
+        1,
+        1,
+        i32::from(bias.is_some()),
+        i32::from(mask.is_some()),
+    ]);
+    let props = vec![
+        (
+            "strides",
+            im.i64_array(&a.ints("strides").unwrap_or_else(|| vec![1, 1])),
+        ),
+        (
+            "pads",
+            im.i64_array(&a.ints("pads").unwrap_or_else(|| vec![0; 4])),
+        ),
+        (
+            "dilations",
+            im.i64_array(&a.ints("dilations").unwrap_or_else(|| vec![1, 1])),
+        ),
+        ("group", im.i64_attr(a.int("group").unwrap_or(1))),
+        (
+            "offset_group",
+            im.i64_attr(a.int("offset_group").unwrap_or(1)),
+        ),
+        ("operandSegmentSizes", seg),
+    ];
+    let mut operands = vec![x, w, offset];
+    operands.extend(bias);
+    operands.extend(mask);
+    one(im.op1("graph.deform_conv2d", operands, props, loc))
+}
+
+/// ONNX MaxUnpool as its reference computes it: zeros of the inferred
+/// shape (`(in - 1) * stride - pads + kernel` per spatial axis), the
+/// input's values written at their flat indices into it
+/// (`scatter_elements` on the flattened tensors), placed at the start of
+/// a tensor of `output_shape` when one is given (`pad` by the
+/// difference).
+fn max_unpool(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let (x, idx) = (im.req(node, 0)?, im.req(node, 1)?);
+    let dims: Vec<i64> = im
+        .dims_of(x)
+        .and_then(|d| d.iter().map(Dim::known).collect())
+        .ok_or("needs an input of static shape")?;
+    let spatial = dims
+        .len()
+        .checked_sub(2)
+        .filter(|&n| n > 0)
+        .ok_or("needs an input of rank 3 or more")?;
+    let kernel = a.ints("kernel_shape").ok_or("requires 'kernel_shape'")?;
+    let strides = a.ints("strides").unwrap_or_else(|| vec![1; spatial]);
+    let pads = a.ints("pads").unwrap_or_else(|| vec![0; 2 * spatial]);
+    if kernel.len() != spatial || strides.len() != spatial || pads.len() != 2 * spatial {
+        return Err(format!(
+            "needs kernel_shape and strides of {spatial} entries and pads of {}",
+            2 * spatial
+        )
+        .into());
+    }
+    let mut shape = dims[..2].to_vec();
+    for d in 0..spatial {
+        let n = i128::from(dims[d + 2] - 1) * i128::from(strides[d])
+            - i128::from(pads[d])
+            - i128::from(pads[d + spatial])
+            + i128::from(kernel[d]);
+        let n = i64::try_from(n)
+            .ok()
+            .filter(|&n| n >= 0)
+            .ok_or_else(|| format!("gives a negative or huge size along spatial axis {d}"))?;
+        shape.push(n);
+    }
+    let total = shape
+        .iter()
+        .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+        .ok_or("gives an output too large to represent")?;
+    let zero = im.scalar_like(x, 0.0, loc)?;
+    let flat_shape = im.const_i64(&[total], loc)?;
+    let zeros = im.op1("graph.expand", vec![zero, flat_shape], vec![], loc)?;
+    let minus_one = im.const_i64(&[-1], loc)?;
+    let flat_idx = im.reshape(idx, minus_one, loc)?;
+    let flat_x = im.reshape(x, minus_one, loc)?;
+    let none = im.ctx.string_attr("none");
+    let props = vec![("axis", im.i64_attr(0)), ("reduction", none)];
+    let y = im.op1(
+        "graph.scatter_elements",
+        vec![zeros, flat_idx, flat_x],
+        props,
+        loc,
+    )?;
+    let inferred = im.const_i64(&shape, loc)?;
+    let y = im.reshape(y, inferred, loc)?;
+    let Some(out) = im.input(node, 2)? else {
+        return Ok(vec![y]);
+    };
+    // Zeros before, the difference to output_shape after.
+    let extra = im.bin("graph.sub", out, inferred, loc)?;
+    let before = im.const_i64(&vec![0; dims.len()], loc)?;
+    let axis = im.i64_attr(0);
+    let pads = im.op1(
+        "graph.concat",
+        vec![before, extra],
+        vec![("axis", axis)],
+        loc,
+    )?;
+    let seg = im.segments(&[1, 1, 0, 0]);
+    one(im.op1(
+        "graph.pad",
+        vec![y, pads],
+        vec![("operandSegmentSizes", seg)],
+        loc,
+    ))
+}
+
 fn conv_or_pool(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
     let rank = im
         .req(node, 0)
@@ -139,6 +278,76 @@ fn gemm(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Ve
         ("transB", im.bool_attr(a.int("transB").unwrap_or(0) != 0)),
     ];
     one(im.op1("graph.gemm", ops, props, loc))
+}
+
+/// The element type a random op draws: its `dtype` attribute's, else its
+/// input's.
+fn random_dtype(im: &mut Importer, a: &Attrs, x: Value) -> Res<strata_ir::Type> {
+    match a.int("dtype") {
+        Some(code) => crate::tensor::element_type(im.ctx, code as i32).ok_or_else(|| {
+            ConvertError::unsupported(format!(
+                "dtype {} is not supported",
+                crate::tensor::dtype_name(code as i32)
+            ))
+        }),
+        None => im.elem(x).ok_or_else(|| "operand is not a tensor".into()),
+    }
+}
+
+/// The seed of a random node: ONNX's float `seed` (its bits), else one of
+/// the node's own, derived from its first output's name (as dropout's).
+fn random_seed(node: &NodeProto, a: &Attrs) -> i64 {
+    match a.float("seed") {
+        Some(s) => i64::from(s.to_bits()),
+        None => name_seed(node.output.first().map_or("", String::as_str)),
+    }
+}
+
+/// ONNX RandomUniformLike: `graph.random_uniform_like` (strata's own
+/// stream: the values are not NumPy's).
+fn random_uniform_like(
+    im: &mut Importer,
+    node: &NodeProto,
+    a: &Attrs,
+    loc: Location,
+) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    let elem = random_dtype(im, a, x)?;
+    let props = vec![
+        ("low", im.f64_attr(a.float_or("low", 0.0))),
+        ("high", im.f64_attr(a.float_or("high", 1.0))),
+        ("seed", im.i64_attr(random_seed(node, a))),
+    ];
+    im.op(
+        "graph.random_uniform_like",
+        vec![x],
+        props,
+        1,
+        Some(elem),
+        loc,
+    )
+}
+
+/// ONNX Bernoulli as its function body: a uniform draw shaped as the
+/// probabilities, `draw < p`, cast to `dtype` (the input's type without
+/// one).
+fn bernoulli(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let p = im.req(node, 0)?;
+    let float = im.elem(p).ok_or("operand is not a tensor")?;
+    let props = vec![("seed", im.i64_attr(random_seed(node, a)))];
+    let u = im
+        .op(
+            "graph.random_uniform_like",
+            vec![p],
+            props,
+            1,
+            Some(float),
+            loc,
+        )?
+        .remove(0);
+    let below = im.bin("graph.less", u, p, loc)?;
+    let elem = random_dtype(im, a, p)?;
+    im.op("graph.cast", vec![below], vec![], 1, Some(elem), loc)
 }
 
 fn dropout(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {

@@ -80,6 +80,12 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "Col2Im" => 18,
         "AffineGrid" => 20,
         "CausalConvWithState" | "LinearAttention" => 27,
+        "TensorScatter" => 24,
+        "RandomUniformLike" => 1,
+        "Bernoulli" => 15,
+        "DeformConv" => 19,
+        // MaxUnpool-11 added nothing the importer reads differently.
+        "MaxUnpool" => 9,
         "BitShift" => 11,
         "BitwiseAnd" | "BitwiseNot" | "BitwiseOr" | "BitwiseXor" => 18,
         // Scale and bias became per channel (from per group) at 21.

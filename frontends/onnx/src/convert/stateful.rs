@@ -1,6 +1,7 @@
-//! The stateful sequence ops of opset 27: `LinearAttention` as
-//! `graph.linear_attention`, and `CausalConvWithState` spelled out with
-//! graph ops (as ONNX's own function body for it does).
+//! The stateful sequence ops: `LinearAttention` (opset 27) as
+//! `graph.linear_attention`; `CausalConvWithState` (27) spelled out with
+//! graph ops (as ONNX's own function body for it does), and
+//! `TensorScatter` (24, a KV-cache update) as a `scatter_elements`.
 
 use strata_dialects::graph::shape::Dim;
 use strata_ir::{Location, Value};
@@ -13,7 +14,17 @@ use crate::proto::NodeProto;
 pub(super) const OPS: &[(&str, super::Convert)] = &[
     ("LinearAttention", linear_attention),
     ("CausalConvWithState", causal_conv),
+    ("TensorScatter", tensor_scatter),
 ];
+
+fn tensor_scatter(
+    im: &mut Importer,
+    node: &NodeProto,
+    a: &Attrs,
+    loc: Location,
+) -> Res<Vec<Value>> {
+    im.convert_tensor_scatter(node, a, loc)
+}
 
 fn linear_attention(
     im: &mut Importer,
@@ -157,5 +168,85 @@ impl Importer<'_> {
             loc,
         )?;
         Ok(vec![out, present])
+    }
+
+    /// ONNX TensorScatter: `update` written into `past_cache` along `axis`
+    /// (not 0, the batch) from each batch row's `write_indices` entry (0
+    /// without them), as `scatter_elements` whose indices along `axis`
+    /// are `write_index + position` (modulo the cache's length in
+    /// `circular` mode: the write index wraps, as the ONNX text says; its
+    /// reference's pseudocode takes the modulo of the whole index, which
+    /// differs only for leading indices past the cache's length).
+    fn convert_tensor_scatter(
+        &mut self,
+        node: &NodeProto,
+        a: &Attrs,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        let (past, update) = (self.req(node, 0)?, self.req(node, 1)?);
+        let write = self.input(node, 2)?;
+        let mode = a.string("mode").unwrap_or_else(|| "linear".into());
+        if !matches!(mode.as_str(), "linear" | "circular") {
+            return Err(format!("has mode '{mode}' (expected 'linear' or 'circular')").into());
+        }
+        let (Some(pd), Some(ud)) = (self.dims_of(past), self.dims_of(update)) else {
+            return Err("needs a cache and an update of known rank".into());
+        };
+        let rank = pd.len();
+        if ud.len() != rank || rank < 2 {
+            return Err(format!(
+                "needs a cache and an update of one rank, 2 or more (got {} and {})",
+                rank,
+                ud.len()
+            )
+            .into());
+        }
+        let axis = a.int("axis").unwrap_or(-2);
+        let r = rank as i64;
+        if axis >= r || axis < -r || axis.rem_euclid(r) == 0 {
+            return Err(format!(
+                "has axis {axis}: expected a dimension of the rank-{rank} cache other than 0"
+            )
+            .into());
+        }
+        let axis = axis.rem_euclid(r) as usize;
+        let seq = ud[axis]
+            .known()
+            .ok_or("needs an update of known length along axis")?;
+        // The positions along the axis, [1, ..., seq, ..., 1].
+        let positions: Vec<i64> = (0..seq).collect();
+        let mut pos = self.const_i64(&positions, loc)?;
+        let mut along = vec![1; rank];
+        along[axis] = seq;
+        let shape = self.const_i64(&along, loc)?;
+        pos = self.reshape(pos, shape, loc)?;
+        if let Some(w) = write {
+            let mut rows = vec![1; rank];
+            rows[0] = -1;
+            let shape = self.const_i64(&rows, loc)?;
+            let w = self.reshape(w, shape, loc)?;
+            pos = self.bin("graph.add", w, pos, loc)?;
+        }
+        if mode == "circular" {
+            let len = pd[axis]
+                .known()
+                .ok_or("in circular mode needs a cache of known length along axis")?;
+            if len < 1 {
+                return Err("in circular mode needs a cache of positive length along axis".into());
+            }
+            let l = self.const_i64_scalar(len, loc)?;
+            pos = self.bin("graph.mod", pos, l, loc)?;
+        }
+        let shape = self.op1("graph.shape_of", vec![update], vec![], loc)?;
+        let idx = self.op1("graph.expand", vec![pos, shape], vec![], loc)?;
+        let none = self.ctx.string_attr("none");
+        let props = vec![("axis", self.i64_attr(axis as i64)), ("reduction", none)];
+        let out = self.op1(
+            "graph.scatter_elements",
+            vec![past, idx, update],
+            props,
+            loc,
+        )?;
+        Ok(vec![out])
     }
 }
