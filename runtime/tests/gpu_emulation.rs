@@ -174,13 +174,7 @@ fn wide_rows_and_ragged_runs() {
             text.contains("vector.from_elements"),
             "the GPU form has vector stores"
         );
-        let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let got = emulated.run(&inputs).expect("runs");
-        for (g, w) in got.iter().zip(&want) {
-            allclose(g, w, Tolerance::for_dtype(w.dtype()))
-                .unwrap_or_else(|m| panic!("sm_{sm} (emulated GPU kernels): {m}"));
-        }
+        emulate_and_compare(&ctx, module, &inputs, &want, &format!("sm_{sm}"));
     }
 }
 
@@ -205,13 +199,7 @@ fn matmuls_on_the_block() {
             text.contains("nvptx.mma_sync"),
             "the f16 products run on mma_sync"
         );
-        let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let got = emulated.run(&inputs).expect("runs");
-        for (g, w) in got.iter().zip(&want) {
-            allclose(g, w, Tolerance::for_dtype(w.dtype()))
-                .unwrap_or_else(|m| panic!("sm_{sm} (emulated GPU kernels): {m}"));
-        }
+        emulate_and_compare(&ctx, module, &inputs, &want, &format!("sm_{sm}"));
     }
 }
 
@@ -260,13 +248,7 @@ fn layouts_in_the_ir_are_followed() {
         .iter()
         .flat_map(|c| variants.iter().map(move |v| (c, v)))
     {
-        let parse = || parse_model("layouts.mlir", model);
-        let (ctx, module) = parse();
-        let f = lookup_function(&ctx, module, "main").expect("@main");
-        let want = run_function(&ctx, f, inputs.clone()).expect("eager");
-        let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
-        let (mut ctx, module) = parse();
-        lower(&mut ctx, module, "main", &shapes, &pipeline(80)).unwrap_or_else(|e| panic!("{e}"));
+        let (want, mut ctx, module) = eager_and_lowered("layouts.mlir", model, inputs);
         // Replace every blocked layout the conversion gave a tile type (a
         // dot's MMA one stays), the same one for tiles of one shape and one
         // layout, which keeps the types consistent (an op's operands and
@@ -279,12 +261,7 @@ fn layouts_in_the_ir_are_followed() {
             .collect();
         let mut renamed = std::collections::HashMap::new();
         for k in kernels {
-            let warps = match strata_ir::ods::inherent_attr(&ctx, k, "num_warps")
-                .map(|a| ctx.attr_kind(a))
-            {
-                Some(strata_ir::AttrKind::Integer { value, .. }) => *value as i64,
-                _ => 4,
-            };
+            let warps = kernel_warps(&ctx, k);
             let mut values = Vec::new();
             for op in ctx.nested_ops(k, strata_ir::WalkOrder::PreOrder) {
                 values.extend(ctx.results(op));
@@ -312,24 +289,12 @@ fn layouts_in_the_ir_are_followed() {
             }
         }
         assert!(!given.is_empty(), "the conversion gives tiles layouts");
-        let mut registry = strata_ir::pass::PassRegistry::default();
-        strata_lowering::register_passes(&mut registry);
-        let pipeline = "builtin.module(convert-kernel-to-nvptx{sm=80})";
-        let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline)
-            .unwrap_or_else(|e| panic!("{}", e.render(pipeline)));
-        pm.run(&mut ctx, module, &mut Default::default())
-            .unwrap_or_else(|d| panic!("{name}: {}", d[0].message));
+        convert_again(&mut ctx, module, name);
         // The tiles' layouts are still the given ones.
         for &(v, t) in &given {
             assert_eq!(ctx.value_type(v), t, "{name}: a given layout kept");
         }
-        let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let got = emulated.run(inputs).expect("runs");
-        for (g, w) in got.iter().zip(&want) {
-            allclose(g, w, Tolerance::for_dtype(w.dtype()))
-                .unwrap_or_else(|m| panic!("{name} (emulated GPU kernels): {m}"));
-        }
+        emulate_and_compare(&ctx, module, inputs, &want, name);
     }
 }
 
@@ -369,80 +334,107 @@ fn boxed_layout(shape: &[i64], warps: i64) -> BlockedLayout {
 /// the interpreter does.
 #[test]
 fn conversions_through_shared_memory() {
-    let (model, inputs) = (WIDE, wide_inputs(64.0));
-    let parse = || parse_model("conversions.mlir", model);
-    let (ctx, module) = parse();
-    let f = lookup_function(&ctx, module, "main").expect("@main");
-    let want = run_function(&ctx, f, inputs.clone()).expect("eager");
-    let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
-    let (mut ctx, module) = parse();
-    lower(&mut ctx, module, "main", &shapes, &pipeline(80)).unwrap_or_else(|e| panic!("{e}"));
-    let stores: Vec<_> = ctx
+    let inputs = wide_inputs(64.0);
+    let (want, mut ctx, module) = eager_and_lowered("conversions.mlir", WIDE, &inputs);
+    let kernels: Vec<_> = ctx
         .nested_ops(module, strata_ir::WalkOrder::PreOrder)
         .into_iter()
-        .filter(|&op| ctx.op_name_str(op) == "kernel.store")
+        .filter(|&op| ctx.op_name_str(op) == "kernel.func")
         .collect();
     let mut converted = 0;
-    for store in stores {
-        let value = ctx.operand(store, 1);
-        let ty = ctx.value_type(value);
-        let Some(held) = types::encoding_of(&ctx, ty) else {
-            continue;
-        };
-        let Some(k) = ctx
-            .nested_ops(module, strata_ir::WalkOrder::PreOrder)
+    for k in kernels {
+        let warps = kernel_warps(&ctx, k);
+        let stores: Vec<_> = ctx
+            .nested_ops(k, strata_ir::WalkOrder::PreOrder)
             .into_iter()
-            .find(|&k| {
-                ctx.op_name_str(k) == "kernel.func"
-                    && ctx
-                        .nested_ops(k, strata_ir::WalkOrder::PreOrder)
-                        .contains(&store)
-            })
-        else {
-            continue;
-        };
-        let warps =
-            match strata_ir::ods::inherent_attr(&ctx, k, "num_warps").map(|a| ctx.attr_kind(a)) {
-                Some(strata_ir::AttrKind::Integer { value, .. }) => *value as i64,
-                _ => 4,
+            .filter(|&op| ctx.op_name_str(op) == "kernel.store")
+            .collect();
+        for store in stores {
+            let value = ctx.operand(store, 1);
+            let ty = ctx.value_type(value);
+            let Some(held) = types::encoding_of(&ctx, ty) else {
+                continue;
             };
-        let shape = types::tile_shape(&ctx, ty);
-        let other = first_dim_layout(&shape, warps).to_attr(&mut ctx);
-        if other == held {
-            continue;
+            let shape = types::tile_shape(&ctx, ty);
+            let other = first_dim_layout(&shape, warps).to_attr(&mut ctx);
+            if other == held {
+                continue;
+            }
+            let mut v = value;
+            for enc in [other, held] {
+                let t = types::with_encoding(&mut ctx, ty, Some(enc));
+                let name = ctx.ident("kernel.convert_layout");
+                let mut st = strata_ir::OperationState::new(name, ctx.op_loc(store));
+                st.operands = vec![v];
+                st.result_types = vec![t];
+                let c = ctx.create_operation(st);
+                ctx.insert_op_before(store, c);
+                v = ctx.result(c, 0);
+            }
+            ctx.set_operand(store, 1, v);
+            converted += 1;
         }
-        let mut v = value;
-        for enc in [other, held] {
-            let t = types::with_encoding(&mut ctx, ty, Some(enc));
-            let name = ctx.ident("kernel.convert_layout");
-            let mut st = strata_ir::OperationState::new(name, ctx.op_loc(store));
-            st.operands = vec![v];
-            st.result_types = vec![t];
-            let c = ctx.create_operation(st);
-            ctx.insert_op_before(store, c);
-            v = ctx.result(c, 0);
-        }
-        ctx.set_operand(store, 1, v);
-        converted += 1;
     }
     assert!(converted > 0, "stores of tiles in a layout");
-    let mut registry = strata_ir::pass::PassRegistry::default();
-    strata_lowering::register_passes(&mut registry);
-    let pipeline = "builtin.module(convert-kernel-to-nvptx{sm=80})";
-    let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline)
-        .unwrap_or_else(|e| panic!("{}", e.render(pipeline)));
-    pm.run(&mut ctx, module, &mut Default::default())
-        .unwrap_or_else(|d| panic!("{}", d[0].message));
+    convert_again(&mut ctx, module, "conversions");
     let text = strata_ir::printer::print_operation(&ctx, module, Default::default());
     assert!(
         text.contains("nvptx.shared_alloc"),
         "conversions use shared memory"
     );
-    let emulated = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 2)
-        .unwrap_or_else(|e| panic!("{e}"));
-    let got = emulated.run(&inputs).expect("runs");
-    for (g, w) in got.iter().zip(&want) {
+    emulate_and_compare(&ctx, module, &inputs, &want, "with conversions");
+}
+
+/// `model` run by the interpreter on `inputs`, and parsed again and lowered
+/// for sm_80 (`lower`, the GPU form included): the results, and the
+/// lowered module in its context.
+fn eager_and_lowered(
+    name: &str,
+    model: &str,
+    inputs: &[Tensor],
+) -> (Vec<Tensor>, strata_ir::Context, strata_ir::Operation) {
+    let (ctx, module) = parse_model(name, model);
+    let f = lookup_function(&ctx, module, "main").expect("@main");
+    let want = run_function(&ctx, f, inputs.to_vec()).expect("eager");
+    let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+    let (mut ctx, module) = parse_model(name, model);
+    lower(&mut ctx, module, "main", &shapes, &pipeline(80)).unwrap_or_else(|e| panic!("{e}"));
+    (want, ctx, module)
+}
+
+/// Kernel `k`'s `num_warps` (4 when absent).
+fn kernel_warps(ctx: &strata_ir::Context, k: strata_ir::Operation) -> i64 {
+    match strata_ir::ods::inherent_attr(ctx, k, "num_warps").map(|a| ctx.attr_kind(a)) {
+        Some(strata_ir::AttrKind::Integer { value, .. }) => *value as i64,
+        _ => 4,
+    }
+}
+
+/// `convert-kernel-to-nvptx{sm=80}` run again on `module` (its GPU form
+/// replaced), after its kernel IR was edited.
+fn convert_again(ctx: &mut strata_ir::Context, module: strata_ir::Operation, what: &str) {
+    let mut registry = strata_ir::pass::PassRegistry::default();
+    strata_lowering::register_passes(&mut registry);
+    let pipeline = "builtin.module(convert-kernel-to-nvptx{sm=80})";
+    let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline)
+        .unwrap_or_else(|e| panic!("{}", e.render(pipeline)));
+    pm.run(ctx, module, &mut Default::default())
+        .unwrap_or_else(|d| panic!("{what}: {}", d[0].message));
+}
+
+/// The GPU form of `module`, emulated on `inputs`, gives `want`.
+fn emulate_and_compare(
+    ctx: &strata_ir::Context,
+    module: strata_ir::Operation,
+    inputs: &[Tensor],
+    want: &[Tensor],
+    what: &str,
+) {
+    let emulated = CompiledModel::from_gpu_module_emulated(ctx, module, "main", 2)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let got = emulated.run(inputs).expect("runs");
+    for (g, w) in got.iter().zip(want) {
         allclose(g, w, Tolerance::for_dtype(w.dtype()))
-            .unwrap_or_else(|m| panic!("emulated GPU kernels with conversions: {m}"));
+            .unwrap_or_else(|m| panic!("{what} (emulated GPU kernels): {m}"));
     }
 }

@@ -300,6 +300,27 @@ fn static_kernel(wd: &[Dim]) -> Result<Vec<i64>, String> {
         .collect()
 }
 
+/// The channels of an NCHW convolution's input `xd` and weight `wd` (`[M,
+/// C / group, ...]`) against its `group` (positive): the input's are the
+/// weight's times the groups, the output's divide into them.
+fn check_groups(xd: &[Dim], wd: &[Dim], group: i64) -> Result<(), String> {
+    if let (Dim::Known(c), Dim::Known(wc)) = (&xd[1], &wd[1]) {
+        if i128::from(*c) != i128::from(*wc) * i128::from(group) {
+            return Err(format!(
+                "input has {c} channels but the weight expects {wc} x {group} groups"
+            ));
+        }
+    }
+    if let Dim::Known(m) = &wd[0] {
+        if m % group != 0 {
+            return Err(format!(
+                "{m} output channels are not divisible into {group} groups"
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub(in crate::graph) fn infer_conv2d(
     ctx: &Context,
     op: Operation,
@@ -326,20 +347,7 @@ pub(in crate::graph) fn infer_conv2d(
     if group < 1 {
         return Err(format!("group must be positive, but is {group}"));
     }
-    if let (Dim::Known(c), Dim::Known(wc)) = (&xd[1], &wd[1]) {
-        if i128::from(*c) != i128::from(*wc) * i128::from(group) {
-            return Err(format!(
-                "input has {c} channels but the weight expects {wc} x {group} groups"
-            ));
-        }
-    }
-    if let Dim::Known(m) = &wd[0] {
-        if m % group != 0 {
-            return Err(format!(
-                "{m} output channels are not divisible into {group} groups"
-            ));
-        }
-    }
+    check_groups(xd, wd, group)?;
     let kernel = static_kernel(wd)?;
     let (strides, pads, dilations) = window_attrs(ctx, op, &kernel)?;
     if let Some(bias) = ops.get(2) {
@@ -385,22 +393,11 @@ pub(in crate::graph) fn infer_deform_conv2d(
             "group and offset_group must be positive, but are {group} and {offset_group}"
         ));
     }
-    if let (Dim::Known(c), Dim::Known(wc)) = (&xd[1], &wd[1]) {
-        if i128::from(*c) != i128::from(*wc) * i128::from(group) {
-            return Err(format!(
-                "input has {c} channels but the weight expects {wc} x {group} groups"
-            ));
-        }
+    check_groups(xd, wd, group)?;
+    if let Dim::Known(c) = &xd[1] {
         if c % offset_group != 0 {
             return Err(format!(
                 "{c} input channels are not divisible into {offset_group} offset groups"
-            ));
-        }
-    }
-    if let Dim::Known(m) = &wd[0] {
-        if m % group != 0 {
-            return Err(format!(
-                "{m} output channels are not divisible into {group} groups"
             ));
         }
     }

@@ -387,13 +387,7 @@ impl Conv<'_> {
         if uses.is_empty() {
             return;
         }
-        let ty =
-            strata_dialects::kernel::types::with_encoding(self.ctx, self.ctx.value_type(r), None);
-        let ident = self.ctx.ident("kernel.convert_layout");
-        let mut st = strata_ir::OperationState::new(ident, self.ctx.op_loc(after));
-        st.operands = vec![r];
-        st.result_types = vec![ty];
-        let c = self.ctx.create_operation(st);
+        let c = self.convert_op(r, None, self.ctx.op_loc(after));
         match self.ctx.op_next(after) {
             Some(next) => self.ctx.insert_op_before(next, c),
             None => {

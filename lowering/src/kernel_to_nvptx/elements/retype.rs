@@ -97,6 +97,21 @@ impl Conv<'_> {
         v
     }
 
+    /// A `kernel.convert_layout` of tile `v` to layout `enc` (in no block).
+    pub(super) fn convert_op(
+        &mut self,
+        v: Value,
+        enc: Option<Attribute>,
+        loc: strata_ir::Location,
+    ) -> Operation {
+        let ty = with_encoding(self.ctx, self.ctx.value_type(v), enc);
+        let ident = self.ctx.ident("kernel.convert_layout");
+        let mut st = OperationState::new(ident, loc);
+        st.operands = vec![v];
+        st.result_types = vec![ty];
+        self.ctx.create_operation(st)
+    }
+
     /// Gives value `v` layout `enc` in its type.
     pub(super) fn retype(&mut self, v: Value, enc: Option<Attribute>) {
         let t = with_encoding(self.ctx, self.ctx.value_type(v), enc);
@@ -186,12 +201,7 @@ impl Conv<'_> {
             }
             return Ok(());
         }
-        let ty = with_encoding(self.ctx, self.ctx.value_type(v), enc);
-        let ident = self.ctx.ident("kernel.convert_layout");
-        let mut st = OperationState::new(ident, self.ctx.op_loc(user));
-        st.operands = vec![v];
-        st.result_types = vec![ty];
-        let c = self.ctx.create_operation(st);
+        let c = self.convert_op(v, enc, self.ctx.op_loc(user));
         self.ctx.insert_op_before(user, c);
         let r = self.ctx.result(c, 0);
         self.ctx.set_operand(user, i, r);
