@@ -8,7 +8,7 @@
 // RUN: not strata import %t.missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not strata import %S/Inputs/dynamic-reshape.onnx --verify-shapes 2>&1 | FileCheck %s --check-prefix=UNRESOLVED
 
-// OPS: unsupported.onnx: unsupported ONNX ops: ai.onnx.ml:Binarizer (node bin/Binarizer); ai.onnx.ml:Normalizer (node norm/Normalizer, norm2/Normalizer)
+// OPS: unsupported.onnx: unsupported ONNX ops: ai.onnx.ml:Imputer (node imp/Imputer); ai.onnx.ml:Normalizer (node norm/Normalizer, norm2/Normalizer)
 // TRUNCATED: .onnx: not a valid ONNX model: failed to decode Protobuf message
 // MISSING: .missing.onnx: No such file or directory
 // UNRESOLVED: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op result #0 has an unresolved shape [?, ?]

@@ -1,5 +1,5 @@
 """Writes unsupported.onnx: a model with two op types strata does not
-import (ai.onnx.ml's Binarizer once, Normalizer twice), for
+import (ai.onnx.ml's Imputer once, Normalizer twice), for
 import-errors.mlir. Run with the venv of scripts/setup-onnx:
 .local/onnx-venv/bin/python test/onnx/Inputs/unsupported.py
 """
@@ -13,7 +13,10 @@ here = os.path.dirname(os.path.abspath(__file__))
 ml = "ai.onnx.ml"
 nodes = [
     helper.make_node("Relu", ["x"], ["r"], name="act/Relu"),
-    helper.make_node("Binarizer", ["r"], ["b"], name="bin/Binarizer", domain=ml),
+    helper.make_node(
+        "Imputer", ["r"], ["b"], name="imp/Imputer", domain=ml,
+        imputed_value_floats=[0.0], replaced_value_float=-1.0,
+    ),
     helper.make_node("Normalizer", ["b"], ["n"], name="norm/Normalizer", domain=ml, norm="L2"),
     helper.make_node("Normalizer", ["n"], ["y"], name="norm2/Normalizer", domain=ml, norm="MAX"),
 ]

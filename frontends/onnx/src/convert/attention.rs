@@ -1,5 +1,6 @@
 //! `Attention` (opset 23), fused into `graph.attention` or spelled out with
-//! graph ops, and `RotaryEmbedding`.
+//! graph ops, `RotaryEmbedding`, and FlexAttention (`ai.onnx.preview`)
+//! spelled out.
 
 use strata_dialects::graph::shape::Dim;
 use strata_ir::{Location, Type, Value};
@@ -12,6 +13,7 @@ use crate::ConvertError;
 pub(super) const OPS: &[(&str, Convert)] = &[
     ("Attention", attention),
     ("RotaryEmbedding", rotary_embedding),
+    ("ai.onnx.preview:FlexAttention", flex_attention),
 ];
 
 fn attention(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
@@ -26,6 +28,99 @@ fn rotary_embedding(
 ) -> Res<Vec<Value>> {
     let x = im.req(node, 0)?;
     one(im.rotary_embedding(node, a, x, loc))
+}
+
+/// FlexAttention (`ai.onnx.preview` 1): attention on 4-D `Q`, `K`, `V`
+/// whose scores and probabilities pass through user subgraphs, spelled out
+/// as ONNX's reference computes it. `Q` and `K` are each scaled by
+/// `sqrt(scale)` (default `scale` `1/sqrt(E)`, the root taken in f32) before
+/// `Q Kᵀ`; key and value heads repeat for grouped queries; the scores are
+/// cast to the softmax precision (`softmax_precision`, else f32 for 16-bit
+/// floats and the input type otherwise), go through `score_mod` (inlined),
+/// a softmax over the keys and `prob_mod` (inlined), and multiply `V` in
+/// that precision; the result has `V`'s type.
+fn flex_attention(
+    im: &mut Importer,
+    node: &NodeProto,
+    a: &Attrs,
+    loc: Location,
+) -> Res<Vec<Value>> {
+    let (q, k, v) = (im.req(node, 0)?, im.req(node, 1)?, im.req(node, 2)?);
+    let mut dims = Vec::with_capacity(3);
+    for (name, x) in [("Q", q), ("K", k), ("V", v)] {
+        match im.dims_of(x) {
+            Some(d) if d.len() == 4 => dims.push(d),
+            _ => return Err(format!("needs a 4-D {name}").into()),
+        }
+    }
+    let (q_elem, v_elem) = (
+        im.elem(q).ok_or("needs a tensor Q")?,
+        im.elem(v).ok_or("needs a tensor V")?,
+    );
+    let scale = match a.float("scale") {
+        Some(s) => f64::from(s),
+        None => match dims[0][3] {
+            Dim::Known(e) if e > 0 => 1.0 / (e as f64).sqrt(),
+            _ => return Err("needs a static head size of Q, or a 'scale'".into()),
+        },
+    };
+    let (mut k, mut v) = (k, v);
+    match (&dims[0][1], &dims[1][1], &dims[2][1]) {
+        (Dim::Known(qh), Dim::Known(kh), Dim::Known(vh)) => {
+            if kh != vh {
+                return Err(format!("has {kh} key heads but {vh} value heads").into());
+            }
+            if qh != kh {
+                k = im.repeat_heads(k, *qh, *kh, loc)?;
+                v = im.repeat_heads(v, *qh, *kh, loc)?;
+            }
+        }
+        (qh, kh, _) if qh == kh => {}
+        _ => return Err("needs static head counts where Q's and K's may differ".into()),
+    }
+    let root = f64::from((scale as f32).sqrt());
+    let root = im.scalar_like(q, root, loc)?;
+    let qs = im.bin("graph.mul", q, root, loc)?;
+    let ks = im.bin("graph.mul", k, root, loc)?;
+    let perm = vec![("perm", im.i64_array(&[0, 1, 3, 2]))];
+    let kt = im.op1("graph.transpose", vec![ks], perm, loc)?;
+    let scores = im.bin("graph.matmul", qs, kt, loc)?;
+    let compute = match a.int("softmax_precision") {
+        Some(p) => match p {
+            1 | 10 | 11 | 16 => crate::tensor::element_type(im.ctx, p as i32)
+                .ok_or("has a softmax_precision this build cannot represent")?,
+            _ => return Err(format!("has softmax_precision {p}, not a float type").into()),
+        },
+        None => {
+            let f16 = crate::tensor::element_type(im.ctx, 10);
+            let bf16 = crate::tensor::element_type(im.ctx, 16);
+            if Some(q_elem) == f16 || Some(q_elem) == bf16 {
+                im.ctx.float_type(strata_ir::float::FloatKind::F32)
+            } else {
+                q_elem
+            }
+        }
+    };
+    let mut scores = im.cast_to(scores, compute, loc)?;
+    if let Some(g) = a.graph("score_mod") {
+        let out = im.inline_subgraph(g, &[scores], loc)?;
+        let [s] = out[..] else {
+            return Err("has a score_mod with other than one output".into());
+        };
+        scores = im.cast_to(s, compute, loc)?;
+    }
+    let axis = vec![("axis", im.i64_attr(-1))];
+    let mut probs = im.op1("graph.softmax", vec![scores], axis, loc)?;
+    if let Some(g) = a.graph("prob_mod") {
+        let out = im.inline_subgraph(g, &[probs], loc)?;
+        let [p] = out[..] else {
+            return Err("has a prob_mod with other than one output".into());
+        };
+        probs = im.cast_to(p, compute, loc)?;
+    }
+    let v = im.cast_to(v, compute, loc)?;
+    let y = im.bin("graph.matmul", probs, v, loc)?;
+    one(im.cast_to(y, v_elem, loc))
 }
 
 impl Importer<'_> {
@@ -189,25 +284,8 @@ impl Importer<'_> {
             return Err("needs static head counts here".into());
         };
         if qh != kh {
-            if kh == 0 || qh % kh != 0 {
-                return Err(
-                    format!("{qh} query heads are not a multiple of {kh} key/value heads").into(),
-                );
-            }
-            // Interleave-repeat each key/value head: [h0, h0, h1, h1, ...].
-            for x in [&mut k, &mut v] {
-                let axes = self.const_i64(&[2], loc)?;
-                let u = self.op1("graph.unsqueeze", vec![*x, axes], vec![], loc)?;
-                let reps = self.const_i64(&[1, 1, qh / kh, 1, 1], loc)?;
-                let t = self.op1("graph.tile", vec![u, reps], vec![], loc)?;
-                // [B, kh, g, S, D] to [B, qh, S, D]: B copied (0), S inferred.
-                let d = match self.dims_of(*x).and_then(|d| d.get(3).cloned()) {
-                    Some(Dim::Known(d)) => d,
-                    _ => return Err("with grouped heads needs a static head size here".into()),
-                };
-                let target = self.const_i64(&[0, qh, -1, d], loc)?;
-                *x = self.op1("graph.reshape", vec![t, target], vec![], loc)?;
-            }
+            k = self.repeat_heads(k, qh, kh, loc)?;
+            v = self.repeat_heads(v, qh, kh, loc)?;
         }
         let e = match qd.get(3) {
             Some(Dim::Known(e)) => *e,
@@ -261,6 +339,30 @@ impl Importer<'_> {
             m => return Err(format!("qk_matmul_output_mode {m} is not defined").into()),
         };
         Ok((y, selected))
+    }
+
+    /// Key or value heads `x` (`[B, kh, S, D]`) repeated for `qh` query
+    /// heads, each in place (`[h0, h0, h1, h1, ...]`), as grouped-query
+    /// attention reads them.
+    fn repeat_heads(&mut self, x: Value, qh: i64, kh: i64, loc: Location) -> Res<Value> {
+        if kh <= 0 || qh % kh != 0 {
+            return Err(
+                format!("{qh} query heads are not a multiple of {kh} key/value heads").into(),
+            );
+        }
+        let axes = self.const_i64(&[2], loc)?;
+        let u = self.op1("graph.unsqueeze", vec![x, axes], vec![], loc)?;
+        // Broadcast the new axis to the group size (`expand` lowers where
+        // `tile` does not yet).
+        let reps = self.const_i64(&[1, 1, qh / kh, 1, 1], loc)?;
+        let t = self.op1("graph.expand", vec![u, reps], vec![], loc)?;
+        // [B, kh, g, S, D] to [B, qh, S, D]: B copied (0), S inferred.
+        let d = match self.dims_of(x).and_then(|d| d.get(3).cloned()) {
+            Some(Dim::Known(d)) => d,
+            _ => return Err("with grouped heads needs a static head size here".into()),
+        };
+        let target = self.const_i64(&[0, qh, -1, d], loc)?;
+        self.op1("graph.reshape", vec![t, target], vec![], loc)
     }
 
     /// `[B, S, H * D]` to `[B, H, S, D]`.

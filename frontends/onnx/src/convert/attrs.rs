@@ -19,6 +19,11 @@ impl Attrs<'_> {
             .map(|a| a.i())
     }
 
+    /// The subgraph attribute `name`, if present.
+    pub(super) fn graph(&self, name: &str) -> Option<&crate::proto::GraphProto> {
+        self.get(name).and_then(|a| a.g.as_ref())
+    }
+
     pub(super) fn float(&self, name: &str) -> Option<f32> {
         self.get(name)
             .filter(|a| {

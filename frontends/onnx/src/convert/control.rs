@@ -98,6 +98,21 @@ impl Importer<'_> {
             let arg = self.ctx.add_block_argument(block, ty, arg_loc);
             self.values.insert(input.name().to_string(), arg);
         }
+        let outputs = self.subgraph_nodes(g, replace_first, loc)?;
+        let yield_op = self.create("graph.yield", outputs.clone(), vec![], vec![], loc);
+        self.ctx.append_op(block, yield_op);
+        Ok(outputs)
+    }
+
+    /// Converts `g`'s initializers (to constants) and nodes into the current
+    /// block, its inputs already bound; returns its outputs' values
+    /// (`replace_first` stands in for the first).
+    fn subgraph_nodes(
+        &mut self,
+        g: &GraphProto,
+        replace_first: Option<bool>,
+        loc: Location,
+    ) -> Res<Vec<Value>> {
         for init in &g.initializer {
             let attr = crate::tensor::tensor_attr(self.ctx, init)
                 .map_err(|e| e.map_message(|m| format!("initializer '{}': {m}", init.name())))?;
@@ -121,9 +136,34 @@ impl Importer<'_> {
             };
             outputs.push(v);
         }
-        let yield_op = self.create("graph.yield", outputs.clone(), vec![], vec![], loc);
-        self.ctx.append_op(block, yield_op);
         Ok(outputs)
+    }
+
+    /// Converts subgraph `g` in place, into the current block, as if its
+    /// nodes were the caller's (a graph attribute that is a function of its
+    /// inputs, as FlexAttention's `score_mod`): `inputs` stand for `g`'s
+    /// inputs, outer names stay visible, and the names `g` defines are
+    /// forgotten afterwards. Returns `g`'s outputs.
+    pub(super) fn inline_subgraph(
+        &mut self,
+        g: &GraphProto,
+        inputs: &[Value],
+        loc: Location,
+    ) -> Res<Vec<Value>> {
+        if g.input.len() != inputs.len() {
+            return Err(ConvertError::Invalid(format!(
+                "has a subgraph with {} inputs, but {} are expected",
+                g.input.len(),
+                inputs.len()
+            )));
+        }
+        let saved_values = self.values.clone();
+        for (input, &v) in g.input.iter().zip(inputs) {
+            self.values.insert(input.name().to_string(), v);
+        }
+        let result = self.subgraph_nodes(g, None, loc);
+        self.values = saved_values;
+        result
     }
 
     /// Converts a loop body whose arguments are `before`, the carried

@@ -4,19 +4,16 @@
 use strata_ir::{Location, Value};
 
 use super::{Importer, Res};
-use crate::proto::{attribute_proto::AttributeType, ModelProto, NodeProto};
+use crate::proto::{attribute_proto::AttributeType, NodeProto};
 use crate::tensor::tensor_attr;
 
 impl Importer<'_> {
     /// The version of the registered custom op a node of a non-default
     /// domain names (`domain.OpType`, at the domain's imported opset), if
-    /// one is registered.
-    pub(super) fn custom_version(&self, model: &ModelProto, node: &NodeProto) -> Option<i64> {
-        let version = model
-            .opset_import
-            .iter()
-            .find(|o| o.domain() == node.domain())
-            .map_or(1, |o| o.version());
+    /// one is registered. A registered custom op takes precedence over
+    /// the importer's own conversion of an op of that domain.
+    pub(super) fn custom_version(&self, node: &NodeProto) -> Option<i64> {
+        let version = self.domains.get(node.domain()).copied().unwrap_or(1);
         let name = format!("{}.{}", node.domain(), node.op_type());
         self.ctx
             .registry()

@@ -32,6 +32,7 @@ mod elementwise;
 mod indexing;
 mod legacy;
 mod loss;
+mod ml;
 mod nn;
 mod norm;
 mod opset;
@@ -43,15 +44,19 @@ mod sequence;
 mod shape;
 mod signal;
 mod stateful;
+mod tfidf;
+mod training;
 
 use attrs::Attrs;
 use build::scalar_attr;
 use opset::min_opset;
 
-/// The ONNX op types (default domain) the importer converts, directly or
-/// as a composition of other ops, in alphabetical order: every op type of
-/// the conversion tables (see the `convert` module), so that the list
-/// cannot drift from what the importer does.
+/// The ONNX op types the importer converts, directly or as a composition
+/// of other ops, in alphabetical order: every op type of the conversion
+/// tables (see the `convert` module), so that the list cannot drift from
+/// what the importer does. An op of the default domain is its bare op type
+/// (`Relu`), one of another domain `domain:OpType`
+/// (`ai.onnx.preview.training:Adam`).
 pub static SUPPORTED_OPS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     let mut ops: Vec<&'static str> = rules().map(|(op, _)| op).collect();
     ops.sort_unstable();
@@ -109,17 +114,17 @@ impl<'c> Importer<'c> {
     }
 
     pub(crate) fn import(mut self, model: &ModelProto) -> Result<Operation, ImportError> {
+        // A model of another domain only (ai.onnx.ml, the training ops)
+        // need not import the default one; a default-domain node then is
+        // an error (see `convert`).
         self.opset = model
             .opset_import
             .iter()
-            .find(|o| o.domain().is_empty() || o.domain() == "ai.onnx")
-            .map(|o| o.version())
-            .ok_or_else(|| {
-                self.invalid(
-                    None,
-                    "the model imports no version of the default ONNX domain",
-                )
-            })?;
+            .find(|o| is_default_domain(o.domain()))
+            .map_or(0, |o| o.version());
+        if self.opset == 0 && model.opset_import.is_empty() {
+            return Err(self.invalid(None, "the model imports no opset"));
+        }
         self.domains = model
             .opset_import
             .iter()
@@ -142,7 +147,7 @@ impl<'c> Importer<'c> {
 
         // Every unsupported op type, before converting anything.
         let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        self.find_unsupported(model, graph, "", &mut unsupported);
+        self.find_unsupported(graph, "", &mut unsupported);
         if !unsupported.is_empty() {
             return Err(ImportError::Unsupported {
                 file: self.file.clone(),
@@ -239,28 +244,23 @@ impl<'c> Importer<'c> {
     /// labels (a subgraph's nodes prefixed by their node's label).
     fn find_unsupported(
         &self,
-        model: &ModelProto,
         graph: &GraphProto,
         prefix: &str,
         unsupported: &mut BTreeMap<String, Vec<String>>,
     ) {
         for (i, node) in graph.node.iter().enumerate() {
             let label = format!("{prefix}{}", node_label(node, i));
-            let default_domain = node.domain().is_empty() || node.domain() == "ai.onnx";
-            if !default_domain && self.custom_version(model, node).is_some() {
+            let default_domain = is_default_domain(node.domain());
+            if !default_domain && self.custom_version(node).is_some() {
                 continue;
             }
-            if !default_domain || !SUPPORTED_OPS.contains(&node.op_type()) {
-                let key = if default_domain {
-                    node.op_type().to_string()
-                } else {
-                    format!("{}:{}", node.domain(), node.op_type())
-                };
+            let key = qualified_op(node);
+            if !SUPPORTED_OPS.contains(&key.as_str()) {
                 unsupported.entry(key).or_default().push(label.clone());
             }
             for attr in &node.attribute {
                 for g in attr.g.iter().chain(&attr.graphs) {
-                    self.find_unsupported(model, g, &format!("{label}/"), unsupported);
+                    self.find_unsupported(g, &format!("{label}/"), unsupported);
                 }
             }
         }
@@ -445,8 +445,17 @@ impl<'c> Importer<'c> {
     /// Converts one node: a node of another domain as a custom op, one of
     /// the default domain by its op type's [`Rule`].
     fn convert(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
-        if !(node.domain().is_empty() || node.domain() == "ai.onnx") {
-            return self.convert_custom(node, loc);
+        if !is_default_domain(node.domain()) {
+            if self.custom_version(node).is_some() {
+                return self.convert_custom(node, loc);
+            }
+            return self.convert_node(node, loc);
+        }
+        if self.opset == 0 {
+            return Err(ConvertError::Invalid(format!(
+                "op type '{}' is of the default ONNX domain, which the model does not import",
+                node.op_type()
+            )));
         }
         let since = min_opset(node.op_type());
         if self.opset < since {
@@ -459,7 +468,7 @@ impl<'c> Importer<'c> {
     /// definition of [`min_opset`] and later).
     fn convert_node(&mut self, node: &NodeProto, loc: Location) -> Res<Vec<Value>> {
         let a = Attrs(&node.attribute);
-        match rule(node.op_type()) {
+        match rule(&qualified_op(node)) {
             Some(Rule::Unary(name)) => {
                 let x = self.req(node, 0)?;
                 one(self.op1(name, vec![x], vec![], loc))
@@ -521,6 +530,9 @@ const FAMILIES: &[&[(&str, Convert)]] = &[
     control::OPS,
     sequence::OPS,
     stateful::OPS,
+    training::OPS,
+    ml::OPS,
+    tfidf::OPS,
 ];
 
 /// Every op type with its rule: the one-to-one tables, then the families'.
@@ -543,6 +555,22 @@ fn rules() -> impl Iterator<Item = (&'static str, Rule)> {
 /// The rule of op type `op`, if it has one.
 fn rule(op: &str) -> Option<Rule> {
     rules().find(|&(name, _)| name == op).map(|(_, rule)| rule)
+}
+
+/// Whether `domain` names the default ONNX domain (`""` or `ai.onnx`).
+fn is_default_domain(domain: &str) -> bool {
+    domain.is_empty() || domain == "ai.onnx"
+}
+
+/// A node's op type as the conversion tables and [`SUPPORTED_OPS`] name
+/// it: the bare op type in the default domain, `domain:OpType` in another
+/// (`ai.onnx.ml:Binarizer`).
+fn qualified_op(node: &NodeProto) -> String {
+    if is_default_domain(node.domain()) {
+        node.op_type().to_string()
+    } else {
+        format!("{}:{}", node.domain(), node.op_type())
+    }
 }
 
 /// A conversion's one result as the node's results.

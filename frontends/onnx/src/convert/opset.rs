@@ -86,6 +86,7 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "DeformConv" => 19,
         // MaxUnpool-11 added nothing the importer reads differently.
         "MaxUnpool" => 9,
+        "TfIdfVectorizer" => 9,
         "BitShift" => 11,
         "BitwiseAnd" | "BitwiseNot" | "BitwiseOr" | "BitwiseXor" => 18,
         // Scale and bias became per channel (from per group) at 21.
