@@ -97,14 +97,60 @@ impl Importer<'_> {
     }
 
     pub(super) fn const_i64(&mut self, values: &[i64], loc: Location) -> Res<Value> {
-        let i64t = self.ctx.integer_type(64);
-        let ty = self.ctx.tensor_type(vec![values.len() as i64], i64t);
-        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.const_i64_shaped(values, &[values.len() as i64], loc)
+    }
+
+    /// A constant of element type `elem` and shape `shape` holding `raw`,
+    /// its elements' little-endian bytes in row-major order.
+    pub(super) fn const_raw(
+        &mut self,
+        elem: Type,
+        shape: &[i64],
+        raw: Vec<u8>,
+        loc: Location,
+    ) -> Res<Value> {
+        let ty = self.ctx.tensor_type(shape.to_vec(), elem);
         let attr = self
             .ctx
             .dense_elements_attr(ty, raw)
             .ok_or("could not build a constant")?;
         self.constant(attr, loc)
+    }
+
+    /// An i64 constant of shape `shape` (row-major `values`).
+    pub(super) fn const_i64_shaped(
+        &mut self,
+        values: &[i64],
+        shape: &[i64],
+        loc: Location,
+    ) -> Res<Value> {
+        let i64t = self.ctx.integer_type(64);
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.const_raw(i64t, shape, raw, loc)
+    }
+
+    /// An f32 constant of shape `shape` (row-major `values`).
+    pub(super) fn const_f32_shaped(
+        &mut self,
+        values: &[f32],
+        shape: &[i64],
+        loc: Location,
+    ) -> Res<Value> {
+        let f32t = self.ctx.float_type(strata_ir::float::FloatKind::F32);
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.const_raw(f32t, shape, raw, loc)
+    }
+
+    /// An f64 constant of shape `shape` (row-major `values`).
+    pub(super) fn const_f64_shaped(
+        &mut self,
+        values: &[f64],
+        shape: &[i64],
+        loc: Location,
+    ) -> Res<Value> {
+        let f64t = self.ctx.float_type(strata_ir::float::FloatKind::F64);
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.const_raw(f64t, shape, raw, loc)
     }
 
     pub(super) fn input(&self, node: &NodeProto, i: usize) -> Res<Option<Value>> {

@@ -1,5 +1,6 @@
 //! Ops of the `ai.onnx.ml` domain (classical machine learning), spelled
-//! out with `graph` ops: `Binarizer` and `ArrayFeatureExtractor`.
+//! out with `graph` ops: `Binarizer`, `ArrayFeatureExtractor` and
+//! `TreeEnsemble` (in [`super::tree`]).
 
 use strata_ir::{Location, Value};
 
@@ -11,6 +12,7 @@ use crate::proto::NodeProto;
 pub(super) const OPS: &[(&str, super::Convert)] = &[
     ("ai.onnx.ml:Binarizer", binarizer),
     ("ai.onnx.ml:ArrayFeatureExtractor", array_feature_extractor),
+    ("ai.onnx.ml:TreeEnsemble", super::tree::tree_ensemble),
 ];
 
 /// Binarizer: 1 where `X > threshold` (default 0), else 0, in `X`'s type.

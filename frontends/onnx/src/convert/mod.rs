@@ -46,6 +46,7 @@ mod signal;
 mod stateful;
 mod tfidf;
 mod training;
+mod tree;
 
 use attrs::Attrs;
 use build::scalar_attr;

@@ -33,7 +33,9 @@ pub(super) fn min_opset(op: &str) -> i64 {
         "InstanceNormalization" | "Selu" => 6,
         "LRN" => 1,
         "CenterCropPad" => 18,
-        "BlackmanWindow" | "DFT" | "HammingWindow" | "HannWindow" | "STFT" => 17,
+        "BlackmanWindow" | "DFT" | "HammingWindow" | "HannWindow" | "MelWeightMatrix" | "STFT" => {
+            17
+        }
         "GridSample" => 16,
         "NonMaxSuppression" => 11,
         // NonZero-13 and Compress-11 added types and negative axes.

@@ -1,5 +1,6 @@
 //! Signal processing: `DFT`, `STFT` (framed, windowed DFTs, imported as a
-//! composition) and the Hann, Hamming and Blackman windows.
+//! composition), the Hann, Hamming and Blackman windows and
+//! `MelWeightMatrix`.
 
 use strata_ir::float::FloatKind;
 use strata_ir::{Location, Value};
@@ -16,6 +17,7 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("HannWindow", window),
     ("HammingWindow", window),
     ("BlackmanWindow", window),
+    ("MelWeightMatrix", mel_weight_matrix),
 ];
 
 fn dft(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
@@ -99,6 +101,123 @@ fn stft(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Ve
 fn window(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
     let x = im.req(node, 0)?;
     one(im.window(node.op_type(), a, x, loc))
+}
+
+/// MelWeightMatrix (opset 17): the `[dft_length / 2 + 1, num_mel_bins]`
+/// triangular filters from linear to mel frequency, computed in f64 as
+/// ONNX's reference does: `num_mel_bins + 2` points evenly spaced in mel
+/// (its step divides the mel span by `num_mel_bins + 2`, as the reference
+/// does), converted to hertz and to spectrogram bins, the floor of
+/// `(dft_length + 1) * hz / sample_rate`; filter `i` rises from bin `i` to
+/// bin `i + 1` and falls to bin `i + 2`. Every input may be a run-time
+/// value; the result's sizes then are too.
+fn mel_weight_matrix(
+    im: &mut Importer,
+    node: &NodeProto,
+    a: &Attrs,
+    loc: Location,
+) -> Res<Vec<Value>> {
+    let f64t = im.ctx.float_type(FloatKind::F64);
+    let bins = im.req(node, 0)?;
+    let bins = im.scalar_i64(bins, loc)?;
+    let dft = im.req(node, 1)?;
+    let dft = im.scalar_i64(dft, loc)?;
+    let mut real = Vec::with_capacity(3);
+    for i in 2..5 {
+        let x = im.req(node, i)?;
+        let x = im.cast_to(x, f64t, loc)?;
+        let shape = im.const_i64(&[], loc)?;
+        real.push(im.reshape(x, shape, loc)?);
+    }
+    let (rate, lower, upper) = (real[0], real[1], real[2]);
+    let c = |im: &mut Importer, v: f64| im.scalar(f64t, v, loc);
+
+    // Mel of a frequency: 2595 * log10(1 + hz / 700).
+    let mel = |im: &mut Importer, hz: Value| -> Res<Value> {
+        let k700 = c(im, 700.0)?;
+        let ratio = im.bin("graph.div", hz, k700, loc)?;
+        let unit = c(im, 1.0)?;
+        let shifted = im.bin("graph.add", ratio, unit, loc)?;
+        let ln = im.un("graph.log", shifted, loc)?;
+        let k = c(im, 2595.0 / std::f64::consts::LN_10)?;
+        im.bin("graph.mul", ln, k, loc)
+    };
+    let low = mel(im, lower)?;
+    let high = mel(im, upper)?;
+    let two = im.const_i64_scalar(2, loc)?;
+    let points = im.bin("graph.add", bins, two, loc)?;
+    let points = im.cast_to(points, f64t, loc)?;
+    let span = im.bin("graph.sub", high, low, loc)?;
+    let step = im.bin("graph.div", span, points, loc)?;
+    let zero = im.const_i64_scalar(0, loc)?;
+    let unit = im.const_i64_scalar(1, loc)?;
+    let filters = im.op1("graph.range", vec![zero, bins, unit], vec![], loc)?;
+    let filters = im.cast_to(filters, f64t, loc)?;
+    let dft1 = im.bin("graph.add", dft, unit, loc)?;
+    let dft1 = im.cast_to(dft1, f64t, loc)?;
+    // The spectrogram bin of mel point `filters + offset`.
+    let bin = |im: &mut Importer, offset: f64| -> Res<Value> {
+        let off = c(im, offset)?;
+        let k = im.bin("graph.add", filters, off, loc)?;
+        let m = im.bin("graph.mul", k, step, loc)?;
+        let m = im.bin("graph.add", m, low, loc)?;
+        let k2595 = c(im, 2595.0)?;
+        let e = im.bin("graph.div", m, k2595, loc)?;
+        let ten = c(im, 10.0)?;
+        let p = im.bin("graph.pow", ten, e, loc)?;
+        let unit = c(im, 1.0)?;
+        let p = im.bin("graph.sub", p, unit, loc)?;
+        let k700 = c(im, 700.0)?;
+        let hz = im.bin("graph.mul", p, k700, loc)?;
+        let scaled = im.bin("graph.mul", dft1, hz, loc)?;
+        let q = im.bin("graph.div", scaled, rate, loc)?;
+        im.un("graph.floor", q, loc)
+    };
+    let (left, center, right) = (bin(im, 0.0)?, bin(im, 1.0)?, bin(im, 2.0)?);
+
+    // Rows: the spectrogram bins j, as a column against the filters.
+    let rows = im.bin("graph.div", dft, two, loc)?;
+    let rows = im.bin("graph.add", rows, unit, loc)?;
+    let j = im.op1("graph.range", vec![zero, rows, unit], vec![], loc)?;
+    let j = im.cast_to(j, f64t, loc)?;
+    let j = im.unsqueeze(j, &[1], loc)?;
+    let fzero = c(im, 0.0)?;
+    let fone = c(im, 1.0)?;
+    let rise = im.bin("graph.sub", center, left, loc)?;
+    let fall = im.bin("graph.sub", right, center, loc)?;
+    let rises = im.bin("graph.greater", rise, fzero, loc)?;
+    let falls = im.bin("graph.greater", fall, fzero, loc)?;
+    // Rising edge, left <= j <= center: (j - left) / (center - left).
+    let from = im.bin("graph.greater_equal", j, left, loc)?;
+    let to = im.bin("graph.less_equal", j, center, loc)?;
+    let inside = im.bin("graph.and", from, to, loc)?;
+    let inside = im.bin("graph.and", inside, rises, loc)?;
+    let up = im.bin("graph.sub", j, left, loc)?;
+    let rise_div = im.bin("graph.max", rise, fone, loc)?;
+    let up = im.bin("graph.div", up, rise_div, loc)?;
+    let w = im.op1("graph.where", vec![inside, up, fzero], vec![], loc)?;
+    // A filter whose rise is empty has 1 at its center.
+    let flat = im.un("graph.not", rises, loc)?;
+    let at = im.bin("graph.equal", j, center, loc)?;
+    let peak = im.bin("graph.and", at, flat, loc)?;
+    let w = im.op1("graph.where", vec![peak, fone, w], vec![], loc)?;
+    // Falling edge, center <= j < right: (right - j) / (right - center).
+    let from = im.bin("graph.greater_equal", j, center, loc)?;
+    let to = im.bin("graph.less", j, right, loc)?;
+    let inside = im.bin("graph.and", from, to, loc)?;
+    let inside = im.bin("graph.and", inside, falls, loc)?;
+    let down = im.bin("graph.sub", right, j, loc)?;
+    let fall_div = im.bin("graph.max", fall, fone, loc)?;
+    let down = im.bin("graph.div", down, fall_div, loc)?;
+    let w = im.op1("graph.where", vec![inside, down, w], vec![], loc)?;
+    let dt = a.int("output_datatype").unwrap_or(1);
+    let out = i32::try_from(dt)
+        .ok()
+        .and_then(|t| element_type(im.ctx, t))
+        .ok_or_else(|| {
+            ConvertError::unsupported(format!("output_datatype {dt} is not supported"))
+        })?;
+    one(im.cast_to(w, out, loc))
 }
 
 impl Importer<'_> {

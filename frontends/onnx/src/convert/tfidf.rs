@@ -153,13 +153,13 @@ fn tfidf_vectorizer(
             let positions: Vec<i64> = (0..windows)
                 .flat_map(|i| (0..n).map(move |t| i + t * d))
                 .collect();
-            let idx = im.const_shaped_i64(&positions, &[windows, n], loc)?;
+            let idx = im.const_i64_shaped(&positions, &[windows, n], loc)?;
             let axis = im.i64_attr(rank - 1);
             // [..., W, n], then [..., W, 1, n] against the pool's [P_n, n].
             let taken = im.op1("graph.gather", vec![x, idx], vec![("axis", axis)], loc)?;
             let taken = im.unsqueeze(taken, &[-2], loc)?;
             let flat: Vec<i64> = list.iter().flat_map(|(g, _)| g.iter().copied()).collect();
-            let pool = im.const_shaped_i64(&flat, &[list.len() as i64, n], loc)?;
+            let pool = im.const_i64_shaped(&flat, &[list.len() as i64, n], loc)?;
             let pool = im.cast_to(pool, elem, loc)?;
             let same = im.bin("graph.equal", taken, pool, loc)?;
             let same = im.cast_to(same, f32t, loc)?;
@@ -191,7 +191,7 @@ fn tfidf_vectorizer(
         let zero = im.scalar(f32t, 0.0, loc)?;
         let row = im.bin("graph.mul", row, zero, loc)?;
         let row = im.unsqueeze(row, &[-1], loc)?;
-        let zeros = im.const_shaped_f32(&vec![0.0; columns as usize], &[1, columns], loc)?;
+        let zeros = im.const_f32_shaped(&vec![0.0; columns as usize], &[1, columns], loc)?;
         im.bin("graph.matmul", row, zeros, loc)?
     } else {
         let all = if counts.len() == 1 {
@@ -204,11 +204,11 @@ fn tfidf_vectorizer(
         for (row, column) in onehot.iter().enumerate() {
             matrix[row * columns as usize + *column as usize] = 1.0;
         }
-        let matrix = im.const_shaped_f32(&matrix, &[onehot.len() as i64, columns], loc)?;
+        let matrix = im.const_f32_shaped(&matrix, &[onehot.len() as i64, columns], loc)?;
         im.bin("graph.matmul", all, matrix, loc)?
     };
     let weights = (!weights.is_empty())
-        .then(|| im.const_shaped_f32(&weights, &[columns], loc))
+        .then(|| im.const_f32_shaped(&weights, &[columns], loc))
         .transpose()?;
     let y = match (mode, weights) {
         (Mode::Tf, _) | (Mode::TfIdf, None) => frequencies,
@@ -224,30 +224,4 @@ fn tfidf_vectorizer(
         }
     };
     Ok(vec![y])
-}
-
-impl Importer<'_> {
-    /// An i64 constant of shape `shape` holding `values` (row-major).
-    fn const_shaped_i64(&mut self, values: &[i64], shape: &[i64], loc: Location) -> Res<Value> {
-        let i64t = self.ctx.integer_type(64);
-        let ty = self.ctx.tensor_type(shape.to_vec(), i64t);
-        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let attr = self
-            .ctx
-            .dense_elements_attr(ty, raw)
-            .ok_or("could not build a constant")?;
-        self.constant(attr, loc)
-    }
-
-    /// An f32 constant of shape `shape` holding `values` (row-major).
-    fn const_shaped_f32(&mut self, values: &[f32], shape: &[i64], loc: Location) -> Res<Value> {
-        let f32t = self.ctx.float_type(FloatKind::F32);
-        let ty = self.ctx.tensor_type(shape.to_vec(), f32t);
-        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let attr = self
-            .ctx
-            .dense_elements_attr(ty, raw)
-            .ok_or("could not build a constant")?;
-        self.constant(attr, loc)
-    }
 }
