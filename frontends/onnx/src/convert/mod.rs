@@ -453,10 +453,9 @@ impl<'c> Importer<'c> {
             return self.convert_node(node, loc);
         }
         if self.opset == 0 {
-            return Err(ConvertError::Invalid(format!(
-                "op type '{}' is of the default ONNX domain, which the model does not import",
-                node.op_type()
-            )));
+            return Err(ConvertError::Invalid(
+                "is of the default ONNX domain, which the model does not import".into(),
+            ));
         }
         let since = min_opset(node.op_type());
         if self.opset < since {
