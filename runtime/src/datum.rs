@@ -1,8 +1,9 @@
 //! [`Datum`]: what a value of a graph holds when it runs: a tensor, a
 //! sequence of tensors (`!graph.seq<T>`) or an optional (`!graph.opt<T>`),
-//! ONNX's three kinds of values.
+//! ONNX's three kinds of values; and a tensor of strings, which is not a
+//! [`Tensor`] (see [`crate::strings`]).
 
-use crate::Tensor;
+use crate::{StringTensor, Tensor};
 
 /// The run-time value of a graph value.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,6 +14,8 @@ pub enum Datum {
     Sequence(Vec<Tensor>),
     /// An optional: a tensor or a sequence, or nothing.
     Optional(Option<Box<Datum>>),
+    /// A tensor of strings (`tensor<...x!graph.string>`).
+    Strings(StringTensor),
 }
 
 impl Datum {
@@ -32,13 +35,14 @@ impl Datum {
         }
     }
 
-    /// What kind of value this is, for messages: `tensor`, `sequence` or
-    /// `optional`.
+    /// What kind of value this is, for messages: `tensor`, `sequence`,
+    /// `optional` or `string tensor`.
     pub fn kind(&self) -> &'static str {
         match self {
             Datum::Tensor(_) => "tensor",
             Datum::Sequence(_) => "sequence",
             Datum::Optional(_) => "optional",
+            Datum::Strings(_) => "string tensor",
         }
     }
 
@@ -50,7 +54,14 @@ impl Datum {
             Datum::Sequence(s) => format!("sequence of {} tensors", s.len()),
             Datum::Optional(None) => "empty optional".to_string(),
             Datum::Optional(Some(d)) => format!("optional {}", d.describe()),
+            Datum::Strings(t) => format!("tensor string {:?}", t.shape()),
         }
+    }
+}
+
+impl From<StringTensor> for Datum {
+    fn from(t: StringTensor) -> Datum {
+        Datum::Strings(t)
     }
 }
 

@@ -17,8 +17,10 @@ pub mod kernels;
 pub mod narrow;
 pub mod npy;
 pub mod plan;
+pub mod strings;
 pub mod tensor;
 
 pub use datum::Datum;
 pub use kernels::KernelError;
+pub use strings::StringTensor;
 pub use tensor::{DType, Tensor, TensorData};

@@ -7,6 +7,9 @@
 //!   different ranks make it unranked), with one element type.
 //! - `!graph.opt<T>`: a value of type `T` (a tensor or a sequence type) or
 //!   nothing (ONNX's `optional(T)`).
+//! - `!graph.string`: a string, as the element type of a tensor
+//!   (`tensor<?x!graph.string>`, ONNX's `STRING` tensors): UTF-8 text of
+//!   any length, which only the string ops compute with.
 //!
 //! Like every dialect type they are stored as their canonical text, with
 //! the element type as their one type parameter
@@ -27,6 +30,25 @@ pub fn seq_type(ctx: &mut Context, element: Type) -> Type {
 pub fn opt_type(ctx: &mut Context, element: Type) -> Type {
     let data = format!("opt<{}>", type_to_string(ctx, element));
     ctx.dialect_type("graph", data, vec![element])
+}
+
+/// `!graph.string`, the element type of string tensors.
+pub fn string_type(ctx: &mut Context) -> Type {
+    ctx.dialect_type("graph", "string".to_string(), vec![])
+}
+
+/// Whether `ty` is `!graph.string`.
+pub fn is_string(ctx: &Context, ty: Type) -> bool {
+    matches!(
+        ctx.type_kind(ty),
+        TypeKind::Opaque { dialect, data, .. }
+            if ctx.ident_str(*dialect) == "graph" && &**data == "string"
+    )
+}
+
+/// Whether `ty` is a tensor of `!graph.string`.
+pub fn is_string_tensor(ctx: &Context, ty: Type) -> bool {
+    shape_of(ctx, ty).is_some_and(|(_, e)| is_string(ctx, e))
 }
 
 /// The graph type `ty` is, with its element type.
@@ -147,11 +169,14 @@ pub fn could_be(ctx: &Context, actual: Type, expected: Type) -> bool {
 }
 
 /// Parses the body of a `!graph.` type: `seq<tensor<?xf32>>`,
-/// `opt<tensor<f32>>`, `opt<!graph.seq<tensor<*xi64>>>`.
+/// `opt<tensor<f32>>`, `opt<!graph.seq<tensor<*xi64>>>`, `string`.
 pub(crate) fn parse_graph_type(
     ctx: &mut Context,
     body: &str,
 ) -> Result<Type, Vec<(usize, String)>> {
+    if body.trim() == "string" {
+        return Ok(string_type(ctx));
+    }
     let (kind, rest) = body
         .split_once('<')
         .map(|(k, r)| (k.trim(), r))
@@ -164,7 +189,7 @@ pub(crate) fn parse_graph_type(
     if kind != "seq" && kind != "opt" {
         return Err(vec![(
             0,
-            format!("unknown graph type '{kind}' (expected 'seq' or 'opt')"),
+            format!("unknown graph type '{kind}' (expected 'seq', 'opt' or 'string')"),
         )]);
     }
     let element = strata_ir::parser::parse_type(ctx, inner.trim())

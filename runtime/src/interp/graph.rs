@@ -332,6 +332,7 @@ pub fn has_reference_evaluation(ctx: &Context, op_name: &str) -> bool {
     evaluators().contains_key(op_name)
         || super::graph_control::is_control_flow(op_name)
         || super::graph_sequence::is_sequence_op(op_name)
+        || super::graph_strings::is_string_op(op_name)
         // The terminator of their regions (`run_block` ends at it).
         || op_name == "graph.yield"
         || ctx

@@ -35,6 +35,7 @@ mod graph_nn;
 mod graph_recurrent;
 mod graph_sequence;
 mod graph_shape;
+mod graph_strings;
 mod scalar;
 mod scf;
 mod tensor;
@@ -512,22 +513,35 @@ impl Interpreter<'_> {
                 ),
             ));
         }
-        if let Some(shape) = shape {
-            let ok = shape.len() == t.rank()
-                && shape
-                    .iter()
-                    .zip(t.shape())
-                    .all(|(&d, &n)| d == strata_ir::types::DYNAMIC || d == n as i64);
-            if !ok {
-                return Err(self.error(
-                    op,
-                    format!(
-                        "{what} must have shape {}, but has shape {:?}",
-                        strata_ir::printer::type_to_string(self.ctx, ty),
-                        t.shape()
-                    ),
-                ));
-            }
+        match shape {
+            Some(shape) => self.check_shape(op, ty, &shape, t.shape(), what),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks a value's `actual` shape against the declared `shape` of its
+    /// type `ty` (`DYNAMIC` sizes match any).
+    fn check_shape(
+        &self,
+        op: Operation,
+        ty: Type,
+        shape: &[i64],
+        actual: &[usize],
+        what: &str,
+    ) -> Result<(), InterpError> {
+        let ok = shape.len() == actual.len()
+            && shape
+                .iter()
+                .zip(actual)
+                .all(|(&d, &n)| d == strata_ir::types::DYNAMIC || d == n as i64);
+        if !ok {
+            return Err(self.error(
+                op,
+                format!(
+                    "{what} must have shape {}, but has shape {actual:?}",
+                    strata_ir::printer::type_to_string(self.ctx, ty),
+                ),
+            ));
         }
         Ok(())
     }
@@ -577,8 +591,9 @@ impl Interpreter<'_> {
         t: &Tensor,
         what: &str,
     ) -> Result<(), InterpError> {
-        if !strata_dialects::graph::types::is_tensor(self.ctx, ty)
-            && type_info(self.ctx, ty).is_none()
+        if (!strata_dialects::graph::types::is_tensor(self.ctx, ty)
+            && type_info(self.ctx, ty).is_none())
+            || strata_dialects::graph::types::is_string_tensor(self.ctx, ty)
         {
             return Err(self.error(
                 op,
@@ -616,6 +631,15 @@ impl Interpreter<'_> {
                 let element = opt_element(self.ctx, ty).ok_or_else(mismatch)?;
                 match inner {
                     Some(inner) => self.check_datum(op, element, inner, what),
+                    None => Ok(()),
+                }
+            }
+            Datum::Strings(t) => {
+                if !strata_dialects::graph::types::is_string_tensor(self.ctx, ty) {
+                    return Err(mismatch());
+                }
+                match self.ctx.type_kind(ty).shape() {
+                    Some(shape) => self.check_shape(op, ty, shape, t.shape(), what),
                     None => Ok(()),
                 }
             }
@@ -733,6 +757,9 @@ impl Interpreter<'_> {
     ) -> Result<Vec<Slot>, InterpError> {
         if graph_sequence::is_sequence_op(name) {
             return self.eval_sequence(op, name, x);
+        }
+        if graph_strings::is_string_op(name) {
+            return graph_strings::eval(self.ctx, op, name, &x).map_err(|m| self.error(op, m));
         }
         if graph_control::is_control_flow(name) {
             return self.eval_graph_control(op, name, x, env);

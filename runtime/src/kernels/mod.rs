@@ -22,7 +22,7 @@ mod random;
 mod reduce;
 mod resize;
 mod select;
-mod shape;
+pub(crate) mod shape;
 
 pub use allclose::{allclose, Tolerance};
 pub use attention::attention;

@@ -113,7 +113,7 @@ func.func @seq_of_scalar(%s: !graph.seq<f32>) {
 
 // -----
 
-// expected-error @+1 {{unknown graph type 'list' (expected 'seq' or 'opt')}}
+// expected-error @+1 {{unknown graph type 'list' (expected 'seq', 'opt' or 'string')}}
 func.func @unknown_type(%s: !graph.list<tensor<f32>>) {
   return
 }

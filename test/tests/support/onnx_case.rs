@@ -76,14 +76,18 @@ fn tensor_of(ctx: &mut Context, proto: &TensorProto) -> Result<Tensor, Outcome> 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Tensor,
+    /// A tensor of strings, which is not a [`Tensor`].
+    Strings,
     Sequence,
     Optional,
 }
 
 fn kind_of(t: Option<&TypeProto>) -> Kind {
+    let string = strata_onnx::proto::tensor_proto::DataType::String as i32;
     match t.and_then(|t| t.value.as_ref()) {
         Some(type_proto::Value::SequenceType(_)) => Kind::Sequence,
         Some(type_proto::Value::OptionalType(_)) => Kind::Optional,
+        Some(type_proto::Value::TensorType(t)) if t.elem_type() == string => Kind::Strings,
         _ => Kind::Tensor,
     }
 }
@@ -112,15 +116,19 @@ pub fn io_kinds(model: &ModelProto) -> (Vec<Kind>, Vec<Kind>) {
 /// A data file of a value of `kind`: a `TensorProto`, `SequenceProto` or
 /// `OptionalProto`.
 pub fn read_datum(ctx: &mut Context, path: &Path, kind: Kind) -> Result<Datum, Outcome> {
-    if kind == Kind::Tensor {
-        return read_tensor(ctx, path).map(Datum::Tensor);
-    }
     let bytes =
         std::fs::read(path).map_err(|e| Outcome::Fail(format!("{}: {e}", path.display())))?;
     let bad = |what: &str, e: prost::DecodeError| {
         Outcome::Fail(format!("{}: not a {what}: {e}", path.display()))
     };
     match kind {
+        Kind::Tensor | Kind::Strings => {
+            let proto = TensorProto::decode(bytes.as_slice()).map_err(|e| bad("TensorProto", e))?;
+            if proto.data_type() == strata_onnx::proto::tensor_proto::DataType::String as i32 {
+                return strings_of(&proto).map_err(Outcome::Fail);
+            }
+            tensor_of(ctx, &proto).map(Datum::Tensor)
+        }
         Kind::Sequence => {
             let proto =
                 SequenceProto::decode(bytes.as_slice()).map_err(|e| bad("SequenceProto", e))?;
@@ -137,6 +145,23 @@ pub fn read_datum(ctx: &mut Context, path: &Path, kind: Kind) -> Result<Datum, O
             Ok(Datum::Optional(inner))
         }
     }
+}
+
+/// A `STRING` tensor's UTF-8 strings.
+fn strings_of(proto: &TensorProto) -> Result<Datum, String> {
+    let shape = proto
+        .dims
+        .iter()
+        .map(|&d| usize::try_from(d).map_err(|_| format!("a negative dimension {d}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let data = proto
+        .string_data
+        .iter()
+        .map(|b| {
+            String::from_utf8(b.clone()).map_err(|e| format!("a string that is not UTF-8: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    strata_runtime::StringTensor::new(shape, data).map(Datum::Strings)
 }
 
 fn sequence_of(ctx: &mut Context, proto: &SequenceProto) -> Result<Datum, Outcome> {
@@ -174,6 +199,19 @@ pub fn datum_close(actual: &Datum, expected: &Datum, tol: Tolerance) -> Result<(
                 allclose(x, y, tol).map_err(|m| format!("element #{i}: {m}"))?;
             }
             Ok(())
+        }
+        (Datum::Strings(a), Datum::Strings(e)) => {
+            if a.shape() != e.shape() {
+                return Err(format!("shape {:?}, expected {:?}", a.shape(), e.shape()));
+            }
+            match a.data().iter().zip(e.data()).position(|(x, y)| x != y) {
+                Some(i) => Err(format!(
+                    "string #{i} is {:?}, expected {:?}",
+                    a.data()[i],
+                    e.data()[i]
+                )),
+                None => Ok(()),
+            }
         }
         (Datum::Optional(a), Datum::Optional(e)) => match (a, e) {
             (None, None) => Ok(()),
@@ -364,8 +402,9 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
         return (ops, Outcome::Pass, None);
     }
     if !all_tensors {
-        // Graph mode takes and returns tensors.
-        let reason = "sequence or optional inputs or outputs (graph mode takes tensors)";
+        // Graph mode takes and returns numeric tensors.
+        let reason =
+            "sequence, optional or string inputs or outputs (graph mode takes numeric tensors)";
         return (
             ops,
             Outcome::Pass,

@@ -692,6 +692,22 @@ fn flatten_outputs(
                 notes.push(format!("{name}: an optional with a value"));
                 pending.push((name, *inner));
             }
+            Datum::Strings(t) => {
+                // Strings have no .npy form here: their values are printed.
+                const SHOWN: usize = 16;
+                let shown: Vec<String> = t
+                    .data()
+                    .iter()
+                    .take(SHOWN)
+                    .map(|s| format!("{s:?}"))
+                    .collect();
+                let more = if t.len() > SHOWN { ", ..." } else { "" };
+                notes.push(format!(
+                    "{name}: string {:?} [{}{more}] (not written as .npy)",
+                    t.shape(),
+                    shown.join(", ")
+                ));
+            }
         }
     }
     (names, tensors, notes)

@@ -14,7 +14,8 @@
 //! [`verify_shapes`], the attribute and operand helpers) and the custom
 //! op's shape function; the shape functions themselves are grouped by op
 //! family in the submodules (`elementwise`, `nn`, `reduce`, `shape`,
-//! `indexing`, `resample`, `signal`), as the declarations in `super::ops`.
+//! `indexing`, `resample`, `signal`, `strings`), as the declarations in
+//! `super::ops`.
 
 use strata_ir::attributes::AttrKind;
 use strata_ir::types::TypeKind;
@@ -32,6 +33,7 @@ mod reduce;
 mod resample;
 mod shape;
 mod signal;
+mod strings;
 
 // The shape functions, for the op declarations (`super::ops`).
 pub(super) use elementwise::*;
@@ -42,6 +44,7 @@ pub(super) use reduce::*;
 pub(super) use resample::*;
 pub(super) use shape::*;
 pub(super) use signal::*;
+pub(super) use strings::*;
 
 pub use shape::slice_len;
 

@@ -10,7 +10,8 @@
 //! This module holds the type and attribute constraints the declarations
 //! share and `graph.custom`; the declarations themselves are grouped by op
 //! family in the submodules (`control`, `elementwise`, `nn`, `reduce`, `shape`,
-//! `indexing`, `resample`, `signal`, `sequence`), all re-exported here.
+//! `indexing`, `resample`, `signal`, `sequence`, `strings`), all re-exported
+//! here.
 
 use strata_ir::ods::constraints::{AnyAttr, I64Attr, StrAttr};
 use strata_ir::TypeKind;
@@ -28,6 +29,7 @@ mod resample;
 mod sequence;
 mod shape;
 mod signal;
+mod strings;
 
 pub use control::*;
 pub use elementwise::*;
@@ -39,6 +41,7 @@ pub use resample::*;
 pub use sequence::*;
 pub use shape::*;
 pub use signal::*;
+pub use strings::*;
 
 /// Whether `ty` is an element type the graph ops compute with: `f16`,
 /// `bf16`, `f32`, `f64`, integers of 1, 8, 16, 32 or 64 bits (any

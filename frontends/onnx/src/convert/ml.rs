@@ -1,6 +1,7 @@
 //! Ops of the `ai.onnx.ml` domain (classical machine learning), spelled
 //! out with `graph` ops: `Binarizer`, `ArrayFeatureExtractor` and
-//! `TreeEnsemble` (in [`super::tree`]).
+//! `TreeEnsemble` (in [`super::tree`]); and `LabelEncoder`, a
+//! `graph.label_encoder`.
 
 use strata_ir::{Location, Value};
 
@@ -13,6 +14,7 @@ pub(super) const OPS: &[(&str, super::Convert)] = &[
     ("ai.onnx.ml:Binarizer", binarizer),
     ("ai.onnx.ml:ArrayFeatureExtractor", array_feature_extractor),
     ("ai.onnx.ml:TreeEnsemble", super::tree::tree_ensemble),
+    ("ai.onnx.ml:LabelEncoder", label_encoder),
 ];
 
 /// Binarizer: 1 where `X > threshold` (default 0), else 0, in `X`'s type.
@@ -47,4 +49,150 @@ fn array_feature_extractor(
         return one(im.unsqueeze(picked, &[0], loc));
     }
     Ok(vec![picked])
+}
+
+/// LabelEncoder (`ai.onnx.ml` 2 to 4): `graph.label_encoder` with its
+/// keys, values and default as elements attributes, from whichever of
+/// `*_strings`, `*_int64s`, `*_floats` and `*_tensor` the node sets. The
+/// default is `default_tensor`, else the `default_*` of the values' kind,
+/// else ONNX's (`"_Unused"`, -1, -0.0).
+fn label_encoder(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    let keys = table_column(im, a, "keys")?.ok_or("requires keys")?;
+    let (values, kind) = match table_column(im, a, "values")? {
+        Some(v) => (v, column_kind(im, v)),
+        None => return Err("requires values".into()),
+    };
+    let default = match a.get("default_tensor").and_then(|t| t.t.as_ref()) {
+        Some(t) => tensor_column(im, t)?,
+        None => match kind {
+            ColumnKind::Strings => {
+                let d = a
+                    .string("default_string")
+                    .unwrap_or_else(|| "_Unused".into());
+                strings_attr(im, &[d], &[])
+            }
+            ColumnKind::Int => {
+                let d = a.int("default_int64").unwrap_or(-1);
+                let elem = im.ctx.integer_type(64);
+                dense(im, elem, &[], d.to_le_bytes().to_vec())?
+            }
+            ColumnKind::Float => {
+                let d = a.float("default_float").unwrap_or(-0.0);
+                let elem = im.ctx.float_type(strata_ir::float::FloatKind::F32);
+                dense(im, elem, &[], d.to_le_bytes().to_vec())?
+            }
+            ColumnKind::Other => {
+                return Err("with values_tensor of this type needs default_tensor".into())
+            }
+        },
+    };
+    let props = vec![
+        ("keys", keys),
+        ("values", values),
+        ("default_value", default),
+    ];
+    Ok(vec![im.op1("graph.label_encoder", vec![x], props, loc)?])
+}
+
+/// What a column of `LabelEncoder` holds, for its default.
+enum ColumnKind {
+    Strings,
+    Int,
+    Float,
+    Other,
+}
+
+fn column_kind(im: &Importer, column: strata_ir::Attribute) -> ColumnKind {
+    let elem = strata_ir::ods::constraints::attr_type(im.ctx, column)
+        .and_then(|ty| strata_dialects::graph::shape::shape_of(im.ctx, ty))
+        .map(|(_, e)| e);
+    match elem {
+        Some(e) if strata_dialects::graph::types::is_string(im.ctx, e) => ColumnKind::Strings,
+        Some(e)
+            if im.ctx.type_kind(e)
+                == &strata_ir::TypeKind::Integer {
+                    width: 64,
+                    signedness: strata_ir::types::Signedness::Signless,
+                } =>
+        {
+            ColumnKind::Int
+        }
+        Some(e) if im.ctx.float_kind(e) == Some(strata_ir::float::FloatKind::F32) => {
+            ColumnKind::Float
+        }
+        _ => ColumnKind::Other,
+    }
+}
+
+/// `prefix_strings`, `prefix_int64s`, `prefix_floats` or `prefix_tensor`
+/// as an elements attribute, whichever the node sets.
+fn table_column(im: &mut Importer, a: &Attrs, prefix: &str) -> Res<Option<strata_ir::Attribute>> {
+    if let Some(t) = a
+        .get(&format!("{prefix}_tensor"))
+        .and_then(|t| t.t.as_ref())
+    {
+        return tensor_column(im, t).map(Some);
+    }
+    if let Some(s) = a.strings(&format!("{prefix}_strings")) {
+        return Ok(Some(strings_attr(im, &s, &[s.len() as i64])));
+    }
+    if let Some(v) = a.ints(&format!("{prefix}_int64s")) {
+        let elem = im.ctx.integer_type(64);
+        let raw = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        return dense(im, elem, &[v.len() as i64], raw).map(Some);
+    }
+    if let Some(v) = a.floats(&format!("{prefix}_floats")) {
+        let elem = im.ctx.float_type(strata_ir::float::FloatKind::F32);
+        let raw = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        return dense(im, elem, &[v.len() as i64], raw).map(Some);
+    }
+    Ok(None)
+}
+
+/// `dense<...> : tensor<shape x elem>` of the little-endian `raw` bytes.
+fn dense(
+    im: &mut Importer,
+    elem: strata_ir::Type,
+    shape: &[i64],
+    raw: Vec<u8>,
+) -> Res<strata_ir::Attribute> {
+    let ty = im.ctx.tensor_type(shape.to_vec(), elem);
+    Ok(im
+        .ctx
+        .dense_elements_attr(ty, raw)
+        .ok_or("could not build a table")?)
+}
+
+/// A TENSOR attribute as an elements attribute, strings included.
+fn tensor_column(im: &mut Importer, t: &crate::proto::TensorProto) -> Res<strata_ir::Attribute> {
+    if t.data_type() == crate::proto::tensor_proto::DataType::String as i32 {
+        let strings = t
+            .string_data
+            .iter()
+            .map(|b| String::from_utf8(b.clone()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| "has a string that is not UTF-8")?;
+        return Ok(strings_attr(im, &strings, &t.dims));
+    }
+    crate::tensor::tensor_attr(im.ctx, t)
+}
+
+/// `dense<["a", ...]> : tensor<shape x !graph.string>` (a splat when every
+/// string is the same, as MLIR stores it).
+fn strings_attr(im: &mut Importer, strings: &[String], shape: &[i64]) -> strata_ir::Attribute {
+    let elem = strata_dialects::graph::types::string_type(im.ctx);
+    let ty = im.ctx.tensor_type(shape.to_vec(), elem);
+    let mut values: Vec<Box<[u8]>> = strings
+        .iter()
+        .map(|s| s.as_bytes().to_vec().into_boxed_slice())
+        .collect();
+    if values.len() > 1 && values.iter().all(|v| *v == values[0]) {
+        values.truncate(1);
+    }
+    im.ctx
+        .intern_attr(strata_ir::attributes::AttrKind::DenseStrings {
+            ty,
+            values: values.into(),
+        })
 }

@@ -44,6 +44,7 @@ mod sequence;
 mod shape;
 mod signal;
 mod stateful;
+mod strings;
 mod tfidf;
 mod training;
 mod tree;
@@ -361,12 +362,16 @@ impl<'c> Importer<'c> {
     }
 
     fn tensor_proto_type(&mut self, t: &crate::proto::type_proto::Tensor) -> Res<Type> {
-        let elem = element_type(self.ctx, t.elem_type()).ok_or_else(|| {
-            ConvertError::unsupported(format!(
-                "element type {} is not supported",
-                dtype_name(t.elem_type())
-            ))
-        })?;
+        let elem = if t.elem_type() == crate::proto::tensor_proto::DataType::String as i32 {
+            strata_dialects::graph::types::string_type(self.ctx)
+        } else {
+            element_type(self.ctx, t.elem_type()).ok_or_else(|| {
+                ConvertError::unsupported(format!(
+                    "element type {} is not supported",
+                    dtype_name(t.elem_type())
+                ))
+            })?
+        };
         let shape =
             match &t.shape {
                 None => Shape::unranked(),
@@ -475,6 +480,16 @@ impl<'c> Importer<'c> {
             }
             Some(Rule::Binary(name)) => {
                 let (l, r) = (self.req(node, 0)?, self.req(node, 1)?);
+                // Equal on strings is an op of its own.
+                let string = |im: &Self, v| {
+                    let ty = im.ctx.value_type(v);
+                    strata_dialects::graph::types::is_string_tensor(im.ctx, ty)
+                };
+                let name = if name == "graph.equal" && string(self, l) {
+                    "graph.string_equal"
+                } else {
+                    name
+                };
                 one(self.op1(name, vec![l, r], vec![], loc))
             }
             Some(Rule::Variadic(name)) => {
@@ -533,6 +548,7 @@ const FAMILIES: &[&[(&str, Convert)]] = &[
     training::OPS,
     ml::OPS,
     tfidf::OPS,
+    strings::OPS,
 ];
 
 /// Every op type with its rule: the one-to-one tables, then the families'.

@@ -89,6 +89,7 @@ pub(super) fn min_opset(op: &str) -> i64 {
         // MaxUnpool-11 added nothing the importer reads differently.
         "MaxUnpool" => 9,
         "TfIdfVectorizer" => 9,
+        "StringNormalizer" => 10,
         "BitShift" => 11,
         "BitwiseAnd" | "BitwiseNot" | "BitwiseOr" | "BitwiseXor" => 18,
         // Scale and bias became per channel (from per group) at 21.
