@@ -46,6 +46,7 @@ const SOURCES: &[(&str, &[&str])] = &[
             include_str!("../src/graph/ops/sequence.rs"),
             include_str!("../src/graph/ops/shape.rs"),
             include_str!("../src/graph/ops/signal.rs"),
+            include_str!("../src/graph/ops/strings.rs"),
         ],
     ),
     (

@@ -236,6 +236,8 @@ fn main() -> ExitCode {
     // The docs quote these figures and the table (docs/conformance.md).
     for (key, value) in [
         ("node-tests-passed", common::with_commas(passed)),
+        ("node-tests-failed", common::with_commas(failed)),
+        ("node-tests-skipped", common::with_commas(skipped)),
         ("node-tests-total", common::with_commas(results.len())),
         ("node-tests-table", format!("\n{}\n", table.trim_end())),
     ] {

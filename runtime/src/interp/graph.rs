@@ -231,6 +231,7 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
     (g::ConvTranspose2dOp::NAME, nn::eval_conv_transpose2d),
     (g::ResizeOp::NAME, nn::eval_resize),
     (g::DftOp::NAME, nn::eval_dft),
+    (g::ImageDecodeOp::NAME, nn::eval_image_decode),
     (g::NonMaxSuppressionOp::NAME, nn::eval_non_max_suppression),
     (g::NonZeroOp::NAME, shape::eval_non_zero),
     (g::UniqueOp::NAME, shape::eval_unique),

@@ -284,6 +284,17 @@ pub(super) fn eval_resize(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     .map_err(kerr)?])
 }
 
+/// `graph.image_decode`.
+pub(super) fn eval_image_decode(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
+    let format = match g::ImageDecodeOp(e.op).pixel_format(e.ctx).as_deref() {
+        None | Some("RGB") => k::PixelFormat::Rgb,
+        Some("BGR") => k::PixelFormat::Bgr,
+        Some("Grayscale") => k::PixelFormat::Grayscale,
+        Some(other) => return Err(format!("has pixel_format \"{other}\"")),
+    };
+    Ok(vec![k::image_decode(e.arg(0)?, format).map_err(kerr)?])
+}
+
 /// `graph.dft`.
 pub(super) fn eval_dft(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let (ctx, op) = (e.ctx, g::DftOp(e.op));

@@ -12,6 +12,7 @@ mod conv;
 mod dft;
 mod elementwise;
 mod grid_sample;
+mod image;
 mod indexing;
 mod linear_attention;
 mod matmul;
@@ -33,6 +34,7 @@ pub use elementwise::{
     map_float, not, unary, where_, BinaryOp, CompareOp, LogicalOp, UnaryOp,
 };
 pub use grid_sample::{affine_grid, deform_conv2d, grid_sample, DeformConv, GridMode, GridPadding};
+pub use image::{image_decode, PixelFormat};
 pub use indexing::{
     cumprod, cumsum, gather_elements, gather_nd, non_max_suppression, scatter_elements, scatter_nd,
     top_k, ScatterReduction,

@@ -17,7 +17,7 @@ use strata_onnx::proto::{
 use strata_onnx::{ConvertError, ImportError};
 use strata_runtime::interp::{attr_tensor, lookup_function, run_function_values, Limits};
 use strata_runtime::kernels::{allclose, Tolerance};
-use strata_runtime::{Datum, Tensor};
+use strata_runtime::{DType, Datum, Tensor};
 
 use super::node_graph::{self, GraphOutcome};
 
@@ -186,7 +186,7 @@ fn sequence_of(ctx: &mut Context, proto: &SequenceProto) -> Result<Datum, Outcom
 /// `allclose`, sequences element by element, optionals by their values.
 pub fn datum_close(actual: &Datum, expected: &Datum, tol: Tolerance) -> Result<(), String> {
     match (actual, expected) {
-        (Datum::Tensor(a), Datum::Tensor(e)) => allclose(a, e, tol),
+        (Datum::Tensor(a), Datum::Tensor(e)) => close(a, e, tol),
         (Datum::Sequence(a), Datum::Sequence(e)) => {
             if a.len() != e.len() {
                 return Err(format!(
@@ -389,7 +389,7 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
             continue;
         }
         for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
-            if let Err(m) = allclose(a, e, tol) {
+            if let Err(m) = close(a, e, tol) {
                 return (ops, Outcome::Fail(format!("output #{i}: {m}")), None);
             }
         }
@@ -424,10 +424,22 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     (ops, Outcome::Pass, Some((graph, gpu)))
 }
 
+/// `allclose`, except that integers compare within an absolute tolerance
+/// of 1 or more (the JPEG tests' pixels) instead of exactly.
+fn close(a: &Tensor, e: &Tensor, tol: Tolerance) -> Result<(), String> {
+    let int = |t: &Tensor| t.dtype().is_int();
+    if tol.atol >= 1.0 && int(a) && int(e) {
+        let f = |t: &Tensor| Tensor::from_f64_vec(DType::F64, t.shape(), &t.to_f64_vec());
+        return allclose(&f(a), &f(e), tol);
+    }
+    allclose(a, e, tol)
+}
+
 /// The tolerances of a test: ONNX's, except where the reference's own
 /// float32 arithmetic is the inexact side. The DFT tests' expected values
 /// come from a float32 FFT, whose exact zeros read as about 2e-7; strata sums
-/// in f64, so an absolute tolerance of 1e-5 compares them.
+/// in f64, so an absolute tolerance of 1e-5 compares them. The JPEG
+/// decoding tests' pixels may differ by 2 (see below).
 pub fn tolerance(dir: &Path) -> Tolerance {
     let name = dir
         .file_name()
@@ -435,6 +447,10 @@ pub fn tolerance(dir: &Path) -> Tolerance {
         .unwrap_or_default();
     if name.starts_with("test_dft") {
         Tolerance::new(ONNX.rtol, 1e-5)
+    } else if name.starts_with("test_image_decoder_decode_jpeg") {
+        // JPEG decoders round their inverse DCTs differently: strata's (the
+        // image crate's) is within 2 of libjpeg-turbo's, the reference's.
+        Tolerance::new(0.0, 2.0)
     } else {
         ONNX
     }

@@ -1,4 +1,5 @@
-//! Shape functions of the string ops.
+//! Shape functions of the string ops and of `image_decode` (bytes to
+//! pixels).
 
 use strata_ir::{Context, Operation};
 
@@ -120,4 +121,37 @@ pub(in crate::graph) fn infer_label_encoder(
         ));
     }
     Ok(vec![(x.shape.clone(), ResultElem::Of(value_elem))])
+}
+
+pub(in crate::graph) fn infer_image_decode(
+    ctx: &Context,
+    op: Operation,
+    ops: &[OperandInfo],
+) -> Result<Vec<Inferred>, String> {
+    let x = operand(ops, 0)?;
+    let ui8 = matches!(
+        ctx.type_kind(x.elem),
+        strata_ir::TypeKind::Integer {
+            width: 8,
+            signedness: strata_ir::types::Signedness::Unsigned
+        }
+    );
+    if !ui8 || x.shape.rank().is_some_and(|r| r != 1) {
+        return Err(format!(
+            "takes the encoded bytes as a 1-D ui8 tensor, got {} of {}",
+            x.shape,
+            strata_ir::printer::type_to_string(ctx, x.elem)
+        ));
+    }
+    let channels = match attr_str(ctx, op, "pixel_format").as_deref() {
+        None | Some("RGB") | Some("BGR") => 3,
+        Some("Grayscale") => 1,
+        Some(other) => {
+            return Err(format!(
+                "pixel_format must be \"RGB\", \"BGR\" or \"Grayscale\", not \"{other}\""
+            ))
+        }
+    };
+    let shape = Shape::ranked(vec![Dim::Unknown, Dim::Unknown, Dim::Known(channels)]);
+    Ok(vec![(shape, ResultElem::Of(x.elem))])
 }

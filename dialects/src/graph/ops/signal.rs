@@ -1,6 +1,6 @@
-//! Signal processing: `dft`.
+//! Signal processing: `dft`; and `image_decode` (ONNX `ImageDecoder`).
 
-use strata_ir::ods::constraints::I64Attr;
+use strata_ir::ods::constraints::{I64Attr, StrAttr};
 use strata_ir::op;
 
 use super::{AnyTensor, BoolAttr, FloatTensor, IntTensor};
@@ -29,5 +29,22 @@ pub struct DftOp {
     inverse: Attr<BoolAttr>,
     #[default = "false"]
     onesided: Attr<BoolAttr>,
+    output: Result<AnyTensor>,
+}
+
+/// Decodes an encoded image (ONNX `ImageDecoder`): `encoded` is the bytes
+/// of a BMP, JPEG, PNG, PNM, TIFF or WebP file (`tensor<?xui8>`); the
+/// result is its pixels, `[height, width, 3]` in `pixel_format` `"RGB"`
+/// (the default) or `"BGR"`, `[height, width, 1]` in `"Grayscale"`
+/// (`ui8`). Bytes that do not decode give an empty `[0, 0, C]` result, as
+/// ONNX specifies.
+#[op("graph.image_decode",
+     traits(Pure),
+     format = "$encoded attr-dict `:` functional-type(operands, results)",
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_image_decode)))]
+pub struct ImageDecodeOp {
+    encoded: Operand<AnyTensor>,
+    pixel_format: OptionalAttr<StrAttr>,
     output: Result<AnyTensor>,
 }

@@ -1,6 +1,6 @@
 //! Signal processing: `DFT`, `STFT` (framed, windowed DFTs, imported as a
 //! composition), the Hann, Hamming and Blackman windows and
-//! `MelWeightMatrix`.
+//! `MelWeightMatrix`; and `ImageDecoder`.
 
 use strata_ir::float::FloatKind;
 use strata_ir::{Location, Value};
@@ -18,7 +18,18 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("HammingWindow", window),
     ("BlackmanWindow", window),
     ("MelWeightMatrix", mel_weight_matrix),
+    ("ImageDecoder", image_decoder),
 ];
+
+/// ImageDecoder (opset 20): `graph.image_decode` of the encoded bytes.
+fn image_decoder(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    let mut props = Vec::new();
+    if let Some(format) = a.string("pixel_format") {
+        props.push(("pixel_format", im.ctx.string_attr(&format)));
+    }
+    one(im.op1("graph.image_decode", vec![x], props, loc))
+}
 
 fn dft(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
     // The axis is an attribute (default 1) before opset 20, an

@@ -1,0 +1,111 @@
+//! `ImageDecoder`: encoded image bytes to pixels, through the `image`
+//! crate's codecs (BMP, JPEG, PNG, PNM, TIFF, WebP; not JPEG 2000).
+
+use std::io::Cursor;
+
+use super::{dtype_mismatch, KResult};
+use crate::{Tensor, TensorData};
+
+/// The channel layout of a decoded image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PixelFormat {
+    /// Red, green, blue.
+    Rgb,
+    /// Blue, green, red.
+    Bgr,
+    /// One luma channel, `(19595 R + 38470 G + 7471 B + 2^15) >> 16` (the
+    /// ITU-R 601 weights in Pillow's fixed point, as ONNX's reference
+    /// converts).
+    Grayscale,
+}
+
+/// The largest image (in decoded bytes) this decodes; a larger one is an
+/// error rather than an allocation the machine may not have.
+const MAX_DECODED_BYTES: u64 = 1 << 30;
+
+/// Decodes `encoded` (a 1-D `ui8` tensor of a file's bytes) to
+/// `[height, width, channels]` `ui8` pixels; bytes that do not decode (or
+/// a format without a codec here) give `[0, 0, channels]`, as ONNX asks.
+pub fn image_decode(encoded: &Tensor, format: PixelFormat) -> KResult<Tensor> {
+    let TensorData::U8(bytes) = encoded.data() else {
+        return Err(dtype_mismatch(
+            "image_decode",
+            format!("the encoded bytes must be ui8, got {}", encoded.dtype()),
+        ));
+    };
+    let channels = if format == PixelFormat::Grayscale {
+        1
+    } else {
+        3
+    };
+    let Some(image) = decode(bytes) else {
+        return Ok(Tensor::from_parts(
+            vec![0, 0, channels],
+            TensorData::U8(Vec::new()),
+        ));
+    };
+    let (width, height) = (image.width() as usize, image.height() as usize);
+    let rgb = image.to_rgb8().into_raw();
+    let pixels: Vec<u8> = match format {
+        PixelFormat::Rgb => rgb,
+        PixelFormat::Bgr => rgb
+            .chunks_exact(3)
+            .flat_map(|p| [p[2], p[1], p[0]])
+            .collect(),
+        PixelFormat::Grayscale => rgb
+            .chunks_exact(3)
+            .map(|p| {
+                let l = 19595 * u32::from(p[0]) + 38470 * u32::from(p[1]) + 7471 * u32::from(p[2]);
+                ((l + 0x8000) >> 16) as u8
+            })
+            .collect(),
+    };
+    Ok(Tensor::from_parts(
+        vec![height, width, channels],
+        TensorData::U8(pixels),
+    ))
+}
+
+/// The decoded image, if the bytes are one of the formats here and within
+/// the size limit.
+fn decode(bytes: &[u8]) -> Option<image::DynamicImage> {
+    let mut reader = image::ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .ok()?;
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(MAX_DECODED_BYTES);
+    reader.limits(limits);
+    reader.decode().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2x1 PPM (P6): red, then blue.
+    fn ppm() -> Tensor {
+        let mut bytes = b"P6\n2 1\n255\n".to_vec();
+        bytes.extend([255, 0, 0, 0, 0, 255]);
+        Tensor::from_parts(vec![bytes.len()], TensorData::U8(bytes))
+    }
+
+    #[test]
+    fn decodes_in_each_pixel_format() {
+        let rgb = image_decode(&ppm(), PixelFormat::Rgb).unwrap();
+        assert_eq!(rgb.shape(), [1, 2, 3]);
+        assert_eq!(rgb.to_i64_vec(), [255, 0, 0, 0, 0, 255]);
+        let bgr = image_decode(&ppm(), PixelFormat::Bgr).unwrap();
+        assert_eq!(bgr.to_i64_vec(), [0, 0, 255, 255, 0, 0]);
+        let gray = image_decode(&ppm(), PixelFormat::Grayscale).unwrap();
+        assert_eq!(gray.shape(), [1, 2, 1]);
+        // 19595 * 255 / 2^16 and 7471 * 255 / 2^16, rounded.
+        assert_eq!(gray.to_i64_vec(), [76, 29]);
+    }
+
+    #[test]
+    fn bytes_that_do_not_decode_give_an_empty_image() {
+        let junk = Tensor::from_parts(vec![4], TensorData::U8(vec![1, 2, 3, 4]));
+        let out = image_decode(&junk, PixelFormat::Rgb).unwrap();
+        assert_eq!(out.shape(), [0, 0, 3]);
+    }
+}
