@@ -3,7 +3,7 @@
 
 use std::io::Cursor;
 
-use super::{dtype_mismatch, KResult};
+use super::{dtype_mismatch, unsupported, KResult};
 use crate::{Tensor, TensorData};
 
 /// The channel layout of a decoded image.
@@ -24,8 +24,9 @@ pub enum PixelFormat {
 const MAX_DECODED_BYTES: u64 = 1 << 30;
 
 /// Decodes `encoded` (a 1-D `ui8` tensor of a file's bytes) to
-/// `[height, width, channels]` `ui8` pixels; bytes that do not decode (or
-/// a format without a codec here) give `[0, 0, channels]`, as ONNX asks.
+/// `[height, width, channels]` `ui8` pixels; bytes that do not decode give
+/// `[0, 0, channels]`, as ONNX asks. JPEG 2000, which ONNX lists but this
+/// decoder lacks, is an `Unsupported` error.
 pub fn image_decode(encoded: &Tensor, format: PixelFormat) -> KResult<Tensor> {
     let TensorData::U8(bytes) = encoded.data() else {
         return Err(dtype_mismatch(
@@ -38,6 +39,12 @@ pub fn image_decode(encoded: &Tensor, format: PixelFormat) -> KResult<Tensor> {
     } else {
         3
     };
+    if is_jpeg2000(bytes) {
+        return Err(unsupported(
+            "image_decode",
+            "JPEG 2000 images are not supported (strata has no codec for them)",
+        ));
+    }
     let Some(image) = decode(bytes) else {
         return Ok(Tensor::from_parts(
             vec![0, 0, channels],
@@ -64,6 +71,17 @@ pub fn image_decode(encoded: &Tensor, format: PixelFormat) -> KResult<Tensor> {
         vec![height, width, channels],
         TensorData::U8(pixels),
     ))
+}
+
+/// Whether `bytes` start as a JPEG 2000 file (a JP2 signature box) or
+/// codestream (SOC then SIZ markers): a format ONNX lists that this
+/// decoder lacks, an error rather than the empty image of bytes that are
+/// no image.
+fn is_jpeg2000(bytes: &[u8]) -> bool {
+    const JP2: [u8; 12] = [
+        0, 0, 0, 0x0c, b'j', b'P', b' ', b' ', 0x0d, 0x0a, 0x87, 0x0a,
+    ];
+    bytes.starts_with(&JP2) || bytes.starts_with(&[0xff, 0x4f, 0xff, 0x51])
 }
 
 /// The decoded image, if the bytes are one of the formats here and within
@@ -100,6 +118,20 @@ mod tests {
         assert_eq!(gray.shape(), [1, 2, 1]);
         // 19595 * 255 / 2^16 and 7471 * 255 / 2^16, rounded.
         assert_eq!(gray.to_i64_vec(), [76, 29]);
+    }
+
+    #[test]
+    fn jpeg2000_is_refused() {
+        let mut bytes = vec![
+            0, 0, 0, 0x0c, b'j', b'P', b' ', b' ', 0x0d, 0x0a, 0x87, 0x0a,
+        ];
+        bytes.extend([0; 8]);
+        let jp2 = Tensor::from_parts(vec![bytes.len()], TensorData::U8(bytes));
+        let e = image_decode(&jp2, PixelFormat::Rgb).unwrap_err();
+        assert!(
+            e.to_string().contains("JPEG 2000 images are not supported"),
+            "{e}"
+        );
     }
 
     #[test]

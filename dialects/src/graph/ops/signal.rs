@@ -36,8 +36,8 @@ pub struct DftOp {
 /// of a BMP, JPEG, PNG, PNM, TIFF or WebP file (`tensor<?xui8>`); the
 /// result is its pixels, `[height, width, 3]` in `pixel_format` `"RGB"`
 /// (the default) or `"BGR"`, `[height, width, 1]` in `"Grayscale"`
-/// (`ui8`). Bytes that do not decode give an empty `[0, 0, C]` result, as
-/// ONNX specifies.
+/// (`ui8`). Bytes that are no image give an empty `[0, 0, C]` result, as
+/// ONNX specifies; JPEG 2000 (no codec here) is refused when it runs.
 #[op("graph.image_decode",
      traits(Pure),
      format = "$encoded attr-dict `:` functional-type(operands, results)",
