@@ -1,7 +1,8 @@
 //! `convert-kernel-to-nvptx{sm num-warps}`: each `kernel.func` tile
 //! program gets its GPU form, a `func.func` of the same name in a nested
 //! `builtin.module @gpu {nvptx.target = "sm_XX"}` (the `kernel.func`s stay,
-//! for the host plan that launches them by name).
+//! for the host plan that launches them by name). A program without kernels
+//! gets an empty `@gpu` module, which records the target.
 //!
 //! One program is one thread block of `32 * num_warps` threads. How a tile
 //! is dealt out to them is a layout on its type, as in Triton's GPU IR:
@@ -150,9 +151,9 @@ impl Pass for ConvertKernelToNvptx {
             ));
         }
         let kernels = crate::kernel_to_host::kernel_funcs(ctx, root);
-        if kernels.is_empty() {
-            return Ok(());
-        }
+        // A program without kernels (its outputs constants, views or
+        // copies of its inputs) still gets an empty `@gpu` module: it
+        // records the target, so that its artifact is one for the GPU.
         check_offsets(ctx, root)?;
         // A GPU form made before (the pass run again) is replaced.
         let old = gpu_modules(ctx, root);
