@@ -10,6 +10,10 @@ use crate::kernels::shape::{broadcast_offsets, broadcast_shapes};
 use crate::kernels::KResult;
 use crate::{Tensor, TensorData};
 
+/// The most strings a string op makes (each a `String`: a few dozen bytes
+/// before its text), so that padding cannot exhaust memory.
+const MAX_STRINGS: usize = 1 << 26;
+
 /// A tensor of UTF-8 strings, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StringTensor {
@@ -113,7 +117,16 @@ pub fn string_split(
     let width = lists.iter().map(Vec::len).max().unwrap_or(0);
     let mut shape = x.shape.clone();
     shape.push(width);
-    crate::tensor::checked_numel("string_split", &shape)?;
+    let total = crate::tensor::checked_numel("string_split", &shape)?;
+    if total > MAX_STRINGS {
+        return Err(crate::kernels::shape_mismatch(
+            "string_split",
+            format!(
+                "{} strings padded to {width} pieces each make {total} strings, more than {MAX_STRINGS}",
+                x.data.len()
+            ),
+        ));
+    }
     let counts: Vec<i64> = lists.iter().map(|l| l.len() as i64).collect();
     let mut data = Vec::with_capacity(lists.len() * width);
     for mut list in lists {

@@ -7,6 +7,11 @@
 // RUN: strata import %S/Inputs/flex-outer.onnx | FileCheck %s
 // RUN: strata run %S/Inputs/flex-outer.onnx --input q=%S/Inputs/flex-outer-q.npy --input k=%S/Inputs/flex-outer-k.npy --input v=%S/Inputs/flex-outer-v.npy --input b=%S/Inputs/flex-outer-b.npy --expect y=%S/Inputs/flex-outer-y.npy | FileCheck %s --check-prefix=OUT
 // RUN: strata run %S/Inputs/flex-outer.onnx --mode graph --input q=%S/Inputs/flex-outer-q.npy --input k=%S/Inputs/flex-outer-k.npy --input v=%S/Inputs/flex-outer-v.npy --input b=%S/Inputs/flex-outer-b.npy --expect y=%S/Inputs/flex-outer-y.npy | FileCheck %s --check-prefix=OUT
+// Binarizer on integers compares in f64 (a threshold of -0.5 keeps 0);
+// TfIdfVectorizer with max_skip_count 10^12 builds only the distances
+// that fit in the row:
+// RUN: strata run %S/Inputs/binarizer-int.onnx --input x=%S/Inputs/binarizer-int-x.npy --expect y=%S/Inputs/binarizer-int-y.npy | FileCheck %s --check-prefix=OUT
+// RUN: strata run %S/Inputs/tfidf-skips.onnx --input x=%S/Inputs/tfidf-skips-x.npy --expect y=%S/Inputs/tfidf-skips-y.npy | FileCheck %s --check-prefix=OUT
 // RUN: not strata import %S/Inputs/flex-3d.onnx 2>&1 | FileCheck %s --check-prefix=FLEX3D
 // RUN: not strata import %S/Inputs/momentum-mode.onnx 2>&1 | FileCheck %s --check-prefix=MODE
 // RUN: not strata import %S/Inputs/no-default-opset.onnx 2>&1 | FileCheck %s --check-prefix=NODEFAULT
@@ -20,7 +25,7 @@
 // CHECK: %[[MOD:.*]] = graph.add %[[SCORES]], %[[BIAS]]
 // CHECK: graph.softmax %[[MOD]]
 
-// OUT: y: matches {{.*}}flex-outer-y.npy
+// OUT: y: matches {{.*}}-y.npy
 
 // FLEX3D: flex-3d.onnx: node 'attn': FlexAttention needs a 4-D Q
 // MODE: momentum-mode.onnx: node 'opt': Momentum has mode 'heavy' (expected 'standard' or 'nesterov')

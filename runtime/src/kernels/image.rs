@@ -45,13 +45,20 @@ pub fn image_decode(encoded: &Tensor, format: PixelFormat) -> KResult<Tensor> {
             "JPEG 2000 images are not supported (strata has no codec for them)",
         ));
     }
-    let Some(image) = decode(bytes) else {
+    let Some(image) = decode(bytes)? else {
         return Ok(Tensor::from_parts(
             vec![0, 0, channels],
             TensorData::U8(Vec::new()),
         ));
     };
     let (width, height) = (image.width() as usize, image.height() as usize);
+    let pixels_bytes = (width as u64) * (height as u64) * 3;
+    if pixels_bytes > MAX_DECODED_BYTES {
+        return Err(unsupported(
+            "image_decode",
+            format!("a {width}x{height} image is larger than {MAX_DECODED_BYTES} bytes of pixels"),
+        ));
+    }
     let rgb = image.to_rgb8().into_raw();
     let pixels: Vec<u8> = match format {
         PixelFormat::Rgb => rgb,
@@ -84,16 +91,23 @@ fn is_jpeg2000(bytes: &[u8]) -> bool {
     bytes.starts_with(&JP2) || bytes.starts_with(&[0xff, 0x4f, 0xff, 0x51])
 }
 
-/// The decoded image, if the bytes are one of the formats here and within
-/// the size limit.
-fn decode(bytes: &[u8]) -> Option<image::DynamicImage> {
-    let mut reader = image::ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()
-        .ok()?;
+/// The decoded image: `None` when the bytes are no image of the formats
+/// here; an error when one is larger than the size limit.
+fn decode(bytes: &[u8]) -> KResult<Option<image::DynamicImage>> {
+    let Ok(mut reader) = image::ImageReader::new(Cursor::new(bytes)).with_guessed_format() else {
+        return Ok(None);
+    };
     let mut limits = image::Limits::default();
     limits.max_alloc = Some(MAX_DECODED_BYTES);
     reader.limits(limits);
-    reader.decode().ok()
+    match reader.decode() {
+        Ok(image) => Ok(Some(image)),
+        Err(image::ImageError::Limits(e)) => Err(unsupported(
+            "image_decode",
+            format!("the image is larger than this decoder's limit: {e}"),
+        )),
+        Err(_) => Ok(None),
+    }
 }
 
 #[cfg(test)]

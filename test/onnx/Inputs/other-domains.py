@@ -102,3 +102,33 @@ scores = (q * root) @ np.swapaxes(k2 * root, -1, -2) - b
 e = np.exp(scores - scores.max(axis=-1, keepdims=True))
 y = ((e / e.sum(axis=-1, keepdims=True)) @ v2).astype(np.float32)
 np.save(os.path.join(here, "flex-outer-y.npy"), y)
+
+# Binarizer on integers with a fractional threshold: compared exactly
+# (x > -0.5 holds for 0, not for -1).
+save(
+    "binarizer-int",
+    [helper.make_node("Binarizer", ["x"], ["y"], name="bin", domain="ai.onnx.ml", threshold=-0.5)],
+    [helper.make_tensor_value_info("x", TensorProto.INT64, [3])],
+    [helper.make_tensor_value_info("y", TensorProto.INT64, [3])],
+    [("ai.onnx.ml", 1)],
+)
+np.save(os.path.join(here, "binarizer-int-x.npy"), np.array([0, -1, 5], dtype=np.int64))
+np.save(os.path.join(here, "binarizer-int-y.npy"), np.array([1, 0, 1], dtype=np.int64))
+
+# TfIdfVectorizer with a huge max_skip_count: only the distances that fit
+# in the row are built (the import must not loop over the rest).
+save(
+    "tfidf-skips",
+    [
+        helper.make_node(
+            "TfIdfVectorizer", ["x"], ["y"], name="tfidf", mode="TF", min_gram_length=2, max_gram_length=2,
+            max_skip_count=10**12, ngram_counts=[0, 0], ngram_indexes=[0], pool_int64s=[1, 2],
+        )
+    ],
+    [helper.make_tensor_value_info("x", TensorProto.INT64, [4])],
+    [helper.make_tensor_value_info("y", F, [1])],
+    [("", 21)],
+)
+np.save(os.path.join(here, "tfidf-skips-x.npy"), np.array([1, 2, 1, 2], dtype=np.int64))
+# (1, 2) at distance 1 twice and at distance 3 once.
+np.save(os.path.join(here, "tfidf-skips-y.npy"), np.array([3.0], dtype=np.float32))

@@ -17,12 +17,16 @@ pub(super) const OPS: &[(&str, super::Convert)] = &[
     ("ai.onnx.ml:LabelEncoder", label_encoder),
 ];
 
-/// Binarizer: 1 where `X > threshold` (default 0), else 0, in `X`'s type.
+/// Binarizer: 1 where `X > threshold` (default 0), else 0, in `X`'s type
+/// (compared in f64, so that an integer `X` meets a fractional threshold).
 fn binarizer(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<Vec<Value>> {
     let x = im.req(node, 0)?;
     let elem = im.elem(x).ok_or("has an input that is not a tensor")?;
-    let threshold = im.scalar_like(x, f64::from(a.float("threshold").unwrap_or(0.0)), loc)?;
-    let above = im.bin("graph.greater", x, threshold, loc)?;
+    // Compared in f64: an integer input against a fractional threshold.
+    let f64t = im.ctx.float_type(strata_ir::float::FloatKind::F64);
+    let xf = im.cast_to(x, f64t, loc)?;
+    let threshold = im.scalar(f64t, f64::from(a.float("threshold").unwrap_or(0.0)), loc)?;
+    let above = im.bin("graph.greater", xf, threshold, loc)?;
     one(im.cast_to(above, elem, loc))
 }
 

@@ -208,7 +208,7 @@ fn mel_weight_matrix(
     let up = im.bin("graph.div", up, rise_div, loc)?;
     let w = im.op1("graph.where", vec![inside, up, fzero], vec![], loc)?;
     // A filter whose rise is empty has 1 at its center.
-    let flat = im.un("graph.not", rises, loc)?;
+    let flat = im.bin("graph.equal", rise, fzero, loc)?;
     let at = im.bin("graph.equal", j, center, loc)?;
     let peak = im.bin("graph.and", at, flat, loc)?;
     let w = im.op1("graph.where", vec![peak, fone, w], vec![], loc)?;

@@ -23,6 +23,12 @@ use crate::proto::NodeProto;
 /// The op types this family converts, each with its conversion.
 pub(super) const OPS: &[(&str, super::Convert)] = &[("TfIdfVectorizer", tfidf_vectorizer)];
 
+/// The most output columns (`max(ngram_indexes) + 1`) and the most cells
+/// of the one-hot matrix that places the counts: the decomposition holds
+/// them as constants.
+const MAX_COLUMNS: i64 = 1 << 24;
+const MAX_ONEHOT_CELLS: usize = 1 << 26;
+
 /// How counts become the output (`mode`).
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -53,7 +59,12 @@ fn pool_grams(a: &Attrs, min: usize, max: usize) -> Res<(Grams, i64)> {
     if indexes.iter().any(|&i| i < 0) {
         return Err("has a negative ngram_indexes entry".into());
     }
-    let columns = indexes.iter().max().map_or(0, |m| m + 1);
+    let columns = indexes.iter().max().map_or(0, |m| m.saturating_add(1));
+    if columns > MAX_COLUMNS {
+        return Err(ConvertError::unsupported(format!(
+            "with {columns} output columns is not supported (at most {MAX_COLUMNS})"
+        )));
+    }
     let mut grams: Grams = Vec::new();
     let mut gram_index = 0usize;
     for (k, &start) in counts.iter().enumerate() {
@@ -141,14 +152,29 @@ fn tfidf_vectorizer(
     // Per gram length, the counts of its grams: [..., P_n].
     let mut counts = Vec::new();
     let mut onehot = Vec::new();
+    // A gram with an item outside a 32-bit input's range matches nothing
+    // (cast to i32 it would wrap onto another value).
+    let narrow = matches!(
+        im.ctx.type_kind(elem),
+        strata_ir::TypeKind::Integer { width: 32, .. }
+    );
     for (n, list) in &grams {
         let n = *n as i64;
+        let list: Vec<&(Vec<i64>, i64)> = list
+            .iter()
+            .filter(|(g, _)| !narrow || g.iter().all(|&v| i32::try_from(v).is_ok()))
+            .collect();
+        if list.is_empty() {
+            continue;
+        }
         let mut total: Option<Value> = None;
-        let distances = if n == 1 { 1 } else { skips + 1 };
+        // Unigrams count once; longer grams at each distance that fits
+        // in the row (the windows shrink as the distance grows).
+        let distances = if n == 1 { 1 } else { skips.saturating_add(1) };
         for d in 1..=distances {
-            let windows = width - (n - 1) * d;
+            let windows = width.saturating_sub((n - 1).saturating_mul(d));
             if windows <= 0 {
-                continue;
+                break;
             }
             let positions: Vec<i64> = (0..windows)
                 .flat_map(|i| (0..n).map(move |t| i + t * d))
@@ -200,7 +226,14 @@ fn tfidf_vectorizer(
             let axis = im.i64_attr(-1);
             im.op1("graph.concat", counts, vec![("axis", axis)], loc)?
         };
-        let mut matrix = vec![0.0f32; onehot.len() * columns as usize];
+        let cells = onehot.len().saturating_mul(columns as usize);
+        if cells > MAX_ONEHOT_CELLS {
+            return Err(ConvertError::unsupported(format!(
+                "with {} pool grams and {columns} output columns is not supported (at most {MAX_ONEHOT_CELLS} pairs)",
+                onehot.len()
+            )));
+        }
+        let mut matrix = vec![0.0f32; cells];
         for (row, column) in onehot.iter().enumerate() {
             matrix[row * columns as usize + *column as usize] = 1.0;
         }

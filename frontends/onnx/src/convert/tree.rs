@@ -36,9 +36,16 @@ const MAX_PATHS: usize = 1 << 20;
 
 /// One root-to-leaf path: the conditions it takes, and its leaf.
 struct Path {
+    /// The tree (its index in `tree_roots`).
+    tree: usize,
     conditions: Vec<(usize, bool)>,
     leaf: usize,
 }
+
+/// The most cells of a constant the decomposition builds (the per-tree
+/// path-counting matrices, the paths-by-targets weights): a larger
+/// ensemble is refused rather than exhausting memory.
+const MAX_CELLS: usize = 1 << 26;
 
 /// The numbers of the TENSOR attribute `name` (float, double, float16 or
 /// integer data) as f64s.
@@ -184,13 +191,17 @@ fn read_ensemble(a: &Attrs) -> Res<Ensemble> {
             .filter(|&i| i < n)
             .ok_or_else(|| format!("has a node index {i} outside 0..{n}").into())
     };
+    if !(1..=1 << 24).contains(&targets) {
+        return Err(format!("has n_targets {targets}, not 1 to {}", 1 << 24).into());
+    }
     let mut paths = Vec::new();
-    for &root in &roots {
+    for (tree, &root) in roots.iter().enumerate() {
         let r = node(root)?;
         // A tree that is one leaf, as ONNX's reference reads it: both
         // branches the same leaf, the leaf at the root's index.
         if true_leafs[r] != 0 && false_leafs[r] != 0 && true_ids[r] == false_ids[r] {
             paths.push(Path {
+                tree,
                 conditions: Vec::new(),
                 leaf: leaf(root)?,
             });
@@ -209,6 +220,7 @@ fn read_ensemble(a: &Attrs) -> Res<Ensemble> {
                 conditions.push((i, way));
                 if is_leaf {
                     paths.push(Path {
+                        tree,
                         conditions,
                         leaf: leaf(target)?,
                     });
@@ -268,7 +280,6 @@ pub(super) fn tree_ensemble(
     let f64t = im.ctx.float_type(FloatKind::F64);
     let f32t = im.ctx.float_type(FloatKind::F32);
     let xf = im.cast_to(x, f64t, loc)?;
-    let p = e.paths.len() as i64;
 
     // Every node's condition, one column each: `column[node]`.
     let mut columns: Vec<Value> = Vec::new();
@@ -322,14 +333,32 @@ pub(super) fn tree_ensemble(
         }
     }
 
+    // The paths by tree, each tree's in `slots` of `width` (padded).
+    let trees = e.trees;
+    let mut per_tree: Vec<Vec<&Path>> = vec![Vec::new(); trees];
+    for path in &e.paths {
+        per_tree[path.tree].push(path);
+    }
+    let width = per_tree.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    let slots: Vec<Option<&Path>> = per_tree
+        .iter()
+        .flat_map(|ps| (0..width).map(move |j| ps.get(j).copied()))
+        .collect();
+    let p = slots.len() as i64;
+    let too_large = |cells: usize| {
+        ConvertError::unsupported(format!(
+            "with this many trees, nodes, paths and targets is not supported (a constant of {cells} cells; at most {MAX_CELLS})"
+        ))
+    };
+
     // Which paths each row takes: [N, P].
     let reached = if next == 0 {
-        // Every tree is one leaf: every row reaches every path.
+        // Every tree is one leaf (one path each): every row reaches it.
         let rows = im.dim_scalar(x, 0, loc)?;
         let rows = im.unsqueeze(rows, &[0], loc)?;
-        let width = im.const_i64(&[p], loc)?;
+        let count = im.const_i64(&[p], loc)?;
         let axis = im.i64_attr(0);
-        let shape = im.op1("graph.concat", vec![rows, width], vec![("axis", axis)], loc)?;
+        let shape = im.op1("graph.concat", vec![rows, count], vec![("axis", axis)], loc)?;
         let yes = im.const_bool(true, loc)?;
         im.op1("graph.expand", vec![yes, shape], vec![], loc)?
     } else {
@@ -340,38 +369,85 @@ pub(super) fn tree_ensemble(
             im.op1("graph.concat", columns, vec![("axis", axis)], loc)?
         };
         let cond = im.cast_to(cond, f32t, loc)?;
-        let (mut takes_true, mut takes_false) = (
-            vec![0.0f32; next * p as usize],
-            vec![0.0; next * p as usize],
-        );
-        for (j, path) in e.paths.iter().enumerate() {
-            for &(i, way) in &path.conditions {
-                let cell = column[i] * p as usize + j;
-                if way {
-                    takes_true[cell] += 1.0;
-                } else {
-                    takes_false[cell] += 1.0;
+        // Each tree's nodes, in the order of its columns here.
+        let nodes: Vec<Vec<usize>> = per_tree
+            .iter()
+            .map(|ps| {
+                let mut n: Vec<usize> = ps
+                    .iter()
+                    .flat_map(|p| p.conditions.iter().map(|&(i, _)| i))
+                    .collect();
+                n.sort_unstable();
+                n.dedup();
+                n
+            })
+            .collect();
+        let depth = nodes.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        let cells = trees.saturating_mul(depth).saturating_mul(width);
+        if cells > MAX_CELLS {
+            return Err(too_large(cells));
+        }
+        // [N, trees, depth]: each tree's conditions (padding reads column
+        // 0, which no path of it counts), then [trees, N, depth].
+        let column = &column;
+        let picks: Vec<i64> = nodes
+            .iter()
+            .flat_map(|n| (0..depth).map(move |k| n.get(k).map_or(0, |&i| column[i] as i64)))
+            .collect();
+        let picks = im.const_i64(&picks, loc)?;
+        let axis = im.i64_attr(1);
+        let c = im.op1("graph.gather", vec![cond, picks], vec![("axis", axis)], loc)?;
+        let shape = im.const_i64(&[-1, trees as i64, depth as i64], loc)?;
+        let c = im.reshape(c, shape, loc)?;
+        let swap = vec![("perm", im.i64_array(&[1, 0, 2]))];
+        let c = im.op1("graph.transpose", vec![c], swap.clone(), loc)?;
+        // [trees, depth, width]: how many of each path's conditions take
+        // each node the true (false) way.
+        let (mut takes_true, mut takes_false) = (vec![0.0f32; cells], vec![0.0f32; cells]);
+        for (t, ps) in per_tree.iter().enumerate() {
+            for (j, path) in ps.iter().enumerate() {
+                for &(i, way) in &path.conditions {
+                    let k = nodes[t].binary_search(&i).unwrap_or(0);
+                    let cell = (t * depth + k) * width + j;
+                    if way {
+                        takes_true[cell] += 1.0;
+                    } else {
+                        takes_false[cell] += 1.0;
+                    }
                 }
             }
         }
-        let shape = [next as i64, p];
+        let shape = [trees as i64, depth as i64, width as i64];
         let t = im.const_f32_shaped(&takes_true, &shape, loc)?;
         let f = im.const_f32_shaped(&takes_false, &shape, loc)?;
         let one = im.scalar(f32t, 1.0, loc)?;
-        let not_cond = im.bin("graph.sub", one, cond, loc)?;
-        let a = im.bin("graph.matmul", cond, t, loc)?;
-        let b = im.bin("graph.matmul", not_cond, f, loc)?;
+        let not_c = im.bin("graph.sub", one, c, loc)?;
+        let a = im.bin("graph.matmul", c, t, loc)?;
+        let b = im.bin("graph.matmul", not_c, f, loc)?;
         let satisfied = im.bin("graph.add", a, b, loc)?;
-        let lengths: Vec<f32> = e.paths.iter().map(|p| p.conditions.len() as f32).collect();
-        let lengths = im.const_f32_shaped(&lengths, &[p], loc)?;
-        im.bin("graph.equal", satisfied, lengths, loc)?
+        // A path is taken when all its conditions hold; a padding slot
+        // (length -1) never is.
+        let lengths: Vec<f32> = slots
+            .iter()
+            .map(|s| s.map_or(-1.0, |p| p.conditions.len() as f32))
+            .collect();
+        let lengths = im.const_f32_shaped(&lengths, &[trees as i64, 1, width as i64], loc)?;
+        let taken = im.bin("graph.equal", satisfied, lengths, loc)?;
+        let taken = im.op1("graph.transpose", vec![taken], swap, loc)?;
+        let shape = im.const_i64(&[-1, p], loc)?;
+        im.reshape(taken, shape, loc)?
     };
 
     // The targets: [N, n_targets].
     let targets = e.targets;
-    let mut cells = vec![0.0f64; (p * targets) as usize];
-    let mut hits = vec![0i64; (p * targets) as usize];
-    for (j, path) in e.paths.iter().enumerate() {
+    let size = (p as usize).saturating_mul(targets as usize);
+    if size > MAX_CELLS {
+        return Err(too_large(size));
+    }
+    let mut cells = vec![0.0f64; size];
+    let mut hits = vec![0i64; size];
+    for (j, path) in slots.iter().enumerate() {
+        let Some(path) = path else { continue };
         let cell = j * targets as usize + e.leaf_targets[path.leaf] as usize;
         cells[cell] += e.leaf_weights[path.leaf];
         hits[cell] = 1;
