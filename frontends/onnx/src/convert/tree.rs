@@ -6,7 +6,10 @@
 //! node's condition on every row at once (a `gather` of the features
 //! compared with the splits, grouped by comparison), counts each path's
 //! satisfied conditions with two matrix products against constant 0/1
-//! matrices, and a path whose count is its length reaches its leaf. The
+//! matrices, batched by tree (each tree's paths against its own nodes,
+//! padded to the largest tree, so that the constants grow with the
+//! ensemble, not its square), and a path whose count is its length
+//! reaches its leaf. The
 //! leaves' weights then aggregate into the targets: a product with a
 //! weight matrix for `SUM` and `AVERAGE`, a masked `reduce_min` or
 //! `reduce_max` for `MIN` and `MAX`.
