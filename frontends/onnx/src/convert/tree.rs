@@ -250,41 +250,23 @@ fn read_ensemble(a: &Attrs) -> Res<Ensemble> {
     })
 }
 
-/// TreeEnsemble (`ai.onnx.ml` 5) on `X` `[N, F]`: `Y` `[N, n_targets]` in
-/// `X`'s type. Conditions compare in f64 (every float type converts
-/// exactly); a NaN feature takes the true way where
-/// `nodes_missing_value_tracks_true` says so. `post_transform` `NONE`,
-/// `SOFTMAX` (1) and `LOGISTIC` (2) are applied as the spec numbers them
-/// (ONNX's reference ignores the attribute; onnxruntime 1.32 swaps the
-/// two). Under `MIN` and `MAX` a target no reached leaf adds to is 0, as
-/// onnxruntime gives it.
-pub(super) fn tree_ensemble(
-    im: &mut Importer,
-    node: &NodeProto,
-    a: &Attrs,
-    loc: Location,
-) -> Res<Vec<Value>> {
-    let x = im.req(node, 0)?;
-    let elem = im.elem(x).ok_or("needs a tensor X")?;
-    if im.rank_of(x) != Some(2) {
-        return Err("needs a 2-D X ([N, features])".into());
-    }
-    let e = read_ensemble(a)?;
-    let aggregate = a.int("aggregate_function").unwrap_or(1);
-    let post = a.int("post_transform").unwrap_or(0);
-    if !(0..=3).contains(&aggregate) {
-        return Err(format!("has aggregate_function {aggregate}, not 0..=3").into());
-    }
-    if !matches!(post, 0..=2) {
-        return Err(ConvertError::unsupported(format!(
-            "with post_transform {post} (SOFTMAX_ZERO or PROBIT) is not supported"
-        )));
-    }
-    let f64t = im.ctx.float_type(FloatKind::F64);
-    let f32t = im.ctx.float_type(FloatKind::F32);
-    let xf = im.cast_to(x, f64t, loc)?;
+/// The refusal of an ensemble whose constants would hold `cells` cells.
+fn too_large(cells: usize) -> ConvertError {
+    ConvertError::unsupported(format!(
+        "with this many trees, nodes, paths and targets is not supported (a constant of {cells} cells; at most {MAX_CELLS})"
+    ))
+}
 
-    // Every node's condition, one column each: `column[node]`.
+/// Every node's condition on every row of `xf` (`X` in f64), as columns
+/// of `i1` (`[N, k]` each, grouped by comparison), with the column of each
+/// node (`usize::MAX` for none) and the number of columns.
+fn node_conditions(
+    im: &mut Importer,
+    e: &Ensemble,
+    xf: Value,
+    loc: Location,
+) -> Res<(Vec<Value>, Vec<usize>, usize)> {
+    let f32t = im.ctx.float_type(FloatKind::F32);
     let mut columns: Vec<Value> = Vec::new();
     let mut column = vec![usize::MAX; e.modes.len()];
     let mut next = 0;
@@ -336,6 +318,21 @@ pub(super) fn tree_ensemble(
         }
     }
 
+    Ok((columns, column, next))
+}
+
+/// Which root-to-leaf paths each row takes: `[N, P]` `i1`, the paths laid
+/// out by tree in `slots` (each tree's padded to the largest tree's count,
+/// a padding slot `None`).
+fn reached_paths<'e>(
+    im: &mut Importer,
+    x: Value,
+    e: &'e Ensemble,
+    conditions: (Vec<Value>, Vec<usize>, usize),
+    loc: Location,
+) -> Res<(Value, Vec<Option<&'e Path>>)> {
+    let (columns, column, next) = conditions;
+    let f32t = im.ctx.float_type(FloatKind::F32);
     // The paths by tree, each tree's in `slots` of `width` (padded).
     let trees = e.trees;
     let mut per_tree: Vec<Vec<&Path>> = vec![Vec::new(); trees];
@@ -348,11 +345,6 @@ pub(super) fn tree_ensemble(
         .flat_map(|ps| (0..width).map(move |j| ps.get(j).copied()))
         .collect();
     let p = slots.len() as i64;
-    let too_large = |cells: usize| {
-        ConvertError::unsupported(format!(
-            "with this many trees, nodes, paths and targets is not supported (a constant of {cells} cells; at most {MAX_CELLS})"
-        ))
-    };
 
     // Which paths each row takes: [N, P].
     let reached = if next == 0 {
@@ -440,6 +432,47 @@ pub(super) fn tree_ensemble(
         let shape = im.const_i64(&[-1, p], loc)?;
         im.reshape(taken, shape, loc)?
     };
+
+    Ok((reached, slots))
+}
+
+/// TreeEnsemble (`ai.onnx.ml` 5) on `X` `[N, F]`: `Y` `[N, n_targets]` in
+/// `X`'s type. Conditions compare in f64 (every float type converts
+/// exactly); a NaN feature takes the true way where
+/// `nodes_missing_value_tracks_true` says so. `post_transform` `NONE`,
+/// `SOFTMAX` (1) and `LOGISTIC` (2) are applied as the spec numbers them
+/// (ONNX's reference ignores the attribute; onnxruntime 1.32 swaps the
+/// two). Under `MIN` and `MAX` a target no reached leaf adds to is 0, as
+/// onnxruntime gives it.
+pub(super) fn tree_ensemble(
+    im: &mut Importer,
+    node: &NodeProto,
+    a: &Attrs,
+    loc: Location,
+) -> Res<Vec<Value>> {
+    let x = im.req(node, 0)?;
+    let elem = im.elem(x).ok_or("needs a tensor X")?;
+    if im.rank_of(x) != Some(2) {
+        return Err("needs a 2-D X ([N, features])".into());
+    }
+    let e = read_ensemble(a)?;
+    let aggregate = a.int("aggregate_function").unwrap_or(1);
+    let post = a.int("post_transform").unwrap_or(0);
+    if !(0..=3).contains(&aggregate) {
+        return Err(format!("has aggregate_function {aggregate}, not 0..=3").into());
+    }
+    if !matches!(post, 0..=2) {
+        return Err(ConvertError::unsupported(format!(
+            "with post_transform {post} (SOFTMAX_ZERO or PROBIT) is not supported"
+        )));
+    }
+    let f64t = im.ctx.float_type(FloatKind::F64);
+    let f32t = im.ctx.float_type(FloatKind::F32);
+    let xf = im.cast_to(x, f64t, loc)?;
+
+    let conditions = node_conditions(im, &e, xf, loc)?;
+    let (reached, slots) = reached_paths(im, x, &e, conditions, loc)?;
+    let p = slots.len() as i64;
 
     // The targets: [N, n_targets].
     let targets = e.targets;
