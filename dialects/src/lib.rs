@@ -10,7 +10,7 @@ pub mod arith;
 mod arith_patterns;
 pub mod builders;
 pub mod docs;
-mod fold;
+pub mod fold;
 pub mod func;
 pub mod graph;
 pub mod kernel;

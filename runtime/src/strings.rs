@@ -195,14 +195,16 @@ pub fn string_normalizer(
             ))
         }
     };
-    let stop = |s: &str| {
+    // Compared ignoring case: both sides lowered (the stop words once).
+    let fold = |s: &str| {
         if case_sensitive {
-            stopwords.iter().any(|w| w == s)
+            s.to_string()
         } else {
-            let s = s.to_lowercase();
-            stopwords.iter().any(|w| w.to_lowercase() == s)
+            s.to_lowercase()
         }
     };
+    let stops: std::collections::HashSet<String> = stopwords.iter().map(|w| fold(w)).collect();
+    let stop = |s: &str| stops.contains(&fold(s));
     let mut kept: Vec<String> = x
         .data
         .iter()

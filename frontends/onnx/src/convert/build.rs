@@ -109,12 +109,18 @@ impl Importer<'_> {
         raw: Vec<u8>,
         loc: Location,
     ) -> Res<Value> {
+        let attr = self.dense_attr(elem, shape, raw)?;
+        self.constant(attr, loc)
+    }
+
+    /// `dense<...> : tensor<shape x elem>` of `raw`, the elements'
+    /// little-endian bytes in row-major order.
+    pub(super) fn dense_attr(&mut self, elem: Type, shape: &[i64], raw: Vec<u8>) -> Res<Attribute> {
         let ty = self.ctx.tensor_type(shape.to_vec(), elem);
-        let attr = self
+        Ok(self
             .ctx
             .dense_elements_attr(ty, raw)
-            .ok_or("could not build a constant")?;
-        self.constant(attr, loc)
+            .ok_or("could not build a constant")?)
     }
 
     /// An i64 constant of shape `shape` (row-major `values`).

@@ -49,7 +49,6 @@ pub(super) const BINARY: &[(&str, &str)] = &[
     ("BitwiseOr", "graph.or"),
     ("Xor", "graph.xor"),
     ("BitwiseXor", "graph.xor"),
-    ("Equal", "graph.equal"),
     ("Less", "graph.less"),
     ("LessOrEqual", "graph.less_equal"),
     ("Greater", "graph.greater"),

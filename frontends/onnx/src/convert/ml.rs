@@ -79,12 +79,12 @@ fn label_encoder(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) 
             ColumnKind::Int => {
                 let d = a.int("default_int64").unwrap_or(-1);
                 let elem = im.ctx.integer_type(64);
-                dense(im, elem, &[], d.to_le_bytes().to_vec())?
+                im.dense_attr(elem, &[], d.to_le_bytes().to_vec())?
             }
             ColumnKind::Float => {
                 let d = a.float("default_float").unwrap_or(-0.0);
                 let elem = im.ctx.float_type(strata_ir::float::FloatKind::F32);
-                dense(im, elem, &[], d.to_le_bytes().to_vec())?
+                im.dense_attr(elem, &[], d.to_le_bytes().to_vec())?
             }
             ColumnKind::Other => {
                 return Err("with values_tensor of this type needs default_tensor".into())
@@ -144,28 +144,14 @@ fn table_column(im: &mut Importer, a: &Attrs, prefix: &str) -> Res<Option<strata
     if let Some(v) = a.ints(&format!("{prefix}_int64s")) {
         let elem = im.ctx.integer_type(64);
         let raw = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        return dense(im, elem, &[v.len() as i64], raw).map(Some);
+        return im.dense_attr(elem, &[v.len() as i64], raw).map(Some);
     }
     if let Some(v) = a.floats(&format!("{prefix}_floats")) {
         let elem = im.ctx.float_type(strata_ir::float::FloatKind::F32);
         let raw = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        return dense(im, elem, &[v.len() as i64], raw).map(Some);
+        return im.dense_attr(elem, &[v.len() as i64], raw).map(Some);
     }
     Ok(None)
-}
-
-/// `dense<...> : tensor<shape x elem>` of the little-endian `raw` bytes.
-fn dense(
-    im: &mut Importer,
-    elem: strata_ir::Type,
-    shape: &[i64],
-    raw: Vec<u8>,
-) -> Res<strata_ir::Attribute> {
-    let ty = im.ctx.tensor_type(shape.to_vec(), elem);
-    Ok(im
-        .ctx
-        .dense_elements_attr(ty, raw)
-        .ok_or("could not build a table")?)
 }
 
 /// A TENSOR attribute as an elements attribute, strings included.

@@ -480,16 +480,6 @@ impl<'c> Importer<'c> {
             }
             Some(Rule::Binary(name)) => {
                 let (l, r) = (self.req(node, 0)?, self.req(node, 1)?);
-                // Equal on strings is an op of its own.
-                let string = |im: &Self, v| {
-                    let ty = im.ctx.value_type(v);
-                    strata_dialects::graph::types::is_string_tensor(im.ctx, ty)
-                };
-                let name = if name == "graph.equal" && string(self, l) {
-                    "graph.string_equal"
-                } else {
-                    name
-                };
                 one(self.op1(name, vec![l, r], vec![], loc))
             }
             Some(Rule::Variadic(name)) => {

@@ -221,14 +221,7 @@ fn mel_weight_matrix(
     let fall_div = im.bin("graph.max", fall, fone, loc)?;
     let down = im.bin("graph.div", down, fall_div, loc)?;
     let w = im.op1("graph.where", vec![inside, down, w], vec![], loc)?;
-    let dt = a.int("output_datatype").unwrap_or(1);
-    let out = i32::try_from(dt)
-        .ok()
-        .and_then(|t| element_type(im.ctx, t))
-        .ok_or_else(|| {
-            ConvertError::unsupported(format!("output_datatype {dt} is not supported"))
-        })?;
-    one(im.cast_to(w, out, loc))
+    one(im.cast_to_output_datatype(w, a, loc))
 }
 
 impl Importer<'_> {
@@ -283,6 +276,11 @@ impl Importer<'_> {
                 self.bin("graph.add", sum, base, loc)?
             }
         };
+        self.cast_to_output_datatype(w, a, loc)
+    }
+
+    /// `x` cast to the node's `output_datatype` (f32 by default).
+    fn cast_to_output_datatype(&mut self, x: Value, a: &Attrs, loc: Location) -> Res<Value> {
         let dt = a.int("output_datatype").unwrap_or(1);
         let out = i32::try_from(dt)
             .ok()
@@ -290,6 +288,6 @@ impl Importer<'_> {
             .ok_or_else(|| {
                 ConvertError::unsupported(format!("output_datatype {dt} is not supported"))
             })?;
-        self.cast_to(w, out, loc)
+        self.cast_to(x, out, loc)
     }
 }

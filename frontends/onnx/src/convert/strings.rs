@@ -1,7 +1,6 @@
 //! The ops on `STRING` tensors: `StringConcat`, `StringSplit`,
-//! `StringNormalizer` and `RegexFullMatch`, each a `graph` string op
-//! (`Equal` on strings becomes `graph.string_equal` where the binary ops
-//! convert).
+//! `StringNormalizer` and `RegexFullMatch`, each a `graph` string op; and
+//! `Equal`, `graph.string_equal` on strings and `graph.equal` otherwise.
 
 use strata_ir::{Location, Value};
 
@@ -15,7 +14,21 @@ pub(super) const OPS: &[(&str, super::Convert)] = &[
     ("StringSplit", string_split),
     ("StringNormalizer", string_normalizer),
     ("RegexFullMatch", regex_full_match),
+    ("Equal", equal),
 ];
+
+/// `Equal`: `graph.equal` (broadcasting, `i1` results), or
+/// `graph.string_equal` when the operands are strings.
+fn equal(im: &mut Importer, node: &NodeProto, _a: &Attrs, loc: Location) -> Res<Vec<Value>> {
+    let (l, r) = (im.req(node, 0)?, im.req(node, 1)?);
+    let ty = im.ctx.value_type(l);
+    let name = if strata_dialects::graph::types::is_string_tensor(im.ctx, ty) {
+        "graph.string_equal"
+    } else {
+        "graph.equal"
+    };
+    Ok(vec![im.op1(name, vec![l, r], vec![], loc)?])
+}
 
 fn string_concat(
     im: &mut Importer,

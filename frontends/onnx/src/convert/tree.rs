@@ -15,11 +15,11 @@
 //! `reduce_max` for `MIN` and `MAX`.
 
 use strata_ir::float::FloatKind;
-use strata_ir::{Location, Type, Value};
+use strata_ir::types::Signedness;
+use strata_ir::{Context, Location, Type, TypeKind, Value};
 
 use super::attrs::Attrs;
 use super::{ConvertError, Importer, Res};
-use crate::proto::tensor_proto::DataType;
 use crate::proto::NodeProto;
 
 /// The comparisons of `nodes_modes`, in their order (6 is set membership).
@@ -50,9 +50,12 @@ struct Path {
 /// ensemble is refused rather than exhausting memory.
 const MAX_CELLS: usize = 1 << 26;
 
-/// The numbers of the TENSOR attribute `name` (float, double, float16 or
-/// integer data) as f64s.
-fn numbers(a: &Attrs, name: &str) -> Res<Option<Vec<f64>>> {
+/// The numbers of the TENSOR attribute `name` (of any float or integer
+/// type), as f64s: decoded as the importer decodes every tensor
+/// ([`tensor_attr`](crate::tensor::tensor_attr)) and read back by the
+/// folder's element view.
+fn numbers(ctx: &mut Context, a: &Attrs, name: &str) -> Res<Option<Vec<f64>>> {
+    use strata_dialects::fold::{consts, float_const, int_const};
     let Some(attr) = a.get(name) else {
         return Ok(None);
     };
@@ -60,41 +63,36 @@ fn numbers(a: &Attrs, name: &str) -> Res<Option<Vec<f64>>> {
         .t
         .as_ref()
         .ok_or_else(|| ConvertError::Invalid(format!("has a '{name}' that is not a tensor")))?;
-    let raw = t.raw_data();
-    let chunks = |size: usize| raw.chunks_exact(size);
-    let values: Vec<f64> = match DataType::try_from(t.data_type()) {
-        Ok(DataType::Float) if !raw.is_empty() => chunks(4)
-            .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-            .collect(),
-        Ok(DataType::Float) => t.float_data.iter().map(|&v| f64::from(v)).collect(),
-        Ok(DataType::Double) if !raw.is_empty() => chunks(8)
-            .map(|c| {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(c);
-                f64::from_le_bytes(b)
-            })
-            .collect(),
-        Ok(DataType::Double) => t.double_data.clone(),
-        Ok(DataType::Float16) if !raw.is_empty() => chunks(2)
-            .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f64())
-            .collect(),
-        Ok(DataType::Float16) => t
-            .int32_data
-            .iter()
-            .map(|&v| half::f16::from_bits(v as u16).to_f64())
-            .collect(),
-        Ok(DataType::Uint8) if !raw.is_empty() => raw.iter().map(|&b| f64::from(b)).collect(),
-        Ok(DataType::Uint8 | DataType::Int32) => {
-            t.int32_data.iter().map(|&v| f64::from(v)).collect()
-        }
-        _ => {
-            return Err(ConvertError::unsupported(format!(
-                "with a '{name}' of data type {} is not supported",
-                crate::tensor::dtype_name(t.data_type())
-            )))
-        }
+    let dense = crate::tensor::tensor_attr(ctx, t)?;
+    let count = t.dims.iter().product::<i64>().max(0) as usize;
+    let Some(c) = consts(ctx, dense) else {
+        return Ok(Some(Vec::new()));
     };
-    Ok(Some(values))
+    let unsigned = matches!(
+        ctx.type_kind(c.elem),
+        TypeKind::Integer {
+            signedness: Signedness::Unsigned,
+            ..
+        }
+    );
+    (0..count)
+        .map(|i| {
+            let bits = c.get(i);
+            float_const(ctx, c.elem, bits)
+                .map(|f| f.value)
+                .or_else(|| {
+                    int_const(ctx, c.elem, bits).map(|n| {
+                        if unsigned {
+                            n.value as f64
+                        } else {
+                            n.signed() as f64
+                        }
+                    })
+                })
+                .ok_or_else(|| format!("has a '{name}' whose elements are not numbers").into())
+        })
+        .collect::<Res<Vec<f64>>>()
+        .map(Some)
 }
 
 /// The ensemble, read from the node's attributes and checked.
@@ -112,7 +110,7 @@ struct Ensemble {
     targets: i64,
 }
 
-fn read_ensemble(a: &Attrs) -> Res<Ensemble> {
+fn read_ensemble(ctx: &mut Context, a: &Attrs) -> Res<Ensemble> {
     let ints = |name: &str| a.ints(name).ok_or_else(|| format!("requires {name}"));
     let features = ints("nodes_featureids")?;
     let true_ids = ints("nodes_truenodeids")?;
@@ -121,7 +119,7 @@ fn read_ensemble(a: &Attrs) -> Res<Ensemble> {
     let false_leafs = ints("nodes_falseleafs")?;
     let leaf_targets = ints("leaf_targetids")?;
     let roots = ints("tree_roots")?;
-    let modes: Vec<u8> = numbers(a, "nodes_modes")?
+    let modes: Vec<u8> = numbers(ctx, a, "nodes_modes")?
         .ok_or("requires nodes_modes")?
         .into_iter()
         .map(|m| {
@@ -132,8 +130,8 @@ fn read_ensemble(a: &Attrs) -> Res<Ensemble> {
             }
         })
         .collect();
-    let splits = numbers(a, "nodes_splits")?.ok_or("requires nodes_splits")?;
-    let leaf_weights = numbers(a, "leaf_weights")?.ok_or("requires leaf_weights")?;
+    let splits = numbers(ctx, a, "nodes_splits")?.ok_or("requires nodes_splits")?;
+    let leaf_weights = numbers(ctx, a, "leaf_weights")?.ok_or("requires leaf_weights")?;
     let targets = a.int("n_targets").ok_or("requires n_targets")?;
     let n = modes.len();
     for (name, len) in [
@@ -173,7 +171,7 @@ fn read_ensemble(a: &Attrs) -> Res<Ensemble> {
     // Membership nodes take, in node order, the runs of
     // `membership_values` between NaNs.
     let mut members = vec![Vec::new(); n];
-    let values = numbers(a, "membership_values")?.unwrap_or_default();
+    let values = numbers(ctx, a, "membership_values")?.unwrap_or_default();
     let mut runs = values.split(|v| v.is_nan());
     for (i, _) in modes.iter().enumerate().filter(|(_, &m)| m == MEMBER) {
         members[i] = runs
@@ -455,7 +453,7 @@ pub(super) fn tree_ensemble(
     if im.rank_of(x) != Some(2) {
         return Err("needs a 2-D X ([N, features])".into());
     }
-    let e = read_ensemble(a)?;
+    let e = read_ensemble(im.ctx, a)?;
     let aggregate = a.int("aggregate_function").unwrap_or(1);
     let post = a.int("post_transform").unwrap_or(0);
     if !(0..=3).contains(&aggregate) {
