@@ -262,11 +262,6 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
         "tensor-fuse excludes tensor ops only (tensor.map, tensor.reduce, tensor.contract); other names have no effect yet",
     );
     note(
-        r.codegen.target != Target::Host,
-        "codegen.target",
-        "sm_80 and sm_90 compile to PTX (strata compile --emit ptx); no CUDA executor runs it yet",
-    );
-    note(
         r.codegen.threads != d.codegen.threads,
         "codegen.threads",
         "the thread count is a flag of strata run and strata bench",

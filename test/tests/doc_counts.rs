@@ -37,6 +37,22 @@ fn default_recipe_hash() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The pipelines that architecture.md, lowering.md and recipes.md show are
+/// the ones graph mode runs, for the host and for the GPU form.
+#[test]
+fn pipelines_in_the_docs() {
+    let block = |p: &str| format!("\n```text\n{p}\n```\n");
+    let mut problems = common::check_generated_docs(
+        "host-pipeline",
+        &block(strata_runtime::compiled::HOST_PIPELINE),
+    );
+    problems.extend(common::check_generated_docs(
+        "gpu-pipeline",
+        &block(strata_runtime::compiled::GPU_PIPELINE),
+    ));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// `recipes/default.toml` becomes the pipeline that graph mode runs.
 #[test]
 fn the_default_recipe_is_the_host_pipeline() {
