@@ -120,6 +120,9 @@ pub enum Selection {
     },
     /// A registered custom op's kernel.
     Custom { op: String },
+    /// A gather's indices checked on the host before it runs (element `k`
+    /// in `[-s, s)` for `s = sizes[k mod len]`).
+    Check { sizes: Vec<i64> },
 }
 
 /// One step of the plan, in launch order.

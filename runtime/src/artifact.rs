@@ -142,6 +142,9 @@ fn describe(plan: &Plan, manifest: &mut Manifest) {
                     batch: g.batch.clone(),
                 },
                 PlanWork::Custom(c) => Selection::Custom { op: c.op.clone() },
+                PlanWork::CheckIndices(c) => Selection::Check {
+                    sizes: c.sizes.clone(),
+                },
             },
             args: step.args.iter().map(|&b| buffer_ref(b)).collect(),
         })

@@ -44,4 +44,5 @@ pub fn register(ctx: &mut Context) {
     ViewOp::register(ctx);
     GemmOp::register(ctx);
     CustomCallOp::register(ctx);
+    CheckIndicesOp::register(ctx);
 }

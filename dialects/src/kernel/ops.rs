@@ -11,10 +11,10 @@ use crate::kernel::syntax::{
 };
 use crate::kernel::types::is_ptr_like;
 use crate::kernel::verify::{
-    infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_convert_layout,
-    verify_custom_call, verify_dot, verify_expand_dims, verify_gemm, verify_kernel_func,
-    verify_launch, verify_load, verify_range, verify_reduce, verify_reduce_regions, verify_return,
-    verify_splat, verify_store, verify_view, verify_yield,
+    infer_load, verify_addptr, verify_alloc, verify_broadcast, verify_check_indices,
+    verify_convert_layout, verify_custom_call, verify_dot, verify_expand_dims, verify_gemm,
+    verify_kernel_func, verify_launch, verify_load, verify_range, verify_reduce,
+    verify_reduce_regions, verify_return, verify_splat, verify_store, verify_view, verify_yield,
 };
 
 /// The axes of a launch grid.
@@ -372,4 +372,19 @@ pub struct CustomCallOp {
     config: OptionalAttr<AnyAttr>,
     num_inputs: Attr<I64Attr>,
     buffers: Variadic<StaticMemRef>,
+}
+
+/// A step of the host plan that checks the indices in a buffer before a
+/// kernel gathers with them (`tensor.check_indices` below the tensor
+/// level): element `k` must lie in `[-s, s)` for `s = sizes[k mod n]`, or
+/// the run stops with `message` (its `{index}`, `{axis}`, `{size}` filled
+/// in) at the op's location. Executors run it on the host.
+#[op("kernel.check_indices",
+     format = "$indices attr-dict `:` type($indices)",
+     verify = verify_check_indices)]
+pub struct CheckIndicesOp {
+    indices: Operand<StaticMemRef>,
+    sizes: Attr<I64Array>,
+    axes: Attr<I64Array>,
+    message: Attr<StrAttr>,
 }

@@ -499,8 +499,14 @@ pub(crate) fn verify_alloc(ctx: &Context, op: Operation) -> Result<(), Diagnosti
 
 pub(crate) fn verify_view(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let (src, out) = (operand_type(ctx, op, 0), result_type(ctx, op));
-    let count = |t: Type| ctx.type_kind(t).shape().map(strata_ir::types::num_elements);
-    if count(src) != count(out)
+    // Counts that overflow never match (a saturated count would).
+    let count = |t: Type| {
+        ctx.type_kind(t)
+            .shape()
+            .and_then(strata_ir::types::checked_num_elements)
+    };
+    if count(src).is_none()
+        || count(src) != count(out)
         || ctx.type_kind(src).element_type() != ctx.type_kind(out).element_type()
     {
         return Err(err(
@@ -576,8 +582,44 @@ pub(crate) fn verify_gemm(ctx: &Context, op: Operation) -> Result<(), Diagnostic
                 ),
             ));
         }
+        // Each output element written once: threads split the output.
+        if name == "out" && !injective(&sizes, &strides) {
+            return Err(err(
+                ctx,
+                op,
+                format!("out_strides {strides:?} write some elements of the {sizes:?} output twice: output strides must not overlap"),
+            ));
+        }
+    }
+    if ctx.operand(op, 2) == ctx.operand(op, 0) || ctx.operand(op, 2) == ctx.operand(op, 1) {
+        return Err(err(ctx, op, "out must not be an operand it reads"));
     }
     Ok(())
+}
+
+/// Whether strides address each index of `sizes` at its own offset: the
+/// dims of more than one element, by increasing stride, each stride at
+/// least the extent of the dims before it (row-major, transposed and
+/// padded layouts; never a zero stride or an overlap).
+fn injective(sizes: &[i64], strides: &[i64]) -> bool {
+    let mut dims: Vec<(i64, i64)> = sizes
+        .iter()
+        .zip(strides)
+        .filter(|(&s, _)| s > 1)
+        .map(|(&s, &st)| (st, s))
+        .collect();
+    dims.sort_unstable();
+    let mut extent = 1i64;
+    for (stride, size) in dims {
+        if stride < extent {
+            return false;
+        }
+        match stride.checked_mul(size) {
+            Some(e) => extent = e,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// `kernel.custom_call`: `num_inputs` lies within the buffers.
@@ -593,4 +635,39 @@ pub(crate) fn verify_custom_call(ctx: &Context, op: Operation) -> Result<(), Dia
         ));
     }
     Ok(())
+}
+
+pub(crate) fn verify_check_indices(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let check = super::CheckIndicesOp(op);
+    let sizes = check.sizes(ctx).unwrap_or_default();
+    let axes = check.axes(ctx).unwrap_or_default();
+    if sizes.is_empty() || sizes.len() != axes.len() || sizes.iter().any(|&s| s <= 0) {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects as many sizes as axes, at least one, each positive (got sizes {sizes:?}, axes {axes:?})"
+            ),
+        ));
+    }
+    let indices = ctx.value_type(check.indices(ctx));
+    match ctx.type_kind(indices) {
+        TypeKind::MemRef { shape, element, .. }
+            if matches!(
+                ctx.type_kind(*element),
+                TypeKind::Integer { width: 32 | 64, .. }
+            ) && (sizes.len() == 1 || shape.last() == Some(&(sizes.len() as i64))) =>
+        {
+            Ok(())
+        }
+        _ => Err(err(
+            ctx,
+            op,
+            format!(
+                "expects a buffer of i32 or i64 indices whose last dimension holds the {} sizes, got '{}'",
+                sizes.len(),
+                ty(ctx, indices)
+            ),
+        )),
+    }
 }

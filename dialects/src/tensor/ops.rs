@@ -9,8 +9,8 @@ use strata_ir::ods::AttrSyntax;
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
 use crate::tensor::verify::{
-    verify_contract, verify_extract, verify_fusion, verify_generic, verify_index, verify_map,
-    verify_reduce, verify_reshape, verify_yield,
+    verify_check_indices, verify_contract, verify_extract, verify_fusion, verify_generic,
+    verify_index, verify_map, verify_reduce, verify_reshape, verify_yield,
 };
 
 type_constraint!(
@@ -100,10 +100,12 @@ pub struct MapOp {
 /// run-time indices (one `index` per dimension).
 ///
 /// `tensor` must be the block argument of an input the map lists in
-/// `gathered`. An index outside its dimension is clamped into it (a
-/// negative one reads 0, one past the end the last element), so the read
-/// never leaves the tensor; lowerings that need other semantics (ONNX's
-/// negative indices) adjust the indices first.
+/// `gathered`, and must not be empty. An index outside its dimension is
+/// clamped into it (a negative one reads 0, one past the end the last
+/// element), so the read never leaves the tensor; lowerings that need
+/// other semantics (ONNX's negative indices) adjust the indices first, and
+/// those that must refuse bad indices check them first with
+/// `tensor.check_indices`.
 #[op("tensor.extract",
      traits(Pure),
      format = "$tensor `[` $indices `]` attr-dict `:` type($tensor)",
@@ -113,6 +115,31 @@ pub struct ExtractOp {
     tensor: Operand<AnyRankedTensor>,
     indices: Variadic<Index>,
     result: Result<AnyType>,
+}
+
+/// Checks run-time indices before a gather reads with them: its result is
+/// its input, and evaluating it stops the run with `message` at the first
+/// element out of range.
+///
+/// `%ok = tensor.check_indices %ids sizes [1000] axes [0] {message = "..."} : tensor<2x16xi64>`:
+/// element `k` (in row-major order) must lie in `[-s, s)` for
+/// `s = sizes[k mod n]` (ONNX's rule: a negative index counts from the
+/// end), with `n` the length of `sizes` (1, or the last dimension of the
+/// input: the entries of `gather_nd`'s index tuples). In `message`,
+/// `{index}`, `{axis}` and `{size}` stand for the bad element, its entry
+/// of `axes` (the data dimension it indexes, for the message only) and
+/// its size. The op has an effect (the refusal), so it is kept when its
+/// result is unused, as eager mode checks every gather it runs.
+#[op("tensor.check_indices",
+     all_types_match(input, result),
+     format = "$input `sizes` $sizes `axes` $axes attr-dict `:` type($input)",
+     verify = verify_check_indices)]
+pub struct CheckIndicesOp {
+    input: Operand<AnyRankedTensor>,
+    sizes: Attr<I64ListAttr>,
+    axes: Attr<I64ListAttr>,
+    message: Attr<StrAttr>,
+    result: Result<AnyRankedTensor>,
 }
 
 fn infer_extract(

@@ -6,7 +6,8 @@ use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::{AttrKind, Block, Context, Diagnostic, Operation, Type, TypeKind, Value};
 
 use crate::tensor::ops::{
-    ContractOp, ExtractOp, FusionOp, GenericOp, IndexOp, MapOp, ReduceOp, ReshapeOp, YieldOp,
+    CheckIndicesOp, ContractOp, ExtractOp, FusionOp, GenericOp, IndexOp, MapOp, ReduceOp,
+    ReshapeOp, YieldOp,
 };
 use crate::tensor::shape_of;
 
@@ -326,6 +327,13 @@ pub(super) fn verify_extract(ctx: &Context, op: Operation) -> Result<(), Diagnos
     let Some((shape, element)) = ranked(ctx, ctx.value_type(t)) else {
         return Ok(());
     };
+    if let Some(d) = shape.iter().position(|&n| n == 0) {
+        return Err(err(
+            ctx,
+            op,
+            format!("reads from an empty tensor (dimension {d} has size 0)"),
+        ));
+    }
     let n = extract.indices(ctx).len();
     if n != shape.len() {
         return Err(err(
@@ -346,6 +354,53 @@ pub(super) fn verify_extract(ctx: &Context, op: Operation) -> Result<(), Diagnos
                 "result type '{}' is not the element type '{}'",
                 type_str(ctx, result),
                 type_str(ctx, element)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn verify_check_indices(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let check = CheckIndicesOp(op);
+    let (sizes, axes) = (
+        check.sizes(ctx).unwrap_or_default(),
+        check.axes(ctx).unwrap_or_default(),
+    );
+    if sizes.is_empty() || sizes.len() != axes.len() {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects as many sizes as axes, at least one (got {} and {})",
+                sizes.len(),
+                axes.len()
+            ),
+        ));
+    }
+    if let Some(s) = sizes.iter().find(|&&s| s <= 0) {
+        return Err(err(
+            ctx,
+            op,
+            format!("has size {s}: indices into an empty dimension cannot be valid"),
+        ));
+    }
+    let Some((shape, element)) = ranked(ctx, ctx.value_type(check.input(ctx))) else {
+        return Ok(());
+    };
+    if !matches!(ctx.type_kind(element), TypeKind::Integer { .. }) {
+        return Err(err(
+            ctx,
+            op,
+            format!("expects integer indices, got '{}'", type_str(ctx, element)),
+        ));
+    }
+    if sizes.len() > 1 && shape.last() != Some(&(sizes.len() as i64)) {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "has {} sizes, but the last dimension of its input is not {0}",
+                sizes.len()
             ),
         ));
     }

@@ -1,13 +1,15 @@
 //! `gather`, `gather_elements` and `gather_nd` as a `tensor.map` over the result whose
 //! data input is gathered: the body reads the index (made non-negative as
 //! ONNX defines: `i < 0` reads `i + size`) and `tensor.extract`s the data
-//! element at it; the other coordinates are `tensor.index` values. Indices
-//! still out of range are clamped by `tensor.extract`.
+//! element at it; the other coordinates are `tensor.index` values. The
+//! indices are checked first (`tensor.check_indices`): an index out of
+//! range stops the run with eager mode's message, so `tensor.extract`'s
+//! clamp never changes a result.
 
 use strata_dialects::graph as g;
 use strata_dialects::tensor::MapOp;
 use strata_ir::affine::{AffineExpr, AffineMap};
-use strata_ir::{Context, Operation, Type, Value};
+use strata_ir::{Attribute, Context, Operation, Type, Value};
 
 use super::movement::index;
 use super::scalar::{cmpi, Scalar};
@@ -26,12 +28,56 @@ fn axis_index(s: &mut Scalar<'_>, i: Value, size: i64) -> Value {
     s.op("arith.index_cast", &[v], &[], index_type)
 }
 
+/// Inserts before `op` a `tensor.check_indices` of its indices (its
+/// operand #1) and returns the checked value. Entry `k` of an index tuple
+/// is checked against `sizes[k]` and reported as an index into data
+/// dimension `axes[k]`, in the words of eager mode's `kernel` (`gather`,
+/// `gather_elements`, `gather_nd`).
+pub(super) fn check_indices(
+    ctx: &mut Context,
+    op: Operation,
+    sizes: &[i64],
+    axes: &[i64],
+    kernel: &str,
+    dim_word: &str,
+) -> Value {
+    let indices = ctx.operand(op, 1);
+    let loc = ctx.op_loc(op);
+    let message = format!(
+        "'{}' op {kernel}: invalid argument: index {{index}} is out of range for {dim_word} {{axis}} of size {{size}}",
+        ctx.op_name_str(op)
+    );
+    let i64t = ctx.integer_type(64);
+    let list = |ctx: &mut Context, values: &[i64]| -> Attribute {
+        let items = values
+            .iter()
+            .map(|&v| ctx.integer_attr(i64t, i128::from(v)))
+            .collect();
+        ctx.array_attr(items)
+    };
+    let props = [
+        ("sizes", list(ctx, sizes)),
+        ("axes", list(ctx, axes)),
+        ("message", ctx.string_attr(&message)),
+    ];
+    let ident = ctx.ident(strata_dialects::tensor::CheckIndicesOp::NAME);
+    let mut state = strata_ir::OperationState::new(ident, loc);
+    state.operands = vec![indices];
+    state.result_types = vec![ctx.value_type(indices)];
+    let entries = props.iter().map(|&(k, v)| (ctx.ident(k), v)).collect();
+    state.properties = Some(ctx.dictionary_attr(entries));
+    let check = ctx.create_operation(state);
+    ctx.insert_op_before(op, check);
+    ctx.result(check, 0)
+}
+
 /// Inserts before `op` the gathering map: `data` gathered, `indices` read
 /// through `index_map`; `coords(s, idx)` gives the data coordinates from
 /// the adjusted index.
 fn gather_map<F>(
     ctx: &mut Context,
     op: Operation,
+    indices: Value,
     ty: Type,
     index_map: AffineMap,
     element: Type,
@@ -40,7 +86,7 @@ fn gather_map<F>(
 where
     F: FnOnce(&mut Scalar<'_>, Value) -> Vec<Value>,
 {
-    let (data, indices) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    let data = ctx.operand(op, 0);
     let rank = shape(ctx, ty).len() as u32;
     let maps = [AffineMap::new(rank, 0, Vec::new()), index_map];
     let loc = ctx.op_loc(op);
@@ -99,17 +145,31 @@ pub(super) fn plan_gather(
             .collect();
         AffineMap::new(out_rank as u32, 0, results)
     };
+    let (kernel, dim_word) = if elements {
+        ("gather_elements", "dimension")
+    } else {
+        ("gather", "dim")
+    };
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {
-        vec![gather_map(ctx, op, ty, index_map, element, |s, i| {
-            let at = axis_index(s, i, size);
-            (0..rank)
-                .map(|d| match d {
-                    _ if d == axis => at,
-                    _ if elements || d < axis => index(s, d),
-                    _ => index(s, d - 1 + q),
-                })
-                .collect()
-        })]
+        let indices = check_indices(ctx, op, &[size], &[axis as i64], kernel, dim_word);
+        vec![gather_map(
+            ctx,
+            op,
+            indices,
+            ty,
+            index_map,
+            element,
+            |s, i| {
+                let at = axis_index(s, i, size);
+                (0..rank)
+                    .map(|d| match d {
+                        _ if d == axis => at,
+                        _ if elements || d < axis => index(s, d),
+                        _ => index(s, d - 1 + q),
+                    })
+                    .collect()
+            },
+        )]
     }))
 }
 
@@ -144,8 +204,14 @@ pub(super) fn plan_gather_nd(ctx: &mut Context, op: Operation) -> Result<Plan, S
     }
     let out_rank = shape(ctx, ty).len() as u32;
     let loc = ctx.op_loc(op);
+    let sizes = data_shape[batch..batch + tuple].to_vec();
+    let axes: Vec<i64> = (batch..batch + tuple).map(|d| d as i64).collect();
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {
-        let (data, indices) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        let indices = match sizes.is_empty() {
+            true => ctx.operand(op, 1), // empty tuples: no index to check
+            false => check_indices(ctx, op, &sizes, &axes, "gather_nd", "dimension"),
+        };
+        let data = ctx.operand(op, 0);
         let maps = [(); 2].map(|()| AffineMap::new(out_rank, 0, Vec::new()));
         let map = MapOp::build_gathered(
             ctx,

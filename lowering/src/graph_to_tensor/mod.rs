@@ -123,7 +123,8 @@ fn carry_chain_marks(ctx: &mut Context, o: Operation, before: Option<Operation>)
     };
     while let Some(op) = next.filter(|&n| n != o) {
         let name = ctx.op_name_str(op);
-        if name.starts_with("tensor.") && name != "tensor.reshape" {
+        if name.starts_with("tensor.") && !matches!(name, "tensor.reshape" | "tensor.check_indices")
+        {
             strata_passes::fusion_chains::add_marks(ctx, op, &marks);
         }
         next = ctx.op_next(op);

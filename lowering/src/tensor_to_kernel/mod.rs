@@ -22,6 +22,29 @@ use kernels::{emit_group, GroupIr};
 use strata_ir::pass::{Pass, PassRegistry, Statistics};
 use strata_ir::{pass, Block, Context, Diagnostic, Operation, Type, TypeKind, Value};
 
+/// The largest buffer a plan may hold (8 GiB, the interpreter's limit on
+/// one tensor): a constant or a result past it is a located error at
+/// compile time, never an allocation that aborts the process.
+pub const MAX_BUFFER_BYTES: u64 = 1 << 33;
+
+/// `mem` (a memref type) when its bytes are within [`MAX_BUFFER_BYTES`],
+/// else an error at `op` naming them.
+fn within_budget(ctx: &Context, op: Operation, mem: Type, what: &str) -> Result<Type, Diagnostic> {
+    let bytes = strata_dialects::kernel::types::checked_memref_bytes(ctx, mem);
+    match bytes.filter(|&b| b <= MAX_BUFFER_BYTES) {
+        Some(_) => Ok(mem),
+        None => Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "{what} of type '{}' needs {}, more than a plan's limit of {MAX_BUFFER_BYTES} bytes per buffer",
+                strata_ir::printer::type_to_string(ctx, mem),
+                bytes.map_or("more bytes than 64 bits count".to_string(), |b| format!("{b} bytes")),
+            ),
+        )),
+    }
+}
+
 /// Register this conversion's passes.
 pub fn register_passes(registry: &mut PassRegistry) {
     registry.register(ConvertTensorToKernel::registration());
@@ -285,6 +308,7 @@ fn convert_function(
                     | "tensor.reshape"
                     | "tensor.fusion"
                     | "tensor.custom"
+                    | "tensor.check_indices"
                     | "func.return"
             );
         if !ok {
@@ -339,12 +363,14 @@ fn convert_function(
                 let mem = memref_of(b.ctx, ty).ok_or_else(|| {
                     Diagnostic::op_error(b.ctx, op, "a constant of dynamic shape")
                 })?;
+                let mem = within_budget(b.ctx, op, mem, "a constant")?;
                 let value = strata_ir::ods::inherent_attr(b.ctx, op, "value")
                     .ok_or_else(|| Diagnostic::op_error(b.ctx, op, "a constant without a value"))?;
                 let v = b.value("kernel.constant", &[], mem, vec![("value", value)]);
                 buffers.insert(r, v);
             }
             "tensor.custom" => emit_custom_call(&mut b, op, &mut buffers, &mut placed)?,
+            "tensor.check_indices" => emit_check_indices(&mut b, op, &mut buffers)?,
             "tensor.reshape" => {
                 let src = buffers[&b.ctx.operand(op, 0)];
                 let r = b.ctx.result(op, 0);
@@ -418,6 +444,7 @@ fn emit_custom_call(
         let mem = memref_of(b.ctx, ty).ok_or_else(|| {
             Diagnostic::op_error(b.ctx, op, "a custom op result of dynamic shape")
         })?;
+        let mem = within_budget(b.ctx, op, mem, "a custom op result")?;
         let zero = b.ctx.integer_attr(i64t, 0);
         let buf = b.value("kernel.alloc", &[], mem, vec![("offset", zero)]);
         buffers.insert(r, buf);
@@ -434,6 +461,47 @@ fn emit_custom_call(
         .unwrap_or_default();
     b.op("kernel.custom_call", &operands, &[], props);
     chains::place(b.ctx, &[op], &format!("custom op {name}"), false, placed);
+    Ok(())
+}
+
+/// `tensor.check_indices` as a `kernel.check_indices` step on its input's
+/// buffer, which then stands for its result too (checked, not copied).
+fn emit_check_indices(
+    b: &mut builder::KernelBuilder<'_>,
+    op: Operation,
+    buffers: &mut HashMap<Value, Value>,
+) -> Result<(), Diagnostic> {
+    let check = strata_dialects::tensor::CheckIndicesOp(op);
+    let (Some(sizes), Some(axes), Some(message)) = (
+        check.sizes(b.ctx),
+        check.axes(b.ctx),
+        strata_ir::ods::inherent_attr(b.ctx, op, "message"),
+    ) else {
+        return Err(Diagnostic::op_error(
+            b.ctx,
+            op,
+            "needs its sizes, axes and message",
+        ));
+    };
+    let i64t = b.ctx.integer_type(64);
+    let mut array = |values: &[i64]| {
+        b.ctx.intern_attr(strata_ir::AttrKind::DenseArray {
+            element: i64t,
+            values: values
+                .iter()
+                .map(|&x| x as u64)
+                .collect::<Vec<u64>>()
+                .into(),
+        })
+    };
+    let props = vec![
+        ("sizes", array(&sizes)),
+        ("axes", array(&axes)),
+        ("message", message),
+    ];
+    let buf = buffers[&b.ctx.operand(op, 0)];
+    b.op("kernel.check_indices", &[buf], &[], props);
+    buffers.insert(b.ctx.result(op, 0), buf);
     Ok(())
 }
 
@@ -461,6 +529,7 @@ impl GroupEmitter<'_> {
         let ty = b.ctx.value_type(v);
         let mem = memref_of(b.ctx, ty)
             .ok_or_else(|| Diagnostic::op_error(b.ctx, anchor, "a result of dynamic shape"))?;
+        let mem = within_budget(b.ctx, anchor, mem, "a result")?;
         let i64t = b.ctx.integer_type(64);
         let zero = b.ctx.integer_attr(i64t, 0);
         let buf = b.value("kernel.alloc", &[], mem, vec![("offset", zero)]);

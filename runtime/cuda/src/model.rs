@@ -9,7 +9,9 @@ use cudarc::driver::{result, CudaContext, CudaGraph, CudaStream};
 use strata_artifact::{Artifact, Expect};
 use strata_ir::{AttrKind, Context, Operation};
 use strata_runtime::artifact::{gpu_module, load_plan};
-use strata_runtime::plan::{check_inputs, tensor_from_bytes, Buf, Plan, PlanWork, Spec};
+use strata_runtime::plan::{
+    check_inputs, tensor_from_bytes, Buf, IndexCheck, Plan, PlanWork, Spec,
+};
 use strata_runtime::Tensor;
 
 use crate::blas::{blas_calls, BlasCall};
@@ -113,6 +115,9 @@ enum Step {
         /// lhs, rhs and out.
         ptrs: [u64; 3],
     },
+    /// Indices computed on the device, copied back and checked once the
+    /// steps before are done (a synchronization: not in a CUDA graph).
+    Check { check: IndexCheck, ptr: u64 },
 }
 
 /// cuBLAS: a handle on the model's stream, with a workspace of its own (so
@@ -246,6 +251,8 @@ pub struct CudaModel {
     _constants: Vec<DeviceBuffer>,
     host_constants: Vec<Vec<u64>>,
     input_specs: Vec<Spec>,
+    /// Checks of indices that are inputs: made on the host, before the copy.
+    input_checks: Vec<(usize, IndexCheck)>,
     outputs: Vec<(Buf, Spec)>,
     stream: Arc<CudaStream>,
     ctx: Arc<CudaContext>,
@@ -316,7 +323,13 @@ impl CudaModel {
         let mut blas = None;
         let mut steps = Vec::with_capacity(plan.steps.len());
         let mut names = Vec::with_capacity(plan.steps.len());
+        let mut input_checks = Vec::new();
         for step in &plan.steps {
+            if let (PlanWork::CheckIndices(c), [Buf::Input(i)]) = (&step.work, step.args.as_slice())
+            {
+                input_checks.push((*i, c.clone()));
+                continue;
+            }
             let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
             let work = match &step.work {
                 PlanWork::Kernel { callee, grid } => {
@@ -355,6 +368,10 @@ impl CudaModel {
                         ptrs: [args[0], args[1], args[2]],
                     }
                 }
+                PlanWork::CheckIndices(c) => Step::Check {
+                    check: c.clone(),
+                    ptr: args[0],
+                },
                 PlanWork::Custom(c) => {
                     return Err(CudaError::Plan(format!(
                         "custom op '{}' has a host implementation only: the CUDA executor does not run custom ops",
@@ -379,6 +396,7 @@ impl CudaModel {
             _constants: constants,
             host_constants: plan.constants,
             input_specs: plan.inputs,
+            input_checks,
             outputs: plan.outputs,
             stream,
             ctx,
@@ -422,6 +440,9 @@ impl CudaModel {
     /// Copy `inputs` to the device (they must match the plan's inputs).
     fn upload(&self, inputs: &[Tensor]) -> Result<(), CudaError> {
         check_inputs(&self.input_specs, inputs)?;
+        for (i, check) in &self.input_checks {
+            check.check(inputs[*i].data().as_bytes())?;
+        }
         self.ctx.bind_to_thread()?;
         for (t, buffer) in inputs.iter().zip(&self.inputs) {
             let bytes = t.data().as_bytes();
@@ -469,6 +490,16 @@ impl CudaModel {
                         .ok_or_else(|| CudaError::Blas("cuBLAS is not loaded".into()))?;
                     // SAFETY: the buffers are the step's, sized for its strides.
                     unsafe { blas.run(*f64, calls, *ptrs)? };
+                }
+                Step::Check { check, ptr } => {
+                    let mut bytes = vec![0u8; check.spec.bytes()];
+                    // SAFETY: the buffer holds the spec's bytes; the
+                    // stream is synchronized before `bytes` is read.
+                    unsafe {
+                        result::memcpy_dtoh_async(&mut bytes[..], *ptr, self.stream.cu_stream())?
+                    };
+                    self.stream.synchronize()?;
+                    check.check(&bytes)?;
                 }
             }
         }
@@ -527,6 +558,11 @@ impl CudaModel {
     fn ensure_graph(&mut self) -> Result<(), CudaError> {
         if self.graph.is_some() {
             return Ok(());
+        }
+        if self.steps.iter().any(|s| matches!(s, Step::Check { .. })) {
+            return Err(CudaError::Plan(
+                "the plan checks indices computed on the device, which needs a synchronization a CUDA graph cannot hold: run it without a CUDA graph".into(),
+            ));
         }
         // One plain run first: cuBLAS and lazily loaded kernels initialize
         // outside the capture (inside it they may invalidate it).

@@ -17,7 +17,7 @@ use strata_lowering::llvm::{launch, HostKernel};
 
 use crate::tensor::Tensor;
 
-use crate::plan::{check_inputs, run_custom, CustomCall, Gemm};
+use crate::plan::{check_inputs, run_custom, CustomCall, Gemm, IndexCheck};
 pub(crate) use crate::plan::{read_plan, tensor_from_bytes, words, Buf, Plan, PlanWork, Spec};
 pub use crate::plan::{PlanError, RunError};
 
@@ -72,6 +72,8 @@ enum Work {
     Gemm(Gemm),
     /// A registered custom op's implementation (`kernel.custom_call`).
     Custom(CustomCall),
+    /// A gather's indices checked (`kernel.check_indices`).
+    CheckIndices(IndexCheck),
 }
 
 struct Launch {
@@ -168,6 +170,7 @@ impl CompiledModel {
                 }
                 PlanWork::Gemm(g) => Work::Gemm(g),
                 PlanWork::Custom(c) => Work::Custom(c),
+                PlanWork::CheckIndices(c) => Work::CheckIndices(c),
             };
             steps.push(Launch {
                 work,
@@ -262,6 +265,13 @@ impl CompiledModel {
             Work::Gemm(g) => unsafe { g.run([args[0], args[1], args[2]], pool) },
             // SAFETY: as above: each buffer holds its spec's bytes.
             Work::Custom(c) => unsafe { run_custom(c, &args)? },
+            Work::CheckIndices(c) => {
+                // SAFETY: as above: the buffer holds its spec's bytes, and
+                // no step writes it while this one reads.
+                let bytes =
+                    unsafe { std::slice::from_raw_parts(args[0] as *const u8, c.spec.bytes()) };
+                c.check(bytes)?;
+            }
         }
         if let (Some(t), Some(start)) = (times, start) {
             t.push(start.elapsed().as_secs_f64() * 1e3);

@@ -6,7 +6,9 @@
 
 use std::rc::Rc;
 
-use strata_dialects::tensor::{ContractOp, ExtractOp, GenericOp, IndexOp, MapOp, ReduceOp};
+use strata_dialects::tensor::{
+    CheckIndicesOp, ContractOp, ExtractOp, GenericOp, IndexOp, MapOp, ReduceOp,
+};
 use strata_ir::affine::{AffineExpr, AffineMap};
 use strata_ir::Operation;
 
@@ -153,6 +155,35 @@ impl Interpreter<'_> {
                     .ok_or_else(|| self.error(op, "is not inside a tensor.map being evaluated"))?;
                 let dtype = result_dtype(ctx, op, 0).map_err(|m| self.error(op, m))?;
                 Ok(vec![Tensor::scalar_i64(dtype, v)])
+            }
+            CheckIndicesOp::NAME => {
+                let t = x
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| self.error(op, "has no operand"))?;
+                let check = CheckIndicesOp(op);
+                let sizes = check.sizes(ctx).unwrap_or_default();
+                let axes = check.axes(ctx).unwrap_or_default();
+                let template = check.message(ctx).unwrap_or_default();
+                let values = t.data().to_i128_vec().into_iter();
+                // Clamped into i64: a value past it is out of any range.
+                let values =
+                    values.map(|v| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64);
+                if let Some(message) =
+                    crate::plan::first_bad_index(values, &sizes, &axes, &template)
+                {
+                    // The message names the op it checks for ('graph.gather' op ...).
+                    let mut error = self.error(op, message);
+                    if let Some((name, rest)) = error
+                        .message
+                        .strip_prefix('\'')
+                        .and_then(|m| m.split_once("' op "))
+                    {
+                        (error.op, error.message) = (name.to_string(), rest.to_string());
+                    }
+                    return Err(error);
+                }
+                Ok(vec![Rc::unwrap_or_clone(t)])
             }
             ExtractOp::NAME => {
                 // Indices clamped into each dimension.

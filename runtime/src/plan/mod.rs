@@ -11,8 +11,10 @@ use strata_ir::{AttrKind, Context, Operation, TypeKind, Value};
 use crate::interp::dtype_of;
 use crate::tensor::{DType, Tensor};
 
+mod check;
 mod gemm;
 
+pub use check::{first_bad_index, IndexCheck};
 pub use gemm::Gemm;
 
 /// Why a host plan cannot be run: the IR is not a plan an executor takes.
@@ -23,6 +25,10 @@ pub struct PlanError(pub String);
 /// Why a compiled model did not run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// A gather's index out of range (a `kernel.check_indices` step), in
+    /// the words eager mode uses, at the op's location.
+    #[error("{location}: error: {message}")]
+    Index { location: String, message: String },
     #[error("custom op '{op}': {message}")]
     Custom { op: String, message: String },
     #[error("input #{index} was compiled in as a constant, and this run gives it other values (compile again for them)")]
@@ -129,6 +135,8 @@ pub enum PlanWork {
     },
     Gemm(Gemm),
     Custom(CustomCall),
+    /// Indices checked before a kernel gathers with them.
+    CheckIndices(IndexCheck),
 }
 
 pub struct PlanStep {
@@ -168,6 +176,23 @@ fn spec_of(ctx: &Context, ty: strata_ir::Type) -> Result<Spec, PlanError> {
                     strata_ir::printer::type_to_string(ctx, *element)
                 ))
             })?;
+            // One element size for the planner, the kernels and the
+            // runtime's copies (strata_dialects::kernel::types::element_bytes).
+            let width = strata_dialects::kernel::types::element_bytes(ctx, *element);
+            if width != Some(dtype.byte_size() as u64) {
+                return Err(PlanError(format!(
+                    "{dtype} elements take {} bytes in the runtime but {width:?} in the plan",
+                    dtype.byte_size()
+                )));
+            }
+            let bytes = strata_ir::types::checked_num_elements(shape)
+                .and_then(|n| n.checked_mul(dtype.byte_size() as u64))
+                .filter(|&b| b <= isize::MAX as u64 / 2);
+            if bytes.is_none() {
+                return Err(PlanError(format!(
+                    "a buffer of shape {shape:?} and {dtype} elements is larger than memory can hold"
+                )));
+            }
             Ok(Spec {
                 shape: shape.iter().map(|&d| d.max(0) as usize).collect(),
                 dtype,
@@ -175,6 +200,13 @@ fn spec_of(ctx: &Context, ty: strata_ir::Type) -> Result<Spec, PlanError> {
         }
         _ => Err(PlanError("a buffer that is not a static memref".into())),
     }
+}
+
+/// The bytes of a constant's words.
+pub fn words_as_bytes(words: &[u64]) -> &[u8] {
+    // SAFETY: u64 has no padding and any byte is a valid u8; the slice
+    // covers exactly the words' memory.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 8) }
 }
 
 pub fn words(bytes: usize) -> usize {
@@ -326,6 +358,7 @@ pub fn read_plan(ctx: &Context, module: Operation, func: &str) -> Result<Plan, P
                         "kernel.gemm writes a buffer that is not in the arena".into(),
                     ));
                 }
+                check_gemm_overlap(ctx, op, &bufs)?;
                 steps.push(gemm_step(ctx, op, args));
             }
             "kernel.custom_call" => {
@@ -350,6 +383,26 @@ pub fn read_plan(ctx: &Context, module: Operation, func: &str) -> Result<Plan, P
                 }
                 steps.push(step);
             }
+            "kernel.check_indices" => {
+                let v = ctx.operand(op, 0);
+                let buf = buf_of(v)?;
+                let check = IndexCheck::read(ctx, op, spec_of(ctx, ctx.value_type(v))?)?;
+                // Constant indices are checked once, here: a plan whose
+                // constant indices fail keeps the step (every run fails).
+                if let Buf::Const(c) = buf {
+                    let bytes = words_as_bytes(&constants[c]);
+                    if check.check(bytes).is_ok() {
+                        continue;
+                    }
+                }
+                touch(&mut allocs, &alloc_of, v, steps.len());
+                steps.push(PlanStep {
+                    name: "check_indices".into(),
+                    work: PlanWork::CheckIndices(check),
+                    args: vec![buf],
+                    parallel: false,
+                });
+            }
             "func.return" => {
                 for v in ctx.operands(op) {
                     outputs.push((buf_of(v)?, spec_of(ctx, ctx.value_type(v))?));
@@ -368,6 +421,33 @@ pub fn read_plan(ctx: &Context, module: Operation, func: &str) -> Result<Plan, P
         arena_bytes,
         unplanned_bytes,
     })
+}
+
+/// A `kernel.gemm` whose output (in the arena) overlaps an operand would
+/// have threads read what others write: refused.
+fn check_gemm_overlap(
+    ctx: &Context,
+    op: Operation,
+    bufs: &std::collections::HashMap<Value, Buf>,
+) -> Result<(), PlanError> {
+    let span = |v: Value| match bufs.get(&v) {
+        Some(Buf::Arena(o)) => {
+            let bytes = strata_dialects::kernel::types::memref_bytes(ctx, ctx.value_type(v));
+            Some((*o as u64, (*o as u64).saturating_add(bytes)))
+        }
+        _ => None,
+    };
+    let out = span(ctx.operand(op, 2));
+    for i in 0..2 {
+        if let (Some((a, b)), Some((c, d))) = (out, span(ctx.operand(op, i))) {
+            if a < d && c < b {
+                return Err(PlanError(
+                    "kernel.gemm writes a buffer that overlaps one it reads".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The step of a `kernel.gemm` on `args`.

@@ -1,6 +1,7 @@
 // gather, gather_elements and gather_nd: a map over the result that gathers the data
 // (reads it whole) and extracts the element at the index, made
-// non-negative as ONNX defines (`i < 0` reads `i + size`).
+// non-negative as ONNX defines (`i < 0` reads `i + size`), after a
+// tensor.check_indices that refuses indices out of range at run time.
 // REQUIRES: strata-opt
 // RUN: strata-opt --convert-graph-to-tensor %s | FileCheck %s
 // RUN: strata-opt --convert-graph-to-tensor %s | strata-opt | FileCheck %s
@@ -11,7 +12,8 @@
 
 // An embedding lookup: out[b, s, h] = table[ids[b, s], h].
 // CHECK-LABEL: func.func @embedding(
-// CHECK: tensor.map ins(%arg0, %arg1 : tensor<30x8xf32>, tensor<2x5xi64>) maps [#[[NONE]], #[[IDS]]] gathered [0] {
+// CHECK: %[[C:.*]] = tensor.check_indices %arg1 sizes [30] axes [0] {message = "'graph.gather' op gather: invalid argument: index {index} is out of range for dim {axis} of size {size}"} : tensor<2x5xi64>
+// CHECK: tensor.map ins(%arg0, %[[C]] : tensor<30x8xf32>, tensor<2x5xi64>) maps [#[[NONE]], #[[IDS]]] gathered [0] {
 // CHECK-NEXT: ^bb0(%[[T:.*]]: tensor<30x8xf32>, %[[I:.*]]: i64):
 // CHECK: %[[N:.*]] = arith.constant 30 : i64
 // CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[I]]
@@ -29,7 +31,8 @@ func.func @embedding(%t: tensor<30x8xf32>, %ids: tensor<2x5xi64>) -> tensor<2x5x
 
 // out[i, j] = x[i, idx[i, j]].
 // CHECK-LABEL: func.func @gather_elements(
-// CHECK: tensor.map ins(%arg0, %arg1 : tensor<3x4xf32>, tensor<3x2xi32>) maps [#{{.*}}, #[[ID]]] gathered [0] {
+// CHECK: %[[C:.*]] = tensor.check_indices %arg1 sizes [4] axes [1] {message = "'graph.gather_elements' op gather_elements: invalid argument: index {index} is out of range for dimension {axis} of size {size}"} : tensor<3x2xi32>
+// CHECK: tensor.map ins(%arg0, %[[C]] : tensor<3x4xf32>, tensor<3x2xi32>) maps [#{{.*}}, #[[ID]]] gathered [0] {
 // CHECK: %[[R:.*]] = tensor.index 0 : index
 // CHECK: tensor.extract %{{.*}}[%[[R]], %{{.*}}] : tensor<3x4xf32>
 func.func @gather_elements(%x: tensor<3x4xf32>, %i: tensor<3x2xi32>) -> tensor<3x2xf32> {
@@ -41,7 +44,8 @@ func.func @gather_elements(%x: tensor<3x4xf32>, %i: tensor<3x2xi32>) -> tensor<3
 // dimension of the indices at the result's leading coordinates, each entry
 // made non-negative. With batch_dims = 1: out[b, j, h] = x[b, i[b, j, 0], h].
 // CHECK-LABEL: func.func @gather_nd(
-// CHECK: tensor.map ins(%arg0, %arg1 : tensor<2x3x4xf32>, tensor<2x1x1xi64>) maps [#{{.*}}, #{{.*}}] gathered [0, 1] {
+// CHECK: %[[C:.*]] = tensor.check_indices %arg1 sizes [3] axes [1] {message = "'graph.gather_nd' op gather_nd: invalid argument: index {index} is out of range for dimension {axis} of size {size}"} : tensor<2x1x1xi64>
+// CHECK: tensor.map ins(%arg0, %[[C]] : tensor<2x3x4xf32>, tensor<2x1x1xi64>) maps [#{{.*}}, #{{.*}}] gathered [0, 1] {
 // CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<2x3x4xf32>, %[[I:.*]]: tensor<2x1x1xi64>):
 // CHECK: %[[B:.*]] = tensor.index 0 : index
 // CHECK: %[[J:.*]] = tensor.index 1 : index

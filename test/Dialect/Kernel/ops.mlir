@@ -104,3 +104,11 @@ func.func @plan(%x: memref<4x128xf32>) -> memref<512xf32> {
   %w = kernel.constant dense<1.0> : tensor<2xf32> : memref<2xf32>
   return %flat : memref<512xf32>
 }
+
+// A plan step checking a gather's indices.
+// CHECK-LABEL: func.func @check(%arg0: memref<3x2xi32>) {
+// CHECK-NEXT:    kernel.check_indices %arg0 {axes = array<i64: 0, 1>, message = "index {index}", sizes = array<i64: 10, 4>} : memref<3x2xi32>
+func.func @check(%i: memref<3x2xi32>) {
+  kernel.check_indices %i {axes = array<i64: 0, 1>, message = "index {index}", sizes = array<i64: 10, 4>} : memref<3x2xi32>
+  return
+}

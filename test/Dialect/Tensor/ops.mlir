@@ -153,3 +153,12 @@ func.func @gather(%t: tensor<10x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
   } : tensor<3x4xf32>
   return %r : tensor<3x4xf32>
 }
+
+// Indices checked before a gather reads with them: the result is the input.
+// CHECK-LABEL: func.func @check_indices(
+// CHECK-NEXT: %[[C:.*]] = tensor.check_indices %arg0 sizes [10, 4] axes [0, 1] {message = "index {index} out of {size}"} : tensor<3x2xi64>
+// CHECK-NEXT: return %[[C]] : tensor<3x2xi64>
+func.func @check_indices(%i: tensor<3x2xi64>) -> tensor<3x2xi64> {
+  %c = tensor.check_indices %i sizes [10, 4] axes [0, 1] {message = "index {index} out of {size}"} : tensor<3x2xi64>
+  return %c : tensor<3x2xi64>
+}

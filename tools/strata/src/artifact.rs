@@ -213,6 +213,7 @@ fn describe(file: &str, m: &Manifest) -> String {
             }
             Selection::Library { library, .. } => format!("library {library}"),
             Selection::Custom { op } => format!("custom op {op}"),
+            Selection::Check { sizes } => format!("index check, sizes {sizes:?}"),
         };
         let args: Vec<String> = k.args.iter().map(ToString::to_string).collect();
         let _ = writeln!(w, "    {i:>3} {} ({how}) ({})", k.name, args.join(", "));

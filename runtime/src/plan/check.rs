@@ -1,0 +1,113 @@
+//! `kernel.check_indices`: the indices of a gather checked on the host
+//! before the kernel that reads with them runs, so that an index out of
+//! range stops the run with eager mode's message instead of reading
+//! another row.
+
+use strata_ir::{Context, Operation};
+
+use super::{PlanError, RunError, Spec};
+use crate::tensor::DType;
+
+/// A `kernel.check_indices` step: element `k` of the buffer must lie in
+/// `[-s, s)` for `s = sizes[k % sizes.len()]`.
+#[derive(Clone, Debug)]
+pub struct IndexCheck {
+    pub sizes: Vec<i64>,
+    pub axes: Vec<i64>,
+    /// With `{index}`, `{axis}` and `{size}` to fill in.
+    pub message: String,
+    /// The op's location as eager mode's errors give it
+    /// (`strata_ir::diagnostics::describe_location`).
+    pub location: String,
+    pub spec: Spec,
+}
+
+impl IndexCheck {
+    /// The check of op `op` (a `kernel.check_indices`) on a buffer of `spec`.
+    pub(crate) fn read(ctx: &Context, op: Operation, spec: Spec) -> Result<IndexCheck, PlanError> {
+        let check = strata_dialects::kernel::CheckIndicesOp(op);
+        let (Some(sizes), Some(axes), Some(message)) =
+            (check.sizes(ctx), check.axes(ctx), check.message(ctx))
+        else {
+            return Err(PlanError(
+                "kernel.check_indices without its sizes, axes and message".into(),
+            ));
+        };
+        if sizes.is_empty() || sizes.len() != axes.len() || sizes.iter().any(|&s| s <= 0) {
+            return Err(PlanError(format!(
+                "kernel.check_indices with sizes {sizes:?} and axes {axes:?}"
+            )));
+        }
+        if !matches!(spec.dtype, DType::I32 | DType::I64) {
+            return Err(PlanError(format!(
+                "kernel.check_indices on {} indices (expected i32 or i64)",
+                spec.dtype
+            )));
+        }
+        Ok(IndexCheck {
+            sizes,
+            axes,
+            message,
+            location: strata_ir::diagnostics::describe_location(ctx, ctx.op_loc(op)),
+            spec,
+        })
+    }
+
+    /// `Ok` when every index in `bytes` (the buffer, little-endian; at
+    /// least the spec's bytes) is in range, else the first bad one as the
+    /// run's error.
+    pub fn check(&self, bytes: &[u8]) -> Result<(), RunError> {
+        let width = self.spec.dtype.byte_size();
+        let count: usize = self.spec.shape.iter().product();
+        let Some(bytes) = bytes.get(..count * width) else {
+            return Err(RunError::Index {
+                location: self.location.clone(),
+                message: "internal error: an index buffer smaller than its type".into(),
+            });
+        };
+        let values = bytes.chunks_exact(width).map(|chunk| match width {
+            4 => i64::from(i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]])),
+            _ => {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(chunk);
+                i64::from_le_bytes(w)
+            }
+        });
+        if let Some(message) = first_bad_index(values, &self.sizes, &self.axes, &self.message) {
+            return Err(RunError::Index {
+                location: self.location.clone(),
+                message,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The message for the first of `values` (row-major) out of range: value
+/// `k` must lie in `[-s, s)` for `s = sizes[k % sizes.len()]`; `template`'s
+/// `{index}`, `{axis}`, `{size}` filled in. `None` when all are in range
+/// (or `sizes` is empty).
+pub fn first_bad_index(
+    values: impl Iterator<Item = i64>,
+    sizes: &[i64],
+    axes: &[i64],
+    template: &str,
+) -> Option<String> {
+    if sizes.is_empty() {
+        return None;
+    }
+    let n = sizes.len();
+    for (k, i) in values.enumerate() {
+        let size = sizes[k % n];
+        if i < -size || i >= size {
+            let axis = axes.get(k % n).copied().unwrap_or(0);
+            return Some(
+                template
+                    .replace("{index}", &i.to_string())
+                    .replace("{axis}", &axis.to_string())
+                    .replace("{size}", &size.to_string()),
+            );
+        }
+    }
+    None
+}
