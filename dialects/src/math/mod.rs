@@ -67,6 +67,12 @@ unary_folder!(fold_exp, |x| Some(x.exp()), |x| Some(x.exp()));
 unary_folder!(fold_log, |x| (!x.is_sign_negative()).then(|| x.ln()), |x| {
     (!x.is_sign_negative()).then(|| x.ln())
 });
+// As MLIR, log1p does not fold where `x + 1` is negative.
+unary_folder!(
+    fold_log1p,
+    |x| (!(x + 1.0).is_sign_negative()).then(|| x.ln_1p()),
+    |x| (!(x + 1.0).is_sign_negative()).then(|| x.ln_1p())
+);
 unary_folder!(fold_tanh, |x| Some(x.tanh()), |x| Some(x.tanh()));
 unary_folder!(
     fold_sqrt,
@@ -117,6 +123,12 @@ unary!(
     "math.log",
     "Base-e logarithm of the specified value.",
     fold_log
+);
+unary!(
+    Log1pOp,
+    "math.log1p",
+    "Natural logarithm of one plus the specified value, exact for small values.",
+    fold_log1p
 );
 unary!(
     TanhOp,

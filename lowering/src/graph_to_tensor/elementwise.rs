@@ -343,17 +343,17 @@ fn float_unary(s: &mut Scalar<'_>, name: &str, x: Value) -> Value {
             let neg = s.cmp(cmpf::OLT, x, zero);
             s.select(neg, zero, x)
         }
+        // log(1 + e^x) as eager computes it: x + log1p(e^-x) above 0,
+        // log1p(e^x) below (exact where e^x is tiny: softplus(-20) is
+        // 2.06e-9, not 0).
         "graph.softplus" => {
             let zero = s.float(ty, 0.0);
-            let one = s.float(ty, 1.0);
             let nx = s.un("arith.negf", x);
             let en = s.un("math.exp", nx);
-            let l1 = s.bin("arith.addf", one, en);
-            let ln1 = s.un("math.log", l1);
+            let ln1 = s.un("math.log1p", en);
             let pos = s.bin("arith.addf", x, ln1);
             let e = s.un("math.exp", x);
-            let l2 = s.bin("arith.addf", one, e);
-            let neg = s.un("math.log", l2);
+            let neg = s.un("math.log1p", e);
             let c = s.cmp(cmpf::OGT, x, zero);
             s.select(c, pos, neg)
         }

@@ -7,7 +7,11 @@
 //!   degree-6 polynomial for `e^r`, and `2^n` built in the exponent bits;
 //!   overflow gives `inf`, underflow `0`, NaN stays NaN.
 //! - `erf` and `tanh`: Eigen's rational approximations (`generic_fast_erf`,
-//!   `generic_fast_tanh`) on the clamped argument.
+//!   `generic_fast_tanh`) on the clamped argument. Outside the clamp, `tanh`
+//!   is `1 - 2 / (e^{2|x|} + 1)` with its sign (Eigen's clamp stops at
+//!   0.99999976, where the exact value keeps rising to 1), and `erf` is
+//!   `±1` from 3.9192059 on, where the exact value rounds to 1 in `f32`;
+//!   both are exactly ±1 at ±inf, keep ±0 and NaN.
 
 use inkwell::builder::Builder;
 use inkwell::context::Context as LlvmContext;
@@ -147,6 +151,24 @@ impl<'a, 'ctx> FastMath<'a, 'ctx> {
             ],
         )?;
         let v = b.build_float_div(p, q, "")?;
+        // Tiny arguments: erf(x) = 2/√π x (the next term is below half an
+        // ulp), with the constant in two parts so that the product rounds
+        // once, as eager's f64 value does (±0 and denormals included).
+        let ax = self.call("llvm.fabs", &[x])?;
+        let hi = 1.128_379_225_730_896;
+        let lo = std::f64::consts::FRAC_2_SQRT_PI - hi;
+        let scaled = b.build_float_mul(x, self.c(hi), "")?;
+        let scaled = self.call("llvm.fmuladd", &[x, self.c(lo), scaled])?;
+        // ±0 as it is (the two-part product would give +0 for -0).
+        let zero = b.build_float_compare(FloatPredicate::OEQ, x, self.c(0.0), "")?;
+        let scaled = b.build_select(zero, x, scaled, "")?.into_float_value();
+        let tiny = b.build_float_compare(FloatPredicate::OLT, ax, self.c(1e-4), "")?;
+        let v = b.build_select(tiny, scaled, v, "")?.into_float_value();
+        // From 3.9192059 on, erf(x) rounds to 1 in f32.
+        let one = self.call("llvm.copysign", &[self.c(1.0), x])?;
+        let big =
+            b.build_float_compare(FloatPredicate::OGE, ax, self.c(3.919_205_904_006_958), "")?;
+        let v = b.build_select(big, one, v, "")?.into_float_value();
         self.keep_nan(x, v)
     }
 
@@ -177,8 +199,19 @@ impl<'a, 'ctx> FastMath<'a, 'ctx> {
             ],
         )?;
         let v = b.build_float_div(p, q, "")?;
-        // Tiny arguments: tanh(x) = x (keeps -0 and the last bits).
         let ax = self.call("llvm.fabs", &[x])?;
+        // Past the clamp: 1 - 2 / (e^{2|x|} + 1), signed (exactly 1 once
+        // e^{2|x|} overflows).
+        let e = self.exp(b.build_float_mul(ax, self.c(2.0), "")?)?;
+        let d = b.build_float_div(self.c(2.0), b.build_float_add(e, self.c(1.0), "")?, "")?;
+        let far = self.call(
+            "llvm.copysign",
+            &[b.build_float_sub(self.c(1.0), d, "")?, x],
+        )?;
+        let beyond =
+            b.build_float_compare(FloatPredicate::OGT, ax, self.c(7.905_311_107_635_498), "")?;
+        let v = b.build_select(beyond, far, v, "")?.into_float_value();
+        // Tiny arguments: tanh(x) = x (keeps -0 and the last bits).
         let tiny = b.build_float_compare(FloatPredicate::OLT, ax, self.c(0.0004), "")?;
         let v = b.build_select(tiny, x, v, "")?.into_float_value();
         self.keep_nan(x, v)
