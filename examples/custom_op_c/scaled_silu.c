@@ -55,6 +55,41 @@ static int32_t compute(const char *config, const strata_tensor *inputs,
   return 0;
 }
 
+#ifdef STRATA_TEST_BAD_BOOLS
+/* For runtime/tests/custom_c.rs: `x > 0` as an i1 tensor whose true bytes
+ * are 0xFF, not the 1 the ABI asks for. strata must read any non-zero
+ * byte as true (and never keep an invalid bool). */
+static int32_t positive_infer(const char *config,
+                              const strata_tensor_type *inputs,
+                              int32_t num_inputs, strata_tensor_type *outputs,
+                              int32_t num_outputs, char *err, size_t err_len) {
+  (void)config;
+  if (num_inputs != 1 || num_outputs != 1) {
+    snprintf(err, err_len, "takes 1 input and gives 1 output");
+    return 1;
+  }
+  outputs[0] = inputs[0];
+  outputs[0].dtype = STRATA_I1;
+  return 0;
+}
+
+static int32_t positive(const char *config, const strata_tensor *inputs,
+                        int32_t num_inputs, strata_tensor *outputs,
+                        int32_t num_outputs, char *err, size_t err_len) {
+  (void)config;
+  (void)num_inputs;
+  (void)num_outputs;
+  (void)err;
+  (void)err_len;
+  int64_t n = 1;
+  for (int32_t d = 0; d < inputs[0].type.rank; d++) n *= inputs[0].type.dims[d];
+  const float *x = (const float *)inputs[0].data;
+  unsigned char *y = (unsigned char *)outputs[0].data;
+  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? 0xFF : 0;
+  return 0;
+}
+#endif
+
 static const strata_custom_op OPS[] = {{
     .name = "example.ScaledSilu",
     .op_version = 1,
@@ -63,7 +98,19 @@ static const strata_custom_op OPS[] = {{
     .num_outputs = 1,
     .infer = infer,
     .compute = compute,
-}};
+}
+#ifdef STRATA_TEST_BAD_BOOLS
+, {
+    .name = "example.Positive",
+    .op_version = 1,
+    .impl_version = IMPL_VERSION,
+    .num_inputs = 1,
+    .num_outputs = 1,
+    .infer = positive_infer,
+    .compute = positive,
+}
+#endif
+};
 
 const strata_custom_op *strata_custom_ops(uint32_t abi, int32_t *count) {
   if (abi != STRATA_CUSTOM_OP_ABI) return NULL;

@@ -234,6 +234,25 @@ impl Context {
         }))
     }
 
+    /// `dense<v> : ty` with every element `one` (one element's bytes, as
+    /// [`Context::dense_elements_attr`] takes them), stored as a splat
+    /// however many elements `ty` has: nothing of the size of `ty` is
+    /// allocated. `None` when `one` is not one element of `ty`'s type.
+    pub fn dense_splat_attr(&mut self, ty: Type, one: Vec<u8>) -> Option<Attribute> {
+        let elem = self.type_kind(ty).element_type()?;
+        let storage = dense_storage_bytes(self, elem)?;
+        if storage == 0 || one.len() != storage || self.type_kind(ty).shape().is_none() {
+            return None;
+        }
+        Some(self.intern_attr(AttrKind::DenseElements {
+            ty,
+            data: DenseData {
+                raw: one.into(),
+                splat: true,
+            },
+        }))
+    }
+
     pub fn unknown_loc(&mut self) -> Location {
         self.intern_attr(AttrKind::Location(LocKind::Unknown))
     }

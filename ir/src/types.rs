@@ -9,10 +9,19 @@ pub const DYNAMIC: i64 = i64::MIN;
 /// Number of elements of a static shape; `u64::MAX` when it does not fit
 /// (such shapes are legal types; only a splat can fill them).
 pub fn num_elements(shape: &[i64]) -> u64 {
+    checked_num_elements(shape).unwrap_or(u64::MAX)
+}
+
+/// The number of elements of `shape` (dynamic sizes count as 0), or
+/// `None` when it does not fit in `u64`. A shape with a zero dimension has
+/// 0 elements however large the others are.
+pub fn checked_num_elements(shape: &[i64]) -> Option<u64> {
+    if shape.iter().any(|&d| d <= 0) {
+        return Some(0);
+    }
     shape
         .iter()
-        .try_fold(1u64, |acc, &d| acc.checked_mul(d.max(0) as u64))
-        .unwrap_or(u64::MAX)
+        .try_fold(1u64, |acc, &d| acc.checked_mul(d as u64))
 }
 
 /// Integer signedness semantics: `i32` (signless), `si32`, `ui32`.

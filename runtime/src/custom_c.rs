@@ -268,14 +268,26 @@ impl LibraryOp {
                 data: t.data().as_bytes().as_ptr() as *mut c_void,
             })
             .collect();
+        // An `i1` output is written into bytes of its own, never into the
+        // tensor's `bool`s: a library that writes 2 or 0xFF there (the ABI
+        // asks for 0 or 1) would make them invalid. Any non-zero byte is
+        // true.
+        let mut bool_bytes: Vec<Option<Vec<u8>>> = outputs
+            .iter()
+            .map(|(_, data)| (data.dtype() == DType::I1).then(|| vec![0u8; data.len()]))
+            .collect();
         let mut c_outputs: Vec<CTensor> = outputs
             .iter_mut()
             .zip(&out_types)
-            .map(|((_, data), &ty)| CTensor {
+            .zip(&mut bool_bytes)
+            .map(|(((_, data), &ty), bools)| CTensor {
                 ty,
-                // SAFETY: the bytes of a tensor strata allocated; `i1` gets
-                // 0 or 1 per byte from the library, as the ABI says.
-                data: unsafe { data.as_bytes_mut().as_mut_ptr().cast() },
+                data: match bools {
+                    Some(bytes) => bytes.as_mut_ptr().cast(),
+                    // SAFETY: the bytes of a tensor strata allocated, of a
+                    // dtype any byte pattern is a valid value of.
+                    None => unsafe { data.as_bytes_mut().as_mut_ptr().cast() },
+                },
             })
             .collect();
         let mut err = [0u8; ERR_LEN];
@@ -297,7 +309,15 @@ impl LibraryOp {
         }
         Ok(outputs
             .into_iter()
-            .map(|(shape, data)| Tensor::from_parts(shape, data))
+            .zip(bool_bytes)
+            .map(|((shape, data), bools)| match bools {
+                Some(bytes) => {
+                    let values: Vec<f64> =
+                        bytes.iter().map(|&b| f64::from(u8::from(b != 0))).collect();
+                    Tensor::from_f64_vec(DType::I1, &shape, &values)
+                }
+                None => Tensor::from_parts(shape, data),
+            })
             .collect())
     }
 }

@@ -196,3 +196,43 @@ fn a_library_without_the_entry_point_is_an_error() {
         .expect("missing");
     assert!(missing.to_string().contains("nope.so"));
 }
+
+/// A library that writes 0xFF into an `i1` output (the ABI asks for 0 or
+/// 1): strata reads any non-zero byte as true, eagerly and in graph mode,
+/// so casting the output gives 1.0, never 255.0.
+#[test]
+fn i1_outputs_of_a_library_are_normalized() {
+    let library = load(&build_library(
+        "libscaled_silu_bools.so",
+        &["-DSTRATA_TEST_BAD_BOOLS"],
+    ));
+    let text = r#"func.func @main(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %b = graph.custom "example.Positive"(%x) : (tensor<3x8xf32>) -> tensor<3x8xi1>
+  %f = graph.cast %b : (tensor<3x8xi1>) -> tensor<3x8xf32>
+  return %f : tensor<3x8xf32>
+}"#;
+    let parse = || {
+        let mut ctx = Context::new();
+        strata_dialects::register_all(&mut ctx);
+        library.register(&mut ctx);
+        let module =
+            strata_ir::parser::parse_source(&mut ctx, &SourceBuffer::new("bools.mlir", text))
+                .unwrap_or_else(|d| panic!("{}", d[0].message));
+        (ctx, module)
+    };
+    let x = input();
+    let want: Vec<f64> = x
+        .to_f64_vec()
+        .iter()
+        .map(|&v| f64::from(u8::from(v > 0.0)))
+        .collect();
+    let (ctx, module) = parse();
+    let f = lookup_function(&ctx, module, "main").expect("@main");
+    let eager = run_function(&ctx, f, vec![x.clone()]).expect("eager");
+    assert_eq!(eager[0].to_f64_vec(), want);
+    let (mut ctx, module) = parse();
+    let compiled = compile(&mut ctx, module, "main", &[x.shape().to_vec()], 1)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let graph = compiled.run(std::slice::from_ref(&x)).expect("graph");
+    assert_eq!(graph[0].to_f64_vec(), want);
+}

@@ -128,19 +128,36 @@ pub(crate) fn parse_kernel_type(
     Ok(ptr_type(ctx, pointee))
 }
 
-/// The byte size of a static memref type.
+/// The bytes one element of type `element` takes in a buffer, as LLVM
+/// lays out an array of it and as the runtime reads it: the bits rounded up
+/// to whole bytes, then to a power of two (`i1` to `i8` and the 4- and
+/// 8-bit floats take 1, `i12` and `f16` 2, `i24` 4); `None` for types no
+/// buffer holds (integers wider than 128 bits, non-scalars). The arena
+/// planner, the plan reader, the runtime's copies and the code generators
+/// all size buffers with it.
+pub fn element_bytes(ctx: &Context, element: strata_ir::Type) -> Option<u64> {
+    let bits = match ctx.type_kind(element) {
+        TypeKind::Integer { width, .. } if *width <= 128 => u64::from(*width),
+        TypeKind::Index => 64,
+        TypeKind::Float(k) => u64::from(k.bit_width()),
+        _ => return None,
+    };
+    Some(bits.div_ceil(8).max(1).next_power_of_two())
+}
+
+/// The byte size of a static memref type, `u64::MAX` when it does not fit
+/// (or its element type has no size): a buffer that large is refused
+/// wherever one is placed.
 pub fn memref_bytes(ctx: &Context, ty: strata_ir::Type) -> u64 {
+    checked_memref_bytes(ctx, ty).unwrap_or(u64::MAX)
+}
+
+/// [`memref_bytes`], `None` when it does not fit in `u64`, the element
+/// has no size, or `ty` is not a memref.
+pub fn checked_memref_bytes(ctx: &Context, ty: strata_ir::Type) -> Option<u64> {
     match ctx.type_kind(ty) {
-        TypeKind::MemRef { shape, element, .. } => {
-            let n = strata_ir::types::num_elements(shape);
-            let width = match ctx.type_kind(*element) {
-                TypeKind::Integer { width, .. } => u64::from((*width).max(8)) / 8,
-                TypeKind::Index => 8,
-                TypeKind::Float(k) => u64::from(k.bit_width()) / 8,
-                _ => 8,
-            };
-            n.saturating_mul(width)
-        }
-        _ => 0,
+        TypeKind::MemRef { shape, element, .. } => strata_ir::types::checked_num_elements(shape)?
+            .checked_mul(element_bytes(ctx, *element)?),
+        _ => None,
     }
 }

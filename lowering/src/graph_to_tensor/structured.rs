@@ -111,15 +111,10 @@ fn plan_constant_of_shape(ctx: &mut Context, op: Operation) -> Result<Plan, Stri
             }
         },
     };
-    let count = strata_ir::types::num_elements(&shape(ctx, ty)) as usize;
-    let raw: Vec<u8> = one
-        .iter()
-        .copied()
-        .cycle()
-        .take(one.len() * count)
-        .collect();
+    // A splat: the value once, whatever the shape (a huge one is refused
+    // where a buffer would be made of it, with the op's location).
     let attr = ctx
-        .dense_elements_attr(ty, raw)
+        .dense_splat_attr(ty, one)
         .ok_or("has a value whose bytes do not fit its element type")?;
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {
         let loc = ctx.op_loc(op);

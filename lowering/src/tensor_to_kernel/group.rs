@@ -240,8 +240,11 @@ impl Group {
                 args.push(ptr);
                 continue;
             }
+            let domain =
+                strata_dialects::tensor::shape_of(b.ctx, b.ctx.result(op, 0)).unwrap_or_default();
             let mut sub = Vec::with_capacity(m.results.len());
             for r in &m.results {
+                fits_i32(b.ctx, op, r, &domain)?;
                 sub.push(self.eval(b, op, r, e)?);
             }
             args.push(self.value(b, *input, &sub)?);
@@ -471,6 +474,35 @@ impl Group {
         b.block = outer;
         let reduced = b.ctx.result(kred, 0);
         self.apply_body(b, body, &[reduced, init_v], &[])
+    }
+}
+
+/// Refuses an indexing map expression that a kernel's `i32` index
+/// arithmetic cannot compute exactly: it, or a term of it, takes values
+/// outside `i32` over the domain (the verifier bounds maps in wider
+/// arithmetic, so such a map is valid `tensor` IR).
+fn fits_i32(ctx: &Context, op: Operation, expr: &AffineExpr, domain: &[i64]) -> R<()> {
+    let range =
+        strata_dialects::tensor::affine_expr_range(expr, domain).map_err(|m| err(ctx, op, m))?;
+    let inside =
+        range.is_some_and(|(lo, hi)| lo >= i128::from(i32::MIN) && hi <= i128::from(i32::MAX));
+    if !inside {
+        return Err(err(
+            ctx,
+            op,
+            format!("has an indexing map term '{expr}' whose values over the domain {domain:?} do not fit the kernel's 32-bit index arithmetic"),
+        ));
+    }
+    match expr {
+        AffineExpr::Add(x, y)
+        | AffineExpr::Mul(x, y)
+        | AffineExpr::Mod(x, y)
+        | AffineExpr::FloorDiv(x, y)
+        | AffineExpr::CeilDiv(x, y) => {
+            fits_i32(ctx, op, x, domain)?;
+            fits_i32(ctx, op, y, domain)
+        }
+        AffineExpr::Dim(_) | AffineExpr::Symbol(_) | AffineExpr::Constant(_) => Ok(()),
     }
 }
 

@@ -270,3 +270,56 @@ func.func @stored(%p: tensor<128x!kernel.ptr<f32>, #l>, %v: tensor<128xf32>) {
   "kernel.store"(%p, %v) : (tensor<128x!kernel.ptr<f32>, #l>, tensor<128xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @check_sizes(%i: memref<3xi64>) {
+  // expected-error @+1 {{'kernel.check_indices' op expects as many sizes as axes, at least one, each positive (got sizes [0], axes [0])}}
+  kernel.check_indices %i {axes = array<i64: 0>, message = "", sizes = array<i64: 0>} : memref<3xi64>
+  return
+}
+
+// -----
+
+func.func @check_type(%i: memref<3x3xi64>) {
+  // expected-error @+1 {{'kernel.check_indices' op expects a buffer of i32 or i64 indices whose last dimension holds the 2 sizes, got 'memref<3x3xi64>'}}
+  kernel.check_indices %i {axes = array<i64: 0, 1>, message = "", sizes = array<i64: 4, 4>} : memref<3x3xi64>
+  return
+}
+
+// -----
+
+// Every output element is written once: a zero stride (or overlapping
+// strides) would have several threads write one element.
+func.func @gemm_out_overlap(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<1xf32>) {
+  // expected-error @+1 {{'kernel.gemm' op out_strides [0, 0] write some elements of the [4, 16] output twice: output strides must not overlap}}
+  kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 0, 0>} : memref<4x8xf32>, memref<8x16xf32>, memref<1xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_out_rows_overlap(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<64xf32>) {
+  // expected-error @+1 {{'kernel.gemm' op out_strides [8, 1] write some elements of the [4, 16] output twice: output strides must not overlap}}
+  kernel.gemm %a, %b, %c {batch = array<i64>, m = 4, n = 16, k = 8, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 8, 1>} : memref<4x8xf32>, memref<8x16xf32>, memref<64xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_out_aliases(%a: memref<16x16xf32>) {
+  // expected-error @+1 {{'kernel.gemm' op out must not be an operand it reads}}
+  kernel.gemm %a, %a, %a {batch = array<i64>, m = 16, n = 16, k = 16, lhs_strides = array<i64: 16, 1>, rhs_strides = array<i64: 16, 1>, out_strides = array<i64: 16, 1>} : memref<16x16xf32>, memref<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+// Element counts are compared exactly: 2^32 x 2^32 x 0 has 0 elements,
+// 2^28 x (2^36 + 1) more than 64 bits count, and they do not match.
+func.func @view_overflow() {
+  %c = kernel.constant dense<1.0> : tensor<2xf32> : memref<4294967296x4294967296x0xf32>
+  // expected-error @+1 {{'kernel.view' op 'memref<4294967296x4294967296x0xf32>' and 'memref<268435456x68719476737xf32>' must have the same element type and count}}
+  %v = kernel.view %c : memref<4294967296x4294967296x0xf32> to memref<268435456x68719476737xf32>
+  return
+}

@@ -381,3 +381,49 @@ func.func @extract_rank(%a: tensor<4x2xf32>) -> tensor<4xf32> {
   } : tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+func.func @extract_empty(%a: tensor<0x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
+  %r = tensor.map ins(%a, %i : tensor<0x4xf32>, tensor<3xi64>) maps [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0)>] gathered [0] {
+  ^bb0(%t: tensor<0x4xf32>, %ii: i64):
+    %row = arith.index_cast %ii : i64 to index
+    %col = tensor.index 1 : index
+    // expected-error @+1 {{'tensor.extract' op reads from an empty tensor (dimension 0 has size 0)}}
+    %e = tensor.extract %t[%row, %col] : tensor<0x4xf32>
+    tensor.yield %e : f32
+  } : tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @check_indices_counts(%i: tensor<3xi64>) -> tensor<3xi64> {
+  // expected-error @+1 {{'tensor.check_indices' op expects as many sizes as axes, at least one (got 1 and 2)}}
+  %c = tensor.check_indices %i sizes [10] axes [0, 1] {message = ""} : tensor<3xi64>
+  return %c : tensor<3xi64>
+}
+
+// -----
+
+func.func @check_indices_empty_dim(%i: tensor<3xi64>) -> tensor<3xi64> {
+  // expected-error @+1 {{'tensor.check_indices' op has size 0: indices into an empty dimension cannot be valid}}
+  %c = tensor.check_indices %i sizes [0] axes [0] {message = ""} : tensor<3xi64>
+  return %c : tensor<3xi64>
+}
+
+// -----
+
+func.func @check_indices_float(%i: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'tensor.check_indices' op expects integer indices, got 'f32'}}
+  %c = tensor.check_indices %i sizes [10] axes [0] {message = ""} : tensor<3xf32>
+  return %c : tensor<3xf32>
+}
+
+// -----
+
+func.func @check_indices_tuple(%i: tensor<3x3xi64>) -> tensor<3x3xi64> {
+  // expected-error @+1 {{'tensor.check_indices' op has 2 sizes, but the last dimension of its input is not 2}}
+  %c = tensor.check_indices %i sizes [10, 4] axes [0, 1] {message = ""} : tensor<3x3xi64>
+  return %c : tensor<3x3xi64>
+}

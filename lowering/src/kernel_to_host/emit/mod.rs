@@ -54,7 +54,16 @@ pub(super) struct Emitter<'a, 'ctx> {
     /// Where `kernel.return` goes: the next program.
     next_program: BasicBlock<'ctx>,
     reassoc: bool,
+    /// Bytes of the tiles on the kernel's stack frame so far.
+    frame_bytes: std::cell::Cell<u64>,
 }
+
+/// The most bytes a kernel's tiles may take on its stack frame. Kernels
+/// run on the caller's thread or the pool's (16 MiB stacks, the main
+/// thread's 8 MiB); a frame past this is refused at compile time instead of
+/// jumping the guard page. The default tile sizes stay far below it
+/// (a 64x64 f32 accumulator is 16 KiB).
+pub const MAX_FRAME_BYTES: u64 = 2 << 20;
 
 /// Rows of a `dot` micro-kernel's register block.
 const MICRO_ROWS: i64 = 4;
@@ -186,6 +195,7 @@ pub(super) fn emit_kernel<'ctx>(
         grid: [gx, gy, gz],
         next_program: next,
         reassoc: false,
+        frame_bytes: std::cell::Cell::new(0),
     };
     e.emit_block(block)?;
     // The block after the last `kernel.return` (unreachable) falls through.
@@ -253,6 +263,28 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let Ok(count32) = u32::try_from(count) else {
             return Err(HostError::at(self.ir, op, "tile too large for the host"));
         };
+        let width = match lt {
+            BasicTypeEnum::IntType(t) => {
+                u64::from(t.get_bit_width()).div_ceil(8).next_power_of_two()
+            }
+            BasicTypeEnum::FloatType(t) if t == self.llvm.f64_type() => 8,
+            BasicTypeEnum::FloatType(_) => 4,
+            _ => 8,
+        };
+        let frame = self
+            .frame_bytes
+            .get()
+            .saturating_add(count.saturating_mul(width));
+        self.frame_bytes.set(frame);
+        if frame > MAX_FRAME_BYTES {
+            return Err(HostError::at(
+                self.ir,
+                op,
+                format!(
+                    "the kernel's tiles need more than {MAX_FRAME_BYTES} bytes of stack (a tile of {shape:?} brings them to {frame}): use smaller tile sizes (the recipe's codegen block sizes)"
+                ),
+            ));
+        }
         let ptr = self.entry_alloca(lt.array_type(count32).into(), "tile")?;
         Ok(Tile {
             ptr,
