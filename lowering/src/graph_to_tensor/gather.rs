@@ -55,20 +55,13 @@ pub(super) fn check_indices(
             .collect();
         ctx.array_attr(items)
     };
-    let props = [
-        ("sizes", list(ctx, sizes)),
-        ("axes", list(ctx, axes)),
-        ("message", ctx.string_attr(&message)),
-    ];
-    let ident = ctx.ident(strata_dialects::tensor::CheckIndicesOp::NAME);
-    let mut state = strata_ir::OperationState::new(ident, loc);
-    state.operands = vec![indices];
-    state.result_types = vec![ctx.value_type(indices)];
-    let entries = props.iter().map(|&(k, v)| (ctx.ident(k), v)).collect();
-    state.properties = Some(ctx.dictionary_attr(entries));
-    let check = ctx.create_operation(state);
-    ctx.insert_op_before(op, check);
-    ctx.result(check, 0)
+    let (sizes, axes) = (list(ctx, sizes), list(ctx, axes));
+    let message = ctx.string_attr(&message);
+    let ty = ctx.value_type(indices);
+    let check =
+        strata_dialects::tensor::CheckIndicesOp::build(ctx, loc, indices, sizes, axes, message, ty);
+    ctx.insert_op_before(op, check.op());
+    check.result(ctx)
 }
 
 /// Inserts before `op` the gathering map: `data` gathered, `indices` read

@@ -483,26 +483,28 @@ fn emit_check_indices(
             "needs its sizes, axes and message",
         ));
     };
-    let i64t = b.ctx.integer_type(64);
-    let mut array = |values: &[i64]| {
-        b.ctx.intern_attr(strata_ir::AttrKind::DenseArray {
-            element: i64t,
-            values: values
-                .iter()
-                .map(|&x| x as u64)
-                .collect::<Vec<u64>>()
-                .into(),
-        })
-    };
     let props = vec![
-        ("sizes", array(&sizes)),
-        ("axes", array(&axes)),
+        ("sizes", i64_array(b.ctx, &sizes)),
+        ("axes", i64_array(b.ctx, &axes)),
         ("message", message),
     ];
     let buf = buffers[&b.ctx.operand(op, 0)];
     b.op("kernel.check_indices", &[buf], &[], props);
     buffers.insert(b.ctx.result(op, 0), buf);
     Ok(())
+}
+
+/// `array<i64: ...>` of `values` (the integer lists of the plan's ops).
+fn i64_array(ctx: &mut Context, values: &[i64]) -> strata_ir::Attribute {
+    let element = ctx.integer_type(64);
+    ctx.intern_attr(strata_ir::AttrKind::DenseArray {
+        element,
+        values: values
+            .iter()
+            .map(|&x| x as u64)
+            .collect::<Vec<u64>>()
+            .into(),
+    })
 }
 
 /// Emits the kernels (or library calls) and launches of groups into the
@@ -606,20 +608,14 @@ impl GroupEmitter<'_> {
         let out = self.alloc(b, anchor, result)?;
         let (l, r) = (self.host[&lhs], self.host[&rhs]);
         let i64t = b.ctx.integer_type(64);
-        let array = |ctx: &mut Context, v: &[i64]| {
-            ctx.intern_attr(strata_ir::AttrKind::DenseArray {
-                element: i64t,
-                values: v.iter().map(|&x| x as u64).collect::<Vec<u64>>().into(),
-            })
-        };
         let props = vec![
-            ("batch", array(b.ctx, &plan.batch)),
+            ("batch", i64_array(b.ctx, &plan.batch)),
             ("m", b.ctx.integer_attr(i64t, i128::from(plan.m))),
             ("n", b.ctx.integer_attr(i64t, i128::from(plan.n))),
             ("k", b.ctx.integer_attr(i64t, i128::from(plan.k))),
-            ("lhs_strides", array(b.ctx, &plan.lhs_strides)),
-            ("rhs_strides", array(b.ctx, &plan.rhs_strides)),
-            ("out_strides", array(b.ctx, &plan.out_strides)),
+            ("lhs_strides", i64_array(b.ctx, &plan.lhs_strides)),
+            ("rhs_strides", i64_array(b.ctx, &plan.rhs_strides)),
+            ("out_strides", i64_array(b.ctx, &plan.out_strides)),
         ];
         b.op("kernel.gemm", &[l, r, out], &[], props);
         let gemm = format!("gemm {}x{}x{} (library)", plan.m, plan.k, plan.n);

@@ -10,7 +10,7 @@ use strata_artifact::{Artifact, Expect};
 use strata_ir::{AttrKind, Context, Operation};
 use strata_runtime::artifact::{gpu_module, load_plan};
 use strata_runtime::plan::{
-    check_inputs, tensor_from_bytes, Buf, IndexCheck, Plan, PlanWork, Spec,
+    check_inputs, tensor_from_bytes, words_as_bytes, Buf, IndexCheck, Plan, PlanWork, Spec,
 };
 use strata_runtime::Tensor;
 
@@ -517,10 +517,7 @@ impl CudaModel {
             match *b {
                 Buf::Input(i) => bytes.copy_from_slice(&inputs[i].data().as_bytes()[..len]),
                 Buf::Const(c) => {
-                    let words = &self.host_constants[c];
-                    for (i, byte) in bytes.iter_mut().enumerate() {
-                        *byte = words[i / 8].to_le_bytes()[i % 8];
-                    }
+                    bytes.copy_from_slice(&words_as_bytes(&self.host_constants[c])[..len])
                 }
                 // SAFETY: the output lies in the arena (planned offsets).
                 Buf::Arena(offset) => unsafe {

@@ -17,7 +17,7 @@ use strata_lowering::llvm::{launch, HostKernel};
 
 use crate::tensor::Tensor;
 
-use crate::plan::{check_inputs, run_custom, CustomCall, Gemm, IndexCheck};
+use crate::plan::{check_inputs, run_custom, words_as_bytes, CustomCall, Gemm, IndexCheck};
 pub(crate) use crate::plan::{read_plan, tensor_from_bytes, words, Buf, Plan, PlanWork, Spec};
 pub use crate::plan::{PlanError, RunError};
 
@@ -333,11 +333,8 @@ impl CompiledModel {
             let len = n * spec.dtype.byte_size();
             let src: &[u8] = match *b {
                 Buf::Input(k) => &input_bytes[k][..len],
-                Buf::Const(c) => {
-                    let w = &self.constants[c];
-                    // SAFETY: the constant holds at least `len` bytes (its words).
-                    unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, len) }
-                }
+                // The constant's words hold at least `len` bytes.
+                Buf::Const(c) => &words_as_bytes(&self.constants[c])[..len],
                 // SAFETY: the buffer lies inside the arena (planned offsets and sizes).
                 Buf::Arena(off) => unsafe {
                     std::slice::from_raw_parts((base + off) as *const u8, len)
