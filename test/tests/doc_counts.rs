@@ -21,6 +21,29 @@ fn graph_op_count() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The elementwise ops declared by their formula (`ScalarFn`), as
+/// docs/graph.md lists them.
+#[test]
+fn scalar_ops_in_the_docs() {
+    let mut ctx = strata_ir::Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let mut names: Vec<String> = ctx
+        .registry()
+        .ops()
+        .iter()
+        .filter(|def| def.name.starts_with("graph."))
+        .filter(|def| {
+            ctx.registry()
+                .interface::<strata_dialects::graph::scalar::ScalarFn>(def.name)
+                .is_some()
+        })
+        .map(|def| format!("`{}`", &def.name["graph.".len()..]))
+        .collect();
+    names.sort();
+    let problems = common::check_generated_docs("scalar-ops", &names.join(", "));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn onnx_op_count() {
     let count = strata_onnx::SUPPORTED_OPS.len();

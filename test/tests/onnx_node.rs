@@ -72,6 +72,7 @@ fn main() -> ExitCode {
     let mut results: Vec<(String, Vec<String>, Outcome)> = Vec::new();
     let mut graph_results: Vec<(String, GraphOutcome)> = Vec::new();
     let mut gpu_results: Vec<(String, GraphOutcome)> = Vec::new();
+    let mut adversarial_results: Vec<(String, GraphOutcome)> = Vec::new();
     // The tests run on every core (each compiles in its own contexts);
     // their outcomes are taken in name order.
     let outcomes: Vec<TestOutcome> = run_all(
@@ -84,8 +85,14 @@ fn main() -> ExitCode {
             println!("{name}: {outcome:?} (graph: {graph:?})");
         }
         results.push((name.clone(), ops, outcome));
-        if let Some((g, gpu)) = graph {
+        if let Some((g, gpu, adversarial)) = graph {
             graph_results.push((name.clone(), g));
+            if let Some(a) = adversarial {
+                if filter.is_some() {
+                    println!("{name}: adversarial values: {a:?}");
+                }
+                adversarial_results.push((name.clone(), a));
+            }
             if let Some(gpu) = gpu {
                 if filter.is_some() {
                     println!("{name}: GPU form: {gpu:?}");
@@ -101,6 +108,12 @@ fn main() -> ExitCode {
         filter.is_some(),
         bless,
         &GPU_MODE,
+    ));
+    graph_problems.extend(check_mode_outcomes(
+        &adversarial_results,
+        filter.is_some(),
+        bless,
+        &ADVERSARIAL_MODE,
     ));
 
     // Per-op table over the tests that use only supported ops.
@@ -264,6 +277,10 @@ struct Mode {
     key: &'static str,
     /// The first comment line of the outcome file.
     about: &'static str,
+    /// Whether a mismatch is recorded (`differs`, with its reason in the
+    /// docs' table) instead of failing the suite: a new one, or a test
+    /// that differed and agrees now, still asks for the list's update.
+    divergences: bool,
 }
 
 const GRAPH_MODE: Mode = Mode {
@@ -271,12 +288,21 @@ const GRAPH_MODE: Mode = Mode {
     key: "graph",
     about:
         "The ONNX node tests that strata compiles in graph mode, and their outcome against eager",
+    divergences: false,
 };
 
 const GPU_MODE: Mode = Mode {
     label: "the GPU form (emulated)",
     key: "gpu",
     about: "The ONNX node tests whose kernels strata gives a GPU form (convert-kernel-to-nvptx), and their outcome: emulated on the host against eager, the PTX assembled by ptxas",
+    divergences: false,
+};
+
+const ADVERSARIAL_MODE: Mode = Mode {
+    label: "graph mode on adversarial values",
+    key: "adversarial",
+    about: "The ONNX node tests that pass in graph mode, run again on adversarial inputs (NaN, infinities, signed zeros, extremes; indices past both ends): graph mode against eager; `differs` is an accepted divergence (docs/conformance.md)",
+    divergences: true,
 };
 
 /// The outcomes of `mode` against `test/onnx/node-tests-<key>.expected`
@@ -291,9 +317,15 @@ fn check_mode_outcomes(
     let mut problems = Vec::new();
     let (mut passed, mut failed) = (0usize, 0usize);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut differing = String::from("| test | first difference |\n|---|---|\n");
     for (name, g) in results {
         match g {
             GraphOutcome::Pass => passed += 1,
+            GraphOutcome::Fail(m) if mode.divergences => {
+                failed += 1;
+                let first: String = m.chars().take(200).collect();
+                differing.push_str(&format!("| `{name}` | {} |\n", first.replace('|', "\\|")));
+            }
             GraphOutcome::Fail(m) => {
                 failed += 1;
                 problems.push(format!(
@@ -314,6 +346,7 @@ fn check_mode_outcomes(
         .iter()
         .filter_map(|(n, g)| match g {
             GraphOutcome::Pass => Some((n.as_str(), "pass")),
+            GraphOutcome::Fail(_) if mode.divergences => Some((n.as_str(), "differs")),
             GraphOutcome::Fail(_) => Some((n.as_str(), "fail")),
             GraphOutcome::NotLowered(_) => None,
         })
@@ -334,7 +367,15 @@ fn check_mode_outcomes(
     let recorded = read_outcomes(&list_path);
     for (n, s) in &current {
         match (recorded.get(*n).map(String::as_str), *s) {
-            (Some("pass"), "pass") | (_, "fail") => {}
+            (Some("pass"), "pass") | (_, "fail") | (Some("differs"), "differs") => {}
+            (Some("pass"), "differs") => problems.push(format!(
+                "regression: {n} agreed with eager mode in {} and differs now (see docs/conformance.md)",
+                mode.label
+            )),
+            (None, "differs") => problems.push(format!(
+                "{n} differs from eager mode in {}: fix it, or record it with STRATA_BLESS=1 if docs/conformance.md explains it",
+                mode.label
+            )),
             (Some(_), _) => problems.push(format!(
                 "{n} now passes in {}: update the list (STRATA_BLESS=1)",
                 mode.label
@@ -386,7 +427,20 @@ fn check_mode_outcomes(
             format!("node-tests-{k}-table"),
             format!("\n{}\n", table.trim_end()),
         ),
-    ] {
+    ]
+    .into_iter()
+    .chain(mode.divergences.then(|| {
+        (
+            format!("node-tests-{k}-differs"),
+            format!("\n{}\n", differing.trim_end()),
+        )
+    }))
+    .chain(mode.divergences.then(|| {
+        (
+            format!("node-tests-{k}-differing"),
+            common::with_commas(failed),
+        )
+    })) {
         problems.extend(common::check_generated_docs(&key, &value));
     }
     problems

@@ -73,6 +73,7 @@ unary_folder!(
     |x| (!(x + 1.0).is_sign_negative()).then(|| x.ln_1p()),
     |x| (!(x + 1.0).is_sign_negative()).then(|| x.ln_1p())
 );
+unary_folder!(fold_expm1, |x| Some(x.exp_m1()), |x| Some(x.exp_m1()));
 unary_folder!(fold_tanh, |x| Some(x.tanh()), |x| Some(x.tanh()));
 unary_folder!(
     fold_sqrt,
@@ -129,6 +130,12 @@ unary!(
     "math.log1p",
     "Natural logarithm of one plus the specified value, exact for small values.",
     fold_log1p
+);
+unary!(
+    ExpM1Op,
+    "math.expm1",
+    "Base-e exponential of the specified value minus 1, exact for small values.",
+    fold_expm1
 );
 unary!(
     TanhOp,

@@ -1,11 +1,16 @@
 //! Elementwise `graph` ops as `tensor.map`: numpy broadcasting through the
-//! indexing maps, and a scalar body that mirrors the reference
-//! interpreter's formula (`strata_runtime::kernels::elementwise`).
+//! indexing maps, and a scalar body. An op that declares its formula (a
+//! [`ScalarFn`], see `strata_dialects::graph::scalar`) gets that formula
+//! replayed as `arith`/`math` ops, the same tape the reference interpreter
+//! evaluates: no formula is restated here. The rest (binary arithmetic,
+//! comparisons, `where`, `cast`, `bitcast`, `clip`, `mod`) are one `arith`
+//! op each, or a few.
 //!
 //! Float bodies compute in the element type, except `f16` and `bf16`,
 //! which are extended to `f32` on entry and truncated on exit (the
 //! interpreter computes in `f64` and rounds once).
 
+use strata_dialects::graph::scalar::{Binary, Compare, ScalarFn, Step, Tape, Unary};
 use strata_ir::{Context, Operation, Type, Value};
 
 use super::scalar::{cmpf, cmpi, is_float, is_half, Scalar};
@@ -14,14 +19,8 @@ use super::{broadcast_map, element_of, emit_map, shape, static_type, Plan};
 /// The scalar formula of an elementwise op, with its parameters.
 #[derive(Clone, Debug)]
 enum Formula {
-    /// A unary float or integer function, by graph op name.
-    Unary(String),
-    /// `leaky_relu`, `elu` (alpha).
-    Alpha(String, f64),
-    /// `hard_sigmoid` (alpha, beta).
-    HardSigmoid(f64, f64),
-    /// `gelu` (tanh approximation or not).
-    Gelu(bool),
+    /// The formula the op declares.
+    Declared(Tape),
     /// A binary arithmetic or logical op, by graph op name.
     Binary(String),
     /// `mod`: `fmod` semantics or Python's.
@@ -38,37 +37,6 @@ enum Formula {
     Clip(bool, bool),
 }
 
-const FLOAT_UNARY: &[&str] = &[
-    "graph.neg",
-    "graph.abs",
-    "graph.sqrt",
-    "graph.rsqrt",
-    "graph.reciprocal",
-    "graph.exp",
-    "graph.log",
-    "graph.erf",
-    "graph.tanh",
-    "graph.sin",
-    "graph.cos",
-    "graph.sigmoid",
-    "graph.relu",
-    "graph.silu",
-    "graph.softplus",
-    "graph.sign",
-    "graph.floor",
-    "graph.ceil",
-    "graph.round",
-    "graph.atan",
-    "graph.asin",
-    "graph.acos",
-];
-const INT_UNARY: &[&str] = &[
-    "graph.neg",
-    "graph.abs",
-    "graph.relu",
-    "graph.sign",
-    "graph.not",
-];
 const FLOAT_BINARY: &[&str] = &[
     "graph.add",
     "graph.sub",
@@ -96,18 +64,16 @@ fn formula_of(ctx: &Context, op: Operation) -> Option<Result<Formula, String>> {
     let name = ctx.op_name_str(op).to_string();
     let input = ctx.operands(op).next()?;
     let float = element_of(ctx, ctx.value_type(input)).is_some_and(|t| is_float(ctx, t));
-    let f = match name.as_str() {
-        "graph.leaky_relu" => Formula::Alpha(name.clone(), g::LeakyReluOp(op).alpha(ctx)),
-        "graph.elu" => Formula::Alpha(name.clone(), g::EluOp(op).alpha(ctx)),
-        "graph.hard_sigmoid" => {
-            let h = g::HardSigmoidOp(op);
-            Formula::HardSigmoid(h.alpha(ctx), h.beta(ctx))
+    if let Some(declared) = ctx.op_interface::<ScalarFn>(op) {
+        let tape = declared.record(ctx, op);
+        let elem = element_of(ctx, ctx.value_type(input))?;
+        let bool_elem = ctx.int_or_float_bit_width(elem) == Some(1) && !float;
+        if !float && !(declared.ints && tape.is_integer() && (declared.bools || !bool_elem)) {
+            return None;
         }
-        "graph.gelu" => match g::GeluOp(op).approximate(ctx).as_str() {
-            "none" => Formula::Gelu(false),
-            "tanh" => Formula::Gelu(true),
-            other => return Some(Err(format!("has an unknown approximation '{other}'"))),
-        },
+        return Some(Ok(Formula::Declared(tape)));
+    }
+    let f = match name.as_str() {
         "graph.mod" => Formula::Mod(g::ModOp(op).fmod(ctx) || float),
         "graph.equal" => Formula::Compare(cmpf::OEQ, cmpi::EQ),
         "graph.less" => Formula::Compare(cmpf::OLT, cmpi::SLT),
@@ -132,9 +98,6 @@ fn formula_of(ctx: &Context, op: Operation) -> Option<Result<Formula, String>> {
         "graph.clip" => {
             let c = g::ClipOp(op);
             Formula::Clip(c.min(ctx).is_some(), c.max(ctx).is_some())
-        }
-        n if (float && FLOAT_UNARY.contains(&n)) || (!float && INT_UNARY.contains(&n)) => {
-            Formula::Unary(name.clone())
         }
         n if (float && FLOAT_BINARY.contains(&n)) || (!float && INT_BINARY.contains(&n)) => {
             Formula::Binary(name.clone())
@@ -216,35 +179,7 @@ fn compute(s: &mut Scalar<'_>, formula: &Formula, args: &[Value]) -> Value {
     let ty = s.ctx.value_type(x);
     let float = is_float(s.ctx, ty);
     match formula {
-        Formula::Unary(name) if float => float_unary(s, name, x),
-        Formula::Unary(name) => int_unary(s, name, x),
-        Formula::Alpha(name, alpha) => {
-            let zero = s.float(ty, 0.0);
-            let a = s.float(ty, *alpha);
-            if name == "graph.leaky_relu" {
-                let ax = s.bin("arith.mulf", a, x);
-                let pos = s.cmp(cmpf::OGE, x, zero);
-                s.select(pos, x, ax)
-            } else {
-                let e = s.un("math.exp", x);
-                let one = s.float(ty, 1.0);
-                let em1 = s.bin("arith.subf", e, one);
-                let neg = s.bin("arith.mulf", a, em1);
-                let pos = s.cmp(cmpf::OGT, x, zero);
-                s.select(pos, x, neg)
-            }
-        }
-        Formula::HardSigmoid(alpha, beta) => {
-            let a = s.float(ty, *alpha);
-            let b = s.float(ty, *beta);
-            let ax = s.bin("arith.mulf", a, x);
-            let v = s.bin("arith.addf", ax, b);
-            let zero = s.float(ty, 0.0);
-            let one = s.float(ty, 1.0);
-            let lo = s.bin("arith.maximumf", v, zero);
-            s.bin("arith.minimumf", lo, one)
-        }
-        Formula::Gelu(tanh) => gelu(s, x, *tanh),
+        Formula::Declared(tape) => replay(s, tape, x),
         Formula::Binary(name) => binary(s, name, x, args[1], float),
         Formula::Mod(fmod) => {
             if float {
@@ -290,134 +225,106 @@ fn compute(s: &mut Scalar<'_>, formula: &Formula, args: &[Value]) -> Value {
     }
 }
 
-fn sigmoid(s: &mut Scalar<'_>, x: Value) -> Value {
+/// The tape of a declared formula as `arith`/`math` ops on `x` (a float
+/// of the body's compute type, or an integer).
+fn replay(s: &mut Scalar<'_>, tape: &Tape, x: Value) -> Value {
     let ty = s.ctx.value_type(x);
-    let zero = s.float(ty, 0.0);
-    let one = s.float(ty, 1.0);
-    let nx = s.un("arith.negf", x);
-    let en = s.un("math.exp", nx);
-    let d = s.bin("arith.addf", one, en);
-    let pos = s.bin("arith.divf", one, d);
-    let e = s.un("math.exp", x);
-    let d2 = s.bin("arith.addf", one, e);
-    let neg = s.bin("arith.divf", e, d2);
-    let c = s.cmp(cmpf::OGE, x, zero);
-    s.select(c, pos, neg)
-}
-
-fn float_unary(s: &mut Scalar<'_>, name: &str, x: Value) -> Value {
-    let ty = s.ctx.value_type(x);
-    match name {
-        "graph.neg" => s.un("arith.negf", x),
-        "graph.abs" => s.un("math.absf", x),
-        "graph.sqrt" => s.un("math.sqrt", x),
-        "graph.rsqrt" => {
-            let r = s.un("math.sqrt", x);
-            let one = s.float(ty, 1.0);
-            s.bin("arith.divf", one, r)
-        }
-        "graph.reciprocal" => {
-            let one = s.float(ty, 1.0);
-            s.bin("arith.divf", one, x)
-        }
-        "graph.exp" => s.un("math.exp", x),
-        "graph.log" => s.un("math.log", x),
-        "graph.erf" => s.un("math.erf", x),
-        "graph.tanh" => s.un("math.tanh", x),
-        "graph.sin" => s.un("math.sin", x),
-        "graph.cos" => s.un("math.cos", x),
-        "graph.floor" => s.un("math.floor", x),
-        "graph.ceil" => s.un("math.ceil", x),
-        // ONNX Round: halves to even.
-        "graph.round" => s.un("math.roundeven", x),
-        "graph.atan" => s.un("math.atan", x),
-        "graph.asin" => s.un("math.asin", x),
-        "graph.acos" => s.un("math.acos", x),
-        "graph.sigmoid" => sigmoid(s, x),
-        "graph.silu" => {
-            let g = sigmoid(s, x);
-            s.bin("arith.mulf", x, g)
-        }
-        "graph.relu" => {
-            let zero = s.float(ty, 0.0);
-            let neg = s.cmp(cmpf::OLT, x, zero);
-            s.select(neg, zero, x)
-        }
-        // log(1 + e^x) as eager computes it: x + log1p(e^-x) above 0,
-        // log1p(e^x) below (exact where e^x is tiny: softplus(-20) is
-        // 2.06e-9, not 0).
-        "graph.softplus" => {
-            let zero = s.float(ty, 0.0);
-            let nx = s.un("arith.negf", x);
-            let en = s.un("math.exp", nx);
-            let ln1 = s.un("math.log1p", en);
-            let pos = s.bin("arith.addf", x, ln1);
-            let e = s.un("math.exp", x);
-            let neg = s.un("math.log1p", e);
-            let c = s.cmp(cmpf::OGT, x, zero);
-            s.select(c, pos, neg)
-        }
-        // "graph.sign": keeps 0, -0 and NaN.
-        _ => {
-            let zero = s.float(ty, 0.0);
-            let one = s.float(ty, 1.0);
-            let minus = s.float(ty, -1.0);
-            let lt = s.cmp(cmpf::OLT, x, zero);
-            let inner = s.select(lt, minus, x);
-            let gt = s.cmp(cmpf::OGT, x, zero);
-            s.select(gt, one, inner)
-        }
+    let float = is_float(s.ctx, ty);
+    let mut values = vec![x];
+    for step in &tape.steps {
+        let v = |sv: &strata_dialects::graph::scalar::Sv| values[sv.0 as usize];
+        let r = match *step {
+            Step::Const(c) => s.constant(ty, c),
+            Step::Unary(u, a) => replay_unary(s, u, v(&a), float),
+            Step::Binary(b, p, q) => {
+                let (p, q) = (v(&p), v(&q));
+                s.bin(binary_op(b, float), p, q)
+            }
+            Step::Compare(c, p, q) => {
+                let pred = match (c, float) {
+                    (Compare::Lt, true) => cmpf::OLT,
+                    (Compare::Le, true) => cmpf::OLE,
+                    (Compare::Gt, true) => cmpf::OGT,
+                    (Compare::Ge, true) => cmpf::OGE,
+                    (Compare::Eq, true) => cmpf::OEQ,
+                    (Compare::Lt, false) => cmpi::SLT,
+                    (Compare::Le, false) => cmpi::SLE,
+                    (Compare::Gt, false) => cmpi::SGT,
+                    (Compare::Ge, false) => cmpi::SGE,
+                    (Compare::Eq, false) => cmpi::EQ,
+                };
+                let (p, q) = (v(&p), v(&q));
+                s.cmp(pred, p, q)
+            }
+            Step::Select(c, p, q) => {
+                let (c, p, q) = (v(&c), v(&p), v(&q));
+                s.select(c, p, q)
+            }
+        };
+        values.push(r);
     }
+    values[tape.result.0 as usize]
 }
 
-fn int_unary(s: &mut Scalar<'_>, name: &str, x: Value) -> Value {
-    let ty = s.ctx.value_type(x);
-    let zero = s.int(ty, 0);
-    match name {
-        "graph.neg" => s.bin("arith.subi", zero, x),
-        "graph.abs" => {
-            let n = s.bin("arith.subi", zero, x);
-            let neg = s.cmp(cmpi::SLT, x, zero);
-            s.select(neg, n, x)
-        }
-        "graph.relu" => s.bin("arith.maxsi", x, zero),
-        "graph.not" => {
-            let ones = s.int(ty, -1);
-            s.bin("arith.xori", x, ones)
-        }
-        // "graph.sign"
-        _ => {
-            let one = s.int(ty, 1);
-            let minus = s.int(ty, -1);
-            let lt = s.cmp(cmpi::SLT, x, zero);
-            let inner = s.select(lt, minus, zero);
-            let gt = s.cmp(cmpi::SGT, x, zero);
-            s.select(gt, one, inner)
-        }
+fn replay_unary(s: &mut Scalar<'_>, u: Unary, x: Value, float: bool) -> Value {
+    if !float {
+        let ty = s.ctx.value_type(x);
+        let zero = s.int(ty, 0);
+        return match u {
+            Unary::Abs => {
+                let n = s.bin("arith.subi", zero, x);
+                let neg = s.cmp(cmpi::SLT, x, zero);
+                s.select(neg, n, x)
+            }
+            Unary::Not => {
+                let ones = s.int(ty, -1);
+                s.bin("arith.xori", x, ones)
+            }
+            // `Neg`: the only other integer function (`Tape::is_integer`).
+            _ => s.bin("arith.subi", zero, x),
+        };
     }
-}
-
-fn gelu(s: &mut Scalar<'_>, x: Value, tanh: bool) -> Value {
-    let ty = s.ctx.value_type(x);
-    let half = s.float(ty, 0.5);
-    let one = s.float(ty, 1.0);
-    let inner = if tanh {
-        let c = s.float(ty, (2.0 / std::f64::consts::PI).sqrt());
-        let k = s.float(ty, 0.044715);
-        let x2 = s.bin("arith.mulf", x, x);
-        let x3 = s.bin("arith.mulf", x2, x);
-        let kx3 = s.bin("arith.mulf", k, x3);
-        let sum = s.bin("arith.addf", x, kx3);
-        let arg = s.bin("arith.mulf", c, sum);
-        s.un("math.tanh", arg)
-    } else {
-        let r2 = s.float(ty, std::f64::consts::SQRT_2);
-        let arg = s.bin("arith.divf", x, r2);
-        s.un("math.erf", arg)
+    let name = match u {
+        Unary::Neg => "arith.negf",
+        Unary::Abs => "math.absf",
+        Unary::Sqrt => "math.sqrt",
+        Unary::Exp => "math.exp",
+        Unary::Expm1 => "math.expm1",
+        Unary::Log => "math.log",
+        Unary::Log1p => "math.log1p",
+        Unary::Erf => "math.erf",
+        Unary::Tanh => "math.tanh",
+        Unary::Sin => "math.sin",
+        Unary::Cos => "math.cos",
+        Unary::Atan => "math.atan",
+        Unary::Asin => "math.asin",
+        Unary::Acos => "math.acos",
+        Unary::Floor => "math.floor",
+        Unary::Ceil => "math.ceil",
+        Unary::RoundEven => "math.roundeven",
+        // Integers only: not part of a float tape (the op's constraint).
+        Unary::Not => "arith.xori",
     };
-    let p = s.bin("arith.addf", one, inner);
-    let hx = s.bin("arith.mulf", half, x);
-    s.bin("arith.mulf", hx, p)
+    s.un(name, x)
+}
+
+fn binary_op(b: Binary, float: bool) -> &'static str {
+    match (b, float) {
+        (Binary::Add, true) => "arith.addf",
+        (Binary::Sub, true) => "arith.subf",
+        (Binary::Mul, true) => "arith.mulf",
+        (Binary::Div, true) => "arith.divf",
+        (Binary::Maximum, true) => "arith.maximumf",
+        (Binary::Minimum, true) => "arith.minimumf",
+        (Binary::Pow, true) => "math.powf",
+        (Binary::Add, false) => "arith.addi",
+        (Binary::Sub, false) => "arith.subi",
+        (Binary::Mul, false) => "arith.muli",
+        (Binary::Maximum, false) => "arith.maxsi",
+        (Binary::Minimum, false) => "arith.minsi",
+        // Not integer functions (`Tape::is_integer`).
+        (Binary::Div | Binary::Pow, false) => "arith.divsi",
+    }
 }
 
 fn binary(s: &mut Scalar<'_>, name: &str, x: Value, y: Value, float: bool) -> Value {

@@ -17,7 +17,7 @@ use super::graph_shape as shape;
 use super::{
     attr_tensor, broadcast_pair, check_size, kerr, result_dtype, type_info, CustomKernels, Limits,
 };
-use crate::kernels::{self as k, BinaryOp, CompareOp, LogicalOp, ReduceOp, UnaryOp};
+use crate::kernels::{self as k, BinaryOp, CompareOp, LogicalOp, ReduceOp};
 use crate::{DType, Tensor};
 
 /// What a `graph` op's evaluation sees: the op, its operands' values and
@@ -77,11 +77,6 @@ impl<'a> GraphArgs<'a> {
     /// A comparison of operands 0 and 1.
     fn cmp(&self, c: CompareOp) -> Result<Tensor, String> {
         k::compare(c, self.arg(0)?, self.arg(1)?).map_err(kerr)
-    }
-
-    /// A unary elementwise kernel on operand 0.
-    fn un(&self, u: UnaryOp) -> Result<Tensor, String> {
-        k::unary(u, self.arg(0)?).map_err(kerr)
     }
 
     /// A reduction of operand 0 over the axes of operand 1.
@@ -150,43 +145,13 @@ static EVALUATORS: &[(&str, GraphEvalFn)] = &[
             k::logical(LogicalOp::Xor, e.arg(0)?, e.arg(1)?).map_err(kerr)?
         ])
     }),
-    (g::NotOp::NAME, |e| {
-        Ok(vec![k::not(e.arg(0)?).map_err(kerr)?])
-    }),
     (g::BitShiftOp::NAME, eval_bit_shift),
     (g::EqualOp::NAME, |e| Ok(vec![e.cmp(CompareOp::Eq)?])),
     (g::LessOp::NAME, |e| Ok(vec![e.cmp(CompareOp::Lt)?])),
     (g::LessEqualOp::NAME, |e| Ok(vec![e.cmp(CompareOp::Le)?])),
     (g::GreaterOp::NAME, |e| Ok(vec![e.cmp(CompareOp::Gt)?])),
     (g::GreaterEqualOp::NAME, |e| Ok(vec![e.cmp(CompareOp::Ge)?])),
-    (g::NegOp::NAME, |e| Ok(vec![e.un(UnaryOp::Neg)?])),
-    (g::AbsOp::NAME, |e| Ok(vec![e.un(UnaryOp::Abs)?])),
-    (g::SignOp::NAME, |e| Ok(vec![e.un(UnaryOp::Sign)?])),
-    (g::SqrtOp::NAME, |e| Ok(vec![e.un(UnaryOp::Sqrt)?])),
-    (g::RsqrtOp::NAME, |e| Ok(vec![e.un(UnaryOp::Rsqrt)?])),
-    (g::ReciprocalOp::NAME, |e| {
-        Ok(vec![e.un(UnaryOp::Reciprocal)?])
-    }),
-    (g::ExpOp::NAME, |e| Ok(vec![e.un(UnaryOp::Exp)?])),
-    (g::LogOp::NAME, |e| Ok(vec![e.un(UnaryOp::Log)?])),
-    (g::ErfOp::NAME, |e| Ok(vec![e.un(UnaryOp::Erf)?])),
-    (g::TanhOp::NAME, |e| Ok(vec![e.un(UnaryOp::Tanh)?])),
-    (g::SinOp::NAME, |e| Ok(vec![e.un(UnaryOp::Sin)?])),
-    (g::CosOp::NAME, |e| Ok(vec![e.un(UnaryOp::Cos)?])),
-    (g::FloorOp::NAME, |e| Ok(vec![e.un(UnaryOp::Floor)?])),
-    (g::RoundOp::NAME, |e| Ok(vec![e.un(UnaryOp::Round)?])),
-    (g::CeilOp::NAME, |e| Ok(vec![e.un(UnaryOp::Ceil)?])),
-    (g::SigmoidOp::NAME, |e| Ok(vec![e.un(UnaryOp::Sigmoid)?])),
-    (g::ReluOp::NAME, |e| Ok(vec![e.un(UnaryOp::Relu)?])),
-    (g::SiluOp::NAME, |e| Ok(vec![e.un(UnaryOp::Silu)?])),
-    (g::SoftplusOp::NAME, |e| Ok(vec![e.un(UnaryOp::Softplus)?])),
     (g::IdentityOp::NAME, |e| Ok(vec![e.arg(0)?.clone()])),
-    (g::GeluOp::NAME, eval_gelu),
-    (g::LeakyReluOp::NAME, eval_leaky_relu),
-    (g::EluOp::NAME, |e| {
-        Ok(vec![e.un(UnaryOp::Elu(g::EluOp(e.op).alpha(e.ctx)))?])
-    }),
-    (g::HardSigmoidOp::NAME, eval_hard_sigmoid),
     (g::ClipOp::NAME, eval_clip),
     (g::CastOp::NAME, |e| {
         let saturate = g::CastOp(e.op).saturate(e.ctx);
@@ -328,7 +293,7 @@ fn evaluators() -> &'static HashMap<&'static str, GraphEvalFn> {
 
 /// Whether the interpreter has a reference evaluation of the `graph` op
 /// named `op_name` registered in `ctx`: an entry of its own, or the
-/// [`FloatScalarFn`](g::scalar::FloatScalarFn) its declaration names.
+/// [`ScalarFn`](g::scalar::ScalarFn) its declaration names.
 pub fn has_reference_evaluation(ctx: &Context, op_name: &str) -> bool {
     evaluators().contains_key(op_name)
         || super::graph_control::is_control_flow(op_name)
@@ -338,7 +303,7 @@ pub fn has_reference_evaluation(ctx: &Context, op_name: &str) -> bool {
         || op_name == "graph.yield"
         || ctx
             .registry()
-            .interface::<g::scalar::FloatScalarFn>(op_name)
+            .interface::<g::scalar::ScalarFn>(op_name)
             .is_some()
 }
 
@@ -351,9 +316,12 @@ pub(super) fn eval(
     limits: Limits,
 ) -> Result<Vec<Tensor>, String> {
     check_result_sizes(ctx, op, x, limits.max_bytes)?;
-    if let Some(&g::scalar::FloatScalarFn(f)) = ctx.op_interface(op) {
+    if let Some(declared) = ctx.op_interface::<g::scalar::ScalarFn>(op) {
         let input = x.first().ok_or("has no operand")?;
-        return Ok(vec![k::map_float(input, f).map_err(kerr)?]);
+        let tape = declared.record(ctx, op);
+        return Ok(vec![
+            k::map_scalar(input, &tape, declared.bools).map_err(kerr)?
+        ]);
     }
     let Some(f) = evaluators().get(name) else {
         return Err(format!(
@@ -407,30 +375,6 @@ fn eval_mod(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
 fn eval_bit_shift(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
     let left = g::BitShiftOp(e.op).direction(e.ctx).as_deref() == Some("left");
     Ok(vec![k::bit_shift(e.arg(0)?, e.arg(1)?, left).map_err(kerr)?])
-}
-
-/// `graph.gelu`.
-fn eval_gelu(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    Ok(vec![match g::GeluOp(e.op).approximate(e.ctx).as_str() {
-        "tanh" => e.un(UnaryOp::GeluTanh)?,
-        _ => e.un(UnaryOp::GeluExact)?,
-    }])
-}
-
-/// `graph.leaky_relu`.
-fn eval_leaky_relu(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    Ok(vec![e.un(UnaryOp::LeakyRelu(
-        g::LeakyReluOp(e.op).alpha(e.ctx),
-    ))?])
-}
-
-/// `graph.hard_sigmoid`.
-fn eval_hard_sigmoid(e: &GraphArgs<'_>) -> Result<Vec<Tensor>, String> {
-    let (ctx, op) = (e.ctx, g::HardSigmoidOp(e.op));
-    Ok(vec![e.un(UnaryOp::HardSigmoid {
-        alpha: op.alpha(ctx),
-        beta: op.beta(ctx),
-    })?])
 }
 
 /// `graph.clip`.

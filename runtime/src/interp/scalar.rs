@@ -109,6 +109,7 @@ impl Interpreter<'_> {
             "math.exp" => un(UnaryOp::Exp)?,
             "math.log" => un(UnaryOp::Log)?,
             "math.log1p" => float_unary(arg(0)?, f64::ln_1p)?,
+            "math.expm1" => float_unary(arg(0)?, f64::exp_m1)?,
             "math.tanh" => un(UnaryOp::Tanh)?,
             "math.erf" => un(UnaryOp::Erf)?,
             "math.sqrt" => un(UnaryOp::Sqrt)?,

@@ -5,6 +5,7 @@ use super::shape::{broadcast_offsets, broadcast_shapes};
 use super::{invalid, require_same_dtype, unsupported, KResult};
 use crate::tensor::checked_numel;
 use crate::{DType, Tensor, TensorData};
+use strata_dialects::graph::scalar::{FormulaFn, Tape};
 
 /// A broadcasting binary arithmetic op (see [`binary`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -380,32 +381,46 @@ pub fn bit_shift(a: &Tensor, b: &Tensor, left: bool) -> KResult<Tensor> {
 /// `op(x)` elementwise. Float dtypes support every op; integer dtypes
 /// support `Neg`, `Abs`, `Relu` and `Sign` (wrapping); `i1` none.
 pub fn unary(op: UnaryOp, x: &Tensor) -> KResult<Tensor> {
-    let dtype = x.dtype();
-    let shape = x.shape().to_vec();
-    if dtype.is_float() {
-        return map_float(x, |v| float_unary(op, v));
+    map_scalar(x, &op.tape(), false)
+}
+
+impl UnaryOp {
+    /// The tape of the `graph` op's declared formula this op evaluates
+    /// (`strata_dialects::graph::formula`): the kernels restate no formula.
+    pub fn tape(self) -> Tape {
+        use strata_dialects::graph::formula as f;
+        let (formula, params): (FormulaFn, Vec<f64>) = match self {
+            UnaryOp::Neg => (f::neg, vec![]),
+            UnaryOp::Abs => (f::abs, vec![]),
+            UnaryOp::Sqrt => (f::sqrt, vec![]),
+            UnaryOp::Rsqrt => (f::rsqrt, vec![]),
+            UnaryOp::Exp => (f::exp, vec![]),
+            UnaryOp::Log => (f::log, vec![]),
+            UnaryOp::Erf => (f::erf, vec![]),
+            UnaryOp::Tanh => (f::tanh, vec![]),
+            UnaryOp::Sigmoid => (f::sigmoid, vec![]),
+            UnaryOp::Relu => (f::relu, vec![]),
+            UnaryOp::GeluExact => (f::gelu, vec![0.0]),
+            UnaryOp::GeluTanh => (f::gelu, vec![1.0]),
+            UnaryOp::Silu => (f::silu, vec![]),
+            UnaryOp::Sin => (f::sin, vec![]),
+            UnaryOp::Cos => (f::cos, vec![]),
+            UnaryOp::Reciprocal => (f::reciprocal, vec![]),
+            UnaryOp::Floor => (f::floor, vec![]),
+            UnaryOp::Ceil => (f::ceil, vec![]),
+            UnaryOp::Round => (f::round, vec![]),
+            UnaryOp::Sign => (f::sign, vec![]),
+            UnaryOp::Softplus => (f::softplus, vec![]),
+            UnaryOp::LeakyRelu(alpha) => (f::leaky_relu, vec![alpha]),
+            UnaryOp::Elu(alpha) => (f::elu, vec![alpha]),
+            UnaryOp::HardSigmoid { alpha, beta } => (f::hard_sigmoid, vec![alpha, beta]),
+        };
+        Tape::record(formula, &params)
     }
-    // Unsigned values are never negative: abs and relu are the identity.
-    let f: fn(i128) -> i128 = match op {
-        UnaryOp::Neg => i128::wrapping_neg,
-        UnaryOp::Abs => i128::abs,
-        UnaryOp::Relu => |v| v.max(0),
-        UnaryOp::Sign => i128::signum,
-        _ => return Err(unsupported("unary", format!("{op:?} on {dtype}"))),
-    };
-    if !dtype.is_int() {
-        return Err(unsupported("unary", format!("{op:?} on {dtype}")));
-    }
-    let r: Vec<i128> = x.to_i128_vec().into_iter().map(f).collect();
-    Ok(Tensor::from_parts(
-        shape,
-        TensorData::from_i128_slice(dtype, &r),
-    ))
 }
 
 /// `f` applied to every element of a float tensor, computed in `f64` and
-/// rounded to the tensor's dtype (the evaluation of an op declared with a
-/// scalar function).
+/// rounded to the tensor's dtype.
 pub fn map_float(x: &Tensor, f: impl Fn(f64) -> f64) -> KResult<Tensor> {
     if !x.dtype().is_float() {
         return Err(unsupported("map_float", format!("{}", x.dtype())));
@@ -417,78 +432,42 @@ pub fn map_float(x: &Tensor, f: impl Fn(f64) -> f64) -> KResult<Tensor> {
     ))
 }
 
-fn float_unary(op: UnaryOp, x: f64) -> f64 {
-    match op {
-        UnaryOp::Neg => -x,
-        UnaryOp::Abs => x.abs(),
-        UnaryOp::Sqrt => x.sqrt(),
-        UnaryOp::Rsqrt => 1.0 / x.sqrt(),
-        UnaryOp::Exp => x.exp(),
-        UnaryOp::Log => x.ln(),
-        UnaryOp::Erf => libm::erf(x),
-        UnaryOp::Tanh => x.tanh(),
-        UnaryOp::Sigmoid => sigmoid(x),
-        UnaryOp::Relu => {
-            if x < 0.0 {
-                0.0
-            } else {
-                x
-            }
-        }
-        UnaryOp::GeluExact => 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2)),
-        UnaryOp::GeluTanh => {
-            let c = (2.0 / std::f64::consts::PI).sqrt();
-            0.5 * x * (1.0 + (c * (x + 0.044715 * x * x * x)).tanh())
-        }
-        UnaryOp::Silu => x * sigmoid(x),
-        UnaryOp::Sin => x.sin(),
-        UnaryOp::Cos => x.cos(),
-        UnaryOp::Reciprocal => 1.0 / x,
-        UnaryOp::Floor => x.floor(),
-        UnaryOp::Round => x.round_ties_even(),
-        UnaryOp::Ceil => x.ceil(),
-        UnaryOp::Sign => {
-            if x > 0.0 {
-                1.0
-            } else if x < 0.0 {
-                -1.0
-            } else {
-                x // keeps 0, -0 and NaN
-            }
-        }
-        UnaryOp::Softplus => {
-            if x > 0.0 {
-                x + (-x).exp().ln_1p()
-            } else {
-                x.exp().ln_1p()
-            }
-        }
-        UnaryOp::LeakyRelu(alpha) => {
-            if x >= 0.0 {
-                x
-            } else {
-                alpha * x
-            }
-        }
-        UnaryOp::Elu(alpha) => {
-            if x > 0.0 {
-                x
-            } else {
-                alpha * x.exp_m1()
-            }
-        }
-        UnaryOp::HardSigmoid { alpha, beta } => (alpha * x + beta).clamp(0.0, 1.0),
+/// The formula `tape` at every element of `x` (the evaluation of an op
+/// declared with a `ScalarFn`): floats in `f64`, rounded once to the
+/// dtype; integers in `i128`, wrapped to the dtype (unsigned values are
+/// never negative, so `abs` and `relu` are the identity); `i1` as 0 and 1,
+/// the low bit kept, where `allow_bools` allows it. An integer tensor whose
+/// formula has no integer meaning is an error.
+pub fn map_scalar(x: &Tensor, tape: &Tape, allow_bools: bool) -> KResult<Tensor> {
+    let dtype = x.dtype();
+    let shape = x.shape().to_vec();
+    if dtype.is_float() {
+        let mut scratch = Vec::with_capacity(tape.steps.len() + 1);
+        let r: Vec<f64> = x
+            .to_f64_vec()
+            .into_iter()
+            .map(|v| tape.eval_f64(v, &mut scratch))
+            .collect();
+        return Ok(Tensor::from_parts(
+            shape,
+            TensorData::from_f64_slice(dtype, &r),
+        ));
     }
-}
-
-/// Logistic function, without overflow for large `|x|`.
-pub(crate) fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
+    if !tape.is_integer() || !(dtype.is_int() || (allow_bools && dtype == DType::I1)) {
+        return Err(unsupported("unary", format!("this function on {dtype}")));
     }
+    let mut scratch = Vec::with_capacity(tape.steps.len() + 1);
+    let mut eval = |v: i128| tape.eval_int(v, &mut scratch).unwrap_or(0);
+    if dtype == DType::I1 {
+        let v = bools("unary", x)?;
+        let r = v.iter().map(|&b| eval(i128::from(b)) & 1 != 0).collect();
+        return Ok(Tensor::from_parts(shape, TensorData::I1(r)));
+    }
+    let r: Vec<i128> = x.to_i128_vec().into_iter().map(eval).collect();
+    Ok(Tensor::from_parts(
+        shape,
+        TensorData::from_i128_slice(dtype, &r),
+    ))
 }
 
 /// Clamps `x` to `[min, max]` (either bound optional). If `min > max` every

@@ -31,7 +31,7 @@ pub use conv::{col2im, conv2d, conv2d_workspace, conv_transpose2d, ConvTranspose
 pub use dft::dft;
 pub use elementwise::{
     binary, bit_shift, bitcast, cast, cast_e8m0, cast_saturating, clip, compare, logical,
-    map_float, not, unary, where_, BinaryOp, CompareOp, LogicalOp, UnaryOp,
+    map_float, map_scalar, not, unary, where_, BinaryOp, CompareOp, LogicalOp, UnaryOp,
 };
 pub use grid_sample::{affine_grid, deform_conv2d, grid_sample, DeformConv, GridMode, GridPadding};
 pub use image::{image_decode, PixelFormat};

@@ -241,3 +241,144 @@ fn compile_with_values(
         .collect();
     compile_pinned(&mut ctx, module, "main", inputs, &pin, 1, HOST_PIPELINE)
 }
+
+/// The ONNX ops whose second input holds indices into the first.
+const INDEXING_OPS: [&str; 6] = [
+    "Gather",
+    "GatherElements",
+    "GatherND",
+    "ScatterElements",
+    "ScatterND",
+    "Scatter",
+];
+
+/// The positions (among the graph's inputs that are not initializers) of
+/// the inputs an indexing op takes as its indices.
+fn index_inputs(model: &ModelProto) -> Vec<usize> {
+    let Some(g) = model.graph.as_ref() else {
+        return Vec::new();
+    };
+    let inits: std::collections::HashSet<&str> = g.initializer.iter().map(|t| t.name()).collect();
+    let inputs: Vec<&str> = g
+        .input
+        .iter()
+        .map(|i| i.name())
+        .filter(|n| !inits.contains(n))
+        .collect();
+    let mut out: Vec<usize> = g
+        .node
+        .iter()
+        .filter(|n| INDEXING_OPS.contains(&n.op_type()))
+        .filter_map(|n| n.input.get(1))
+        .filter_map(|name| inputs.iter().position(|i| i == name))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Float values at the edges: NaN, infinities, signed zeros, the extremes
+/// (which round to infinity in narrower types), tiny and denormal values,
+/// and ordinary ones among them.
+const EDGE_FLOATS: [f64; 12] = [
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    0.0,
+    -0.0,
+    3.4028234663852886e38,
+    -3.4028234663852886e38,
+    1e-40,
+    1.0,
+    -1.0,
+    0.5,
+    100.0,
+];
+
+/// `t` with adversarial values: floats cycle through [`EDGE_FLOATS`]
+/// (shifted by `seed`), index inputs through values past both ends of any
+/// dimension; other integer and boolean inputs keep their values (they
+/// are shapes, counts and axes, whose extremes only ask for more memory).
+fn adversarial(t: &Tensor, index: bool, seed: usize) -> Tensor {
+    let n = t.shape().iter().product::<usize>();
+    if t.dtype().is_float() {
+        let v: Vec<f64> = (0..n)
+            .map(|i| EDGE_FLOATS[(i + seed) % EDGE_FLOATS.len()])
+            .collect();
+        return Tensor::from_f64_vec(t.dtype(), t.shape(), &v);
+    }
+    if index && t.dtype().is_int() {
+        let past: [f64; 4] = [1e9, -1e9 - 1.0, 2147483647.0, -2147483648.0];
+        let mut v = t.to_f64_vec();
+        // One bad index (the first), the rest as they were: the refusal
+        // must name that one.
+        if let Some(first) = v.first_mut() {
+            *first = past[seed % past.len()];
+        }
+        return Tensor::from_f64_vec(t.dtype(), t.shape(), &v);
+    }
+    t.clone()
+}
+
+/// Graph mode against eager mode on adversarial inputs (see
+/// [`adversarial`]) of the shapes of `inputs`: graph mode must compute what
+/// eager computes, at the dtype's tolerance with NaN where eager has NaN
+/// and the same infinities, or refuse what eager refuses (an index out of
+/// range with the same message). Called for the tests that pass in graph
+/// mode.
+pub fn run_adversarial(model: &ModelProto, inputs: &[Tensor], seed: usize) -> GraphOutcome {
+    let indices = index_inputs(model);
+    let inputs: Vec<Tensor> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| adversarial(t, indices.contains(&i), seed))
+        .collect();
+    let mut ctx = Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let module = match strata_onnx::import_model(&mut ctx, model, "model.onnx") {
+        Ok(m) => m,
+        Err(e) => return GraphOutcome::Fail(format!("import: {e}")),
+    };
+    let Some(func) = strata_runtime::interp::lookup_function(&ctx, module, "main") else {
+        return GraphOutcome::Fail("no @main".into());
+    };
+    let eager = strata_runtime::interp::run_function(&ctx, func, inputs.clone());
+    let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+    let compiled = match compile(&mut ctx, module, "main", &shapes, 1) {
+        Ok(c) => c,
+        Err(e) if needs_input_values(&e) => match compile_with_values(model, &inputs) {
+            Ok(c) => c,
+            // Pinned values can be what the compiler refuses (a size past
+            // the budget): so did eager mode.
+            Err(_) if eager.is_err() => return GraphOutcome::Pass,
+            Err(e) => return compile_failure(&e),
+        },
+        Err(e) => return compile_failure(&e),
+    };
+    match (eager, compiled.run(&inputs)) {
+        (Ok(eager), Ok(outputs)) => {
+            for (i, (g, e)) in outputs.iter().zip(&eager).enumerate() {
+                if let Err(m) = allclose(g, e, Tolerance::for_dtype(e.dtype())) {
+                    return GraphOutcome::Fail(format!("output #{i} differs from eager: {m}"));
+                }
+            }
+            GraphOutcome::Pass
+        }
+        (Err(e), Err(g)) => {
+            let (e, g) = (e.to_string(), g.to_string());
+            let core = |m: &str| m.split("invalid argument: ").nth(1).map(str::to_string);
+            match (core(&e), core(&g)) {
+                (Some(a), Some(b)) if a != b => {
+                    GraphOutcome::Fail(format!("refused differently: eager {e}; graph {g}"))
+                }
+                _ => GraphOutcome::Pass,
+            }
+        }
+        (Ok(_), Err(g)) => {
+            GraphOutcome::Fail(format!("graph mode refuses what eager computes: {g}"))
+        }
+        (Err(e), Ok(_)) => {
+            GraphOutcome::Fail(format!("graph mode computes what eager refuses: {e}"))
+        }
+    }
+}

@@ -249,9 +249,9 @@ pub fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     files.into_iter().map(|(_, p)| p).collect()
 }
 
-/// A test's compiled outcomes: graph mode, and the GPU form (for what
-/// passes in graph mode).
-pub type Compiled = Option<(GraphOutcome, Option<GraphOutcome>)>;
+/// A test's compiled outcomes: graph mode, and for what passes in graph
+/// mode the GPU form and graph mode on adversarial inputs.
+pub type Compiled = Option<(GraphOutcome, Option<GraphOutcome>, Option<GraphOutcome>)>;
 
 /// What [`run_test`] finds: the test's ops, its eager and compiled outcomes.
 pub type TestOutcome = (Vec<String>, Outcome, Compiled);
@@ -416,7 +416,7 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
         return (
             ops,
             Outcome::Pass,
-            Some((GraphOutcome::NotLowered(reason.into()), None)),
+            Some((GraphOutcome::NotLowered(reason.into()), None, None)),
         );
     }
     let graph = node_graph::run(&model, &graph_sets);
@@ -429,7 +429,14 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     });
     let gpu = (graph == GraphOutcome::Pass)
         .then(|| node_graph::run_gpu(&model, &graph_sets, bundle.as_deref()));
-    (ops, Outcome::Pass, Some((graph, gpu)))
+    // The same model on adversarial values of the first data set's shapes
+    // (the seed, from the name, varies which value lands where).
+    let seed = dir.file_name().map_or(0, |n| {
+        n.as_encoded_bytes().iter().map(|&b| usize::from(b)).sum()
+    });
+    let adversarial = (graph == GraphOutcome::Pass)
+        .then(|| node_graph::run_adversarial(&model, &graph_sets[0].0, seed));
+    (ops, Outcome::Pass, Some((graph, gpu, adversarial)))
 }
 
 /// `allclose`, except that integers compare within an absolute tolerance

@@ -4,11 +4,12 @@
 
 use strata_ir::ods::constraints::StrAttr;
 use strata_ir::op;
+use strata_ir::{Context, Operation};
 
 use super::{AnyIntTensor, AnyTensor, BoolAttr, BoolTensor, CastTensor, F64Attr, FloatTensor};
 use crate::graph::fold::fold_graph;
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
-use crate::graph::scalar::FloatScalarFn;
+use crate::graph::scalar::ScalarFn;
 
 macro_rules! binary {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty $(, $trait:ident)*) => {
@@ -159,15 +160,18 @@ binary!(
     AnyTensor
 );
 
+/// A unary elementwise op; with a [`ScalarFn`], its meaning is that
+/// formula (see [`crate::graph::scalar`]): eager evaluation, the `tensor`
+/// lowering, host code and the GPU form all read it.
 macro_rules! unary {
-    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty) => {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $c:ty $(, $scalar:expr)?) => {
         #[doc = $summary]
         #[op($mnemonic,
-                             traits(Pure, ResultsBroadcastableShape),
-                             format = "$input attr-dict `:` functional-type(operands, results)",
-                             fold = fold_graph,
+             traits(Pure, ResultsBroadcastableShape),
+             format = "$input attr-dict `:` functional-type(operands, results)",
+             fold = fold_graph,
              verify = verify_shapes,
-             interfaces(ShapeFunction(infer::$shape)))]
+             interfaces(ShapeFunction(infer::$shape) $(, $scalar)?))]
         pub struct $name {
             input: Operand<$c>,
             output: Result<AnyTensor>,
@@ -180,140 +184,160 @@ unary!(
     "graph.neg",
     infer_same,
     "Elementwise negation.",
-    AnyTensor
+    AnyTensor,
+    ScalarFn::any(formula::neg)
 );
 unary!(
     AbsOp,
     "graph.abs",
     infer_same,
     "Elementwise absolute value.",
-    AnyTensor
+    AnyTensor,
+    ScalarFn::any(formula::abs)
 );
 unary!(
     SignOp,
     "graph.sign",
     infer_same,
     "Elementwise sign (-1, 0 or 1).",
-    AnyTensor
+    AnyTensor,
+    ScalarFn::any(formula::sign)
 );
 unary!(
     SqrtOp,
     "graph.sqrt",
     infer_same,
     "Elementwise square root.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::sqrt)
 );
 unary!(
     RsqrtOp,
     "graph.rsqrt",
     infer_same,
     "Elementwise reciprocal square root.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::rsqrt)
 );
 unary!(
     ReciprocalOp,
     "graph.reciprocal",
     infer_same,
     "Elementwise reciprocal.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::reciprocal)
 );
 unary!(
     ExpOp,
     "graph.exp",
     infer_same,
     "Elementwise exponential.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::exp)
 );
 unary!(
     LogOp,
     "graph.log",
     infer_same,
     "Elementwise natural logarithm.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::log)
 );
 unary!(
     ErfOp,
     "graph.erf",
     infer_same,
     "Elementwise error function.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::erf)
 );
 unary!(
     TanhOp,
     "graph.tanh",
     infer_same,
     "Elementwise hyperbolic tangent.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::tanh)
 );
 unary!(
     SinOp,
     "graph.sin",
     infer_same,
     "Elementwise sine.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::sin)
 );
 unary!(
     CosOp,
     "graph.cos",
     infer_same,
     "Elementwise cosine.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::cos)
 );
 unary!(
     FloorOp,
     "graph.floor",
     infer_same,
     "Elementwise rounding down.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::floor)
 );
 unary!(
     CeilOp,
     "graph.ceil",
     infer_same,
     "Elementwise rounding up.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::ceil)
 );
 unary!(
     RoundOp,
     "graph.round",
     infer_same,
     "Elementwise rounding to the nearest integer, halves to even.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::round)
 );
 unary!(
     SigmoidOp,
     "graph.sigmoid",
     infer_same,
     "Elementwise logistic sigmoid `1 / (1 + exp(-x))`.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::sigmoid)
 );
 unary!(
     ReluOp,
     "graph.relu",
     infer_same,
     "Elementwise `max(x, 0)`.",
-    AnyTensor
+    AnyTensor,
+    ScalarFn::any(formula::relu)
 );
 unary!(
     SiluOp,
     "graph.silu",
     infer_same,
     "Elementwise `x * sigmoid(x)`.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::silu)
 );
 unary!(
     SoftplusOp,
     "graph.softplus",
     infer_same,
     "Elementwise `log(1 + exp(x))`.",
-    FloatTensor
+    FloatTensor,
+    ScalarFn::float(formula::softplus)
 );
 unary!(
     NotOp,
     "graph.not",
     infer_same,
     "Elementwise bitwise negation of an integer tensor (logical on `i1`).",
-    AnyIntTensor
+    AnyIntTensor,
+    ScalarFn::bitwise(formula::not)
 );
 unary!(
     IdentityOp,
@@ -332,7 +356,8 @@ unary!(
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
-     interfaces(ShapeFunction(infer::infer_gelu)))]
+     interfaces(ShapeFunction(infer::infer_gelu),
+                ScalarFn::with_params(formula::gelu, gelu_params)))]
 pub struct GeluOp {
     input: Operand<FloatTensor>,
     #[default = "\"none\""]
@@ -340,53 +365,41 @@ pub struct GeluOp {
     output: Result<AnyTensor>,
 }
 
-/// A float elementwise op whose meaning is one scalar function: its
-/// declaration is all there is to it (the interpreter evaluates it through
-/// its [`FloatScalarFn`]).
-macro_rules! float_unary {
-    ($name:ident, $mnemonic:tt, $summary:tt, $f:path) => {
+unary!(
+    AcosOp,
+    "graph.acos",
+    infer_same,
+    "Elementwise arccosine, in [0, π] (NaN outside [-1, 1]).",
+    FloatTensor,
+    ScalarFn::float(formula::acos)
+);
+unary!(
+    AsinOp,
+    "graph.asin",
+    infer_same,
+    "Elementwise arcsine, in [-π/2, π/2] (NaN outside [-1, 1]).",
+    FloatTensor,
+    ScalarFn::float(formula::asin)
+);
+unary!(
+    AtanOp,
+    "graph.atan",
+    infer_same,
+    "Elementwise arctangent, in (-π/2, π/2).",
+    FloatTensor,
+    ScalarFn::float(formula::atan)
+);
+
+macro_rules! unary_alpha {
+    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt, $formula:path, $params:ident) => {
         #[doc = $summary]
         #[op($mnemonic,
                              traits(Pure, ResultsBroadcastableShape),
                              format = "$input attr-dict `:` functional-type(operands, results)",
                              fold = fold_graph,
                              verify = verify_shapes,
-                             interfaces(ShapeFunction(infer::infer_same), FloatScalarFn($f)))]
-        pub struct $name {
-            input: Operand<FloatTensor>,
-            output: Result<AnyTensor>,
-        }
-    };
-}
-
-float_unary!(
-    AcosOp,
-    "graph.acos",
-    "Elementwise arccosine, in [0, π] (NaN outside [-1, 1]).",
-    f64::acos
-);
-float_unary!(
-    AsinOp,
-    "graph.asin",
-    "Elementwise arcsine, in [-π/2, π/2] (NaN outside [-1, 1]).",
-    f64::asin
-);
-float_unary!(
-    AtanOp,
-    "graph.atan",
-    "Elementwise arctangent, in (-π/2, π/2).",
-    f64::atan
-);
-
-macro_rules! unary_alpha {
-    ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt) => {
-        #[doc = $summary]
-        #[op($mnemonic,
-                             traits(Pure, ResultsBroadcastableShape),
-                             format = "$input attr-dict `:` functional-type(operands, results)",
-                             fold = fold_graph,
-             verify = verify_shapes,
-             interfaces(ShapeFunction(infer::$shape)))]
+                             interfaces(ShapeFunction(infer::$shape),
+                                        ScalarFn::with_params($formula, $params)))]
         pub struct $name {
             input: Operand<FloatTensor>,
             #[default = $default]
@@ -401,14 +414,18 @@ unary_alpha!(
     "graph.leaky_relu",
     infer_same,
     "Elementwise `x < 0 ? alpha * x : x`.",
-    "1.000000e-02 : f64"
+    "1.000000e-02 : f64",
+    formula::leaky_relu,
+    leaky_relu_params
 );
 unary_alpha!(
     EluOp,
     "graph.elu",
     infer_same,
-    "Elementwise `x < 0 ? alpha * (exp(x) - 1) : x`.",
-    "1.000000e+00 : f64"
+    "Elementwise `x <= 0 ? alpha * (exp(x) - 1) : x`.",
+    "1.000000e+00 : f64",
+    formula::elu,
+    elu_params
 );
 
 /// Elementwise `max(0, min(1, alpha * x + beta))`.
@@ -417,7 +434,8 @@ unary_alpha!(
      format = "$input attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
              verify = verify_shapes,
-     interfaces(ShapeFunction(infer::infer_same)))]
+     interfaces(ShapeFunction(infer::infer_same),
+                ScalarFn::with_params(formula::hard_sigmoid, hard_sigmoid_params)))]
 pub struct HardSigmoidOp {
     input: Operand<FloatTensor>,
     #[default = "2.000000e-01 : f64"]
@@ -557,4 +575,206 @@ pub struct BitShiftOp {
     rhs: Operand<AnyIntTensor>,
     direction: Attr<StrAttr>,
     output: Result<AnyTensor>,
+}
+
+// The attributes the parameterized formulas read.
+
+fn gelu_params(ctx: &Context, op: Operation) -> Vec<f64> {
+    vec![f64::from(u8::from(GeluOp(op).approximate(ctx) == "tanh"))]
+}
+
+fn leaky_relu_params(ctx: &Context, op: Operation) -> Vec<f64> {
+    vec![LeakyReluOp(op).alpha(ctx)]
+}
+
+fn elu_params(ctx: &Context, op: Operation) -> Vec<f64> {
+    vec![EluOp(op).alpha(ctx)]
+}
+
+fn hard_sigmoid_params(ctx: &Context, op: Operation) -> Vec<f64> {
+    let h = HardSigmoidOp(op);
+    vec![h.alpha(ctx), h.beta(ctx)]
+}
+
+/// The formulas of the unary ops above (see [`crate::graph::scalar`]): the
+/// only statement of what each computes, for eager and graph mode alike.
+pub mod formula {
+    use crate::graph::scalar::{Formula, Sv};
+
+    pub fn neg(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.neg(x)
+    }
+
+    pub fn abs(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.abs(x)
+    }
+
+    /// -1, 0 or 1; keeps -0 and NaN.
+    pub fn sign(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let (zero, one, minus) = (f.c(0.0), f.c(1.0), f.c(-1.0));
+        let below = f.lt(x, zero);
+        let inner = f.select(below, minus, x);
+        let above = f.gt(x, zero);
+        f.select(above, one, inner)
+    }
+
+    pub fn sqrt(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.sqrt(x)
+    }
+
+    pub fn rsqrt(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let one = f.c(1.0);
+        let r = f.sqrt(x);
+        f.div(one, r)
+    }
+
+    pub fn reciprocal(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let one = f.c(1.0);
+        f.div(one, x)
+    }
+
+    pub fn exp(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.exp(x)
+    }
+
+    pub fn log(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.log(x)
+    }
+
+    pub fn erf(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.erf(x)
+    }
+
+    pub fn tanh(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.tanh(x)
+    }
+
+    pub fn sin(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.sin(x)
+    }
+
+    pub fn cos(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.cos(x)
+    }
+
+    pub fn floor(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.floor(x)
+    }
+
+    pub fn ceil(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.ceil(x)
+    }
+
+    /// ONNX `Round`: halves to even.
+    pub fn round(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.round_even(x)
+    }
+
+    pub fn acos(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.acos(x)
+    }
+
+    pub fn asin(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.asin(x)
+    }
+
+    pub fn atan(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.atan(x)
+    }
+
+    /// `1 / (1 + e^-x)` above 0 and `e^x / (1 + e^x)` below: no overflow of
+    /// `e^-x` for large negative `x`.
+    pub fn sigmoid(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let (zero, one) = (f.c(0.0), f.c(1.0));
+        let nx = f.neg(x);
+        let en = f.exp(nx);
+        let d = f.add(one, en);
+        let pos = f.div(one, d);
+        let e = f.exp(x);
+        let d = f.add(one, e);
+        let neg = f.div(e, d);
+        let c = f.ge(x, zero);
+        f.select(c, pos, neg)
+    }
+
+    /// `max(x, 0)`, NaN stays NaN and -0 stays -0.
+    pub fn relu(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let zero = f.c(0.0);
+        let below = f.lt(x, zero);
+        f.select(below, zero, x)
+    }
+
+    pub fn silu(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let s = sigmoid(f, x);
+        f.mul(x, s)
+    }
+
+    /// `log(1 + e^x)` as `x + log1p(e^-x)` above 0 and `log1p(e^x)` below:
+    /// no overflow, and exact where `e^x` is tiny (softplus(-20) is 2.06e-9).
+    pub fn softplus(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let zero = f.c(0.0);
+        let nx = f.neg(x);
+        let en = f.exp(nx);
+        let l = f.log1p(en);
+        let pos = f.add(x, l);
+        let e = f.exp(x);
+        let neg = f.log1p(e);
+        let c = f.gt(x, zero);
+        f.select(c, pos, neg)
+    }
+
+    /// Bitwise (on `i1`, logical) negation.
+    pub fn not(f: &mut Formula<'_>, x: Sv) -> Sv {
+        f.not(x)
+    }
+
+    /// `x >= 0 ? x : alpha * x` (param 0: alpha).
+    pub fn leaky_relu(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let (zero, alpha) = (f.c(0.0), f.param(0));
+        let ax = f.mul(alpha, x);
+        let c = f.ge(x, zero);
+        f.select(c, x, ax)
+    }
+
+    /// `x > 0 ? x : alpha * expm1(x)` (param 0: alpha).
+    pub fn elu(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let (zero, alpha) = (f.c(0.0), f.param(0));
+        let em1 = f.expm1(x);
+        let neg = f.mul(alpha, em1);
+        let c = f.gt(x, zero);
+        f.select(c, x, neg)
+    }
+
+    /// `min(max(alpha * x + beta, 0), 1)`, NaN stays NaN (params: alpha, beta).
+    pub fn hard_sigmoid(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let (alpha, beta) = (f.param(0), f.param(1));
+        let (zero, one) = (f.c(0.0), f.c(1.0));
+        let ax = f.mul(alpha, x);
+        let v = f.add(ax, beta);
+        let lo = f.maximum(v, zero);
+        f.minimum(lo, one)
+    }
+
+    /// `x/2 * (1 + erf(x / sqrt 2))`, or with param 0 set the tanh
+    /// approximation `x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))`.
+    pub fn gelu(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let (half, one) = (f.c(0.5), f.c(1.0));
+        let inner = if f.param_value(0) == 1.0 {
+            let c = f.c((2.0 / std::f64::consts::PI).sqrt());
+            let k = f.c(0.044715);
+            let x2 = f.mul(x, x);
+            let x3 = f.mul(x2, x);
+            let kx3 = f.mul(k, x3);
+            let sum = f.add(x, kx3);
+            let arg = f.mul(c, sum);
+            f.tanh(arg)
+        } else {
+            let r2 = f.c(std::f64::consts::SQRT_2);
+            let arg = f.div(x, r2);
+            f.erf(arg)
+        };
+        let p = f.add(one, inner);
+        let hx = f.mul(half, x);
+        f.mul(hx, p)
+    }
 }
