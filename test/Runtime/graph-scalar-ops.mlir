@@ -9,9 +9,9 @@
 // RUN: strata run %s --function ints --mode graph --check --rtol 0 --atol 0 --input input_0=%S/Inputs/edge-i32.npy --print 2>&1 | FileCheck %s --check-prefix=INT
 // RUN: strata run %s --function bools --mode graph --check --rtol 0 --atol 0 --input input_0=%S/Inputs/bools.npy --print 2>&1 | FileCheck %s --check-prefix=BOOL
 
-// FLOAT-COUNT-27: graph mode matches eager mode (rtol 0.00001, atol 0.000001)
+// FLOAT-COUNT-28: graph mode matches eager mode (rtol 0.00001, atol 0.000001)
 // FLOAT-NOT: does not match
-func.func @floats(%x: tensor<15xf32>) -> (tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>) {
+func.func @floats(%x: tensor<15xf32>) -> (tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>) {
   %neg = graph.neg %x : (tensor<15xf32>) -> tensor<15xf32>
   %abs = graph.abs %x : (tensor<15xf32>) -> tensor<15xf32>
   %sign = graph.sign %x : (tensor<15xf32>) -> tensor<15xf32>
@@ -30,6 +30,7 @@ func.func @floats(%x: tensor<15xf32>) -> (tensor<15xf32>, tensor<15xf32>, tensor
   %acos = graph.acos %x : (tensor<15xf32>) -> tensor<15xf32>
   %asin = graph.asin %x : (tensor<15xf32>) -> tensor<15xf32>
   %atan = graph.atan %x : (tensor<15xf32>) -> tensor<15xf32>
+  %tan = graph.tan %x : (tensor<15xf32>) -> tensor<15xf32>
   %sigmoid = graph.sigmoid %x : (tensor<15xf32>) -> tensor<15xf32>
   %relu = graph.relu %x : (tensor<15xf32>) -> tensor<15xf32>
   %silu = graph.silu %x : (tensor<15xf32>) -> tensor<15xf32>
@@ -39,7 +40,7 @@ func.func @floats(%x: tensor<15xf32>) -> (tensor<15xf32>, tensor<15xf32>, tensor
   %elu = graph.elu %x {alpha = 5.000000e-01 : f64} : (tensor<15xf32>) -> tensor<15xf32>
   %leaky = graph.leaky_relu %x : (tensor<15xf32>) -> tensor<15xf32>
   %hard = graph.hard_sigmoid %x : (tensor<15xf32>) -> tensor<15xf32>
-  return %neg, %abs, %sign, %sqrt, %rsqrt, %reciprocal, %exp, %log, %erf, %tanh, %sin, %cos, %floor, %ceil, %round, %acos, %asin, %atan, %sigmoid, %relu, %silu, %softplus, %gelu, %gelu_tanh, %elu, %leaky, %hard : tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>
+  return %neg, %abs, %sign, %sqrt, %rsqrt, %reciprocal, %exp, %log, %erf, %tanh, %sin, %cos, %floor, %ceil, %round, %acos, %asin, %atan, %tan, %sigmoid, %relu, %silu, %softplus, %gelu, %gelu_tanh, %elu, %leaky, %hard : tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<15xf32>
 }
 
 // INT-COUNT-4: graph mode matches eager mode (rtol 0, atol 0)

@@ -389,6 +389,14 @@ unary!(
     FloatTensor,
     ScalarFn::float(formula::atan)
 );
+unary!(
+    TanOp,
+    "graph.tan",
+    infer_same,
+    "Elementwise tangent (NaN at ±inf).",
+    FloatTensor,
+    ScalarFn::float(formula::tan)
+);
 
 macro_rules! unary_alpha {
     ($name:ident, $mnemonic:tt, $shape:ident, $summary:tt, $default:tt, $formula:path, $params:ident) => {
@@ -680,6 +688,13 @@ pub mod formula {
 
     pub fn atan(f: &mut Formula<'_>, x: Sv) -> Sv {
         f.atan(x)
+    }
+
+    /// `sin(x) / cos(x)`, as the ONNX reference computes it.
+    pub fn tan(f: &mut Formula<'_>, x: Sv) -> Sv {
+        let s = f.sin(x);
+        let c = f.cos(x);
+        f.div(s, c)
     }
 
     /// `1 / (1 + e^-x)` above 0 and `e^x / (1 + e^x)` below: no overflow of

@@ -1,7 +1,7 @@
 //! Elementwise ops: the one-to-one unary, binary and variadic tables, the
 //! elementwise ops with attributes or operand rules of their own (`Pow`,
 //! `Mod`, `Clip`, `Cast`, ...), and the math functions that import as
-//! compositions (`Tan`, `Sinh`, `IsNaN`, ...).
+//! compositions (`Sinh`, `IsNaN`, ...).
 
 use strata_ir::{Location, Value};
 
@@ -26,6 +26,7 @@ pub(super) const UNARY: &[(&str, &str)] = &[
     ("Acos", "graph.acos"),
     ("Asin", "graph.asin"),
     ("Atan", "graph.atan"),
+    ("Tan", "graph.tan"),
     ("Floor", "graph.floor"),
     ("Round", "graph.round"),
     ("Ceil", "graph.ceil"),
@@ -76,7 +77,6 @@ pub(super) const OPS: &[(&str, Convert)] = &[
     ("BitShift", bit_shift),
     ("IsNaN", is_nan),
     ("IsInf", is_inf),
-    ("Tan", tan),
     ("Sinh", sinh_cosh),
     ("Cosh", sinh_cosh),
     ("Asinh", asinh),
@@ -221,13 +221,6 @@ fn is_inf(im: &mut Importer, node: &NodeProto, a: &Attrs, loc: Location) -> Res<
         // Nothing detected: no value is both.
         (false, false) => im.bin("graph.and", is_pos, is_neg, loc)?,
     }])
-}
-
-fn tan(im: &mut Importer, node: &NodeProto, _a: &Attrs, loc: Location) -> Res<Vec<Value>> {
-    let x = im.req(node, 0)?;
-    let s = im.un("graph.sin", x, loc)?;
-    let c = im.un("graph.cos", x, loc)?;
-    one(im.bin("graph.div", s, c, loc))
 }
 
 /// `Sinh` and `Cosh`.
