@@ -131,3 +131,67 @@ pub fn first_bad_index(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(dtype: DType, values: &[i64], sizes: &[i64]) -> Result<(), RunError> {
+        let bytes: Vec<u8> = match dtype {
+            DType::I32 => values
+                .iter()
+                .flat_map(|&v| (v as i32).to_le_bytes())
+                .collect(),
+            _ => values.iter().flat_map(|&v| v.to_le_bytes()).collect(),
+        };
+        IndexCheck {
+            sizes: sizes.to_vec(),
+            axes: (0..sizes.len() as i64).collect(),
+            message: "index {index} is out of range for dim {axis} of size {size}".into(),
+            location: "here".into(),
+            spec: Spec {
+                shape: vec![values.len()],
+                dtype,
+            },
+        }
+        .check(&bytes)
+    }
+
+    fn message(r: Result<(), RunError>) -> String {
+        match r {
+            Err(RunError::Index { message, .. }) => message,
+            other => panic!("not an index error: {other:?}"),
+        }
+    }
+
+    /// One bound (the vectorized pass) and several (gather_nd's tuples):
+    /// the ends of `[-s, s)` pass, one past them fails with the first bad
+    /// index named, in both widths.
+    #[test]
+    fn indices_are_checked_at_both_ends() {
+        for dtype in [DType::I32, DType::I64] {
+            assert!(check(dtype, &[-5, 4, 0, -1], &[5]).is_ok());
+            assert_eq!(
+                message(check(dtype, &[0, 5, -6], &[5])),
+                "index 5 is out of range for dim 0 of size 5"
+            );
+            assert_eq!(
+                message(check(dtype, &[1, -6], &[5])),
+                "index -6 is out of range for dim 0 of size 5"
+            );
+            assert!(check(dtype, &[2, 3, -3, -4], &[3, 4]).is_ok());
+            assert_eq!(
+                message(check(dtype, &[2, 3, 3, 4], &[3, 4])),
+                "index 3 is out of range for dim 0 of size 3"
+            );
+        }
+        assert_eq!(
+            message(check(DType::I64, &[i64::MIN], &[5])),
+            format!("index {} is out of range for dim 0 of size 5", i64::MIN)
+        );
+        assert_eq!(
+            message(check(DType::I64, &[i64::MAX], &[5])),
+            format!("index {} is out of range for dim 0 of size 5", i64::MAX)
+        );
+    }
+}
