@@ -438,3 +438,57 @@ fn emulate_and_compare(
             .unwrap_or_else(|m| panic!("{what} (emulated GPU kernels): {m}"));
     }
 }
+
+/// The GPU form refuses an index out of range as eager mode does: the
+/// plan's `kernel.check_indices` step runs before the emulated gather
+/// kernel (the CUDA executor checks input indices the same way before the
+/// upload), with eager mode's message, and never reads another row.
+#[test]
+fn the_gpu_form_refuses_a_bad_index_as_eager_mode() {
+    let text = "func.func @main(%t: tensor<5x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {\n  \
+                %g = graph.gather %t[%i] : (tensor<5x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>\n  \
+                return %g : tensor<3x4xf32>\n}\n";
+    let table = Tensor::from_f64_vec(
+        DType::F32,
+        &[5, 4],
+        &(0..20).map(f64::from).collect::<Vec<_>>(),
+    );
+    let parse = || {
+        let mut ctx = strata_ir::Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let module = strata_ir::parser::parse_source(
+            &mut ctx,
+            &strata_ir::SourceBuffer::new("gather.mlir", text),
+        )
+        .unwrap_or_else(|d| panic!("{}", d[0].message));
+        (ctx, module)
+    };
+    let (mut ctx, module) = parse();
+    lower(
+        &mut ctx,
+        module,
+        "main",
+        &[vec![5, 4], vec![3]],
+        &pipeline(90),
+    )
+    .expect("lowers");
+    let gpu = CompiledModel::from_gpu_module_emulated(&ctx, module, "main", 1).expect("loads");
+    let good = Tensor::from_f64_vec(DType::I64, &[3], &[4.0, -5.0, 0.0]);
+    let got = gpu.run(&[table.clone(), good]).expect("runs");
+    assert_eq!(&got[0].to_f64_vec()[..4], &[16.0, 17.0, 18.0, 19.0]);
+    for bad in [5.0, -6.0, 1e12] {
+        let ids = Tensor::from_f64_vec(DType::I64, &[3], &[0.0, bad, 1.0]);
+        let (ctx, module) = parse();
+        let f = lookup_function(&ctx, module, "main").expect("@main");
+        let eager = run_function(&ctx, f, vec![table.clone(), ids.clone()])
+            .expect_err("eager mode refuses it")
+            .to_string();
+        let graph = gpu
+            .run(&[table.clone(), ids])
+            .expect_err("the GPU form refuses it")
+            .to_string();
+        let message = format!("index {bad} is out of range for dim 0 of size 5");
+        assert!(eager.contains(&message), "{eager}");
+        assert!(graph.contains(&message), "{graph}");
+    }
+}
