@@ -132,6 +132,11 @@ fn regions(
     if r.len() != 2 * n {
         return Err(format!("has a roi of {} values for {n} axes", r.len()));
     }
+    if let Some(v) = r.iter().find(|v| !v.is_finite()) {
+        return Err(format!(
+            "resize: invalid argument: roi has a non-finite value ({v})"
+        ));
+    }
     Ok((0..n).map(|i| Some((r[i], r[n + i]))).collect())
 }
 

@@ -65,8 +65,15 @@ pub fn resize(
         }
         _ => None,
     };
-    if p.coordinate == CoordinateMode::TfCropAndResize && roi.is_none() {
-        return Err(invalid(OP, "tf_crop_and_resize needs a roi"));
+    if p.coordinate == CoordinateMode::TfCropAndResize {
+        let Some(r) = roi else {
+            return Err(invalid(OP, "tf_crop_and_resize needs a roi"));
+        };
+        // A NaN or infinite crop box has no pixels to read; graph mode
+        // refuses it too.
+        if let Some(v) = r.iter().find(|v| !v.is_finite()) {
+            return Err(invalid(OP, format!("roi has a non-finite value ({v})")));
+        }
     }
     let mut shape = x.shape().to_vec();
     let mut values = x.to_f64_vec();
@@ -123,8 +130,13 @@ fn resize_axis(
                 let at = (o * out + y) * inner + i;
                 result[at] = match tap {
                     None => p.extrapolation,
+                    // Nearest reads the one pixel it selects: the ONNX
+                    // reference's one-hot dot product would make an
+                    // infinite or NaN neighbour NaN (0 * inf), where
+                    // onnxruntime and graph mode read the pixel.
                     Some(t) => t
                         .iter()
+                        .filter(|&&(_, w)| p.mode != ResizeMode::Nearest || w != 0.0)
                         .map(|&(j, w)| w * values[(o * width + j) * inner + i])
                         .sum(),
                 };
@@ -140,6 +152,40 @@ mod tests {
 
     fn f32s(shape: &[usize], v: &[f32]) -> Tensor {
         Tensor::from_f32(shape.to_vec(), v.to_vec()).unwrap()
+    }
+
+    /// Nearest reads the pixel it selects: an infinite or NaN neighbour
+    /// does not leak into it (0 * inf); a crop box that is not finite is
+    /// refused.
+    #[test]
+    fn nearest_reads_only_its_pixel() {
+        let x = f32s(&[1, 1, 1, 3], &[1.0, f32::INFINITY, f32::NAN]);
+        let mut p = ResizeParams::new(ResizeMode::Nearest);
+        p.coordinate = CoordinateMode::Asymmetric;
+        let y = resize(
+            &x,
+            &[],
+            ResizeTarget::Scales(&[1.0, 1.0, 1.0, 2.0]),
+            None,
+            &p,
+        )
+        .unwrap();
+        let v = y.to_f64_vec();
+        assert_eq!(v[..4], [1.0, 1.0, f64::INFINITY, f64::INFINITY]);
+        assert!(v[4].is_nan() && v[5].is_nan());
+        p.coordinate = CoordinateMode::TfCropAndResize;
+        let roi = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, f64::NAN];
+        let e = resize(
+            &x,
+            &[],
+            ResizeTarget::Scales(&[1.0, 1.0, 1.0, 2.0]),
+            Some(&roi),
+            &p,
+        );
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .contains("roi has a non-finite value"));
     }
 
     #[test]
