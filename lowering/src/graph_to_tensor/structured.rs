@@ -473,14 +473,9 @@ pub(super) fn softmax_values(
         &[x, max],
         &[id.clone(), row.clone()],
         wide,
-        |s, a| {
-            let abs = s.un("math.absf", a[1]);
-            let inf = s.float(cty, f64::INFINITY);
-            let finite = s.cmp(cmpf::OLT, abs, inf);
-            let zero = s.float(cty, 0.0);
-            let shift = s.select(finite, a[1], zero);
-            s.bin("arith.subf", a[0], shift)
-        },
+        // Shifted by the max even when it is infinite: such a row is NaN
+        // (inf - inf), as in eager mode and NumPy.
+        |s, a| s.bin("arith.subf", a[0], a[1]),
     );
     let exp = map_unary(ctx, op, shifted, cty, |s, v| s.un("math.exp", v));
     let sum = reduce_values(ctx, op, exp, dims, Combine::Sum);

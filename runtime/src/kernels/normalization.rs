@@ -26,9 +26,11 @@ fn softmax_impl(op: &'static str, x: &Tensor, axis: i64, log: bool) -> KResult<T
         for i in 0..inner {
             let at = |k: usize| (o * dim + k) * inner + i;
             let max = (0..dim).map(|k| v[at(k)]).fold(f64::NEG_INFINITY, f64::max);
-            // A row whose max is infinite has no finite shift; with none,
-            // IEEE arithmetic gives NaN for it, as NumPy does.
-            let shift = if max.is_finite() { max } else { 0.0 };
+            // Shifted by the max even when it is infinite: the row is then
+            // NaN (inf - inf), as NumPy and graph mode make it; shifting by
+            // 0 instead kept finite elements whose e^x fits f64 but not
+            // the element type (0 in eager mode, NaN in graph mode).
+            let shift = max;
             let sum: f64 = (0..dim).map(|k| (v[at(k)] - shift).exp()).sum();
             for k in 0..dim {
                 let e = &mut v[at(k)];
@@ -202,6 +204,14 @@ mod tests {
             softmax(&masked, 0).unwrap().to_f64_vec(),
             vec![0.0, 1.0, 0.0]
         );
+        // A row with +inf is NaN, as NumPy gives it (inf - inf), not 0
+        // for its finite elements.
+        let inf = Tensor::from_f32(vec![3], vec![f32::INFINITY, 100.0, 0.0]).unwrap();
+        assert!(softmax(&inf, 0)
+            .unwrap()
+            .to_f64_vec()
+            .iter()
+            .all(|v| v.is_nan()));
         assert!(softmax(&x, 2).is_err());
         let i = Tensor::from_i32(vec![1], vec![1]).unwrap();
         assert!(matches!(
