@@ -21,7 +21,9 @@
 //! does not depend on the order of f32 operations (no reductions, no
 //! matmul), and discontinuous functions (`floor`, `sign`, ...) only take
 //! values that both modes computed exactly: a last-bit difference before
-//! `floor` is not a finding.
+//! `floor` is not a finding, nor is one that `rsqrt`, `reciprocal` or
+//! `log` of a value near 0 amplifies (the first run's finding, GELU's
+//! negative tail followed by `rsqrt`, is a bound now: docs/lowering.md).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -77,13 +79,14 @@ const SPECIAL: [f32; 16] = [
 const EXACT_UNARY: [&str; 4] = ["graph.neg", "graph.abs", "graph.relu", "graph.identity"];
 /// Discontinuous ops: only on exact values.
 const STEP_UNARY: [&str; 4] = ["graph.floor", "graph.ceil", "graph.round", "graph.sign"];
+/// Ill-conditioned near 0: they turn a documented last-bits difference
+/// (or GELU's absolute 2e-7 in its tail, docs/lowering.md) into a large
+/// relative one, so they too only take exact values.
+const AMPLIFYING_UNARY: [&str; 3] = ["graph.rsqrt", "graph.reciprocal", "graph.log"];
 /// The other declared formulas.
-const SMOOTH_UNARY: [&str; 18] = [
+const SMOOTH_UNARY: [&str; 15] = [
     "graph.sqrt",
-    "graph.rsqrt",
-    "graph.reciprocal",
     "graph.exp",
-    "graph.log",
     "graph.erf",
     "graph.tanh",
     "graph.sin",
@@ -169,7 +172,12 @@ fn build(b: &mut Bytes<'_>) -> (String, Vec<Tensor>, bool) {
         match b.below(10) {
             0 | 1 => {
                 let op = if exact && b.byte() & 1 == 0 {
-                    b.pick(&STEP_UNARY)
+                    if b.byte() & 1 == 0 {
+                        b.pick(&STEP_UNARY)
+                    } else {
+                        exact = false;
+                        b.pick(&AMPLIFYING_UNARY)
+                    }
                 } else if b.byte() & 1 == 0 {
                     b.pick(&EXACT_UNARY)
                 } else {
@@ -184,7 +192,11 @@ fn build(b: &mut Bytes<'_>) -> (String, Vec<Tensor>, bool) {
                 cur = p.value(format!("{op} {cur}{attrs} : ({t}) -> {t}"));
             }
             2 => {
-                let op = b.pick(&BINARY);
+                let mut op = b.pick(&BINARY);
+                // Dividing by an inexact value near 0 amplifies like rsqrt.
+                if op == "graph.div" && !exact {
+                    op = "graph.mul";
+                }
                 exact &= matches!(op, "graph.max" | "graph.min");
                 let other = if shape == [rows, cols] && b.byte() & 1 == 0 { "%x".to_string() } else { cur.clone() };
                 cur = p.value(format!("{op} {cur}, {other} : ({t}, {t}) -> {t}"));
