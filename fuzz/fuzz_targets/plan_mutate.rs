@@ -142,7 +142,11 @@ fuzz_target!(|data: &[u8]| {
     let sections = original
         .sections()
         .map(|(name, bytes)| {
-            let bytes = if name == PLAN_SECTION { plan.clone() } else { bytes.to_vec() };
+            let bytes = if name == PLAN_SECTION {
+                plan.clone()
+            } else {
+                bytes.to_vec()
+            };
             (name.to_string(), bytes)
         })
         .collect();
@@ -150,7 +154,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(artifact) = Artifact::from_bytes(&resealed, "fuzz.strata") else {
         return;
     };
-    let Ok(model) = CompiledModel::from_artifact(&artifact, "fuzz.strata", &Expect::new(HOST_TARGET), 1)
+    let Ok(model) =
+        CompiledModel::from_artifact(&artifact, "fuzz.strata", &Expect::new(HOST_TARGET), 1)
     else {
         return;
     };
