@@ -229,14 +229,11 @@ impl Tape {
         }
     }
 
-    /// Whether every step has an integer meaning ([`Tape::eval_int`]).
+    /// Whether every step has an integer meaning: whether
+    /// [`Tape::eval_int`] evaluates it (it evaluates every step whatever
+    /// the operand, so one evaluation decides).
     pub fn is_integer(&self) -> bool {
-        self.steps.iter().all(|s| match s {
-            Step::Const(c) => c.fract() == 0.0,
-            Step::Unary(u, _) => matches!(u, Unary::Neg | Unary::Abs | Unary::Not),
-            Step::Binary(b, _, _) => !matches!(b, Binary::Div | Binary::Pow),
-            Step::Compare(..) | Step::Select(..) => true,
-        })
+        self.eval_int(0, &mut Vec::new()).is_some()
     }
 
     /// The formula at `x`, in `f64`; `scratch` is reused between calls.
@@ -408,7 +405,7 @@ impl Formula<'_> {
 
     /// The op's `i`-th parameter as a constant (NaN when it has none).
     pub fn param(&mut self, i: usize) -> Sv {
-        let value = self.params.get(i).copied().unwrap_or(f64::NAN);
+        let value = self.param_value(i);
         self.c(value)
     }
 

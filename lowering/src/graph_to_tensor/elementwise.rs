@@ -63,11 +63,11 @@ fn formula_of(ctx: &Context, op: Operation) -> Option<Result<Formula, String>> {
     use strata_dialects::graph as g;
     let name = ctx.op_name_str(op).to_string();
     let input = ctx.operands(op).next()?;
-    let float = element_of(ctx, ctx.value_type(input)).is_some_and(|t| is_float(ctx, t));
+    let elem = element_of(ctx, ctx.value_type(input));
+    let float = elem.is_some_and(|t| is_float(ctx, t));
     if let Some(declared) = ctx.op_interface::<ScalarFn>(op) {
         let tape = declared.record(ctx, op);
-        let elem = element_of(ctx, ctx.value_type(input))?;
-        let bool_elem = ctx.int_or_float_bit_width(elem) == Some(1) && !float;
+        let bool_elem = !float && ctx.int_or_float_bit_width(elem?) == Some(1);
         if !float && !(declared.ints && tape.is_integer() && (declared.bools || !bool_elem)) {
             return None;
         }

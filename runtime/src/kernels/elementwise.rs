@@ -421,7 +421,7 @@ impl UnaryOp {
 
 /// `f` applied to every element of a float tensor, computed in `f64` and
 /// rounded to the tensor's dtype.
-pub fn map_float(x: &Tensor, f: impl Fn(f64) -> f64) -> KResult<Tensor> {
+pub fn map_float(x: &Tensor, f: impl FnMut(f64) -> f64) -> KResult<Tensor> {
     if !x.dtype().is_float() {
         return Err(unsupported("map_float", format!("{}", x.dtype())));
     }
@@ -443,15 +443,7 @@ pub fn map_scalar(x: &Tensor, tape: &Tape, allow_bools: bool) -> KResult<Tensor>
     let shape = x.shape().to_vec();
     if dtype.is_float() {
         let mut scratch = Vec::with_capacity(tape.steps.len() + 1);
-        let r: Vec<f64> = x
-            .to_f64_vec()
-            .into_iter()
-            .map(|v| tape.eval_f64(v, &mut scratch))
-            .collect();
-        return Ok(Tensor::from_parts(
-            shape,
-            TensorData::from_f64_slice(dtype, &r),
-        ));
+        return map_float(x, |v| tape.eval_f64(v, &mut scratch));
     }
     if !tape.is_integer() || !(dtype.is_int() || (allow_bools && dtype == DType::I1)) {
         return Err(unsupported("unary", format!("this function on {dtype}")));
