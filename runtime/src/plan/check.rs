@@ -65,41 +65,38 @@ impl IndexCheck {
                 message: "internal error: an index buffer smaller than its type".into(),
             });
         };
-        // The common case, one size for every index (gather, and
-        // gather_elements along its axis): a branch-free pass that the
-        // compiler vectorizes; the message is looked for only on failure.
-        let in_range = |v: i64, s: i64| (v >= -s) & (v < s);
-        let all_in_range = match (width, self.sizes.as_slice()) {
-            (8, &[s]) => bytes
-                .chunks_exact(8)
-                .map(|c| <[u8; 8]>::try_from(c).map_or(i64::MIN, i64::from_le_bytes))
-                .fold(true, |ok, v| ok & in_range(v, s)),
-            (4, &[s]) => bytes
-                .chunks_exact(4)
-                .map(|c| {
-                    <[u8; 4]>::try_from(c).map_or(i64::MIN, |b| i64::from(i32::from_le_bytes(b)))
-                })
-                .fold(true, |ok, v| ok & in_range(v, s)),
-            _ => false,
+        // Indices are i32 or i64 (`IndexCheck::read`).
+        let message = if width == 4 {
+            self.first_bad(bytes.chunks_exact(4).map(|c| {
+                <[u8; 4]>::try_from(c).map_or(i64::MIN, |b| i64::from(i32::from_le_bytes(b)))
+            }))
+        } else {
+            self.first_bad(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| <[u8; 8]>::try_from(c).map_or(i64::MIN, i64::from_le_bytes)),
+            )
         };
-        if all_in_range {
-            return Ok(());
-        }
-        let values = bytes.chunks_exact(width).map(|chunk| match width {
-            4 => i64::from(i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]])),
-            _ => {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(chunk);
-                i64::from_le_bytes(w)
-            }
-        });
-        if let Some(message) = first_bad_index(values, &self.sizes, &self.axes, &self.message) {
-            return Err(RunError::Index {
+        match message {
+            Some(message) => Err(RunError::Index {
                 location: self.location.clone(),
                 message,
-            });
+            }),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The message of the first index of `values` out of range. With one
+    /// size for every index (gather, and gather_elements along its axis),
+    /// a branch-free pass that the compiler vectorizes comes first; the
+    /// message is looked for only when it fails.
+    fn first_bad(&self, values: impl Iterator<Item = i64> + Clone) -> Option<String> {
+        if let &[s] = self.sizes.as_slice() {
+            if values.clone().fold(true, |ok, v| ok & (v >= -s) & (v < s)) {
+                return None;
+            }
+        }
+        first_bad_index(values, &self.sizes, &self.axes, &self.message)
     }
 }
 
