@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::shape::{broadcast_offsets, broadcast_shapes, broadcast_to};
-use super::{invalid, require_same_dtype, shape_mismatch, unsupported, KResult};
+use super::{invalid, require_same_dtype, shape_mismatch, unsupported, Compute, KResult};
 use crate::tensor::checked_numel;
 use crate::{DType, Tensor, TensorData};
 
@@ -82,10 +82,16 @@ pub fn gemm(
             TensorData::from_i64_slice(dtype, &y)
         }
         float => {
-            let mut y: Vec<f64> = float.into_f64().into_iter().map(|v| alpha * v).collect();
+            let r = Compute::of(dtype);
+            let (alpha, beta) = (r.round(alpha), r.round(beta));
+            let mut y: Vec<f64> = float
+                .into_f64()
+                .into_iter()
+                .map(|v| r.round(alpha * v))
+                .collect();
             if let Some(c) = c {
                 for (y, c) in y.iter_mut().zip(c.to_f64_vec()) {
-                    *y += beta * c;
+                    *y = r.round(*y + r.round(beta * c));
                 }
             }
             TensorData::from_f64_slice(dtype, &y)
@@ -216,9 +222,11 @@ pub(crate) trait MatElem: Copy {
 impl MatElem for f32 {
     const ZERO: f32 = 0.0;
     const ONE: f32 = 1.0;
+    /// One rounding, as graph mode's `fma`: `-3.4e38 * 3.4e38` added to
+    /// `+inf` stays `+inf` instead of meeting it as `-inf` (NaN).
     #[inline(always)]
     fn mul_add(acc: f32, a: f32, b: f32) -> f32 {
-        acc + a * b
+        a.mul_add(b, acc)
     }
 }
 
@@ -227,7 +235,7 @@ impl MatElem for f64 {
     const ONE: f64 = 1.0;
     #[inline(always)]
     fn mul_add(acc: f64, a: f64, b: f64) -> f64 {
-        acc + a * b
+        a.mul_add(b, acc)
     }
 }
 
@@ -251,7 +259,10 @@ const K_BLOCK: usize = 128;
 /// i-k-j order so the innermost loop is a contiguous axpy over a row of `b`
 /// (vectorizes); blocked over `k` and `j` for cache reuse. For each output
 /// element the sum still runs over `k` in order, so results equal the naive
-/// triple loop bit for bit.
+/// triple loop bit for bit. Floats accumulate with a fused multiply-add,
+/// as graph mode's contraction kernels do: in the CPU's FMA instructions
+/// where it has them (checked at run time), else in the exact software
+/// `fma` (slow, same bits).
 pub(crate) fn gemm_accumulate<T: MatElem>(
     m: usize,
     k: usize,
@@ -260,6 +271,35 @@ pub(crate) fn gemm_accumulate<T: MatElem>(
     b: &[T],
     c: &mut [T],
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has the features this copy is compiled for.
+        unsafe { gemm_accumulate_fma(m, k, n, a, b, c) };
+        return;
+    }
+    gemm_blocked(m, k, n, a, b, c);
+}
+
+/// [`gemm_blocked`] compiled for AVX2 and FMA, so that `mul_add` becomes
+/// one vector instruction instead of a call.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn gemm_accumulate_fma<T: MatElem>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+) {
+    gemm_blocked(m, k, n, a, b, c);
+}
+
+#[inline(always)]
+fn gemm_blocked<T: MatElem>(m: usize, k: usize, n: usize, a: &[T], b: &[T], c: &mut [T]) {
     debug_assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
     for j0 in (0..n).step_by(N_BLOCK) {
         let jw = N_BLOCK.min(n - j0);
@@ -474,5 +514,15 @@ mod tests {
             vec![21]
         );
         assert!(gemm(&ia, &ia, None, 0.5, 1.0, false, false).is_err());
+    }
+
+    #[test]
+    fn f32_products_round_once_with_their_sum() {
+        // [inf, -3.4e38] . [1, 3.4e38]: the second product overflows f32 on
+        // its own; added with one rounding (graph mode's fma) it leaves
+        // +inf, rounded first it would meet +inf as -inf (NaN).
+        let a = Tensor::from_f32(vec![1, 2], vec![f32::INFINITY, -3.4e38]).unwrap();
+        let b = Tensor::from_f32(vec![2, 1], vec![1.0, 3.4e38]).unwrap();
+        assert_eq!(matmul(&a, &b).unwrap().to_f64_vec(), vec![f64::INFINITY]);
     }
 }

@@ -1,10 +1,14 @@
 //! Numerical kernels over [`Tensor`](crate::Tensor)s.
 //!
 //! Every kernel validates its operands and returns a [`KernelError`] rather
-//! than panicking. Floating-point kernels compute in `f64` (or natively in
-//! `f32` for the matrix products) and round once to the result dtype;
-//! `f16`/`bf16` never compute in their own precision. Integer kernels use
-//! wrapping two's-complement arithmetic.
+//! than panicking. Elementwise float kernels compute in `f64` and round once
+//! to the result dtype. Kernels that combine many elements (reductions,
+//! normalizations, matrix products and convolutions) compute their
+//! intermediates in the op's [`Compute`] precision, as graph mode and
+//! onnxruntime do: `f64` for `f64`, `f32` for every narrower float (so an
+//! `x²` that overflows `f32` is infinite here too); products accumulate as
+//! a fused multiply-add. `f16`/`bf16` never compute in their own precision.
+//! Integer kernels use wrapping two's-complement arithmetic.
 
 mod allclose;
 mod attention;
@@ -51,6 +55,41 @@ pub use resize::{
 };
 pub use select::{non_zero, roi_align, unique, RoiAlign, Unique};
 pub use shape::{broadcast_shapes, broadcast_to, expand};
+
+/// The precision in which a kernel over many elements of one float dtype
+/// computes its intermediates: `f64` for `f64`, `f32` for `f32`, `f16`,
+/// `bf16` and the 8-bit floats. Values travel as `f64` and are rounded by
+/// [`Compute::round`] after each step; for `+ - * /` and `sqrt` that is
+/// exactly `f32` arithmetic (the `f64` result has more than twice the bits,
+/// so the second rounding cannot differ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Compute {
+    wide: bool,
+}
+
+impl Compute {
+    /// The precision of ops on `dtype`.
+    pub(crate) fn of(dtype: crate::DType) -> Self {
+        Compute {
+            wide: dtype == crate::DType::F64,
+        }
+    }
+
+    /// `v` rounded to this precision.
+    #[inline(always)]
+    pub(crate) fn round(self, v: f64) -> f64 {
+        if self.wide {
+            v
+        } else {
+            v as f32 as f64
+        }
+    }
+
+    /// The sum of `values`, accumulated in order in this precision.
+    pub(crate) fn sum(self, values: impl Iterator<Item = f64>) -> f64 {
+        values.fold(0.0, |acc, v| self.round(acc + v))
+    }
+}
 
 /// Why a kernel rejected its operands.
 #[derive(Debug, thiserror::Error, PartialEq)]

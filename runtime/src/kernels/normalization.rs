@@ -1,7 +1,7 @@
 //! Softmax and the normalization layers (LayerNorm, RMSNorm, BatchNorm).
 
 use super::shape::broadcast_to;
-use super::{normalize_axis, require_float, shape_mismatch, KResult};
+use super::{normalize_axis, require_float, shape_mismatch, Compute, KResult};
 use crate::{Tensor, TensorData};
 
 /// Softmax along `axis` (negative counts from the end), computed in `f64`
@@ -95,18 +95,22 @@ fn norm_over_trailing(
     let scale = params(scale)?;
     let bias = bias.map(params).transpose()?;
     let n: usize = norm_shape.iter().product();
+    let c = Compute::of(x.dtype());
+    let epsilon = c.round(epsilon);
     let mut v = x.to_f64_vec();
     if n > 0 {
         for row in v.chunks_exact_mut(n) {
-            let mean = if center {
-                row.iter().sum::<f64>() / n as f64
-            } else {
-                0.0
-            };
-            let msq = row.iter().map(|&e| (e - mean) * (e - mean)).sum::<f64>() / n as f64;
-            let inv = 1.0 / (msq + epsilon).sqrt();
+            // centered / sqrt(sum(centered²) / n + epsilon) * scale + bias,
+            // each step rounded as graph mode computes it.
+            if center {
+                let mean = c.round(c.sum(row.iter().copied()) / n as f64);
+                row.iter_mut().for_each(|e| *e = c.round(*e - mean));
+            }
+            let ssq = c.sum(row.iter().map(|&e| c.round(e * e)));
+            let sd = c.round(c.round(c.round(ssq / n as f64) + epsilon).sqrt());
             for (k, e) in row.iter_mut().enumerate() {
-                *e = (*e - mean) * inv * scale[k] + bias.as_ref().map_or(0.0, |b| b[k]);
+                let y = c.round(c.round(*e / sd) * scale[k]);
+                *e = bias.as_ref().map_or(y, |b| c.round(y + b[k]));
             }
         }
     }
@@ -152,13 +156,18 @@ pub fn batch_norm(
         param("var", var)?,
     );
     let inner: usize = x.shape()[2..].iter().product();
+    let r = Compute::of(x.dtype());
+    let epsilon = r.round(epsilon);
     let mut v = x.to_f64_vec();
     if inner > 0 {
         for (i, chunk) in v.chunks_exact_mut(inner).enumerate() {
             let ch = i % c;
-            let k = s[ch] / (var[ch] + epsilon).sqrt();
+            // (x - mean) / sqrt(var + epsilon) * scale + bias, each step
+            // rounded as graph mode computes it.
+            let sd = r.round(r.round(var[ch] + epsilon).sqrt());
             for e in chunk {
-                *e = (*e - m[ch]) * k + b[ch];
+                let n = r.round(r.round(*e - m[ch]) / sd);
+                *e = r.round(r.round(n * s[ch]) + b[ch]);
             }
         }
     }

@@ -3,7 +3,7 @@
 use std::cmp::Ordering;
 
 use super::shape::transpose_offsets;
-use super::{invalid, normalize_axis, unsupported, KResult};
+use super::{invalid, normalize_axis, unsupported, Compute, KResult};
 use crate::{DType, Tensor, TensorData};
 
 /// A reduction (see [`reduce`]).
@@ -31,7 +31,8 @@ pub enum ReduceOp {
 
 /// Reduces `x` over `axes` (negative counts from the end; empty means every
 /// axis; a repeated axis is an error). With `keepdims` reduced dims stay as
-/// size 1. Floats accumulate in `f64`; integers wrap at their width (`L2` and
+/// size 1. Floats accumulate in order in their [`Compute`] precision
+/// (`f32` for `f32` and narrower); integers wrap at their width (`L2` and
 /// `LogSumExp` go through `f64` and truncate).
 pub fn reduce(op: ReduceOp, x: &Tensor, axes: &[i64], keepdims: bool) -> KResult<Tensor> {
     let dtype = x.dtype();
@@ -65,8 +66,13 @@ pub fn reduce(op: ReduceOp, x: &Tensor, axes: &[i64], keepdims: bool) -> KResult
     let group = |g: usize| &offsets[g * group_len..(g + 1) * group_len];
     let data = if dtype.is_float() || matches!(op, ReduceOp::L2 | ReduceOp::LogSumExp) {
         let v = x.to_f64_vec();
+        let c = if dtype.is_float() {
+            Compute::of(dtype)
+        } else {
+            Compute::of(DType::F64)
+        };
         let r: Vec<f64> = (0..groups)
-            .map(|g| float_reduce(op, group(g).iter().map(|&o| v[o]), group_len))
+            .map(|g| float_reduce(op, c, group(g).iter().map(|&o| v[o]), group_len))
             .collect();
         TensorData::from_f64_slice(dtype, &r)
     } else {
@@ -79,10 +85,15 @@ pub fn reduce(op: ReduceOp, x: &Tensor, axes: &[i64], keepdims: bool) -> KResult
     Ok(Tensor::from_parts(shape, data))
 }
 
-fn float_reduce(op: ReduceOp, vals: impl Iterator<Item = f64> + Clone, n: usize) -> f64 {
+fn float_reduce(
+    op: ReduceOp,
+    c: Compute,
+    vals: impl Iterator<Item = f64> + Clone,
+    n: usize,
+) -> f64 {
     match op {
-        ReduceOp::Sum => vals.sum(),
-        ReduceOp::Mean => vals.sum::<f64>() / n as f64,
+        ReduceOp::Sum => c.sum(vals),
+        ReduceOp::Mean => c.round(c.sum(vals) / n as f64),
         ReduceOp::Max => vals.fold(f64::NEG_INFINITY, |a, b| {
             if a.is_nan() || b.is_nan() {
                 f64::NAN
@@ -97,16 +108,17 @@ fn float_reduce(op: ReduceOp, vals: impl Iterator<Item = f64> + Clone, n: usize)
                 a.min(b)
             }
         }),
-        ReduceOp::Prod => vals.product(),
-        ReduceOp::SumSquare => vals.map(|v| v * v).sum(),
-        ReduceOp::L1 => vals.map(f64::abs).sum(),
-        ReduceOp::L2 => vals.map(|v| v * v).sum::<f64>().sqrt(),
+        ReduceOp::Prod => vals.fold(1.0, |a, v| c.round(a * v)),
+        ReduceOp::SumSquare => c.sum(vals.map(|v| c.round(v * v))),
+        ReduceOp::L1 => c.sum(vals.map(f64::abs)),
+        ReduceOp::L2 => c.round(float_reduce(ReduceOp::SumSquare, c, vals, n).sqrt()),
         ReduceOp::LogSumExp => {
-            let m = float_reduce(ReduceOp::Max, vals.clone(), n);
+            let m = float_reduce(ReduceOp::Max, c, vals.clone(), n);
             if !m.is_finite() {
                 return m;
             }
-            m + vals.map(|v| (v - m).exp()).sum::<f64>().ln()
+            let sum = c.sum(vals.map(|v| c.round(c.round(v - m).exp())));
+            c.round(m + c.round(sum.ln()))
         }
     }
 }
@@ -293,6 +305,25 @@ mod tests {
             .unwrap()
             .to_f64_vec()[0]
             .is_nan());
+    }
+
+    #[test]
+    fn floats_reduce_in_their_compute_precision() {
+        // x² of 3.4e38 overflows f32: infinite for f32 (as in graph mode
+        // and the ONNX reference), finite for f64.
+        let l2 = |x: Tensor| reduce(ReduceOp::L2, &x, &[], false).unwrap().to_f64_vec()[0];
+        assert_eq!(
+            l2(Tensor::from_f32(vec![2], vec![3.4e38, 0.0]).unwrap()),
+            f64::INFINITY
+        );
+        assert_eq!(
+            l2(Tensor::from_f64(vec![2], vec![3.4e38, 0.0]).unwrap()),
+            3.4e38
+        );
+        // The sum runs in order in f32: 2^24 + 1 + 1 stays 2^24.
+        let s = Tensor::from_f32(vec![3], vec![16_777_216.0, 1.0, 1.0]).unwrap();
+        let sum = reduce(ReduceOp::Sum, &s, &[], false).unwrap().to_f64_vec();
+        assert_eq!(sum, vec![16_777_216.0]);
     }
 
     #[test]
