@@ -39,6 +39,30 @@ def check(kind):
     return {"bundles": len(bundles), "passed": passed, "failures": failures[:50], "stderr": p.stderr[-2000:]}
 
 
+def refusals():
+    """Each refusal bundle must fail with eager mode's message and exit 1,
+    with plain launches and from a CUDA graph."""
+    root = os.path.join(DIR, "refusals")
+    names = sorted(os.listdir(root)) if os.path.isdir(root) else []
+    out = {"bundles": len(names), "passed": 0, "failures": []}
+    for name in names:
+        b = os.path.join(root, name)
+        with open(os.path.join(b, "expected-error.txt")) as f:
+            want = f.read().strip()
+        inputs = ["--input", "t=" + os.path.join(b, "t.npy"), "--input", "i=" + os.path.join(b, "i.npy")]
+        failed = None
+        for graph in ([], ["--cuda-graph"]):
+            p = run([BIN, "run", os.path.join(b, "model.strata"), *inputs, *graph])
+            if p.returncode != 1 or want not in p.stderr:
+                failed = f"{name} {' '.join(graph)}: exit {p.returncode}, wanted 1 and '{want}': {p.stderr.strip()[-500:]}"
+                break
+        if failed:
+            out["failures"].append(failed)
+        else:
+            out["passed"] += 1
+    return out
+
+
 def bench(name, runs=20):
     p = run([BIN, "bench", os.path.join(DIR, "bench", name + ".strata"), "--runs", str(runs)])
     if p.returncode != 0:
@@ -135,6 +159,7 @@ def main():
     results = {"probe": probe.stdout.strip(), "checks": {}, "bench": {}}
     for kind in ("examples", "node"):
         results["checks"][kind] = check(kind)
+    results["checks"]["refusals"] = refusals()
     sizes = {
         "elementwise": 2 * 8192 * 8192 * 4,
         "softmax": 2 * 32768 * 1024 * 4,
@@ -164,7 +189,7 @@ def main():
     with open(path, "w") as f:
         json.dump(results, f, indent=2)
     c = results["checks"]
-    print(f"examples: {c['examples']['passed']}/{c['examples']['bundles']}, node tests: {c['node']['passed']}/{c['node']['bundles']}")
+    print(f"examples: {c['examples']['passed']}/{c['examples']['bundles']}, node tests: {c['node']['passed']}/{c['node']['bundles']}, refusals: {c['refusals']['passed']}/{c['refusals']['bundles']}")
     print(json.dumps(goals, indent=2))
     print(f"wrote {path}")
     failed = any(c[k]["passed"] != c[k]["bundles"] for k in c)
