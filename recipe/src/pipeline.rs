@@ -261,13 +261,18 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
         "optimize.fusion.never_fuse",
         "tensor-fuse excludes tensor ops only (tensor.map, tensor.reduce, tensor.contract); other names have no effect yet",
     );
+    // codegen.threads, runtime.exe_mode and runtime.plan_cache_limit are
+    // read by the runtime's session (`strata run`).
     note(
-        r.codegen.threads != d.codegen.threads,
-        "codegen.threads",
-        "the thread count is a flag of strata run and strata bench",
+        r.runtime.fallback != d.runtime.fallback,
+        "runtime.fallback",
+        recorded,
     );
-    let runtime = "recorded; the runtime does not read recipes yet";
-    note(r.runtime != d.runtime, "runtime", runtime);
+    note(
+        r.runtime.cuda_graphs != d.runtime.cuda_graphs,
+        "runtime.cuda_graphs",
+        "recorded; CUDA graphs are asked for with strata run --cuda-graph",
+    );
     // max_activation_bytes is checked by convert-tensor-to-kernel, the
     // tolerance by `strata run --check`, custom_ops against the registered
     // libraries by the driver.

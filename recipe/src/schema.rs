@@ -405,6 +405,21 @@ impl Spelled for ExeMode {
     ];
 }
 
+impl ExeMode {
+    /// The spelling: `eager`, `graph` or `hybrid`.
+    pub fn name(self) -> &'static str {
+        self.spelling()
+    }
+
+    /// The mode spelled `name`, if any.
+    pub fn from_name(name: &str) -> Option<ExeMode> {
+        Self::SPELLINGS
+            .iter()
+            .find(|(s, _)| *s == name)
+            .map(|&(_, m)| m)
+    }
+}
+
 impl Spelled for Fallback {
     const SPELLINGS: &'static [(&'static str, Self)] =
         &[("error", Self::Error), ("eager", Self::Eager)];

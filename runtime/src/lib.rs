@@ -4,7 +4,9 @@
 //! [`kernels`] module computes on tensors and reports bad input as
 //! [`KernelError`] values instead of panicking; [`npy`] reads and writes
 //! NumPy `.npy` files. The crate knows nothing about the IR: the interpreter
-//! maps operations onto these functions.
+//! maps operations onto these functions. With the `llvm` feature,
+//! [`compiled`] compiles models into plans and [`session`] runs a model
+//! many times in an exe mode, with a cache of plans.
 
 pub mod artifact;
 #[cfg(feature = "llvm")]
@@ -17,6 +19,8 @@ pub mod kernels;
 pub mod narrow;
 pub mod npy;
 pub mod plan;
+#[cfg(feature = "llvm")]
+pub mod session;
 pub mod strings;
 pub mod tensor;
 

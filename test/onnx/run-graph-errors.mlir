@@ -1,7 +1,8 @@
 // strata run --mode graph on bad input: an input of the wrong dtype or of a
 // shape the model does not admit is an error naming the input, and an op that
 // does not lower is reported at its node; all exit with status 1. Several
-// ops that do not lower are all reported, as errors.
+// ops that do not lower are all reported, as errors. Eager mode checks the
+// inputs with the same words.
 // RUN: not strata run %S/../../examples/onnx/mlp.onnx --mode graph --input x=%S/Inputs/x-4x16-i64.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: not strata run %S/../../examples/onnx/mlp.onnx --mode graph --input x=%S/Inputs/x-3x4.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not strata run %S/Inputs/not-lowered.onnx --mode graph 2>&1 | FileCheck %s --check-prefix=LOWER
@@ -14,4 +15,4 @@
 // LOWER: not-lowered.onnx: node 'running/CumSum': error: 'graph.cumsum' op cannot be lowered to tensor yet
 // SEVERAL: edge-values.onnx: node 'mod': error: 'graph.constant' op has element type 'ui64'
 // SEVERAL-NEXT: edge-values.onnx: node 'dyn': error: 'graph.constant' op has element type 'ui8'
-// EAGER: mlp.onnx: error: 'func.func' op input #0 must have dtype f32, but has i64
+// EAGER: mlp.onnx: error: input 'x' is i64 [4, 16], but the model takes f32 (tensor<?x16xf32, #graph.dims<batch>>)

@@ -97,7 +97,10 @@ pub struct CompiledModel {
     arena_words: usize,
     arena_bytes: usize,
     unplanned_bytes: usize,
-    arena: std::sync::Mutex<Vec<u64>>,
+    /// Arenas free for a run: a run takes one (or allocates one) and puts
+    /// it back, so that runs from several threads at once each have their
+    /// own and none waits for another.
+    arenas: std::sync::Mutex<Vec<Vec<u64>>>,
     constants: Vec<Vec<u64>>,
     pool: Option<rayon::ThreadPool>,
     /// Inputs compiled in as constants ([`compile_pinned`]): each run must
@@ -196,7 +199,7 @@ impl CompiledModel {
             arena_words: words(plan.arena_bytes) + 8,
             arena_bytes: plan.arena_bytes,
             unplanned_bytes: plan.unplanned_bytes,
-            arena: std::sync::Mutex::new(Vec::new()),
+            arenas: std::sync::Mutex::new(Vec::new()),
             constants: plan.constants,
             pool,
             pinned: Vec::new(),
@@ -293,14 +296,9 @@ impl CompiledModel {
         // The inputs are read in place (kernels never write them: every
         // output of a launch is an arena buffer).
         let input_bytes: Vec<&[u8]> = inputs.iter().map(|t| t.data().as_bytes()).collect();
-        // One arena per model, reused across runs (runs on one model take turns).
-        let mut arena = self
-            .arena
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if arena.len() < self.arena_words {
-            arena.resize(self.arena_words, 0);
-        }
+        // An arena of the pool, put back when the run ends (also on an
+        // error); a run that finds none free allocates its own.
+        let mut arena = ArenaLease::take(&self.arenas, self.arena_words);
         let base = (arena.as_mut_ptr() as usize).div_ceil(64) * 64;
         let address = |b: Buf| -> u64 {
             match b {
@@ -343,6 +341,40 @@ impl CompiledModel {
             out.push(tensor_from_bytes(spec, src));
         }
         Ok(out)
+    }
+}
+
+/// An arena taken from a model's pool for one run and given back on drop.
+struct ArenaLease<'a> {
+    pool: &'a std::sync::Mutex<Vec<Vec<u64>>>,
+    arena: Vec<u64>,
+}
+
+impl<'a> ArenaLease<'a> {
+    fn take(pool: &'a std::sync::Mutex<Vec<Vec<u64>>>, words: usize) -> Self {
+        let mut arena = pool
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        if arena.len() < words {
+            arena.resize(words, 0);
+        }
+        ArenaLease { pool, arena }
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut u64 {
+        self.arena.as_mut_ptr()
+    }
+}
+
+impl Drop for ArenaLease<'_> {
+    fn drop(&mut self) {
+        let arena = std::mem::take(&mut self.arena);
+        self.pool
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(arena);
     }
 }
 

@@ -82,8 +82,14 @@ pub(crate) fn run(
             }
         };
         Executor::Host(
-            CompiledModel::from_artifact_with(&artifact, &file, &expect, o.threads, &register)
-                .map_err(|e| DriverError::Message(e.to_string()))?,
+            CompiledModel::from_artifact_with(
+                &artifact,
+                &file,
+                &expect,
+                o.threads.unwrap_or_else(crate::default_threads),
+                &register,
+            )
+            .map_err(|e| DriverError::Message(e.to_string()))?,
         )
     } else {
         let mut expect = strata_cuda::cuda_expect();

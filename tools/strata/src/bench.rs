@@ -17,7 +17,9 @@ pub(crate) struct BenchOptions<'a> {
     pub function: &'a str,
     pub runs: usize,
     pub warmup: usize,
-    pub threads: usize,
+    /// `--threads` (default: the recipe's `codegen.threads`, 0 meaning one
+    /// per core).
+    pub threads: Option<usize>,
     /// A recipe whose pipeline graph mode compiles with.
     pub recipe: Option<&'a std::path::Path>,
     pub json: bool,
@@ -60,6 +62,7 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
     let mut run: Box<dyn FnMut() -> Result<(), DriverError>>;
     let (compile_ms, kernels);
     let llvm_ms;
+    let threads;
     match o.mode {
         "eager" if o.recipe.is_some() => {
             return Err(DriverError::Message(
@@ -77,17 +80,19 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
                     .map(|_| ())
                     .map_err(|e| DriverError::Message(e.to_string()))
             });
-            return time_runs(&mut run, &o, (load_ms, compile_ms, 0.0), kernels);
+            return time_runs(&mut run, &o, (load_ms, compile_ms, 0.0), kernels, 1);
         }
         "graph" => {
             let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
-            let pipeline = match o.recipe {
-                Some(path) => crate::recipe::load(path)?.pipeline(),
-                None => strata_runtime::compiled::HOST_PIPELINE.to_string(),
+            let recipe = match o.recipe {
+                Some(path) => crate::recipe::load(path)?,
+                None => strata_recipe::Recipe::default(),
             };
+            let pipeline = recipe.pipeline();
+            threads = resolve_threads(o.threads, &recipe);
             let t = Instant::now();
             let compiled = strata_runtime::compiled::compile_with(
-                &mut ctx, module, o.function, &shapes, o.threads, &pipeline,
+                &mut ctx, module, o.function, &shapes, threads, &pipeline,
             )
             .map_err(|e| compile_error(&ctx, e))?;
             compile_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -109,7 +114,23 @@ pub(crate) fn bench(model: &Path, o: BenchOptions<'_>) -> Result<(), DriverError
             )))
         }
     }
-    time_runs(&mut run, &o, (load_ms, compile_ms, llvm_ms), kernels)
+    time_runs(
+        &mut run,
+        &o,
+        (load_ms, compile_ms, llvm_ms),
+        kernels,
+        threads,
+    )
+}
+
+/// The threads of a compiled plan: `--threads`, else the recipe's
+/// `codegen.threads` (0: one per core), as a session resolves them.
+pub(crate) fn resolve_threads(flag: Option<usize>, recipe: &strata_recipe::Recipe) -> usize {
+    let mut options = strata_runtime::session::SessionOptions::from_recipe(recipe);
+    if let Some(t) = flag {
+        options.threads = t;
+    }
+    options.resolved_threads()
 }
 
 fn time_runs(
@@ -117,6 +138,7 @@ fn time_runs(
     o: &BenchOptions<'_>,
     (load_ms, compile_ms, llvm_ms): (f64, f64, f64),
     kernels: usize,
+    threads: usize,
 ) -> Result<(), DriverError> {
     for _ in 0..o.warmup {
         run()?;
@@ -138,15 +160,15 @@ fn time_runs(
         outln!(
             "{{\"mode\": \"{}\", \"threads\": {}, \"load_ms\": {load_ms:.3}, \"compile_ms\": {compile_ms:.3}, \"llvm_ms\": {llvm_ms:.3}, \"runs\": {}, \"warmup\": {}, \"p50_ms\": {p50:.4}, \"p90_ms\": {p90:.4}, \"p99_ms\": {p99:.4}, \"mean_ms\": {mean:.4}, \"min_ms\": {:.4}, \"kernels\": {kernels}}}",
             o.mode,
-            o.threads,
+            threads,
             o.runs,
             o.warmup,
             samples[0]
         );
     } else {
         if o.mode == "graph" {
-            let plural = if o.threads == 1 { "" } else { "s" };
-            outln!("mode graph ({} thread{plural})", o.threads);
+            let plural = if threads == 1 { "" } else { "s" };
+            outln!("mode graph ({threads} thread{plural})");
             outln!(
                 "compile: {compile_ms:.1} ms, of which LLVM {llvm_ms:.1} ms (load {load_ms:.1} ms)"
             );

@@ -43,14 +43,24 @@ pub(crate) enum Command {
         /// The model: IR with a `func.func @main`, an `.onnx` file, or an
         /// artifact written by `strata compile -o model.strata`.
         model: PathBuf,
-        /// The exe mode: `eager` (the reference interpreter, op by op; the
-        /// default for a model) or `graph` (the whole function compiled into
-        /// one plan of kernels; the only mode of an artifact).
+        /// The exe mode: `eager` (the reference interpreter, op by op) or
+        /// `graph` (the whole function compiled into one plan of kernels;
+        /// the only mode of an artifact). Default: the recipe's
+        /// `runtime.exe_mode` with --recipe, else `eager`.
         #[arg(long)]
         mode: Option<String>,
-        /// Threads of the compiled plan (default: the machine's cores).
+        /// Threads of the compiled plan (default: the recipe's
+        /// `codegen.threads`; 0 or no recipe: the machine's cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Write the session's report (exe mode, compiles, cache hits and
+        /// misses, every compile event) to FILE as JSON.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// Print each compile event (compile, cache hit, eviction, failed
+        /// compile) to standard error as a JSON line, as it happens.
+        #[arg(long = "log-events")]
+        log_events: bool,
         /// Graph mode: compile with this recipe. An artifact: refuse it
         /// unless it was compiled with this recipe.
         #[arg(long, value_name = "RECIPE")]

@@ -21,10 +21,14 @@ mod recipe;
 
 use clap::Parser;
 use cli::{Cli, Command};
+use std::sync::Arc;
 use strata_ir::{Context, Operation, SourceBuffer};
-use strata_runtime::interp::{dtype_of, lookup_function, run_function, run_function_values};
+use strata_runtime::interp::{dtype_of, lookup_function, run_function};
 use strata_runtime::kernels::{allclose, Tolerance};
-use strata_runtime::{npy, DType, Tensor};
+use strata_runtime::session::{
+    io_names, Event, EventKind, ExeMode, Session, SessionError, SessionOptions, Source,
+};
+use strata_runtime::{npy, DType, Datum, Tensor};
 
 /// An error the driver reports before exiting with status 1.
 #[derive(Debug, thiserror::Error)]
@@ -82,12 +86,16 @@ fn main() -> ExitCode {
             target,
             cuda_graph,
             device,
+            report,
+            log_events,
         } => run(
             &model,
             mode.as_deref(),
             &inputs,
             output_dir.as_deref(),
             RunOptions {
+                report: report.as_deref(),
+                log_events,
                 recipe: recipe.as_deref(),
                 check,
                 seed,
@@ -96,7 +104,7 @@ fn main() -> ExitCode {
                 print,
                 expects: &expects,
                 tolerance: (rtol, atol),
-                threads: threads.unwrap_or_else(default_threads),
+                threads,
                 target: target.as_deref(),
                 cuda_graph,
                 device,
@@ -153,7 +161,7 @@ fn main() -> ExitCode {
                 function: &function,
                 runs,
                 warmup,
-                threads: threads.unwrap_or_else(default_threads),
+                threads,
                 json,
                 profile,
             },
@@ -199,23 +207,7 @@ fn render(ctx: &Context, diags: &[strata_ir::Diagnostic], buffers: &[SourceBuffe
                 .join("\n"),
         );
     }
-    let mut lines = Vec::new();
-    for d in diags {
-        for (i, part) in std::iter::once(d).chain(&d.notes).enumerate() {
-            // A follow-up error (one of several, attached as a note) is
-            // still an error, as in the rendering with source lines.
-            let severity = match (i, part.severity) {
-                (_, strata_ir::Severity::Error) => "error",
-                (0, strata_ir::Severity::Warning) => "warning",
-                (0, strata_ir::Severity::Remark) => "remark",
-                (0, _) => "error",
-                _ => "note",
-            };
-            let location = strata_ir::diagnostics::describe_location(ctx, part.loc);
-            lines.push(format!("{location}: {severity}: {}", part.message));
-        }
-    }
-    DriverError::Message(lines.join("\n"))
+    DriverError::Message(strata_runtime::session::render_diagnostics(ctx, diags))
 }
 
 fn verify(ctx: &Context, module: Operation, buffers: &[SourceBuffer]) -> Result<(), DriverError> {
@@ -275,39 +267,6 @@ fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
         .map_err(|d| render(ctx, &d, std::slice::from_ref(&buffer)))?;
     verify(ctx, module, std::slice::from_ref(&buffer))?;
     Ok(module)
-}
-
-/// The `onnx.name` of each argument or result, else `input_<i>` /
-/// `output_<i>`.
-fn io_names(
-    ctx: &Context,
-    func: Operation,
-    key: &str,
-    fallback: &str,
-    count: usize,
-) -> Vec<String> {
-    let attrs = strata_ir::ods::inherent_attr(ctx, func, key);
-    (0..count)
-        .map(|i| {
-            attrs
-                .and_then(|a| match ctx.attr_kind(a) {
-                    strata_ir::AttrKind::Array(items) => items.get(i).copied(),
-                    _ => None,
-                })
-                .and_then(|d| {
-                    ctx.dictionary_entries(d)
-                        .iter()
-                        .find(|(k, _)| ctx.ident_str(*k) == "onnx.name")
-                        .and_then(|(_, v)| match ctx.attr_kind(*v) {
-                            strata_ir::AttrKind::String { value, .. } => {
-                                Some(String::from_utf8_lossy(value).into_owned())
-                            }
-                            _ => None,
-                        })
-                })
-                .unwrap_or_else(|| format!("{fallback}_{i}"))
-        })
-        .collect()
 }
 
 /// A small deterministic generator (SplitMix64) for random inputs.
@@ -415,8 +374,12 @@ pub(crate) struct RunOptions<'a> {
     pub expects: &'a [String],
     /// `--rtol`, `--atol` overriding the dtype's tolerance.
     pub tolerance: (Option<f64>, Option<f64>),
-    /// Threads of the compiled plan.
-    pub threads: usize,
+    /// `--threads`: threads of the compiled plan (default: the recipe's).
+    pub threads: Option<usize>,
+    /// `--report FILE`: the session's report as JSON.
+    pub report: Option<&'a Path>,
+    /// `--log-events`: each compile event on standard error.
+    pub log_events: bool,
     /// `--target`: `host` or `cuda` (graph mode).
     pub target: Option<&'a str>,
     /// `--cuda-graph`: replay the launches from a CUDA graph.
@@ -483,7 +446,6 @@ fn run(
             "--cuda-graph needs --target cuda".into(),
         ));
     }
-    let mode = mode.unwrap_or("eager");
     let RunOptions {
         recipe,
         check,
@@ -494,106 +456,96 @@ fn run(
         expects,
         tolerance,
         threads,
+        report,
+        log_events,
         ..
     } = options;
+    let loaded = match recipe {
+        Some(path) => Some(recipe::load(path)?),
+        None => None,
+    };
+    let exe_mode = match mode {
+        Some(m) => ExeMode::from_name(m).ok_or_else(|| {
+            DriverError::Message(format!(
+                "unknown exe mode '{m}'; the modes are: eager, graph, hybrid"
+            ))
+        })?,
+        None => loaded
+            .as_ref()
+            .map_or(ExeMode::Eager, |r| r.runtime.exe_mode),
+    };
+    if let Some(r) = loaded.as_ref().filter(|_| exe_mode != ExeMode::Eager) {
+        custom::check_contracts(r)?;
+    }
     let Prepared {
-        mut ctx,
+        ctx,
         module,
         func,
         args,
-        in_names,
         out_names,
         expected,
+        ..
     } = prepare(model, inputs, expects, seed, dims, function)?;
-    let mut out_names = out_names;
-    // What the sequence and optional outputs were (eager mode).
-    let mut kinds = Vec::new();
-    let outputs = match mode {
-        "eager" => {
-            let inputs = args
-                .into_iter()
-                .map(strata_runtime::Datum::Tensor)
-                .collect();
-            let values = run_function_values(&ctx, func, inputs, Default::default())
-                .map_err(|e| DriverError::Message(e.to_string()))?;
-            let (names, tensors, notes) = flatten_outputs(&out_names, values);
-            out_names = names;
-            kinds = notes;
-            tensors
-        }
-        "graph" => {
-            check_graph_inputs(&ctx, model, func, &in_names, &args)?;
-            let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
-            let loaded = match recipe {
-                Some(path) => Some(recipe::load(path)?),
-                None => None,
-            };
-            if let Some(r) = &loaded {
-                custom::check_contracts(r)?;
-            }
-            let pipeline = loaded.as_ref().map_or_else(
-                || strata_runtime::compiled::HOST_PIPELINE.to_string(),
-                strata_recipe::Recipe::pipeline,
-            );
-            // The reference, before compiling changes the module.
-            let eager = if check {
-                Some(
-                    run_function(&ctx, func, args.clone())
-                        .map_err(|e| DriverError::Message(e.to_string()))?,
-                )
-            } else {
-                None
-            };
-            let tolerance_of = |dtype: DType| check_tolerance(loaded.as_ref(), tolerance, dtype);
-            let compiled = match strata_runtime::compiled::compile_with(
-                &mut ctx, module, function, &shapes, threads, &pipeline,
-            ) {
-                Ok(c) => c,
-                // Axes, pads or shapes given as inputs: compile again with
-                // the small integer inputs' values as constants.
-                Err(e) if strata_runtime::compiled::needs_input_values(&e) => {
-                    let again = prepare(model, inputs, &[], seed, dims, function)?;
-                    let (mut ctx, module) = (again.ctx, again.module);
-                    let pin: Vec<bool> = args
-                        .iter()
-                        .map(strata_runtime::compiled::pinnable)
-                        .collect();
-                    let names: Vec<&str> = in_names
-                        .iter()
-                        .zip(&pin)
-                        .filter(|(_, &p)| p)
-                        .map(|(n, _)| n.as_str())
-                        .collect();
-                    if names.is_empty() {
-                        return Err(compile_error(&ctx, e));
-                    }
-                    eprintln!(
-                        "{}: note: compiled with the values of input(s) {} as constants",
-                        model.display(),
-                        names.join(", ")
-                    );
-                    strata_runtime::compiled::compile_pinned(
-                        &mut ctx, module, function, &args, &pin, threads, &pipeline,
-                    )
-                    .map_err(|e| compile_error(&ctx, e))?
-                }
-                Err(e) => return Err(compile_error(&ctx, e)),
-            };
-            let outputs = compiled
-                .run(&args)
-                .map_err(|e| DriverError::Message(e.to_string()))?;
-            if let Some(eager) = eager {
-                check_against_eager(&out_names, &outputs, &eager, &tolerance_of)?;
-            }
-            outputs
-        }
-        other => {
-            return Err(DriverError::Message(format!(
-                "unknown exe mode '{other}'; the modes are: eager, graph"
-            )))
-        }
+    let mut session_options = match &loaded {
+        Some(r) => SessionOptions::from_recipe(r),
+        None => SessionOptions::default(),
     };
-    if recipe.is_some() && mode == "eager" {
+    session_options.exe_mode = exe_mode;
+    session_options.function = function.to_string();
+    if let Some(t) = threads {
+        session_options.threads = t;
+    }
+    let shown = model.display().to_string();
+    session_options.on_event = Some(Arc::new(move |e: &Event| {
+        if matches!(e.kind, EventKind::Compile | EventKind::CompileFailed) && !e.pinned.is_empty() {
+            eprintln!(
+                "{shown}: note: compiled with the values of input(s) {} as constants",
+                e.pinned.join(", ")
+            );
+        }
+        if log_events {
+            eprintln!("{}", e.to_json());
+        }
+    }));
+    // The reference of --check, before the session takes the module.
+    let eager = if check && exe_mode != ExeMode::Eager {
+        Some(
+            run_function(&ctx, func, args.clone())
+                .map_err(|e| DriverError::Message(e.to_string()))?,
+        )
+    } else {
+        None
+    };
+    let path = model.to_path_buf();
+    let source: Source = Arc::new(move || {
+        let mut ctx = new_context();
+        let module = load(&mut ctx, &path).map_err(|e| e.to_string())?;
+        Ok((ctx, module))
+    });
+    let session = Session::from_loaded(ctx, module, source, session_options)
+        .map_err(|e| DriverError::Message(e.to_string()))?;
+    let result = session.run_values(args.into_iter().map(Datum::Tensor).collect());
+    if let Some(path) = report {
+        let text = format!("{:#}\n", session.report().to_json());
+        std::fs::write(path, text)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
+    }
+    let values = result.map_err(|e| match e {
+        SessionError::Input { .. } => {
+            let file = model.file_name().map_or_else(
+                || model.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            );
+            DriverError::Message(format!("{file}: error: {e}"))
+        }
+        e => DriverError::Message(e.to_string()),
+    })?;
+    let (out_names, outputs, kinds) = flatten_outputs(&out_names, values);
+    if let Some(eager) = eager {
+        let tolerance_of = |dtype: DType| check_tolerance(loaded.as_ref(), tolerance, dtype);
+        check_against_eager(&out_names, &outputs, &eager, &tolerance_of)?;
+    }
+    if recipe.is_some() && exe_mode == ExeMode::Eager {
         eprintln!(
             "{}: note: --recipe applies to graph mode; eager mode ran without it",
             model.display()

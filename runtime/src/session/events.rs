@@ -1,0 +1,123 @@
+//! Compile events and the session report.
+
+use serde_json::{json, Value as Json};
+
+use super::ExeMode;
+
+/// What happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A plan was compiled (its `reason` says why it was not cached).
+    Compile,
+    /// A run found its plan in the cache.
+    Hit,
+    /// A plan left the cache to make room (`runtime.plan_cache_limit`).
+    Evict,
+    /// A compile failed (the run failed with it).
+    CompileFailed,
+}
+
+impl EventKind {
+    /// The name in the event log and the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Compile => "compile",
+            EventKind::Hit => "hit",
+            EventKind::Evict => "evict",
+            EventKind::CompileFailed => "compile-failed",
+        }
+    }
+}
+
+/// One compile event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// What happened.
+    pub kind: EventKind,
+    /// The plan's key ([`super::PlanKey::describe`]).
+    pub key: String,
+    /// Why (`cold`, `new-shape`, `new-values`, `evicted`; for a failure, the
+    /// error), or empty.
+    pub reason: String,
+    /// How long it took, in milliseconds (0 for a hit or an eviction).
+    pub ms: f64,
+    /// Where the plan was found or put: `memory`.
+    pub level: &'static str,
+    /// Microseconds since the session was made, when it started.
+    pub at_us: u64,
+    /// The inputs compiled in as constants (their names), for a compile.
+    pub pinned: Vec<String>,
+}
+
+impl Event {
+    /// The event as one JSON object (a line of `--log-events`).
+    pub fn to_json(&self) -> Json {
+        let mut j = json!({
+            "event": self.kind.name(),
+            "key": self.key,
+            "level": self.level,
+            "ms": round3(self.ms),
+            "at_us": self.at_us,
+        });
+        if !self.reason.is_empty() {
+            j["reason"] = json!(self.reason);
+        }
+        if !self.pinned.is_empty() {
+            j["pinned"] = json!(self.pinned);
+        }
+        j
+    }
+}
+
+fn round3(v: f64) -> f64 {
+    (v * 1e3).round() / 1e3
+}
+
+/// What a session did: its mode, its cache and its events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The exe mode the session runs in.
+    pub exe_mode: ExeMode,
+    /// Runs, including failed ones.
+    pub runs: u64,
+    /// Plans compiled.
+    pub compiles: u64,
+    /// Milliseconds spent compiling, in all.
+    pub compile_ms: f64,
+    /// Runs that found their plan in the cache.
+    pub hits: u64,
+    /// Runs that did not (each compiled, or failed to).
+    pub misses: u64,
+    /// Plans evicted.
+    pub evictions: u64,
+    /// Plans in the cache now.
+    pub plans: usize,
+    /// Bytes of the cached plans' arenas.
+    pub cache_arena_bytes: usize,
+    /// The latest events, in order (at most [`super::EVENTS_KEPT`]).
+    pub events: Vec<Event>,
+    /// Older events that are no longer kept.
+    pub events_dropped: u64,
+}
+
+impl Report {
+    /// The report as JSON (`strata run --report FILE.json`).
+    pub fn to_json(&self) -> Json {
+        json!({
+            "exe_mode": self.exe_mode.name(),
+            "runs": self.runs,
+            "compiles": self.compiles,
+            "compile_ms": round3(self.compile_ms),
+            "cache": {
+                "hits": self.hits,
+                "misses": self.misses,
+                "evictions": self.evictions,
+                "plans": self.plans,
+                "arena_bytes": self.cache_arena_bytes,
+                "level": "memory",
+            },
+            "events": self.events.iter().map(Event::to_json).collect::<Vec<_>>(),
+            "events_dropped": self.events_dropped,
+        })
+    }
+}

@@ -1,0 +1,681 @@
+//! A session: one model, one recipe, run many times.
+//!
+//! [`Session`] is what an embedding application (and `strata run`) holds:
+//! built from a model and [`SessionOptions`] (usually
+//! [`SessionOptions::from_recipe`]), it checks each run's inputs against
+//! the model's signature, runs them in its exe mode and keeps what it
+//! compiled. In `graph` mode a run looks its plan up in a bounded cache
+//! keyed by the input shapes (and the values of the inputs a plan holds as
+//! constants); a miss compiles one, which may evict the least recently used.
+//! Every compile, hit, eviction and failure is an [`Event`], counted in the
+//! [`Report`] and passed to [`SessionOptions::on_event`] as it happens.
+//!
+//! A session is `Send + Sync`: [`Session::run`] may be called from several
+//! threads at once. Plans are shared; each run takes an arena of its own
+//! from the plan's pool; one compile runs at a time (a thread that misses
+//! while another compiles the same plan waits for it and then hits).
+
+mod cache;
+mod events;
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use strata_ir::{Context, Diagnostic, Operation, TypeKind};
+
+use crate::compiled::{self, CompileError, CompiledModel, RunError};
+use crate::interp::{self, InterpError};
+use crate::{DType, Datum, Tensor};
+
+use cache::PlanCache;
+pub use cache::PlanKey;
+pub use events::{Event, EventKind, Report};
+pub use strata_recipe::ExeMode;
+
+/// Loads the model afresh: a compile changes the module it lowers, so each
+/// one starts from a new copy.
+pub type Source = Arc<dyn Fn() -> Result<(Context, Operation), String> + Send + Sync>;
+
+/// Called with each event as it happens (`strata run --log-events`).
+pub type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// How a session runs its model.
+#[derive(Clone)]
+pub struct SessionOptions {
+    /// `eager` (the interpreter, op by op) or `graph` (compiled plans).
+    /// `hybrid` is refused: it is not implemented yet.
+    pub exe_mode: ExeMode,
+    /// The function that is the model (`main`).
+    pub function: String,
+    /// The pass pipeline from `graph` to the host plan.
+    pub pipeline: String,
+    /// Threads of each plan's pool (0: one per core).
+    pub threads: usize,
+    /// Most plans kept (at least 1).
+    pub plan_cache_limit: usize,
+    /// Whether a plan that needs input values at compile time (axes, pads,
+    /// shapes that ONNX passes as inputs) compiles with the small inputs'
+    /// values as constants, one plan per set of values.
+    pub pin_inputs: bool,
+    /// Called with each event.
+    pub on_event: Option<EventSink>,
+}
+
+impl Default for SessionOptions {
+    /// Graph mode with the default recipe's pipeline, a thread per core,
+    /// 16 plans.
+    fn default() -> Self {
+        SessionOptions::from_recipe(&strata_recipe::Recipe::default())
+    }
+}
+
+impl std::fmt::Debug for SessionOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionOptions")
+            .field("exe_mode", &self.exe_mode)
+            .field("function", &self.function)
+            .field("pipeline", &self.pipeline)
+            .field("threads", &self.threads)
+            .field("plan_cache_limit", &self.plan_cache_limit)
+            .field("pin_inputs", &self.pin_inputs)
+            .field("on_event", &self.on_event.is_some())
+            .finish()
+    }
+}
+
+impl SessionOptions {
+    /// What `recipe` says: `runtime.exe_mode`, its pipeline,
+    /// `codegen.threads` and `runtime.plan_cache_limit`.
+    pub fn from_recipe(recipe: &strata_recipe::Recipe) -> Self {
+        SessionOptions {
+            exe_mode: recipe.runtime.exe_mode,
+            function: "main".to_string(),
+            pipeline: recipe.pipeline(),
+            threads: usize::try_from(recipe.codegen.threads).unwrap_or(0),
+            plan_cache_limit: usize::try_from(recipe.runtime.plan_cache_limit)
+                .unwrap_or(1)
+                .max(1),
+            pin_inputs: true,
+            on_event: None,
+        }
+    }
+
+    /// The thread count, with 0 resolved to the machine's cores.
+    pub fn resolved_threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+}
+
+/// Why a session could not be made or a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The model could not be loaded.
+    #[error("{0}")]
+    Load(String),
+    /// The model has no such function.
+    #[error("the model has no function @{0}")]
+    NoFunction(String),
+    /// The exe mode is not one this session runs.
+    #[error("exe mode '{0}' is not implemented yet (the modes are: eager, graph)")]
+    Mode(&'static str),
+    /// An input does not fit the model.
+    #[error("input '{name}' {message}")]
+    Input {
+        /// The input's name.
+        name: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The model did not compile for these inputs (located diagnostics,
+    /// rendered).
+    #[error("{0}")]
+    Compile(String),
+    /// A compiled plan refused the inputs or failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The interpreter refused the inputs or failed (eager mode).
+    #[error(transparent)]
+    Eager(#[from] InterpError),
+}
+
+/// One input of the model, as its signature declares it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputSpec {
+    /// Its name (`onnx.name`, else `input_<i>`).
+    pub name: String,
+    /// Its element type, when it is a tensor of one strata runs.
+    pub dtype: Option<DType>,
+    /// Its dimensions (-1: any size), when it is a ranked tensor.
+    pub shape: Option<Vec<i64>>,
+    /// Its type as written in the IR.
+    pub type_text: String,
+}
+
+impl InputSpec {
+    /// Whether `t` fits: the dtype, the rank and every static dimension.
+    fn check(&self, t: &Tensor) -> Result<(), SessionError> {
+        let error = |message: String| SessionError::Input {
+            name: self.name.clone(),
+            message,
+        };
+        if let Some(want) = self.dtype.filter(|&d| d != t.dtype()) {
+            return Err(error(format!(
+                "is {} {:?}, but the model takes {} ({})",
+                t.dtype().name(),
+                t.shape(),
+                want.name(),
+                self.type_text
+            )));
+        }
+        let fits = self.shape.as_ref().is_none_or(|s| {
+            s.len() == t.shape().len()
+                && s.iter()
+                    .zip(t.shape())
+                    .all(|(&d, &g)| d < 0 || usize::try_from(d) == Ok(g))
+        });
+        if !fits {
+            return Err(error(format!(
+                "has shape {:?}, which the model's {} does not admit",
+                t.shape(),
+                self.type_text
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// What the cache and the counters hold, behind the session's lock.
+struct State {
+    cache: PlanCache<CompiledModel>,
+    runs: u64,
+    compiles: u64,
+    compile_ms: f64,
+    hits: u64,
+    misses: u64,
+    evictions: u64,
+    /// The latest events, at most [`EVENTS_KEPT`].
+    events: std::collections::VecDeque<Event>,
+    /// Events no longer kept.
+    events_dropped: u64,
+}
+
+/// Events a session keeps for its report (the oldest go first; every
+/// event still reaches [`SessionOptions::on_event`] and the counts).
+pub const EVENTS_KEPT: usize = 4096;
+
+/// A model ready to run many times (see the [module docs](self)).
+pub struct Session {
+    options: SessionOptions,
+    threads: usize,
+    source: Source,
+    /// Eager mode's module and function.
+    eager: Option<(Context, Operation)>,
+    /// A loaded module that no compile has taken yet (graph mode).
+    spare: Mutex<Option<(Context, Operation)>>,
+    inputs: Vec<InputSpec>,
+    outputs: Vec<String>,
+    state: Mutex<State>,
+    compiling: Mutex<()>,
+    started: Instant,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Session {
+    /// A session over the model `source` loads.
+    pub fn new(source: Source, options: SessionOptions) -> Result<Session, SessionError> {
+        let (ctx, module) = source().map_err(SessionError::Load)?;
+        Session::from_loaded(ctx, module, source, options)
+    }
+
+    /// A session over `module` (loaded in `ctx`), which `source` can load
+    /// again.
+    pub fn from_loaded(
+        ctx: Context,
+        module: Operation,
+        source: Source,
+        options: SessionOptions,
+    ) -> Result<Session, SessionError> {
+        if options.exe_mode == ExeMode::Hybrid {
+            return Err(SessionError::Mode("hybrid"));
+        }
+        let func = interp::lookup_function(&ctx, module, &options.function)
+            .ok_or_else(|| SessionError::NoFunction(options.function.clone()))?;
+        let (arg_types, result_types) = strata_dialects::func::function_signature(&ctx, func)
+            .ok_or_else(|| {
+                SessionError::Load(format!("@{} has no function type", options.function))
+            })?;
+        let names = io_names(&ctx, func, "arg_attrs", "input", arg_types.len());
+        let inputs = names
+            .into_iter()
+            .zip(&arg_types)
+            .map(|(name, &ty)| {
+                let (shape, element) = match ctx.type_kind(ty) {
+                    TypeKind::RankedTensor { shape, element, .. } => {
+                        (Some(shape.clone()), *element)
+                    }
+                    _ => (None, ty),
+                };
+                InputSpec {
+                    name,
+                    dtype: interp::dtype_of(&ctx, element),
+                    shape,
+                    type_text: strata_ir::printer::type_to_string(&ctx, ty),
+                }
+            })
+            .collect();
+        let outputs = io_names(&ctx, func, "res_attrs", "output", result_types.len());
+        let (eager, spare) = match options.exe_mode {
+            ExeMode::Eager => (Some((ctx, func)), None),
+            _ => (None, Some((ctx, module))),
+        };
+        Ok(Session {
+            threads: options.resolved_threads(),
+            state: Mutex::new(State {
+                cache: PlanCache::new(options.plan_cache_limit),
+                runs: 0,
+                compiles: 0,
+                compile_ms: 0.0,
+                hits: 0,
+                misses: 0,
+                evictions: 0,
+                events: std::collections::VecDeque::new(),
+                events_dropped: 0,
+            }),
+            options,
+            source,
+            eager,
+            spare: Mutex::new(spare),
+            inputs,
+            outputs,
+            compiling: Mutex::new(()),
+            started: Instant::now(),
+        })
+    }
+
+    /// The exe mode.
+    pub fn exe_mode(&self) -> ExeMode {
+        self.options.exe_mode
+    }
+
+    /// The threads of each plan's pool.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The model's inputs.
+    pub fn inputs(&self) -> &[InputSpec] {
+        &self.inputs
+    }
+
+    /// The model's output names.
+    pub fn output_names(&self) -> &[String] {
+        &self.outputs
+    }
+
+    /// Runs the model on `inputs` (one tensor per input, in order).
+    pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
+        lock(&self.state).runs += 1;
+        self.check_inputs(inputs)?;
+        match &self.eager {
+            Some((ctx, func)) => Ok(interp::run_function(ctx, *func, inputs.to_vec())?),
+            None => {
+                let plan = self.plan_for(inputs)?;
+                Ok(plan.run(inputs)?)
+            }
+        }
+    }
+
+    /// [`Session::run`] for inputs and outputs that may be sequences,
+    /// optionals or strings, which only eager mode takes.
+    pub fn run_values(&self, inputs: Vec<Datum>) -> Result<Vec<Datum>, SessionError> {
+        if let Some((ctx, func)) = &self.eager {
+            lock(&self.state).runs += 1;
+            self.check_count(inputs.len())?;
+            for (spec, d) in self.inputs.iter().zip(&inputs) {
+                if let Datum::Tensor(t) = d {
+                    spec.check(t)?;
+                }
+            }
+            return Ok(interp::run_function_values(
+                ctx,
+                *func,
+                inputs,
+                Default::default(),
+            )?);
+        }
+        let mut tensors = Vec::with_capacity(inputs.len());
+        for (i, d) in inputs.into_iter().enumerate() {
+            match d {
+                Datum::Tensor(t) => tensors.push(t),
+                _ => {
+                    return Err(SessionError::Input {
+                        name: self
+                            .inputs
+                            .get(i)
+                            .map_or_else(|| format!("#{i}"), |s| s.name.clone()),
+                        message: "is not a tensor, which graph mode needs".into(),
+                    })
+                }
+            }
+        }
+        Ok(self.run(&tensors)?.into_iter().map(Datum::Tensor).collect())
+    }
+
+    /// What the session did so far.
+    pub fn report(&self) -> Report {
+        let s = lock(&self.state);
+        Report {
+            exe_mode: self.options.exe_mode,
+            runs: s.runs,
+            compiles: s.compiles,
+            compile_ms: s.compile_ms,
+            hits: s.hits,
+            misses: s.misses,
+            evictions: s.evictions,
+            plans: s.cache.len(),
+            cache_arena_bytes: s.cache.plans().map(CompiledModel::arena_bytes).sum(),
+            events: s.events.iter().cloned().collect(),
+            events_dropped: s.events_dropped,
+        }
+    }
+
+    fn check_count(&self, given: usize) -> Result<(), SessionError> {
+        if given != self.inputs.len() {
+            let names: Vec<&str> = self.inputs.iter().map(|s| s.name.as_str()).collect();
+            return Err(SessionError::Input {
+                name: names.join(", "),
+                message: format!(
+                    "expected {} input(s) ({}), got {given}",
+                    self.inputs.len(),
+                    names.join(", ")
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_inputs(&self, inputs: &[Tensor]) -> Result<(), SessionError> {
+        self.check_count(inputs.len())?;
+        self.inputs
+            .iter()
+            .zip(inputs)
+            .try_for_each(|(spec, t)| spec.check(t))
+    }
+
+    fn event(&self, state: &mut State, kind: EventKind, key: &PlanKey, reason: String, ms: f64) {
+        self.push_event(
+            state,
+            Event {
+                kind,
+                key: key.describe(),
+                reason,
+                ms,
+                level: "memory",
+                at_us: u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX),
+                pinned: key
+                    .pinned
+                    .iter()
+                    .filter_map(|(i, _)| self.inputs.get(*i).map(|s| s.name.clone()))
+                    .collect(),
+            },
+        );
+    }
+
+    fn push_event(&self, state: &mut State, event: Event) {
+        if let Some(sink) = &self.options.on_event {
+            sink(&event);
+        }
+        if state.events.len() == EVENTS_KEPT {
+            state.events.pop_front();
+            state.events_dropped += 1;
+        }
+        state.events.push_back(event);
+    }
+
+    /// The key of a plan for `inputs`: their shapes, and the values of the
+    /// inputs `pin` marks (those a plan for these shapes holds).
+    fn key(&self, inputs: &[Tensor], pin: Option<&[bool]>) -> PlanKey {
+        PlanKey {
+            shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
+            pinned: pin.map_or_else(Vec::new, |pin| {
+                inputs
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| pin.get(i).copied().unwrap_or(false))
+                    .map(|(i, t)| (i, t.data().as_bytes().to_vec()))
+                    .collect()
+            }),
+        }
+    }
+
+    /// The plan for `inputs`: from the cache, or compiled (one compile at
+    /// a time; a run that waited for another's compile looks again).
+    fn plan_for(&self, inputs: &[Tensor]) -> Result<Arc<CompiledModel>, SessionError> {
+        let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+        let lookup = |state: &mut State| {
+            let key = self.key(inputs, state.cache.pinned_inputs(&shapes));
+            let plan = state.cache.get(&key);
+            if plan.is_some() {
+                state.hits += 1;
+                self.event(state, EventKind::Hit, &key, String::new(), 0.0);
+            }
+            (key, plan)
+        };
+        if let (_, Some(plan)) = lookup(&mut lock(&self.state)) {
+            return Ok(plan);
+        }
+        let _compiling = lock(&self.compiling);
+        let (key, reason, pin) = {
+            let mut state = lock(&self.state);
+            let (key, plan) = lookup(&mut state);
+            if let Some(plan) = plan {
+                return Ok(plan);
+            }
+            state.misses += 1;
+            let reason = state.cache.miss_reason(&key);
+            let pin = state.cache.pinned_inputs(&shapes).map(<[bool]>::to_vec);
+            (key, reason, pin)
+        };
+        let start = Instant::now();
+        let compiled = self.compile(&shapes, inputs, pin);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let mut state = lock(&self.state);
+        let (plan, pinned) = match compiled {
+            Ok(c) => c,
+            Err((e, tried)) => {
+                // The key of the last attempt: with the values it held.
+                let key = match tried {
+                    Some(pin) if key.pinned.is_empty() => self.key(inputs, Some(&pin)),
+                    _ => key,
+                };
+                self.event(
+                    &mut state,
+                    EventKind::CompileFailed,
+                    &key,
+                    e.to_string(),
+                    ms,
+                );
+                return Err(e);
+            }
+        };
+        let key = match pinned {
+            Some(pin) if key.pinned.is_empty() => {
+                let key = self.key(inputs, Some(&pin));
+                state.cache.set_pinned_inputs(shapes, pin);
+                key
+            }
+            _ => key,
+        };
+        let plan = Arc::new(plan);
+        state.compiles += 1;
+        state.compile_ms += ms;
+        self.event(&mut state, EventKind::Compile, &key, reason.to_string(), ms);
+        for gone in state.cache.insert(key, Arc::clone(&plan)) {
+            state.evictions += 1;
+            self.event(&mut state, EventKind::Evict, &gone, String::new(), 0.0);
+        }
+        Ok(plan)
+    }
+
+    /// A module to compile: the one loaded when the session was made, the
+    /// first time, then a fresh load.
+    fn take_module(&self) -> Result<(Context, Operation), SessionError> {
+        match lock(&self.spare).take() {
+            Some(m) => Ok(m),
+            None => (self.source)().map_err(SessionError::Load),
+        }
+    }
+
+    /// Compiles a plan for `inputs` (of `shapes`). With `pin`, the inputs
+    /// it marks are constants of the plan. Without, a compile that needs
+    /// input values tries again with the small integer inputs as constants,
+    /// then with every small input ([`compiled::pinnable`]). Returns the
+    /// inputs the plan holds (on failure: those the last attempt held).
+    fn compile(&self, shapes: &[Vec<usize>], inputs: &[Tensor], pin: Option<Vec<bool>>) -> Attempt {
+        let (function, pipeline) = (&self.options.function, &self.options.pipeline);
+        let attempt = |pin: Option<&[bool]>| -> Result<CompiledModel, Failure> {
+            let (mut ctx, module) = self.take_module().map_err(Failure::Load)?;
+            let result = match pin {
+                Some(pin) => compiled::compile_pinned(
+                    &mut ctx,
+                    module,
+                    function,
+                    inputs,
+                    pin,
+                    self.threads,
+                    pipeline,
+                ),
+                None => compiled::compile_with(
+                    &mut ctx,
+                    module,
+                    function,
+                    shapes,
+                    self.threads,
+                    pipeline,
+                ),
+            };
+            result.map_err(|e| Failure::Compile(Box::new((ctx, e))))
+        };
+        let fail = |f: Failure, pin: Option<Vec<bool>>| {
+            let e = match f {
+                Failure::Load(e) => e,
+                Failure::Compile(b) => SessionError::Compile(render_compile_error(&b.0, b.1)),
+            };
+            (e, pin)
+        };
+        if let Some(pin) = pin {
+            return match attempt(Some(&pin)) {
+                Ok(plan) => Ok((plan, Some(pin))),
+                Err(f) => Err(fail(f, Some(pin))),
+            };
+        }
+        let mut last = match attempt(None) {
+            Ok(plan) => return Ok((plan, None)),
+            Err(f) => (f, None),
+        };
+        let ints: Vec<bool> = inputs
+            .iter()
+            .map(|t| t.dtype().is_int() && compiled::pinnable(t))
+            .collect();
+        let all: Vec<bool> = inputs.iter().map(compiled::pinnable).collect();
+        for pin in [ints, all] {
+            let retry =
+                matches!(&last.0, Failure::Compile(b) if compiled::needs_input_values(&b.1));
+            if !self.options.pin_inputs || !retry {
+                break;
+            }
+            if !pin.contains(&true) || last.1.as_ref() == Some(&pin) {
+                continue;
+            }
+            match attempt(Some(&pin)) {
+                Ok(plan) => return Ok((plan, Some(pin))),
+                Err(f) => last = (f, Some(pin)),
+            }
+        }
+        Err(fail(last.0, last.1))
+    }
+}
+
+/// A compiled plan and the inputs it holds as constants, or why it did not
+/// compile and the inputs the last attempt held.
+type Attempt = Result<(CompiledModel, Option<Vec<bool>>), (SessionError, Option<Vec<bool>>)>;
+
+/// Why one compile attempt failed.
+enum Failure {
+    /// The model could not be loaded again.
+    Load(SessionError),
+    /// It did not compile (the diagnostics refer to this context).
+    Compile(Box<(Context, CompileError)>),
+}
+
+/// A compile error as text: each diagnostic (and note) on its own line,
+/// `location: severity: message`.
+pub fn render_compile_error(ctx: &Context, e: CompileError) -> String {
+    match e {
+        CompileError::Diagnostics(d) => render_diagnostics(ctx, &d),
+        CompileError::Host(h) => match h.diagnostic() {
+            Some(d) => render_diagnostics(ctx, std::slice::from_ref(d)),
+            None => h.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// `diags` as `location: severity: message` lines, notes included (a
+/// follow-up error attached as a note is still an error).
+pub fn render_diagnostics(ctx: &Context, diags: &[Diagnostic]) -> String {
+    let mut lines = Vec::new();
+    for d in diags {
+        for (i, part) in std::iter::once(d).chain(&d.notes).enumerate() {
+            let severity = match (i, part.severity) {
+                (_, strata_ir::Severity::Error) => "error",
+                (0, strata_ir::Severity::Warning) => "warning",
+                (0, strata_ir::Severity::Remark) => "remark",
+                (0, _) => "error",
+                _ => "note",
+            };
+            let location = strata_ir::diagnostics::describe_location(ctx, part.loc);
+            lines.push(format!("{location}: {severity}: {}", part.message));
+        }
+    }
+    lines.join("\n")
+}
+
+/// The `onnx.name` of each argument (`key` = `arg_attrs`) or result
+/// (`res_attrs`) of `func`, else `<fallback>_<i>`.
+pub fn io_names(
+    ctx: &Context,
+    func: Operation,
+    key: &str,
+    fallback: &str,
+    count: usize,
+) -> Vec<String> {
+    let attrs = strata_ir::ods::inherent_attr(ctx, func, key);
+    (0..count)
+        .map(|i| {
+            attrs
+                .and_then(|a| match ctx.attr_kind(a) {
+                    strata_ir::AttrKind::Array(items) => items.get(i).copied(),
+                    _ => None,
+                })
+                .and_then(|d| {
+                    ctx.dictionary_entries(d)
+                        .iter()
+                        .find(|(k, _)| ctx.ident_str(*k) == "onnx.name")
+                        .and_then(|(_, v)| match ctx.attr_kind(*v) {
+                            strata_ir::AttrKind::String { value, .. } => {
+                                Some(String::from_utf8_lossy(value).into_owned())
+                            }
+                            _ => None,
+                        })
+                })
+                .unwrap_or_else(|| format!("{fallback}_{i}"))
+        })
+        .collect()
+}

@@ -1,0 +1,273 @@
+//! The session: exe modes, the plan cache and its events, input checks,
+//! and runs from several threads at once.
+
+use std::sync::{Arc, Mutex};
+
+use strata_ir::{Context, Operation};
+use strata_runtime::session::{EventKind, ExeMode, Session, SessionError, SessionOptions, Source};
+use strata_runtime::{DType, Tensor};
+
+/// A model with a symbolic batch: `relu(x @ w + b)`, then a row softmax.
+const MLP: &str = "func.func @main(%x: tensor<?x4xf32> {onnx.name = \"x\"}) -> (tensor<?x3xf32> {onnx.name = \"y\"}) {
+  %w = graph.constant dense<[[0.5, -1.0, 0.25], [1.5, 0.5, -0.5], [-0.25, 2.0, 1.0], [1.0, -0.75, 0.5]]> : tensor<4x3xf32>
+  %b = graph.constant dense<[0.1, -0.2, 0.3]> : tensor<3xf32>
+  %0 = graph.matmul %x, %w : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %1 = graph.add %0, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  %2 = graph.relu %1 : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %3 = graph.softmax %2 {axis = 1 : i64} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %3 : tensor<?x3xf32>
+}
+";
+
+fn source(text: &'static str) -> Source {
+    Arc::new(move || {
+        let mut ctx = Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let module = strata_ir::parser::parse_source(
+            &mut ctx,
+            &strata_ir::SourceBuffer::new("model.mlir", text),
+        )
+        .map_err(|d| d[0].message.clone())?;
+        Ok::<(Context, Operation), String>((ctx, module))
+    })
+}
+
+fn options(mode: ExeMode) -> SessionOptions {
+    SessionOptions {
+        exe_mode: mode,
+        threads: 1,
+        ..SessionOptions::default()
+    }
+}
+
+fn batch(n: usize) -> Tensor {
+    let values: Vec<f64> = (0..n * 4).map(|i| (i as f64 * 0.37).sin() * 2.0).collect();
+    Tensor::from_f64_vec(DType::F32, &[n, 4], &values)
+}
+
+fn close(a: &[Tensor], b: &[Tensor]) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x.shape(), y.shape());
+        for (p, q) in x.to_f64_vec().iter().zip(y.to_f64_vec()) {
+            assert!((p - q).abs() <= 1e-5 + 1e-4 * q.abs(), "{p} vs {q}");
+        }
+    }
+}
+
+#[test]
+fn a_session_is_send_and_sync() {
+    fn both<T: Send + Sync>() {}
+    both::<Session>();
+}
+
+#[test]
+fn graph_mode_compiles_once_per_shape_and_matches_eager() {
+    let graph = Session::new(source(MLP), options(ExeMode::Graph)).expect("session");
+    let eager = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");
+    for n in [2, 3, 2, 1, 3] {
+        let x = [batch(n)];
+        close(
+            &graph.run(&x).expect("graph"),
+            &eager.run(&x).expect("eager"),
+        );
+    }
+    let r = graph.report();
+    assert_eq!((r.runs, r.compiles, r.hits, r.misses), (5, 3, 2, 3));
+    let compiles: Vec<(&str, &str)> = r
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Compile)
+        .map(|e| (e.key.as_str(), e.reason.as_str()))
+        .collect();
+    assert_eq!(
+        compiles,
+        [
+            ("[2x4]", "cold"),
+            ("[3x4]", "new-shape"),
+            ("[1x4]", "new-shape")
+        ]
+    );
+    assert_eq!(r.plans, 3);
+    // Eager mode compiles nothing.
+    let e = eager.report();
+    assert_eq!((e.runs, e.compiles, e.events.len()), (5, 0, 0));
+    let json = r.to_json();
+    assert_eq!(json["exe_mode"], "graph");
+    assert_eq!(json["cache"]["hits"], 2);
+    assert_eq!(json["events"][0]["reason"], "cold");
+}
+
+#[test]
+fn the_cache_evicts_the_least_recently_used_plan() {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let session = Session::new(
+        source(MLP),
+        SessionOptions {
+            plan_cache_limit: 2,
+            on_event: Some(Arc::new(move |e| {
+                sink.lock()
+                    .unwrap()
+                    .push((e.kind, e.key.clone(), e.reason.clone()))
+            })),
+            ..options(ExeMode::Graph)
+        },
+    )
+    .expect("session");
+    for n in [1, 2, 1, 3, 2] {
+        session.run(&[batch(n)]).expect("runs");
+    }
+    let log = events.lock().unwrap().clone();
+    let want = [
+        (EventKind::Compile, "[1x4]", "cold"),
+        (EventKind::Compile, "[2x4]", "new-shape"),
+        (EventKind::Hit, "[1x4]", ""),
+        // 3 pushes out 2, the least recently used; 2 comes back.
+        (EventKind::Compile, "[3x4]", "new-shape"),
+        (EventKind::Evict, "[2x4]", ""),
+        (EventKind::Compile, "[2x4]", "evicted"),
+        (EventKind::Evict, "[1x4]", ""),
+    ];
+    let got: Vec<(EventKind, &str, &str)> = log
+        .iter()
+        .map(|(k, key, r)| (*k, key.as_str(), r.as_str()))
+        .collect();
+    assert_eq!(got, want);
+    let r = session.report();
+    assert_eq!((r.compiles, r.evictions, r.plans), (4, 2, 2));
+}
+
+#[test]
+fn runs_from_several_threads_match_one_thread() {
+    let session = Arc::new(Session::new(source(MLP), options(ExeMode::Graph)).expect("session"));
+    let reference = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");
+    let sizes = [1, 2, 3, 5, 8];
+    let want: Vec<Vec<Tensor>> = sizes
+        .iter()
+        .map(|&n| reference.run(&[batch(n)]).expect("eager"))
+        .collect();
+    let threads: Vec<_> = (0..4)
+        .map(|t| {
+            let session = Arc::clone(&session);
+            std::thread::spawn(move || {
+                (0..20)
+                    .map(|i| {
+                        let k = (i + t) % sizes.len();
+                        (k, session.run(&[batch(sizes[k])]).expect("runs"))
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for t in threads {
+        for (k, got) in t.join().expect("thread") {
+            close(&got, &want[k]);
+        }
+    }
+    let r = session.report();
+    // Each shape compiled once, however the threads raced.
+    assert_eq!(r.compiles, sizes.len() as u64);
+    assert_eq!(r.hits + r.misses, 80);
+    assert_eq!(r.misses, sizes.len() as u64);
+}
+
+#[test]
+fn inputs_that_do_not_fit_are_refused_with_their_name() {
+    for mode in [ExeMode::Eager, ExeMode::Graph] {
+        let session = Session::new(source(MLP), options(mode)).expect("session");
+        let wrong_dtype = Tensor::from_f64_vec(DType::F64, &[2, 4], &[0.0; 8]);
+        let e = session.run(&[wrong_dtype]).expect_err("f64").to_string();
+        assert_eq!(
+            e,
+            "input 'x' is f64 [2, 4], but the model takes f32 (tensor<?x4xf32>)"
+        );
+        let wrong_dim = Tensor::from_f64_vec(DType::F32, &[2, 5], &[0.0; 10]);
+        let e = session.run(&[wrong_dim]).expect_err("2x5").to_string();
+        assert_eq!(
+            e,
+            "input 'x' has shape [2, 5], which the model's tensor<?x4xf32> does not admit"
+        );
+        let e = session.run(&[]).expect_err("none").to_string();
+        assert!(e.contains("expected 1 input(s) (x), got 0"), "{e}");
+        // Nothing compiled for a refused input.
+        assert_eq!(session.report().compiles, 0);
+    }
+}
+
+#[test]
+fn a_compile_failure_is_located_and_an_event() {
+    let text = "func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {\n  %a = graph.constant dense<1> : tensor<i64>\n  %0 = graph.cumsum %x, %a : (tensor<4x8xf32>, tensor<i64>) -> tensor<4x8xf32>\n  return %0 : tensor<4x8xf32>\n}\n";
+    let session = Session::new(source(text), options(ExeMode::Graph)).expect("session");
+    let x = Tensor::from_f64_vec(DType::F32, &[4, 8], &[1.0; 32]);
+    let e = session
+        .run(std::slice::from_ref(&x))
+        .expect_err("no lowering");
+    assert!(matches!(e, SessionError::Compile(_)));
+    let text_of = e.to_string();
+    assert!(
+        text_of.starts_with(
+            "model.mlir:3:8: error: 'graph.cumsum' op cannot be lowered to tensor yet"
+        ),
+        "{text_of}"
+    );
+    let r = session.report();
+    assert_eq!((r.compiles, r.misses), (0, 1));
+    assert_eq!(r.events[0].kind, EventKind::CompileFailed);
+    // Eager mode runs it.
+    let eager = Session::new(source(text), options(ExeMode::Eager)).expect("session");
+    assert_eq!(eager.run(&[x]).expect("eager")[0].to_f64_vec()[7], 8.0);
+}
+
+#[test]
+fn inputs_the_lowering_needs_as_constants_make_one_plan_per_value() {
+    let text = "func.func @main(%x: tensor<2x3xf32>, %axes: tensor<1xi64>) -> tensor<*xf32> {
+  %s = graph.reduce_sum %x axes %axes : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %s : tensor<*xf32>
+}
+";
+    let session = Session::new(source(text), options(ExeMode::Graph)).expect("session");
+    let x = Tensor::from_f64_vec(DType::F32, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let axis = |a: f64| Tensor::from_f64_vec(DType::I64, &[1], &[a]);
+    let rows = session.run(&[x.clone(), axis(1.0)]).expect("axis 1");
+    assert_eq!(rows[0].to_f64_vec(), [6.0, 15.0]);
+    let cols = session.run(&[x.clone(), axis(0.0)]).expect("axis 0");
+    assert_eq!(cols[0].to_f64_vec(), [5.0, 7.0, 9.0]);
+    session.run(&[x, axis(1.0)]).expect("axis 1 again");
+    let r = session.report();
+    assert_eq!((r.compiles, r.hits), (2, 1));
+    let compiles: Vec<_> = r
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Compile)
+        .collect();
+    assert_eq!(compiles[0].pinned, ["input_1"]);
+    assert_eq!(compiles[1].reason, "new-values");
+}
+
+#[test]
+fn hybrid_mode_is_refused_until_it_exists() {
+    let e = Session::new(source(MLP), options(ExeMode::Hybrid))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert_eq!(
+        e,
+        "exe mode 'hybrid' is not implemented yet (the modes are: eager, graph)"
+    );
+}
+
+#[test]
+fn options_follow_the_recipe() {
+    let mut recipe = strata_recipe::Recipe::default();
+    recipe.codegen.threads = 3;
+    recipe.runtime.plan_cache_limit = 5;
+    recipe.runtime.exe_mode = ExeMode::Eager;
+    let o = SessionOptions::from_recipe(&recipe);
+    assert_eq!((o.threads, o.plan_cache_limit), (3, 5));
+    assert_eq!(o.exe_mode, ExeMode::Eager);
+    assert_eq!(o.pipeline, recipe.pipeline());
+    let auto = SessionOptions::default();
+    assert_eq!(auto.threads, 0);
+    assert!(auto.resolved_threads() >= 1);
+}
