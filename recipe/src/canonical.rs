@@ -27,6 +27,11 @@ pub(crate) fn canonical(recipe: &Recipe) -> String {
     w.kv("include_ops", strings(&c.include_ops));
     let shapes: Vec<String> = c.input_shapes.iter().map(|s| ints(s)).collect();
     w.kv("input_shapes", format!("[{}]", shapes.join(", ")));
+    // Written only when set: a key added after recipes were hashed must
+    // not change the hash of every recipe (and refuse their artifacts).
+    if c.min_segment_ops != 1 {
+        w.kv("min_segment_ops", c.min_segment_ops.to_string());
+    }
     w.kv("outside_buckets", string(c.outside_buckets.spelling()));
     w.header("capture.buckets");
     for (name, sizes) in &c.buckets {

@@ -229,17 +229,9 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
             out.push(Unapplied { path, reason });
         }
     };
-    let recorded = "recorded for the hybrid exe mode, which does not exist yet";
-    note(
-        r.capture.include_ops != d.capture.include_ops,
-        "capture.include_ops",
-        recorded,
-    );
-    note(
-        r.capture.exclude_ops != d.capture.exclude_ops,
-        "capture.exclude_ops",
-        recorded,
-    );
+    // capture.include_ops, exclude_ops and min_segment_ops, and
+    // runtime.fallback, are read by the session in hybrid mode.
+    let recorded = "recorded; shape buckets are not acted on yet";
     note(
         r.capture.input_shapes != d.capture.input_shapes,
         "capture.input_shapes",
@@ -261,13 +253,8 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
         "optimize.fusion.never_fuse",
         "tensor-fuse excludes tensor ops only (tensor.map, tensor.reduce, tensor.contract); other names have no effect yet",
     );
-    // codegen.threads, runtime.exe_mode and runtime.plan_cache_limit are
-    // read by the runtime's session (`strata run`).
-    note(
-        r.runtime.fallback != d.runtime.fallback,
-        "runtime.fallback",
-        recorded,
-    );
+    // codegen.threads, runtime.exe_mode, runtime.plan_cache_limit and
+    // runtime.fallback are read by the runtime's session (`strata run`).
     note(
         r.runtime.cuda_graphs != d.runtime.cuda_graphs,
         "runtime.cuda_graphs",

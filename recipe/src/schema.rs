@@ -26,7 +26,7 @@ pub struct Recipe {
 }
 
 /// `[capture]`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Capture {
     /// Ops to capture (empty: all); op names as written.
     pub include_ops: Vec<String>,
@@ -38,6 +38,22 @@ pub struct Capture {
     pub buckets: BTreeMap<String, Vec<i64>>,
     /// What to do with a size that is not a bucket.
     pub outside_buckets: OutsideBuckets,
+    /// Hybrid mode: a compiled segment of fewer ops runs eagerly with its
+    /// neighbours instead (1: every segment compiles).
+    pub min_segment_ops: i64,
+}
+
+impl Default for Capture {
+    fn default() -> Self {
+        Capture {
+            include_ops: Vec::new(),
+            exclude_ops: Vec::new(),
+            input_shapes: Vec::new(),
+            buckets: BTreeMap::new(),
+            outside_buckets: OutsideBuckets::default(),
+            min_segment_ops: 1,
+        }
+    }
 }
 
 /// `capture.outside_buckets`.

@@ -52,6 +52,7 @@ const KEYS: &[(&str, &str, &str, &[&str])] = &[
         "\"library\"",
         &["\"generated\"", "\"latency_first\"", "\"throughput_first\""],
     ),
+    ("capture", "min_segment_ops", "1", &["3"]),
     ("codegen", "num_warps", "4", &["8"]),
     ("codegen", "threads", "0", &["2"]),
     ("codegen", "ptx_version", "\"8.8\"", &["\"8.0\""]),

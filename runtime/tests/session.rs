@@ -1,10 +1,12 @@
 //! The session: exe modes, the plan cache and its events, input checks,
-//! and runs from several threads at once.
+//! runs from several threads at once, and hybrid mode's partitions.
 
 use std::sync::{Arc, Mutex};
 
 use strata_ir::{Context, Operation};
-use strata_runtime::session::{EventKind, ExeMode, Session, SessionError, SessionOptions, Source};
+use strata_runtime::session::{
+    EventKind, ExeMode, Rules, SegmentKind, Session, SessionError, SessionOptions, Source,
+};
 use strata_runtime::{DType, Tensor};
 
 /// A model with a symbolic batch: `relu(x @ w + b)`, then a row softmax.
@@ -245,16 +247,160 @@ fn inputs_the_lowering_needs_as_constants_make_one_plan_per_value() {
     assert_eq!(compiles[1].reason, "new-values");
 }
 
+/// `relu`, then `cumsum` (which does not lower), then a matmul and a
+/// softmax: a compiled segment, an eager island, a compiled segment.
+const ISLAND: &str = "func.func @main(%x: tensor<?x4xf32> {onnx.name = \"x\"}) -> (tensor<?x3xf32> {onnx.name = \"y\"}, tensor<?x4xf32> {onnx.name = \"c\"}) {
+  %w = graph.constant dense<[[0.5, -1.0, 0.25], [1.5, 0.5, -0.5], [-0.25, 2.0, 1.0], [1.0, -0.75, 0.5]]> : tensor<4x3xf32>
+  %axis = graph.constant dense<1> : tensor<i64>
+  %0 = graph.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = graph.cumsum %0, %axis : (tensor<?x4xf32>, tensor<i64>) -> tensor<?x4xf32>
+  %2 = graph.matmul %1, %w : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %3 = graph.softmax %2 {axis = 1 : i64} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %3, %1 : tensor<?x3xf32>, tensor<?x4xf32>
+}
+";
+
+fn hybrid(rules: Rules) -> SessionOptions {
+    SessionOptions {
+        rules,
+        ..options(ExeMode::Hybrid)
+    }
+}
+
+fn excluding(ops: &[&str]) -> Rules {
+    Rules {
+        exclude_ops: ops.iter().map(|s| s.to_string()).collect(),
+        ..Rules::default()
+    }
+}
+
 #[test]
-fn hybrid_mode_is_refused_until_it_exists() {
-    let e = Session::new(source(MLP), options(ExeMode::Hybrid))
-        .err()
-        .expect("refused")
-        .to_string();
+fn hybrid_runs_islands_eagerly_between_compiled_segments() {
+    let session = Session::new(source(ISLAND), hybrid(Rules::default())).expect("session");
+    let eager = Session::new(source(ISLAND), options(ExeMode::Eager)).expect("session");
+    for n in [2, 5] {
+        let x = [batch(n)];
+        close(
+            &session.run(&x).expect("hybrid"),
+            &eager.run(&x).expect("eager"),
+        );
+    }
+    let r = session.report();
+    assert_eq!(r.compiles, 2);
+    let (key, p) = &r.partitions[0];
+    assert_eq!(key, "[2x4]");
+    let kinds: Vec<(SegmentKind, Vec<&str>)> = p
+        .segments
+        .iter()
+        .map(|s| (s.kind, s.ops.iter().map(String::as_str).collect()))
+        .collect();
     assert_eq!(
-        e,
-        "exe mode 'hybrid' is not implemented yet (the modes are: eager, graph)"
+        kinds,
+        [
+            (SegmentKind::Compiled, vec!["graph.relu"]),
+            (SegmentKind::Eager, vec!["graph.cumsum"]),
+            (SegmentKind::Compiled, vec!["graph.matmul", "graph.softmax"]),
+        ]
     );
+    let why = &p.segments[1].why[0];
+    assert_eq!(why.reason, "no-lowering");
+    assert_eq!(why.location, "model.mlir:5:8");
+    assert_eq!(why.message, "cannot be lowered to tensor yet");
+    assert_eq!((p.ops_compiled(), p.ops_total()), (3, 4));
+    let json = r.to_json();
+    assert_eq!(json["coverage"]["ops_compiled"], 3);
+    assert_eq!(json["segments"][1]["reasons"][0]["reason"], "no-lowering");
+}
+
+#[test]
+fn hybrid_without_islands_is_graph_mode() {
+    let session = Session::new(source(MLP), hybrid(Rules::default())).expect("session");
+    let graph = Session::new(source(MLP), options(ExeMode::Graph)).expect("session");
+    let x = [batch(3)];
+    let (h, g) = (
+        session.run(&x).expect("hybrid"),
+        graph.run(&x).expect("graph"),
+    );
+    assert_eq!(h[0].to_f64_vec(), g[0].to_f64_vec());
+    let r = session.report();
+    let p = &r.partitions[0].1;
+    assert_eq!(p.segments.len(), 1);
+    assert_eq!(p.segments[0].kind, SegmentKind::Compiled);
+}
+
+#[test]
+fn hybrid_with_every_op_excluded_is_eager_bit_for_bit() {
+    let all = ["matmul", "add", "relu", "softmax"];
+    let session = Session::new(source(MLP), hybrid(excluding(&all))).expect("session");
+    let eager = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");
+    let x = [batch(4)];
+    let (h, e) = (
+        session.run(&x).expect("hybrid"),
+        eager.run(&x).expect("eager"),
+    );
+    assert_eq!(h[0].to_f64_vec(), e[0].to_f64_vec());
+    let r = session.report();
+    let p = &r.partitions[0].1;
+    assert_eq!(p.ops_compiled(), 0);
+    assert!(p.island_ops().all(|w| w.reason == "excluded-by-recipe"));
+}
+
+#[test]
+fn hybrid_matches_eager_for_any_exclusion() {
+    let names = ["graph.matmul", "add", "Relu", "softmax"];
+    let eager = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");
+    let x = [batch(3)];
+    let want = eager.run(&x).expect("eager");
+    for mask in 0u32..16 {
+        let chosen: Vec<&str> = names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, n)| *n)
+            .collect();
+        let session = Session::new(source(MLP), hybrid(excluding(&chosen))).expect("session");
+        close(&session.run(&x).expect("hybrid"), &want);
+        let p = &session.report().partitions[0].1;
+        assert_eq!(p.ops_total() - p.ops_compiled(), chosen.len(), "{chosen:?}");
+    }
+}
+
+#[test]
+fn small_compiled_segments_join_the_islands() {
+    let rules = Rules {
+        min_segment_ops: 2,
+        ..Rules::default()
+    };
+    let session = Session::new(source(ISLAND), hybrid(rules)).expect("session");
+    let eager = Session::new(source(ISLAND), options(ExeMode::Eager)).expect("session");
+    let x = [batch(2)];
+    close(
+        &session.run(&x).expect("hybrid"),
+        &eager.run(&x).expect("eager"),
+    );
+    let p = &session.report().partitions[0].1;
+    let kinds: Vec<SegmentKind> = p.segments.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [SegmentKind::Eager, SegmentKind::Compiled]);
+    assert_eq!(p.segments[0].why[0].reason, "min-segment-ops");
+    assert_eq!(p.segments[0].why[1].reason, "no-lowering");
+}
+
+#[test]
+fn include_ops_keeps_the_others_eager() {
+    let rules = Rules {
+        include_ops: vec!["matmul".into()],
+        ..Rules::default()
+    };
+    let session = Session::new(source(MLP), hybrid(rules)).expect("session");
+    let eager = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");
+    let x = [batch(2)];
+    close(
+        &session.run(&x).expect("hybrid"),
+        &eager.run(&x).expect("eager"),
+    );
+    let p = &session.report().partitions[0].1;
+    assert_eq!(p.ops_compiled(), 1);
+    assert!(p.island_ops().all(|w| w.reason == "not-included"));
 }
 
 #[test]

@@ -8,7 +8,8 @@
 // RUN: strata run %s --recipe %S/Inputs/eager-mode.toml --report %t.eager.json 2>&1 | FileCheck %s --check-prefix=RECIPE-EAGER
 // RUN: FileCheck %s --check-prefix=REPORT-EAGER < %t.eager.json
 // RUN: not strata run %s --mode fast 2>&1 | FileCheck %s --check-prefix=MODE
-// RUN: not strata run %s --mode hybrid 2>&1 | FileCheck %s --check-prefix=HYBRID
+// RUN: strata run %s --mode hybrid --dim batch=2 --report %t.hybrid.json
+// RUN: FileCheck %s --check-prefix=HYBRID < %t.hybrid.json
 
 // EVENTS: {"at_us":{{[0-9]+}},"event":"compile","key":"[3x4]","level":"memory","ms":{{[0-9.]+}},"reason":"cold"}
 // EVENTS: y: f32 [3, 4]
@@ -37,7 +38,10 @@
 // REPORT-EAGER-NEXT: "runs": 1
 
 // MODE: unknown exe mode 'fast'; the modes are: eager, graph, hybrid
-// HYBRID: exe mode 'hybrid' is not implemented yet (the modes are: eager, graph)
+// HYBRID: "coverage": {
+// HYBRID-NEXT: "ops_compiled": 1,
+// HYBRID-NEXT: "ops_total": 1
+// HYBRID: "exe_mode": "hybrid",
 
 func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>> {onnx.name = "x"}) -> (tensor<?x4xf32> {onnx.name = "y"}) {
   %0 = graph.relu %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32>

@@ -155,6 +155,60 @@ fn keep_declared_type(ctx: &mut Context, from: Value, to: Value) {
     }
 }
 
+/// Why a `graph` op does not lower to `tensor` (hybrid mode's partition
+/// runs such an op eagerly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unlowerable {
+    /// A shape that static input shapes do not determine (it depends on
+    /// values).
+    DynamicShape,
+    /// An element type the kernels do not take (narrow floats and
+    /// integers, unsigned integers, strings).
+    DType,
+    /// No lowering for this op (control flow, sequences and optionals,
+    /// operands the lowering needs as constants, ops without a plan).
+    NoLowering,
+}
+
+impl Unlowerable {
+    /// The reason code of a partition: `data-dependent-shape`, `dtype` or
+    /// `no-lowering`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Unlowerable::DynamicShape => "data-dependent-shape",
+            Unlowerable::DType => "dtype",
+            Unlowerable::NoLowering => "no-lowering",
+        }
+    }
+}
+
+/// Whether `convert-graph-to-tensor` lowers `op` as it stands (its types
+/// as inferred): `Err` with the reason and the message it would report
+/// (the text after `'graph.x' op`). The IR is not changed.
+pub fn check_lowerable(ctx: &mut Context, op: Operation) -> Result<(), (Unlowerable, String)> {
+    if YIELD_PARENTS.contains(&ctx.op_name_str(op)) {
+        return Err((
+            Unlowerable::NoLowering,
+            "is control flow, which cannot be lowered to tensor yet".into(),
+        ));
+    }
+    for v in ctx.operands(op).chain(ctx.results(op)).collect::<Vec<_>>() {
+        if let Err(message) = static_type(ctx, v) {
+            let kind = if message.contains("has a dynamic shape") {
+                Unlowerable::DynamicShape
+            } else if message.contains("element type") {
+                Unlowerable::DType
+            } else {
+                Unlowerable::NoLowering
+            };
+            return Err((kind, message));
+        }
+    }
+    plan_op(ctx, op)
+        .map(drop)
+        .map_err(|message| (Unlowerable::NoLowering, message))
+}
+
 /// The plan of one op, or why it does not lower (the text after
 /// `'graph.x' op`).
 fn plan_op(ctx: &mut Context, op: Operation) -> Result<Plan, String> {

@@ -60,6 +60,7 @@ const CAPTURE: &[&str] = &[
     "input_shapes",
     "buckets",
     "outside_buckets",
+    "min_segment_ops",
 ];
 const OPTIMIZE: &[&str] = &[
     "constant_folding",
@@ -227,6 +228,7 @@ impl<'o> Reader<'o> {
             input_shapes,
             buckets,
             outside_buckets: self.choice(t, "outside_buckets", OutsideBuckets::default()),
+            min_segment_ops: self.int(t, "min_segment_ops", 1, 1, 1 << 20),
         }
     }
 

@@ -527,7 +527,11 @@ pub fn needs_input_values(e: &CompileError) -> bool {
 }
 
 /// Run `pipeline` on `module`, whose function is specialized already.
-fn run_passes(ctx: &mut Context, module: Operation, pipeline: &str) -> Result<(), CompileError> {
+pub(crate) fn run_passes(
+    ctx: &mut Context,
+    module: Operation,
+    pipeline: &str,
+) -> Result<(), CompileError> {
     crate::interp::install_folding(ctx);
     let mut registry = PassRegistry::default();
     strata_passes::register_all(&mut registry);

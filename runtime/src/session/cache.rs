@@ -118,6 +118,11 @@ impl<P> PlanCache<P> {
         self.entries.len()
     }
 
+    /// The keys and plans held, least recently used first.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&PlanKey, &P)> {
+        self.entries.iter().map(|(k, p)| (k, p.as_ref()))
+    }
+
     /// The plans held, least recently used first.
     pub(crate) fn plans(&self) -> impl Iterator<Item = &P> {
         self.entries.iter().map(|(_, p)| p.as_ref())

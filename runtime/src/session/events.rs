@@ -15,6 +15,9 @@ pub enum EventKind {
     Evict,
     /// A compile failed (the run failed with it).
     CompileFailed,
+    /// Hybrid mode: a segment did not compile and runs eagerly
+    /// (`runtime.fallback = "eager"`); the reason is the compile error.
+    Fallback,
 }
 
 impl EventKind {
@@ -25,6 +28,7 @@ impl EventKind {
             EventKind::Hit => "hit",
             EventKind::Evict => "evict",
             EventKind::CompileFailed => "compile-failed",
+            EventKind::Fallback => "fallback",
         }
     }
 }
@@ -98,12 +102,14 @@ pub struct Report {
     pub events: Vec<Event>,
     /// Older events that are no longer kept.
     pub events_dropped: u64,
+    /// Hybrid mode: the partition of each cached plan, by its key.
+    pub partitions: Vec<(String, super::Partition)>,
 }
 
 impl Report {
     /// The report as JSON (`strata run --report FILE.json`).
     pub fn to_json(&self) -> Json {
-        json!({
+        let mut j = json!({
             "exe_mode": self.exe_mode.name(),
             "runs": self.runs,
             "compiles": self.compiles,
@@ -118,6 +124,24 @@ impl Report {
             },
             "events": self.events.iter().map(Event::to_json).collect::<Vec<_>>(),
             "events_dropped": self.events_dropped,
-        })
+        });
+        if !self.partitions.is_empty() {
+            j["partitions"] = self
+                .partitions
+                .iter()
+                .map(|(key, p)| {
+                    let mut pj = p.to_json();
+                    pj["key"] = json!(key);
+                    pj
+                })
+                .collect();
+            // The latest plan's partition, at the top.
+            if let Some((_, p)) = self.partitions.last() {
+                let pj = p.to_json();
+                j["segments"] = pj["segments"].clone();
+                j["coverage"] = pj["coverage"].clone();
+            }
+        }
+        j
     }
 }

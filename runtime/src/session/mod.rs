@@ -17,6 +17,8 @@
 
 mod cache;
 mod events;
+mod hybrid;
+mod partition;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
@@ -30,7 +32,8 @@ use crate::{DType, Datum, Tensor};
 use cache::PlanCache;
 pub use cache::PlanKey;
 pub use events::{Event, EventKind, Report};
-pub use strata_recipe::ExeMode;
+pub use partition::{IslandOp, Partition, Rules, Segment, SegmentKind};
+pub use strata_recipe::{ExeMode, Fallback};
 
 /// Loads the model afresh: a compile changes the module it lowers, so each
 /// one starts from a new copy.
@@ -42,8 +45,8 @@ pub type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
 /// How a session runs its model.
 #[derive(Clone)]
 pub struct SessionOptions {
-    /// `eager` (the interpreter, op by op) or `graph` (compiled plans).
-    /// `hybrid` is refused: it is not implemented yet.
+    /// `eager` (the interpreter, op by op), `graph` (compiled plans) or
+    /// `hybrid` (compiled segments with eager islands).
     pub exe_mode: ExeMode,
     /// The function that is the model (`main`).
     pub function: String,
@@ -57,6 +60,11 @@ pub struct SessionOptions {
     /// shapes that ONNX passes as inputs) compiles with the small inputs'
     /// values as constants, one plan per set of values.
     pub pin_inputs: bool,
+    /// Hybrid mode: which ops may compile.
+    pub rules: Rules,
+    /// Hybrid mode: what a segment that does not compile does (`error`, or
+    /// run eagerly, with an event).
+    pub fallback: Fallback,
     /// Called with each event.
     pub on_event: Option<EventSink>,
 }
@@ -78,6 +86,8 @@ impl std::fmt::Debug for SessionOptions {
             .field("threads", &self.threads)
             .field("plan_cache_limit", &self.plan_cache_limit)
             .field("pin_inputs", &self.pin_inputs)
+            .field("rules", &self.rules)
+            .field("fallback", &self.fallback)
             .field("on_event", &self.on_event.is_some())
             .finish()
     }
@@ -85,7 +95,9 @@ impl std::fmt::Debug for SessionOptions {
 
 impl SessionOptions {
     /// What `recipe` says: `runtime.exe_mode`, its pipeline,
-    /// `codegen.threads` and `runtime.plan_cache_limit`.
+    /// `codegen.threads`, `runtime.plan_cache_limit`, `runtime.fallback`
+    /// and, for hybrid mode, `capture.include_ops`, `exclude_ops` and
+    /// `min_segment_ops`.
     pub fn from_recipe(recipe: &strata_recipe::Recipe) -> Self {
         SessionOptions {
             exe_mode: recipe.runtime.exe_mode,
@@ -96,6 +108,14 @@ impl SessionOptions {
                 .unwrap_or(1)
                 .max(1),
             pin_inputs: true,
+            rules: Rules {
+                include_ops: recipe.capture.include_ops.clone(),
+                exclude_ops: recipe.capture.exclude_ops.clone(),
+                min_segment_ops: usize::try_from(recipe.capture.min_segment_ops)
+                    .unwrap_or(1)
+                    .max(1),
+            },
+            fallback: recipe.runtime.fallback,
             on_event: None,
         }
     }
@@ -118,9 +138,6 @@ pub enum SessionError {
     /// The model has no such function.
     #[error("the model has no function @{0}")]
     NoFunction(String),
-    /// The exe mode is not one this session runs.
-    #[error("exe mode '{0}' is not implemented yet (the modes are: eager, graph)")]
-    Mode(&'static str),
     /// An input does not fit the model.
     #[error("input '{name}' {message}")]
     Input {
@@ -189,7 +206,7 @@ impl InputSpec {
 
 /// What the cache and the counters hold, behind the session's lock.
 struct State {
-    cache: PlanCache<CompiledModel>,
+    cache: PlanCache<Plan>,
     runs: u64,
     compiles: u64,
     compile_ms: f64,
@@ -206,12 +223,44 @@ struct State {
 /// event still reaches [`SessionOptions::on_event`] and the counts).
 pub const EVENTS_KEPT: usize = 4096;
 
+/// A cached plan.
+pub(crate) enum Plan {
+    /// One compiled plan of the whole function (graph mode, or hybrid
+    /// mode without an island: then with its partition).
+    Compiled(Box<CompiledModel>, Option<Partition>),
+    /// Compiled segments and eager islands.
+    Hybrid(Box<partition::HybridPlan>),
+    /// Hybrid mode where every op is an island: the function runs as in
+    /// eager mode.
+    Eager(Partition),
+}
+
+impl Plan {
+    fn arena_bytes(&self) -> usize {
+        match self {
+            Plan::Compiled(c, _) => c.arena_bytes(),
+            Plan::Hybrid(h) => h.arena_bytes(),
+            Plan::Eager(_) => 0,
+        }
+    }
+
+    /// The partition, in hybrid mode.
+    fn partition(&self) -> Option<&Partition> {
+        match self {
+            Plan::Compiled(_, p) => p.as_ref(),
+            Plan::Hybrid(h) => Some(&h.partition),
+            Plan::Eager(p) => Some(p),
+        }
+    }
+}
+
 /// A model ready to run many times (see the [module docs](self)).
 pub struct Session {
     options: SessionOptions,
     threads: usize,
     source: Source,
-    /// Eager mode's module and function.
+    /// The model's function as loaded, for eager mode (and for hybrid
+    /// mode when every op is an island).
     eager: Option<(Context, Operation)>,
     /// A loaded module that no compile has taken yet (graph mode).
     spare: Mutex<Option<(Context, Operation)>>,
@@ -241,9 +290,6 @@ impl Session {
         source: Source,
         options: SessionOptions,
     ) -> Result<Session, SessionError> {
-        if options.exe_mode == ExeMode::Hybrid {
-            return Err(SessionError::Mode("hybrid"));
-        }
         let func = interp::lookup_function(&ctx, module, &options.function)
             .ok_or_else(|| SessionError::NoFunction(options.function.clone()))?;
         let (arg_types, result_types) = strata_dialects::func::function_signature(&ctx, func)
@@ -271,8 +317,8 @@ impl Session {
             .collect();
         let outputs = io_names(&ctx, func, "res_attrs", "output", result_types.len());
         let (eager, spare) = match options.exe_mode {
-            ExeMode::Eager => (Some((ctx, func)), None),
-            _ => (None, Some((ctx, module))),
+            ExeMode::Eager | ExeMode::Hybrid => (Some((ctx, func)), None),
+            ExeMode::Graph => (None, Some((ctx, module))),
         };
         Ok(Session {
             threads: options.resolved_threads(),
@@ -322,19 +368,39 @@ impl Session {
     pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
         lock(&self.state).runs += 1;
         self.check_inputs(inputs)?;
-        match &self.eager {
-            Some((ctx, func)) => Ok(interp::run_function(ctx, *func, inputs.to_vec())?),
-            None => {
-                let plan = self.plan_for(inputs)?;
-                Ok(plan.run(inputs)?)
-            }
+        if self.options.exe_mode == ExeMode::Eager {
+            return self.run_eagerly(inputs.to_vec());
         }
+        match self.plan_for(inputs)?.as_ref() {
+            Plan::Compiled(plan, _) => Ok(plan.run(inputs)?),
+            Plan::Hybrid(plan) => plan
+                .run(inputs.iter().cloned().map(Datum::Tensor).collect())?
+                .into_iter()
+                .enumerate()
+                .map(|(i, d)| match d {
+                    Datum::Tensor(t) => Ok(t),
+                    _ => Err(SessionError::Load(format!(
+                        "output {} is not a tensor: use run_values",
+                        self.outputs.get(i).map_or("?", String::as_str)
+                    ))),
+                })
+                .collect(),
+            Plan::Eager(_) => self.run_eagerly(inputs.to_vec()),
+        }
+    }
+
+    fn run_eagerly(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, SessionError> {
+        let (ctx, func) = self
+            .eager
+            .as_ref()
+            .ok_or_else(|| SessionError::Load("no eager function".into()))?;
+        Ok(interp::run_function(ctx, *func, inputs)?)
     }
 
     /// [`Session::run`] for inputs and outputs that may be sequences,
     /// optionals or strings, which only eager mode takes.
     pub fn run_values(&self, inputs: Vec<Datum>) -> Result<Vec<Datum>, SessionError> {
-        if let Some((ctx, func)) = &self.eager {
+        if let (ExeMode::Eager, Some((ctx, func))) = (self.options.exe_mode, &self.eager) {
             lock(&self.state).runs += 1;
             self.check_count(inputs.len())?;
             for (spec, d) in self.inputs.iter().zip(&inputs) {
@@ -379,7 +445,12 @@ impl Session {
             misses: s.misses,
             evictions: s.evictions,
             plans: s.cache.len(),
-            cache_arena_bytes: s.cache.plans().map(CompiledModel::arena_bytes).sum(),
+            cache_arena_bytes: s.cache.plans().map(Plan::arena_bytes).sum(),
+            partitions: s
+                .cache
+                .entries()
+                .filter_map(|(k, p)| p.partition().map(|p| (k.describe(), p.clone())))
+                .collect(),
             events: s.events.iter().cloned().collect(),
             events_dropped: s.events_dropped,
         }
@@ -456,7 +527,7 @@ impl Session {
 
     /// The plan for `inputs`: from the cache, or compiled (one compile at
     /// a time; a run that waited for another's compile looks again).
-    fn plan_for(&self, inputs: &[Tensor]) -> Result<Arc<CompiledModel>, SessionError> {
+    fn plan_for(&self, inputs: &[Tensor]) -> Result<Arc<Plan>, SessionError> {
         let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
         let lookup = |state: &mut State| {
             let key = self.key(inputs, state.cache.pinned_inputs(&shapes));
@@ -483,7 +554,26 @@ impl Session {
             (key, reason, pin)
         };
         let start = Instant::now();
-        let compiled = self.compile(&shapes, inputs, pin);
+        let compiled = if self.options.exe_mode == ExeMode::Hybrid {
+            match self.compile_hybrid(&shapes) {
+                Ok((made, fell_back)) => {
+                    let plan = match made {
+                        hybrid::Compiled::Whole(c, p) => Plan::Compiled(c, Some(p)),
+                        hybrid::Compiled::Split(h) => Plan::Hybrid(h),
+                        hybrid::Compiled::Eager(p) => Plan::Eager(p),
+                    };
+                    let mut state = lock(&self.state);
+                    for message in fell_back {
+                        self.event(&mut state, EventKind::Fallback, &key, message, 0.0);
+                    }
+                    Ok((plan, None))
+                }
+                Err(e) => Err((e, None)),
+            }
+        } else {
+            self.compile(&shapes, inputs, pin)
+                .map(|(plan, pinned)| (Plan::Compiled(Box::new(plan), None), pinned))
+        };
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let mut state = lock(&self.state);
         let (plan, pinned) = match compiled {

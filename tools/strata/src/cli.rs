@@ -43,10 +43,12 @@ pub(crate) enum Command {
         /// The model: IR with a `func.func @main`, an `.onnx` file, or an
         /// artifact written by `strata compile -o model.strata`.
         model: PathBuf,
-        /// The exe mode: `eager` (the reference interpreter, op by op) or
+        /// The exe mode: `eager` (the reference interpreter, op by op),
         /// `graph` (the whole function compiled into one plan of kernels;
-        /// the only mode of an artifact). Default: the recipe's
-        /// `runtime.exe_mode` with --recipe, else `eager`.
+        /// the only mode of an artifact) or `hybrid` (compiled segments,
+        /// with the ops that do not compile run eagerly between them).
+        /// Default: the recipe's `runtime.exe_mode` with --recipe, else
+        /// `eager`.
         #[arg(long)]
         mode: Option<String>,
         /// Threads of the compiled plan (default: the recipe's

@@ -1,0 +1,247 @@
+//! Compiling a model for hybrid mode: the partition at the input shapes,
+//! its segments outlined and compiled, the eager islands kept to run.
+
+use std::collections::HashMap;
+
+use strata_ir::{Context, IrMapping, Operation, TypeKind, Value};
+use strata_recipe::Fallback;
+
+use super::partition::{self, HybridPlan, IslandOp, Part, Partition, SegmentKind, Work};
+use super::{render_compile_error, Session, SessionError};
+use crate::compiled::{self, CompiledModel};
+use crate::interp;
+
+/// What a hybrid compile made.
+pub(crate) enum Compiled {
+    /// Every op compiles: graph mode's plan of the whole function.
+    Whole(Box<CompiledModel>, Partition),
+    /// Compiled segments and eager islands.
+    Split(Box<HybridPlan>),
+    /// Every op runs eagerly: the session runs the function as eager mode.
+    Eager(Partition),
+}
+
+/// The passes of `pipeline` before `convert-graph-to-tensor` (the `graph`
+/// stage), in MLIR's pipeline syntax.
+pub(crate) fn graph_stage(pipeline: &str) -> String {
+    let Some(at) = pipeline.find("convert-graph-to-tensor") else {
+        return pipeline.to_string();
+    };
+    let head = pipeline[..at].trim_end_matches(',');
+    if head.ends_with('(') {
+        format!("{head}graph-infer-shapes)")
+    } else {
+        format!("{head})")
+    }
+}
+
+/// The static shape of a value's ranked tensor type.
+fn static_shape(ctx: &Context, v: Value) -> Option<Vec<usize>> {
+    match ctx.type_kind(ctx.value_type(v)) {
+        TypeKind::RankedTensor { shape, .. } => {
+            shape.iter().map(|&d| usize::try_from(d).ok()).collect()
+        }
+        _ => None,
+    }
+}
+
+/// The operands of `func`'s terminator.
+fn returned(ctx: &Context, func: Operation) -> Vec<Value> {
+    ctx.op_regions(func)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+        .and_then(|b| ctx.block_ops(b).last())
+        .map(|ret| ctx.operands(ret).collect())
+        .unwrap_or_default()
+}
+
+impl Session {
+    /// Compiles the model for `shapes` in hybrid mode. Returns what was
+    /// made and the segments that fell back to eager mode (their first
+    /// op's location and the compile error).
+    pub(crate) fn compile_hybrid(
+        &self,
+        shapes: &[Vec<usize>],
+    ) -> Result<(Compiled, Vec<String>), SessionError> {
+        let function = self.options.function.clone();
+        let pipeline = self.options.pipeline.clone();
+        let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
+        let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
+        compiled::specialize(&mut ctx, module, &function, shapes)
+            .map_err(|e| compile_error(&ctx, e))?;
+        compiled::run_passes(&mut ctx, module, &graph_stage(&pipeline))
+            .map_err(|e| compile_error(&ctx, e))?;
+        let func = interp::lookup_function(&ctx, module, &function)
+            .ok_or_else(|| SessionError::NoFunction(function.clone()))?;
+        let pieces = partition::pieces(&mut ctx, func, &self.options.rules);
+        let mut described = partition::describe(&ctx, &pieces);
+        if pieces.iter().all(|p| p.kind == SegmentKind::Eager) {
+            return Ok((Compiled::Eager(described), Vec::new()));
+        }
+        if pieces.len() == 1 {
+            // No island: graph mode's plan of the whole function.
+            let (mut whole, m) = (self.source)().map_err(SessionError::Load)?;
+            return match compiled::compile_with(
+                &mut whole,
+                m,
+                &function,
+                shapes,
+                self.threads,
+                &pipeline,
+            ) {
+                Ok(plan) => Ok((Compiled::Whole(Box::new(plan), described), Vec::new())),
+                Err(e) if self.options.fallback == Fallback::Eager => {
+                    let message = render_compile_error(&whole, e);
+                    fall_back(&mut described.segments[0], &message);
+                    Ok((Compiled::Eager(described), vec![message]))
+                }
+                Err(e) => Err(compile_error(&whole, e)),
+            };
+        }
+        // Values the function returns that no segment defines (constants):
+        // the last segment returns them too.
+        let results = returned(&ctx, func);
+        let extra: Vec<Value> = results
+            .iter()
+            .copied()
+            .filter(|&v| {
+                ctx.defining_op(v).is_some_and(|d| {
+                    ctx.op_name_str(d) == strata_dialects::graph::ConstantOp::NAME
+                        && ctx.op_parent_op(d) == Some(func)
+                })
+            })
+            .collect();
+        let mut slot_of: HashMap<Value, usize> = HashMap::new();
+        if let Some(entry) = ctx
+            .op_regions(func)
+            .first()
+            .and_then(|&r| ctx.region_entry_block(r))
+        {
+            for (i, a) in ctx.block_args(entry).enumerate() {
+                slot_of.insert(a, i);
+            }
+        }
+        let mut slots = slot_of.len();
+        let mut outlined = Vec::new();
+        for (k, p) in pieces.iter().enumerate() {
+            let last = k + 1 == pieces.len();
+            let o = partition::outline(
+                &mut ctx,
+                module,
+                func,
+                &p.ops,
+                if last { &extra } else { &[] },
+                &format!("strata_segment_{k}"),
+            );
+            let mut inputs = Vec::with_capacity(o.inputs.len());
+            for v in &o.inputs {
+                let s = slot_of.get(v).copied().ok_or_else(|| {
+                    SessionError::Load(format!(
+                        "hybrid mode: segment {k} reads a value no earlier segment makes"
+                    ))
+                })?;
+                inputs.push(s);
+            }
+            let mut outputs = Vec::with_capacity(o.outputs.len());
+            for &v in &o.outputs {
+                slot_of.insert(v, slots);
+                outputs.push(slots);
+                slots += 1;
+            }
+            outlined.push((o, inputs, outputs));
+        }
+        let outputs = results
+            .iter()
+            .map(|v| {
+                slot_of.get(v).copied().ok_or_else(|| {
+                    SessionError::Load("hybrid mode: a result that no segment makes".into())
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut parts = Vec::with_capacity(pieces.len());
+        let mut fell_back = Vec::new();
+        for (k, (p, (o, inputs, outs))) in pieces.iter().zip(outlined).enumerate() {
+            let f = interp::lookup_function(&ctx, module, &o.name)
+                .ok_or_else(|| SessionError::NoFunction(o.name.clone()))?;
+            let work = match p.kind {
+                SegmentKind::Eager => Work::Eager(f),
+                SegmentKind::Compiled => {
+                    let shapes: Option<Vec<Vec<usize>>> =
+                        o.inputs.iter().map(|&v| static_shape(&ctx, v)).collect();
+                    let shapes = shapes.ok_or_else(|| {
+                        SessionError::Load(format!(
+                            "hybrid mode: segment {k} takes a value of a dynamic shape"
+                        ))
+                    })?;
+                    // The compile changes the module: it works on a copy.
+                    let copy = ctx.clone_op(module, &mut IrMapping::default());
+                    match compiled::compile_with(
+                        &mut ctx,
+                        copy,
+                        &o.name,
+                        &shapes,
+                        self.threads,
+                        &pipeline,
+                    ) {
+                        Ok(plan) => Work::Compiled(Box::new(plan)),
+                        Err(e) if self.options.fallback == Fallback::Eager => {
+                            let message = render_compile_error(&ctx, e);
+                            fall_back(&mut described.segments[k], &message);
+                            fell_back.push(message);
+                            Work::Eager(f)
+                        }
+                        Err(e) => return Err(compile_error(&ctx, e)),
+                    }
+                }
+            };
+            parts.push(Part {
+                work,
+                inputs,
+                outputs: outs,
+            });
+        }
+        Ok((
+            Compiled::Split(Box::new(HybridPlan {
+                ctx,
+                parts,
+                slots,
+                outputs,
+                partition: described,
+            })),
+            fell_back,
+        ))
+    }
+}
+
+/// Marks a compiled segment that did not compile as an eager island.
+fn fall_back(segment: &mut partition::Segment, message: &str) {
+    segment.kind = SegmentKind::Eager;
+    segment.why = segment
+        .ops
+        .iter()
+        .map(|op| IslandOp {
+            op: op.clone(),
+            location: String::new(),
+            reason: "compile-failed",
+            message: message.to_string(),
+        })
+        .collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_graph_stage_ends_before_the_conversion() {
+        assert_eq!(
+            graph_stage("builtin.module(graph-infer-shapes,canonicalize,convert-graph-to-tensor,tensor-fuse)"),
+            "builtin.module(graph-infer-shapes,canonicalize)"
+        );
+        assert_eq!(
+            graph_stage("builtin.module(convert-graph-to-tensor)"),
+            "builtin.module(graph-infer-shapes)"
+        );
+        assert_eq!(graph_stage("builtin.module(cse)"), "builtin.module(cse)");
+    }
+}
