@@ -73,6 +73,8 @@ fn main() -> ExitCode {
     let mut graph_results: Vec<(String, GraphOutcome)> = Vec::new();
     let mut gpu_results: Vec<(String, GraphOutcome)> = Vec::new();
     let mut adversarial_results: Vec<(String, GraphOutcome)> = Vec::new();
+    let mut hybrid_results: Vec<(String, GraphOutcome)> = Vec::new();
+    let mut hybrid_notes: BTreeMap<String, String> = BTreeMap::new();
     // The tests run on every core (each compiles in its own contexts);
     // their outcomes are taken in name order.
     let outcomes: Vec<TestOutcome> = run_all(
@@ -85,8 +87,17 @@ fn main() -> ExitCode {
             println!("{name}: {outcome:?} (graph: {graph:?})");
         }
         results.push((name.clone(), ops, outcome));
-        if let Some((g, gpu, adversarial)) = graph {
+        if let Some((g, gpu, adversarial, hybrid)) = graph {
             graph_results.push((name.clone(), g));
+            if let Some((h, coverage)) = hybrid {
+                if filter.is_some() {
+                    println!("{name}: hybrid mode: {h:?} (compiled ops: {coverage:?})");
+                }
+                if let Some((c, t)) = coverage {
+                    hybrid_notes.insert(name.clone(), format!("{c}/{t}"));
+                }
+                hybrid_results.push((name.clone(), h));
+            }
             if let Some(a) = adversarial {
                 if filter.is_some() {
                     println!("{name}: adversarial values: {a:?}");
@@ -103,6 +114,12 @@ fn main() -> ExitCode {
     }
     let mut graph_problems =
         check_mode_outcomes(&graph_results, filter.is_some(), bless, &GRAPH_MODE);
+    graph_problems.extend(check_hybrid_outcomes(
+        &hybrid_results,
+        &hybrid_notes,
+        filter.is_some(),
+        bless,
+    ));
     graph_problems.extend(check_mode_outcomes(
         &gpu_results,
         filter.is_some(),
@@ -442,6 +459,113 @@ fn check_mode_outcomes(
         )
     })) {
         problems.extend(common::check_generated_docs(&key, &value));
+    }
+    problems
+}
+
+/// Hybrid mode's outcomes against `test/onnx/node-tests-hybrid.expected`
+/// (`name pass C/T`: C of the test's T ops compiled), the counts quoted by
+/// docs/conformance.md; returns the problems. Every test that passes
+/// eagerly with numeric tensors runs here and must match eager mode.
+fn check_hybrid_outcomes(
+    results: &[(String, GraphOutcome)],
+    notes: &BTreeMap<String, String>,
+    filtered: bool,
+    bless: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut current: BTreeMap<&str, String> = BTreeMap::new();
+    let (mut passed, mut compiled_ops, mut total_ops, mut whole, mut none) = (0, 0, 0, 0, 0);
+    for (name, outcome) in results {
+        match outcome {
+            GraphOutcome::Pass => {
+                passed += 1;
+                let note = notes.get(name).cloned().unwrap_or_else(|| "0/0".into());
+                if let Some((c, t)) = note.split_once('/') {
+                    let (c, t): (usize, usize) = (c.parse().unwrap_or(0), t.parse().unwrap_or(0));
+                    compiled_ops += c;
+                    total_ops += t;
+                    whole += usize::from(c == t);
+                    none += usize::from(c == 0);
+                }
+                current.insert(name, format!("pass {note}"));
+            }
+            GraphOutcome::Fail(m) | GraphOutcome::NotLowered(m) => {
+                problems.push(format!(
+                    "FAIL (hybrid) {name}: {}",
+                    m.chars().take(300).collect::<String>()
+                ));
+                current.insert(name, "fail".into());
+            }
+        }
+    }
+    println!(
+        "hybrid mode: {} tests, {passed} passed; {compiled_ops} of {total_ops} ops compiled; {whole} tests wholly compiled, {none} wholly eager",
+        results.len()
+    );
+    if filtered {
+        return problems;
+    }
+    let list_path = root().join("test/onnx/node-tests-hybrid.expected");
+    if bless {
+        let mut text = String::from(
+            "# The ONNX node tests that pass eagerly, in hybrid mode against eager: outcome and ops compiled / ops in all (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n",
+        );
+        for (n, s) in &current {
+            text.push_str(&format!("{n} {s}\n"));
+        }
+        if let Err(e) = std::fs::write(&list_path, text) {
+            problems.push(format!("{}: {e}", list_path.display()));
+        }
+    }
+    let recorded = read_outcomes(&list_path);
+    for (n, s) in &current {
+        match recorded.get(*n) {
+            Some(r) if r == s => {}
+            Some(r) if r.starts_with("pass") && s.starts_with("pass") => problems.push(format!(
+                "{n}: hybrid mode now compiles {} ops (recorded: {}): update the list (STRATA_BLESS=1)",
+                s.trim_start_matches("pass "),
+                r.trim_start_matches("pass ")
+            )),
+            Some(r) if r.starts_with("pass") => {
+                problems.push(format!("regression: {n} passed in hybrid mode before"))
+            }
+            _ if s == "fail" => {}
+            _ => problems.push(format!(
+                "{n} ({s}) is not in {} as such: update it (STRATA_BLESS=1)",
+                list_path.display()
+            )),
+        }
+    }
+    for n in recorded.keys() {
+        if !current.contains_key(n.as_str()) {
+            problems.push(format!("{n} is listed for hybrid mode but was not run"));
+        }
+    }
+    let fraction = if total_ops == 0 {
+        0.0
+    } else {
+        100.0 * compiled_ops as f64 / total_ops as f64
+    };
+    for (key, value) in [
+        (
+            "node-tests-hybrid-compared",
+            common::with_commas(results.len()),
+        ),
+        ("node-tests-hybrid-passed", common::with_commas(passed)),
+        (
+            "node-tests-hybrid-ops-compiled",
+            common::with_commas(compiled_ops),
+        ),
+        (
+            "node-tests-hybrid-ops-total",
+            common::with_commas(total_ops),
+        ),
+        ("node-tests-hybrid-fraction", format!("{fraction:.1}")),
+        ("node-tests-hybrid-whole", common::with_commas(whole)),
+        ("node-tests-hybrid-eager", common::with_commas(none)),
+    ] {
+        problems.extend(common::check_generated_docs(key, &value));
     }
     problems
 }

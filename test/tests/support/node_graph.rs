@@ -382,3 +382,54 @@ pub fn run_adversarial(model: &ModelProto, inputs: &[Tensor], seed: usize) -> Gr
         }
     }
 }
+
+/// Hybrid mode (a session with `runtime.fallback = "eager"`) against eager
+/// mode on each data set: the outcome, and the first set's compiled
+/// fraction (`ops_compiled`, `ops_total`). Every test that passes eagerly
+/// must pass here too: what does not lower runs in eager islands.
+pub fn run_hybrid(
+    model: &ModelProto,
+    sets: &[(Vec<Tensor>, Vec<Tensor>)],
+) -> (GraphOutcome, Option<(usize, usize)>) {
+    use strata_runtime::session::{ExeMode, Fallback, Session, SessionOptions, Source};
+    let proto = std::sync::Arc::new(model.clone());
+    let source: Source = std::sync::Arc::new(move || {
+        let mut ctx = Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let module =
+            strata_onnx::import_model(&mut ctx, &proto, "model.onnx").map_err(|e| e.to_string())?;
+        Ok((ctx, module))
+    });
+    let options = SessionOptions {
+        exe_mode: ExeMode::Hybrid,
+        threads: 1,
+        fallback: Fallback::Eager,
+        ..SessionOptions::default()
+    };
+    let session = match Session::new(source, options) {
+        Ok(s) => s,
+        Err(e) => return (GraphOutcome::Fail(format!("session: {e}")), None),
+    };
+    for (inputs, eager) in sets {
+        let outputs = match session.run(inputs) {
+            Ok(o) => o,
+            Err(e) => return (GraphOutcome::Fail(format!("run: {e}")), None),
+        };
+        if outputs.len() != eager.len() {
+            let m = format!("{} outputs, eager gave {}", outputs.len(), eager.len());
+            return (GraphOutcome::Fail(m), None);
+        }
+        for (i, (g, e)) in outputs.iter().zip(eager).enumerate() {
+            if let Err(m) = allclose(g, e, Tolerance::for_dtype(e.dtype())) {
+                let m = format!("output #{i} differs from eager: {m}");
+                return (GraphOutcome::Fail(m), None);
+            }
+        }
+    }
+    let report = session.report();
+    let coverage = report
+        .partitions
+        .first()
+        .map(|(_, p)| (p.ops_compiled(), p.ops_total()));
+    (GraphOutcome::Pass, coverage)
+}

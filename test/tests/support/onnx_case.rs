@@ -250,8 +250,14 @@ pub fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
 }
 
 /// A test's compiled outcomes: graph mode, and for what passes in graph
-/// mode the GPU form and graph mode on adversarial inputs.
-pub type Compiled = Option<(GraphOutcome, Option<GraphOutcome>, Option<GraphOutcome>)>;
+/// mode the GPU form and graph mode on adversarial inputs; hybrid mode
+/// with its compiled fraction (ops compiled, ops in all).
+pub type Compiled = Option<(
+    GraphOutcome,
+    Option<GraphOutcome>,
+    Option<GraphOutcome>,
+    Option<(GraphOutcome, Option<(usize, usize)>)>,
+)>;
 
 /// What [`run_test`] finds: the test's ops, its eager and compiled outcomes.
 pub type TestOutcome = (Vec<String>, Outcome, Compiled);
@@ -416,7 +422,7 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
         return (
             ops,
             Outcome::Pass,
-            Some((GraphOutcome::NotLowered(reason.into()), None, None)),
+            Some((GraphOutcome::NotLowered(reason.into()), None, None, None)),
         );
     }
     let graph = node_graph::run(&model, &graph_sets);
@@ -436,7 +442,12 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     });
     let adversarial = (graph == GraphOutcome::Pass)
         .then(|| node_graph::run_adversarial(&model, &graph_sets[0].0, seed));
-    (ops, Outcome::Pass, Some((graph, gpu, adversarial)))
+    let hybrid = node_graph::run_hybrid(&model, &graph_sets);
+    (
+        ops,
+        Outcome::Pass,
+        Some((graph, gpu, adversarial, Some(hybrid))),
+    )
 }
 
 /// `allclose`, except that integers compare within an absolute tolerance
