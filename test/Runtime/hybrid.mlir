@@ -9,6 +9,29 @@
 // RUN: strata run %s --recipe %S/Inputs/hybrid-exclude.toml --dim batch=3 --expect y=%t.eager/y.npy --report %t.excluded.json > /dev/null
 // RUN: FileCheck %s --check-prefix=EXCLUDED < %t.excluded.json
 // RUN: not strata run %s --mode graph --dim batch=3 2>&1 | FileCheck %s --check-prefix=GRAPH
+// The partition as data, for the same shapes (deterministic: the same
+// text, hash included, twice).
+// RUN: strata compile %s --emit partition --dim batch=3 > %t.p1
+// RUN: strata compile %s --emit partition --dim batch=3 > %t.p2
+// RUN: diff %t.p1 %t.p2
+// RUN: FileCheck %s --check-prefix=PART < %t.p1
+// RUN: strata compile %s --emit partition --dim batch=3 --json > %t.part.json
+// RUN: FileCheck %s --check-prefix=PART-JSON < %t.part.json
+// RUN: strata compile %s --emit partition --dim batch=3 --recipe %S/Inputs/hybrid-exclude.toml | FileCheck %s --check-prefix=PART-EXCLUDED
+
+// PART: segment 0: compiled, 1 op: graph.relu
+// PART-NEXT: segment 1: eager, 1 op: graph.cumsum
+// PART-NEXT: {{.*}}hybrid.mlir:[[#@LINE+48]]:8: graph.cumsum: no-lowering: cannot be lowered to tensor yet
+// PART-NEXT: segment 2: compiled, 2 ops: graph.matmul, graph.softmax
+// PART-NEXT: coverage: 3 of 4 ops compiled
+// PART-NEXT: partition: {{[0-9a-f]+$}}
+// PART-JSON: "hash": "{{[0-9a-f]+}}",
+// PART-EXCLUDED: segment 0: eager, 3 ops: graph.relu, graph.cumsum, graph.matmul
+// PART-EXCLUDED-NEXT: graph.relu: excluded-by-recipe: is in capture.exclude_ops
+// PART-EXCLUDED-NEXT: graph.cumsum: no-lowering
+// PART-EXCLUDED-NEXT: graph.matmul: excluded-by-recipe
+// PART-EXCLUDED-NEXT: segment 1: compiled, 1 op: graph.softmax
+// PART-EXCLUDED-NEXT: coverage: 1 of 4 ops compiled
 
 // OUT: y: matches {{.*}}y.npy
 // OUT: c: matches {{.*}}c.npy

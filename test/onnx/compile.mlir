@@ -34,6 +34,6 @@
 // LLVM-TENSOR: --emit llvm-ir needs the host stage, not --stop-after tensor
 // STAGE: --stop-after 'foo': expected one of: graph, tensor, kernel, host
 // TARGET: --target 'sm_75': the targets are: host, sm_80, sm_90
-// EMIT: --emit 'bin': expected mlir, llvm-ir or artifact
+// EMIT: --emit 'bin': expected mlir, llvm-ir, artifact or partition
 // DYNAMIC: dynamic-reshape.onnx: node 'bad/Reshape': error: 'graph.reshape' op has a dynamic shape ('tensor<?x?xf32>'): convert-graph-to-tensor needs static shapes
 // DYNAMIC-NEXT: note: the inputs have static shapes here

@@ -35,6 +35,41 @@ pub(crate) fn graph_stage(pipeline: &str) -> String {
     }
 }
 
+/// Specializes `function` of `module` to `shapes`, runs the `graph` passes
+/// of `pipeline` and splits the function into segments under `rules`.
+fn split(
+    ctx: &mut Context,
+    module: Operation,
+    function: &str,
+    shapes: &[Vec<usize>],
+    pipeline: &str,
+    rules: &partition::Rules,
+) -> Result<(Operation, Vec<partition::Piece>), SessionError> {
+    let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
+    compiled::specialize(ctx, module, function, shapes).map_err(|e| compile_error(ctx, e))?;
+    compiled::run_passes(ctx, module, &graph_stage(pipeline)).map_err(|e| compile_error(ctx, e))?;
+    let func = interp::lookup_function(ctx, module, function)
+        .ok_or_else(|| SessionError::NoFunction(function.to_string()))?;
+    let pieces = partition::pieces(ctx, func, rules);
+    Ok((func, pieces))
+}
+
+/// Hybrid mode's partition of `function` of `module` at `shapes` (one per
+/// input) under `pipeline`'s `graph` passes and `rules`: what
+/// `strata compile --emit partition` prints. `module` is changed (it is
+/// specialized and its `graph` passes run).
+pub fn partition_of(
+    ctx: &mut Context,
+    module: Operation,
+    function: &str,
+    shapes: &[Vec<usize>],
+    pipeline: &str,
+    rules: &partition::Rules,
+) -> Result<Partition, SessionError> {
+    let (_, pieces) = split(ctx, module, function, shapes, pipeline, rules)?;
+    Ok(partition::describe(ctx, &pieces))
+}
+
 /// The static shape of a value's ranked tensor type.
 fn static_shape(ctx: &Context, v: Value) -> Option<Vec<usize>> {
     match ctx.type_kind(ctx.value_type(v)) {
@@ -67,13 +102,14 @@ impl Session {
         let pipeline = self.options.pipeline.clone();
         let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
         let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
-        compiled::specialize(&mut ctx, module, &function, shapes)
-            .map_err(|e| compile_error(&ctx, e))?;
-        compiled::run_passes(&mut ctx, module, &graph_stage(&pipeline))
-            .map_err(|e| compile_error(&ctx, e))?;
-        let func = interp::lookup_function(&ctx, module, &function)
-            .ok_or_else(|| SessionError::NoFunction(function.clone()))?;
-        let pieces = partition::pieces(&mut ctx, func, &self.options.rules);
+        let (func, pieces) = split(
+            &mut ctx,
+            module,
+            &function,
+            shapes,
+            &pipeline,
+            &self.options.rules,
+        )?;
         let mut described = partition::describe(&ctx, &pieces);
         if pieces.iter().all(|p| p.kind == SegmentKind::Eager) {
             return Ok((Compiled::Eager(described), Vec::new()));

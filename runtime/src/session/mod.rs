@@ -32,6 +32,7 @@ use crate::{DType, Datum, Tensor};
 use cache::PlanCache;
 pub use cache::PlanKey;
 pub use events::{Event, EventKind, Report};
+pub use hybrid::partition_of;
 pub use partition::{IslandOp, Partition, Rules, Segment, SegmentKind};
 pub use strata_recipe::{ExeMode, Fallback};
 

@@ -119,12 +119,57 @@ impl Partition {
         self.segments.iter().flat_map(|s| s.why.iter())
     }
 
-    /// The partition as JSON: `segments` (each `kind`, `ops`, and for an
-    /// island `islands` with each op's `op`, `location`, `reason`,
-    /// `message`) and `coverage` (`ops_compiled`, `ops_total`).
-    pub fn to_json(&self) -> Json {
-        let segments: Vec<Json> = self
-            .segments
+    /// A hash of the partition (FNV-1a, hex) over each segment's kind, ops
+    /// and reason codes: two partitions with the same segments hash alike,
+    /// wherever the model's file lies.
+    pub fn hash(&self) -> String {
+        let mut text = String::new();
+        for s in &self.segments {
+            text.push_str(s.kind.name());
+            for (i, op) in s.ops.iter().enumerate() {
+                let reason = s.why.get(i).map_or("", |w| w.reason);
+                text.push_str(&format!(" {op}:{reason}"));
+            }
+            text.push('\n');
+        }
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
+    /// The partition as text: a line per segment, a line per island op
+    /// (`location: op: reason: message`), the coverage and the hash.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for (i, s) in self.segments.iter().enumerate() {
+            let plural = if s.ops.len() == 1 { "" } else { "s" };
+            out.push_str(&format!(
+                "segment {i}: {}, {} op{plural}: {}\n",
+                s.kind.name(),
+                s.ops.len(),
+                s.ops.join(", ")
+            ));
+            for w in &s.why {
+                out.push_str(&format!(
+                    "  {}: {}: {}: {}\n",
+                    w.location, w.op, w.reason, w.message
+                ));
+            }
+        }
+        out.push_str(&format!(
+            "coverage: {} of {} ops compiled\npartition: {}\n",
+            self.ops_compiled(),
+            self.ops_total(),
+            self.hash()
+        ));
+        out
+    }
+
+    fn segments_json(&self) -> Json {
+        self.segments
             .iter()
             .map(|s| {
                 let mut j = json!({ "kind": s.kind.name(), "ops": s.ops });
@@ -144,13 +189,20 @@ impl Partition {
                 }
                 j
             })
-            .collect();
+            .collect()
+    }
+
+    /// The partition as JSON: `segments` (each `kind`, `ops`, and for an
+    /// island `reasons` with each op's `op`, `location`, `reason`,
+    /// `message`), `coverage` (`ops_compiled`, `ops_total`) and `hash`.
+    pub fn to_json(&self) -> Json {
         json!({
-            "segments": segments,
+            "segments": self.segments_json(),
             "coverage": {
                 "ops_compiled": self.ops_compiled(),
                 "ops_total": self.ops_total(),
             },
+            "hash": self.hash(),
         })
     }
 }

@@ -153,6 +153,9 @@ pub(crate) enum Command {
         /// Print the generic op form.
         #[arg(long = "mlir-print-op-generic")]
         generic: bool,
+        /// With `--emit partition`: print the partition as JSON.
+        #[arg(long)]
+        json: bool,
         /// Compile with this recipe's pipeline instead of the default one.
         #[arg(long, value_name = "RECIPE")]
         recipe: Option<PathBuf>,

@@ -21,6 +21,8 @@ pub(crate) struct CompileOptions<'a> {
     pub dims: &'a [String],
     pub function: &'a str,
     pub generic: bool,
+    /// `--json`: the partition as JSON (`--emit partition`).
+    pub json: bool,
     /// A recipe whose pipeline replaces the default one.
     pub recipe: Option<&'a Path>,
 }
@@ -56,6 +58,9 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
             )));
         }
     };
+    if o.emit == Some("partition") {
+        return emit_partition(model, &o, &recipe.unwrap_or_default());
+    }
     if let Some(sm) = gpu {
         return compile_gpu(model, &o, recipe.as_ref(), sm);
     }
@@ -93,7 +98,7 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
         }
         (other, _) => {
             return Err(DriverError::Message(format!(
-                "--emit '{other}': expected mlir, llvm-ir or artifact"
+                "--emit '{other}': expected mlir, llvm-ir, artifact or partition"
             )))
         }
     };
@@ -116,6 +121,42 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
             .map_err(|e| compile_error(&ctx, strata_runtime::compiled::CompileError::Host(e)))?
     } else {
         print_module(&ctx, module, o.generic)
+    };
+    write_text(o.output, &text)
+}
+
+/// `--emit partition`: hybrid mode's partition of the model at the
+/// inputs' shapes under `recipe` (its `graph` passes and `capture` rules),
+/// as text or JSON.
+fn emit_partition(
+    model: &Path,
+    o: &CompileOptions<'_>,
+    recipe: &strata_recipe::Recipe,
+) -> Result<(), DriverError> {
+    let Prepared {
+        mut ctx,
+        module,
+        func,
+        args,
+        in_names,
+        ..
+    } = prepare(model, o.inputs, &[], 0, o.dims, o.function)?;
+    check_graph_inputs(&ctx, model, func, &in_names, &args)?;
+    let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
+    let options = strata_runtime::session::SessionOptions::from_recipe(recipe);
+    let partition = strata_runtime::session::partition_of(
+        &mut ctx,
+        module,
+        o.function,
+        &shapes,
+        &options.pipeline,
+        &options.rules,
+    )
+    .map_err(|e| DriverError::Message(e.to_string()))?;
+    let text = if o.json {
+        format!("{:#}\n", partition.to_json())
+    } else {
+        partition.to_text()
     };
     write_text(o.output, &text)
 }

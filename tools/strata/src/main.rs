@@ -120,6 +120,7 @@ fn main() -> ExitCode {
             dims,
             function,
             generic,
+            json,
             recipe,
         } => compile::compile(
             &model,
@@ -133,6 +134,7 @@ fn main() -> ExitCode {
                 dims: &dims,
                 function: &function,
                 generic,
+                json,
             },
         ),
         Command::Inspect { artifact, json } => artifact::inspect(&artifact, json),
