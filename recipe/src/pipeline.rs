@@ -229,23 +229,13 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
             out.push(Unapplied { path, reason });
         }
     };
-    // capture.include_ops, exclude_ops and min_segment_ops, and
-    // runtime.fallback, are read by the session in hybrid mode.
-    let recorded = "recorded; shape buckets are not acted on yet";
+    // capture.include_ops, exclude_ops and min_segment_ops are read by
+    // the session in hybrid mode, capture.buckets and outside_buckets in
+    // graph mode.
     note(
         r.capture.input_shapes != d.capture.input_shapes,
         "capture.input_shapes",
-        recorded,
-    );
-    note(
-        r.capture.buckets != d.capture.buckets,
-        "capture.buckets",
-        recorded,
-    );
-    note(
-        r.capture.outside_buckets != d.capture.outside_buckets,
-        "capture.outside_buckets",
-        recorded,
+        "recorded; example shapes are not compiled ahead of time yet",
     );
     note(
         r.optimize.fusion.enabled

@@ -417,3 +417,107 @@ fn options_follow_the_recipe() {
     assert_eq!(auto.threads, 0);
     assert!(auto.resolved_threads() >= 1);
 }
+
+/// [`MLP`] with its batch named, for buckets.
+const MLP_BATCH: &str = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>> {onnx.name = \"x\"}) -> (tensor<?x3xf32> {onnx.name = \"y\"}) {
+  %w = graph.constant dense<[[0.5, -1.0, 0.25], [1.5, 0.5, -0.5], [-0.25, 2.0, 1.0], [1.0, -0.75, 0.5]]> : tensor<4x3xf32>
+  %b = graph.constant dense<[0.1, -0.2, 0.3]> : tensor<3xf32>
+  %0 = graph.matmul %x, %w : (tensor<?x4xf32, #graph.dims<batch>>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %1 = graph.add %0, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  %2 = graph.relu %1 : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %3 = graph.softmax %2 {axis = 1 : i64} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %3 : tensor<?x3xf32>
+}
+";
+
+fn bucketed(outside: strata_recipe::OutsideBuckets) -> SessionOptions {
+    SessionOptions {
+        buckets: [("batch".to_string(), vec![1, 4, 8])].into_iter().collect(),
+        outside_buckets: outside,
+        pad_value: f64::NAN,
+        ..options(ExeMode::Graph)
+    }
+}
+
+#[test]
+fn buckets_pad_and_slice_back_bit_for_bit() {
+    let session = Session::new(
+        source(MLP_BATCH),
+        bucketed(strata_recipe::OutsideBuckets::Pad),
+    )
+    .expect("session");
+    let exact = Session::new(source(MLP_BATCH), options(ExeMode::Graph)).expect("session");
+    for n in [1, 2, 3, 4, 5, 8, 2] {
+        let x = [batch(n)];
+        let (b, e) = (
+            session.run(&x).expect("bucket"),
+            exact.run(&x).expect("exact"),
+        );
+        assert_eq!(b[0].shape(), &[n, 3]);
+        // NaN in the padded rows never reaches a real one.
+        assert_eq!(b[0].to_f64_vec(), e[0].to_f64_vec(), "batch {n}");
+    }
+    let r = session.report();
+    // Buckets 1, 4 and 8 only.
+    assert_eq!(r.compiles, 3);
+    let keys: Vec<&str> = r
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Compile)
+        .map(|e| e.key.as_str())
+        .collect();
+    assert_eq!(keys, ["[1x4]", "[4x4]", "[8x4]"]);
+    // 2 -> 4, 3 -> 4, 5 -> 8, 2 -> 4: 2 + 1 + 3 + 2 padded rows of 25 run.
+    assert!(
+        (r.padding_waste - 8.0 / 33.0).abs() < 1e-9,
+        "{}",
+        r.padding_waste
+    );
+}
+
+#[test]
+fn shapes_outside_the_buckets() {
+    use strata_recipe::OutsideBuckets;
+    let pad = Session::new(source(MLP_BATCH), bucketed(OutsideBuckets::Pad)).expect("session");
+    let e = pad.run(&[batch(9)]).expect_err("above").to_string();
+    assert_eq!(
+        e,
+        "no shape bucket: dimension 'batch' = 9 is above the largest bucket [1, 4, 8]"
+    );
+    let reject =
+        Session::new(source(MLP_BATCH), bucketed(OutsideBuckets::Reject)).expect("session");
+    assert!(reject.run(&[batch(4)]).is_ok());
+    let e = reject
+        .run(&[batch(3)])
+        .expect_err("not a bucket")
+        .to_string();
+    assert!(e.contains("'batch' = 3 is not a bucket [1, 4, 8]"), "{e}");
+    let eager = Session::new(source(MLP_BATCH), bucketed(OutsideBuckets::Eager)).expect("session");
+    let reference = Session::new(source(MLP_BATCH), options(ExeMode::Eager)).expect("session");
+    let x = [batch(3)];
+    close(
+        &eager.run(&x).expect("eager"),
+        &reference.run(&x).expect("reference"),
+    );
+    let r = eager.report();
+    assert_eq!(r.compiles, 0);
+    assert_eq!(r.events[0].kind, EventKind::OutsideBuckets);
+}
+
+#[test]
+fn padding_that_would_mix_is_refused_at_compile_time() {
+    // A softmax over the batch axis mixes padded rows into real ones.
+    let text = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32> {
+  %0 = graph.relu %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32>
+  %1 = graph.softmax %0 {axis = 0 : i64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}
+";
+    let session =
+        Session::new(source(text), bucketed(strata_recipe::OutsideBuckets::Pad)).expect("session");
+    let e = session.run(&[batch(4)]).expect_err("refused").to_string();
+    assert_eq!(
+        e,
+        "model.mlir:3:8: 'graph.softmax' op normalizes over dimension 'batch': padding a bucketed dimension is not proven safe here"
+    );
+}

@@ -27,6 +27,7 @@
 // REPORT-NEXT: "events": [
 // REPORT: "reason": "cold"
 // REPORT: "exe_mode": "graph",
+// REPORT-NEXT: "padding_waste": 0.0,
 // REPORT-NEXT: "runs": 1
 
 // RECIPE-GRAPH: "compiles": 1,
@@ -35,6 +36,7 @@
 // RECIPE-EAGER: y: f32 [1, 4]
 // REPORT-EAGER: "compiles": 0,
 // REPORT-EAGER: "exe_mode": "eager",
+// REPORT-EAGER-NEXT: "padding_waste": 0.0,
 // REPORT-EAGER-NEXT: "runs": 1
 
 // MODE: unknown exe mode 'fast'; the modes are: eager, graph, hybrid

@@ -18,6 +18,9 @@ pub enum EventKind {
     /// Hybrid mode: a segment did not compile and runs eagerly
     /// (`runtime.fallback = "eager"`); the reason is the compile error.
     Fallback,
+    /// Input shapes outside every bucket ran eagerly
+    /// (`capture.outside_buckets = "eager"`).
+    OutsideBuckets,
 }
 
 impl EventKind {
@@ -29,6 +32,7 @@ impl EventKind {
             EventKind::Evict => "evict",
             EventKind::CompileFailed => "compile-failed",
             EventKind::Fallback => "fallback",
+            EventKind::OutsideBuckets => "outside-buckets",
         }
     }
 }
@@ -102,6 +106,8 @@ pub struct Report {
     pub events: Vec<Event>,
     /// Older events that are no longer kept.
     pub events_dropped: u64,
+    /// The fraction of the elements run that padding to buckets added.
+    pub padding_waste: f64,
     /// Hybrid mode: the partition of each cached plan, by its key.
     pub partitions: Vec<(String, super::Partition)>,
 }
@@ -124,6 +130,7 @@ impl Report {
             },
             "events": self.events.iter().map(Event::to_json).collect::<Vec<_>>(),
             "events_dropped": self.events_dropped,
+            "padding_waste": round3(self.padding_waste),
         });
         if !self.partitions.is_empty() {
             j["partitions"] = self

@@ -15,6 +15,7 @@
 //! from the plan's pool; one compile runs at a time (a thread that misses
 //! while another compiles the same plan waits for it and then hits).
 
+pub mod buckets;
 mod cache;
 mod events;
 mod hybrid;
@@ -61,6 +62,14 @@ pub struct SessionOptions {
     /// shapes that ONNX passes as inputs) compiles with the small inputs'
     /// values as constants, one plan per set of values.
     pub pin_inputs: bool,
+    /// Graph mode: shape buckets by dimension symbol (`capture.buckets`),
+    /// each an increasing list of sizes.
+    pub buckets: std::collections::BTreeMap<String, Vec<i64>>,
+    /// What a size that is not a bucket does (`capture.outside_buckets`).
+    pub outside_buckets: strata_recipe::OutsideBuckets,
+    /// What padded float positions hold (0; the tests use NaN to show
+    /// that padding never reaches a real value).
+    pub pad_value: f64,
     /// Hybrid mode: which ops may compile.
     pub rules: Rules,
     /// Hybrid mode: what a segment that does not compile does (`error`, or
@@ -87,6 +96,9 @@ impl std::fmt::Debug for SessionOptions {
             .field("threads", &self.threads)
             .field("plan_cache_limit", &self.plan_cache_limit)
             .field("pin_inputs", &self.pin_inputs)
+            .field("buckets", &self.buckets)
+            .field("outside_buckets", &self.outside_buckets)
+            .field("pad_value", &self.pad_value)
             .field("rules", &self.rules)
             .field("fallback", &self.fallback)
             .field("on_event", &self.on_event.is_some())
@@ -96,9 +108,9 @@ impl std::fmt::Debug for SessionOptions {
 
 impl SessionOptions {
     /// What `recipe` says: `runtime.exe_mode`, its pipeline,
-    /// `codegen.threads`, `runtime.plan_cache_limit`, `runtime.fallback`
-    /// and, for hybrid mode, `capture.include_ops`, `exclude_ops` and
-    /// `min_segment_ops`.
+    /// `codegen.threads`, `runtime.plan_cache_limit`, `runtime.fallback`,
+    /// `capture.buckets` and `outside_buckets`, and for hybrid mode
+    /// `capture.include_ops`, `exclude_ops` and `min_segment_ops`.
     pub fn from_recipe(recipe: &strata_recipe::Recipe) -> Self {
         SessionOptions {
             exe_mode: recipe.runtime.exe_mode,
@@ -109,6 +121,9 @@ impl SessionOptions {
                 .unwrap_or(1)
                 .max(1),
             pin_inputs: true,
+            buckets: recipe.capture.buckets.clone(),
+            outside_buckets: recipe.capture.outside_buckets,
+            pad_value: 0.0,
             rules: Rules {
                 include_ops: recipe.capture.include_ops.clone(),
                 exclude_ops: recipe.capture.exclude_ops.clone(),
@@ -139,6 +154,9 @@ pub enum SessionError {
     /// The model has no such function.
     #[error("the model has no function @{0}")]
     NoFunction(String),
+    /// The input shapes have no bucket (`capture.outside_buckets`).
+    #[error("no shape bucket: {0}")]
+    Bucket(String),
     /// An input does not fit the model.
     #[error("input '{name}' {message}")]
     Input {
@@ -218,6 +236,9 @@ struct State {
     events: std::collections::VecDeque<Event>,
     /// Events no longer kept.
     events_dropped: u64,
+    /// Input elements given, and added by padding to a bucket.
+    real_elements: u64,
+    padded_elements: u64,
 }
 
 /// Events a session keeps for its report (the oldest go first; every
@@ -228,7 +249,7 @@ pub const EVENTS_KEPT: usize = 4096;
 pub(crate) enum Plan {
     /// One compiled plan of the whole function (graph mode, or hybrid
     /// mode without an island: then with its partition).
-    Compiled(Box<CompiledModel>, Option<Partition>),
+    Compiled(Box<CompiledModel>, Option<Partition>, Vec<buckets::Padded>),
     /// Compiled segments and eager islands.
     Hybrid(Box<partition::HybridPlan>),
     /// Hybrid mode where every op is an island: the function runs as in
@@ -239,7 +260,7 @@ pub(crate) enum Plan {
 impl Plan {
     fn arena_bytes(&self) -> usize {
         match self {
-            Plan::Compiled(c, _) => c.arena_bytes(),
+            Plan::Compiled(c, _, _) => c.arena_bytes(),
             Plan::Hybrid(h) => h.arena_bytes(),
             Plan::Eager(_) => 0,
         }
@@ -248,7 +269,7 @@ impl Plan {
     /// The partition, in hybrid mode.
     fn partition(&self) -> Option<&Partition> {
         match self {
-            Plan::Compiled(_, p) => p.as_ref(),
+            Plan::Compiled(_, p, _) => p.as_ref(),
             Plan::Hybrid(h) => Some(&h.partition),
             Plan::Eager(p) => Some(p),
         }
@@ -266,6 +287,8 @@ pub struct Session {
     /// A loaded module that no compile has taken yet (graph mode).
     spare: Mutex<Option<(Context, Operation)>>,
     inputs: Vec<InputSpec>,
+    /// The symbol of each input dimension (for buckets).
+    input_dims: buckets::InputDims,
     outputs: Vec<String>,
     state: Mutex<State>,
     compiling: Mutex<()>,
@@ -317,8 +340,31 @@ impl Session {
             })
             .collect();
         let outputs = io_names(&ctx, func, "res_attrs", "output", result_types.len());
+        let input_dims = arg_types
+            .iter()
+            .map(|&ty| {
+                strata_dialects::graph::shape::shape_of(&ctx, ty)
+                    .and_then(|(shape, _)| shape.dims().map(<[_]>::to_vec))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|d| match d {
+                        strata_dialects::graph::shape::Dim::Sym(m)
+                            if m.coeff == 1 && m.syms.len() == 1 =>
+                        {
+                            m.syms.first().cloned()
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        // Graph mode keeps the model as loaded for the shapes it runs
+        // eagerly (outside the buckets), else lends it to the first compile.
+        let eager_outside = !options.buckets.is_empty()
+            && options.outside_buckets == strata_recipe::OutsideBuckets::Eager;
         let (eager, spare) = match options.exe_mode {
             ExeMode::Eager | ExeMode::Hybrid => (Some((ctx, func)), None),
+            ExeMode::Graph if eager_outside => (Some((ctx, func)), None),
             ExeMode::Graph => (None, Some((ctx, module))),
         };
         Ok(Session {
@@ -333,12 +379,15 @@ impl Session {
                 evictions: 0,
                 events: std::collections::VecDeque::new(),
                 events_dropped: 0,
+                real_elements: 0,
+                padded_elements: 0,
             }),
             options,
             source,
             eager,
             spare: Mutex::new(spare),
             inputs,
+            input_dims,
             outputs,
             compiling: Mutex::new(()),
             started: Instant::now(),
@@ -372,8 +421,11 @@ impl Session {
         if self.options.exe_mode == ExeMode::Eager {
             return self.run_eagerly(inputs.to_vec());
         }
+        if self.options.exe_mode == ExeMode::Graph && !self.options.buckets.is_empty() {
+            return self.run_bucketed(inputs);
+        }
         match self.plan_for(inputs)?.as_ref() {
-            Plan::Compiled(plan, _) => Ok(plan.run(inputs)?),
+            Plan::Compiled(plan, _, _) => Ok(plan.run(inputs)?),
             Plan::Hybrid(plan) => plan
                 .run(inputs.iter().cloned().map(Datum::Tensor).collect())?
                 .into_iter()
@@ -454,7 +506,35 @@ impl Session {
                 .collect(),
             events: s.events.iter().cloned().collect(),
             events_dropped: s.events_dropped,
+            padding_waste: if s.padded_elements == 0 {
+                0.0
+            } else {
+                s.padded_elements as f64 / (s.real_elements + s.padded_elements) as f64
+            },
         }
+    }
+
+    /// Counts the elements of `real` and what padding to `padded` added.
+    fn count_padding(&self, real: &[Tensor], padded: &[Tensor]) {
+        let count = |ts: &[Tensor]| -> u64 {
+            ts.iter()
+                .map(|t| t.shape().iter().product::<usize>() as u64)
+                .sum()
+        };
+        let (r, p) = (count(real), count(padded));
+        let mut state = lock(&self.state);
+        state.real_elements += r;
+        state.padded_elements += p.saturating_sub(r);
+    }
+
+    /// An event for shapes outside every bucket that run eagerly.
+    fn note_outside_buckets(&self, shapes: &[Vec<usize>], why: String) {
+        let key = PlanKey {
+            shapes: shapes.to_vec(),
+            pinned: Vec::new(),
+        };
+        let mut state = lock(&self.state);
+        self.event(&mut state, EventKind::OutsideBuckets, &key, why, 0.0);
     }
 
     fn check_count(&self, given: usize) -> Result<(), SessionError> {
@@ -559,7 +639,7 @@ impl Session {
             match self.compile_hybrid(&shapes) {
                 Ok((made, fell_back)) => {
                     let plan = match made {
-                        hybrid::Compiled::Whole(c, p) => Plan::Compiled(c, Some(p)),
+                        hybrid::Compiled::Whole(c, p) => Plan::Compiled(c, Some(p), Vec::new()),
                         hybrid::Compiled::Split(h) => Plan::Hybrid(h),
                         hybrid::Compiled::Eager(p) => Plan::Eager(p),
                     };
@@ -572,8 +652,12 @@ impl Session {
                 Err(e) => Err((e, None)),
             }
         } else {
-            self.compile(&shapes, inputs, pin)
-                .map(|(plan, pinned)| (Plan::Compiled(Box::new(plan), None), pinned))
+            match self.check_padding(&shapes) {
+                Ok(slices) => self
+                    .compile(&shapes, inputs, pin)
+                    .map(|(plan, pinned)| (Plan::Compiled(Box::new(plan), None, slices), pinned)),
+                Err(e) => Err((e, None)),
+            }
         };
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let mut state = lock(&self.state);

@@ -1,0 +1,569 @@
+//! Shape buckets: which compiled shape serves an input shape
+//! ([`resolve`], a pure function), and the proof that padding a dimension
+//! up to its bucket cannot change the real rows ([`padding_safety`]).
+
+use std::collections::{BTreeMap, HashMap};
+
+use strata_ir::{Context, Operation, TypeKind, Value};
+use strata_recipe::OutsideBuckets;
+
+use super::hybrid::graph_stage;
+use super::{render_compile_error, Plan, Session, SessionError};
+use crate::{compiled, interp, Tensor};
+
+/// The symbol of each dimension of each input (`None`: static or unnamed).
+pub type InputDims = Vec<Vec<Option<String>>>;
+
+/// What serves an input shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// The plan of `shapes` (each bucketed symbol at its bucket); `sizes`
+    /// gives each bucketed symbol's real size and bucket.
+    Bucket {
+        /// The shapes to compile for.
+        shapes: Vec<Vec<usize>>,
+        /// Symbol -> (real size, bucket size).
+        sizes: BTreeMap<String, (usize, usize)>,
+    },
+    /// Refused (`outside_buckets = "reject"`, or a size above the largest
+    /// bucket): why.
+    Reject(String),
+    /// Run eagerly (`outside_buckets = "eager"`): why.
+    Eager(String),
+}
+
+impl Resolution {
+    /// Whether any input is padded.
+    pub fn pads(&self) -> bool {
+        matches!(self, Resolution::Bucket { sizes, .. } if sizes.values().any(|(r, b)| r != b))
+    }
+}
+
+/// The bucket of each bucketed symbol of `shapes` (one per input, each
+/// dimension named by `dims`), under `buckets` (symbol -> increasing sizes)
+/// and `outside` (what a size that is not a bucket does).
+pub fn resolve(
+    dims: &InputDims,
+    shapes: &[Vec<usize>],
+    buckets: &BTreeMap<String, Vec<i64>>,
+    outside: OutsideBuckets,
+) -> Resolution {
+    let mut sizes: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut shapes = shapes.to_vec();
+    for (i, shape) in shapes.iter_mut().enumerate() {
+        let Some(names) = dims.get(i) else { continue };
+        for (axis, size) in shape.iter_mut().enumerate() {
+            let Some(sym) = names.get(axis).and_then(Option::as_ref) else {
+                continue;
+            };
+            let Some(list) = buckets.get(sym) else {
+                continue;
+            };
+            let real = *size;
+            if let Some(&(seen, bucket)) = sizes.get(sym) {
+                if seen != real {
+                    return Resolution::Reject(format!(
+                        "dimension '{sym}' is {seen} in one input and {real} in another"
+                    ));
+                }
+                *size = bucket;
+                continue;
+            }
+            let exact = list.iter().any(|&b| usize::try_from(b) == Ok(real));
+            let next = list
+                .iter()
+                .filter_map(|&b| usize::try_from(b).ok())
+                .find(|&b| b >= real);
+            let shown = || {
+                let l: Vec<String> = list.iter().map(i64::to_string).collect();
+                format!("[{}]", l.join(", "))
+            };
+            let bucket = match (exact, outside, next) {
+                (true, _, _) => real,
+                (false, OutsideBuckets::Pad, Some(b)) => b,
+                (false, OutsideBuckets::Pad, None) => {
+                    return Resolution::Reject(format!(
+                        "dimension '{sym}' = {real} is above the largest bucket {}",
+                        shown()
+                    ))
+                }
+                (false, OutsideBuckets::Reject, _) => {
+                    return Resolution::Reject(format!(
+                        "dimension '{sym}' = {real} is not a bucket {} (capture.outside_buckets = \"reject\")",
+                        shown()
+                    ))
+                }
+                (false, OutsideBuckets::Eager, _) => {
+                    return Resolution::Eager(format!(
+                        "dimension '{sym}' = {real} is not a bucket {}",
+                        shown()
+                    ))
+                }
+            };
+            sizes.insert(sym.clone(), (real, bucket));
+            *size = bucket;
+        }
+    }
+    Resolution::Bucket { shapes, sizes }
+}
+
+/// The padded axes of a value: axis -> the symbol padded there.
+pub type Padded = BTreeMap<usize, String>;
+
+/// Ops that compute each element from the elements at the same position
+/// of their operands (broadcast): padding stays in its rows.
+const ELEMENTWISE: &[&str] = &[
+    "graph.cast",
+    "graph.clip",
+    "graph.where",
+    "graph.identity",
+    "graph.dropout",
+];
+
+/// Ops that normalize or reduce along their `axis` property and keep
+/// every other axis as it is.
+const ALONG_AXIS: &[&str] = &["graph.softmax", "graph.log_softmax"];
+
+/// Ops that normalize over the axes from their `axis` property to the
+/// last, keeping the shape.
+const TRAILING_AXES: &[&str] = &["graph.layer_norm", "graph.rms_norm"];
+
+fn rank(ctx: &Context, v: Value) -> Option<usize> {
+    match ctx.type_kind(ctx.value_type(v)) {
+        TypeKind::RankedTensor { shape, .. } => Some(shape.len()),
+        _ => None,
+    }
+}
+
+fn int_property(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
+    strata_dialects::graph::infer::attr_i64(ctx, op, name)
+}
+
+/// Where padding would mix into real values: the op, its location and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsafe {
+    /// The op's name.
+    pub op: String,
+    /// Its location.
+    pub location: String,
+    /// The padded dimension and what the op does with it.
+    pub message: String,
+}
+
+impl std::fmt::Display for Unsafe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: '{}' op {}: padding a bucketed dimension is not proven safe here",
+            self.location, self.op, self.message
+        )
+    }
+}
+
+/// Follows the padded axes of `func`'s arguments (`padded`: input index ->
+/// axis -> symbol) through its body, op by op. Each op must keep padded
+/// positions apart from real ones (elementwise ops, those that broadcast
+/// their operands, matmul outside its
+/// contracted axis, softmax and norms along other axes, transpose, gather
+/// of padded indices); any other use of a padded value is refused. Returns
+/// the padded axes of each result of `func` (to slice them back).
+pub fn padding_safety(
+    ctx: &Context,
+    func: Operation,
+    padded: &BTreeMap<usize, Padded>,
+) -> Result<Vec<Padded>, Unsafe> {
+    let Some(body) = ctx
+        .op_regions(func)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    else {
+        return Ok(Vec::new());
+    };
+    let mut of: HashMap<Value, Padded> = HashMap::new();
+    for (i, a) in ctx.block_args(body).enumerate() {
+        if let Some(p) = padded.get(&i).filter(|p| !p.is_empty()) {
+            of.insert(a, p.clone());
+        }
+    }
+    let mut results = Vec::new();
+    for op in ctx.block_ops(body) {
+        let name = ctx.op_name_str(op).to_string();
+        let operands: Vec<Value> = ctx.operands(op).collect();
+        if name == "func.return" {
+            results = operands
+                .iter()
+                .map(|v| of.get(v).cloned().unwrap_or_default())
+                .collect();
+            continue;
+        }
+        if operands.iter().all(|v| !of.contains_key(v)) {
+            continue;
+        }
+        let refuse = |message: String| Unsafe {
+            op: name.clone(),
+            location: strata_ir::diagnostics::describe_location(ctx, ctx.op_loc(op)),
+            message,
+        };
+        let first_padded = || {
+            operands
+                .iter()
+                .find_map(|v| of.get(v))
+                .and_then(|p| p.values().next().cloned())
+                .unwrap_or_default()
+        };
+        let broadcasting = ctx
+            .op_definition(op)
+            .is_some_and(|d| d.traits.results_broadcastable_shape || d.traits.elementwise);
+        let out: Vec<Padded> = if broadcasting
+            || ctx
+                .op_interface::<strata_dialects::graph::scalar::ScalarFn>(op)
+                .is_some()
+            || ELEMENTWISE.contains(&name.as_str())
+        {
+            let results: Vec<Value> = ctx.results(op).collect();
+            let out_rank = results.first().and_then(|&r| rank(ctx, r)).unwrap_or(0);
+            let mut p = Padded::new();
+            for v in &operands {
+                let (Some(r), Some(pv)) = (rank(ctx, *v), of.get(v)) else {
+                    continue;
+                };
+                for (&axis, sym) in pv {
+                    p.insert(axis + out_rank - r, sym.clone());
+                }
+            }
+            vec![p; results.len()]
+        } else if name == "graph.matmul" {
+            let (a, b) = (operands[0], operands[1]);
+            let (ra, rb) = (rank(ctx, a).unwrap_or(0), rank(ctx, b).unwrap_or(0));
+            let out_rank = rank(ctx, ctx.result(op, 0)).unwrap_or(0);
+            let mut p = Padded::new();
+            if let Some(pa) = of.get(&a) {
+                for (&axis, sym) in pa {
+                    if axis + 1 == ra {
+                        return Err(refuse(format!(
+                            "contracts dimension '{sym}' (the left operand's last axis)"
+                        )));
+                    }
+                    if ra >= 2 {
+                        p.insert(axis + out_rank - ra + usize::from(rb == 1), sym.clone());
+                    }
+                }
+            }
+            if let Some(pb) = of.get(&b) {
+                for (&axis, sym) in pb {
+                    if rb == 1 || axis + 2 == rb {
+                        return Err(refuse(format!(
+                            "contracts dimension '{sym}' (the right operand's rows)"
+                        )));
+                    }
+                    p.insert(axis + out_rank - rb, sym.clone());
+                }
+            }
+            vec![p]
+        } else if name == "graph.gemm" {
+            // op(a) is [M, K], op(b) is [K, N]; c broadcasts to [M, N].
+            let attr = strata_dialects::graph::infer::attr_bool;
+            let (ta, tb) = (attr(ctx, op, "transA"), attr(ctx, op, "transB"));
+            let mut p = Padded::new();
+            if let Some(pa) = of.get(&operands[0]) {
+                for (&axis, sym) in pa {
+                    if (axis == 1) != ta {
+                        return Err(refuse(format!("contracts dimension '{sym}'")));
+                    }
+                    p.insert(0, sym.clone());
+                }
+            }
+            if let Some(pb) = of.get(&operands[1]) {
+                for (&axis, sym) in pb {
+                    if (axis == 0) != tb {
+                        return Err(refuse(format!("contracts dimension '{sym}'")));
+                    }
+                    p.insert(1, sym.clone());
+                }
+            }
+            if let Some(pc) = operands.get(2).and_then(|c| of.get(c)) {
+                let rc = rank(ctx, operands[2]).unwrap_or(0);
+                for (&axis, sym) in pc {
+                    p.insert(axis + 2 - rc, sym.clone());
+                }
+            }
+            vec![p]
+        } else if name == "graph.reshape" {
+            // Padded axes must lie in a leading run of dimensions that the
+            // reshape keeps as they are.
+            let dims = |v: Value| match ctx.type_kind(ctx.value_type(v)) {
+                TypeKind::RankedTensor { shape, .. } => shape.clone(),
+                _ => Vec::new(),
+            };
+            let (from, to) = (dims(operands[0]), dims(ctx.result(op, 0)));
+            let kept = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+            let pv = of.get(&operands[0]).cloned().unwrap_or_default();
+            if let Some((_, sym)) = pv.iter().find(|(&a, _)| a >= kept) {
+                return Err(refuse(format!(
+                    "merges or splits dimension '{sym}' ({from:?} to {to:?})"
+                )));
+            }
+            if operands[1..].iter().any(|v| of.contains_key(v)) {
+                return Err(refuse(format!(
+                    "takes a shape computed from dimension '{}'",
+                    first_padded()
+                )));
+            }
+            vec![pv]
+        } else if name == "graph.transpose" {
+            let perm =
+                strata_dialects::graph::infer::attr_i64_array(ctx, op, "perm").unwrap_or_default();
+            let pv = of.get(&operands[0]).cloned().unwrap_or_default();
+            let mut p = Padded::new();
+            for (out_axis, &from) in perm.iter().enumerate() {
+                if let Some(sym) = usize::try_from(from).ok().and_then(|f| pv.get(&f)) {
+                    p.insert(out_axis, sym.clone());
+                }
+            }
+            vec![p]
+        } else if ALONG_AXIS.contains(&name.as_str()) || TRAILING_AXES.contains(&name.as_str()) {
+            let x = operands[0];
+            let r = rank(ctx, x).unwrap_or(0) as i64;
+            let axis = int_property(ctx, op, "axis").unwrap_or(-1);
+            let axis = usize::try_from(if axis < 0 { axis + r } else { axis }).unwrap_or(0);
+            let pv = of.get(&x).cloned().unwrap_or_default();
+            for (&a, sym) in &pv {
+                let mixed = if TRAILING_AXES.contains(&name.as_str()) {
+                    a >= axis
+                } else {
+                    a == axis
+                };
+                if mixed {
+                    return Err(refuse(format!("normalizes over dimension '{sym}'")));
+                }
+            }
+            if operands[1..].iter().any(|v| of.contains_key(v)) {
+                return Err(refuse(format!(
+                    "takes a padded parameter (dimension '{}')",
+                    first_padded()
+                )));
+            }
+            vec![pv]
+        } else if name == "graph.gather" {
+            let (data, indices) = (operands[0], operands[1]);
+            let axis = int_property(ctx, op, "axis").unwrap_or(0);
+            let rd = rank(ctx, data).unwrap_or(0) as i64;
+            let axis = usize::try_from(if axis < 0 { axis + rd } else { axis }).unwrap_or(0);
+            let ri = rank(ctx, indices).unwrap_or(0);
+            let mut p = Padded::new();
+            if let Some(pd) = of.get(&data) {
+                for (&a, sym) in pd {
+                    if a == axis {
+                        return Err(refuse(format!("gathers along dimension '{sym}'")));
+                    }
+                    p.insert(if a < axis { a } else { a + ri - 1 }, sym.clone());
+                }
+            }
+            if let Some(pi) = of.get(&indices) {
+                for (&a, sym) in pi {
+                    p.insert(axis + a, sym.clone());
+                }
+            }
+            vec![p]
+        } else {
+            return Err(refuse(format!(
+                "takes a value padded along dimension '{}', and nothing proves the padding stays apart",
+                first_padded()
+            )));
+        };
+        for (r, p) in ctx.results(op).zip(out) {
+            if !p.is_empty() {
+                of.insert(r, p);
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// `t` grown to `shape` along its padded axes (at their ends), floats
+/// filled with `fill`, integers and booleans with 0 (a valid index).
+pub(crate) fn pad_to(t: &Tensor, shape: &[usize], fill: f64) -> Result<Tensor, SessionError> {
+    if t.shape() == shape {
+        return Ok(t.clone());
+    }
+    let rank = t.rank();
+    let mut pads = vec![0i64; 2 * rank];
+    for (axis, (&have, &want)) in t.shape().iter().zip(shape).enumerate() {
+        pads[rank + axis] = i64::try_from(want.saturating_sub(have)).unwrap_or(0);
+    }
+    let value = if t.dtype().is_float() { fill } else { 0.0 };
+    crate::kernels::pad(t, &pads, crate::kernels::PadMode::Constant(value))
+        .map_err(|e| SessionError::Bucket(format!("padding an input: {e}")))
+}
+
+impl Session {
+    /// The axes of each input that a bucket may pad: those named by a
+    /// symbol that has buckets.
+    fn bucketed_axes(&self) -> BTreeMap<usize, Padded> {
+        self.input_dims
+            .iter()
+            .enumerate()
+            .map(|(i, names)| {
+                let axes = names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(a, s)| {
+                        s.as_ref()
+                            .filter(|s| self.options.buckets.contains_key(*s))
+                            .map(|s| (a, s.clone()))
+                    })
+                    .collect();
+                (i, axes)
+            })
+            .collect()
+    }
+
+    /// Proves that padding the bucketed axes of a plan for `shapes` leaves
+    /// the real values alone (see [`padding_safety`]); returns the padded
+    /// axes of each result. Without buckets that pad, nothing to prove.
+    pub(crate) fn check_padding(&self, shapes: &[Vec<usize>]) -> Result<Vec<Padded>, SessionError> {
+        if self.options.outside_buckets != OutsideBuckets::Pad {
+            return Ok(Vec::new());
+        }
+        let padded = self.bucketed_axes();
+        if padded.values().all(BTreeMap::is_empty) {
+            return Ok(Vec::new());
+        }
+        let function = &self.options.function;
+        let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
+        let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
+        compiled::specialize(&mut ctx, module, function, shapes)
+            .map_err(|e| compile_error(&ctx, e))?;
+        compiled::run_passes(&mut ctx, module, &graph_stage(&self.options.pipeline))
+            .map_err(|e| compile_error(&ctx, e))?;
+        let func = interp::lookup_function(&ctx, module, function)
+            .ok_or_else(|| SessionError::NoFunction(function.clone()))?;
+        padding_safety(&ctx, func, &padded).map_err(|u| SessionError::Compile(u.to_string()))
+    }
+
+    /// Graph mode with buckets: the input shapes resolved to a bucket, the
+    /// inputs padded to it, the plan of the bucket run, and each result
+    /// sliced back to the real sizes.
+    pub(crate) fn run_bucketed(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
+        let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+        let resolution = resolve(
+            &self.input_dims,
+            &shapes,
+            &self.options.buckets,
+            self.options.outside_buckets,
+        );
+        let (target, sizes) = match resolution {
+            Resolution::Reject(m) => return Err(SessionError::Bucket(m)),
+            Resolution::Eager(m) => {
+                self.note_outside_buckets(&shapes, m);
+                return self.run_eagerly(inputs.to_vec());
+            }
+            Resolution::Bucket { shapes, sizes } => (shapes, sizes),
+        };
+        let padded: Vec<Tensor> = inputs
+            .iter()
+            .zip(&target)
+            .map(|(t, s)| pad_to(t, s, self.options.pad_value))
+            .collect::<Result<_, _>>()?;
+        self.count_padding(inputs, &padded);
+        let plan = self.plan_for(&padded)?;
+        let Plan::Compiled(model, _, slices) = plan.as_ref() else {
+            return Err(SessionError::Load(
+                "shape buckets run in graph mode only".into(),
+            ));
+        };
+        let outputs = model.run(&padded)?;
+        outputs
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut t)| {
+                for (&axis, sym) in slices.get(i).into_iter().flatten() {
+                    let real = sizes.get(sym).map_or(t.shape()[axis], |&(r, _)| r);
+                    if real != t.shape()[axis] {
+                        let end = i64::try_from(real).unwrap_or(i64::MAX);
+                        let axis = i64::try_from(axis).unwrap_or(0);
+                        t = crate::kernels::slice(&t, &[0], &[end], &[axis], &[1])
+                            .map_err(|e| SessionError::Bucket(format!("slicing a result: {e}")))?;
+                    }
+                }
+                Ok(t)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dims() -> InputDims {
+        vec![vec![Some("batch".into()), None]]
+    }
+
+    fn buckets() -> BTreeMap<String, Vec<i64>> {
+        BTreeMap::from([("batch".to_string(), vec![1, 4, 16])])
+    }
+
+    #[test]
+    fn a_size_goes_to_its_bucket() {
+        let r = resolve(&dims(), &[vec![3, 8]], &buckets(), OutsideBuckets::Pad);
+        assert_eq!(
+            r,
+            Resolution::Bucket {
+                shapes: vec![vec![4, 8]],
+                sizes: BTreeMap::from([("batch".to_string(), (3, 4))]),
+            }
+        );
+        assert!(r.pads());
+        let exact = resolve(&dims(), &[vec![16, 8]], &buckets(), OutsideBuckets::Reject);
+        assert!(!exact.pads());
+        assert!(matches!(exact, Resolution::Bucket { ref shapes, .. } if shapes == &[vec![16, 8]]));
+        // Size 1 is a bucket like any other.
+        let one = resolve(&dims(), &[vec![1, 8]], &buckets(), OutsideBuckets::Pad);
+        assert!(matches!(one, Resolution::Bucket { ref shapes, .. } if shapes == &[vec![1, 8]]));
+    }
+
+    #[test]
+    fn outside_the_buckets() {
+        assert_eq!(
+            resolve(&dims(), &[vec![17, 8]], &buckets(), OutsideBuckets::Pad),
+            Resolution::Reject(
+                "dimension 'batch' = 17 is above the largest bucket [1, 4, 16]".into()
+            )
+        );
+        assert_eq!(
+            resolve(&dims(), &[vec![3, 8]], &buckets(), OutsideBuckets::Reject),
+            Resolution::Reject(
+                "dimension 'batch' = 3 is not a bucket [1, 4, 16] (capture.outside_buckets = \"reject\")".into()
+            )
+        );
+        assert_eq!(
+            resolve(&dims(), &[vec![3, 8]], &buckets(), OutsideBuckets::Eager),
+            Resolution::Eager("dimension 'batch' = 3 is not a bucket [1, 4, 16]".into())
+        );
+    }
+
+    #[test]
+    fn a_symbol_has_one_size() {
+        let two = vec![vec![Some("batch".into())], vec![Some("batch".into())]];
+        let r = resolve(&two, &[vec![3], vec![3]], &buckets(), OutsideBuckets::Pad);
+        assert!(
+            matches!(r, Resolution::Bucket { ref shapes, .. } if shapes == &[vec![4], vec![4]])
+        );
+        let bad = resolve(&two, &[vec![3], vec![2]], &buckets(), OutsideBuckets::Pad);
+        assert!(matches!(bad, Resolution::Reject(_)));
+    }
+
+    #[test]
+    fn unbucketed_dims_keep_their_size() {
+        let r = resolve(
+            &dims(),
+            &[vec![3, 8]],
+            &BTreeMap::new(),
+            OutsideBuckets::Reject,
+        );
+        assert!(
+            matches!(r, Resolution::Bucket { ref shapes, ref sizes } if shapes == &[vec![3, 8]] && sizes.is_empty())
+        );
+    }
+}
