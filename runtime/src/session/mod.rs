@@ -486,6 +486,11 @@ impl Session {
         Ok(self.run(&tensors)?.into_iter().map(Datum::Tensor).collect())
     }
 
+    /// Plans compiled so far (cheaper than [`Session::report`]).
+    pub fn compile_count(&self) -> u64 {
+        lock(&self.state).compiles
+    }
+
     /// What the session did so far.
     pub fn report(&self) -> Report {
         let s = lock(&self.state);

@@ -211,5 +211,11 @@ pub(crate) enum Command {
         /// Compile with this recipe's pipeline (graph mode).
         #[arg(long, value_name = "RECIPE")]
         recipe: Option<PathBuf>,
+        /// Replay a stream of request shapes through one session instead
+        /// (one `SYM=N,SYM=N` per line, or `random COUNT SYM=LO..HI ...
+        /// [seed=S]`): latency with and without compile stalls, plans
+        /// compiled, padding waste, cache size.
+        #[arg(long, value_name = "FILE")]
+        shapes: Option<PathBuf>,
     },
 }

@@ -18,6 +18,7 @@ mod compile;
 mod cuda;
 mod custom;
 mod recipe;
+mod replay;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -142,6 +143,28 @@ fn main() -> ExitCode {
         Command::Bench {
             model,
             mode,
+            seed,
+            function,
+            threads,
+            json,
+            recipe,
+            shapes: Some(shapes),
+            ..
+        } => replay::replay(
+            &model,
+            &shapes,
+            replay::ReplayOptions {
+                recipe: recipe.as_deref(),
+                mode: &mode,
+                function: &function,
+                threads,
+                seed,
+                json,
+            },
+        ),
+        Command::Bench {
+            model,
+            mode,
             inputs,
             dims,
             seed,
@@ -152,6 +175,7 @@ fn main() -> ExitCode {
             json,
             profile,
             recipe,
+            shapes: None,
         } => bench::bench(
             &model,
             bench::BenchOptions {
@@ -256,7 +280,7 @@ fn import(
 }
 
 /// Loads `.onnx` (imported) or `.mlir` (parsed) into a verified module.
-fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
+pub(crate) fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
     if model.extension().is_some_and(|e| e == "onnx") {
         let module = strata_onnx::import_file(ctx, model)?;
         verify(ctx, module, &[])?;
@@ -275,7 +299,7 @@ fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
 pub(crate) struct SplitMix(pub u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -289,7 +313,7 @@ impl SplitMix {
     }
 }
 
-fn random_input(
+pub(crate) fn random_input(
     ctx: &Context,
     ty: strata_ir::Type,
     rng: &mut SplitMix,
