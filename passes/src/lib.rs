@@ -14,6 +14,7 @@ mod graph_fold;
 mod graph_layout;
 mod graph_precision;
 mod graph_recurrent;
+mod graph_specialize;
 mod inline;
 mod reconcile_casts;
 mod symbol_dce;
@@ -36,6 +37,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(conv_layout::GraphConvertConvLayout::registration());
     registry.register(graph_precision::GraphConvertPrecision::registration());
     registry.register(graph_recurrent::GraphDecomposeRecurrent::registration());
+    registry.register(graph_specialize::GraphSpecialize::registration());
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(symbol_dce::SymbolDce::registration());

@@ -32,6 +32,11 @@ pub(crate) enum RecipeCommand {
     Pipeline {
         /// The recipe (`.toml` or `.json`).
         recipe: PathBuf,
+        /// Start with `graph-specialize` at these sizes (a shape bucket:
+        /// SYM=N,SYM=N), so that the pipeline runs on a model with
+        /// symbolic dimensions.
+        #[arg(long, value_name = "SYM=N,...")]
+        bucket: Option<String>,
     },
 }
 
@@ -52,9 +57,40 @@ pub(crate) fn recipe(command: RecipeCommand) -> Result<(), DriverError> {
         }
         RecipeCommand::Hash { recipe } => outln!("{}", load(&recipe)?.sha256()),
         RecipeCommand::Canonical { recipe } => out!("{}", load(&recipe)?.canonical()),
-        RecipeCommand::Pipeline { recipe } => outln!("{}", load(&recipe)?.pipeline()),
+        RecipeCommand::Pipeline { recipe, bucket } => {
+            let pipeline = load(&recipe)?.pipeline();
+            match bucket {
+                Some(b) => outln!("{}", with_bucket(&pipeline, &b)?),
+                None => outln!("{pipeline}"),
+            }
+        }
     }
     Ok(())
+}
+
+/// `pipeline` (`builtin.module(...)`) starting with `graph-specialize` at
+/// the sizes of `bucket` (`SYM=N,SYM=N`).
+fn with_bucket(pipeline: &str, bucket: &str) -> Result<String, DriverError> {
+    let mut dims = Vec::new();
+    for spec in bucket.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let ok = spec
+            .split_once('=')
+            .is_some_and(|(s, n)| !s.is_empty() && n.parse::<u64>().is_ok());
+        if !ok {
+            return Err(DriverError::Message(format!(
+                "--bucket '{spec}': expected SYM=N"
+            )));
+        }
+        dims.push(spec);
+    }
+    let body = pipeline
+        .strip_prefix("builtin.module(")
+        .and_then(|p| p.strip_suffix(')'))
+        .ok_or_else(|| DriverError::Message(format!("unexpected pipeline '{pipeline}'")))?;
+    Ok(format!(
+        "builtin.module(graph-specialize{{dims={}}},{body})",
+        dims.join(",")
+    ))
 }
 
 /// Loads the recipe at `path`, op names checked against the registered
