@@ -71,11 +71,25 @@ impl Pass for GraphSpecialize {
                                 .map(|d| match d {
                                     Dim::Sym(m) if m.syms.iter().all(|s| sizes.contains_key(s)) => {
                                         changed = true;
-                                        Dim::Known(m.syms.iter().fold(m.coeff, |p, s| p * sizes[s]))
+                                        // An overflowing size stays symbolic
+                                        // (reported below).
+                                        m.syms
+                                            .iter()
+                                            .try_fold(m.coeff, |p, s| p.checked_mul(sizes[s]))
+                                            .map_or_else(|| d.clone(), Dim::Known)
                                     }
                                     other => other.clone(),
                                 })
                                 .collect();
+                            if let Some(Dim::Sym(m)) = dims.iter().find(|d| {
+                                matches!(d, Dim::Sym(m) if m.syms.iter().all(|s| sizes.contains_key(s)))
+                            }) {
+                                return Err(Diagnostic::op_error(
+                                    ctx,
+                                    f,
+                                    format!("graph-specialize: the size of '{m}' overflows"),
+                                ));
+                            }
                             if changed {
                                 specialized += 1;
                                 tensor_type(ctx, &Shape::ranked(dims), element)

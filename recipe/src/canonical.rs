@@ -123,7 +123,17 @@ pub(crate) fn canonical(recipe: &Recipe) -> String {
     w.kv("cuda_graphs", t.cuda_graphs.to_string());
     w.kv("exe_mode", string(t.exe_mode.spelling()));
     w.kv("fallback", string(t.fallback.spelling()));
+    // Written only when set (keys added after recipes were hashed).
+    if t.on_budget_exhausted != BudgetAction::Eager {
+        w.kv(
+            "on_budget_exhausted",
+            string(t.on_budget_exhausted.spelling()),
+        );
+    }
     w.kv("plan_cache_limit", t.plan_cache_limit.to_string());
+    if t.recompile_budget != 0 {
+        w.kv("recompile_budget", t.recompile_budget.to_string());
+    }
     w.out
 }
 

@@ -272,6 +272,30 @@ pub struct Runtime {
     pub fallback: Fallback,
     /// Capture launches into CUDA graphs (CUDA targets).
     pub cuda_graphs: bool,
+    /// Most plans a session compiles (0: no limit); a warning at 75 %.
+    pub recompile_budget: i64,
+    /// What a run that needs a new plan does once the budget is spent.
+    pub on_budget_exhausted: BudgetAction,
+}
+
+/// `runtime.on_budget_exhausted`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BudgetAction {
+    /// Run the model eagerly for that input.
+    #[default]
+    Eager,
+    /// Run the smallest compiled bucket that holds the input (shape
+    /// buckets), else fail.
+    NearestBucket,
+    /// Fail the run.
+    Error,
+}
+
+impl BudgetAction {
+    /// The spelling: `eager`, `nearest-bucket` or `error`.
+    pub fn name(self) -> &'static str {
+        self.spelling()
+    }
 }
 
 impl Default for Runtime {
@@ -281,6 +305,8 @@ impl Default for Runtime {
             plan_cache_limit: 16,
             fallback: Fallback::Error,
             cuda_graphs: true,
+            recompile_budget: 0,
+            on_budget_exhausted: BudgetAction::Eager,
         }
     }
 }
@@ -434,6 +460,14 @@ impl ExeMode {
             .find(|(s, _)| *s == name)
             .map(|&(_, m)| m)
     }
+}
+
+impl Spelled for BudgetAction {
+    const SPELLINGS: &'static [(&'static str, Self)] = &[
+        ("eager", Self::Eager),
+        ("nearest-bucket", Self::NearestBucket),
+        ("error", Self::Error),
+    ];
 }
 
 impl Spelled for Fallback {

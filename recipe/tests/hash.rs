@@ -69,6 +69,13 @@ const KEYS: &[(&str, &str, &str, &[&str])] = &[
     ("runtime", "plan_cache_limit", "16", &["1"]),
     ("runtime", "fallback", "\"error\"", &["\"eager\""]),
     ("runtime", "cuda_graphs", "true", &["false"]),
+    ("runtime", "recompile_budget", "0", &["32"]),
+    (
+        "runtime",
+        "on_budget_exhausted",
+        "\"eager\"",
+        &["\"error\"", "\"nearest-bucket\""],
+    ),
     ("contracts", "max_activation_bytes", "", &["1048576"]),
     ("contracts.tolerance", "rtol", "", &["0.01"]),
     ("contracts.tolerance", "atol", "", &["1e-6"]),

@@ -515,9 +515,141 @@ fn padding_that_would_mix_is_refused_at_compile_time() {
 ";
     let session =
         Session::new(source(text), bucketed(strata_recipe::OutsideBuckets::Pad)).expect("session");
-    let e = session.run(&[batch(4)]).expect_err("refused").to_string();
+    // At a bucket's own size nothing is padded: it runs.
+    session.run(&[batch(4)]).expect("no padding");
+    let e = session.run(&[batch(3)]).expect_err("refused").to_string();
     assert_eq!(
         e,
         "model.mlir:3:8: 'graph.softmax' op normalizes over dimension 'batch': padding a bucketed dimension is not proven safe here"
     );
+}
+
+fn budgeted(budget: u64, action: strata_recipe::BudgetAction) -> SessionOptions {
+    SessionOptions {
+        recompile_budget: budget,
+        on_budget_exhausted: action,
+        ..options(ExeMode::Graph)
+    }
+}
+
+#[test]
+fn a_spent_recompile_budget_acts_and_compiled_plans_keep_serving() {
+    use strata_recipe::BudgetAction;
+    let session = Session::new(source(MLP), budgeted(2, BudgetAction::Error)).expect("session");
+    session.run(&[batch(1)]).expect("first plan");
+    session.run(&[batch(2)]).expect("second plan");
+    let e = session.run(&[batch(3)]).expect_err("spent").to_string();
+    assert_eq!(
+        e,
+        "recompile budget spent: 2 of 2 plans compiled; on_budget_exhausted = error"
+    );
+    session
+        .run(&[batch(1)])
+        .expect("a compiled plan still serves");
+    let kinds: Vec<EventKind> = session.report().events.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            EventKind::Compile,
+            EventKind::Compile,
+            EventKind::BudgetWarning,
+            EventKind::BudgetExhausted,
+            EventKind::Hit
+        ]
+    );
+    // `eager`: the run goes to the interpreter.
+    let eager = Session::new(source(MLP), budgeted(1, BudgetAction::Eager)).expect("session");
+    let reference = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");
+    eager.run(&[batch(1)]).expect("compiles");
+    let x = [batch(5)];
+    close(
+        &eager.run(&x).expect("eager"),
+        &reference.run(&x).expect("reference"),
+    );
+    assert_eq!(eager.report().compiles, 1);
+}
+
+#[test]
+fn nearest_bucket_serves_from_a_larger_compiled_bucket() {
+    let options = SessionOptions {
+        recompile_budget: 1,
+        on_budget_exhausted: strata_recipe::BudgetAction::NearestBucket,
+        ..bucketed(strata_recipe::OutsideBuckets::Pad)
+    };
+    let session = Session::new(source(MLP_BATCH), options).expect("session");
+    let exact = Session::new(source(MLP_BATCH), self::options(ExeMode::Graph)).expect("session");
+    session.run(&[batch(8)]).expect("bucket 8");
+    let x = [batch(3)];
+    let got = session.run(&x).expect("served by bucket 8");
+    assert_eq!(
+        got[0].to_f64_vec(),
+        exact.run(&x).expect("exact")[0].to_f64_vec()
+    );
+    assert_eq!(session.report().compiles, 1);
+}
+
+#[test]
+fn a_burst_of_compiles_warns_and_runs_are_traced() {
+    let options = SessionOptions {
+        trace: true,
+        ..budgeted(100, strata_recipe::BudgetAction::Error)
+    };
+    let session = Session::new(source(MLP), options).expect("session");
+    for n in [1, 2, 3, 4, 1] {
+        session.run(&[batch(n)]).expect("runs");
+    }
+    let r = session.report();
+    let burst: Vec<&str> = r
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::BudgetWarning)
+        .map(|e| e.reason.as_str())
+        .collect();
+    assert_eq!(burst, ["a burst: 4 compiles in the last 16 runs"]);
+    let trace = r.to_chrome_trace();
+    let events = trace["traceEvents"].as_array().expect("events");
+    let runs = events.iter().filter(|e| e["name"] == "run").count();
+    assert_eq!(runs, 5);
+    let compiles = events
+        .iter()
+        .filter(|e| {
+            e["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("compile "))
+        })
+        .count();
+    assert_eq!(compiles, 4);
+}
+
+#[test]
+fn padding_is_refused_where_it_could_reach_real_values() {
+    let refused = |text: &'static str| {
+        let session = Session::new(source(text), bucketed(strata_recipe::OutsideBuckets::Pad))
+            .expect("session");
+        session.run(&[batch(3)]).expect_err("refused").to_string()
+    };
+    // A transpose without perm reverses the axes: the reduction then sums
+    // over the padded batch.
+    let transposed = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<4xf32> {
+  %axes = graph.constant dense<[1]> : tensor<1xi64>
+  %t = graph.transpose %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<4x?xf32>
+  %s = graph.reduce_sum %t axes %axes {keepdims = false} : (tensor<4x?xf32>, tensor<1xi64>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+";
+    let e = refused(transposed);
+    assert!(
+        e.contains("'graph.reduce_sum' op takes a value padded along dimension 'batch'"),
+        "{e}"
+    );
+    // The batch size read from the input (it would fold to the bucket's).
+    let sized = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32> {
+  %n = graph.size %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<i64>
+  %f = graph.cast %n {to = f32} : (tensor<i64>) -> tensor<f32>
+  %y = graph.div %x, %f : (tensor<?x4xf32, #graph.dims<batch>>, tensor<f32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+";
+    let e = refused(sized);
+    assert!(e.contains("'graph.size' op takes a value padded"), "{e}");
 }

@@ -3,6 +3,8 @@
 // event as a JSON line and --report writes the session's report.
 // RUN: strata run %s --mode graph --threads 1 --dim batch=3 --log-events --report %t.json 2>&1 | FileCheck %s --check-prefix=EVENTS
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// RUN: strata run %s --mode graph --threads 1 --dim batch=2 --trace %t.trace.json > /dev/null
+// RUN: FileCheck %s --check-prefix=TRACE < %t.trace.json
 // RUN: strata run %s --recipe %S/Inputs/graph-mode.toml --dim batch=2 --report %t.graph.json
 // RUN: FileCheck %s --check-prefix=RECIPE-GRAPH < %t.graph.json
 // RUN: strata run %s --recipe %S/Inputs/eager-mode.toml --report %t.eager.json 2>&1 | FileCheck %s --check-prefix=RECIPE-EAGER
@@ -29,6 +31,10 @@
 // REPORT: "exe_mode": "graph",
 // REPORT-NEXT: "padding_waste": 0.0,
 // REPORT-NEXT: "runs": 1
+
+// TRACE: "traceEvents":[
+// TRACE-SAME: "name":"run","ph":"X"
+// TRACE-SAME: "name":"compile [2x4]","ph":"X"
 
 // RECIPE-GRAPH: "compiles": 1,
 // RECIPE-GRAPH: "exe_mode": "graph",

@@ -91,7 +91,14 @@ const CODEGEN: &[&str] = &[
     "threads",
 ];
 const TILES: &[&str] = &["block", "block_m", "block_n", "block_k"];
-const RUNTIME: &[&str] = &["exe_mode", "plan_cache_limit", "fallback", "cuda_graphs"];
+const RUNTIME: &[&str] = &[
+    "exe_mode",
+    "plan_cache_limit",
+    "fallback",
+    "cuda_graphs",
+    "recompile_budget",
+    "on_budget_exhausted",
+];
 const CONTRACTS: &[&str] = &["tolerance", "custom_ops", "max_activation_bytes", "inputs"];
 const TOLERANCE: &[&str] = &["rtol", "atol"];
 const CUSTOM_OP: &[&str] = &["version", "sha256"];
@@ -520,6 +527,8 @@ impl<'o> Reader<'o> {
             plan_cache_limit: self.int(t, "plan_cache_limit", d.plan_cache_limit, 1, 65536),
             fallback: self.choice(t, "fallback", d.fallback),
             cuda_graphs: self.bool(t, "cuda_graphs", d.cuda_graphs),
+            recompile_budget: self.int(t, "recompile_budget", d.recompile_budget, 0, 1 << 31),
+            on_budget_exhausted: self.choice(t, "on_budget_exhausted", d.on_budget_exhausted),
         }
     }
 

@@ -4,11 +4,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use std::sync::Arc;
 use strata_ir::{Context, Operation, TypeKind, Value};
-use strata_recipe::OutsideBuckets;
 
-use super::hybrid::graph_stage;
-use super::{render_compile_error, Plan, Session, SessionError};
+use strata_recipe::{BudgetAction, OutsideBuckets};
+
+use super::{render_compile_error, Plan, PlanKey, Session, SessionError};
 use crate::{compiled, interp, Tensor};
 
 /// The symbol of each dimension of each input (`None`: static or unnamed).
@@ -112,13 +113,7 @@ pub type Padded = BTreeMap<usize, String>;
 
 /// Ops that compute each element from the elements at the same position
 /// of their operands (broadcast): padding stays in its rows.
-const ELEMENTWISE: &[&str] = &[
-    "graph.cast",
-    "graph.clip",
-    "graph.where",
-    "graph.identity",
-    "graph.dropout",
-];
+const ELEMENTWISE: &[&str] = &["graph.cast", "graph.clip", "graph.where", "graph.identity"];
 
 /// Ops that normalize or reduce along their `axis` property and keep
 /// every other axis as it is.
@@ -132,6 +127,26 @@ fn rank(ctx: &Context, v: Value) -> Option<usize> {
     match ctx.type_kind(ctx.value_type(v)) {
         TypeKind::RankedTensor { shape, .. } => Some(shape.len()),
         _ => None,
+    }
+}
+
+fn dims_of(ctx: &Context, v: Value) -> Option<Vec<i64>> {
+    match ctx.type_kind(ctx.value_type(v)) {
+        TypeKind::RankedTensor { shape, .. } => Some(shape.clone()),
+        _ => None,
+    }
+}
+
+/// Marks `axis` padded by `sym`; another symbol there is refused.
+fn mark(p: &mut Padded, axis: usize, sym: &str) -> Result<(), String> {
+    match p.get(&axis) {
+        Some(other) if other != sym => {
+            Err(format!("pairs padded dimensions '{other}' and '{sym}'"))
+        }
+        _ => {
+            p.insert(axis, sym.to_string());
+            Ok(())
+        }
     }
 }
 
@@ -228,7 +243,30 @@ pub fn padding_safety(
                     continue;
                 };
                 for (&axis, sym) in pv {
-                    p.insert(axis + out_rank - r, sym.clone());
+                    let at = (axis + out_rank)
+                        .checked_sub(r)
+                        .ok_or_else(|| refuse(format!("broadcasts dimension '{sym}' oddly")))?;
+                    mark(&mut p, at, sym).map_err(&refuse)?;
+                }
+            }
+            // Every operand with a padded axis must be padded there by the
+            // same symbol, or broadcast from size 1: a padded operand
+            // meeting a real size (or another symbol) would pair padded
+            // positions with real ones.
+            for v in &operands {
+                let Some(d) = dims_of(ctx, *v) else { continue };
+                let pv = of.get(v);
+                for (&at, sym) in &p {
+                    let Some(axis) = (at + d.len()).checked_sub(out_rank) else {
+                        continue;
+                    };
+                    let same = pv.and_then(|pv| pv.get(&axis)) == Some(sym);
+                    if !same && d[axis] != 1 {
+                        return Err(refuse(format!(
+                            "pairs dimension '{sym}' with a dimension it does not pad ({})",
+                            d[axis]
+                        )));
+                    }
                 }
             }
             vec![p; results.len()]
@@ -236,6 +274,10 @@ pub fn padding_safety(
             let (a, b) = (operands[0], operands[1]);
             let (ra, rb) = (rank(ctx, a).unwrap_or(0), rank(ctx, b).unwrap_or(0));
             let out_rank = rank(ctx, ctx.result(op, 0)).unwrap_or(0);
+            // out = [batch..., M (if a is 2-D+), N (if b is 2-D+)].
+            let batch_rank = out_rank
+                .checked_sub(usize::from(ra >= 2) + usize::from(rb >= 2))
+                .ok_or_else(|| refuse("has an unexpected result rank".into()))?;
             let mut p = Padded::new();
             if let Some(pa) = of.get(&a) {
                 for (&axis, sym) in pa {
@@ -244,9 +286,14 @@ pub fn padding_safety(
                             "contracts dimension '{sym}' (the left operand's last axis)"
                         )));
                     }
-                    if ra >= 2 {
-                        p.insert(axis + out_rank - ra + usize::from(rb == 1), sym.clone());
-                    }
+                    // A batch axis (aligned right), or M.
+                    let at = if axis + 2 == ra {
+                        Some(batch_rank)
+                    } else {
+                        (axis + batch_rank).checked_sub(ra - 2)
+                    };
+                    let at = at.ok_or_else(|| refuse(format!("broadcasts dimension '{sym}'")))?;
+                    mark(&mut p, at, sym).map_err(&refuse)?;
                 }
             }
             if let Some(pb) = of.get(&b) {
@@ -256,7 +303,32 @@ pub fn padding_safety(
                             "contracts dimension '{sym}' (the right operand's rows)"
                         )));
                     }
-                    p.insert(axis + out_rank - rb, sym.clone());
+                    let at = if axis + 1 == rb {
+                        Some(out_rank - 1)
+                    } else {
+                        (axis + batch_rank).checked_sub(rb - 2)
+                    };
+                    let at = at.ok_or_else(|| refuse(format!("broadcasts dimension '{sym}'")))?;
+                    mark(&mut p, at, sym).map_err(&refuse)?;
+                }
+            }
+            // A padded batch axis must not meet a real size in the other
+            // operand (see the broadcasting ops).
+            for (v, r) in [(a, ra), (b, rb)] {
+                if r < 3 {
+                    continue;
+                }
+                let Some(d) = dims_of(ctx, v) else { continue };
+                for (&at, sym) in p.iter().filter(|(&at, _)| at < batch_rank) {
+                    let Some(axis) = (at + r - 2).checked_sub(batch_rank) else {
+                        continue;
+                    };
+                    let same = of.get(&v).and_then(|pv| pv.get(&axis)) == Some(sym);
+                    if !same && d[axis] != 1 {
+                        return Err(refuse(format!(
+                            "pairs dimension '{sym}' with a batch dimension it does not pad"
+                        )));
+                    }
                 }
             }
             vec![p]
@@ -270,7 +342,7 @@ pub fn padding_safety(
                     if (axis == 1) != ta {
                         return Err(refuse(format!("contracts dimension '{sym}'")));
                     }
-                    p.insert(0, sym.clone());
+                    mark(&mut p, 0, sym).map_err(&refuse)?;
                 }
             }
             if let Some(pb) = of.get(&operands[1]) {
@@ -278,13 +350,19 @@ pub fn padding_safety(
                     if (axis == 0) != tb {
                         return Err(refuse(format!("contracts dimension '{sym}'")));
                     }
-                    p.insert(1, sym.clone());
+                    mark(&mut p, 1, sym).map_err(&refuse)?;
                 }
             }
             if let Some(pc) = operands.get(2).and_then(|c| of.get(c)) {
                 let rc = rank(ctx, operands[2]).unwrap_or(0);
                 for (&axis, sym) in pc {
-                    p.insert(axis + 2 - rc, sym.clone());
+                    // c's padding must be the product's own (M or N).
+                    let at = (axis + 2).checked_sub(rc);
+                    if at.and_then(|at| p.get(&at)) != Some(sym) {
+                        return Err(refuse(format!(
+                            "adds a bias padded along dimension '{sym}' that the product does not pad"
+                        )));
+                    }
                 }
             }
             vec![p]
@@ -311,8 +389,12 @@ pub fn padding_safety(
             }
             vec![pv]
         } else if name == "graph.transpose" {
-            let perm =
-                strata_dialects::graph::infer::attr_i64_array(ctx, op, "perm").unwrap_or_default();
+            // No perm: the axes reversed.
+            let perm = strata_dialects::graph::infer::attr_i64_array(ctx, op, "perm")
+                .unwrap_or_else(|| {
+                    let r = rank(ctx, operands[0]).unwrap_or(0) as i64;
+                    (0..r).rev().collect()
+                });
             let pv = of.get(&operands[0]).cloned().unwrap_or_default();
             let mut p = Padded::new();
             for (out_axis, &from) in perm.iter().enumerate() {
@@ -418,27 +500,72 @@ impl Session {
             .collect()
     }
 
-    /// Proves that padding the bucketed axes of a plan for `shapes` leaves
-    /// the real values alone (see [`padding_safety`]); returns the padded
-    /// axes of each result. Without buckets that pad, nothing to prove.
-    pub(crate) fn check_padding(&self, shapes: &[Vec<usize>]) -> Result<Vec<Padded>, SessionError> {
-        if self.options.outside_buckets != OutsideBuckets::Pad {
-            return Ok(Vec::new());
-        }
+    /// Whether padding the bucketed axes of a plan for `shapes` leaves the
+    /// real values alone (see [`padding_safety`]): the padded axes of each
+    /// result, or why padding is refused (a run that needs padding then
+    /// fails with it; one at a bucket's exact size runs). The proof runs on
+    /// the function specialized and its shapes inferred, before any
+    /// folding: a size read from a padded value (`shape_of`) would fold
+    /// into a constant that hides where it came from.
+    pub(crate) fn check_padding(
+        &self,
+        shapes: &[Vec<usize>],
+    ) -> Result<Result<Vec<Padded>, String>, SessionError> {
         let padded = self.bucketed_axes();
         if padded.values().all(BTreeMap::is_empty) {
-            return Ok(Vec::new());
+            return Ok(Ok(Vec::new()));
         }
         let function = &self.options.function;
         let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
         let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
         compiled::specialize(&mut ctx, module, function, shapes)
             .map_err(|e| compile_error(&ctx, e))?;
-        compiled::run_passes(&mut ctx, module, &graph_stage(&self.options.pipeline))
+        compiled::run_passes(&mut ctx, module, "builtin.module(graph-infer-shapes)")
             .map_err(|e| compile_error(&ctx, e))?;
         let func = interp::lookup_function(&ctx, module, function)
             .ok_or_else(|| SessionError::NoFunction(function.clone()))?;
-        padding_safety(&ctx, func, &padded).map_err(|u| SessionError::Compile(u.to_string()))
+        Ok(padding_safety(&ctx, func, &padded).map_err(|u| u.to_string()))
+    }
+
+    /// The smallest cached plan whose shapes hold `target`: larger only
+    /// along bucketed axes, equal along the others (`nearest-bucket`).
+    fn nearest_plan(&self, target: &[Vec<usize>]) -> Option<(Arc<Plan>, Vec<Vec<usize>>)> {
+        let bucketed = self.bucketed_axes();
+        let holds = |key: &PlanKey| {
+            key.pinned.is_empty()
+                && key.shapes.len() == target.len()
+                && key
+                    .shapes
+                    .iter()
+                    .zip(target)
+                    .enumerate()
+                    .all(|(i, (have, want))| {
+                        have.len() == want.len()
+                            && have.iter().zip(want).enumerate().all(|(a, (&h, &w))| {
+                                let padded = bucketed.get(&i).is_some_and(|p| p.contains_key(&a));
+                                if padded {
+                                    h >= w
+                                } else {
+                                    h == w
+                                }
+                            })
+                    })
+        };
+        let mut state = super::lock(&self.state);
+        let best = state
+            .cache
+            .entries()
+            .map(|(k, _)| k)
+            .filter(|k| holds(k))
+            .min_by_key(|k| {
+                k.shapes
+                    .iter()
+                    .map(|s| s.iter().product::<usize>())
+                    .sum::<usize>()
+            })
+            .cloned()?;
+        let plan = state.cache.get(&best)?;
+        Some((plan, best.shapes))
     }
 
     /// Graph mode with buckets: the input shapes resolved to a bucket, the
@@ -460,17 +587,45 @@ impl Session {
             }
             Resolution::Bucket { shapes, sizes } => (shapes, sizes),
         };
-        let padded: Vec<Tensor> = inputs
-            .iter()
-            .zip(&target)
-            .map(|(t, s)| pad_to(t, s, self.options.pad_value))
-            .collect::<Result<_, _>>()?;
+        let pad = |shapes: &[Vec<usize>]| -> Result<Vec<Tensor>, SessionError> {
+            inputs
+                .iter()
+                .zip(shapes)
+                .map(|(t, s)| pad_to(t, s, self.options.pad_value))
+                .collect()
+        };
+        let mut padded = pad(&target)?;
+        let plan = match self.plan_for(&padded) {
+            Err(SessionError::Budget(why)) => match self.options.on_budget_exhausted {
+                BudgetAction::Eager => return self.run_eagerly(inputs.to_vec()),
+                BudgetAction::Error => return Err(SessionError::Budget(why)),
+                BudgetAction::NearestBucket => {
+                    let (plan, shapes) = self.nearest_plan(&target).ok_or_else(|| {
+                        SessionError::Budget(format!(
+                            "{why}, and no compiled bucket holds the shapes {target:?}"
+                        ))
+                    })?;
+                    padded = pad(&shapes)?;
+                    plan
+                }
+            },
+            other => other?,
+        };
         self.count_padding(inputs, &padded);
-        let plan = self.plan_for(&padded)?;
-        let Plan::Compiled(model, _, slices) = plan.as_ref() else {
+        let Plan::Compiled(model, _, padding) = plan.as_ref() else {
             return Err(SessionError::Load(
                 "shape buckets run in graph mode only".into(),
             ));
+        };
+        let pads = padded
+            .iter()
+            .zip(inputs)
+            .any(|(p, t)| p.shape() != t.shape());
+        let no_slices = Vec::new();
+        let slices = match padding {
+            Ok(slices) => slices,
+            Err(why) if pads => return Err(SessionError::Compile(why.clone())),
+            Err(_) => &no_slices,
         };
         let outputs = model.run(&padded)?;
         outputs

@@ -21,6 +21,11 @@ pub enum EventKind {
     /// Input shapes outside every bucket ran eagerly
     /// (`capture.outside_buckets = "eager"`).
     OutsideBuckets,
+    /// 75 % of the recompile budget spent, or a burst of compiles.
+    BudgetWarning,
+    /// A run needed a new plan with the budget spent; the reason names
+    /// the action (`runtime.on_budget_exhausted`).
+    BudgetExhausted,
 }
 
 impl EventKind {
@@ -33,6 +38,8 @@ impl EventKind {
             EventKind::CompileFailed => "compile-failed",
             EventKind::Fallback => "fallback",
             EventKind::OutsideBuckets => "outside-buckets",
+            EventKind::BudgetWarning => "budget-warning",
+            EventKind::BudgetExhausted => "budget-exhausted",
         }
     }
 }
@@ -81,6 +88,17 @@ fn round3(v: f64) -> f64 {
     (v * 1e3).round() / 1e3
 }
 
+/// One run, for a Chrome trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// Microseconds since the session was made, when it started.
+    pub at_us: u64,
+    /// How long it took, in microseconds.
+    pub us: u64,
+    /// Whether it succeeded.
+    pub ok: bool,
+}
+
 /// What a session did: its mode, its cache and its events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -106,6 +124,8 @@ pub struct Report {
     pub events: Vec<Event>,
     /// Older events that are no longer kept.
     pub events_dropped: u64,
+    /// The latest runs (with [`super::SessionOptions::trace`]).
+    pub spans: Vec<Span>,
     /// The fraction of the elements run that padding to buckets added.
     pub padding_waste: f64,
     /// Hybrid mode: the partition of each cached plan, by its key.
@@ -150,5 +170,40 @@ impl Report {
             }
         }
         j
+    }
+}
+
+impl Report {
+    /// The runs and the events in Chrome's trace format (JSON, loadable in
+    /// Perfetto or `chrome://tracing`): runs on one track, compiles (with
+    /// their durations) and the other events on another.
+    pub fn to_chrome_trace(&self) -> Json {
+        let mut events: Vec<Json> = vec![
+            json!({"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "runs"}}),
+            json!({"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "compile events"}}),
+        ];
+        for s in &self.spans {
+            events.push(json!({
+                "name": if s.ok { "run" } else { "run (failed)" },
+                "ph": "X", "pid": 1, "tid": 1, "ts": s.at_us, "dur": s.us,
+            }));
+        }
+        for e in &self.events {
+            let name = format!("{} {}", e.kind.name(), e.key);
+            let args = json!({"reason": e.reason, "level": e.level});
+            if e.ms > 0.0 {
+                let dur = (e.ms * 1e3).round() as u64;
+                events.push(json!({
+                    "name": name, "ph": "X", "pid": 1, "tid": 2,
+                    "ts": e.at_us.saturating_sub(dur), "dur": dur, "args": args,
+                }));
+            } else {
+                events.push(json!({
+                    "name": name, "ph": "i", "s": "t", "pid": 1, "tid": 2,
+                    "ts": e.at_us, "args": args,
+                }));
+            }
+        }
+        json!({ "traceEvents": events, "displayTimeUnit": "ms" })
     }
 }

@@ -70,12 +70,22 @@ pub struct SessionOptions {
     /// What padded float positions hold (0; the tests use NaN to show
     /// that padding never reaches a real value).
     pub pad_value: f64,
+    /// Most plans the session compiles (0: no limit): a warning event at
+    /// 75 % of it (and on a burst of compiles), then
+    /// `on_budget_exhausted` for a run that needs a new plan; the plans
+    /// compiled keep serving.
+    pub recompile_budget: u64,
+    /// What a run that needs a new plan does once the budget is spent.
+    pub on_budget_exhausted: strata_recipe::BudgetAction,
+    /// Record each run's span for a Chrome trace ([`Report::to_chrome_trace`]).
+    pub trace: bool,
     /// Hybrid mode: which ops may compile.
     pub rules: Rules,
     /// Hybrid mode: what a segment that does not compile does (`error`, or
     /// run eagerly, with an event).
     pub fallback: Fallback,
-    /// Called with each event.
+    /// Called with each event, with the session's lock held: it must not
+    /// call back into the session (`report`, `run`).
     pub on_event: Option<EventSink>,
 }
 
@@ -99,6 +109,9 @@ impl std::fmt::Debug for SessionOptions {
             .field("buckets", &self.buckets)
             .field("outside_buckets", &self.outside_buckets)
             .field("pad_value", &self.pad_value)
+            .field("recompile_budget", &self.recompile_budget)
+            .field("on_budget_exhausted", &self.on_budget_exhausted)
+            .field("trace", &self.trace)
             .field("rules", &self.rules)
             .field("fallback", &self.fallback)
             .field("on_event", &self.on_event.is_some())
@@ -124,6 +137,9 @@ impl SessionOptions {
             buckets: recipe.capture.buckets.clone(),
             outside_buckets: recipe.capture.outside_buckets,
             pad_value: 0.0,
+            recompile_budget: u64::try_from(recipe.runtime.recompile_budget).unwrap_or(0),
+            on_budget_exhausted: recipe.runtime.on_budget_exhausted,
+            trace: false,
             rules: Rules {
                 include_ops: recipe.capture.include_ops.clone(),
                 exclude_ops: recipe.capture.exclude_ops.clone(),
@@ -154,6 +170,10 @@ pub enum SessionError {
     /// The model has no such function.
     #[error("the model has no function @{0}")]
     NoFunction(String),
+    /// The recompile budget is spent and `on_budget_exhausted` is `error`
+    /// (or `nearest-bucket` found no bucket that holds the input).
+    #[error("recompile budget spent: {0}")]
+    Budget(String),
     /// The input shapes have no bucket (`capture.outside_buckets`).
     #[error("no shape bucket: {0}")]
     Bucket(String),
@@ -239,7 +259,20 @@ struct State {
     /// Input elements given, and added by padding to a bucket.
     real_elements: u64,
     padded_elements: u64,
+    /// The run counts at which the latest compiles happened (bursts).
+    recent_compiles: std::collections::VecDeque<u64>,
+    /// Whether the 75 % warning was given.
+    budget_warned: bool,
+    /// The run count of the latest burst warning.
+    burst_warned_at: Option<u64>,
+    /// The latest runs' spans (with `trace`), at most [`EVENTS_KEPT`].
+    spans: std::collections::VecDeque<events::Span>,
 }
+
+/// Compiles within [`BURST_RUNS`] runs that make a burst (a warning event).
+const BURST_COMPILES: usize = 4;
+/// The window of a burst, in runs.
+const BURST_RUNS: u64 = 16;
 
 /// Events a session keeps for its report (the oldest go first; every
 /// event still reaches [`SessionOptions::on_event`] and the counts).
@@ -249,7 +282,13 @@ pub const EVENTS_KEPT: usize = 4096;
 pub(crate) enum Plan {
     /// One compiled plan of the whole function (graph mode, or hybrid
     /// mode without an island: then with its partition).
-    Compiled(Box<CompiledModel>, Option<Partition>, Vec<buckets::Padded>),
+    /// The third field: the padded axes of each result, or why padding
+    /// is refused.
+    Compiled(
+        Box<CompiledModel>,
+        Option<Partition>,
+        Result<Vec<buckets::Padded>, String>,
+    ),
     /// Compiled segments and eager islands.
     Hybrid(Box<partition::HybridPlan>),
     /// Hybrid mode where every op is an island: the function runs as in
@@ -282,8 +321,9 @@ pub struct Session {
     threads: usize,
     source: Source,
     /// The model's function as loaded, for eager mode (and for hybrid
-    /// mode when every op is an island).
-    eager: Option<(Context, Operation)>,
+    /// mode when every op is an island, shapes outside the buckets, a spent
+    /// budget): loaded when first needed in graph mode.
+    eager: Mutex<Option<Arc<(Context, Operation)>>>,
     /// A loaded module that no compile has taken yet (graph mode).
     spare: Mutex<Option<(Context, Operation)>>,
     inputs: Vec<InputSpec>,
@@ -293,6 +333,10 @@ pub struct Session {
     state: Mutex<State>,
     compiling: Mutex<()>,
     started: Instant,
+}
+
+fn micros(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -381,10 +425,14 @@ impl Session {
                 events_dropped: 0,
                 real_elements: 0,
                 padded_elements: 0,
+                recent_compiles: std::collections::VecDeque::new(),
+                budget_warned: false,
+                burst_warned_at: None,
+                spans: std::collections::VecDeque::new(),
             }),
             options,
             source,
-            eager,
+            eager: Mutex::new(eager.map(Arc::new)),
             spare: Mutex::new(spare),
             inputs,
             input_dims,
@@ -416,6 +464,24 @@ impl Session {
 
     /// Runs the model on `inputs` (one tensor per input, in order).
     pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
+        let start = Instant::now();
+        let result = self.run_traced(inputs);
+        if self.options.trace {
+            let span = events::Span {
+                at_us: micros(self.started.elapsed().saturating_sub(start.elapsed())),
+                us: micros(start.elapsed()),
+                ok: result.is_ok(),
+            };
+            let mut state = lock(&self.state);
+            if state.spans.len() == EVENTS_KEPT {
+                state.spans.pop_front();
+            }
+            state.spans.push_back(span);
+        }
+        result
+    }
+
+    fn run_traced(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
         lock(&self.state).runs += 1;
         self.check_inputs(inputs)?;
         if self.options.exe_mode == ExeMode::Eager {
@@ -424,7 +490,15 @@ impl Session {
         if self.options.exe_mode == ExeMode::Graph && !self.options.buckets.is_empty() {
             return self.run_bucketed(inputs);
         }
-        match self.plan_for(inputs)?.as_ref() {
+        let plan = match self.plan_for(inputs) {
+            Err(SessionError::Budget(_))
+                if self.options.on_budget_exhausted == strata_recipe::BudgetAction::Eager =>
+            {
+                return self.run_eagerly(inputs.to_vec());
+            }
+            other => other?,
+        };
+        match plan.as_ref() {
             Plan::Compiled(plan, _, _) => Ok(plan.run(inputs)?),
             Plan::Hybrid(plan) => plan
                 .run(inputs.iter().cloned().map(Datum::Tensor).collect())?
@@ -443,17 +517,30 @@ impl Session {
     }
 
     fn run_eagerly(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, SessionError> {
-        let (ctx, func) = self
-            .eager
-            .as_ref()
-            .ok_or_else(|| SessionError::Load("no eager function".into()))?;
-        Ok(interp::run_function(ctx, *func, inputs)?)
+        let model = self.eager_model()?;
+        Ok(interp::run_function(&model.0, model.1, inputs)?)
+    }
+
+    /// The model as loaded, for the interpreter (loaded on first use).
+    fn eager_model(&self) -> Result<Arc<(Context, Operation)>, SessionError> {
+        let mut slot = lock(&self.eager);
+        if let Some(m) = slot.as_ref() {
+            return Ok(Arc::clone(m));
+        }
+        let (ctx, module) = (self.source)().map_err(SessionError::Load)?;
+        let func = interp::lookup_function(&ctx, module, &self.options.function)
+            .ok_or_else(|| SessionError::NoFunction(self.options.function.clone()))?;
+        let model = Arc::new((ctx, func));
+        *slot = Some(Arc::clone(&model));
+        Ok(model)
     }
 
     /// [`Session::run`] for inputs and outputs that may be sequences,
     /// optionals or strings, which only eager mode takes.
     pub fn run_values(&self, inputs: Vec<Datum>) -> Result<Vec<Datum>, SessionError> {
-        if let (ExeMode::Eager, Some((ctx, func))) = (self.options.exe_mode, &self.eager) {
+        if self.options.exe_mode == ExeMode::Eager {
+            let model = self.eager_model()?;
+            let (ctx, func) = (&model.0, &model.1);
             lock(&self.state).runs += 1;
             self.check_count(inputs.len())?;
             for (spec, d) in self.inputs.iter().zip(&inputs) {
@@ -510,12 +597,63 @@ impl Session {
                 .filter_map(|(k, p)| p.partition().map(|p| (k.describe(), p.clone())))
                 .collect(),
             events: s.events.iter().cloned().collect(),
+            spans: s.spans.iter().cloned().collect(),
             events_dropped: s.events_dropped,
             padding_waste: if s.padded_elements == 0 {
                 0.0
             } else {
                 s.padded_elements as f64 / (s.real_elements + s.padded_elements) as f64
             },
+        }
+    }
+
+    /// With the recompile budget spent: the event, and why.
+    fn budget_spent(&self, state: &mut State, key: &PlanKey) -> Option<String> {
+        let budget = self.options.recompile_budget;
+        if budget == 0 || state.compiles < budget {
+            return None;
+        }
+        let why = format!(
+            "{} of {budget} plans compiled; on_budget_exhausted = {}",
+            state.compiles,
+            self.options.on_budget_exhausted.name()
+        );
+        self.event(state, EventKind::BudgetExhausted, key, why.clone(), 0.0);
+        Some(why)
+    }
+
+    /// After a compile: a warning at 75 % of the budget, and on a burst
+    /// ([`BURST_COMPILES`] compiles within [`BURST_RUNS`] runs).
+    fn budget_warnings(&self, state: &mut State, key: &PlanKey) {
+        let budget = self.options.recompile_budget;
+        if budget == 0 {
+            return;
+        }
+        if !state.budget_warned && state.compiles * 4 >= budget * 3 {
+            state.budget_warned = true;
+            let why = format!(
+                "{} of the recompile budget of {budget} plans spent",
+                state.compiles
+            );
+            self.event(state, EventKind::BudgetWarning, key, why, 0.0);
+        }
+        let runs = state.runs;
+        state.recent_compiles.push_back(runs);
+        while state
+            .recent_compiles
+            .front()
+            .is_some_and(|&r| r + BURST_RUNS <= runs)
+        {
+            state.recent_compiles.pop_front();
+        }
+        let quiet = state.burst_warned_at.is_none_or(|r| r + BURST_RUNS <= runs);
+        if state.recent_compiles.len() >= BURST_COMPILES && quiet {
+            state.burst_warned_at = Some(runs);
+            let why = format!(
+                "a burst: {} compiles in the last {BURST_RUNS} runs",
+                state.recent_compiles.len()
+            );
+            self.event(state, EventKind::BudgetWarning, key, why, 0.0);
         }
     }
 
@@ -635,6 +773,9 @@ impl Session {
                 return Ok(plan);
             }
             state.misses += 1;
+            if let Some(why) = self.budget_spent(&mut state, &key) {
+                return Err(SessionError::Budget(why));
+            }
             let reason = state.cache.miss_reason(&key);
             let pin = state.cache.pinned_inputs(&shapes).map(<[bool]>::to_vec);
             (key, reason, pin)
@@ -644,7 +785,7 @@ impl Session {
             match self.compile_hybrid(&shapes) {
                 Ok((made, fell_back)) => {
                     let plan = match made {
-                        hybrid::Compiled::Whole(c, p) => Plan::Compiled(c, Some(p), Vec::new()),
+                        hybrid::Compiled::Whole(c, p) => Plan::Compiled(c, Some(p), Ok(Vec::new())),
                         hybrid::Compiled::Split(h) => Plan::Hybrid(h),
                         hybrid::Compiled::Eager(p) => Plan::Eager(p),
                     };
@@ -696,6 +837,7 @@ impl Session {
         state.compiles += 1;
         state.compile_ms += ms;
         self.event(&mut state, EventKind::Compile, &key, reason.to_string(), ms);
+        self.budget_warnings(&mut state, &key);
         for gone in state.cache.insert(key, Arc::clone(&plan)) {
             state.evictions += 1;
             self.event(&mut state, EventKind::Evict, &gone, String::new(), 0.0);

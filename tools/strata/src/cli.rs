@@ -63,6 +63,10 @@ pub(crate) enum Command {
         /// compile) to standard error as a JSON line, as it happens.
         #[arg(long = "log-events")]
         log_events: bool,
+        /// Write the run and the compile events as a Chrome trace (JSON,
+        /// loadable in Perfetto) to FILE.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
         /// Graph mode: compile with this recipe. An artifact: refuse it
         /// unless it was compiled with this recipe.
         #[arg(long, value_name = "RECIPE")]
@@ -217,5 +221,9 @@ pub(crate) enum Command {
         /// compiled, padding waste, cache size.
         #[arg(long, value_name = "FILE")]
         shapes: Option<PathBuf>,
+        /// With --shapes: write the runs and the compile events as a
+        /// Chrome trace (JSON, loadable in Perfetto) to FILE.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
     },
 }

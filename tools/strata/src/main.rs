@@ -89,6 +89,7 @@ fn main() -> ExitCode {
             device,
             report,
             log_events,
+            trace,
         } => run(
             &model,
             mode.as_deref(),
@@ -97,6 +98,7 @@ fn main() -> ExitCode {
             RunOptions {
                 report: report.as_deref(),
                 log_events,
+                trace: trace.as_deref(),
                 recipe: recipe.as_deref(),
                 check,
                 seed,
@@ -149,11 +151,13 @@ fn main() -> ExitCode {
             json,
             recipe,
             shapes: Some(shapes),
+            trace,
             ..
         } => replay::replay(
             &model,
             &shapes,
             replay::ReplayOptions {
+                trace: trace.as_deref(),
                 recipe: recipe.as_deref(),
                 mode: &mode,
                 function: &function,
@@ -176,22 +180,28 @@ fn main() -> ExitCode {
             profile,
             recipe,
             shapes: None,
-        } => bench::bench(
-            &model,
-            bench::BenchOptions {
-                recipe: recipe.as_deref(),
-                mode: &mode,
-                inputs: &inputs,
-                dims: &dims,
-                seed,
-                function: &function,
-                runs,
-                warmup,
-                threads,
-                json,
-                profile,
-            },
-        ),
+            trace,
+        } => match trace {
+            Some(_) => Err(DriverError::Message(
+                "--trace records a session: use it with --shapes".into(),
+            )),
+            None => bench::bench(
+                &model,
+                bench::BenchOptions {
+                    recipe: recipe.as_deref(),
+                    mode: &mode,
+                    inputs: &inputs,
+                    dims: &dims,
+                    seed,
+                    function: &function,
+                    runs,
+                    warmup,
+                    threads,
+                    json,
+                    profile,
+                },
+            ),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -406,6 +416,8 @@ pub(crate) struct RunOptions<'a> {
     pub report: Option<&'a Path>,
     /// `--log-events`: each compile event on standard error.
     pub log_events: bool,
+    /// `--trace FILE`: a Chrome trace of the run and the compile events.
+    pub trace: Option<&'a Path>,
     /// `--target`: `host` or `cuda` (graph mode).
     pub target: Option<&'a str>,
     /// `--cuda-graph`: replay the launches from a CUDA graph.
@@ -484,6 +496,7 @@ fn run(
         threads,
         report,
         log_events,
+        trace,
         ..
     } = options;
     let loaded = match recipe {
@@ -521,6 +534,7 @@ fn run(
     if let Some(t) = threads {
         session_options.threads = t;
     }
+    session_options.trace = trace.is_some();
     let shown = model.display().to_string();
     session_options.on_event = Some(Arc::new(move |e: &Event| {
         if matches!(e.kind, EventKind::Compile | EventKind::CompileFailed) && !e.pinned.is_empty() {
@@ -553,6 +567,11 @@ fn run(
     let result = session.run_values(args.into_iter().map(Datum::Tensor).collect());
     if let Some(path) = report {
         let text = format!("{:#}\n", session.report().to_json());
+        std::fs::write(path, text)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
+    }
+    if let Some(path) = trace {
+        let text = format!("{}\n", session.report().to_chrome_trace());
         std::fs::write(path, text)
             .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
     }

@@ -15,6 +15,8 @@ use crate::{load, new_context, random_input, DriverError, SplitMix};
 /// The options of a replay besides the model and the shapes file.
 pub(crate) struct ReplayOptions<'a> {
     pub recipe: Option<&'a Path>,
+    /// `--trace FILE`: a Chrome trace of the runs and compile events.
+    pub trace: Option<&'a Path>,
     pub mode: &'a str,
     pub function: &'a str,
     pub threads: Option<usize>,
@@ -65,8 +67,9 @@ pub(crate) fn parse_shapes(text: &str) -> Result<Vec<BTreeMap<String, usize>>, S
                     ranges
                         .iter()
                         .map(|(s, lo, hi)| {
-                            let span = (hi - lo + 1) as u64;
-                            (s.clone(), lo + (rng.next() % span) as usize)
+                            let span = (hi - lo) as u64 + 1;
+                            let draw = rng.next().checked_rem(span).unwrap_or(0);
+                            (s.clone(), lo + draw as usize)
                         })
                         .collect(),
                 );
@@ -118,6 +121,7 @@ pub(crate) fn replay(model: &Path, shapes: &Path, o: ReplayOptions<'_>) -> Resul
     if let Some(t) = o.threads {
         options.threads = t;
     }
+    options.trace = o.trace.is_some();
     // The inputs are made from a copy of the model of their own.
     let mut gen = new_context();
     let gen_module = load(&mut gen, model)?;
@@ -164,6 +168,10 @@ pub(crate) fn replay(model: &Path, shapes: &Path, o: ReplayOptions<'_>) -> Resul
     all.sort_by(f64::total_cmp);
     steady.sort_by(f64::total_cmp);
     let report = session.report();
+    if let Some(path) = o.trace {
+        std::fs::write(path, format!("{}\n", report.to_chrome_trace()))
+            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
+    }
     let failed: usize = failures.values().sum();
     if o.json {
         let j = serde_json::json!({
