@@ -214,245 +214,11 @@ pub fn padding_safety(
         if operands.iter().all(|v| !of.contains_key(v)) {
             continue;
         }
-        let refuse = |message: String| Unsafe {
+        let out = op_rule(ctx, op, &of).map_err(|message| Unsafe {
             op: name.clone(),
             location: strata_ir::diagnostics::describe_location(ctx, ctx.op_loc(op)),
             message,
-        };
-        let first_padded = || {
-            operands
-                .iter()
-                .find_map(|v| of.get(v))
-                .and_then(|p| p.values().next().cloned())
-                .unwrap_or_default()
-        };
-        let broadcasting = ctx
-            .op_definition(op)
-            .is_some_and(|d| d.traits.results_broadcastable_shape || d.traits.elementwise);
-        let out: Vec<Padded> = if broadcasting
-            || ctx
-                .op_interface::<strata_dialects::graph::scalar::ScalarFn>(op)
-                .is_some()
-            || ELEMENTWISE.contains(&name.as_str())
-        {
-            let results: Vec<Value> = ctx.results(op).collect();
-            let out_rank = results.first().and_then(|&r| rank(ctx, r)).unwrap_or(0);
-            let mut p = Padded::new();
-            for v in &operands {
-                let (Some(r), Some(pv)) = (rank(ctx, *v), of.get(v)) else {
-                    continue;
-                };
-                for (&axis, sym) in pv {
-                    let at = (axis + out_rank)
-                        .checked_sub(r)
-                        .ok_or_else(|| refuse(format!("broadcasts dimension '{sym}' oddly")))?;
-                    mark(&mut p, at, sym).map_err(&refuse)?;
-                }
-            }
-            // Every operand with a padded axis must be padded there by the
-            // same symbol, or broadcast from size 1: a padded operand
-            // meeting a real size (or another symbol) would pair padded
-            // positions with real ones.
-            for v in &operands {
-                let Some(d) = dims_of(ctx, *v) else { continue };
-                let pv = of.get(v);
-                for (&at, sym) in &p {
-                    let Some(axis) = (at + d.len()).checked_sub(out_rank) else {
-                        continue;
-                    };
-                    let same = pv.and_then(|pv| pv.get(&axis)) == Some(sym);
-                    if !same && d[axis] != 1 {
-                        return Err(refuse(format!(
-                            "pairs dimension '{sym}' with a dimension it does not pad ({})",
-                            d[axis]
-                        )));
-                    }
-                }
-            }
-            vec![p; results.len()]
-        } else if name == "graph.matmul" {
-            let (a, b) = (operands[0], operands[1]);
-            let (ra, rb) = (rank(ctx, a).unwrap_or(0), rank(ctx, b).unwrap_or(0));
-            let out_rank = rank(ctx, ctx.result(op, 0)).unwrap_or(0);
-            // out = [batch..., M (if a is 2-D+), N (if b is 2-D+)].
-            let batch_rank = out_rank
-                .checked_sub(usize::from(ra >= 2) + usize::from(rb >= 2))
-                .ok_or_else(|| refuse("has an unexpected result rank".into()))?;
-            let mut p = Padded::new();
-            if let Some(pa) = of.get(&a) {
-                for (&axis, sym) in pa {
-                    if axis + 1 == ra {
-                        return Err(refuse(format!(
-                            "contracts dimension '{sym}' (the left operand's last axis)"
-                        )));
-                    }
-                    // A batch axis (aligned right), or M.
-                    let at = if axis + 2 == ra {
-                        Some(batch_rank)
-                    } else {
-                        (axis + batch_rank).checked_sub(ra - 2)
-                    };
-                    let at = at.ok_or_else(|| refuse(format!("broadcasts dimension '{sym}'")))?;
-                    mark(&mut p, at, sym).map_err(&refuse)?;
-                }
-            }
-            if let Some(pb) = of.get(&b) {
-                for (&axis, sym) in pb {
-                    if rb == 1 || axis + 2 == rb {
-                        return Err(refuse(format!(
-                            "contracts dimension '{sym}' (the right operand's rows)"
-                        )));
-                    }
-                    let at = if axis + 1 == rb {
-                        Some(out_rank - 1)
-                    } else {
-                        (axis + batch_rank).checked_sub(rb - 2)
-                    };
-                    let at = at.ok_or_else(|| refuse(format!("broadcasts dimension '{sym}'")))?;
-                    mark(&mut p, at, sym).map_err(&refuse)?;
-                }
-            }
-            // A padded batch axis must not meet a real size in the other
-            // operand (see the broadcasting ops).
-            for (v, r) in [(a, ra), (b, rb)] {
-                if r < 3 {
-                    continue;
-                }
-                let Some(d) = dims_of(ctx, v) else { continue };
-                for (&at, sym) in p.iter().filter(|(&at, _)| at < batch_rank) {
-                    let Some(axis) = (at + r - 2).checked_sub(batch_rank) else {
-                        continue;
-                    };
-                    let same = of.get(&v).and_then(|pv| pv.get(&axis)) == Some(sym);
-                    if !same && d[axis] != 1 {
-                        return Err(refuse(format!(
-                            "pairs dimension '{sym}' with a batch dimension it does not pad"
-                        )));
-                    }
-                }
-            }
-            vec![p]
-        } else if name == "graph.gemm" {
-            // op(a) is [M, K], op(b) is [K, N]; c broadcasts to [M, N].
-            let attr = strata_dialects::graph::infer::attr_bool;
-            let (ta, tb) = (attr(ctx, op, "transA"), attr(ctx, op, "transB"));
-            let mut p = Padded::new();
-            if let Some(pa) = of.get(&operands[0]) {
-                for (&axis, sym) in pa {
-                    if (axis == 1) != ta {
-                        return Err(refuse(format!("contracts dimension '{sym}'")));
-                    }
-                    mark(&mut p, 0, sym).map_err(&refuse)?;
-                }
-            }
-            if let Some(pb) = of.get(&operands[1]) {
-                for (&axis, sym) in pb {
-                    if (axis == 0) != tb {
-                        return Err(refuse(format!("contracts dimension '{sym}'")));
-                    }
-                    mark(&mut p, 1, sym).map_err(&refuse)?;
-                }
-            }
-            if let Some(pc) = operands.get(2).and_then(|c| of.get(c)) {
-                let rc = rank(ctx, operands[2]).unwrap_or(0);
-                for (&axis, sym) in pc {
-                    // c's padding must be the product's own (M or N).
-                    let at = (axis + 2).checked_sub(rc);
-                    if at.and_then(|at| p.get(&at)) != Some(sym) {
-                        return Err(refuse(format!(
-                            "adds a bias padded along dimension '{sym}' that the product does not pad"
-                        )));
-                    }
-                }
-            }
-            vec![p]
-        } else if name == "graph.reshape" {
-            // Padded axes must lie in a leading run of dimensions that the
-            // reshape keeps as they are.
-            let dims = |v: Value| match ctx.type_kind(ctx.value_type(v)) {
-                TypeKind::RankedTensor { shape, .. } => shape.clone(),
-                _ => Vec::new(),
-            };
-            let (from, to) = (dims(operands[0]), dims(ctx.result(op, 0)));
-            let kept = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-            let pv = of.get(&operands[0]).cloned().unwrap_or_default();
-            if let Some((_, sym)) = pv.iter().find(|(&a, _)| a >= kept) {
-                return Err(refuse(format!(
-                    "merges or splits dimension '{sym}' ({from:?} to {to:?})"
-                )));
-            }
-            if operands[1..].iter().any(|v| of.contains_key(v)) {
-                return Err(refuse(format!(
-                    "takes a shape computed from dimension '{}'",
-                    first_padded()
-                )));
-            }
-            vec![pv]
-        } else if name == "graph.transpose" {
-            // No perm: the axes reversed.
-            let perm = strata_dialects::graph::infer::attr_i64_array(ctx, op, "perm")
-                .unwrap_or_else(|| {
-                    let r = rank(ctx, operands[0]).unwrap_or(0) as i64;
-                    (0..r).rev().collect()
-                });
-            let pv = of.get(&operands[0]).cloned().unwrap_or_default();
-            let mut p = Padded::new();
-            for (out_axis, &from) in perm.iter().enumerate() {
-                if let Some(sym) = usize::try_from(from).ok().and_then(|f| pv.get(&f)) {
-                    p.insert(out_axis, sym.clone());
-                }
-            }
-            vec![p]
-        } else if ALONG_AXIS.contains(&name.as_str()) || TRAILING_AXES.contains(&name.as_str()) {
-            let x = operands[0];
-            let r = rank(ctx, x).unwrap_or(0) as i64;
-            let axis = int_property(ctx, op, "axis").unwrap_or(-1);
-            let axis = usize::try_from(if axis < 0 { axis + r } else { axis }).unwrap_or(0);
-            let pv = of.get(&x).cloned().unwrap_or_default();
-            for (&a, sym) in &pv {
-                let mixed = if TRAILING_AXES.contains(&name.as_str()) {
-                    a >= axis
-                } else {
-                    a == axis
-                };
-                if mixed {
-                    return Err(refuse(format!("normalizes over dimension '{sym}'")));
-                }
-            }
-            if operands[1..].iter().any(|v| of.contains_key(v)) {
-                return Err(refuse(format!(
-                    "takes a padded parameter (dimension '{}')",
-                    first_padded()
-                )));
-            }
-            vec![pv]
-        } else if name == "graph.gather" {
-            let (data, indices) = (operands[0], operands[1]);
-            let axis = int_property(ctx, op, "axis").unwrap_or(0);
-            let rd = rank(ctx, data).unwrap_or(0) as i64;
-            let axis = usize::try_from(if axis < 0 { axis + rd } else { axis }).unwrap_or(0);
-            let ri = rank(ctx, indices).unwrap_or(0);
-            let mut p = Padded::new();
-            if let Some(pd) = of.get(&data) {
-                for (&a, sym) in pd {
-                    if a == axis {
-                        return Err(refuse(format!("gathers along dimension '{sym}'")));
-                    }
-                    p.insert(if a < axis { a } else { a + ri - 1 }, sym.clone());
-                }
-            }
-            if let Some(pi) = of.get(&indices) {
-                for (&a, sym) in pi {
-                    p.insert(axis + a, sym.clone());
-                }
-            }
-            vec![p]
-        } else {
-            return Err(refuse(format!(
-                "takes a value padded along dimension '{}', and nothing proves the padding stays apart",
-                first_padded()
-            )));
-        };
+        })?;
         for (r, p) in ctx.results(op).zip(out) {
             if !p.is_empty() {
                 of.insert(r, p);
@@ -460,6 +226,160 @@ pub fn padding_safety(
         }
     }
     Ok(results)
+}
+
+/// The padded axes of `op`'s results, from those of its operands (`of`),
+/// or why padding could reach real values through it.
+fn op_rule(
+    ctx: &Context,
+    op: Operation,
+    of: &HashMap<Value, Padded>,
+) -> Result<Vec<Padded>, String> {
+    let name = ctx.op_name_str(op).to_string();
+    let operands: Vec<Value> = ctx.operands(op).collect();
+    let first_padded = || {
+        operands
+            .iter()
+            .find_map(|v| of.get(v))
+            .and_then(|p| p.values().next().cloned())
+            .unwrap_or_default()
+    };
+    let broadcasting = ctx
+        .op_definition(op)
+        .is_some_and(|d| d.traits.results_broadcastable_shape || d.traits.elementwise);
+    let out = if broadcasting
+        || ctx
+            .op_interface::<strata_dialects::graph::scalar::ScalarFn>(op)
+            .is_some()
+        || ELEMENTWISE.contains(&name.as_str())
+    {
+        let results: Vec<Value> = ctx.results(op).collect();
+        let out_rank = results.first().and_then(|&r| rank(ctx, r)).unwrap_or(0);
+        let mut p = Padded::new();
+        for v in &operands {
+            let (Some(r), Some(pv)) = (rank(ctx, *v), of.get(v)) else {
+                continue;
+            };
+            for (&axis, sym) in pv {
+                let at = (axis + out_rank)
+                    .checked_sub(r)
+                    .ok_or_else(|| format!("broadcasts dimension '{sym}' oddly"))?;
+                mark(&mut p, at, sym)?;
+            }
+        }
+        // Every operand with a padded axis must be padded there by the
+        // same symbol, or broadcast from size 1: a padded operand
+        // meeting a real size (or another symbol) would pair padded
+        // positions with real ones.
+        for v in &operands {
+            let Some(d) = dims_of(ctx, *v) else { continue };
+            let pv = of.get(v);
+            for (&at, sym) in &p {
+                let Some(axis) = (at + d.len()).checked_sub(out_rank) else {
+                    continue;
+                };
+                let same = pv.and_then(|pv| pv.get(&axis)) == Some(sym);
+                if !same && d[axis] != 1 {
+                    return Err(format!(
+                        "pairs dimension '{sym}' with a dimension it does not pad ({})",
+                        d[axis]
+                    ));
+                }
+            }
+        }
+        vec![p; results.len()]
+    } else if name == "graph.matmul" {
+        matmul_rule(ctx, op, &operands, of)?
+    } else if name == "graph.gemm" {
+        gemm_rule(ctx, op, &operands, of)?
+    } else if name == "graph.reshape" {
+        // Padded axes must lie in a leading run of dimensions that the
+        // reshape keeps as they are.
+        let dims = |v: Value| match ctx.type_kind(ctx.value_type(v)) {
+            TypeKind::RankedTensor { shape, .. } => shape.clone(),
+            _ => Vec::new(),
+        };
+        let (from, to) = (dims(operands[0]), dims(ctx.result(op, 0)));
+        let kept = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        let pv = of.get(&operands[0]).cloned().unwrap_or_default();
+        if let Some((_, sym)) = pv.iter().find(|(&a, _)| a >= kept) {
+            return Err(format!(
+                "merges or splits dimension '{sym}' ({from:?} to {to:?})"
+            ));
+        }
+        if operands[1..].iter().any(|v| of.contains_key(v)) {
+            return Err(format!(
+                "takes a shape computed from dimension '{}'",
+                first_padded()
+            ));
+        }
+        vec![pv]
+    } else if name == "graph.transpose" {
+        // No perm: the axes reversed.
+        let perm =
+            strata_dialects::graph::infer::attr_i64_array(ctx, op, "perm").unwrap_or_else(|| {
+                let r = rank(ctx, operands[0]).unwrap_or(0) as i64;
+                (0..r).rev().collect()
+            });
+        let pv = of.get(&operands[0]).cloned().unwrap_or_default();
+        let mut p = Padded::new();
+        for (out_axis, &from) in perm.iter().enumerate() {
+            if let Some(sym) = usize::try_from(from).ok().and_then(|f| pv.get(&f)) {
+                p.insert(out_axis, sym.clone());
+            }
+        }
+        vec![p]
+    } else if ALONG_AXIS.contains(&name.as_str()) || TRAILING_AXES.contains(&name.as_str()) {
+        let x = operands[0];
+        let r = rank(ctx, x).unwrap_or(0) as i64;
+        let axis = int_property(ctx, op, "axis").unwrap_or(-1);
+        let axis = usize::try_from(if axis < 0 { axis + r } else { axis }).unwrap_or(0);
+        let pv = of.get(&x).cloned().unwrap_or_default();
+        for (&a, sym) in &pv {
+            let mixed = if TRAILING_AXES.contains(&name.as_str()) {
+                a >= axis
+            } else {
+                a == axis
+            };
+            if mixed {
+                return Err(format!("normalizes over dimension '{sym}'"));
+            }
+        }
+        if operands[1..].iter().any(|v| of.contains_key(v)) {
+            return Err(format!(
+                "takes a padded parameter (dimension '{}')",
+                first_padded()
+            ));
+        }
+        vec![pv]
+    } else if name == "graph.gather" {
+        let (data, indices) = (operands[0], operands[1]);
+        let axis = int_property(ctx, op, "axis").unwrap_or(0);
+        let rd = rank(ctx, data).unwrap_or(0) as i64;
+        let axis = usize::try_from(if axis < 0 { axis + rd } else { axis }).unwrap_or(0);
+        let ri = rank(ctx, indices).unwrap_or(0);
+        let mut p = Padded::new();
+        if let Some(pd) = of.get(&data) {
+            for (&a, sym) in pd {
+                if a == axis {
+                    return Err(format!("gathers along dimension '{sym}'"));
+                }
+                p.insert(if a < axis { a } else { a + ri - 1 }, sym.clone());
+            }
+        }
+        if let Some(pi) = of.get(&indices) {
+            for (&a, sym) in pi {
+                p.insert(axis + a, sym.clone());
+            }
+        }
+        vec![p]
+    } else {
+        return Err(format!(
+            "takes a value padded along dimension '{}', and nothing proves the padding stays apart",
+            first_padded()
+        ));
+    };
+    Ok(out)
 }
 
 /// `t` grown to `shape` along its padded axes (at their ends), floats
@@ -645,6 +565,120 @@ impl Session {
             })
             .collect()
     }
+}
+
+/// `graph.matmul`: padding may not reach the contracted axis; batch axes
+/// must not meet a real size.
+fn matmul_rule(
+    ctx: &Context,
+    op: Operation,
+    operands: &[Value],
+    of: &HashMap<Value, Padded>,
+) -> Result<Vec<Padded>, String> {
+    let (a, b) = (operands[0], operands[1]);
+    let (ra, rb) = (rank(ctx, a).unwrap_or(0), rank(ctx, b).unwrap_or(0));
+    let out_rank = rank(ctx, ctx.result(op, 0)).unwrap_or(0);
+    // out = [batch..., M (if a is 2-D+), N (if b is 2-D+)].
+    let batch_rank = out_rank
+        .checked_sub(usize::from(ra >= 2) + usize::from(rb >= 2))
+        .ok_or_else(|| String::from("has an unexpected result rank"))?;
+    let mut p = Padded::new();
+    if let Some(pa) = of.get(&a) {
+        for (&axis, sym) in pa {
+            if axis + 1 == ra {
+                return Err(format!(
+                    "contracts dimension '{sym}' (the left operand's last axis)"
+                ));
+            }
+            // A batch axis (aligned right), or M.
+            let at = if axis + 2 == ra {
+                Some(batch_rank)
+            } else {
+                (axis + batch_rank).checked_sub(ra - 2)
+            };
+            let at = at.ok_or_else(|| format!("broadcasts dimension '{sym}'"))?;
+            mark(&mut p, at, sym)?;
+        }
+    }
+    if let Some(pb) = of.get(&b) {
+        for (&axis, sym) in pb {
+            if rb == 1 || axis + 2 == rb {
+                return Err(format!(
+                    "contracts dimension '{sym}' (the right operand's rows)"
+                ));
+            }
+            let at = if axis + 1 == rb {
+                Some(out_rank - 1)
+            } else {
+                (axis + batch_rank).checked_sub(rb - 2)
+            };
+            let at = at.ok_or_else(|| format!("broadcasts dimension '{sym}'"))?;
+            mark(&mut p, at, sym)?;
+        }
+    }
+    // A padded batch axis must not meet a real size in the other
+    // operand (see the broadcasting ops).
+    for (v, r) in [(a, ra), (b, rb)] {
+        if r < 3 {
+            continue;
+        }
+        let Some(d) = dims_of(ctx, v) else { continue };
+        for (&at, sym) in p.iter().filter(|(&at, _)| at < batch_rank) {
+            let Some(axis) = (at + r - 2).checked_sub(batch_rank) else {
+                continue;
+            };
+            let same = of.get(&v).and_then(|pv| pv.get(&axis)) == Some(sym);
+            if !same && d[axis] != 1 {
+                return Err(format!(
+                    "pairs dimension '{sym}' with a batch dimension it does not pad"
+                ));
+            }
+        }
+    }
+    Ok(vec![p])
+}
+
+/// `graph.gemm`: as a matmul of 2-D operands, with a bias padded only
+/// along the product's own padded axes.
+fn gemm_rule(
+    ctx: &Context,
+    op: Operation,
+    operands: &[Value],
+    of: &HashMap<Value, Padded>,
+) -> Result<Vec<Padded>, String> {
+    // op(a) is [M, K], op(b) is [K, N]; c broadcasts to [M, N].
+    let attr = strata_dialects::graph::infer::attr_bool;
+    let (ta, tb) = (attr(ctx, op, "transA"), attr(ctx, op, "transB"));
+    let mut p = Padded::new();
+    if let Some(pa) = of.get(&operands[0]) {
+        for (&axis, sym) in pa {
+            if (axis == 1) != ta {
+                return Err(format!("contracts dimension '{sym}'"));
+            }
+            mark(&mut p, 0, sym)?;
+        }
+    }
+    if let Some(pb) = of.get(&operands[1]) {
+        for (&axis, sym) in pb {
+            if (axis == 0) != tb {
+                return Err(format!("contracts dimension '{sym}'"));
+            }
+            mark(&mut p, 1, sym)?;
+        }
+    }
+    if let Some(pc) = operands.get(2).and_then(|c| of.get(c)) {
+        let rc = rank(ctx, operands[2]).unwrap_or(0);
+        for (&axis, sym) in pc {
+            // c's padding must be the product's own (M or N).
+            let at = (axis + 2).checked_sub(rc);
+            if at.and_then(|at| p.get(&at)) != Some(sym) {
+                return Err(format!(
+                    "adds a bias padded along dimension '{sym}' that the product does not pad"
+                ));
+            }
+        }
+    }
+    Ok(vec![p])
 }
 
 #[cfg(test)]
