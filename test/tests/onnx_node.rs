@@ -370,16 +370,7 @@ fn check_mode_outcomes(
         .collect();
     let list_path = root().join(format!("test/onnx/node-tests-{}.expected", mode.key));
     if bless {
-        let mut text = format!(
-            "# {} (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n",
-            mode.about
-        );
-        for (n, s) in &current {
-            text.push_str(&format!("{n} {s}\n"));
-        }
-        if let Err(e) = std::fs::write(&list_path, text) {
-            problems.push(format!("{}: {e}", list_path.display()));
-        }
+        problems.extend(write_outcomes(&list_path, mode.about, &current));
     }
     let recorded = read_outcomes(&list_path);
     for (n, s) in &current {
@@ -508,15 +499,8 @@ fn check_hybrid_outcomes(
     }
     let list_path = root().join("test/onnx/node-tests-hybrid.expected");
     if bless {
-        let mut text = String::from(
-            "# The ONNX node tests that pass eagerly, in hybrid mode against eager: outcome and ops compiled / ops in all (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n",
-        );
-        for (n, s) in &current {
-            text.push_str(&format!("{n} {s}\n"));
-        }
-        if let Err(e) = std::fs::write(&list_path, text) {
-            problems.push(format!("{}: {e}", list_path.display()));
-        }
+        let about = "The ONNX node tests that pass eagerly, in hybrid mode against eager: outcome and ops compiled / ops in all";
+        problems.extend(write_outcomes(&list_path, about, &current));
     }
     let recorded = read_outcomes(&list_path);
     for (n, s) in &current {
@@ -568,4 +552,22 @@ fn check_hybrid_outcomes(
         problems.extend(common::check_generated_docs(key, &value));
     }
     problems
+}
+
+/// Writes a mode's outcome file: its header (`about`, then how to
+/// regenerate it) and a `name outcome` line per test; the error, if any.
+fn write_outcomes<V: std::fmt::Display>(
+    path: &std::path::Path,
+    about: &str,
+    current: &BTreeMap<&str, V>,
+) -> Option<String> {
+    let mut text = format!(
+        "# {about} (test/tests/onnx_node.rs).\n# Regenerate with STRATA_BLESS=1 cargo test -p strata-test --test onnx_node.\n"
+    );
+    for (n, s) in current {
+        text.push_str(&format!("{n} {s}\n"));
+    }
+    std::fs::write(path, text)
+        .err()
+        .map(|e| format!("{}: {e}", path.display()))
 }

@@ -9,8 +9,8 @@ use strata_ir::{Context, Operation, TypeKind, Value};
 
 use strata_recipe::{BudgetAction, OutsideBuckets};
 
-use super::{render_compile_error, Plan, PlanKey, Session, SessionError};
-use crate::{compiled, interp, Tensor};
+use super::{Plan, PlanKey, Session, SessionError};
+use crate::Tensor;
 
 /// The symbol of each dimension of each input (`None`: static or unnamed).
 pub type InputDims = Vec<Vec<Option<String>>>;
@@ -435,15 +435,14 @@ impl Session {
         if padded.values().all(BTreeMap::is_empty) {
             return Ok(Ok(Vec::new()));
         }
-        let function = &self.options.function;
         let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
-        let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
-        compiled::specialize(&mut ctx, module, function, shapes)
-            .map_err(|e| compile_error(&ctx, e))?;
-        compiled::run_passes(&mut ctx, module, "builtin.module(graph-infer-shapes)")
-            .map_err(|e| compile_error(&ctx, e))?;
-        let func = interp::lookup_function(&ctx, module, function)
-            .ok_or_else(|| SessionError::NoFunction(function.clone()))?;
+        let func = super::hybrid::specialized(
+            &mut ctx,
+            module,
+            &self.options.function,
+            shapes,
+            "builtin.module(graph-infer-shapes)",
+        )?;
         Ok(padding_safety(&ctx, func, &padded).map_err(|u| u.to_string()))
     }
 

@@ -45,13 +45,25 @@ fn split(
     pipeline: &str,
     rules: &partition::Rules,
 ) -> Result<(Operation, Vec<partition::Piece>), SessionError> {
-    let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
-    compiled::specialize(ctx, module, function, shapes).map_err(|e| compile_error(ctx, e))?;
-    compiled::run_passes(ctx, module, &graph_stage(pipeline)).map_err(|e| compile_error(ctx, e))?;
-    let func = interp::lookup_function(ctx, module, function)
-        .ok_or_else(|| SessionError::NoFunction(function.to_string()))?;
+    let func = specialized(ctx, module, function, shapes, &graph_stage(pipeline))?;
     let pieces = partition::pieces(ctx, func, rules);
     Ok((func, pieces))
+}
+
+/// Specializes `function` of `module` to `shapes` and runs `passes`;
+/// returns the function.
+pub(crate) fn specialized(
+    ctx: &mut Context,
+    module: Operation,
+    function: &str,
+    shapes: &[Vec<usize>],
+    passes: &str,
+) -> Result<Operation, SessionError> {
+    let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
+    compiled::specialize(ctx, module, function, shapes).map_err(|e| compile_error(ctx, e))?;
+    compiled::run_passes(ctx, module, passes).map_err(|e| compile_error(ctx, e))?;
+    interp::lookup_function(ctx, module, function)
+        .ok_or_else(|| SessionError::NoFunction(function.to_string()))
 }
 
 /// Hybrid mode's partition of `function` of `module` at `shapes` (one per

@@ -133,16 +133,7 @@ fn emit_partition(
     o: &CompileOptions<'_>,
     recipe: &strata_recipe::Recipe,
 ) -> Result<(), DriverError> {
-    let Prepared {
-        mut ctx,
-        module,
-        func,
-        args,
-        in_names,
-        ..
-    } = prepare(model, o.inputs, &[], 0, o.dims, o.function)?;
-    check_graph_inputs(&ctx, model, func, &in_names, &args)?;
-    let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
+    let (mut ctx, module, shapes) = input_shapes(model, o)?;
     let options = strata_runtime::session::SessionOptions::from_recipe(recipe);
     let partition = strata_runtime::session::partition_of(
         &mut ctx,
@@ -161,14 +152,14 @@ fn emit_partition(
     write_text(o.output, &text)
 }
 
-/// `model` prepared for `o`'s inputs and lowered by `pipeline`.
-fn lowered(
+/// `model` loaded, and the shapes of `o`'s inputs (given or made up),
+/// each checked against the function's signature.
+fn input_shapes(
     model: &Path,
     o: &CompileOptions<'_>,
-    pipeline: &str,
-) -> Result<(strata_ir::Context, strata_ir::Operation), DriverError> {
+) -> Result<(strata_ir::Context, strata_ir::Operation, Vec<Vec<usize>>), DriverError> {
     let Prepared {
-        mut ctx,
+        ctx,
         module,
         func,
         args,
@@ -176,8 +167,17 @@ fn lowered(
         ..
     } = prepare(model, o.inputs, &[], 0, o.dims, o.function)?;
     check_graph_inputs(&ctx, model, func, &in_names, &args)?;
-    let shapes: Vec<Vec<usize>> = args.iter().map(|t| t.shape().to_vec()).collect();
-    drop(args);
+    let shapes = args.iter().map(|t| t.shape().to_vec()).collect();
+    Ok((ctx, module, shapes))
+}
+
+/// `model` prepared for `o`'s inputs and lowered by `pipeline`.
+fn lowered(
+    model: &Path,
+    o: &CompileOptions<'_>,
+    pipeline: &str,
+) -> Result<(strata_ir::Context, strata_ir::Operation), DriverError> {
+    let (mut ctx, module, shapes) = input_shapes(model, o)?;
     lower(&mut ctx, module, o.function, &shapes, pipeline).map_err(|e| compile_error(&ctx, e))?;
     Ok((ctx, module))
 }
