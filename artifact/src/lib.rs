@@ -196,6 +196,16 @@ pub struct Manifest {
     /// runs it too, with the instructions it has.
     #[serde(default)]
     pub cpu: String,
+    /// The CPU features the host code's shared library (section
+    /// `host/kernels.so`) was compiled for: a loader runs the library only
+    /// on a CPU with the same name and features, else it generates code
+    /// from the bitcode.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cpu_features: String,
+    /// Why a host artifact holds no shared library (no C compiler driver
+    /// to link one): loaders generate code from its bitcode.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub library_missing: String,
     pub inputs: Vec<TensorSpec>,
     pub outputs: Vec<TensorSpec>,
     /// The steps of the plan, in launch order.
@@ -225,6 +235,8 @@ impl Manifest {
             build_hash: BUILD_HASH.into(),
             target: target.into(),
             cpu: String::new(),
+            cpu_features: String::new(),
+            library_missing: String::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
             kernels: Vec::new(),

@@ -276,6 +276,10 @@ pub struct Runtime {
     pub recompile_budget: i64,
     /// What a run that needs a new plan does once the budget is spent.
     pub on_budget_exhausted: BudgetAction,
+    /// Where compiled plans are kept across processes (none: in memory
+    /// only). Where, not what: not part of the canonical form, so not of
+    /// the recipe's hash.
+    pub cache_dir: Option<String>,
 }
 
 /// `runtime.on_budget_exhausted`.
@@ -307,6 +311,7 @@ impl Default for Runtime {
             cuda_graphs: true,
             recompile_budget: 0,
             on_budget_exhausted: BudgetAction::Eager,
+            cache_dir: None,
         }
     }
 }

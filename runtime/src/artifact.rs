@@ -38,6 +38,10 @@ pub const SECTION_ATTR: &str = "artifact.section";
 #[cfg(feature = "llvm")]
 const INLINE_CONSTANT_BYTES: usize = 256;
 
+/// The payload section holding the host kernels' shared library (machine
+/// code for the CPU the manifest names).
+pub const LIBRARY_SECTION: &str = "host/kernels.so";
+
 /// The payload section holding kernel `name`'s LLVM bitcode.
 pub fn code_section(name: &str) -> String {
     format!("host/{name}.bc")
@@ -273,11 +277,18 @@ pub fn build_artifact(
     }
     let mut sections = Vec::new();
     if target == HOST_TARGET {
-        for (name, bitcode) in strata_lowering::kernel_to_host::emit_optimized_bitcode(ctx, module)?
-        {
+        let native = strata_lowering::kernel_to_host::native::emit_native(ctx, module)?;
+        for (name, bitcode) in native.bitcode {
             sections.push((code_section(&name), bitcode));
         }
         manifest.cpu = strata_lowering::llvm::host_cpu_name();
+        match native.library {
+            Ok(library) => {
+                sections.push((LIBRARY_SECTION.to_string(), library));
+                manifest.cpu_features = strata_lowering::llvm::host_cpu_features();
+            }
+            Err(why) => manifest.library_missing = why,
+        }
     } else {
         for (name, ptx) in strata_lowering::nvptx_to_llvm::kernels_ptx(ctx, module)? {
             sections.push((code_section_for(&target, &name), ptx.into_bytes()));
@@ -428,7 +439,8 @@ pub fn load_plan(
 impl CompiledModel {
     /// Run `artifact` (read from `path`): refused when its manifest differs
     /// from `expect`; its plan parsed and checked against the manifest, its
-    /// kernels JIT-compiled from their bitcode on a pool of `threads`.
+    /// kernels loaded from its shared library (or JIT-compiled from their
+    /// bitcode) for a pool of `threads`.
     pub fn from_artifact(
         artifact: &Artifact,
         path: &str,
@@ -449,6 +461,20 @@ impl CompiledModel {
         threads: usize,
         register: &dyn Fn(&mut Context),
     ) -> Result<CompiledModel, LoadError> {
+        CompiledModel::load_artifact(artifact, path, expect, threads, register).map(|(m, _)| m)
+    }
+
+    /// [`CompiledModel::from_artifact_with`], saying how the kernels were
+    /// made ready: the artifact's shared library loaded when it was made for
+    /// this CPU (a load, no code generation), else code generated from its
+    /// bitcode.
+    pub fn load_artifact(
+        artifact: &Artifact,
+        path: &str,
+        expect: &Expect,
+        threads: usize,
+        register: &dyn Fn(&mut Context),
+    ) -> Result<(CompiledModel, KernelLoad), LoadError> {
         let loaded = load_plan(artifact, path, expect, register)?;
         if artifact.manifest.target != HOST_TARGET {
             return Err(LoadError::Payload {
@@ -459,19 +485,80 @@ impl CompiledModel {
                 ),
             });
         }
-        let jobs = loaded
-            .kernel_code(artifact, path)?
-            .into_iter()
-            .map(|(name, code)| (name, code.to_vec()))
-            .collect();
         let compile_error = |source: CompileError| LoadError::Compile {
             path: path.to_string(),
             source,
         };
+        // Every kernel's code is where the manifest says, whichever is run.
+        let code = loaded.kernel_code(artifact, path)?;
         let start = Instant::now();
-        let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, true)
-            .map_err(|e| compile_error(CompileError::Host(e)))?;
+        let (jit, load) = match host_library(artifact, &loaded.plan) {
+            Ok(kernels) => (kernels, KernelLoad::Library),
+            Err(why) => {
+                let jobs = code
+                    .into_iter()
+                    .map(|(name, code)| (name, code.to_vec()))
+                    .collect();
+                let jit = strata_lowering::kernel_to_host::compile_bitcode(jobs, true)
+                    .map_err(|e| compile_error(CompileError::Host(e)))?;
+                (jit, KernelLoad::Bitcode(why))
+            }
+        };
         let llvm_ms = start.elapsed().as_secs_f64() * 1e3;
-        CompiledModel::from_plan(loaded.plan, jit, llvm_ms, threads).map_err(compile_error)
+        let model =
+            CompiledModel::from_plan(loaded.plan, jit, llvm_ms, threads).map_err(compile_error)?;
+        Ok((model, load))
     }
+}
+
+/// How the kernels of a host artifact were made ready to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelLoad {
+    /// Its shared library was loaded: no code was generated.
+    Library,
+    /// Code was generated from its bitcode, and why the library was not
+    /// used (none in the artifact, made for another CPU, refused by the
+    /// dynamic loader).
+    Bitcode(String),
+}
+
+/// The kernels of `plan` from the shared library of `artifact`, when it has
+/// one made for this CPU; else why not.
+#[cfg(feature = "llvm")]
+fn host_library(
+    artifact: &Artifact,
+    plan: &Plan,
+) -> Result<strata_lowering::kernel_to_host::HostKernels, String> {
+    let manifest = &artifact.manifest;
+    let Some(library) = artifact.section(LIBRARY_SECTION) else {
+        return Err(if manifest.library_missing.is_empty() {
+            "the artifact holds no machine code".to_string()
+        } else {
+            format!(
+                "the artifact holds no machine code: {}",
+                manifest.library_missing
+            )
+        });
+    };
+    let (cpu, features) = (
+        strata_lowering::llvm::host_cpu_name(),
+        strata_lowering::llvm::host_cpu_features(),
+    );
+    if manifest.cpu != cpu || manifest.cpu_features != features {
+        return Err(format!(
+            "its machine code is for CPU {} with other features; this is {cpu}",
+            manifest.cpu
+        ));
+    }
+    let mut names: Vec<String> = Vec::new();
+    for step in &plan.steps {
+        if let PlanWork::Kernel { callee, .. } = &step.work {
+            if !names.contains(callee) {
+                names.push(callee.clone());
+            }
+        }
+    }
+    // SAFETY: the library is covered by the artifact's checksum, checked
+    // when it was read, and was made by `emit_native` for this CPU.
+    unsafe { strata_lowering::kernel_to_host::native::load_library(library, &names) }
 }

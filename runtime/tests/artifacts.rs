@@ -6,7 +6,7 @@
 
 use strata_artifact::{Artifact, ArtifactError, CustomOpEntry, Expect, Mismatch};
 use strata_runtime::artifact::{
-    build_artifact, code_section, ArtifactSource, LoadError, HOST_TARGET,
+    build_artifact, code_section, ArtifactSource, KernelLoad, LoadError, HOST_TARGET,
 };
 use strata_runtime::compiled::{compile, CompiledModel};
 use strata_runtime::kernels::{allclose, Tolerance};
@@ -100,6 +100,48 @@ fn an_artifact_runs_as_the_plan_it_was_written_from() {
     let direct = model.run(&[input]).expect("runs");
     allclose(&got[0], &want, Tolerance::for_dtype(want.dtype())).unwrap_or_else(|m| panic!("{m}"));
     assert_eq!(got[0].data().as_bytes(), direct[0].data().as_bytes());
+}
+
+#[test]
+fn machine_code_runs_on_its_cpu_and_bitcode_on_another() {
+    let (artifact, model) = encoder();
+    let section = strata_runtime::artifact::LIBRARY_SECTION;
+    assert!(artifact
+        .section(section)
+        .is_some_and(|b| b.starts_with(b"\x7fELF")));
+    assert!(!artifact.manifest.cpu_features.is_empty());
+    let input = npy::load(&example("encoder_input_x.npy")).expect("input");
+    let direct = model.run(std::slice::from_ref(&input)).expect("runs");
+    let expect = Expect::new(HOST_TARGET);
+    let run = |a: &Artifact| {
+        let (m, how) = CompiledModel::load_artifact(a, "encoder.strata", &expect, 1, &|_| {})
+            .unwrap_or_else(|e| panic!("{e}"));
+        let got = m.run(std::slice::from_ref(&input)).expect("runs");
+        assert_eq!(got[0].data().as_bytes(), direct[0].data().as_bytes());
+        how
+    };
+    assert_eq!(run(&artifact), KernelLoad::Library);
+    // Made for other CPU features: code is generated from the bitcode.
+    let other = edited(&artifact, |m| m.cpu_features = "+sse2".into());
+    let KernelLoad::Bitcode(why) = run(&other) else {
+        panic!("the library ran on another CPU");
+    };
+    assert!(why.contains("other features"), "{why}");
+    // No library (no linker where it was made).
+    let sections = artifact
+        .sections()
+        .filter(|(n, _)| *n != section)
+        .map(|(n, b)| (n.to_string(), b.to_vec()))
+        .collect();
+    let mut manifest = artifact.manifest.clone();
+    manifest.library_missing = "cannot run the linker 'cc'".into();
+    let KernelLoad::Bitcode(why) = run(&Artifact::new(manifest, sections)) else {
+        panic!("no library to load");
+    };
+    assert!(
+        why.contains("no machine code: cannot run the linker"),
+        "{why}"
+    );
 }
 
 #[test]

@@ -19,6 +19,7 @@
 pub(crate) mod abi;
 mod emit;
 pub(crate) mod fastmath;
+pub mod native;
 pub(crate) mod scalar;
 
 use inkwell::builder::BuilderError;
@@ -224,27 +225,57 @@ fn compile_bitcode_at(
     {
         compiled[i] = Some(r);
     }
-    let mut kernels = std::collections::HashMap::new();
+    let mut modules = std::collections::HashMap::new();
     for ((name, _), r) in jobs.into_iter().zip(compiled) {
         let jit = r.ok_or_else(|| LlvmError(format!("@{name} was not compiled")))??;
-        kernels.insert(name, jit);
+        modules.insert(name, jit);
     }
     if std::env::var_os("STRATA_PERF_MAP").is_some() {
-        let entries: Vec<(&str, usize)> = kernels.values().flat_map(|j| j.entry_points()).collect();
+        let entries: Vec<(&str, usize)> = modules.values().flat_map(|j| j.entry_points()).collect();
         crate::llvm::write_perf_map(&entries);
     }
-    Ok(HostKernels { kernels })
+    let mut kernels = HostKernels::default();
+    for (name, jit) in modules {
+        if let Some(entry) = jit.kernel(&name) {
+            kernels.entries.insert(name, entry);
+        }
+        kernels.owners.push(jit);
+    }
+    Ok(kernels)
 }
 
-/// The compiled kernels of a module, by name.
+/// Something that keeps compiled code alive: a JIT module, a loaded
+/// shared library.
+pub type CodeOwner = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
+/// The compiled kernels of a module, by name, with what keeps their code
+/// alive (JIT modules, or a shared library a cache entry held).
+#[derive(Default)]
 pub struct HostKernels {
-    kernels: std::collections::HashMap<String, std::sync::Arc<JitModule>>,
+    entries: std::collections::HashMap<String, crate::llvm::HostKernel>,
+    owners: Vec<CodeOwner>,
 }
 
 impl HostKernels {
+    /// Kernels whose entry points `entries` stay valid while `owner` lives.
+    ///
+    /// # Safety
+    /// Each entry must be the address of a function of type
+    /// [`HostKernel`](crate::llvm::HostKernel) (as `kernel_to_host`
+    /// emits them) kept alive by `owner`.
+    pub unsafe fn from_entry_points(
+        owner: CodeOwner,
+        entries: std::collections::HashMap<String, crate::llvm::HostKernel>,
+    ) -> HostKernels {
+        HostKernels {
+            entries,
+            owners: vec![owner],
+        }
+    }
+
     /// The entry point of kernel `name`.
     pub fn kernel(&self, name: &str) -> Option<crate::llvm::HostKernel> {
-        self.kernels.get(name)?.kernel(name)
+        self.entries.get(name).copied()
     }
 }
 

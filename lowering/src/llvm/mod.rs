@@ -51,6 +51,30 @@ pub fn host_cpu_name() -> String {
     TargetMachine::get_host_cpu_name().to_string()
 }
 
+/// The host CPU's features, as LLVM lists them (`+avx2,+fma,-avx512f,...`):
+/// machine code made for one list runs on a CPU with the same list.
+pub fn host_cpu_features() -> String {
+    TargetMachine::get_host_cpu_features().to_string()
+}
+
+/// The host CPU's target machine for object files that a shared library is
+/// linked from: position-independent code, the default code model.
+pub fn host_object_machine() -> Result<TargetMachine, LlvmError> {
+    initialize()?;
+    let triple: TargetTriple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| LlvmError(e.to_string()))?;
+    target
+        .create_target_machine(
+            &triple,
+            &host_cpu_name(),
+            &host_cpu_features(),
+            OptimizationLevel::Aggressive,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| LlvmError(format!("no target machine for {}", triple)))
+}
+
 /// Whether the host converts between f16 and f32 in hardware. On x86 that
 /// takes F16C; without it LLVM calls compiler-rt routines
 /// (`__extendhfsf2`), which the JIT cannot resolve.

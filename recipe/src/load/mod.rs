@@ -98,6 +98,7 @@ const RUNTIME: &[&str] = &[
     "cuda_graphs",
     "recompile_budget",
     "on_budget_exhausted",
+    "cache_dir",
 ];
 const CONTRACTS: &[&str] = &["tolerance", "custom_ops", "max_activation_bytes", "inputs"];
 const TOLERANCE: &[&str] = &["rtol", "atol"];
@@ -529,6 +530,7 @@ impl<'o> Reader<'o> {
             cuda_graphs: self.bool(t, "cuda_graphs", d.cuda_graphs),
             recompile_budget: self.int(t, "recompile_budget", d.recompile_budget, 0, 1 << 31),
             on_budget_exhausted: self.choice(t, "on_budget_exhausted", d.on_budget_exhausted),
+            cache_dir: self.string(t, "cache_dir", true),
         }
     }
 

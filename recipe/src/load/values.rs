@@ -124,6 +124,23 @@ impl Reader<'_> {
         default
     }
 
+    /// A string (absent: `None`); `nonempty` refuses `""`.
+    pub(super) fn string(&mut self, t: &Tab<'_>, key: &str, nonempty: bool) -> Option<String> {
+        let node = t.get(key)?;
+        match &node.value {
+            Val::Str(s) if nonempty && s.is_empty() => {
+                let allowed = "a non-empty string".to_string();
+                self.out_of_range(node, t.path_of(key), "\"\"".into(), allowed);
+                None
+            }
+            Val::Str(s) => Some(s.clone()),
+            _ => {
+                self.wrong_type(node, t.path_of(key), "a string");
+                None
+            }
+        }
+    }
+
     /// An array of strings (absent: empty).
     pub(super) fn strings(&mut self, t: &Tab<'_>, key: &str) -> Vec<String> {
         let Some(node) = t.get(key) else {

@@ -155,6 +155,13 @@ impl CompiledModel {
         CompiledModel::from_plan(plan, jit, llvm_ms, threads)
     }
 
+    /// The plan, made to hold `pinned` (input index and value) as
+    /// constants ([`specialize_pinned`]): each run must give those values.
+    pub fn with_pinned(mut self, pinned: Vec<(usize, Tensor)>) -> CompiledModel {
+        self.pinned = pinned;
+        self
+    }
+
     /// `plan` with the entry points of `jit`, its compiled kernels.
     pub(crate) fn from_plan(
         plan: Plan,
@@ -457,6 +464,35 @@ pub fn compile_pinned(
     threads: usize,
     pipeline: &str,
 ) -> Result<CompiledModel, CompileError> {
+    let pinned = specialize_pinned(ctx, module, func, inputs, pin)?;
+    run_passes(ctx, module, pipeline)?;
+    let mut model = if ctx
+        .op_attr(
+            strata_lowering::nvptx_to_llvm::gpu_module(ctx, module),
+            "nvptx.target",
+        )
+        .is_some()
+    {
+        CompiledModel::from_gpu_module_emulated(ctx, module, func, threads)?
+    } else {
+        CompiledModel::from_kernel_module(ctx, module, func, threads)?
+    };
+    model.pinned = pinned;
+    Ok(model)
+}
+
+/// Specialize `func` of `module` to the shapes of `inputs`, the inputs
+/// `pin` marks replaced by constants of their values: [`compile_pinned`]
+/// before the pipeline. Returns the pinned inputs (index and value), which
+/// a plan compiled from the module must be given
+/// ([`CompiledModel::with_pinned`]).
+pub fn specialize_pinned(
+    ctx: &mut Context,
+    module: Operation,
+    func: &str,
+    inputs: &[Tensor],
+    pin: &[bool],
+) -> Result<Vec<(usize, Tensor)>, CompileError> {
     let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
     specialize(ctx, module, func, &shapes)?;
     let f = crate::interp::lookup_function(ctx, module, func)
@@ -486,20 +522,7 @@ pub fn compile_pinned(
         ctx.replace_all_uses_with(arg, c);
         pinned.push((i, t.clone()));
     }
-    run_passes(ctx, module, pipeline)?;
-    let mut model = if ctx
-        .op_attr(
-            strata_lowering::nvptx_to_llvm::gpu_module(ctx, module),
-            "nvptx.target",
-        )
-        .is_some()
-    {
-        CompiledModel::from_gpu_module_emulated(ctx, module, func, threads)?
-    } else {
-        CompiledModel::from_kernel_module(ctx, module, func, threads)?
-    };
-    model.pinned = pinned;
-    Ok(model)
+    Ok(pinned)
 }
 
 /// Whether [`compile_pinned`] should pin input `t` when a compile needs

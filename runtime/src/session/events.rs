@@ -26,6 +26,15 @@ pub enum EventKind {
     /// A run needed a new plan with the budget spent; the reason names
     /// the action (`runtime.on_budget_exhausted`).
     BudgetExhausted,
+    /// A disk cache entry was refused (corrupt, truncated, written for
+    /// another key or by another compiler); the plan is compiled again
+    /// and the entry replaced.
+    DiskRejected,
+    /// A compiled plan was written to the disk cache (its bytes).
+    DiskWrite,
+    /// A compiled plan could not be written to the disk cache (it still
+    /// serves this session).
+    DiskWriteFailed,
 }
 
 impl EventKind {
@@ -40,6 +49,9 @@ impl EventKind {
             EventKind::OutsideBuckets => "outside-buckets",
             EventKind::BudgetWarning => "budget-warning",
             EventKind::BudgetExhausted => "budget-exhausted",
+            EventKind::DiskRejected => "cache-rejected",
+            EventKind::DiskWrite => "cache-write",
+            EventKind::DiskWriteFailed => "cache-write-failed",
         }
     }
 }
@@ -56,7 +68,7 @@ pub struct Event {
     pub reason: String,
     /// How long it took, in milliseconds (0 for a hit or an eviction).
     pub ms: f64,
-    /// Where the plan was found or put: `memory`.
+    /// Where the plan was found or put: `memory` or `disk`.
     pub level: &'static str,
     /// Microseconds since the session was made, when it started.
     pub at_us: u64,
@@ -116,6 +128,14 @@ pub struct Report {
     pub misses: u64,
     /// Plans evicted.
     pub evictions: u64,
+    /// Plans loaded from the disk cache (no compile).
+    pub disk_hits: u64,
+    /// Plans written to the disk cache.
+    pub disk_writes: u64,
+    /// Disk cache entries refused (and compiled again).
+    pub disk_rejected: u64,
+    /// The disk cache's directory, when the session has one.
+    pub cache_dir: Option<std::path::PathBuf>,
     /// Plans in the cache now.
     pub plans: usize,
     /// Bytes of the cached plans' arenas.
@@ -152,6 +172,14 @@ impl Report {
             "events_dropped": self.events_dropped,
             "padding_waste": round3(self.padding_waste),
         });
+        if let Some(dir) = &self.cache_dir {
+            let cache = &mut j["cache"];
+            cache["level"] = json!("disk");
+            cache["dir"] = json!(dir.display().to_string());
+            cache["disk_hits"] = json!(self.disk_hits);
+            cache["disk_writes"] = json!(self.disk_writes);
+            cache["disk_rejected"] = json!(self.disk_rejected);
+        }
         if !self.partitions.is_empty() {
             j["partitions"] = self
                 .partitions

@@ -18,8 +18,10 @@
 pub mod buckets;
 mod budget;
 mod cache;
+mod disk;
 mod events;
 mod hybrid;
+mod options;
 mod partition;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -35,6 +37,7 @@ use cache::PlanCache;
 pub use cache::PlanKey;
 pub use events::{Event, EventKind, Report};
 pub use hybrid::partition_of;
+pub use options::SessionOptions;
 pub use partition::{IslandOp, Partition, Rules, Segment, SegmentKind};
 pub use strata_recipe::{ExeMode, Fallback};
 
@@ -44,123 +47,6 @@ pub type Source = Arc<dyn Fn() -> Result<(Context, Operation), String> + Send + 
 
 /// Called with each event as it happens (`strata run --log-events`).
 pub type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
-
-/// How a session runs its model.
-#[derive(Clone)]
-pub struct SessionOptions {
-    /// `eager` (the interpreter, op by op), `graph` (compiled plans) or
-    /// `hybrid` (compiled segments with eager islands).
-    pub exe_mode: ExeMode,
-    /// The function that is the model (`main`).
-    pub function: String,
-    /// The pass pipeline from `graph` to the host plan.
-    pub pipeline: String,
-    /// Threads of each plan's pool (0: one per core).
-    pub threads: usize,
-    /// Most plans kept (at least 1).
-    pub plan_cache_limit: usize,
-    /// Whether a plan that needs input values at compile time (axes, pads,
-    /// shapes that ONNX passes as inputs) compiles with the small inputs'
-    /// values as constants, one plan per set of values.
-    pub pin_inputs: bool,
-    /// Graph mode: shape buckets by dimension symbol (`capture.buckets`),
-    /// each an increasing list of sizes.
-    pub buckets: std::collections::BTreeMap<String, Vec<i64>>,
-    /// What a size that is not a bucket does (`capture.outside_buckets`).
-    pub outside_buckets: strata_recipe::OutsideBuckets,
-    /// What padded float positions hold (0; the tests use NaN to show
-    /// that padding never reaches a real value).
-    pub pad_value: f64,
-    /// Most plans the session compiles (0: no limit): a warning event at
-    /// 75 % of it (and on a burst of compiles), then
-    /// `on_budget_exhausted` for a run that needs a new plan; the plans
-    /// compiled keep serving.
-    pub recompile_budget: u64,
-    /// What a run that needs a new plan does once the budget is spent.
-    pub on_budget_exhausted: strata_recipe::BudgetAction,
-    /// Record each run's span for a Chrome trace ([`Report::to_chrome_trace`]).
-    pub trace: bool,
-    /// Hybrid mode: which ops may compile.
-    pub rules: Rules,
-    /// Hybrid mode: what a segment that does not compile does (`error`, or
-    /// run eagerly, with an event).
-    pub fallback: Fallback,
-    /// Called with each event, with the session's lock held: it must not
-    /// call back into the session (`report`, `run`).
-    pub on_event: Option<EventSink>,
-}
-
-impl Default for SessionOptions {
-    /// Graph mode with the default recipe's pipeline, a thread per core,
-    /// 16 plans.
-    fn default() -> Self {
-        SessionOptions::from_recipe(&strata_recipe::Recipe::default())
-    }
-}
-
-impl std::fmt::Debug for SessionOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SessionOptions")
-            .field("exe_mode", &self.exe_mode)
-            .field("function", &self.function)
-            .field("pipeline", &self.pipeline)
-            .field("threads", &self.threads)
-            .field("plan_cache_limit", &self.plan_cache_limit)
-            .field("pin_inputs", &self.pin_inputs)
-            .field("buckets", &self.buckets)
-            .field("outside_buckets", &self.outside_buckets)
-            .field("pad_value", &self.pad_value)
-            .field("recompile_budget", &self.recompile_budget)
-            .field("on_budget_exhausted", &self.on_budget_exhausted)
-            .field("trace", &self.trace)
-            .field("rules", &self.rules)
-            .field("fallback", &self.fallback)
-            .field("on_event", &self.on_event.is_some())
-            .finish()
-    }
-}
-
-impl SessionOptions {
-    /// What `recipe` says: `runtime.exe_mode`, its pipeline,
-    /// `codegen.threads`, `runtime.plan_cache_limit`, `runtime.fallback`,
-    /// `capture.buckets` and `outside_buckets`, and for hybrid mode
-    /// `capture.include_ops`, `exclude_ops` and `min_segment_ops`.
-    pub fn from_recipe(recipe: &strata_recipe::Recipe) -> Self {
-        SessionOptions {
-            exe_mode: recipe.runtime.exe_mode,
-            function: "main".to_string(),
-            pipeline: recipe.pipeline(),
-            threads: usize::try_from(recipe.codegen.threads).unwrap_or(0),
-            plan_cache_limit: usize::try_from(recipe.runtime.plan_cache_limit)
-                .unwrap_or(1)
-                .max(1),
-            pin_inputs: true,
-            buckets: recipe.capture.buckets.clone(),
-            outside_buckets: recipe.capture.outside_buckets,
-            pad_value: 0.0,
-            recompile_budget: u64::try_from(recipe.runtime.recompile_budget).unwrap_or(0),
-            on_budget_exhausted: recipe.runtime.on_budget_exhausted,
-            trace: false,
-            rules: Rules {
-                include_ops: recipe.capture.include_ops.clone(),
-                exclude_ops: recipe.capture.exclude_ops.clone(),
-                min_segment_ops: usize::try_from(recipe.capture.min_segment_ops)
-                    .unwrap_or(1)
-                    .max(1),
-            },
-            fallback: recipe.runtime.fallback,
-            on_event: None,
-        }
-    }
-
-    /// The thread count, with 0 resolved to the machine's cores.
-    pub fn resolved_threads(&self) -> usize {
-        match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        }
-    }
-}
 
 /// Why a session could not be made or a run failed.
 #[derive(Debug, thiserror::Error)]
@@ -184,6 +70,14 @@ pub enum SessionError {
         /// The input's name.
         name: String,
         /// What is wrong with it.
+        message: String,
+    },
+    /// The plan cache directory cannot be made or written to.
+    #[error("{path}: error: cannot use it as the plan cache directory: {message}")]
+    CacheDir {
+        /// The directory.
+        path: String,
+        /// What went wrong.
         message: String,
     },
     /// The model did not compile for these inputs (located diagnostics,
@@ -253,6 +147,11 @@ pub(crate) struct State {
     hits: u64,
     misses: u64,
     evictions: u64,
+    /// Plans loaded from the disk cache, entries written to it, and
+    /// entries refused (corrupt, truncated, for another key).
+    disk_hits: u64,
+    disk_writes: u64,
+    disk_rejected: u64,
     /// The latest events, at most [`EVENTS_KEPT`].
     events: std::collections::VecDeque<Event>,
     /// Events no longer kept.
@@ -334,6 +233,8 @@ pub struct Session {
     state: Mutex<State>,
     compiling: Mutex<()>,
     started: Instant,
+    /// Graph mode with a cache directory: the plan cache on disk.
+    disk: Option<disk::DiskCache>,
 }
 
 fn micros(d: std::time::Duration) -> u64 {
@@ -407,6 +308,23 @@ impl Session {
         // eagerly (outside the buckets), else lends it to the first compile.
         let eager_outside = !options.buckets.is_empty()
             && options.outside_buckets == strata_recipe::OutsideBuckets::Eager;
+        let disk = match (&options.cache_dir, options.exe_mode) {
+            (Some(dir), ExeMode::Graph) => {
+                let model_sha256 = options.model_sha256.clone().unwrap_or_else(|| {
+                    let text =
+                        strata_ir::printer::print_operation(&ctx, module, Default::default());
+                    strata_artifact::sha256_hex(text.as_bytes())
+                });
+                Some(disk::DiskCache::open(
+                    dir,
+                    &model_sha256,
+                    &options.recipe_sha256,
+                    &options.pipeline,
+                    &options.function,
+                )?)
+            }
+            _ => None,
+        };
         let (eager, spare) = match options.exe_mode {
             ExeMode::Eager | ExeMode::Hybrid => (Some((ctx, func)), None),
             ExeMode::Graph if eager_outside => (Some((ctx, func)), None),
@@ -422,6 +340,9 @@ impl Session {
                 hits: 0,
                 misses: 0,
                 evictions: 0,
+                disk_hits: 0,
+                disk_writes: 0,
+                disk_rejected: 0,
                 events: std::collections::VecDeque::new(),
                 events_dropped: 0,
                 real_elements: 0,
@@ -440,6 +361,7 @@ impl Session {
             outputs,
             compiling: Mutex::new(()),
             started: Instant::now(),
+            disk,
         })
     }
 
@@ -590,6 +512,14 @@ impl Session {
             hits: s.hits,
             misses: s.misses,
             evictions: s.evictions,
+            disk_hits: s.disk_hits,
+            disk_writes: s.disk_writes,
+            disk_rejected: s.disk_rejected,
+            cache_dir: self
+                .options
+                .cache_dir
+                .clone()
+                .filter(|_| self.disk.is_some()),
             plans: s.cache.len(),
             cache_arena_bytes: s.cache.plans().map(Plan::arena_bytes).sum(),
             partitions: s
@@ -632,6 +562,19 @@ impl Session {
     }
 
     fn event(&self, state: &mut State, kind: EventKind, key: &PlanKey, reason: String, ms: f64) {
+        self.event_at(state, kind, key, reason, ms, "memory");
+    }
+
+    /// [`Session::event`] at cache `level` (`memory` or `disk`).
+    fn event_at(
+        &self,
+        state: &mut State,
+        kind: EventKind,
+        key: &PlanKey,
+        reason: String,
+        ms: f64,
+        level: &'static str,
+    ) {
         self.push_event(
             state,
             Event {
@@ -639,7 +582,7 @@ impl Session {
                 key: key.describe(),
                 reason,
                 ms,
-                level: "memory",
+                level,
                 at_us: u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX),
                 pinned: key
                     .pinned
@@ -709,6 +652,7 @@ impl Session {
             (key, reason, pin)
         };
         let start = Instant::now();
+        let notes = std::cell::RefCell::new(Vec::new());
         let compiled = if self.options.exe_mode == ExeMode::Hybrid {
             match self.compile_hybrid(&shapes) {
                 Ok((made, fell_back)) => {
@@ -721,21 +665,37 @@ impl Session {
                     for message in fell_back {
                         self.event(&mut state, EventKind::Fallback, &key, message, 0.0);
                     }
-                    Ok((plan, None))
+                    Ok((plan, None, disk::Origin::Compiled))
                 }
                 Err(e) => Err((e, None)),
             }
         } else {
             match self.check_padding(&shapes) {
-                Ok(slices) => self
-                    .compile(&shapes, inputs, pin)
-                    .map(|(plan, pinned)| (Plan::Compiled(Box::new(plan), None, slices), pinned)),
+                Ok(slices) => {
+                    self.compile(&shapes, inputs, pin, &notes)
+                        .map(|(plan, pinned, origin)| {
+                            (Plan::Compiled(Box::new(plan), None, slices), pinned, origin)
+                        })
+                }
                 Err(e) => Err((e, None)),
             }
         };
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let mut state = lock(&self.state);
-        let (plan, pinned) = match compiled {
+        let mut reason = reason.to_string();
+        for note in notes.into_inner() {
+            match note.kind {
+                EventKind::DiskRejected => {
+                    state.disk_rejected += 1;
+                    reason = "corrupt".into();
+                }
+                EventKind::DiskWrite => state.disk_writes += 1,
+                _ => {}
+            }
+            let (kind, key, why) = (note.kind, note.key, note.reason);
+            self.event_at(&mut state, kind, &key, why, note.ms, "disk");
+        }
+        let (plan, pinned, origin) = match compiled {
             Ok(c) => c,
             Err((e, tried)) => {
                 // The key of the last attempt: with the values it held.
@@ -762,10 +722,23 @@ impl Session {
             _ => key,
         };
         let plan = Arc::new(plan);
-        state.compiles += 1;
-        state.compile_ms += ms;
-        self.event(&mut state, EventKind::Compile, &key, reason.to_string(), ms);
-        self.budget_warnings(&mut state, &key);
+        match origin {
+            disk::Origin::Compiled => {
+                state.compiles += 1;
+                state.compile_ms += ms;
+                let level = if self.disk.is_some() {
+                    "disk"
+                } else {
+                    "memory"
+                };
+                self.event_at(&mut state, EventKind::Compile, &key, reason, ms, level);
+                self.budget_warnings(&mut state, &key);
+            }
+            disk::Origin::Disk { ms, reason } => {
+                state.disk_hits += 1;
+                self.event_at(&mut state, EventKind::Hit, &key, reason, ms, "disk");
+            }
+        }
         for gone in state.cache.insert(key, Arc::clone(&plan)) {
             state.evictions += 1;
             self.event(&mut state, EventKind::Evict, &gone, String::new(), 0.0);
@@ -787,10 +760,40 @@ impl Session {
     /// input values tries again with the small integer inputs as constants,
     /// then with every small input ([`compiled::pinnable`]). Returns the
     /// inputs the plan holds (on failure: those the last attempt held).
-    fn compile(&self, shapes: &[Vec<usize>], inputs: &[Tensor], pin: Option<Vec<bool>>) -> Attempt {
+    fn compile(
+        &self,
+        shapes: &[Vec<usize>],
+        inputs: &[Tensor],
+        pin: Option<Vec<bool>>,
+        notes: &std::cell::RefCell<Vec<disk::DiskNote>>,
+    ) -> Attempt {
         let (function, pipeline) = (&self.options.function, &self.options.pipeline);
+        let ints: Vec<bool> = inputs
+            .iter()
+            .map(|t| t.dtype().is_int() && compiled::pinnable(t))
+            .collect();
+        let all: Vec<bool> = inputs.iter().map(compiled::pinnable).collect();
+        if let Some(disk) = &self.disk {
+            // The inputs held as constants that a compile would try.
+            let mut pins = vec![pin.clone()];
+            if pin.is_none() && self.options.pin_inputs {
+                for p in [&ints, &all] {
+                    if p.contains(&true) && !pins.contains(&Some(p.clone())) {
+                        pins.push(Some(p.clone()));
+                    }
+                }
+            }
+            if let Some(found) = self.load_from_disk(disk, inputs, &pins, notes) {
+                return Ok(found);
+            }
+        }
         let attempt = |pin: Option<&[bool]>| -> Result<CompiledModel, Failure> {
             let (mut ctx, module) = self.take_module().map_err(Failure::Load)?;
+            if let Some(disk) = &self.disk {
+                return self
+                    .compile_to_disk(disk, &mut ctx, module, inputs, pin, notes)
+                    .map_err(|e| Failure::Compile(Box::new((ctx, e))));
+            }
             let result = match pin {
                 Some(pin) => compiled::compile_pinned(
                     &mut ctx,
@@ -819,21 +822,17 @@ impl Session {
             };
             (e, pin)
         };
+        let origin = disk::Origin::Compiled;
         if let Some(pin) = pin {
             return match attempt(Some(&pin)) {
-                Ok(plan) => Ok((plan, Some(pin))),
+                Ok(plan) => Ok((plan, Some(pin), origin)),
                 Err(f) => Err(fail(f, Some(pin))),
             };
         }
         let mut last = match attempt(None) {
-            Ok(plan) => return Ok((plan, None)),
+            Ok(plan) => return Ok((plan, None, origin)),
             Err(f) => (f, None),
         };
-        let ints: Vec<bool> = inputs
-            .iter()
-            .map(|t| t.dtype().is_int() && compiled::pinnable(t))
-            .collect();
-        let all: Vec<bool> = inputs.iter().map(compiled::pinnable).collect();
         for pin in [ints, all] {
             let retry =
                 matches!(&last.0, Failure::Compile(b) if compiled::needs_input_values(&b.1));
@@ -844,7 +843,7 @@ impl Session {
                 continue;
             }
             match attempt(Some(&pin)) {
-                Ok(plan) => return Ok((plan, Some(pin))),
+                Ok(plan) => return Ok((plan, Some(pin), disk::Origin::Compiled)),
                 Err(f) => last = (f, Some(pin)),
             }
         }
@@ -854,7 +853,8 @@ impl Session {
 
 /// A compiled plan and the inputs it holds as constants, or why it did not
 /// compile and the inputs the last attempt held.
-type Attempt = Result<(CompiledModel, Option<Vec<bool>>), (SessionError, Option<Vec<bool>>)>;
+type Attempt =
+    Result<(CompiledModel, Option<Vec<bool>>, disk::Origin), (SessionError, Option<Vec<bool>>)>;
 
 /// Why one compile attempt failed.
 enum Failure {

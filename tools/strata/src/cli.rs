@@ -67,6 +67,11 @@ pub(crate) enum Command {
         /// loadable in Perfetto) to FILE.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        /// Graph mode: keep compiled plans in DIR across processes (the
+        /// plan cache on disk; default: the recipe's `runtime.cache_dir`,
+        /// else `$STRATA_CACHE_DIR`, else memory only).
+        #[arg(long = "cache-dir", value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
         /// Graph mode: compile with this recipe. An artifact: refuse it
         /// unless it was compiled with this recipe.
         #[arg(long, value_name = "RECIPE")]
@@ -225,5 +230,10 @@ pub(crate) enum Command {
         /// Chrome trace (JSON, loadable in Perfetto) to FILE.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        /// With --shapes, graph mode: keep compiled plans in DIR across processes (the
+        /// plan cache on disk; default: the recipe's `runtime.cache_dir`,
+        /// else `$STRATA_CACHE_DIR`, else memory only).
+        #[arg(long = "cache-dir", value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
     },
 }

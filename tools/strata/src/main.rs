@@ -90,6 +90,7 @@ fn main() -> ExitCode {
             report,
             log_events,
             trace,
+            cache_dir,
         } => run(
             &model,
             mode.as_deref(),
@@ -99,6 +100,7 @@ fn main() -> ExitCode {
                 report: report.as_deref(),
                 log_events,
                 trace: trace.as_deref(),
+                cache_dir: cache_dir.as_deref(),
                 recipe: recipe.as_deref(),
                 check,
                 seed,
@@ -152,12 +154,14 @@ fn main() -> ExitCode {
             recipe,
             shapes: Some(shapes),
             trace,
+            cache_dir,
             ..
         } => replay::replay(
             &model,
             &shapes,
             replay::ReplayOptions {
                 trace: trace.as_deref(),
+                cache_dir: cache_dir.as_deref(),
                 recipe: recipe.as_deref(),
                 mode: &mode,
                 function: &function,
@@ -181,11 +185,15 @@ fn main() -> ExitCode {
             recipe,
             shapes: None,
             trace,
-        } => match trace {
-            Some(_) => Err(DriverError::Message(
+            cache_dir,
+        } => match (trace, cache_dir) {
+            (Some(_), _) => Err(DriverError::Message(
                 "--trace records a session: use it with --shapes".into(),
             )),
-            None => bench::bench(
+            (_, Some(_)) => Err(DriverError::Message(
+                "--cache-dir keeps a session's plans: use it with --shapes".into(),
+            )),
+            (None, None) => bench::bench(
                 &model,
                 bench::BenchOptions {
                     recipe: recipe.as_deref(),
@@ -400,6 +408,8 @@ pub(crate) fn random_tensor(
 pub(crate) struct RunOptions<'a> {
     /// `--recipe`: graph mode compiles with it; an artifact must match it.
     pub recipe: Option<&'a Path>,
+    /// `--cache-dir`: the plan cache on disk.
+    pub cache_dir: Option<&'a Path>,
     /// `--check`: compare graph mode with eager mode.
     pub check: bool,
     pub seed: u64,
@@ -497,6 +507,7 @@ fn run(
         report,
         log_events,
         trace,
+        cache_dir,
         ..
     } = options;
     let loaded = match recipe {
@@ -535,12 +546,19 @@ fn run(
         session_options.threads = t;
     }
     session_options.trace = trace.is_some();
+    disk_cache_options(&mut session_options, model, cache_dir)?;
     let shown = model.display().to_string();
     session_options.on_event = Some(Arc::new(move |e: &Event| {
         if matches!(e.kind, EventKind::Compile | EventKind::CompileFailed) && !e.pinned.is_empty() {
             eprintln!(
                 "{shown}: note: compiled with the values of input(s) {} as constants",
                 e.pinned.join(", ")
+            );
+        }
+        if e.kind == EventKind::DiskRejected {
+            eprintln!(
+                "{shown}: warning: plan cache entry refused, compiling again: {}",
+                e.reason
             );
         }
         if log_events {
@@ -601,6 +619,28 @@ fn run(
         outln!("{note}");
     }
     compare_outputs(&out_names, &outputs, &expected, tolerance)
+}
+
+/// The plan cache on disk for `model`: `--cache-dir` over what `options`
+/// hold (the recipe's, else `STRATA_CACHE_DIR`), with the model file's
+/// sha256 as its identity.
+pub(crate) fn disk_cache_options(
+    options: &mut SessionOptions,
+    model: &Path,
+    cache_dir: Option<&Path>,
+) -> Result<(), DriverError> {
+    if let Some(dir) = cache_dir {
+        options.cache_dir = Some(dir.to_path_buf());
+    }
+    if options.cache_dir.is_some() {
+        let bytes = std::fs::read(model)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", model.display())))?;
+        options.model_sha256 = Some(strata_artifact::sha256_hex(&bytes));
+        options.model_name = model
+            .file_name()
+            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    }
+    Ok(())
 }
 
 /// The tolerance of `strata run --check` for `dtype`: the recipe's

@@ -17,6 +17,8 @@ pub(crate) struct ReplayOptions<'a> {
     pub recipe: Option<&'a Path>,
     /// `--trace FILE`: a Chrome trace of the runs and compile events.
     pub trace: Option<&'a Path>,
+    /// `--cache-dir DIR`: the plan cache on disk.
+    pub cache_dir: Option<&'a Path>,
     pub mode: &'a str,
     pub function: &'a str,
     pub threads: Option<usize>,
@@ -122,6 +124,7 @@ pub(crate) fn replay(model: &Path, shapes: &Path, o: ReplayOptions<'_>) -> Resul
         options.threads = t;
     }
     options.trace = o.trace.is_some();
+    crate::disk_cache_options(&mut options, model, o.cache_dir)?;
     // The inputs are made from a copy of the model of their own.
     let mut gen = new_context();
     let gen_module = load(&mut gen, model)?;
@@ -189,6 +192,12 @@ pub(crate) fn replay(model: &Path, shapes: &Path, o: ReplayOptions<'_>) -> Resul
             "cache_arena_bytes": report.cache_arena_bytes,
             "evictions": report.evictions,
         });
+        let mut j = j;
+        if report.cache_dir.is_some() {
+            j["disk_hits"] = serde_json::json!(report.disk_hits);
+            j["disk_writes"] = serde_json::json!(report.disk_writes);
+            j["disk_rejected"] = serde_json::json!(report.disk_rejected);
+        }
         outln!("{j}");
     } else {
         outln!(
@@ -212,6 +221,15 @@ pub(crate) fn replay(model: &Path, shapes: &Path, o: ReplayOptions<'_>) -> Resul
             report.plans,
             report.cache_arena_bytes
         );
+        if let Some(dir) = &report.cache_dir {
+            outln!(
+                "disk cache {}: {} plans loaded, {} written, {} refused",
+                dir.display(),
+                report.disk_hits,
+                report.disk_writes,
+                report.disk_rejected
+            );
+        }
         for (message, n) in &failures {
             outln!("failed ({n}): {message}");
         }

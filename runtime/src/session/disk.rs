@@ -1,0 +1,293 @@
+//! The plan cache on disk (`runtime.cache_dir`, `STRATA_CACHE_DIR`,
+//! `--cache-dir`): compiled plans kept across processes.
+//!
+//! An entry is an artifact (the format `strata compile -o` writes: the
+//! plan, each kernel's optimized bitcode, and a shared library of the
+//! kernels' machine code), named by the sha256 of its key: the compiler's
+//! version and build, the CPU and its features, the model's and the
+//! recipe's sha256, the pipeline, the function, the input shapes (the
+//! bucket) and the values of the inputs held as constants. The key's text
+//! is a section of the entry, compared on read.
+//!
+//! An entry is written to a temporary file in the directory and renamed
+//! into place, so a reader sees a whole entry or none, and several
+//! processes that compile the same plan at once each leave a valid one
+//! (the last rename wins). Reading checks the artifact's checksum, the
+//! key, the manifest (recipe, compiler version, target) and the plan
+//! against the manifest; an entry that fails any check is reported
+//! ([`EventKind::DiskRejected`]) and compiled again, its file replaced.
+//! Loading an entry made on this CPU loads its library: no code is
+//! generated.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use strata_artifact::{sha256_hex, Artifact, Expect};
+use strata_ir::{Context, Operation};
+
+use super::{compiled, EventKind, PlanKey, Session, SessionError};
+use crate::artifact::{build_artifact, ArtifactSource, KernelLoad, HOST_TARGET};
+use crate::compiled::{CompileError, CompiledModel};
+use crate::Tensor;
+
+/// The payload section holding an entry's key.
+const KEY_SECTION: &str = "cache/key";
+
+/// The version of the key's layout: entries of another are not found.
+const KEY_VERSION: u32 = 1;
+
+/// A directory of plan cache entries.
+pub(crate) struct DiskCache {
+    dir: PathBuf,
+    /// What every key of this session starts with: the compiler, the CPU,
+    /// the model, the recipe, the pipeline and the function.
+    prefix: String,
+    model_sha256: String,
+}
+
+/// Something the disk cache did while a plan was looked up or compiled,
+/// for the session's events.
+pub(crate) struct DiskNote {
+    pub kind: EventKind,
+    pub key: PlanKey,
+    pub reason: String,
+    pub ms: f64,
+}
+
+/// Where a plan came from.
+pub(crate) enum Origin {
+    /// Compiled in this process.
+    Compiled,
+    /// Loaded from a disk entry, in `ms`; `reason` says how its code was
+    /// made ready.
+    Disk { ms: f64, reason: String },
+}
+
+impl DiskCache {
+    /// The cache in `dir` (created if missing), for the model with sha256
+    /// `model_sha256` compiled by `pipeline` of the recipe with sha256
+    /// `recipe_sha256`. Refused when the directory cannot be made or
+    /// written to.
+    pub(crate) fn open(
+        dir: &Path,
+        model_sha256: &str,
+        recipe_sha256: &str,
+        pipeline: &str,
+        function: &str,
+    ) -> Result<DiskCache, SessionError> {
+        let refuse = |message: String| SessionError::CacheDir {
+            path: dir.display().to_string(),
+            message,
+        };
+        std::fs::create_dir_all(dir).map_err(|e| refuse(e.to_string()))?;
+        let probe = temporary_path(dir, "probe");
+        std::fs::File::create(&probe)
+            .and_then(|mut f| f.write_all(b"strata"))
+            .map_err(|e| refuse(format!("cannot write to it: {e}")))?;
+        let _ = std::fs::remove_file(&probe);
+        let prefix = format!(
+            "strata plan cache {KEY_VERSION}\ncompiler {} {}\ntarget {HOST_TARGET} {} {}\nmodel {model_sha256}\nrecipe {recipe_sha256}\npipeline {pipeline}\nfunction {function}\n",
+            strata_artifact::COMPILER_VERSION,
+            strata_artifact::BUILD_HASH,
+            strata_lowering::llvm::host_cpu_name(),
+            strata_lowering::llvm::host_cpu_features(),
+        );
+        Ok(DiskCache {
+            dir: dir.to_path_buf(),
+            prefix,
+            model_sha256: model_sha256.to_string(),
+        })
+    }
+
+    /// The key's text: the session's prefix, the shapes, and the sha256 of
+    /// each pinned input's bytes.
+    fn key_text(&self, key: &PlanKey) -> String {
+        let mut text = self.prefix.clone();
+        text.push_str(&format!("shapes {:?}\n", key.shapes));
+        for (i, bytes) in &key.pinned {
+            text.push_str(&format!("pinned {i} {}\n", sha256_hex(bytes)));
+        }
+        text
+    }
+
+    /// The file of `key`'s entry.
+    fn path(&self, key: &PlanKey) -> PathBuf {
+        let name = sha256_hex(self.key_text(key).as_bytes());
+        self.dir.join(format!("{}.strata", &name[..40]))
+    }
+
+    /// `key`'s entry, read and checked: `Ok(None)` when there is none,
+    /// `Err` with why it was refused.
+    fn read(&self, key: &PlanKey) -> Result<Option<(Artifact, String)>, String> {
+        let path = self.path(key);
+        let shown = path.display().to_string();
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{shown}: {e}")),
+        };
+        let artifact = Artifact::from_bytes(&bytes, &shown).map_err(|e| e.to_string())?;
+        let stored = artifact.section(KEY_SECTION).unwrap_or_default();
+        if stored != self.key_text(key).as_bytes()
+            || artifact.manifest.model_sha256 != self.model_sha256
+        {
+            return Err(format!(
+                "{shown}: error: the entry was written for another key"
+            ));
+        }
+        Ok(Some((artifact, shown)))
+    }
+
+    /// Writes `artifact` as `key`'s entry: to a temporary file, renamed
+    /// into place. Returns the entry's bytes.
+    fn write(&self, key: &PlanKey, artifact: &Artifact) -> Result<usize, String> {
+        let path = self.path(key);
+        let temporary = temporary_path(&self.dir, "entry");
+        let bytes = artifact.to_bytes();
+        let written = std::fs::File::create(&temporary)
+            .and_then(|mut f| {
+                f.write_all(&bytes)?;
+                f.sync_all()
+            })
+            .and_then(|()| std::fs::rename(&temporary, &path));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(format!("{}: {e}", path.display()));
+        }
+        Ok(bytes.len())
+    }
+}
+
+/// A file name in `dir` no other writer uses: `.{what}-{pid}-{n}.tmp`.
+fn temporary_path(dir: &Path, what: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    dir.join(format!(".{what}-{}-{n}.tmp", std::process::id()))
+}
+
+impl Session {
+    /// The plan for `inputs` from the disk cache, trying the inputs held as
+    /// constants that a compile would try (`pins`, in order). A refused
+    /// entry is noted and skipped.
+    pub(crate) fn load_from_disk(
+        &self,
+        disk: &DiskCache,
+        inputs: &[Tensor],
+        pins: &[Option<Vec<bool>>],
+        notes: &RefCell<Vec<DiskNote>>,
+    ) -> Option<(CompiledModel, Option<Vec<bool>>, Origin)> {
+        for pin in pins {
+            let key = self.key(inputs, pin.as_deref());
+            let start = Instant::now();
+            let found = disk.read(&key).and_then(|entry| {
+                let Some((artifact, shown)) = entry else {
+                    return Ok(None);
+                };
+                let mut expect = Expect::new(HOST_TARGET);
+                expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
+                let (model, load) =
+                    CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
+                        .map_err(|e| e.to_string())?;
+                Ok(Some((model, load)))
+            });
+            match found {
+                Ok(None) => continue,
+                Ok(Some((model, load))) => {
+                    let model = model.with_pinned(pinned_values(inputs, pin.as_deref()));
+                    let reason = match load {
+                        KernelLoad::Library => "machine code loaded".to_string(),
+                        KernelLoad::Bitcode(why) => format!("code generated from bitcode: {why}"),
+                    };
+                    let ms = start.elapsed().as_secs_f64() * 1e3;
+                    return Some((model, pin.clone(), Origin::Disk { ms, reason }));
+                }
+                Err(why) => notes.borrow_mut().push(DiskNote {
+                    kind: EventKind::DiskRejected,
+                    key,
+                    reason: why,
+                    ms: 0.0,
+                }),
+            }
+        }
+        None
+    }
+
+    /// Lowers `module` (the function specialized to `inputs`' shapes, the
+    /// inputs `pin` marks as constants), writes its artifact as the disk
+    /// entry of its key and runs the plan from that artifact.
+    pub(crate) fn compile_to_disk(
+        &self,
+        disk: &DiskCache,
+        ctx: &mut Context,
+        module: Operation,
+        inputs: &[Tensor],
+        pin: Option<&[bool]>,
+        notes: &RefCell<Vec<DiskNote>>,
+    ) -> Result<CompiledModel, CompileError> {
+        let function = &self.options.function;
+        let no_pins = vec![false; inputs.len()];
+        let pinned =
+            compiled::specialize_pinned(ctx, module, function, inputs, pin.unwrap_or(&no_pins))?;
+        compiled::run_passes(ctx, module, &self.options.pipeline)?;
+        let source = ArtifactSource {
+            model: self.options.model_name.clone(),
+            model_sha256: disk.model_sha256.clone(),
+            function: function.clone(),
+            recipe_sha256: self.options.recipe_sha256.clone(),
+            recipe: self.options.recipe.clone(),
+            input_names: self.inputs.iter().map(|s| s.name.clone()).collect(),
+            output_names: self.outputs.clone(),
+            ..ArtifactSource::default()
+        };
+        let mut artifact = build_artifact(ctx, module, &source)?;
+        let key = self.key(inputs, pin);
+        let mut sections: Vec<(String, Vec<u8>)> = artifact
+            .sections()
+            .map(|(n, b)| (n.to_string(), b.to_vec()))
+            .collect();
+        sections.push((KEY_SECTION.to_string(), disk.key_text(&key).into_bytes()));
+        artifact = Artifact::new(artifact.manifest.clone(), sections);
+        let start = Instant::now();
+        let written = disk.write(&key, &artifact);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let mut expect = Expect::new(HOST_TARGET);
+        expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
+        let shown = disk.path(&key).display().to_string();
+        let (model, load) =
+            CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
+                .map_err(|e| CompileError::Plan(e.to_string()))?;
+        let (kind, reason) = match (written, load) {
+            (Ok(bytes), KernelLoad::Library) => {
+                (EventKind::DiskWrite, format!("{bytes} bytes, machine code"))
+            }
+            (Ok(bytes), KernelLoad::Bitcode(why)) => (
+                EventKind::DiskWrite,
+                format!("{bytes} bytes, bitcode only: {why}"),
+            ),
+            (Err(why), _) => (EventKind::DiskWriteFailed, why),
+        };
+        notes.borrow_mut().push(DiskNote {
+            kind,
+            key,
+            reason,
+            ms,
+        });
+        Ok(model.with_pinned(pinned))
+    }
+}
+
+/// The inputs `pin` marks, by index.
+fn pinned_values(inputs: &[Tensor], pin: Option<&[bool]>) -> Vec<(usize, Tensor)> {
+    let Some(pin) = pin else {
+        return Vec::new();
+    };
+    inputs
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| pin.get(i).copied().unwrap_or(false))
+        .map(|(i, t)| (i, t.clone()))
+        .collect()
+}
