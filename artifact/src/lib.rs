@@ -377,11 +377,39 @@ impl Expect {
     }
 }
 
+/// The bytes of one payload section: a range of a buffer that a read
+/// artifact's sections share (the file, read once), or a buffer of its own.
+#[derive(Clone, Debug)]
+struct Bytes {
+    buffer: std::sync::Arc<Vec<u8>>,
+    range: std::ops::Range<usize>,
+}
+
+impl Bytes {
+    fn owned(bytes: Vec<u8>) -> Bytes {
+        let range = 0..bytes.len();
+        Bytes {
+            buffer: std::sync::Arc::new(bytes),
+            range,
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.buffer[self.range.clone()]
+    }
+}
+
 /// A manifest with its payload sections.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Artifact {
     pub manifest: Manifest,
-    sections: Vec<(String, Vec<u8>)>,
+    sections: Vec<(String, Bytes)>,
+}
+
+impl PartialEq for Artifact {
+    fn eq(&self, other: &Artifact) -> bool {
+        self.manifest == other.manifest && self.sections().eq(other.sections())
+    }
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> u32 {
@@ -399,6 +427,10 @@ fn read_u64(bytes: &[u8], at: usize) -> u64 {
 impl Artifact {
     /// `manifest` with the payload `sections` (name, bytes), in order.
     pub fn new(manifest: Manifest, sections: Vec<(String, Vec<u8>)>) -> Artifact {
+        let sections = sections
+            .into_iter()
+            .map(|(n, b)| (n, Bytes::owned(b)))
+            .collect();
         Artifact { manifest, sections }
     }
 
@@ -427,6 +459,7 @@ impl Artifact {
             .sections
             .iter()
             .map(|(name, bytes)| {
+                let bytes = bytes.as_slice();
                 let entry = SectionEntry {
                     name: name.clone(),
                     offset,
@@ -448,7 +481,7 @@ impl Artifact {
         out.extend_from_slice(&offset.to_le_bytes());
         out.extend_from_slice(&json);
         for (_, bytes) in &self.sections {
-            out.extend_from_slice(bytes);
+            out.extend_from_slice(bytes.as_slice());
         }
         let digest = Sha256::digest(&out);
         out.extend_from_slice(&digest);
@@ -464,8 +497,16 @@ impl Artifact {
     /// header, the checksum, the manifest and every section's bounds and
     /// sha256 are checked.
     pub fn from_bytes(bytes: &[u8], path: &str) -> Result<Artifact, ArtifactError> {
+        Artifact::from_vec(bytes.to_vec(), path)
+    }
+
+    /// [`Artifact::from_bytes`] of bytes it keeps: the sections are ranges
+    /// of them, not copies. The file's checksum is computed on a thread of
+    /// its own while the sections' are on this one (a checksum mismatch is
+    /// still the error reported first).
+    pub fn from_vec(bytes: Vec<u8>, path: &str) -> Result<Artifact, ArtifactError> {
         let path = path.to_string();
-        if !Artifact::sniff(bytes) {
+        if !Artifact::sniff(&bytes) {
             return Err(ArtifactError::NotAnArtifact { path });
         }
         let actual = bytes.len() as u64;
@@ -476,7 +517,7 @@ impl Artifact {
                 actual,
             });
         }
-        let version = read_u32(bytes, 8);
+        let version = read_u32(&bytes, 8);
         if version != FORMAT_VERSION {
             return Err(ArtifactError::FormatVersion {
                 path,
@@ -484,8 +525,8 @@ impl Artifact {
                 expected: FORMAT_VERSION,
             });
         }
-        let manifest_len = read_u64(bytes, 16);
-        let payload_len = read_u64(bytes, 24);
+        let manifest_len = read_u64(&bytes, 16);
+        let payload_len = read_u64(&bytes, 24);
         let expected = (HEADER_BYTES as u64 + TRAILER_BYTES as u64)
             .checked_add(manifest_len)
             .and_then(|n| n.checked_add(payload_len))
@@ -498,8 +539,14 @@ impl Artifact {
             });
         }
         let body = bytes.len() - TRAILER_BYTES;
+        let (digest, sections) = std::thread::scope(|scope| {
+            let digest = scope.spawn(|| Sha256::digest(&bytes[..body]));
+            let sections = read_sections(&bytes, manifest_len, body, version, &path);
+            // Hashing a slice does not panic; were it to, the file is refused.
+            let digest = digest.join().unwrap_or_default();
+            (digest, sections)
+        });
         let recorded = &bytes[body..];
-        let digest = Sha256::digest(&bytes[..body]);
         if digest.as_slice() != recorded {
             return Err(ArtifactError::Checksum {
                 path,
@@ -507,69 +554,18 @@ impl Artifact {
                 actual: digest.iter().map(|b| format!("{b:02x}")).collect(),
             });
         }
-        let manifest_end = HEADER_BYTES + manifest_len as usize;
-        let manifest: Manifest = serde_json::from_slice(&bytes[HEADER_BYTES..manifest_end])
-            .map_err(|e| ArtifactError::Manifest {
-                path: path.clone(),
-                message: e.to_string(),
-            })?;
-        let payload = &bytes[manifest_end..body];
-        if manifest.format_version != version {
-            return Err(ArtifactError::Manifest {
-                path,
-                message: format!(
-                    "format_version {} differs from the header's {version}",
-                    manifest.format_version
-                ),
-            });
-        }
-        let mut sections: Vec<(String, Vec<u8>)> = Vec::with_capacity(manifest.sections.len());
-        // The sections tile the payload in order, each name once.
-        let mut next = 0u64;
-        for s in &manifest.sections {
-            let section_error = |problem: String| ArtifactError::Section {
-                path: path.clone(),
-                section: s.name.clone(),
-                problem,
-            };
-            if s.offset != next || sections.iter().any(|(n, _)| *n == s.name) {
-                return Err(section_error(format!(
-                    "is at offset {} (expected {next}, after the previous section) or named twice",
-                    s.offset
-                )));
-            }
-            next = s.offset.saturating_add(s.bytes);
-            let range = usize::try_from(s.offset).ok().and_then(|start| {
-                let end = start.checked_add(usize::try_from(s.bytes).ok()?)?;
-                (end <= payload.len()).then_some(start..end)
-            });
-            let Some(range) = range else {
-                return Err(section_error(format!(
-                    "lies outside the payload ({} bytes at {}, the payload has {})",
-                    s.bytes,
-                    s.offset,
-                    payload.len()
-                )));
-            };
-            let data = &payload[range];
-            let sha = sha256_hex(data);
-            if sha != s.sha256 {
-                return Err(section_error(format!(
-                    "has sha256 {sha}, the manifest records {}",
-                    s.sha256
-                )));
-            }
-            sections.push((s.name.clone(), data.to_vec()));
-        }
-        if next != payload.len() as u64 {
-            return Err(ArtifactError::Manifest {
-                path,
-                message: format!(
-                    "the sections hold {next} bytes, the payload {}",
-                    payload.len()
-                ),
-            });
-        }
+        let (manifest, ranges) = sections?;
+        let buffer = std::sync::Arc::new(bytes);
+        let sections = ranges
+            .into_iter()
+            .map(|(name, range)| {
+                let bytes = Bytes {
+                    buffer: buffer.clone(),
+                    range,
+                };
+                (name, bytes)
+            })
+            .collect();
         Ok(Artifact { manifest, sections })
     }
 
@@ -580,7 +576,7 @@ impl Artifact {
             path: name.clone(),
             source,
         })?;
-        Artifact::from_bytes(&bytes, &name)
+        Artifact::from_vec(bytes, &name)
     }
 
     /// Writes the artifact to `path`.
@@ -659,6 +655,89 @@ impl Artifact {
     }
 }
 
+/// A manifest and the range of each payload section in the file's bytes.
+type SectionRanges = (Manifest, Vec<(String, std::ops::Range<usize>)>);
+
+/// The manifest of an artifact's `bytes` (of format `version`, its
+/// manifest `manifest_len` bytes, its checksum at `body`) and the range of
+/// each payload section in `bytes`, checked: the sections tile the payload
+/// in order, each named once, each with its sha256.
+fn read_sections(
+    bytes: &[u8],
+    manifest_len: u64,
+    body: usize,
+    version: u32,
+    path: &str,
+) -> Result<SectionRanges, ArtifactError> {
+    let manifest_end = HEADER_BYTES + manifest_len as usize;
+    let manifest: Manifest =
+        serde_json::from_slice(&bytes[HEADER_BYTES..manifest_end]).map_err(|e| {
+            ArtifactError::Manifest {
+                path: path.to_string(),
+                message: e.to_string(),
+            }
+        })?;
+    let payload = &bytes[manifest_end..body];
+    if manifest.format_version != version {
+        return Err(ArtifactError::Manifest {
+            path: path.to_string(),
+            message: format!(
+                "format_version {} differs from the header's {version}",
+                manifest.format_version
+            ),
+        });
+    }
+    let mut sections: Vec<(String, std::ops::Range<usize>)> =
+        Vec::with_capacity(manifest.sections.len());
+    // The sections tile the payload in order, each name once.
+    let mut next = 0u64;
+    for s in &manifest.sections {
+        let section_error = |problem: String| ArtifactError::Section {
+            path: path.to_string(),
+            section: s.name.clone(),
+            problem,
+        };
+        if s.offset != next || sections.iter().any(|(n, _)| *n == s.name) {
+            return Err(section_error(format!(
+                "is at offset {} (expected {next}, after the previous section) or named twice",
+                s.offset
+            )));
+        }
+        next = s.offset.saturating_add(s.bytes);
+        let range = usize::try_from(s.offset).ok().and_then(|start| {
+            let end = start.checked_add(usize::try_from(s.bytes).ok()?)?;
+            (end <= payload.len()).then_some(start..end)
+        });
+        let Some(range) = range else {
+            return Err(section_error(format!(
+                "lies outside the payload ({} bytes at {}, the payload has {})",
+                s.bytes,
+                s.offset,
+                payload.len()
+            )));
+        };
+        let sha = sha256_hex(&payload[range.clone()]);
+        if sha != s.sha256 {
+            return Err(section_error(format!(
+                "has sha256 {sha}, the manifest records {}",
+                s.sha256
+            )));
+        }
+        let start = manifest_end + range.start;
+        sections.push((s.name.clone(), start..start + range.len()));
+    }
+    if next != payload.len() as u64 {
+        return Err(ArtifactError::Manifest {
+            path: path.to_string(),
+            message: format!(
+                "the sections hold {next} bytes, the payload {}",
+                payload.len()
+            ),
+        });
+    }
+    Ok((manifest, sections))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -726,7 +805,8 @@ mod tests {
     #[test]
     fn sections_are_named_once() {
         let mut a = sample();
-        a.sections.push(("plan.mlir".into(), b"again".to_vec()));
+        a.sections
+            .push(("plan.mlir".into(), Bytes::owned(b"again".to_vec())));
         let err = Artifact::from_bytes(&a.to_bytes(), "a")
             .unwrap_err()
             .to_string();

@@ -126,7 +126,8 @@ impl Recipe {
     }
 
     /// The canonical text: TOML with every key, sorted, defaults filled in
-    /// (see `docs/recipes.md`). It parses back to an equal recipe.
+    /// (see `docs/recipes.md`). It parses back to an equal recipe, except
+    /// for `runtime.cache_dir`, a location that is not part of it.
     pub fn canonical(&self) -> String {
         canonical::canonical(self)
     }

@@ -250,3 +250,26 @@ mod arbitrary_text {
         }
     }
 }
+
+#[test]
+fn the_cache_dir_is_read_but_is_not_part_of_the_hash() {
+    let load = |text: &str| {
+        Recipe::parse(text, "r.toml", Format::Toml, &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .recipe
+    };
+    let with = load("[runtime]\ncache_dir = \"/var/cache/strata\"\n");
+    let without = load("");
+    assert_eq!(with.runtime.cache_dir.as_deref(), Some("/var/cache/strata"));
+    assert_eq!(without.runtime.cache_dir, None);
+    assert_eq!(with.sha256(), without.sha256());
+    assert!(!with.canonical().contains("cache_dir"));
+    assert_eq!(
+        first_error("[runtime]\ncache_dir = \"\"\n"),
+        "r.toml:2:13: error: 'runtime.cache_dir' = \"\" is out of range (expected a non-empty string)"
+    );
+    assert_eq!(
+        first_error("[runtime]\ncache_dir = 3\n"),
+        "r.toml:2:13: error: 'runtime.cache_dir' must be a string, found an integer"
+    );
+}

@@ -129,7 +129,7 @@ impl DiskCache {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("{shown}: {e}")),
         };
-        let artifact = Artifact::from_bytes(&bytes, &shown).map_err(|e| e.to_string())?;
+        let artifact = Artifact::from_vec(bytes, &shown).map_err(|e| e.to_string())?;
         let stored = artifact.section(KEY_SECTION).unwrap_or_default();
         if stored != self.key_text(key).as_bytes()
             || artifact.manifest.model_sha256 != self.model_sha256

@@ -470,6 +470,7 @@ fn run(
     output_dir: Option<&Path>,
     options: RunOptions<'_>,
 ) -> Result<(), DriverError> {
+    let started = std::time::Instant::now();
     if artifact::is_artifact(model) {
         return artifact::run(model, mode, inputs, output_dir, &options);
     }
@@ -527,6 +528,14 @@ fn run(
     if let Some(r) = loaded.as_ref().filter(|_| exe_mode != ExeMode::Eager) {
         custom::check_contracts(r)?;
     }
+    // The model's hash (the disk cache's key) while the model is imported.
+    let cached = exe_mode == ExeMode::Graph
+        && (cache_dir.is_some()
+            || loaded
+                .as_ref()
+                .is_some_and(|r| r.runtime.cache_dir.is_some())
+            || std::env::var_os("STRATA_CACHE_DIR").is_some_and(|d| !d.is_empty()));
+    let model_hash = cached.then(|| hash_file(model));
     let Prepared {
         ctx,
         module,
@@ -546,7 +555,17 @@ fn run(
         session_options.threads = t;
     }
     session_options.trace = trace.is_some();
-    disk_cache_options(&mut session_options, model, cache_dir)?;
+    if let Some(dir) = cache_dir {
+        session_options.cache_dir = Some(dir.to_path_buf());
+    }
+    if let Some(hash) = model_hash {
+        let hash = hash
+            .join()
+            .unwrap_or_else(|_| Err("hashing the model failed".into()))
+            .map_err(DriverError::Message)?;
+        session_options.model_sha256 = Some(hash);
+        session_options.model_name = file_name(model);
+    }
     let shown = model.display().to_string();
     session_options.on_event = Some(Arc::new(move |e: &Event| {
         if matches!(e.kind, EventKind::Compile | EventKind::CompileFailed) && !e.pinned.is_empty() {
@@ -584,7 +603,11 @@ fn run(
         .map_err(|e| DriverError::Message(e.to_string()))?;
     let result = session.run_values(args.into_iter().map(Datum::Tensor).collect());
     if let Some(path) = report {
-        let text = format!("{:#}\n", session.report().to_json());
+        let mut report = session.report().to_json();
+        // The time to first inference: the import, the session, its plan
+        // (compiled or loaded) and the run.
+        report["wall_ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1e3);
+        let text = format!("{report:#}\n");
         std::fs::write(path, text)
             .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
     }
@@ -633,14 +656,29 @@ pub(crate) fn disk_cache_options(
         options.cache_dir = Some(dir.to_path_buf());
     }
     if options.cache_dir.is_some() {
-        let bytes = std::fs::read(model)
-            .map_err(|e| DriverError::Message(format!("{}: {e}", model.display())))?;
-        options.model_sha256 = Some(strata_artifact::sha256_hex(&bytes));
-        options.model_name = model
-            .file_name()
-            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+        let hash = hash_file(model)
+            .join()
+            .unwrap_or_else(|_| Err("hashing the model failed".into()));
+        options.model_sha256 = Some(hash.map_err(DriverError::Message)?);
+        options.model_name = file_name(model);
     }
     Ok(())
+}
+
+/// The sha256 of the file at `path`, computed on a thread of its own.
+fn hash_file(path: &Path) -> std::thread::JoinHandle<Result<String, String>> {
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        std::fs::read(&path)
+            .map(|bytes| strata_artifact::sha256_hex(&bytes))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    })
+}
+
+/// The file name of `path`, as text.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned())
 }
 
 /// The tolerance of `strata run --check` for `dtype`: the recipe's
