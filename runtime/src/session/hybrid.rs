@@ -103,6 +103,37 @@ fn returned(ctx: &Context, func: Operation) -> Vec<Value> {
 }
 
 impl Session {
+    /// Graph mode's refusal of a model that does not compile whole: `error`
+    /// (the first failure, rendered) followed by every op of the partition
+    /// at `shapes` that would run eagerly, with its location and reason;
+    /// `error` alone when the partition has no island (the failure is not
+    /// an op that does not lower).
+    pub(crate) fn with_every_island(&self, error: String, shapes: &[Vec<usize>]) -> String {
+        let Ok((mut ctx, module)) = (self.source)() else {
+            return error;
+        };
+        let rules = partition::Rules::default();
+        let function = &self.options.function;
+        let pipeline = &self.options.pipeline;
+        let Ok(p) = partition_of(&mut ctx, module, function, shapes, pipeline, &rules) else {
+            return error;
+        };
+        let islands: Vec<String> = p
+            .island_ops()
+            .map(|w| format!("  {}: {}: {}: {}", w.location, w.op, w.reason, w.message))
+            .collect();
+        if islands.is_empty() {
+            return error;
+        }
+        let n = islands.len();
+        let ops = if n == 1 { "op does" } else { "ops do" };
+        format!(
+            "{}\nnote: graph mode compiles every op; {n} {ops} not (--mode hybrid runs them eagerly):\n{}",
+            error.trim_end(),
+            islands.join("\n")
+        )
+    }
+
     /// Compiles the model for `shapes` in hybrid mode. Returns what was
     /// made and the segments that fell back to eager mode (their first
     /// op's location and the compile error).

@@ -671,12 +671,16 @@ impl Session {
             }
         } else {
             match self.check_padding(&shapes) {
-                Ok(slices) => {
-                    self.compile(&shapes, inputs, pin, &notes)
-                        .map(|(plan, pinned, origin)| {
-                            (Plan::Compiled(Box::new(plan), None, slices), pinned, origin)
-                        })
-                }
+                Ok(slices) => match self.compile(&shapes, inputs, pin, &notes) {
+                    Ok((plan, pinned, origin)) => {
+                        Ok((Plan::Compiled(Box::new(plan), None, slices), pinned, origin))
+                    }
+                    Err((SessionError::Compile(text), tried)) => {
+                        let text = self.with_every_island(text, &shapes);
+                        Err((SessionError::Compile(text), tried))
+                    }
+                    Err(e) => Err(e),
+                },
                 Err(e) => Err((e, None)),
             }
         };
