@@ -13,7 +13,11 @@ use std::process::ExitCode;
 mod out;
 mod artifact;
 mod bench;
+mod cache;
+mod check;
 mod cli;
+
+pub(crate) use check::{check_against_eager, check_tolerance};
 mod compile;
 mod cuda;
 mod custom;
@@ -535,7 +539,7 @@ fn run(
                 .as_ref()
                 .is_some_and(|r| r.runtime.cache_dir.is_some())
             || std::env::var_os("STRATA_CACHE_DIR").is_some_and(|d| !d.is_empty()));
-    let model_hash = cached.then(|| hash_file(model));
+    let model_hash = cached.then(|| cache::hash_file(model));
     let Prepared {
         ctx,
         module,
@@ -564,7 +568,7 @@ fn run(
             .unwrap_or_else(|_| Err("hashing the model failed".into()))
             .map_err(DriverError::Message)?;
         session_options.model_sha256 = Some(hash);
-        session_options.model_name = file_name(model);
+        session_options.model_name = cache::file_name(model);
     }
     let shown = model.display().to_string();
     session_options.on_event = Some(Arc::new(move |e: &Event| {
@@ -642,94 +646,6 @@ fn run(
         outln!("{note}");
     }
     compare_outputs(&out_names, &outputs, &expected, tolerance)
-}
-
-/// The plan cache on disk for `model`: `--cache-dir` over what `options`
-/// hold (the recipe's, else `STRATA_CACHE_DIR`), with the model file's
-/// sha256 as its identity.
-pub(crate) fn disk_cache_options(
-    options: &mut SessionOptions,
-    model: &Path,
-    cache_dir: Option<&Path>,
-) -> Result<(), DriverError> {
-    if let Some(dir) = cache_dir {
-        options.cache_dir = Some(dir.to_path_buf());
-    }
-    if options.cache_dir.is_some() {
-        let hash = hash_file(model)
-            .join()
-            .unwrap_or_else(|_| Err("hashing the model failed".into()));
-        options.model_sha256 = Some(hash.map_err(DriverError::Message)?);
-        options.model_name = file_name(model);
-    }
-    Ok(())
-}
-
-/// The sha256 of the file at `path`, computed on a thread of its own.
-fn hash_file(path: &Path) -> std::thread::JoinHandle<Result<String, String>> {
-    let path = path.to_path_buf();
-    std::thread::spawn(move || {
-        std::fs::read(&path)
-            .map(|bytes| strata_artifact::sha256_hex(&bytes))
-            .map_err(|e| format!("{}: {e}", path.display()))
-    })
-}
-
-/// The file name of `path`, as text.
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(String::new, |f| f.to_string_lossy().into_owned())
-}
-
-/// The tolerance of `strata run --check` for `dtype`: the recipe's
-/// `contracts.tolerance`, else `--rtol`/`--atol`, else the dtype's.
-pub(crate) fn check_tolerance(
-    recipe: Option<&strata_recipe::Recipe>,
-    given: (Option<f64>, Option<f64>),
-    dtype: DType,
-) -> Tolerance {
-    let by_dtype = Tolerance::for_dtype(dtype);
-    let contract = recipe.map(|r| &r.contracts.tolerance);
-    Tolerance::new(
-        contract
-            .and_then(|c| c.rtol)
-            .or(given.0)
-            .unwrap_or(by_dtype.rtol),
-        contract
-            .and_then(|c| c.atol)
-            .or(given.1)
-            .unwrap_or(by_dtype.atol),
-    )
-}
-
-/// `strata run --check`: each graph-mode output against eager mode's,
-/// within `tolerance_of` its dtype; every mismatch is reported.
-pub(crate) fn check_against_eager(
-    out_names: &[String],
-    graph: &[Tensor],
-    eager: &[Tensor],
-    tolerance_of: &dyn Fn(DType) -> Tolerance,
-) -> Result<(), DriverError> {
-    let mut mismatches = Vec::new();
-    for ((name, g), e) in out_names.iter().zip(graph).zip(eager) {
-        let tol = tolerance_of(e.dtype());
-        match allclose(g, e, tol) {
-            Ok(()) => outln!(
-                "check: {name}: graph mode matches eager mode (rtol {}, atol {})",
-                tol.rtol,
-                tol.atol
-            ),
-            Err(m) => mismatches.push(format!(
-                "check: {name}: graph mode does not match eager mode (rtol {}, atol {}): {m}",
-                tol.rtol, tol.atol
-            )),
-        }
-    }
-    if mismatches.is_empty() {
-        Ok(())
-    } else {
-        Err(DriverError::Message(mismatches.join("\n")))
-    }
 }
 
 /// The outputs as tensors: a sequence output `NAME` is its elements

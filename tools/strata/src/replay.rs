@@ -124,7 +124,7 @@ pub(crate) fn replay(model: &Path, shapes: &Path, o: ReplayOptions<'_>) -> Resul
         options.threads = t;
     }
     options.trace = o.trace.is_some();
-    crate::disk_cache_options(&mut options, model, o.cache_dir)?;
+    crate::cache::disk_cache_options(&mut options, model, o.cache_dir)?;
     // The inputs are made from a copy of the model of their own.
     let mut gen = new_context();
     let gen_module = load(&mut gen, model)?;
