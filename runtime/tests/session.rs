@@ -216,6 +216,15 @@ fn a_compile_failure_is_located_and_an_event() {
     let r = session.report();
     assert_eq!((r.compiles, r.misses), (0, 1));
     assert_eq!(r.events[0].kind, EventKind::CompileFailed);
+    // The failure is remembered: the same key fails at once, with the
+    // same error, and is not compiled again.
+    let again = session
+        .run(std::slice::from_ref(&x))
+        .expect_err("remembered");
+    assert_eq!(again.to_string(), text_of);
+    let r = session.report();
+    assert_eq!((r.misses, r.failed_again, r.events.len()), (1, 1, 1));
+    assert_eq!(r.to_json()["cache"]["failed_again"], 1);
     // Eager mode runs it.
     let eager = Session::new(source(text), options(ExeMode::Eager)).expect("session");
     assert_eq!(eager.run(&[x]).expect("eager")[0].to_f64_vec()[7], 8.0);

@@ -19,6 +19,7 @@
 // REPORT: "cache": {
 // REPORT-NEXT: "arena_bytes": {{[0-9]+}},
 // REPORT-NEXT: "evictions": 0,
+// REPORT-NEXT: "failed_again": 0,
 // REPORT-NEXT: "hits": 0,
 // REPORT-NEXT: "level": "memory",
 // REPORT-NEXT: "misses": 1,

@@ -49,7 +49,14 @@ pub(crate) struct PlanCache<P> {
     evicted: HashSet<PlanKey>,
     seen_shapes: HashSet<Vec<Vec<usize>>>,
     pinned_inputs: HashMap<Vec<Vec<usize>>, Vec<bool>>,
+    /// The keys whose compile failed, with the error, oldest first (at most
+    /// [`FAILURES_KEPT`]): compiling is deterministic, so a run with one of
+    /// them fails at once instead of compiling again.
+    failures: std::collections::VecDeque<(PlanKey, String)>,
 }
+
+/// Failed compiles a cache remembers.
+pub(crate) const FAILURES_KEPT: usize = 256;
 
 impl<P> PlanCache<P> {
     /// A cache of at most `limit` plans (at least 1).
@@ -60,7 +67,27 @@ impl<P> PlanCache<P> {
             evicted: HashSet::new(),
             seen_shapes: HashSet::new(),
             pinned_inputs: HashMap::new(),
+            failures: std::collections::VecDeque::new(),
         }
+    }
+
+    /// The error of `key`'s failed compile, if it failed.
+    pub(crate) fn failure(&self, key: &PlanKey) -> Option<&str> {
+        self.failures
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, e)| e.as_str())
+    }
+
+    /// Remembers that compiling `key` failed with `error`.
+    pub(crate) fn remember_failure(&mut self, key: PlanKey, error: String) {
+        if self.failure(&key).is_some() {
+            return;
+        }
+        if self.failures.len() == FAILURES_KEPT {
+            self.failures.pop_front();
+        }
+        self.failures.push_back((key, error));
     }
 
     /// The plan of `key`, now the most recently used.
@@ -158,6 +185,20 @@ mod tests {
         assert_eq!(cache.insert(key(2), Arc::new(2)), vec![key(1)]);
         assert_eq!(cache.miss_reason(&key(1)), "evicted");
         assert_eq!(cache.plans().copied().collect::<Vec<_>>(), vec![3, 2]);
+    }
+
+    #[test]
+    fn failures_are_remembered_up_to_a_bound() {
+        let mut c: PlanCache<u32> = PlanCache::new(4);
+        c.remember_failure(key(1), "no".into());
+        c.remember_failure(key(1), "again".into());
+        assert_eq!(c.failure(&key(1)), Some("no"));
+        assert_eq!(c.failure(&key(2)), None);
+        for n in 2..=FAILURES_KEPT + 1 {
+            c.remember_failure(key(n), format!("{n}"));
+        }
+        assert_eq!(c.failure(&key(1)), None, "the oldest is forgotten");
+        assert_eq!(c.failure(&key(2)), Some("2"));
     }
 
     #[test]

@@ -134,6 +134,9 @@ pub struct Report {
     pub disk_writes: u64,
     /// Disk cache entries refused (and compiled again).
     pub disk_rejected: u64,
+    /// Runs refused at once with the error of their key's failed compile
+    /// (a failed compile is not tried again).
+    pub failed_again: u64,
     /// The disk cache's directory, when the session has one.
     pub cache_dir: Option<std::path::PathBuf>,
     /// Plans in the cache now.
@@ -164,6 +167,7 @@ impl Report {
                 "hits": self.hits,
                 "misses": self.misses,
                 "evictions": self.evictions,
+                "failed_again": self.failed_again,
                 "plans": self.plans,
                 "arena_bytes": self.cache_arena_bytes,
                 "level": "memory",

@@ -152,6 +152,8 @@ pub(crate) struct State {
     disk_hits: u64,
     disk_writes: u64,
     disk_rejected: u64,
+    /// Runs refused with the error of their key's failed compile.
+    failed_again: u64,
     /// The latest events, at most [`EVENTS_KEPT`].
     events: std::collections::VecDeque<Event>,
     /// Events no longer kept.
@@ -343,6 +345,7 @@ impl Session {
                 disk_hits: 0,
                 disk_writes: 0,
                 disk_rejected: 0,
+                failed_again: 0,
                 events: std::collections::VecDeque::new(),
                 events_dropped: 0,
                 real_elements: 0,
@@ -515,6 +518,7 @@ impl Session {
             disk_hits: s.disk_hits,
             disk_writes: s.disk_writes,
             disk_rejected: s.disk_rejected,
+            failed_again: s.failed_again,
             cache_dir: self
                 .options
                 .cache_dir
@@ -633,8 +637,20 @@ impl Session {
             }
             (key, plan)
         };
-        if let (_, Some(plan)) = lookup(&mut lock(&self.state)) {
-            return Ok(plan);
+        let remembered = |state: &mut State, key: &PlanKey| {
+            let error = state.cache.failure(key)?.to_string();
+            state.failed_again += 1;
+            Some(SessionError::Compile(error))
+        };
+        {
+            let mut state = lock(&self.state);
+            let (key, plan) = lookup(&mut state);
+            if let Some(plan) = plan {
+                return Ok(plan);
+            }
+            if let Some(e) = remembered(&mut state, &key) {
+                return Err(e);
+            }
         }
         let _compiling = lock(&self.compiling);
         let (key, reason, pin) = {
@@ -642,6 +658,9 @@ impl Session {
             let (key, plan) = lookup(&mut state);
             if let Some(plan) = plan {
                 return Ok(plan);
+            }
+            if let Some(e) = remembered(&mut state, &key) {
+                return Err(e);
             }
             state.misses += 1;
             if let Some(why) = self.budget_spent(&mut state, &key) {
@@ -702,6 +721,9 @@ impl Session {
         let (plan, pinned, origin) = match compiled {
             Ok(c) => c,
             Err((e, tried)) => {
+                if let SessionError::Compile(text) = &e {
+                    state.cache.remember_failure(key.clone(), text.clone());
+                }
                 // The key of the last attempt: with the values it held.
                 let key = match tried {
                     Some(pin) if key.pinned.is_empty() => self.key(inputs, Some(&pin)),
