@@ -106,8 +106,23 @@ pub struct InputSpec {
 }
 
 impl InputSpec {
-    /// Whether `t` fits: the dtype, the rank and every static dimension.
-    fn check(&self, t: &Tensor) -> Result<(), SessionError> {
+    /// The input `name` of type `ty` (in `ctx`).
+    pub fn of(ctx: &Context, name: String, ty: strata_ir::Type) -> InputSpec {
+        let (shape, element) = match ctx.type_kind(ty) {
+            TypeKind::RankedTensor { shape, element, .. } => (Some(shape.clone()), *element),
+            _ => (None, ty),
+        };
+        InputSpec {
+            name,
+            dtype: interp::dtype_of(ctx, element),
+            shape,
+            type_text: strata_ir::printer::type_to_string(ctx, ty),
+        }
+    }
+
+    /// Whether `t` fits: the dtype, the rank and every static dimension
+    /// (an error naming the input, what it is and what the model takes).
+    pub fn check(&self, t: &Tensor) -> Result<(), SessionError> {
         let error = |message: String| SessionError::Input {
             name: self.name.clone(),
             message,
@@ -272,20 +287,7 @@ impl Session {
         let inputs = names
             .into_iter()
             .zip(&arg_types)
-            .map(|(name, &ty)| {
-                let (shape, element) = match ctx.type_kind(ty) {
-                    TypeKind::RankedTensor { shape, element, .. } => {
-                        (Some(shape.clone()), *element)
-                    }
-                    _ => (None, ty),
-                };
-                InputSpec {
-                    name,
-                    dtype: interp::dtype_of(&ctx, element),
-                    shape,
-                    type_text: strata_ir::printer::type_to_string(&ctx, ty),
-                }
-            })
+            .map(|(name, &ty)| InputSpec::of(&ctx, name, ty))
             .collect();
         let outputs = io_names(&ctx, func, "res_attrs", "output", result_types.len());
         let input_dims = arg_types

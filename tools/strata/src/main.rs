@@ -822,33 +822,9 @@ pub(crate) fn check_graph_inputs(
         |f| f.to_string_lossy().into_owned(),
     );
     for ((name, &ty), t) in in_names.iter().zip(&arg_types).zip(args) {
-        let type_text = strata_ir::printer::type_to_string(ctx, ty);
-        let (shape, element) = match ctx.type_kind(ty) {
-            strata_ir::TypeKind::RankedTensor { shape, element, .. } => {
-                (Some(shape.clone()), *element)
-            }
-            _ => (None, ty),
-        };
-        if let Some(want) = dtype_of(ctx, element).filter(|&d| d != t.dtype()) {
-            return Err(DriverError::Message(format!(
-                "{file}: error: input '{name}' is {} {:?}, but the model takes {} ({type_text})",
-                t.dtype().name(),
-                t.shape(),
-                want.name()
-            )));
-        }
-        let fits = shape.is_none_or(|s| {
-            s.len() == t.shape().len()
-                && s.iter()
-                    .zip(t.shape())
-                    .all(|(&d, &g)| d < 0 || d as usize == g)
-        });
-        if !fits {
-            return Err(DriverError::Message(format!(
-                "{file}: error: input '{name}' has shape {:?}, which the model's {type_text} does not admit",
-                t.shape()
-            )));
-        }
+        strata_runtime::session::InputSpec::of(ctx, name.clone(), ty)
+            .check(t)
+            .map_err(|e| DriverError::Message(format!("{file}: error: {e}")))?;
     }
     Ok(())
 }
