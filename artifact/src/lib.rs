@@ -540,10 +540,15 @@ impl Artifact {
         }
         let body = bytes.len() - TRAILER_BYTES;
         let (digest, sections) = std::thread::scope(|scope| {
-            let digest = scope.spawn(|| Sha256::digest(&bytes[..body]));
+            let whole = || Sha256::digest(&bytes[..body]);
+            // Without a thread to spare, the checksum is computed here.
+            let digest = std::thread::Builder::new().spawn_scoped(scope, whole);
             let sections = read_sections(&bytes, manifest_len, body, version, &path);
             // Hashing a slice does not panic; were it to, the file is refused.
-            let digest = digest.join().unwrap_or_default();
+            let digest = match digest {
+                Ok(handle) => handle.join().unwrap_or_default(),
+                Err(_) => whole(),
+            };
             (digest, sections)
         });
         let recorded = &bytes[body..];

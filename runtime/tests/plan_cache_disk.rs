@@ -101,13 +101,19 @@ fn a_second_session_loads_every_plan_and_compiles_nothing() {
         .iter()
         .all(|f| f.extension().is_some_and(|e| e == "strata")));
 
-    let second = Session::new(source(MLP), cached(&dir.0)).expect("session");
+    // Loading is not compiling: no miss, nothing spent of a budget of 1
+    // whose exhaustion is an error.
+    let mut options = cached(&dir.0);
+    options.recompile_budget = 1;
+    options.on_budget_exhausted = strata_recipe::BudgetAction::Error;
+    let second = Session::new(source(MLP), options).expect("session");
     for (&n, want) in sizes.iter().zip(&values) {
         let got = second.run(&[batch(n)]).expect("run");
         assert_eq!(&got[0].to_f64_vec(), want, "batch {n}");
     }
     let r = second.report();
     assert_eq!((r.compiles, r.disk_hits, r.disk_writes), (0, 3, 0));
+    assert_eq!(r.misses, 0);
     let hit = r
         .events
         .iter()

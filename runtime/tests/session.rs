@@ -38,6 +38,9 @@ fn options(mode: ExeMode) -> SessionOptions {
     SessionOptions {
         exe_mode: mode,
         threads: 1,
+        // Memory only, whatever STRATA_CACHE_DIR says: the counts below
+        // are of one session's compiles.
+        cache_dir: None,
         ..SessionOptions::default()
     }
 }
@@ -244,9 +247,20 @@ fn inputs_the_lowering_needs_as_constants_make_one_plan_per_value() {
     assert_eq!(rows[0].to_f64_vec(), [6.0, 15.0]);
     let cols = session.run(&[x.clone(), axis(0.0)]).expect("axis 0");
     assert_eq!(cols[0].to_f64_vec(), [5.0, 7.0, 9.0]);
-    session.run(&[x, axis(1.0)]).expect("axis 1 again");
+    session.run(&[x.clone(), axis(1.0)]).expect("axis 1 again");
     let r = session.report();
     assert_eq!((r.compiles, r.hits), (2, 1));
+    // A failure with some values is not a failure with others.
+    let bad = session.run(&[x.clone(), axis(5.0)]).expect_err("axis 5");
+    assert!(matches!(bad, SessionError::Compile(_)), "{bad}");
+    let y = Tensor::from_f64_vec(DType::F32, &[2, 3], &[1.0; 6]);
+    let fresh = Session::new(source(text), options(ExeMode::Graph)).expect("session");
+    fresh
+        .run(&[y.clone(), axis(5.0)])
+        .expect_err("axis 5 first");
+    let rows = fresh.run(&[y, axis(1.0)]).expect("then axis 1 compiles");
+    assert_eq!(rows[0].to_f64_vec(), [3.0, 3.0]);
+    assert_eq!(fresh.report().failed_again, 0);
     let compiles: Vec<_> = r
         .events
         .iter()

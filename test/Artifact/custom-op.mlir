@@ -7,6 +7,9 @@
 // RUN: cc -shared -fPIC -O2 -I %S/../../runtime/include '-DIMPL_VERSION="1.0.1"' %S/../../examples/custom_op_c/scaled_silu.c -o %t/libss2.so -lm
 // RUN: strata run %S/../../examples/custom_op_c/model.mlir --custom-op-lib %t/libss.so --dim batch=3 --output-dir %t/eager | FileCheck %s --check-prefix=EAGER
 // RUN: strata run %S/../../examples/custom_op_c/model.mlir --custom-op-lib %t/libss.so --dim batch=3 --mode graph --check | FileCheck %s --check-prefix=GRAPH
+// A plan that calls custom ops is not kept in the plan cache on disk (it is
+// bound to the libraries this process registered), and still runs.
+// RUN: strata run %S/../../examples/custom_op_c/model.mlir --custom-op-lib %t/libss.so --dim batch=3 --mode graph --cache-dir %t/cache --log-events --expect output_0=%t/eager/output_0.npy 2>&1 | FileCheck %s --check-prefix=SKIPPED
 // RUN: not strata run %S/../../examples/custom_op_c/model.mlir --dim batch=3 2>&1 | FileCheck %s --check-prefix=UNREGISTERED
 // RUN: not strata run %S/../../examples/custom_op_c/model.mlir --custom-op-lib %t/missing.so 2>&1 | FileCheck %s --check-prefix=MISSING
 //
@@ -36,3 +39,7 @@
 // NOLIB: custom op 'example.ScaledSilu': the artifact calls it, but it is not registered
 // CONTRACT: error: contracts.custom_ops: 'example.ScaledSilu' is registered at version 1.0.1, the recipe requires 1.0.0
 // CONTRACT-NEXT: error: contracts.custom_ops: 'example.ScaledSilu' is registered with sha256
+
+// SKIPPED: "event":"cache-skipped"
+// SKIPPED-SAME: "reason":"not kept on disk: the plan calls custom ops"
+// SKIPPED: output_0: matches

@@ -87,17 +87,29 @@ fn object_code(name: &str, bitcode: &[u8]) -> Result<(Vec<u8>, Vec<u8>), LlvmErr
     Ok((optimized, object.as_slice().to_vec()))
 }
 
-/// A directory of this process's own under the temporary directory,
+/// A directory of this process's own under the temporary directory
+/// (created here, readable by its owner only: never one that existed),
 /// removed when dropped.
 struct ScratchDir(PathBuf);
 
 impl ScratchDir {
     fn new(what: &str) -> Result<ScratchDir, String> {
+        use std::os::unix::fs::DirBuilderExt;
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("strata-{what}-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        Ok(ScratchDir(dir))
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let mut last = String::new();
+        for _ in 0..8 {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir()
+                .join(format!("strata-{what}-{}-{nanos}-{n}", std::process::id()));
+            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                Ok(()) => return Ok(ScratchDir(dir)),
+                Err(e) => last = format!("{}: {e}", dir.display()),
+            }
+        }
+        Err(last)
     }
 
     fn path(&self) -> &Path {
@@ -122,10 +134,13 @@ fn linker() -> std::ffi::OsString {
 /// leave to it): the library's bytes, or why it could not be made.
 pub fn link_shared_library(objects: &[Vec<u8>]) -> Result<Vec<u8>, String> {
     let scratch = ScratchDir::new("link")?;
+    // Every symbol must resolve when the library is linked (`-z defs`):
+    // a library that links loads, with no lookup left to fail at a call.
     let mut args: Vec<std::ffi::OsString> = vec![
         "-shared".into(),
         "-nostartfiles".into(),
         "-Wl,-Bsymbolic".into(),
+        "-Wl,-z,defs".into(),
         "-o".into(),
     ];
     let out = scratch.path().join("kernels.so");
@@ -165,8 +180,13 @@ pub unsafe fn load_library(bytes: &[u8], names: &[String]) -> Result<super::Host
     let scratch = ScratchDir::new("load")?;
     let path = scratch.path().join("kernels.so");
     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Bound now (a symbol that does not resolve is an error here, not at a
+    // kernel's call) and local (kernels of the same name in other plans'
+    // libraries stay apart).
+    let flags = libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL;
     // SAFETY: upheld by the caller: the library is one `emit_native` made.
-    let library = unsafe { libloading::Library::new(&path) }
+    let library = unsafe { libloading::os::unix::Library::open(Some(&path), flags) }
+        .map(libloading::Library::from)
         .map_err(|e| format!("cannot load the kernels' library: {e}"))?;
     let mut entries = std::collections::HashMap::new();
     for name in names {

@@ -466,19 +466,24 @@ pub fn compile_pinned(
 ) -> Result<CompiledModel, CompileError> {
     let pinned = specialize_pinned(ctx, module, func, inputs, pin)?;
     run_passes(ctx, module, pipeline)?;
-    let mut model = if ctx
-        .op_attr(
-            strata_lowering::nvptx_to_llvm::gpu_module(ctx, module),
-            "nvptx.target",
-        )
-        .is_some()
-    {
-        CompiledModel::from_gpu_module_emulated(ctx, module, func, threads)?
+    Ok(from_lowered(ctx, module, func, threads)?.with_pinned(pinned))
+}
+
+/// The plan of host function `func` of `module` after the pipeline: its
+/// kernels compiled for the host, or, when the pipeline gave them their GPU
+/// form, emulated on the host.
+pub fn from_lowered(
+    ctx: &Context,
+    module: Operation,
+    func: &str,
+    threads: usize,
+) -> Result<CompiledModel, CompileError> {
+    let gpu = strata_lowering::nvptx_to_llvm::gpu_module(ctx, module);
+    if ctx.op_attr(gpu, "nvptx.target").is_some() {
+        CompiledModel::from_gpu_module_emulated(ctx, module, func, threads)
     } else {
-        CompiledModel::from_kernel_module(ctx, module, func, threads)?
-    };
-    model.pinned = pinned;
-    Ok(model)
+        CompiledModel::from_kernel_module(ctx, module, func, threads)
+    }
 }
 
 /// Specialize `func` of `module` to the shapes of `inputs`, the inputs

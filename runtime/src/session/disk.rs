@@ -28,7 +28,7 @@ use std::time::Instant;
 use strata_artifact::{sha256_hex, Artifact, Expect};
 use strata_ir::{Context, Operation};
 
-use super::{compiled, EventKind, PlanKey, Session, SessionError};
+use super::{compiled, EventKind, Plan, PlanKey, Session, SessionError};
 use crate::artifact::{build_artifact, ArtifactSource, KernelLoad, HOST_TARGET};
 use crate::compiled::{CompileError, CompiledModel};
 use crate::Tensor;
@@ -83,15 +83,17 @@ impl DiskCache {
             message,
         };
         std::fs::create_dir_all(dir).map_err(|e| refuse(e.to_string()))?;
-        let probe = temporary_path(dir, "probe");
-        std::fs::File::create(&probe)
-            .and_then(|mut f| f.write_all(b"strata"))
-            .map_err(|e| refuse(format!("cannot write to it: {e}")))?;
+        let (probe, mut file) =
+            temporary_file(dir, "probe").map_err(|e| refuse(format!("cannot write to it: {e}")))?;
+        let written = file.write_all(b"strata");
         let _ = std::fs::remove_file(&probe);
+        written.map_err(|e| refuse(format!("cannot write to it: {e}")))?;
+        // Quoted fields: no pipeline or function name reads as another key.
         let prefix = format!(
-            "strata plan cache {KEY_VERSION}\ncompiler {} {}\ntarget {HOST_TARGET} {} {}\nmodel {model_sha256}\nrecipe {recipe_sha256}\npipeline {pipeline}\nfunction {function}\n",
+            "strata plan cache {KEY_VERSION}\ncompiler {} {}\nbinary {}\ntarget {HOST_TARGET} {} {}\nmodel {model_sha256}\nrecipe {recipe_sha256}\npipeline {pipeline:?}\nfunction {function:?}\n",
             strata_artifact::COMPILER_VERSION,
             strata_artifact::BUILD_HASH,
+            binary_fingerprint(),
             strata_lowering::llvm::host_cpu_name(),
             strata_lowering::llvm::host_cpu_features(),
         );
@@ -145,13 +147,12 @@ impl DiskCache {
     /// into place. Returns the entry's bytes.
     fn write(&self, key: &PlanKey, artifact: &Artifact) -> Result<usize, String> {
         let path = self.path(key);
-        let temporary = temporary_path(&self.dir, "entry");
+        let (temporary, mut file) = temporary_file(&self.dir, "entry")
+            .map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let bytes = artifact.to_bytes();
-        let written = std::fs::File::create(&temporary)
-            .and_then(|mut f| {
-                f.write_all(&bytes)?;
-                f.sync_all()
-            })
+        let written = file
+            .write_all(&bytes)
+            .and_then(|()| file.sync_all())
             .and_then(|()| std::fs::rename(&temporary, &path));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&temporary);
@@ -161,18 +162,87 @@ impl DiskCache {
     }
 }
 
-/// A file name in `dir` no other writer uses: `.{what}-{pid}-{n}.tmp`.
-fn temporary_path(dir: &Path, what: &str) -> PathBuf {
+/// The running executable's size and modification time: two builds of one
+/// commit (a working tree with changes, a build outside a checkout) do not
+/// share entries. Empty when the executable cannot be found.
+fn binary_fingerprint() -> String {
+    let Some(meta) = std::env::current_exe()
+        .ok()
+        .and_then(|p| std::fs::metadata(p).ok())
+    else {
+        return String::new();
+    };
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{} {modified}", meta.len())
+}
+
+/// A new file in `dir` that no other writer uses, created here (never an
+/// existing file or link): `.{what}-{pid}-{nanoseconds}-{n}.tmp`. The
+/// time tells apart processes of one pid on different machines or in
+/// different containers that share the directory.
+fn temporary_file(dir: &Path, what: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    dir.join(format!(".{what}-{}-{n}.tmp", std::process::id()))
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let mut last = None;
+    for _ in 0..8 {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!(".{what}-{}-{nanos}-{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no temporary file name is free")))
 }
 
 impl Session {
+    /// Graph mode with a disk cache: the plan for `inputs` (of `shapes`)
+    /// from its entry, when there is a sound one. `pin`: the inputs that
+    /// plans for these shapes hold, when known; else the pin masks a
+    /// compile would try (none, the small integer inputs, every small
+    /// input) are tried in turn.
+    pub(crate) fn look_on_disk(
+        &self,
+        shapes: &[Vec<usize>],
+        inputs: &[Tensor],
+        pin: Option<&[bool]>,
+        notes: &RefCell<Vec<DiskNote>>,
+    ) -> Option<(Plan, Option<Vec<bool>>, Origin)> {
+        let disk = self.disk.as_ref()?;
+        // An unpaddable bucket is refused by the compile path, which says why.
+        let slices = self.check_padding(shapes).ok()?;
+        let mut pins = vec![pin.map(<[bool]>::to_vec)];
+        if pin.is_none() && self.options.pin_inputs {
+            let ints: Vec<bool> = inputs
+                .iter()
+                .map(|t| t.dtype().is_int() && compiled::pinnable(t))
+                .collect();
+            let all: Vec<bool> = inputs.iter().map(compiled::pinnable).collect();
+            for p in [ints, all] {
+                if p.contains(&true) && !pins.contains(&Some(p.clone())) {
+                    pins.push(Some(p));
+                }
+            }
+        }
+        let (model, pin, origin) = self.load_from_disk(disk, inputs, &pins, notes)?;
+        Some((Plan::Compiled(Box::new(model), None, slices), pin, origin))
+    }
+
     /// The plan for `inputs` from the disk cache, trying the inputs held as
     /// constants that a compile would try (`pins`, in order). A refused
     /// entry is noted and skipped.
-    pub(crate) fn load_from_disk(
+    fn load_from_disk(
         &self,
         disk: &DiskCache,
         inputs: &[Tensor],
@@ -204,12 +274,16 @@ impl Session {
                     let ms = start.elapsed().as_secs_f64() * 1e3;
                     return Some((model, pin.clone(), Origin::Disk { ms, reason }));
                 }
-                Err(why) => notes.borrow_mut().push(DiskNote {
-                    kind: EventKind::DiskRejected,
-                    key,
-                    reason: why,
-                    ms: 0.0,
-                }),
+                Err(why) => {
+                    // Best effort: the next process need not refuse it again.
+                    let _ = std::fs::remove_file(disk.path(&key));
+                    notes.borrow_mut().push(DiskNote {
+                        kind: EventKind::DiskRejected,
+                        key,
+                        reason: why,
+                        ms: 0.0,
+                    });
+                }
             }
         }
         None
@@ -232,6 +306,30 @@ impl Session {
         let pinned =
             compiled::specialize_pinned(ctx, module, function, inputs, pin.unwrap_or(&no_pins))?;
         compiled::run_passes(ctx, module, &self.options.pipeline)?;
+        let key = self.key(inputs, pin);
+        // Plans that call custom ops (bound to the libraries registered in
+        // this process) or run GPU kernels emulated are not kept on disk.
+        let custom = ctx
+            .nested_ops(module, strata_ir::WalkOrder::PreOrder)
+            .into_iter()
+            .any(|o| ctx.op_name_str(o) == "kernel.custom_call");
+        let target = crate::artifact::module_target(ctx, module);
+        if custom || target != HOST_TARGET {
+            let why = if custom {
+                "not kept on disk: the plan calls custom ops".to_string()
+            } else {
+                format!("not kept on disk: the plan's kernels are for {target}")
+            };
+            notes.borrow_mut().push(DiskNote {
+                kind: EventKind::DiskSkipped,
+                key,
+                reason: why,
+                ms: 0.0,
+            });
+            return Ok(
+                compiled::from_lowered(ctx, module, function, self.threads)?.with_pinned(pinned)
+            );
+        }
         let source = ArtifactSource {
             model: self.options.model_name.clone(),
             model_sha256: disk.model_sha256.clone(),
@@ -243,22 +341,23 @@ impl Session {
             ..ArtifactSource::default()
         };
         let mut artifact = build_artifact(ctx, module, &source)?;
-        let key = self.key(inputs, pin);
         let mut sections: Vec<(String, Vec<u8>)> = artifact
             .sections()
             .map(|(n, b)| (n.to_string(), b.to_vec()))
             .collect();
         sections.push((KEY_SECTION.to_string(), disk.key_text(&key).into_bytes()));
         artifact = Artifact::new(artifact.manifest.clone(), sections);
-        let start = Instant::now();
-        let written = disk.write(&key, &artifact);
-        let ms = start.elapsed().as_secs_f64() * 1e3;
+        // The plan runs from the artifact before the entry is written: an
+        // entry that would not load is never kept.
         let mut expect = Expect::new(HOST_TARGET);
         expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
         let shown = disk.path(&key).display().to_string();
         let (model, load) =
             CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
                 .map_err(|e| CompileError::Plan(e.to_string()))?;
+        let start = Instant::now();
+        let written = disk.write(&key, &artifact);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
         let (kind, reason) = match (written, load) {
             (Ok(bytes), KernelLoad::Library) => {
                 (EventKind::DiskWrite, format!("{bytes} bytes, machine code"))

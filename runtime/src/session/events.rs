@@ -35,6 +35,9 @@ pub enum EventKind {
     /// A compiled plan could not be written to the disk cache (it still
     /// serves this session).
     DiskWriteFailed,
+    /// A compiled plan is not kept on disk (it calls custom ops, or its
+    /// kernels are GPU kernels emulated on the host).
+    DiskSkipped,
 }
 
 impl EventKind {
@@ -52,6 +55,7 @@ impl EventKind {
             EventKind::DiskRejected => "cache-rejected",
             EventKind::DiskWrite => "cache-write",
             EventKind::DiskWriteFailed => "cache-write-failed",
+            EventKind::DiskSkipped => "cache-skipped",
         }
     }
 }

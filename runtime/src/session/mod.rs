@@ -655,7 +655,7 @@ impl Session {
             }
         }
         let _compiling = lock(&self.compiling);
-        let (key, reason, pin) = {
+        let (key, pin) = {
             let mut state = lock(&self.state);
             let (key, plan) = lookup(&mut state);
             if let Some(plan) = plan {
@@ -664,17 +664,27 @@ impl Session {
             if let Some(e) = remembered(&mut state, &key) {
                 return Err(e);
             }
-            state.misses += 1;
-            if let Some(why) = self.budget_spent(&mut state, &key) {
-                return Err(SessionError::Budget(why));
-            }
-            let reason = state.cache.miss_reason(&key);
             let pin = state.cache.pinned_inputs(&shapes).map(<[bool]>::to_vec);
-            (key, reason, pin)
+            (key, pin)
         };
         let start = Instant::now();
         let notes = std::cell::RefCell::new(Vec::new());
-        let compiled = if self.options.exe_mode == ExeMode::Hybrid {
+        // A plan on disk is loaded, not compiled: not a miss, and not
+        // counted against the recompile budget.
+        let from_disk = self.look_on_disk(&shapes, inputs, pin.as_deref(), &notes);
+        let reason = {
+            let mut state = lock(&self.state);
+            if from_disk.is_none() {
+                state.misses += 1;
+                if let Some(why) = self.budget_spent(&mut state, &key) {
+                    return Err(SessionError::Budget(why));
+                }
+            }
+            state.cache.miss_reason(&key)
+        };
+        let compiled = if let Some(found) = from_disk {
+            Ok(found)
+        } else if self.options.exe_mode == ExeMode::Hybrid {
             match self.compile_hybrid(&shapes) {
                 Ok((made, fell_back)) => {
                     let plan = match made {
@@ -723,8 +733,13 @@ impl Session {
         let (plan, pinned, origin) = match compiled {
             Ok(c) => c,
             Err((e, tried)) => {
+                // Remembered only when the error cannot depend on input
+                // values the key does not hold (a compile with the values
+                // of other inputs as constants may fail where these work).
                 if let SessionError::Compile(text) = &e {
-                    state.cache.remember_failure(key.clone(), text.clone());
+                    if tried.is_none() || !key.pinned.is_empty() {
+                        state.cache.remember_failure(key.clone(), text.clone());
+                    }
                 }
                 // The key of the last attempt: with the values it held.
                 let key = match tried {
@@ -801,20 +816,6 @@ impl Session {
             .map(|t| t.dtype().is_int() && compiled::pinnable(t))
             .collect();
         let all: Vec<bool> = inputs.iter().map(compiled::pinnable).collect();
-        if let Some(disk) = &self.disk {
-            // The inputs held as constants that a compile would try.
-            let mut pins = vec![pin.clone()];
-            if pin.is_none() && self.options.pin_inputs {
-                for p in [&ints, &all] {
-                    if p.contains(&true) && !pins.contains(&Some(p.clone())) {
-                        pins.push(Some(p.clone()));
-                    }
-                }
-            }
-            if let Some(found) = self.load_from_disk(disk, inputs, &pins, notes) {
-                return Ok(found);
-            }
-        }
         let attempt = |pin: Option<&[bool]>| -> Result<CompiledModel, Failure> {
             let (mut ctx, module) = self.take_module().map_err(Failure::Load)?;
             if let Some(disk) = &self.disk {

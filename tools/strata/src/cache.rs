@@ -20,6 +20,7 @@ pub(crate) fn disk_cache_options(
     }
     if options.cache_dir.is_some() {
         let hash = hash_file(model)
+            .map_err(DriverError::Message)?
             .join()
             .unwrap_or_else(|_| Err("hashing the model failed".into()));
         options.model_sha256 = Some(hash.map_err(DriverError::Message)?);
@@ -28,14 +29,20 @@ pub(crate) fn disk_cache_options(
     Ok(())
 }
 
+/// A thread computing a file's sha256.
+pub(crate) type HashThread = std::thread::JoinHandle<Result<String, String>>;
+
 /// The sha256 of the file at `path`, computed on a thread of its own.
-pub(crate) fn hash_file(path: &Path) -> std::thread::JoinHandle<Result<String, String>> {
+pub(crate) fn hash_file(path: &Path) -> Result<HashThread, String> {
     let path = path.to_path_buf();
-    std::thread::spawn(move || {
+    let hash = move || {
         std::fs::read(&path)
             .map(|bytes| strata_artifact::sha256_hex(&bytes))
             .map_err(|e| format!("{}: {e}", path.display()))
-    })
+    };
+    std::thread::Builder::new()
+        .spawn(hash)
+        .map_err(|e| format!("cannot start a thread to hash the model: {e}"))
 }
 
 /// The file name of `path`, as text.

@@ -539,7 +539,10 @@ fn run(
                 .as_ref()
                 .is_some_and(|r| r.runtime.cache_dir.is_some())
             || std::env::var_os("STRATA_CACHE_DIR").is_some_and(|d| !d.is_empty()));
-    let model_hash = cached.then(|| cache::hash_file(model));
+    let model_hash = cached
+        .then(|| cache::hash_file(model))
+        .transpose()
+        .map_err(DriverError::Message)?;
     let Prepared {
         ctx,
         module,

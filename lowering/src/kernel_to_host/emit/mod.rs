@@ -522,6 +522,8 @@ impl<'a, 'ctx> Emitter<'a, 'ctx> {
         let global = self.module.add_global(bytes.get_type(), None, "const");
         global.set_initializer(&bytes);
         global.set_constant(true);
+        // Private: kernels linked into one shared library each keep their own.
+        global.set_linkage(inkwell::module::Linkage::Private);
         let tile = Tile {
             ptr: global.as_pointer_value(),
             shape: tile_shape(ir, ty),
