@@ -175,24 +175,85 @@ impl std::fmt::Display for Unsafe {
     }
 }
 
+/// A place where a plan masks padded positions: operand `operand` of
+/// `op` becomes `where(position < length, x, fill)` along `axis`, the
+/// length being the real size of `sym`, an input of the plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mask {
+    /// The op whose operand is masked.
+    pub op: Operation,
+    /// Which operand.
+    pub operand: usize,
+    /// The padded axis of that operand.
+    pub axis: usize,
+    /// The symbol padded there.
+    pub sym: String,
+    /// What padded positions become: `-inf` before a softmax (they then
+    /// weigh 0), `0` before a contraction (they then add 0).
+    pub fill: f64,
+}
+
+/// What [`padding_safety`] proves: the padded axes of each result of the
+/// function (to slice them back) and the masks that keep padding apart
+/// where an op mixes a padded axis (a softmax over the keys of an
+/// attention, the product that contracts them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Proof {
+    /// The padded axes of each result.
+    pub results: Vec<Padded>,
+    /// The masks to insert.
+    pub masks: Vec<Mask>,
+}
+
+impl Proof {
+    /// The symbols whose real sizes the masks read, sorted: the extra
+    /// inputs of a masked plan, in this order.
+    pub fn lengths(&self) -> Vec<String> {
+        let mut syms: Vec<String> = self.masks.iter().map(|m| m.sym.clone()).collect();
+        syms.sort();
+        syms.dedup();
+        syms
+    }
+
+    /// What a plan keeps of the proof.
+    pub fn padding(&self) -> Padding {
+        Padding {
+            results: self.results.clone(),
+            lengths: self.lengths(),
+        }
+    }
+}
+
+/// How a compiled plan of padded shapes is run: the padded axes of each
+/// result (sliced back to the real sizes) and the symbols whose real sizes
+/// it takes as extra `i64` inputs after the model's own, in this order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Padding {
+    /// The padded axes of each result.
+    pub results: Vec<Padded>,
+    /// The real-size inputs the plan's masks read.
+    pub lengths: Vec<String>,
+}
+
 /// Follows the padded axes of `func`'s arguments (`padded`: input index ->
 /// axis -> symbol) through its body, op by op. Each op must keep padded
 /// positions apart from real ones (elementwise ops, those that broadcast
 /// their operands, matmul outside its
 /// contracted axis, softmax and norms along other axes, transpose, gather
-/// of padded indices); any other use of a padded value is refused. Returns
-/// the padded axes of each result of `func` (to slice them back).
+/// of padded indices). A softmax along a padded axis, and a product that
+/// contracts one padded in both operands, are masked (see [`Mask`]); any
+/// other use of a padded value is refused.
 pub fn padding_safety(
     ctx: &Context,
     func: Operation,
     padded: &BTreeMap<usize, Padded>,
-) -> Result<Vec<Padded>, Unsafe> {
+) -> Result<Proof, Unsafe> {
     let Some(body) = ctx
         .op_regions(func)
         .first()
         .and_then(|&r| ctx.region_entry_block(r))
     else {
-        return Ok(Vec::new());
+        return Ok(Proof::default());
     };
     let mut of: HashMap<Value, Padded> = HashMap::new();
     for (i, a) in ctx.block_args(body).enumerate() {
@@ -201,6 +262,7 @@ pub fn padding_safety(
         }
     }
     let mut results = Vec::new();
+    let mut masks = Vec::new();
     for op in ctx.block_ops(body) {
         let name = ctx.op_name_str(op).to_string();
         let operands: Vec<Value> = ctx.operands(op).collect();
@@ -214,7 +276,7 @@ pub fn padding_safety(
         if operands.iter().all(|v| !of.contains_key(v)) {
             continue;
         }
-        let out = op_rule(ctx, op, &of).map_err(|message| Unsafe {
+        let out = op_rule(ctx, op, &of, &mut masks).map_err(|message| Unsafe {
             op: name.clone(),
             location: strata_ir::diagnostics::describe_location(ctx, ctx.op_loc(op)),
             message,
@@ -225,15 +287,17 @@ pub fn padding_safety(
             }
         }
     }
-    Ok(results)
+    Ok(Proof { results, masks })
 }
 
 /// The padded axes of `op`'s results, from those of its operands (`of`),
-/// or why padding could reach real values through it.
+/// or why padding could reach real values through it. The masks it needs
+/// go to `masks`.
 fn op_rule(
     ctx: &Context,
     op: Operation,
     of: &HashMap<Value, Padded>,
+    masks: &mut Vec<Mask>,
 ) -> Result<Vec<Padded>, String> {
     let name = ctx.op_name_str(op).to_string();
     let operands: Vec<Value> = ctx.operands(op).collect();
@@ -289,7 +353,7 @@ fn op_rule(
         }
         vec![p; results.len()]
     } else if name == "graph.matmul" {
-        matmul_rule(ctx, op, &operands, of)?
+        matmul_rule(ctx, op, &operands, of, masks)?
     } else if name == "graph.gemm" {
         gemm_rule(ctx, op, &operands, of)?
     } else if name == "graph.reshape" {
@@ -336,13 +400,18 @@ fn op_rule(
         let axis = usize::try_from(if axis < 0 { axis + r } else { axis }).unwrap_or(0);
         let pv = of.get(&x).cloned().unwrap_or_default();
         for (&a, sym) in &pv {
-            let mixed = if TRAILING_AXES.contains(&name.as_str()) {
-                a >= axis
-            } else {
-                a == axis
-            };
-            if mixed {
+            if TRAILING_AXES.contains(&name.as_str()) && a >= axis {
                 return Err(format!("normalizes over dimension '{sym}'"));
+            }
+            if a == axis {
+                // Padded positions become -inf: exp gives them weight 0.
+                masks.push(Mask {
+                    op,
+                    operand: 0,
+                    axis: a,
+                    sym: sym.clone(),
+                    fill: f64::NEG_INFINITY,
+                });
             }
         }
         if operands[1..].iter().any(|v| of.contains_key(v)) {
@@ -380,6 +449,77 @@ fn op_rule(
         ));
     };
     Ok(out)
+}
+
+/// Inserts `proof`'s masks into `func` (specialized, its shapes
+/// inferred): one 0-D `i64` argument per symbol of [`Proof::lengths`],
+/// appended after the function's own, and before each masked operand a
+/// `graph.where` that gives the positions at or past the real length the
+/// mask's fill.
+pub fn insert_masks(ctx: &mut Context, func: Operation, proof: &Proof) -> Result<(), String> {
+    let lengths = proof.lengths();
+    if lengths.is_empty() {
+        return Ok(());
+    }
+    let body = ctx
+        .op_regions(func)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+        .ok_or("the function has no body")?;
+    let i64t = ctx.integer_type(64);
+    let scalar = ctx.tensor_type(vec![], i64t);
+    let loc = ctx.op_loc(func);
+    let mut args = HashMap::new();
+    for sym in &lengths {
+        args.insert(sym.clone(), ctx.add_block_argument(body, scalar, loc));
+    }
+    // The signature: argument attributes (one empty entry per length) and
+    // the function type.
+    let arg_attrs = ctx.op_properties(func).and_then(|p| {
+        let key = ctx.ident("arg_attrs");
+        ctx.dictionary_entries(p)
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, a)| a)
+    });
+    if let Some(a) = arg_attrs {
+        if let strata_ir::AttrKind::Array(items) = ctx.attr_kind(a) {
+            let mut items = items.to_vec();
+            for _ in &lengths {
+                items.push(ctx.dictionary_attr(Vec::new()));
+            }
+            let array = ctx.array_attr(items);
+            ctx.set_op_property(func, "arg_attrs", array);
+        }
+    }
+    let types: Vec<strata_ir::Type> = ctx.block_args(body).map(|a| ctx.value_type(a)).collect();
+    let results = strata_dialects::func::function_signature(ctx, func)
+        .map(|(_, r)| r)
+        .unwrap_or_default();
+    let fn_type = ctx.function_type(types, results);
+    let fn_type = ctx.type_attr(fn_type);
+    ctx.set_op_property(func, "function_type", fn_type);
+    for m in &proof.masks {
+        let x = ctx.operand(m.op, m.operand);
+        let dims = dims_of(ctx, x).ok_or("a masked operand is not a ranked tensor")?;
+        let n = *dims.get(m.axis).ok_or("a masked axis is out of range")?;
+        // Positions along the axis, shaped to broadcast against `x`.
+        let mut shape = vec![n];
+        shape.resize(dims.len() - m.axis, 1);
+        let ty = ctx.tensor_type(shape, i64t);
+        let raw = (0..n).flat_map(i64::to_le_bytes).collect();
+        let positions = ctx
+            .dense_elements_attr(ty, raw)
+            .ok_or("could not build the positions of a mask")?;
+        let length = args[&m.sym];
+        let mut e = strata_dialects::graph::emit::Emitter::before(ctx, m.op);
+        let positions = e.constant(positions)?;
+        let live = e.bin("graph.less", positions, length)?;
+        let fill = e.scalar_like(x, m.fill)?;
+        let masked = e.op1("graph.where", &[live, x, fill], &[])?;
+        ctx.set_operand(m.op, m.operand, masked);
+    }
+    Ok(())
 }
 
 /// `t` grown to `shape` along its padded axes (at their ends), floats
@@ -430,20 +570,55 @@ impl Session {
     pub(crate) fn check_padding(
         &self,
         shapes: &[Vec<usize>],
-    ) -> Result<Result<Vec<Padded>, String>, SessionError> {
+    ) -> Result<Result<Padding, String>, SessionError> {
         let padded = self.bucketed_axes();
         if padded.values().all(BTreeMap::is_empty) {
-            return Ok(Ok(Vec::new()));
+            return Ok(Ok(Padding::default()));
         }
         let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
-        let func = super::hybrid::specialized(
-            &mut ctx,
+        let func = self.shaped(&mut ctx, module, shapes)?;
+        Ok(padding_safety(&ctx, func, &padded)
+            .map(|p| p.padding())
+            .map_err(|u| u.to_string()))
+    }
+
+    /// `module`'s function specialized to `shapes`, its shapes inferred.
+    fn shaped(
+        &self,
+        ctx: &mut Context,
+        module: Operation,
+        shapes: &[Vec<usize>],
+    ) -> Result<Operation, SessionError> {
+        super::hybrid::specialized(
+            ctx,
             module,
             &self.options.function,
             shapes,
             "builtin.module(graph-infer-shapes)",
-        )?;
-        Ok(padding_safety(&ctx, func, &padded).map_err(|u| u.to_string()))
+        )
+    }
+
+    /// Specializes `module` to `shapes` and inserts the masks that padding
+    /// its bucketed axes needs ([`insert_masks`]), which must read the
+    /// real sizes of `lengths` (those [`Session::check_padding`] found).
+    pub(crate) fn mask_padding(
+        &self,
+        ctx: &mut Context,
+        module: Operation,
+        shapes: &[Vec<usize>],
+        lengths: &[String],
+    ) -> Result<(), SessionError> {
+        let func = self.shaped(ctx, module, shapes)?;
+        let proof = padding_safety(ctx, func, &self.bucketed_axes())
+            .map_err(|u| SessionError::Compile(u.to_string()))?;
+        if proof.lengths() != lengths {
+            return Err(SessionError::Compile(format!(
+                "the masks of a padded plan read {:?}, where {lengths:?} were expected",
+                proof.lengths()
+            )));
+        }
+        insert_masks(ctx, func, &proof)
+            .map_err(|e| SessionError::Compile(format!("masking the padding of a bucket: {e}")))
     }
 
     /// The smallest cached plan whose shapes hold `target`: larger only
@@ -540,12 +715,22 @@ impl Session {
             .iter()
             .zip(inputs)
             .any(|(p, t)| p.shape() != t.shape());
-        let no_slices = Vec::new();
-        let slices = match padding {
-            Ok(slices) => slices,
+        let exact = Padding::default();
+        let padding = match padding {
+            Ok(padding) => padding,
             Err(why) if pads => return Err(SessionError::Compile(why.clone())),
-            Err(_) => &no_slices,
+            Err(_) => &exact,
         };
+        // The real size of each symbol the plan's masks read.
+        for sym in &padding.lengths {
+            let &(real, _) = sizes.get(sym).ok_or_else(|| {
+                SessionError::Bucket(format!("no size for the masked dimension '{sym}'"))
+            })?;
+            let real = i64::try_from(real)
+                .map_err(|_| SessionError::Bucket(format!("dimension '{sym}' is too large")))?;
+            padded.push(Tensor::scalar_i64(crate::DType::I64, real));
+        }
+        let slices = &padding.results;
         let outputs = model.run(&padded)?;
         outputs
             .into_iter()
@@ -566,13 +751,15 @@ impl Session {
     }
 }
 
-/// `graph.matmul`: padding may not reach the contracted axis; batch axes
-/// must not meet a real size.
+/// `graph.matmul`: a contracted axis padded in both operands by the same
+/// symbol is masked to zeros in both (the padded terms add 0); padded in
+/// one only, it is refused. Batch axes must not meet a real size.
 fn matmul_rule(
     ctx: &Context,
     op: Operation,
     operands: &[Value],
     of: &HashMap<Value, Padded>,
+    masks: &mut Vec<Mask>,
 ) -> Result<Vec<Padded>, String> {
     let (a, b) = (operands[0], operands[1]);
     let (ra, rb) = (rank(ctx, a).unwrap_or(0), rank(ctx, b).unwrap_or(0));
@@ -581,13 +768,33 @@ fn matmul_rule(
     let batch_rank = out_rank
         .checked_sub(usize::from(ra >= 2) + usize::from(rb >= 2))
         .ok_or_else(|| String::from("has an unexpected result rank"))?;
+    // The contracted axis of each operand, and the symbol padding it.
+    let (ka, kb) = (ra.saturating_sub(1), rb.saturating_sub(2));
+    let contracted = |v: Value, k: usize| of.get(&v).and_then(|p| p.get(&k)).cloned();
+    match (contracted(a, ka), contracted(b, kb)) {
+        (None, None) => {}
+        (Some(sa), Some(sb)) if sa == sb => {
+            for (operand, axis) in [(0, ka), (1, kb)] {
+                masks.push(Mask {
+                    op,
+                    operand,
+                    axis,
+                    sym: sa.clone(),
+                    fill: 0.0,
+                });
+            }
+        }
+        (Some(sym), _) | (None, Some(sym)) => {
+            return Err(format!(
+                "contracts dimension '{sym}' with a dimension it does not pad"
+            ))
+        }
+    }
     let mut p = Padded::new();
     if let Some(pa) = of.get(&a) {
         for (&axis, sym) in pa {
-            if axis + 1 == ra {
-                return Err(format!(
-                    "contracts dimension '{sym}' (the left operand's last axis)"
-                ));
+            if axis == ka {
+                continue;
             }
             // A batch axis (aligned right), or M.
             let at = if axis + 2 == ra {
@@ -601,10 +808,8 @@ fn matmul_rule(
     }
     if let Some(pb) = of.get(&b) {
         for (&axis, sym) in pb {
-            if rb == 1 || axis + 2 == rb {
-                return Err(format!(
-                    "contracts dimension '{sym}' (the right operand's rows)"
-                ));
+            if axis == kb {
+                continue;
             }
             let at = if axis + 1 == rb {
                 Some(out_rank - 1)

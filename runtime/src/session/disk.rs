@@ -306,7 +306,8 @@ impl Session {
         let pinned =
             compiled::specialize_pinned(ctx, module, function, inputs, pin.unwrap_or(&no_pins))?;
         compiled::run_passes(ctx, module, &self.options.pipeline)?;
-        let key = self.key(inputs, pin);
+        // The key is the model's inputs': a masked plan's real sizes follow.
+        let key = self.key(&inputs[..self.inputs.len().min(inputs.len())], pin);
         // Plans that call custom ops (bound to the libraries registered in
         // this process) or run GPU kernels emulated are not kept on disk.
         let custom = ctx
@@ -336,7 +337,12 @@ impl Session {
             function: function.clone(),
             recipe_sha256: self.options.recipe_sha256.clone(),
             recipe: self.options.recipe.clone(),
-            input_names: self.inputs.iter().map(|s| s.name.clone()).collect(),
+            input_names: self
+                .inputs
+                .iter()
+                .map(|s| s.name.clone())
+                .chain((self.inputs.len()..inputs.len()).map(|i| format!("length_{i}")))
+                .collect(),
             output_names: self.outputs.clone(),
             ..ArtifactSource::default()
         };

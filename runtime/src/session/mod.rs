@@ -199,12 +199,13 @@ pub const EVENTS_KEPT: usize = 4096;
 pub(crate) enum Plan {
     /// One compiled plan of the whole function (graph mode, or hybrid
     /// mode without an island: then with its partition).
-    /// The third field: the padded axes of each result, or why padding
-    /// is refused.
+    /// The third field: how the plan runs padded shapes (the padded axes
+    /// of each result, the real sizes its masks read), or why padding is
+    /// refused.
     Compiled(
         Box<CompiledModel>,
         Option<Partition>,
-        Result<Vec<buckets::Padded>, String>,
+        Result<buckets::Padding, String>,
     ),
     /// Compiled segments and eager islands.
     Hybrid(Box<partition::HybridPlan>),
@@ -688,7 +689,9 @@ impl Session {
             match self.compile_hybrid(&shapes) {
                 Ok((made, fell_back)) => {
                     let plan = match made {
-                        hybrid::Compiled::Whole(c, p) => Plan::Compiled(c, Some(p), Ok(Vec::new())),
+                        hybrid::Compiled::Whole(c, p) => {
+                            Plan::Compiled(c, Some(p), Ok(buckets::Padding::default()))
+                        }
                         hybrid::Compiled::Split(h) => Plan::Hybrid(h),
                         hybrid::Compiled::Eager(p) => Plan::Eager(p),
                     };
@@ -702,16 +705,21 @@ impl Session {
             }
         } else {
             match self.check_padding(&shapes) {
-                Ok(slices) => match self.compile(&shapes, inputs, pin, &notes) {
-                    Ok((plan, pinned, origin)) => {
-                        Ok((Plan::Compiled(Box::new(plan), None, slices), pinned, origin))
+                Ok(padding) => {
+                    let lengths = padding.as_ref().map_or(&[][..], |p| &p.lengths[..]);
+                    match self.compile(&shapes, inputs, pin, lengths, &notes) {
+                        Ok((plan, pinned, origin)) => Ok((
+                            Plan::Compiled(Box::new(plan), None, padding),
+                            pinned,
+                            origin,
+                        )),
+                        Err((SessionError::Compile(text), tried)) => {
+                            let text = self.with_every_island(text, &shapes);
+                            Err((SessionError::Compile(text), tried))
+                        }
+                        Err(e) => Err(e),
                     }
-                    Err((SessionError::Compile(text), tried)) => {
-                        let text = self.with_every_island(text, &shapes);
-                        Err((SessionError::Compile(text), tried))
-                    }
-                    Err(e) => Err(e),
-                },
+                }
                 Err(e) => Err((e, None)),
             }
         };
@@ -803,11 +811,15 @@ impl Session {
     /// input values tries again with the small integer inputs as constants,
     /// then with every small input ([`compiled::pinnable`]). Returns the
     /// inputs the plan holds (on failure: those the last attempt held).
+    /// With `lengths`, the plan masks the padding of its buckets and takes
+    /// the real size of each of these symbols after the inputs
+    /// ([`Session::mask_padding`]).
     fn compile(
         &self,
         shapes: &[Vec<usize>],
         inputs: &[Tensor],
         pin: Option<Vec<bool>>,
+        lengths: &[String],
         notes: &std::cell::RefCell<Vec<disk::DiskNote>>,
     ) -> Attempt {
         let (function, pipeline) = (&self.options.function, &self.options.pipeline);
@@ -816,8 +828,28 @@ impl Session {
             .map(|t| t.dtype().is_int() && compiled::pinnable(t))
             .collect();
         let all: Vec<bool> = inputs.iter().map(compiled::pinnable).collect();
+        // The real sizes the masks read are inputs of the plan: any value
+        // stands for them while it compiles (they are never constants).
+        let mut with_lengths = inputs.to_vec();
+        let mut shapes_with_lengths = shapes.to_vec();
+        for _ in lengths {
+            with_lengths.push(Tensor::scalar_i64(crate::DType::I64, 0));
+            shapes_with_lengths.push(Vec::new());
+        }
+        let (inputs, shapes) = (&with_lengths[..], &shapes_with_lengths[..]);
         let attempt = |pin: Option<&[bool]>| -> Result<CompiledModel, Failure> {
             let (mut ctx, module) = self.take_module().map_err(Failure::Load)?;
+            if !lengths.is_empty() {
+                let model_shapes = &shapes[..shapes.len() - lengths.len()];
+                self.mask_padding(&mut ctx, module, model_shapes, lengths)
+                    .map_err(Failure::Load)?;
+            }
+            let pin: Option<Vec<bool>> = pin.map(|p| {
+                let mut p = p.to_vec();
+                p.resize(inputs.len(), false);
+                p
+            });
+            let pin = pin.as_deref();
             if let Some(disk) = &self.disk {
                 return self
                     .compile_to_disk(disk, &mut ctx, module, inputs, pin, notes)
