@@ -71,51 +71,65 @@ fn refine_round(ctx: &mut Context, root: Operation) -> Result<u64, Diagnostic> {
     // Pre-order walk in block order: operands are refined before their
     // users (graph bodies are single blocks, defs before uses).
     for op in ctx.nested_ops(root, WalkOrder::PreOrder) {
-        if !ctx.op_name_str(op).starts_with("graph.") {
+        refined += refine_op(ctx, op, &updatable)?;
+    }
+    Ok(refined)
+}
+
+/// Refines the result types of `op` (a graph op; others are left alone)
+/// from its shape function; a result is refined only when its users
+/// accept a new type (graph ops, and the return of a function named in
+/// `updatable`). Returns how many result types changed.
+pub(crate) fn refine_op(
+    ctx: &mut Context,
+    op: Operation,
+    updatable: &[String],
+) -> Result<u64, Diagnostic> {
+    if !ctx.op_name_str(op).starts_with("graph.") {
+        return Ok(0);
+    }
+    let Some(inferred) = infer_results(ctx, op) else {
+        return Ok(0);
+    };
+    let inferred = inferred.map_err(|m| Diagnostic::op_error(ctx, op, m))?;
+    let function = enclosing_function(ctx, op);
+    let results: Vec<Value> = ctx.results(op).collect();
+    let mut refined = 0;
+    for (i, (&r, inf)) in results.iter().zip(&inferred).enumerate() {
+        let users_accept = ctx.uses(r).all(|u| {
+            let name = ctx.op_name_str(u.op);
+            name.starts_with("graph.")
+                || (name == "func.return"
+                    && function.as_ref().is_some_and(|f| updatable.contains(f)))
+        });
+        if !users_accept {
             continue;
         }
-        let Some(inferred) = infer_results(ctx, op) else {
+        let declared = ctx.value_type(r);
+        let Some((shape, elem)) = shape_of(ctx, declared) else {
             continue;
         };
-        let inferred = inferred.map_err(|m| Diagnostic::op_error(ctx, op, m))?;
-        let function = enclosing_function(ctx, op);
-        let results: Vec<Value> = ctx.results(op).collect();
-        for (i, (&r, inf)) in results.iter().zip(&inferred).enumerate() {
-            let users_accept = ctx.uses(r).all(|u| {
-                let name = ctx.op_name_str(u.op);
-                name.starts_with("graph.")
-                    || (name == "func.return"
-                        && function.as_ref().is_some_and(|f| updatable.contains(f)))
-            });
-            if !users_accept {
-                continue;
-            }
-            let declared = ctx.value_type(r);
-            let Some((shape, elem)) = shape_of(ctx, declared) else {
-                continue;
-            };
-            let candidate = result_type(ctx, inf, declared);
-            let Some((inferred_shape, inferred_elem)) = shape_of(ctx, candidate) else {
-                continue;
-            };
-            if inferred_elem != elem {
-                return Err(Diagnostic::op_error(
-                    ctx,
-                    op,
-                    format!(
-                        "result #{i} has element type {} but {} is inferred",
-                        strata_ir::printer::type_to_string(ctx, elem),
-                        strata_ir::printer::type_to_string(ctx, inferred_elem)
-                    ),
-                ));
-            }
-            let better = refine(&shape, &inferred_shape)
-                .map_err(|m| Diagnostic::op_error(ctx, op, format!("result #{i} {m}")))?;
-            let ty = strata_dialects::graph::shape::tensor_type(ctx, &better, elem);
-            if ty != declared {
-                ctx.set_value_type(r, ty);
-                refined += 1;
-            }
+        let candidate = result_type(ctx, inf, declared);
+        let Some((inferred_shape, inferred_elem)) = shape_of(ctx, candidate) else {
+            continue;
+        };
+        if inferred_elem != elem {
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!(
+                    "result #{i} has element type {} but {} is inferred",
+                    strata_ir::printer::type_to_string(ctx, elem),
+                    strata_ir::printer::type_to_string(ctx, inferred_elem)
+                ),
+            ));
+        }
+        let better = refine(&shape, &inferred_shape)
+            .map_err(|m| Diagnostic::op_error(ctx, op, format!("result #{i} {m}")))?;
+        let ty = strata_dialects::graph::shape::tensor_type(ctx, &better, elem);
+        if ty != declared {
+            ctx.set_value_type(r, ty);
+            refined += 1;
         }
     }
     Ok(refined)

@@ -3,8 +3,10 @@
 //! reshape of a constant used nowhere else does not have: its fold only
 //! reorders the constant).
 //!
-//! Ops are visited in order, so a chain of constant ops (shape arithmetic,
-//! weight preprocessing) folds in one run. Each op that folds is replaced
+//! Ops are visited in order, each op's result types refined by its shape
+//! function just before it is tried, so a chain of constant ops (shape
+//! arithmetic, weight preprocessing, and the sizes of values whose shapes
+//! those constants fix) folds in one run. Each op that folds is replaced
 //! by `graph.constant`s of its results, placed where it was, and the
 //! constants it read are erased when nothing else uses them. The values
 //! are computed by the context's constant evaluator (the runtime installs
@@ -70,6 +72,12 @@ impl Pass for GraphFoldConstants {
                 }
                 continue;
             }
+            // The op's types first, from operands that folding may have
+            // made constant (a reshape's shape, an expand's sizes): a size
+            // known only now lets the ops after it fold in this same walk
+            // (`shape_of` of a value whose shape it fixes), where otherwise
+            // each round of shape inference would need another fold.
+            crate::graph::refine_op(ctx, op, &[])?;
             let consts: Vec<Option<Attribute>> =
                 ctx.operands(op).map(|v| constant_value(ctx, v)).collect();
             let limit = if reorders_its_only_use(ctx, op) {

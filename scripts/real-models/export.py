@@ -198,9 +198,11 @@ def gru_tagger():
     return Tagger(torch.nn.GRU), (tokens(2, 7, 100),), ["ids"]
 
 
-# Exported with a dynamic batch and sequence length (as taggers are
-# deployed): the recurrence cannot be unrolled at import.
-DYNAMIC = {"lstm-tagger-dynamic", "gru-tagger-dynamic"}
+# Exported with a dynamic batch and sequence length, as they are deployed:
+# the taggers' recurrence cannot be unrolled at import, and BERT's shapes
+# flow through Shape/Gather/Concat into its reshapes (what a server with
+# varying requests compiles).
+DYNAMIC = {"lstm-tagger-dynamic", "gru-tagger-dynamic", "bert-dynamic"}
 
 
 def faster_rcnn():
@@ -255,6 +257,7 @@ ARCHITECTURES = [
     ("gru-tagger", gru_tagger),
     ("lstm-tagger-dynamic", lstm_tagger),
     ("gru-tagger-dynamic", gru_tagger),
+    ("bert-dynamic", bert),
     ("faster-rcnn", faster_rcnn),
 ]
 

@@ -125,3 +125,22 @@ func.func @nested_not_taken() -> tensor<2xf32> {
   }
   return %r : tensor<2xf32>
 }
+
+// -----
+
+// Each op's result types are refined as the walk reaches it: the expand's
+// sizes fold, so its result is known to be 1x4 and the shape read from it
+// folds in the same run (a model's dimension of size 1 once left such a
+// shape_of for a second round of inference and folding).
+// CHECK-LABEL: func.func @refined_as_it_folds
+// CHECK-NEXT: %[[S:.*]] = graph.constant dense<[1, 4]> : tensor<2xi64>
+// CHECK-NEXT: %[[E:.*]] = graph.expand %arg0, %[[S]] : (tensor<1x1xf32>, tensor<2xi64>) -> tensor<1x4xf32>
+// CHECK-NEXT: %[[T:.*]] = graph.constant dense<[1, 4]> : tensor<2xi64>
+// CHECK-NEXT: graph.reshape %[[E]], %[[T]] : (tensor<1x4xf32>, tensor<2xi64>)
+func.func @refined_as_it_folds(%x: tensor<1x1xf32>, %y: tensor<1x4xf32>) -> tensor<?x?xf32> {
+  %s = graph.shape_of %y : (tensor<1x4xf32>) -> tensor<2xi64>
+  %e = graph.expand %x, %s : (tensor<1x1xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %t = graph.shape_of %e : (tensor<?x?xf32>) -> tensor<2xi64>
+  %r = graph.reshape %e, %t : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

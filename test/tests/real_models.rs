@@ -5,7 +5,8 @@
 //! with the venv of `scripts/setup-onnx`) into `target/real-models/`,
 //! imported, run eagerly on its stored inputs and compared with
 //! onnxruntime's stored outputs at rtol 1e-3 and atol 1e-4; what passes is
-//! then compiled in graph mode and compared with the interpreter.
+//! then compiled in graph mode and compared with the interpreter (a model
+//! with symbolic sizes also with each of them 1, and each a prime).
 //!
 //! The outcomes are recorded in `test/onnx/real-models.expected`
 //! (`model/eager` and `model/graph`, each `pass`, `fail: why`, `skip: why`
@@ -141,10 +142,113 @@ fn run_model(dir: &Path, name: &str) -> Outcomes {
             return (Outcome::Fail(format!("output #{i}: {m}")), None, None);
         }
     }
-    let sets = [(inputs, outputs)];
-    let graph = node_graph::run(&model, &sets);
+    let sets = [(inputs.clone(), outputs)];
+    let mut graph = node_graph::run(&model, &sets);
+    // A model exported with symbolic sizes also compiles with each of them
+    // 1 (the most common serving shapes), and with each a prime (3, 5, ...):
+    // graph mode against eager mode at those sizes.
+    if graph == GraphOutcome::Pass {
+        let mut other = Vec::new();
+        for sizes in [Sizes::Ones, Sizes::Primes] {
+            let Some(inputs) = resized(&model, &inputs, sizes) else {
+                continue;
+            };
+            match run_function(&ctx, func, inputs.clone()) {
+                Ok(eager) => other.push((inputs, eager)),
+                Err(e) => {
+                    let m = format!("eager at {sizes:?}: {e}");
+                    return (Outcome::Pass, Some(GraphOutcome::Fail(m)), None);
+                }
+            }
+        }
+        graph = match node_graph::run(&model, &other) {
+            GraphOutcome::Pass => GraphOutcome::Pass,
+            GraphOutcome::Fail(m) => GraphOutcome::Fail(format!("at other sizes: {m}")),
+            GraphOutcome::NotLowered(m) => GraphOutcome::NotLowered(format!("at other sizes: {m}")),
+        };
+    }
     let gpu = (graph == GraphOutcome::Pass).then(|| node_graph::run_gpu(&model, &sets, None));
     (Outcome::Pass, Some(graph), gpu)
+}
+
+/// The sizes [`resized`] gives a model's symbolic dimensions.
+#[derive(Clone, Copy, Debug)]
+enum Sizes {
+    /// Every symbol 1.
+    Ones,
+    /// Each symbol a different prime, in order of appearance: 3, 5, 7, ...
+    Primes,
+}
+
+/// `inputs` at other sizes of the model's symbolic dimensions (`None`
+/// when it has none): each input's values repeated in row-major order to
+/// fill its new shape (token ids stay ids, masks stay masks).
+fn resized(
+    model: &strata_onnx::proto::ModelProto,
+    inputs: &[Tensor],
+    sizes: Sizes,
+) -> Option<Vec<Tensor>> {
+    use strata_onnx::proto::tensor_shape_proto::dimension::Value as D;
+    let graph = model.graph.as_ref()?;
+    let initializers: Vec<&str> = graph.initializer.iter().map(|t| t.name()).collect();
+    let declared: Vec<_> = graph
+        .input
+        .iter()
+        .filter(|i| !initializers.contains(&i.name()))
+        .collect();
+    let mut symbols: Vec<String> = Vec::new();
+    let mut shapes = Vec::new();
+    for (input, t) in declared.iter().zip(inputs) {
+        let dims = input
+            .r#type
+            .as_ref()
+            .and_then(|t| match &t.value {
+                Some(strata_onnx::proto::type_proto::Value::TensorType(t)) => t.shape.as_ref(),
+                _ => None,
+            })
+            .map(|s| s.dim.clone())
+            .unwrap_or_default();
+        let mut shape = t.shape().to_vec();
+        for (axis, d) in dims.iter().enumerate() {
+            let Some(D::DimParam(p)) = &d.value else {
+                continue;
+            };
+            let k = match symbols.iter().position(|s| s == p) {
+                Some(k) => k,
+                None => {
+                    symbols.push(p.clone());
+                    symbols.len() - 1
+                }
+            };
+            const PRIMES: [usize; 6] = [3, 5, 7, 11, 13, 17];
+            if let Some(size) = shape.get_mut(axis) {
+                *size = match sizes {
+                    Sizes::Ones => 1,
+                    Sizes::Primes => PRIMES[k % PRIMES.len()],
+                };
+            }
+        }
+        shapes.push(shape);
+    }
+    if symbols.is_empty() {
+        return None;
+    }
+    inputs
+        .iter()
+        .zip(shapes)
+        .map(|(t, shape)| {
+            let n: usize = shape.iter().product();
+            let width = t.data().as_bytes().len() / t.len().max(1);
+            let bytes = t.data().as_bytes();
+            let raw: Vec<u8> = (0..n)
+                .flat_map(|i| {
+                    let at = (i % t.len().max(1)) * width;
+                    bytes[at..at + width].to_vec()
+                })
+                .collect();
+            Tensor::from_le_bytes(t.dtype(), &shape, &raw).ok()
+        })
+        .collect()
 }
 
 fn graph_form(o: Option<&GraphOutcome>, before: &str) -> String {
