@@ -298,9 +298,11 @@ pub(super) fn if_patterns(patterns: &mut RewritePatternSet) {
 
 /// The taken branch of a `graph.if` on a constant condition: its ops but
 /// the terminator, and the values it yields; `None` when the condition
-/// is not a constant, or a result the branch gives a more precise type is
-/// used by other than `graph` ops (they take any compatible type; a
-/// `func.return` or a `graph.yield` does not).
+/// is not a constant. Where the branch gives a result a more precise type
+/// and a user of the result takes only its declared type (a `func.return`
+/// or a `graph.yield`, whose parents' types are fixed), the branch yields
+/// a `graph.cast` to the declared type instead, which the branch's ops
+/// include.
 pub fn static_if_branch(ctx: &mut Context, op: Operation) -> Option<(Vec<Operation>, Vec<Value>)> {
     let cond = ctx.operand(op, 0);
     let attr = strata_ir::rewrite::constant_value(ctx, cond)?;
@@ -309,20 +311,42 @@ pub fn static_if_branch(ctx: &mut Context, op: Operation) -> Option<(Vec<Operati
     };
     let taken = ctx.op_regions(op).get(if value != 0 { 0 } else { 1 });
     let block = taken.and_then(|&r| ctx.region_entry_block(r))?;
+    let terminator = ctx.block_ops(block).last()?;
+    let mut yielded: Vec<Value> = ctx.operands(terminator).collect();
+    let results: Vec<Value> = ctx.results(op).collect();
+    for (r, y) in results.into_iter().zip(yielded.iter_mut()) {
+        let declared = ctx.value_type(r);
+        let fixed = ctx.uses(r).any(|u| {
+            let name = ctx.op_name_str(u.op);
+            !name.starts_with("graph.") || name == "graph.yield"
+        });
+        if fixed && ctx.value_type(*y) != declared {
+            let cast = retyped(ctx, *y, declared, ctx.op_loc(op));
+            ctx.insert_op_before(terminator, cast);
+            *y = ctx.result(cast, 0);
+        }
+    }
     let ops: Vec<Operation> = ctx.block_ops(block).collect();
-    let (&terminator, body) = ops.split_last()?;
-    let yielded: Vec<Value> = ctx.operands(terminator).collect();
-    // Users that re-infer from their operands take a more precise type; a
-    // `graph.yield` (whose parent's types are fixed) or a `func.return`
-    // does not.
-    let replaceable = ctx.results(op).zip(&yielded).all(|(r, &y)| {
-        ctx.value_type(r) == ctx.value_type(y)
-            || ctx.uses(r).all(|u| {
-                let name = ctx.op_name_str(u.op);
-                name.starts_with("graph.") && name != "graph.yield"
-            })
-    });
-    replaceable.then(|| (body.to_vec(), yielded))
+    let (_, body) = ops.split_last()?;
+    Some((body.to_vec(), yielded))
+}
+
+/// A `graph.cast` of `value` to `ty`, a type of the same element type
+/// that `value`'s type refines (not inserted).
+fn retyped(
+    ctx: &mut Context,
+    value: Value,
+    ty: strata_ir::Type,
+    loc: strata_ir::Location,
+) -> Operation {
+    let ident = ctx.ident("graph.cast");
+    let mut state = strata_ir::OperationState::new(ident, loc);
+    state.operands = vec![value];
+    state.result_types = vec![ty];
+    if let Some(spec) = ctx.registry().op_spec("graph.cast") {
+        strata_ir::ods::fill_default_properties(ctx, spec, &mut state);
+    }
+    ctx.create_operation(state)
 }
 
 /// `graph.if` on a constant condition: the taken branch's ops replace it
