@@ -21,30 +21,42 @@
 
 // PART: segment 0: compiled, 1 op: graph.relu
 // PART-NEXT: segment 1: eager, 1 op: graph.cumsum
-// PART-NEXT: {{.*}}hybrid.mlir:[[#@LINE+48]]:8: graph.cumsum: no-lowering: cannot be lowered to tensor yet
+// PART-NEXT: {{.*}}hybrid.mlir:[[#@LINE+61]]:8: graph.cumsum: no-lowering: cannot be lowered to tensor yet
 // PART-NEXT: segment 2: compiled, 2 ops: graph.matmul, graph.softmax
-// PART-NEXT: coverage: 3 of 4 ops compiled
+// The estimated FLOPs: relu 12, cumsum 12 (eager), matmul 2*3*3*4, softmax 9.
+// PART-NEXT: coverage: 3 of 4 ops compiled, 88.6 % of the estimated FLOPs (93 of 105), 74.3 % of the bytes
 // PART-NEXT: partition: {{[0-9a-f]+$}}
+// PART-JSON: "flops_compiled": 93,
+// PART-JSON: "flops_total": 105,
 // PART-JSON: "hash": "{{[0-9a-f]+}}",
 // PART-EXCLUDED: segment 0: eager, 3 ops: graph.relu, graph.cumsum, graph.matmul
 // PART-EXCLUDED-NEXT: graph.relu: excluded-by-recipe: is in capture.exclude_ops
 // PART-EXCLUDED-NEXT: graph.cumsum: no-lowering
 // PART-EXCLUDED-NEXT: graph.matmul: excluded-by-recipe
 // PART-EXCLUDED-NEXT: segment 1: compiled, 1 op: graph.softmax
-// PART-EXCLUDED-NEXT: coverage: 1 of 4 ops compiled
+// PART-EXCLUDED-NEXT: coverage: 1 of 4 ops compiled, 8.6 % of the estimated FLOPs (9 of 105), 17.8 % of the bytes
 
 // OUT: y: matches {{.*}}y.npy
 // OUT: c: matches {{.*}}c.npy
 
 // REPORT: "coverage": {
+// REPORT-NEXT: "bytes_compiled": 300,
+// REPORT-NEXT: "bytes_compiled_fraction": 0.742574{{[0-9]*}},
+// REPORT-NEXT: "bytes_total": 404,
+// REPORT-NEXT: "flops_compiled": 93,
+// REPORT-NEXT: "flops_compiled_fraction": 0.885714{{[0-9]*}},
+// REPORT-NEXT: "flops_total": 105,
 // REPORT-NEXT: "ops_compiled": 3,
 // REPORT-NEXT: "ops_total": 4
 // REPORT: "segments": [
 // REPORT-NEXT: {
+// REPORT-NEXT: "bytes": 96,
+// REPORT-NEXT: "flops": 12,
 // REPORT-NEXT: "kind": "compiled",
 // REPORT-NEXT: "ops": [
 // REPORT-NEXT: "graph.relu"
-// REPORT: "kind": "eager",
+// REPORT: "flops": 12,
+// REPORT-NEXT: "kind": "eager",
 // REPORT-NEXT: "ops": [
 // REPORT-NEXT: "graph.cumsum"
 // REPORT-NEXT: ],
@@ -54,7 +66,8 @@
 // REPORT-NEXT: "message": "cannot be lowered to tensor yet",
 // REPORT-NEXT: "op": "graph.cumsum",
 // REPORT-NEXT: "reason": "no-lowering"
-// REPORT: "kind": "compiled",
+// REPORT: "flops": 81,
+// REPORT-NEXT: "kind": "compiled",
 // REPORT-NEXT: "ops": [
 // REPORT-NEXT: "graph.matmul",
 // REPORT-NEXT: "graph.softmax"

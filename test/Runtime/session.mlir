@@ -48,7 +48,8 @@
 
 // MODE: unknown exe mode 'fast'; the modes are: eager, graph, hybrid
 // HYBRID: "coverage": {
-// HYBRID-NEXT: "ops_compiled": 1,
+// HYBRID: "flops_compiled_fraction": 1.0,
+// HYBRID: "ops_compiled": 1,
 // HYBRID-NEXT: "ops_total": 1
 // HYBRID: "exe_mode": "hybrid",
 

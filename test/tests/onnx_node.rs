@@ -93,8 +93,8 @@ fn main() -> ExitCode {
                 if filter.is_some() {
                     println!("{name}: hybrid mode: {h:?} (compiled ops: {coverage:?})");
                 }
-                if let Some((c, t)) = coverage {
-                    hybrid_notes.insert(name.clone(), format!("{c}/{t}"));
+                if let Some(c) = coverage {
+                    hybrid_notes.insert(name.clone(), c.to_string());
                 }
                 hybrid_results.push((name.clone(), h));
             }
@@ -467,19 +467,22 @@ fn check_hybrid_outcomes(
     let mut problems = Vec::new();
     let mut current: BTreeMap<&str, String> = BTreeMap::new();
     let (mut passed, mut compiled_ops, mut total_ops, mut whole, mut none) = (0, 0, 0, 0, 0);
+    let (mut compiled_flops, mut total_flops) = (0u64, 0u64);
     for (name, outcome) in results {
         match outcome {
             GraphOutcome::Pass => {
                 passed += 1;
-                let note = notes.get(name).cloned().unwrap_or_else(|| "0/0".into());
-                if let Some((c, t)) = note.split_once('/') {
-                    let (c, t): (usize, usize) = (c.parse().unwrap_or(0), t.parse().unwrap_or(0));
-                    compiled_ops += c;
-                    total_ops += t;
-                    whole += usize::from(c == t);
-                    none += usize::from(c == 0);
-                }
-                current.insert(name, format!("pass {note}"));
+                let c: node_graph::Coverage = notes
+                    .get(name)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_default();
+                compiled_ops += c.ops.0;
+                total_ops += c.ops.1;
+                compiled_flops += c.flops.0;
+                total_flops += c.flops.1;
+                whole += usize::from(c.ops.0 == c.ops.1);
+                none += usize::from(c.ops.0 == 0);
+                current.insert(name, format!("pass {c}"));
             }
             GraphOutcome::Fail(m) | GraphOutcome::NotLowered(m) => {
                 problems.push(format!(
@@ -491,7 +494,7 @@ fn check_hybrid_outcomes(
         }
     }
     println!(
-        "hybrid mode: {} tests, {passed} passed; {compiled_ops} of {total_ops} ops compiled; {whole} tests wholly compiled, {none} wholly eager",
+        "hybrid mode: {} tests, {passed} passed; {compiled_ops} of {total_ops} ops compiled, {compiled_flops} of {total_flops} estimated FLOPs; {whole} tests wholly compiled, {none} wholly eager",
         results.len()
     );
     if filtered {
@@ -499,7 +502,7 @@ fn check_hybrid_outcomes(
     }
     let list_path = root().join("test/onnx/node-tests-hybrid.expected");
     if bless {
-        let about = "The ONNX node tests that pass eagerly, in hybrid mode against eager: outcome and ops compiled / ops in all";
+        let about = "The ONNX node tests that pass eagerly, in hybrid mode against eager: outcome, ops compiled / ops in all, estimated FLOPs compiled / in all";
         problems.extend(write_outcomes(&list_path, about, &current));
     }
     let recorded = read_outcomes(&list_path);
@@ -526,11 +529,9 @@ fn check_hybrid_outcomes(
             problems.push(format!("{n} is listed for hybrid mode but was not run"));
         }
     }
-    let fraction = if total_ops == 0 {
-        0.0
-    } else {
-        100.0 * compiled_ops as f64 / total_ops as f64
-    };
+    let percent = |a: f64, b: f64| if b == 0.0 { 0.0 } else { 100.0 * a / b };
+    let fraction = percent(compiled_ops as f64, total_ops as f64);
+    let flops_fraction = percent(compiled_flops as f64, total_flops as f64);
     for (key, value) in [
         (
             "node-tests-hybrid-compared",
@@ -546,6 +547,10 @@ fn check_hybrid_outcomes(
             common::with_commas(total_ops),
         ),
         ("node-tests-hybrid-fraction", format!("{fraction:.1}")),
+        (
+            "node-tests-hybrid-flops-fraction",
+            format!("{flops_fraction:.1}"),
+        ),
         ("node-tests-hybrid-whole", common::with_commas(whole)),
         ("node-tests-hybrid-eager", common::with_commas(none)),
     ] {

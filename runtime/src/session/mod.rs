@@ -18,6 +18,7 @@
 pub mod buckets;
 mod budget;
 mod cache;
+pub mod cost;
 mod disk;
 mod events;
 mod hybrid;

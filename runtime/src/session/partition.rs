@@ -90,6 +90,8 @@ pub struct Segment {
     pub ops: Vec<String>,
     /// For an eager island: why each op runs eagerly.
     pub why: Vec<IslandOp>,
+    /// The estimated FLOPs and bytes of its ops ([`super::cost`]).
+    pub cost: super::cost::Cost,
 }
 
 /// The segments of a function, in order.
@@ -112,6 +114,28 @@ impl Partition {
             .filter(|s| s.kind == SegmentKind::Compiled)
             .map(|s| s.ops.len())
             .sum()
+    }
+
+    /// The estimated cost of all segments.
+    pub fn cost_total(&self) -> super::cost::Cost {
+        self.segments.iter().map(|s| s.cost).sum()
+    }
+
+    /// The estimated cost of the compiled segments.
+    pub fn cost_compiled(&self) -> super::cost::Cost {
+        self.segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Compiled)
+            .map(|s| s.cost)
+            .sum()
+    }
+
+    /// The fraction of the estimated FLOPs and of the bytes in compiled
+    /// segments (1 when there is nothing to count).
+    pub fn compiled_fractions(&self) -> (f64, f64) {
+        let (c, t) = (self.cost_compiled(), self.cost_total());
+        let fraction = |a: u64, b: u64| if b == 0 { 1.0 } else { a as f64 / b as f64 };
+        (fraction(c.flops, t.flops), fraction(c.bytes, t.bytes))
     }
 
     /// Every op of every eager island, with its reason.
@@ -159,10 +183,15 @@ impl Partition {
                 ));
             }
         }
+        let (flops, bytes) = self.compiled_fractions();
         out.push_str(&format!(
-            "coverage: {} of {} ops compiled\npartition: {}\n",
+            "coverage: {} of {} ops compiled, {:.1} % of the estimated FLOPs ({} of {}), {:.1} % of the bytes\npartition: {}\n",
             self.ops_compiled(),
             self.ops_total(),
+            flops * 100.0,
+            self.cost_compiled().flops,
+            self.cost_total().flops,
+            bytes * 100.0,
             self.hash()
         ));
         out
@@ -172,7 +201,12 @@ impl Partition {
         self.segments
             .iter()
             .map(|s| {
-                let mut j = json!({ "kind": s.kind.name(), "ops": s.ops });
+                let mut j = json!({
+                    "kind": s.kind.name(),
+                    "ops": s.ops,
+                    "flops": s.cost.flops,
+                    "bytes": s.cost.bytes,
+                });
                 if !s.why.is_empty() {
                     j["reasons"] = s
                         .why
@@ -192,15 +226,26 @@ impl Partition {
             .collect()
     }
 
-    /// The partition as JSON: `segments` (each `kind`, `ops`, and for an
+    /// The partition as JSON: `segments` (each `kind`, `ops`, its estimated
+    /// `flops` and `bytes`, and for an
     /// island `reasons` with each op's `op`, `location`, `reason`,
-    /// `message`), `coverage` (`ops_compiled`, `ops_total`) and `hash`.
+    /// `message`), `coverage` (`ops_compiled`, `ops_total`, the estimated
+    /// `flops_compiled`, `flops_total` and `flops_compiled_fraction`, and
+    /// the same of `bytes`) and `hash`.
     pub fn to_json(&self) -> Json {
+        let (c, t) = (self.cost_compiled(), self.cost_total());
+        let (flops, bytes) = self.compiled_fractions();
         json!({
             "segments": self.segments_json(),
             "coverage": {
                 "ops_compiled": self.ops_compiled(),
                 "ops_total": self.ops_total(),
+                "flops_compiled": c.flops,
+                "flops_total": t.flops,
+                "flops_compiled_fraction": flops,
+                "bytes_compiled": c.bytes,
+                "bytes_total": t.bytes,
+                "bytes_compiled_fraction": bytes,
             },
             "hash": self.hash(),
         })
@@ -333,6 +378,7 @@ pub(crate) fn describe(ctx: &Context, pieces: &[Piece]) -> Partition {
                     .map(|&o| ctx.op_name_str(o).to_string())
                     .collect(),
                 why: p.why.clone(),
+                cost: p.ops.iter().map(|&o| super::cost::op_cost(ctx, o)).sum(),
             })
             .collect(),
     }

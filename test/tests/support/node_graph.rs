@@ -385,12 +385,12 @@ pub fn run_adversarial(model: &ModelProto, inputs: &[Tensor], seed: usize) -> Gr
 
 /// Hybrid mode (a session with `runtime.fallback = "eager"`) against eager
 /// mode on each data set: the outcome, and the first set's compiled
-/// fraction (`ops_compiled`, `ops_total`). Every test that passes eagerly
+/// fraction ([`Coverage`]). Every test that passes eagerly
 /// must pass here too: what does not lower runs in eager islands.
 pub fn run_hybrid(
     model: &ModelProto,
     sets: &[(Vec<Tensor>, Vec<Tensor>)],
-) -> (GraphOutcome, Option<(usize, usize)>) {
+) -> (GraphOutcome, Option<Coverage>) {
     use strata_runtime::session::{ExeMode, Fallback, Session, SessionOptions, Source};
     let proto = std::sync::Arc::new(model.clone());
     let source: Source = std::sync::Arc::new(move || {
@@ -427,9 +427,49 @@ pub fn run_hybrid(
         }
     }
     let report = session.report();
-    let coverage = report
-        .partitions
-        .first()
-        .map(|(_, p)| (p.ops_compiled(), p.ops_total()));
+    let coverage = report.partitions.first().map(|(_, p)| Coverage {
+        ops: (p.ops_compiled(), p.ops_total()),
+        flops: (p.cost_compiled().flops, p.cost_total().flops),
+    });
     (GraphOutcome::Pass, coverage)
+}
+
+/// What hybrid mode compiled of a test: (compiled, all) ops, and the
+/// same of the estimated FLOPs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Ops compiled, ops in all.
+    pub ops: (usize, usize),
+    /// Estimated FLOPs compiled, in all.
+    pub flops: (u64, u64),
+}
+
+impl std::fmt::Display for Coverage {
+    /// `3/4 ops 93/105 flops`, as the records write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}/{} ops {}/{} flops",
+            self.ops.0, self.ops.1, self.flops.0, self.flops.1
+        )
+    }
+}
+
+impl std::str::FromStr for Coverage {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Coverage, ()> {
+        let pair = |t: &str| -> Result<(u64, u64), ()> {
+            let (a, b) = t.split_once('/').ok_or(())?;
+            Ok((a.parse().map_err(|_| ())?, b.parse().map_err(|_| ())?))
+        };
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let [ops, "ops", flops, "flops"] = words[..] else {
+            return Err(());
+        };
+        let (c, t) = pair(ops)?;
+        Ok(Coverage {
+            ops: (c as usize, t as usize),
+            flops: pair(flops)?,
+        })
+    }
 }

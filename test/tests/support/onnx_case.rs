@@ -256,7 +256,7 @@ pub type Compiled = Option<(
     GraphOutcome,
     Option<GraphOutcome>,
     Option<GraphOutcome>,
-    Option<(GraphOutcome, Option<(usize, usize)>)>,
+    Option<(GraphOutcome, Option<node_graph::Coverage>)>,
 )>;
 
 /// What [`run_test`] finds: the test's ops, its eager and compiled outcomes.
