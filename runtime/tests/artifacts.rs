@@ -81,6 +81,36 @@ fn an_artifact_runs_as_the_plan_it_was_written_from() {
         .sum();
     let plan = String::from_utf8_lossy(artifact.section("plan.mlir").expect("plan")).into_owned();
     assert!(constants > 0 && plan.contains(strata_runtime::artifact::SECTION_ATTR));
+    // The plan declares the kernels; their tile programs are a section of
+    // their own, which parses and verifies.
+    let kernels = String::from_utf8_lossy(
+        artifact
+            .section(strata_runtime::artifact::KERNELS_SECTION)
+            .expect("kernels"),
+    )
+    .into_owned();
+    let generated = m
+        .kernels
+        .iter()
+        .filter(|k| matches!(k.selection, strata_artifact::Selection::Generated { .. }))
+        .count();
+    assert!(generated > 0);
+    assert_eq!(kernels.matches("kernel.func @").count(), generated);
+    assert_eq!(plan.matches("kernel.func @").count(), generated);
+    let with_body = |text: &str| {
+        text.lines()
+            .filter(|l| l.trim_start().starts_with("kernel.func @") && l.ends_with('{'))
+            .count()
+    };
+    assert_eq!((with_body(&plan), with_body(&kernels)), (0, generated));
+    let mut ctx = strata_ir::Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let module = strata_ir::parser::parse_source(
+        &mut ctx,
+        &strata_ir::SourceBuffer::new("kernels.mlir", kernels.clone()),
+    )
+    .unwrap_or_else(|d| panic!("{}", d[0].message));
+    strata_ir::verifier::verify(&ctx, module).unwrap_or_else(|d| panic!("{}", d[0].message));
     let longest_hex = plan
         .split('"')
         .filter(|t| t.starts_with("0x"))

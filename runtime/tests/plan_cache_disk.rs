@@ -197,6 +197,50 @@ fn corrupt_truncated_and_mismatched_entries_are_compiled_again() {
 }
 
 #[test]
+fn entries_keep_machine_code_only_and_one_without_it_is_compiled_again() {
+    let dir = TempDir::new("slim");
+    let first = Session::new(source(MLP), cached(&dir.0)).expect("session");
+    let want = first.run(&[batch(2)]).expect("run")[0].to_f64_vec();
+    let files = entries(&dir.0);
+    let entry = strata_artifact::Artifact::read(&files[0]).expect("an artifact");
+    let names: Vec<&str> = entry.sections().map(|(n, _)| n).collect();
+    // The plan declares its kernels; their bitcode and tile programs,
+    // which a load on this CPU never reads, are not kept.
+    assert!(names.contains(&"plan.mlir") && names.contains(&"host/kernels.so"));
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.ends_with(".bc") || *n == "kernels.mlir"),
+        "{names:?}"
+    );
+    let plan = String::from_utf8_lossy(entry.section("plan.mlir").expect("plan")).into_owned();
+    assert!(plan.contains("kernel.func @"), "{plan}");
+    assert!(
+        !plan
+            .lines()
+            .any(|l| l.trim_start().starts_with("kernel.func @") && l.ends_with('{')),
+        "{plan}"
+    );
+    assert!(entry.manifest.kernels.iter().all(|k| match &k.selection {
+        strata_artifact::Selection::Generated { code, .. } => code == "host/kernels.so",
+        _ => true,
+    }));
+    // Without its machine code (a file consistent with its checksums) the
+    // entry cannot run: refused, compiled again.
+    refused_then_replaced(&dir.0, &want, &|f| {
+        let entry = strata_artifact::Artifact::read(f).expect("an artifact");
+        let sections = entry
+            .sections()
+            .filter(|(n, _)| *n != "host/kernels.so")
+            .map(|(n, b)| (n.to_string(), b.to_vec()))
+            .collect();
+        strata_artifact::Artifact::new(entry.manifest.clone(), sections)
+            .write(f)
+            .expect("write");
+    });
+}
+
+#[test]
 fn a_directory_that_cannot_be_made_is_refused() {
     let dir = TempDir::new("file");
     std::fs::create_dir_all(&dir.0).expect("dir");

@@ -40,6 +40,7 @@
 // INSPECT: custom ops none
 // INSPECT-NEXT: payload
 // INSPECT-NEXT: plan.mlir
+// INSPECT-NEXT: kernels.mlir
 // INSPECT-NEXT: host/main_0_map.bc
 
 // JSON: "model_sha256": "{{[0-9a-f]+}}",

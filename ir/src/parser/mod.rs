@@ -89,6 +89,8 @@ enum LocTarget {
 pub(crate) struct Parser<'a> {
     ctx: &'a mut Context,
     src: &'a [u8],
+    /// `src` as text (the source buffer is a `String`).
+    src_text: &'a str,
     lexer: Lexer<'a>,
     tok: Token,
     buffer_name: &'a str,
@@ -118,8 +120,10 @@ impl<'a> Parser<'a> {
     fn new(ctx: &'a mut Context, buffer: &'a SourceBuffer, range: (usize, usize)) -> Self {
         let src = buffer.text.as_bytes();
         let end = range.1.min(src.len());
+        // Lines up to the end of the range: a chunk of a split file needs
+        // no more (and scanning the whole file for each chunk is quadratic).
         let mut line_starts = vec![0u32];
-        for (i, &b) in src.iter().enumerate() {
+        for (i, &b) in src[..end].iter().enumerate() {
             if b == b'\n' {
                 line_starts.push(i as u32 + 1);
             }
@@ -130,6 +134,7 @@ impl<'a> Parser<'a> {
         Parser {
             ctx,
             src: &src[..end],
+            src_text: buffer.text.get(..end).unwrap_or(""),
             lexer,
             tok,
             buffer_name: &buffer.name,
@@ -167,9 +172,11 @@ impl<'a> Parser<'a> {
     }
 
     fn text(&self, start: u32, end: u32) -> &'a str {
-        // The lexer only splits at ASCII boundaries, so token ranges are valid UTF-8
-        // whenever the source is.
-        std::str::from_utf8(&self.src[start as usize..end as usize]).unwrap_or("")
+        // The lexer only splits at ASCII boundaries, so token ranges are
+        // character boundaries of the source text (checked, not validated).
+        self.src_text
+            .get(start as usize..end as usize)
+            .unwrap_or("")
     }
 
     fn is(&self, kind: Tok) -> bool {

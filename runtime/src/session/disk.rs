@@ -25,11 +25,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use strata_artifact::{sha256_hex, Artifact, Expect};
+use strata_artifact::{sha256_hex, Artifact, Expect, Selection};
 use strata_ir::{Context, Operation};
 
 use super::{compiled, EventKind, Plan, PlanKey, Session, SessionError};
-use crate::artifact::{build_artifact, ArtifactSource, KernelLoad, HOST_TARGET};
+use crate::artifact::{
+    build_artifact, ArtifactSource, KernelLoad, HOST_TARGET, KERNELS_SECTION, LIBRARY_SECTION,
+};
 use crate::compiled::{CompileError, CompiledModel};
 use crate::Tensor;
 
@@ -346,13 +348,29 @@ impl Session {
             output_names: self.outputs.clone(),
             ..ArtifactSource::default()
         };
-        let mut artifact = build_artifact(ctx, module, &source)?;
-        let mut sections: Vec<(String, Vec<u8>)> = artifact
-            .sections()
-            .map(|(n, b)| (n.to_string(), b.to_vec()))
-            .collect();
-        sections.push((KEY_SECTION.to_string(), disk.key_text(&key).into_bytes()));
-        artifact = Artifact::new(artifact.manifest.clone(), sections);
+        let built = build_artifact(ctx, module, &source)?;
+        let key_section = (KEY_SECTION.to_string(), disk.key_text(&key).into_bytes());
+        let entry = |machine_code_only: bool| {
+            let mut manifest = built.manifest.clone();
+            let mut sections: Vec<(String, Vec<u8>)> = built
+                .sections()
+                .filter(|(n, _)| {
+                    !machine_code_only
+                        || *n != KERNELS_SECTION && !(n.starts_with("host/") && n.ends_with(".bc"))
+                })
+                .map(|(n, b)| (n.to_string(), b.to_vec()))
+                .collect();
+            if machine_code_only {
+                for k in &mut manifest.kernels {
+                    if let Selection::Generated { code, .. } = &mut k.selection {
+                        *code = LIBRARY_SECTION.to_string();
+                    }
+                }
+            }
+            sections.push(key_section.clone());
+            Artifact::new(manifest, sections)
+        };
+        let mut artifact = entry(false);
         // The plan runs from the artifact before the entry is written: an
         // entry that would not load is never kept.
         let mut expect = Expect::new(HOST_TARGET);
@@ -361,6 +379,13 @@ impl Session {
         let (model, load) =
             CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
                 .map_err(|e| CompileError::Plan(e.to_string()))?;
+        if load == KernelLoad::Library {
+            // An entry is read on this CPU only (the key names it): with
+            // machine code that loads, the kernels' bitcode and tile
+            // programs are not kept (two thirds of an entry of many small
+            // kernels, read and hashed at each warm start for nothing).
+            artifact = entry(true);
+        }
         let start = Instant::now();
         let written = disk.write(&key, &artifact);
         let ms = start.elapsed().as_secs_f64() * 1e3;
