@@ -539,13 +539,16 @@ fn padding_that_would_mix_is_refused_at_compile_time() {
 ";
     let session =
         Session::new(source(text), bucketed(strata_recipe::OutsideBuckets::Pad)).expect("session");
+    let refusal = "model.mlir:4:8: 'graph.reduce_mean' op takes a value padded along dimension 'batch', and nothing proves the padding stays apart: padding a bucketed dimension is not proven safe here";
+    // Refused before the bucket's plan is compiled.
+    let e = session.run(&[batch(3)]).expect_err("refused").to_string();
+    assert_eq!(e, refusal);
+    assert_eq!(session.report().compiles, 0);
     // At a bucket's own size nothing is padded: it runs.
     session.run(&[batch(4)]).expect("no padding");
     let e = session.run(&[batch(3)]).expect_err("refused").to_string();
-    assert_eq!(
-        e,
-        "model.mlir:4:8: 'graph.reduce_mean' op takes a value padded along dimension 'batch', and nothing proves the padding stays apart: padding a bucketed dimension is not proven safe here"
-    );
+    assert_eq!(e, refusal);
+    assert_eq!(session.report().compiles, 1);
 }
 
 /// Self-attention over a sequence of 4-vectors: the scores' softmax runs

@@ -582,6 +582,17 @@ impl Session {
             .map_err(|u| u.to_string()))
     }
 
+    /// Why padding to the bucket `shapes` is not safe, if it is not
+    /// ([`Session::check_padding`], once per bucket).
+    fn padding_verdict(&self, shapes: &[Vec<usize>]) -> Result<Option<String>, SessionError> {
+        if let Some(v) = super::lock(&self.padding_verdicts).get(shapes) {
+            return Ok(v.clone());
+        }
+        let verdict = self.check_padding(shapes)?.err();
+        super::lock(&self.padding_verdicts).insert(shapes.to_vec(), verdict.clone());
+        Ok(verdict)
+    }
+
     /// `module`'s function specialized to `shapes`, its shapes inferred.
     fn shaped(
         &self,
@@ -688,6 +699,13 @@ impl Session {
                 .map(|(t, s)| pad_to(t, s, self.options.pad_value))
                 .collect()
         };
+        // A request that needs padding to a bucket where padding is not
+        // proven safe fails before that bucket's plan is compiled.
+        if target != shapes {
+            if let Some(why) = self.padding_verdict(&target)? {
+                return Err(SessionError::Compile(why));
+            }
+        }
         let mut padded = pad(&target)?;
         let plan = match self.plan_for(&padded) {
             Err(SessionError::Budget(why)) => match self.options.on_budget_exhausted {

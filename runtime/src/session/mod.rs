@@ -25,6 +25,7 @@ mod hybrid;
 mod options;
 mod partition;
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
@@ -251,6 +252,8 @@ pub struct Session {
     outputs: Vec<String>,
     state: Mutex<State>,
     compiling: Mutex<()>,
+    /// Whether padding to each bucket's shapes was proven safe (why not).
+    padding_verdicts: Mutex<HashMap<Vec<Vec<usize>>, Option<String>>>,
     started: Instant,
     /// Graph mode with a cache directory: the plan cache on disk.
     disk: Option<disk::DiskCache>,
@@ -367,6 +370,7 @@ impl Session {
             input_dims,
             outputs,
             compiling: Mutex::new(()),
+            padding_verdicts: Mutex::new(HashMap::new()),
             started: Instant::now(),
             disk,
         })

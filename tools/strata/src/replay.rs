@@ -94,12 +94,18 @@ pub(crate) fn parse_shapes(text: &str) -> Result<Vec<BTreeMap<String, usize>>, S
     Ok(out)
 }
 
-fn quantile(sorted: &[f64], q: f64) -> f64 {
+fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
     if sorted.is_empty() {
-        return 0.0;
+        return None;
     }
     let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+/// A quantile as the summary prints it: `none` without samples (every
+/// request failed, or every one that ran compiled).
+fn shown(v: Option<f64>) -> String {
+    v.map_or_else(|| "none".to_string(), |v| format!("{v:.3} ms"))
 }
 
 /// Replays the requests of `shapes` through one session over `model`.
@@ -209,11 +215,11 @@ pub(crate) fn replay(model: &Path, shapes: &Path, o: ReplayOptions<'_>) -> Resul
             report.evictions
         );
         outln!(
-            "latency with compile stalls: p50 {:.3} ms, p99 {:.3} ms; without: p50 {:.3} ms, p99 {:.3} ms",
-            quantile(&all, 0.5),
-            quantile(&all, 0.99),
-            quantile(&steady, 0.5),
-            quantile(&steady, 0.99)
+            "latency with compile stalls: p50 {}, p99 {}; without: p50 {}, p99 {}",
+            shown(quantile(&all, 0.5)),
+            shown(quantile(&all, 0.99)),
+            shown(quantile(&steady, 0.5)),
+            shown(quantile(&steady, 0.99))
         );
         outln!(
             "padding waste {:.1} %; cache: {} plans, {} bytes of arenas",
