@@ -48,6 +48,8 @@ pub(crate) struct PlanCache<P> {
     entries: Vec<(PlanKey, Arc<P>)>,
     evicted: HashSet<PlanKey>,
     seen_shapes: HashSet<Vec<Vec<usize>>>,
+    /// Whether anything was ever inserted (a miss is `cold` before).
+    warm: bool,
     pinned_inputs: HashMap<Vec<Vec<usize>>, Vec<bool>>,
     /// The keys whose compile failed, with the error, oldest first (at most
     /// [`FAILURES_KEPT`]): compiling is deterministic, so a run with one of
@@ -58,6 +60,21 @@ pub(crate) struct PlanCache<P> {
 /// Failed compiles a cache remembers.
 pub(crate) const FAILURES_KEPT: usize = 256;
 
+/// Keys and shape lists a cache remembers beyond its plans (evicted keys,
+/// shapes seen, inputs held as constants): a server that sees ever new
+/// shapes must not grow without bound. Past it each set starts again
+/// (a miss may then say `new-shape` where it was `evicted`, and a plan
+/// that holds input values finds them again by compiling without).
+pub(crate) const KEYS_REMEMBERED: usize = 4096;
+
+/// Inserts into `set`, emptied first when it holds [`KEYS_REMEMBERED`].
+fn remember<T: std::hash::Hash + Eq>(set: &mut HashSet<T>, item: T) {
+    if set.len() >= KEYS_REMEMBERED && !set.contains(&item) {
+        set.clear();
+    }
+    set.insert(item);
+}
+
 impl<P> PlanCache<P> {
     /// A cache of at most `limit` plans (at least 1).
     pub(crate) fn new(limit: usize) -> Self {
@@ -66,6 +83,7 @@ impl<P> PlanCache<P> {
             entries: Vec::new(),
             evicted: HashSet::new(),
             seen_shapes: HashSet::new(),
+            warm: false,
             pinned_inputs: HashMap::new(),
             failures: std::collections::VecDeque::new(),
         }
@@ -103,13 +121,14 @@ impl<P> PlanCache<P> {
     /// make room.
     pub(crate) fn insert(&mut self, key: PlanKey, plan: Arc<P>) -> Vec<PlanKey> {
         self.entries.retain(|(k, _)| *k != key);
-        self.seen_shapes.insert(key.shapes.clone());
+        remember(&mut self.seen_shapes, key.shapes.clone());
+        self.warm = true;
         self.evicted.remove(&key);
         self.entries.push((key, plan));
         let mut gone = Vec::new();
         while self.entries.len() > self.limit {
             let (k, _) = self.entries.remove(0);
-            self.evicted.insert(k.clone());
+            remember(&mut self.evicted, k.clone());
             gone.push(k);
         }
         gone
@@ -123,7 +142,7 @@ impl<P> PlanCache<P> {
             "evicted"
         } else if self.seen_shapes.contains(&key.shapes) {
             "new-values"
-        } else if self.seen_shapes.is_empty() {
+        } else if !self.warm {
             "cold"
         } else {
             "new-shape"
@@ -137,6 +156,10 @@ impl<P> PlanCache<P> {
 
     /// Records that plans for `shapes` hold the inputs `pin` marks.
     pub(crate) fn set_pinned_inputs(&mut self, shapes: Vec<Vec<usize>>, pin: Vec<bool>) {
+        if self.pinned_inputs.len() >= KEYS_REMEMBERED && !self.pinned_inputs.contains_key(&shapes)
+        {
+            self.pinned_inputs.clear();
+        }
         self.pinned_inputs.insert(shapes, pin);
     }
 
@@ -185,6 +208,23 @@ mod tests {
         assert_eq!(cache.insert(key(2), Arc::new(2)), vec![key(1)]);
         assert_eq!(cache.miss_reason(&key(1)), "evicted");
         assert_eq!(cache.plans().copied().collect::<Vec<_>>(), vec![3, 2]);
+    }
+
+    #[test]
+    fn what_it_remembers_beyond_its_plans_is_bounded() {
+        let mut c: PlanCache<u32> = PlanCache::new(1);
+        for n in 0..3 * KEYS_REMEMBERED {
+            c.insert(key(n), Arc::new(0));
+            c.set_pinned_inputs(vec![vec![n]], vec![true]);
+        }
+        assert!(c.evicted.len() <= KEYS_REMEMBERED);
+        assert!(c.seen_shapes.len() <= KEYS_REMEMBERED);
+        assert!(c.pinned_inputs.len() <= KEYS_REMEMBERED);
+        // The latest are still known, and the cache is not cold again.
+        let last = 3 * KEYS_REMEMBERED - 2;
+        assert_eq!(c.miss_reason(&key(last)), "evicted");
+        assert_eq!(c.miss_reason(&key(usize::MAX)), "new-shape");
+        assert_eq!(c.pinned_inputs(&[vec![last]]), Some(&[true][..]));
     }
 
     #[test]
