@@ -144,6 +144,36 @@ fn the_cache_evicts_the_least_recently_used_plan() {
 }
 
 #[test]
+fn the_event_callback_may_call_back_into_the_session() {
+    // Events reach the callback after the session's lock is released: a
+    // callback that reads the report does not deadlock.
+    let slot: Arc<std::sync::OnceLock<std::sync::Weak<Session>>> = Arc::default();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (from, log) = (Arc::clone(&slot), Arc::clone(&seen));
+    let session = Arc::new(
+        Session::new(
+            source(MLP),
+            SessionOptions {
+                on_event: Some(Arc::new(move |e| {
+                    if let Some(s) = from.get().and_then(std::sync::Weak::upgrade) {
+                        log.lock().unwrap().push((e.kind, s.report().compiles));
+                    }
+                })),
+                ..options(ExeMode::Graph)
+            },
+        )
+        .expect("session"),
+    );
+    let _ = slot.set(Arc::downgrade(&session));
+    session.run(&[batch(2)]).expect("runs");
+    session.run(&[batch(2)]).expect("runs");
+    assert_eq!(
+        *seen.lock().unwrap(),
+        vec![(EventKind::Compile, 1), (EventKind::Hit, 1)]
+    );
+}
+
+#[test]
 fn runs_from_several_threads_match_one_thread() {
     let session = Arc::new(Session::new(source(MLP), options(ExeMode::Graph)).expect("session"));
     let reference = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");

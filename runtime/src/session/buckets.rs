@@ -656,7 +656,7 @@ impl Session {
                             })
                     })
         };
-        let mut state = super::lock(&self.state);
+        let mut state = self.state();
         let best = state
             .cache
             .entries()

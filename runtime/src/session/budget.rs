@@ -1,7 +1,7 @@
 //! The recompile budget and the padding counts of a session.
 
 use super::events::EventKind;
-use super::{lock, PlanKey, Session, State, BURST_COMPILES, BURST_RUNS};
+use super::{PlanKey, Session, State, BURST_COMPILES, BURST_RUNS};
 use crate::Tensor;
 
 impl Session {
@@ -63,7 +63,7 @@ impl Session {
                 .sum()
         };
         let (r, p) = (count(real), count(padded));
-        let mut state = lock(&self.state);
+        let mut state = self.state();
         state.real_elements += r;
         state.padded_elements += p.saturating_sub(r);
     }
@@ -74,7 +74,7 @@ impl Session {
             shapes: shapes.to_vec(),
             pinned: Vec::new(),
         };
-        let mut state = lock(&self.state);
+        let mut state = self.state();
         self.event(&mut state, EventKind::OutsideBuckets, &key, why, 0.0);
     }
 }

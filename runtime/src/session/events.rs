@@ -243,3 +243,59 @@ impl Report {
         json!({ "traceEvents": events, "displayTimeUnit": "ms" })
     }
 }
+
+/// The session's state, locked. The events pushed while it is held reach
+/// [`SessionOptions::on_event`](super::SessionOptions::on_event) when it is
+/// released, so that the callback may call back into the session.
+pub(super) struct StateGuard<'a> {
+    guard: Option<std::sync::MutexGuard<'a, super::State>>,
+    sink: Option<&'a super::EventSink>,
+}
+
+impl<'a> StateGuard<'a> {
+    pub(super) fn new(
+        guard: std::sync::MutexGuard<'a, super::State>,
+        sink: Option<&'a super::EventSink>,
+    ) -> Self {
+        StateGuard {
+            guard: Some(guard),
+            sink,
+        }
+    }
+}
+
+impl std::ops::Deref for StateGuard<'_> {
+    type Target = super::State;
+    fn deref(&self) -> &super::State {
+        // Present until the guard is dropped.
+        self.guard.as_deref().unwrap_or_else(|| unreachable!())
+    }
+}
+
+impl std::ops::DerefMut for StateGuard<'_> {
+    fn deref_mut(&mut self) -> &mut super::State {
+        self.guard.as_deref_mut().unwrap_or_else(|| unreachable!())
+    }
+}
+
+impl Drop for StateGuard<'_> {
+    fn drop(&mut self) {
+        let Some(mut guard) = self.guard.take() else {
+            return;
+        };
+        let pending = std::mem::take(&mut guard.outbox);
+        drop(guard);
+        if let Some(sink) = self.sink {
+            for event in &pending {
+                sink(event);
+            }
+        }
+    }
+}
+
+impl super::Session {
+    /// The session's state, locked ([`StateGuard`]).
+    pub(super) fn state(&self) -> StateGuard<'_> {
+        StateGuard::new(super::lock(&self.state), self.options.on_event.as_ref())
+    }
+}

@@ -173,8 +173,9 @@ pub(crate) struct State {
     failed_again: u64,
     /// The latest events, at most [`EVENTS_KEPT`].
     events: std::collections::VecDeque<Event>,
-    /// Events no longer kept.
+    /// Events no longer kept; those not yet given to `on_event`.
     events_dropped: u64,
+    outbox: Vec<Event>,
     /// Input elements given, and added by padding to a bucket.
     real_elements: u64,
     padded_elements: u64,
@@ -355,6 +356,7 @@ impl Session {
                 failed_again: 0,
                 events: std::collections::VecDeque::new(),
                 events_dropped: 0,
+                outbox: Vec::new(),
                 real_elements: 0,
                 padded_elements: 0,
                 recent_compiles: std::collections::VecDeque::new(),
@@ -406,7 +408,7 @@ impl Session {
                 us: micros(start.elapsed()),
                 ok: result.is_ok(),
             };
-            let mut state = lock(&self.state);
+            let mut state = self.state();
             if state.spans.len() == EVENTS_KEPT {
                 state.spans.pop_front();
             }
@@ -416,7 +418,7 @@ impl Session {
     }
 
     fn run_traced(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
-        lock(&self.state).runs += 1;
+        self.state().runs += 1;
         self.check_inputs(inputs)?;
         if self.options.exe_mode == ExeMode::Eager {
             return self.run_eagerly(inputs.to_vec());
@@ -475,7 +477,7 @@ impl Session {
         if self.options.exe_mode == ExeMode::Eager {
             let model = self.eager_model()?;
             let (ctx, func) = (&model.0, &model.1);
-            lock(&self.state).runs += 1;
+            self.state().runs += 1;
             self.check_count(inputs.len())?;
             for (spec, d) in self.inputs.iter().zip(&inputs) {
                 if let Datum::Tensor(t) = d {
@@ -509,12 +511,12 @@ impl Session {
 
     /// Plans compiled so far (cheaper than [`Session::report`]).
     pub fn compile_count(&self) -> u64 {
-        lock(&self.state).compiles
+        self.state().compiles
     }
 
     /// What the session did so far.
     pub fn report(&self) -> Report {
-        let s = lock(&self.state);
+        let s = self.state();
         Report {
             exe_mode: self.options.exe_mode,
             runs: s.runs,
@@ -606,8 +608,8 @@ impl Session {
     }
 
     fn push_event(&self, state: &mut State, event: Event) {
-        if let Some(sink) = &self.options.on_event {
-            sink(&event);
+        if self.options.on_event.is_some() {
+            state.outbox.push(event.clone());
         }
         if state.events.len() == EVENTS_KEPT {
             state.events.pop_front();
@@ -651,7 +653,7 @@ impl Session {
             Some(SessionError::Compile(error))
         };
         {
-            let mut state = lock(&self.state);
+            let mut state = self.state();
             let (key, plan) = lookup(&mut state);
             if let Some(plan) = plan {
                 return Ok(plan);
@@ -662,7 +664,7 @@ impl Session {
         }
         let _compiling = lock(&self.compiling);
         let (key, pin) = {
-            let mut state = lock(&self.state);
+            let mut state = self.state();
             let (key, plan) = lookup(&mut state);
             if let Some(plan) = plan {
                 return Ok(plan);
@@ -679,7 +681,7 @@ impl Session {
         // counted against the recompile budget.
         let from_disk = self.look_on_disk(&shapes, inputs, pin.as_deref(), &notes);
         let reason = {
-            let mut state = lock(&self.state);
+            let mut state = self.state();
             if from_disk.is_none() {
                 state.misses += 1;
                 if let Some(why) = self.budget_spent(&mut state, &key) {
@@ -700,7 +702,7 @@ impl Session {
                         hybrid::Compiled::Split(h) => Plan::Hybrid(h),
                         hybrid::Compiled::Eager(p) => Plan::Eager(p),
                     };
-                    let mut state = lock(&self.state);
+                    let mut state = self.state();
                     for message in fell_back {
                         self.event(&mut state, EventKind::Fallback, &key, message, 0.0);
                     }
@@ -729,7 +731,7 @@ impl Session {
             }
         };
         let ms = start.elapsed().as_secs_f64() * 1e3;
-        let mut state = lock(&self.state);
+        let mut state = self.state();
         let mut reason = reason.to_string();
         for note in notes.into_inner() {
             match note.kind {

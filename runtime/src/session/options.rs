@@ -42,8 +42,9 @@ pub struct SessionOptions {
     /// Hybrid mode: what a segment that does not compile does (`error`, or
     /// run eagerly, with an event).
     pub fallback: Fallback,
-    /// Called with each event, with the session's lock held: it must not
-    /// call back into the session (`report`, `run`).
+    /// Called with each event, after the session's lock is released (in
+    /// order within a thread): it may call back into the session
+    /// (`report`, even `run`).
     pub on_event: Option<EventSink>,
     /// Graph mode: the plan cache on disk (`runtime.cache_dir`, else
     /// `STRATA_CACHE_DIR`), shared by every process that names it; `None`:
