@@ -24,6 +24,7 @@ mod events;
 mod hybrid;
 mod options;
 mod partition;
+mod state;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -35,12 +36,12 @@ use crate::compiled::{self, CompileError, CompiledModel, RunError};
 use crate::interp::{self, InterpError};
 use crate::{DType, Datum, Tensor};
 
-use cache::PlanCache;
 pub use cache::PlanKey;
 pub use events::{Event, EventKind, Report};
 pub use hybrid::partition_of;
 pub use options::SessionOptions;
 pub use partition::{IslandOp, Partition, Rules, Segment, SegmentKind};
+use state::State;
 pub use strata_recipe::{ExeMode, Fallback};
 
 /// Loads the model afresh: a compile changes the module it lowers, so each
@@ -153,40 +154,6 @@ impl InputSpec {
         }
         Ok(())
     }
-}
-
-/// What the cache and the counters hold, behind the session's lock.
-pub(crate) struct State {
-    cache: PlanCache<Plan>,
-    runs: u64,
-    compiles: u64,
-    compile_ms: f64,
-    hits: u64,
-    misses: u64,
-    evictions: u64,
-    /// Plans loaded from the disk cache, entries written to it, and
-    /// entries refused (corrupt, truncated, for another key).
-    disk_hits: u64,
-    disk_writes: u64,
-    disk_rejected: u64,
-    /// Runs refused with the error of their key's failed compile.
-    failed_again: u64,
-    /// The latest events, at most [`EVENTS_KEPT`].
-    events: std::collections::VecDeque<Event>,
-    /// Events no longer kept; those not yet given to `on_event`.
-    events_dropped: u64,
-    outbox: Vec<Event>,
-    /// Input elements given, and added by padding to a bucket.
-    real_elements: u64,
-    padded_elements: u64,
-    /// The run counts at which the latest compiles happened (bursts).
-    recent_compiles: std::collections::VecDeque<u64>,
-    /// Whether the 75 % warning was given.
-    budget_warned: bool,
-    /// The run count of the latest burst warning.
-    burst_warned_at: Option<u64>,
-    /// The latest runs' spans (with `trace`), at most [`EVENTS_KEPT`].
-    spans: std::collections::VecDeque<events::Span>,
 }
 
 /// Compiles within [`BURST_RUNS`] runs that make a burst (a warning event).
@@ -342,28 +309,7 @@ impl Session {
         };
         Ok(Session {
             threads: options.resolved_threads(),
-            state: Mutex::new(State {
-                cache: PlanCache::new(options.plan_cache_limit),
-                runs: 0,
-                compiles: 0,
-                compile_ms: 0.0,
-                hits: 0,
-                misses: 0,
-                evictions: 0,
-                disk_hits: 0,
-                disk_writes: 0,
-                disk_rejected: 0,
-                failed_again: 0,
-                events: std::collections::VecDeque::new(),
-                events_dropped: 0,
-                outbox: Vec::new(),
-                real_elements: 0,
-                padded_elements: 0,
-                recent_compiles: std::collections::VecDeque::new(),
-                budget_warned: false,
-                burst_warned_at: None,
-                spans: std::collections::VecDeque::new(),
-            }),
+            state: Mutex::new(State::new(options.plan_cache_limit)),
             options,
             source,
             eager: Mutex::new(eager.map(Arc::new)),
