@@ -321,7 +321,8 @@ pub fn static_if_branch(ctx: &mut Context, op: Operation) -> Option<(Vec<Operati
             !name.starts_with("graph.") || name == "graph.yield"
         });
         if fixed && ctx.value_type(*y) != declared {
-            let cast = retyped(ctx, *y, declared, ctx.op_loc(op));
+            let loc = ctx.op_loc(op);
+            let cast = super::CastOp::build(ctx, loc, *y, None, None, declared).op();
             ctx.insert_op_before(terminator, cast);
             *y = ctx.result(cast, 0);
         }
@@ -329,24 +330,6 @@ pub fn static_if_branch(ctx: &mut Context, op: Operation) -> Option<(Vec<Operati
     let ops: Vec<Operation> = ctx.block_ops(block).collect();
     let (_, body) = ops.split_last()?;
     Some((body.to_vec(), yielded))
-}
-
-/// A `graph.cast` of `value` to `ty`, a type of the same element type
-/// that `value`'s type refines (not inserted).
-fn retyped(
-    ctx: &mut Context,
-    value: Value,
-    ty: strata_ir::Type,
-    loc: strata_ir::Location,
-) -> Operation {
-    let ident = ctx.ident("graph.cast");
-    let mut state = strata_ir::OperationState::new(ident, loc);
-    state.operands = vec![value];
-    state.result_types = vec![ty];
-    if let Some(spec) = ctx.registry().op_spec("graph.cast") {
-        strata_ir::ods::fill_default_properties(ctx, spec, &mut state);
-    }
-    ctx.create_operation(state)
 }
 
 /// `graph.if` on a constant condition: the taken branch's ops replace it

@@ -44,7 +44,8 @@ impl std::iter::Sum for Cost {
     }
 }
 
-/// The static shape of `v` and the bytes of one element.
+/// The static shape of `v` and the bytes of one element (as a buffer
+/// holds it).
 fn shape_and_width(ctx: &Context, v: Value) -> Option<(Vec<u64>, u64)> {
     let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(ctx.value_type(v)) else {
         return None;
@@ -53,13 +54,8 @@ fn shape_and_width(ctx: &Context, v: Value) -> Option<(Vec<u64>, u64)> {
         .iter()
         .map(|&d| u64::try_from(d).ok())
         .collect::<Option<Vec<u64>>>()?;
-    let bits = match ctx.type_kind(*element) {
-        TypeKind::Integer { width, .. } => u64::from(*width),
-        TypeKind::Float(k) => u64::from(k.bit_width()),
-        TypeKind::Index => 64,
-        _ => return None,
-    };
-    Some((dims, bits.div_ceil(8)))
+    let width = strata_dialects::kernel::types::element_bytes(ctx, *element)?;
+    Some((dims, width))
 }
 
 fn elements(dims: &[u64]) -> u64 {
