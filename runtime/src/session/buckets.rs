@@ -9,6 +9,7 @@ use strata_ir::{Context, Operation, TypeKind, Value};
 
 use strata_recipe::{BudgetAction, OutsideBuckets};
 
+use super::cache::KEYS_REMEMBERED;
 use super::{Plan, PlanKey, Session, SessionError};
 use crate::Tensor;
 
@@ -538,6 +539,10 @@ pub(crate) fn pad_to(t: &Tensor, shape: &[usize], fill: f64) -> Result<Tensor, S
         .map_err(|e| SessionError::Bucket(format!("padding an input: {e}")))
 }
 
+/// The padding of each bucket's shapes, or why padding is not safe
+/// ([`Session::padding_for`]).
+pub(crate) type Paddings = HashMap<Vec<Vec<usize>>, Result<Padding, String>>;
+
 impl Session {
     /// The axes of each input that a bucket may pad: those named by a
     /// symbol that has buckets.
@@ -567,7 +572,7 @@ impl Session {
     /// the function specialized and its shapes inferred, before any
     /// folding: a size read from a padded value (`shape_of`) would fold
     /// into a constant that hides where it came from.
-    pub(crate) fn check_padding(
+    fn check_padding(
         &self,
         shapes: &[Vec<usize>],
     ) -> Result<Result<Padding, String>, SessionError> {
@@ -582,14 +587,26 @@ impl Session {
             .map_err(|u| u.to_string()))
     }
 
-    /// Why padding to the bucket `shapes` is not safe, if it is not
-    /// ([`Session::check_padding`], once per bucket).
-    fn padding_verdict(&self, shapes: &[Vec<usize>]) -> Result<Option<String>, SessionError> {
-        if let Some(v) = super::lock(&self.padding_verdicts).get(shapes) {
+    /// [`Session::check_padding`] for `shapes`, kept for the session's
+    /// buckets (at most [`KEYS_REMEMBERED`] shape lists): the request that
+    /// needs padding, the disk cache and the compile of a bucket ask it
+    /// once, where each would load and specialize the model.
+    pub(crate) fn padding_for(
+        &self,
+        shapes: &[Vec<usize>],
+    ) -> Result<Result<Padding, String>, SessionError> {
+        if self.options.buckets.is_empty() {
+            return self.check_padding(shapes);
+        }
+        if let Some(v) = super::lock(&self.paddings).get(shapes) {
             return Ok(v.clone());
         }
-        let verdict = self.check_padding(shapes)?.err();
-        super::lock(&self.padding_verdicts).insert(shapes.to_vec(), verdict.clone());
+        let verdict = self.check_padding(shapes)?;
+        let mut kept = super::lock(&self.paddings);
+        if kept.len() >= KEYS_REMEMBERED {
+            kept.clear();
+        }
+        kept.insert(shapes.to_vec(), verdict.clone());
         Ok(verdict)
     }
 
@@ -702,7 +719,7 @@ impl Session {
         // A request that needs padding to a bucket where padding is not
         // proven safe fails before that bucket's plan is compiled.
         if target != shapes {
-            if let Some(why) = self.padding_verdict(&target)? {
+            if let Err(why) = self.padding_for(&target)? {
                 return Err(SessionError::Compile(why));
             }
         }

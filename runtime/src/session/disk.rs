@@ -223,7 +223,7 @@ impl Session {
     ) -> Option<(Plan, Option<Vec<bool>>, Origin)> {
         let disk = self.disk.as_ref()?;
         // An unpaddable bucket is refused by the compile path, which says why.
-        let slices = self.check_padding(shapes).ok()?;
+        let slices = self.padding_for(shapes).ok()?;
         let mut pins = vec![pin.map(<[bool]>::to_vec)];
         if pin.is_none() && self.options.pin_inputs {
             let ints: Vec<bool> = inputs

@@ -220,8 +220,9 @@ pub struct Session {
     outputs: Vec<String>,
     state: Mutex<State>,
     compiling: Mutex<()>,
-    /// Whether padding to each bucket's shapes was proven safe (why not).
-    padding_verdicts: Mutex<HashMap<Vec<Vec<usize>>, Option<String>>>,
+    /// The padding of each bucket's shapes, or why it is not safe
+    /// ([`Session::padding_for`]).
+    paddings: Mutex<buckets::Paddings>,
     started: Instant,
     /// Graph mode with a cache directory: the plan cache on disk.
     disk: Option<disk::DiskCache>,
@@ -318,7 +319,7 @@ impl Session {
             input_dims,
             outputs,
             compiling: Mutex::new(()),
-            padding_verdicts: Mutex::new(HashMap::new()),
+            paddings: Mutex::new(HashMap::new()),
             started: Instant::now(),
             disk,
         })
@@ -657,7 +658,7 @@ impl Session {
                 Err(e) => Err((e, None)),
             }
         } else {
-            match self.check_padding(&shapes) {
+            match self.padding_for(&shapes) {
                 Ok(padding) => {
                     let lengths = padding.as_ref().map_or(&[][..], |p| &p.lengths[..]);
                     match self.compile(&shapes, inputs, pin, lengths, &notes) {
