@@ -6,7 +6,9 @@
 //! imported, run eagerly on its stored inputs and compared with
 //! onnxruntime's stored outputs at rtol 1e-3 and atol 1e-4; what passes is
 //! then compiled in graph mode and compared with the interpreter (a model
-//! with symbolic sizes also with each of them 1, and each a prime).
+//! with symbolic sizes also with each of them 1, and each a prime), and
+//! served at the prime sizes from shape buckets (padded, the padding NaN)
+//! by a graph-mode session, compared with the interpreter.
 //!
 //! The outcomes are recorded in `test/onnx/real-models.expected`
 //! (`model/eager` and `model/graph`, each `pass`, `fail: why`, `skip: why`
@@ -84,7 +86,12 @@ fn regenerate(dir: &Path, out: &Path) -> Result<(), String> {
 
 /// The outcomes of one model: eager; when it passes, graph mode; when that
 /// passes, the GPU form (emulated against eager, its PTX assembled).
-type Outcomes = (Outcome, Option<GraphOutcome>, Option<GraphOutcome>);
+type Outcomes = (
+    Outcome,
+    Option<GraphOutcome>,
+    Option<GraphOutcome>,
+    Option<String>,
+);
 
 /// The eager outcome of one model, its graph-mode one when it passes, and
 /// its GPU form's when graph mode passes.
@@ -94,7 +101,7 @@ fn run_model(dir: &Path, name: &str) -> Outcomes {
         .join(name)
         .join("model.onnx");
     if let Err(m) = regenerate(dir, &path) {
-        return (Outcome::Fail(m), None, None);
+        return (Outcome::Fail(m), None, None, None);
     }
     let model = match std::fs::read(&path)
         .map_err(|e| e.to_string())
@@ -107,39 +114,45 @@ fn run_model(dir: &Path, name: &str) -> Outcomes {
                 Outcome::Fail(format!("{}: {e}", path.display())),
                 None,
                 None,
+                None,
             )
         }
     };
     let (inputs, expected) = match (arrays(dir, "input_"), arrays(dir, "output_")) {
         (Ok(i), Ok(e)) => (i, e),
-        (Err(m), _) | (_, Err(m)) => return (Outcome::Fail(m), None, None),
+        (Err(m), _) | (_, Err(m)) => return (Outcome::Fail(m), None, None, None),
     };
     if let Some(op) = op_types(&model)
         .into_iter()
         .find(|o| !strata_onnx::SUPPORTED_OPS.contains(&o.as_str()))
     {
-        return (Outcome::Skip(format!("unsupported op {op}")), None, None);
+        return (
+            Outcome::Skip(format!("unsupported op {op}")),
+            None,
+            None,
+            None,
+        );
     }
     let mut ctx = strata_ir::Context::new();
     strata_dialects::register_all(&mut ctx);
     let module = match strata_onnx::import_model(&mut ctx, &model, "model.onnx") {
         Ok(m) => m,
-        Err(e) => return (import_outcome(&e), None, None),
+        Err(e) => return (import_outcome(&e), None, None, None),
     };
     let Some(func) = lookup_function(&ctx, module, "main") else {
-        return (Outcome::Fail("no @main".into()), None, None);
+        return (Outcome::Fail("no @main".into()), None, None, None);
     };
     let outputs = match run_function(&ctx, func, inputs.clone()) {
         Ok(o) => o,
-        Err(e) => return (Outcome::Fail(format!("run: {e}")), None, None),
+        Err(e) => return (Outcome::Fail(format!("run: {e}")), None, None, None),
     };
     if outputs.len() != expected.len() {
         let m = format!("{} outputs, onnxruntime {}", outputs.len(), expected.len());
-        return (Outcome::Fail(m), None, None);
+        return (Outcome::Fail(m), None, None, None);
     }
     for (i, (a, e)) in outputs.iter().zip(&expected).enumerate() {
         if let Err(m) = allclose(a, e, TOLERANCE) {
-            return (Outcome::Fail(format!("output #{i}: {m}")), None, None);
+            return (Outcome::Fail(format!("output #{i}: {m}")), None, None, None);
         }
     }
     let sets = [(inputs.clone(), outputs)];
@@ -157,7 +170,7 @@ fn run_model(dir: &Path, name: &str) -> Outcomes {
                 Ok(eager) => other.push((inputs, eager)),
                 Err(e) => {
                     let m = format!("eager at {sizes:?}: {e}");
-                    return (Outcome::Pass, Some(GraphOutcome::Fail(m)), None);
+                    return (Outcome::Pass, Some(GraphOutcome::Fail(m)), None, None);
                 }
             }
         }
@@ -168,7 +181,9 @@ fn run_model(dir: &Path, name: &str) -> Outcomes {
         };
     }
     let gpu = (graph == GraphOutcome::Pass).then(|| node_graph::run_gpu(&model, &sets, None));
-    (Outcome::Pass, Some(graph), gpu)
+    let buckets =
+        (graph == GraphOutcome::Pass).then(|| served_from_buckets(&model, &ctx, func, &inputs));
+    (Outcome::Pass, Some(graph), gpu, buckets)
 }
 
 /// The sizes [`resized`] gives a model's symbolic dimensions.
@@ -251,6 +266,113 @@ fn resized(
         .collect()
 }
 
+/// The buckets of every symbolic size in [`served_from_buckets`]: each
+/// prime size of [`Sizes::Primes`] is padded to the next.
+const BUCKETS: [i64; 6] = [1, 2, 4, 8, 16, 32];
+
+/// A model with symbolic sizes served from shape buckets: a graph-mode
+/// session with [`BUCKETS`] for each symbol runs the inputs at prime sizes
+/// (padded to the next bucket, padded floats NaN) and is compared with
+/// the interpreter at those sizes. `pass`, `refused: why` (the padding
+/// proof's refusal), `fail: why`, or `skip: no symbolic sizes`.
+fn served_from_buckets(
+    model: &strata_onnx::proto::ModelProto,
+    ctx: &strata_ir::Context,
+    func: strata_ir::Operation,
+    inputs: &[Tensor],
+) -> String {
+    use strata_runtime::session::{Session, SessionOptions};
+    let Some(primed) = resized(model, inputs, Sizes::Primes) else {
+        return "skip: no symbolic sizes".into();
+    };
+    let eager = match run_function(ctx, func, primed.clone()) {
+        Ok(e) => e,
+        Err(e) => return format!("fail: eager at prime sizes: {}", one_line(&e.to_string())),
+    };
+    let bytes = model.encode_to_vec();
+    let source: strata_runtime::session::Source = std::sync::Arc::new(move || {
+        let model =
+            strata_onnx::proto::ModelProto::decode(bytes.as_slice()).map_err(|e| e.to_string())?;
+        let mut ctx = strata_ir::Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let module =
+            strata_onnx::import_model(&mut ctx, &model, "model.onnx").map_err(|e| e.to_string())?;
+        Ok((ctx, module))
+    });
+    let options = SessionOptions {
+        exe_mode: strata_recipe::ExeMode::Graph,
+        threads: 1,
+        cache_dir: None,
+        buckets: symbols(model)
+            .into_iter()
+            .map(|s| (s, BUCKETS.to_vec()))
+            .collect(),
+        pad_value: f64::NAN,
+        ..SessionOptions::default()
+    };
+    let session = match Session::new(source, options) {
+        Ok(s) => s,
+        Err(e) => return format!("fail: session: {}", one_line(&e.to_string())),
+    };
+    let outputs = match session.run(&primed) {
+        Ok(o) => o,
+        Err(e) => {
+            let m = e.to_string();
+            return match m.strip_suffix(": padding a bucketed dimension is not proven safe here") {
+                Some(why) => format!("refused: {}", one_line(why)),
+                None => format!("fail: {}", one_line(&m)),
+            };
+        }
+    };
+    if outputs.len() != eager.len() {
+        return format!(
+            "fail: {} outputs, eager gave {}",
+            outputs.len(),
+            eager.len()
+        );
+    }
+    for (i, (g, e)) in outputs.iter().zip(&eager).enumerate() {
+        if g.shape() != e.shape() {
+            return format!(
+                "fail: output #{i} is {:?}, eager's {:?}",
+                g.shape(),
+                e.shape()
+            );
+        }
+        if let Err(m) = allclose(g, e, TOLERANCE) {
+            return format!("fail: output #{i}: {}", one_line(&m));
+        }
+    }
+    if !session.report().padding_waste.is_finite() || session.report().padding_waste <= 0.0 {
+        return "fail: nothing was padded".into();
+    }
+    "pass".into()
+}
+
+/// The symbolic sizes of `model`'s inputs, in order of appearance.
+fn symbols(model: &strata_onnx::proto::ModelProto) -> Vec<String> {
+    use strata_onnx::proto::tensor_shape_proto::dimension::Value as D;
+    let mut out: Vec<String> = Vec::new();
+    let Some(graph) = model.graph.as_ref() else {
+        return out;
+    };
+    for input in &graph.input {
+        let Some(strata_onnx::proto::type_proto::Value::TensorType(t)) =
+            input.r#type.as_ref().and_then(|t| t.value.as_ref())
+        else {
+            continue;
+        };
+        for d in t.shape.iter().flat_map(|s| &s.dim) {
+            if let Some(D::DimParam(p)) = &d.value {
+                if !out.contains(p) {
+                    out.push(p.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
 fn graph_form(o: Option<&GraphOutcome>, before: &str) -> String {
     match o {
         Some(GraphOutcome::Pass) => "pass".into(),
@@ -285,10 +407,16 @@ fn main() -> ExitCode {
     let outcomes = run_all(
         &names,
         |name| run_model(&models_dir.join(name), name),
-        |m| (Outcome::Fail(m), None, None),
+        |m| (Outcome::Fail(m), None, None, None),
     );
     let mut current: BTreeMap<String, String> = BTreeMap::new();
-    for (name, (eager, graph, gpu)) in names.iter().zip(&outcomes) {
+    for (name, (eager, graph, gpu, buckets)) in names.iter().zip(&outcomes) {
+        current.insert(
+            format!("{name}/buckets"),
+            buckets
+                .clone()
+                .unwrap_or_else(|| "skip: does not pass in graph mode".into()),
+        );
         current.insert(format!("{name}/eager"), recorded_form(eager));
         current.insert(
             format!("{name}/graph"),
@@ -307,7 +435,7 @@ fn main() -> ExitCode {
     }
     let list_path = root().join("test/onnx/real-models.expected");
     if bless {
-        let header = "Outcome of each real model (test/tests/real_models.rs), eagerly, in graph mode and in its GPU form (emulated).\nRegenerate with STRATA_BLESS=1 cargo test -p strata-test --test real_models.";
+        let header = "Outcome of each real model (test/tests/real_models.rs), eagerly, in graph mode, in its GPU form (emulated) and padded to shape buckets.\nRegenerate with STRATA_BLESS=1 cargo test -p strata-test --test real_models.";
         if let Err(e) = write_outcomes(&list_path, header, &current) {
             eprintln!("{e}");
             return ExitCode::FAILURE;
@@ -315,20 +443,23 @@ fn main() -> ExitCode {
     }
     let mut problems = outcome_problems(&list_path, &current);
     let mut table =
-        String::from("| model | eager | graph mode | GPU form (emulated) |\n|---|---|---|---|\n");
-    let (mut eager_passed, mut graph_passed, mut gpu_passed) = (0, 0, 0);
+        String::from("| model | eager | graph mode | GPU form (emulated) | padded to shape buckets |\n|---|---|---|---|---|\n");
+    let (mut eager_passed, mut graph_passed, mut gpu_passed, mut bucket_passed) = (0, 0, 0, 0);
     for name in &names {
         let eager = &current[&format!("{name}/eager")];
         let graph = &current[&format!("{name}/graph")];
         let gpu = &current[&format!("{name}/gpu")];
+        let buckets = &current[&format!("{name}/buckets")];
+        bucket_passed += usize::from(buckets == "pass");
         eager_passed += usize::from(eager == "pass");
         graph_passed += usize::from(graph == "pass");
         gpu_passed += usize::from(gpu == "pass");
         table.push_str(&format!(
-            "| `{name}` | {} | {} | {} |\n",
+            "| `{name}` | {} | {} | {} | {} |\n",
             eager.replace('|', "\\|"),
             graph.replace('|', "\\|"),
-            gpu.replace('|', "\\|")
+            gpu.replace('|', "\\|"),
+            buckets.replace('|', "\\|")
         ));
     }
     for (key, value) in [
@@ -336,6 +467,7 @@ fn main() -> ExitCode {
         ("real-models-eager", eager_passed.to_string()),
         ("real-models-graph", graph_passed.to_string()),
         ("real-models-gpu", gpu_passed.to_string()),
+        ("real-models-buckets", bucket_passed.to_string()),
         ("real-models-table", format!("\n{}\n", table.trim_end())),
     ] {
         problems.extend(common::check_generated_docs(key, &value));

@@ -23,6 +23,7 @@ mod disk;
 mod events;
 mod hybrid;
 mod options;
+mod padding;
 mod partition;
 mod state;
 
