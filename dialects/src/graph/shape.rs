@@ -117,7 +117,9 @@ impl Dim {
     pub fn div_exact(&self, other: &Dim) -> Option<Dim> {
         match (self, other) {
             (_, Dim::Known(1)) => Some(self.clone()),
-            (Dim::Known(a), Dim::Known(b)) if *b != 0 && a % b == 0 => Some(Dim::Known(a / b)),
+            (Dim::Known(a), Dim::Known(b)) if a.checked_rem(*b) == Some(0) => {
+                a.checked_div(*b).map(Dim::Known)
+            }
             (Dim::Sym(m), Dim::Known(b)) if *b > 0 && m.coeff % b == 0 => {
                 Some(Dim::Sym(Monomial {
                     coeff: m.coeff / b,

@@ -243,8 +243,84 @@ fn eval_op(ctx: &Context, op: Operation, depth: usize, fuel: &mut usize) -> Opti
                     .collect(),
             )
         }
+        // A fill of a known length (torch's `expand` computes its `-1`s
+        // with one).
+        "graph.constant_of_shape" => {
+            let shape = operand(ctx, op, 0, depth, fuel)?;
+            let n = shape
+                .iter()
+                .try_fold(1i64, |acc, d| acc.checked_mul(d.known()?))?;
+            let n = usize::try_from(n).ok().filter(|&n| n <= MAX_ELEMENTS)?;
+            let fill = strata_ir::ods::inherent_attr(ctx, op, "value")
+                .and_then(|a| int_elements(ctx, a))
+                .map_or(Some(0), |v| v.first().copied())?;
+            Some(vec![Dim::Known(fill); n])
+        }
+        // `where(equal(s, c), a, s)`, as torch.onnx writes `expand`'s
+        // target: the condition decided element by element.
+        "graph.where" => {
+            let mut ops = ctx.operands(op);
+            let cond = equalities(ctx, ops.next()?, depth, fuel)?;
+            let (a, b) = (
+                operand(ctx, op, 1, depth, fuel)?,
+                operand(ctx, op, 2, depth, fuel)?,
+            );
+            let n = cond.len().max(a.len()).max(b.len());
+            let at = |v: &[Dim], i: usize| v.get(if v.len() == 1 { 0 } else { i }).cloned();
+            let at_bool =
+                |v: &[Option<bool>], i: usize| v.get(if v.len() == 1 { 0 } else { i }).copied();
+            (0..n)
+                .map(|i| match at_bool(&cond, i)? {
+                    Some(true) => at(&a, i),
+                    Some(false) => at(&b, i),
+                    None => Some(Dim::Unknown),
+                })
+                .collect()
+        }
         _ => None,
     }
+}
+
+/// The elements of the boolean `value` when it is an `equal` of two
+/// sizes: `Some(true)` or `Some(false)` where the sizes decide it (a size
+/// is never negative), `None` for an element they do not.
+fn equalities(
+    ctx: &Context,
+    value: Value,
+    depth: usize,
+    fuel: &mut usize,
+) -> Option<Vec<Option<bool>>> {
+    let op = ctx.defining_op(value)?;
+    if ctx.op_name_str(op) != "graph.equal" || depth == 0 {
+        return None;
+    }
+    let (a, b) = (
+        operand(ctx, op, 0, depth - 1, fuel)?,
+        operand(ctx, op, 1, depth - 1, fuel)?,
+    );
+    let n = a.len().max(b.len());
+    if !(a.len() == n || a.len() == 1) || !(b.len() == n || b.len() == 1) {
+        return None;
+    }
+    let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
+    Some(
+        (0..n)
+            .map(|i| {
+                let (x, y) = (at(&a, i), at(&b, i));
+                let negative = |d: &Dim| d.known().is_some_and(|k| k < 0);
+                if x.provably_eq(&y) {
+                    Some(true)
+                } else if x.provably_ne(&y)
+                    || (matches!(x, Dim::Sym(_)) && negative(&y))
+                    || (matches!(y, Dim::Sym(_)) && negative(&x))
+                {
+                    Some(false)
+                } else {
+                    None
+                }
+            })
+            .collect(),
+    )
 }
 
 /// One element of an elementwise op on sizes.

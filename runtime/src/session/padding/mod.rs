@@ -2,6 +2,7 @@
 //! change the real values ([`padding_safety`]), and the masks that some
 //! ops need for it ([`insert_masks`]).
 
+mod recurrent;
 mod rules;
 mod shapes;
 mod sized;
@@ -10,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use strata_ir::{Context, Operation, Value};
 
+pub use recurrent::SequenceLens;
 use rules::dims_of;
 use shapes::{Fact, Facts};
 
@@ -65,13 +67,21 @@ pub struct Proof {
     pub results: Vec<Padded>,
     /// The masks to insert.
     pub masks: Vec<Mask>,
+    /// The recurrent layers that run with the real length of their padded
+    /// sequence as `sequence_lens`.
+    pub sequence_lens: Vec<SequenceLens>,
 }
 
 impl Proof {
     /// The symbols whose real sizes the masks read, sorted: the extra
     /// inputs of a masked plan, in this order.
     pub fn lengths(&self) -> Vec<String> {
-        let mut syms: Vec<String> = self.masks.iter().map(|m| m.sym.clone()).collect();
+        let mut syms: Vec<String> = self
+            .masks
+            .iter()
+            .map(|m| m.sym.clone())
+            .chain(self.sequence_lens.iter().map(|l| l.sym.clone()))
+            .collect();
         syms.sort();
         syms.dedup();
         syms
@@ -139,6 +149,7 @@ pub fn padding_safety(
     }
     let mut results = Vec::new();
     let mut masks = Vec::new();
+    let mut sequence_lens = Vec::new();
     for op in ctx.block_ops(body) {
         let name = ctx.op_name_str(op).to_string();
         let operands: Vec<Value> = ctx.operands(op).collect();
@@ -157,18 +168,46 @@ pub fn padding_safety(
                 .collect();
             continue;
         }
+        // Ops with regions see padded values from above: refused when
+        // one is used inside (nothing follows padding through them).
+        let inner = ctx
+            .op_regions(op)
+            .iter()
+            .flat_map(|&r| ctx.collect_ops(r, strata_ir::WalkOrder::PreOrder))
+            .flat_map(|o| ctx.operands(o).collect::<Vec<_>>())
+            .find(|&v| facts.reached(v));
+        if inner.is_some() {
+            return Err(refuse(
+                "uses a padded value inside its region, where the proof does not follow padding"
+                    .into(),
+            ));
+        }
         if operands.iter().all(|&v| !facts.reached(v)) {
             // Small integer values are evaluated all the same: shape
             // arithmetic mixes them with sizes read from padded values.
+            let mut fact = sized::static_positions(ctx, op, &facts).unwrap_or_default();
             if let Some(Ok(elems)) = shapes::evaluate(ctx, op, &facts) {
-                facts.record(ctx, op, vec![Fact::sizes(elems)]);
+                fact.sizes = Some(elems);
             }
+            facts.record(ctx, op, vec![fact]);
+            continue;
+        }
+        if let Some(r) = recurrent::rule(ctx, op, &facts) {
+            let (out, lens) = r.map_err(refuse)?;
+            if let Some(sym) = lens {
+                sequence_lens.push(SequenceLens { op, sym });
+            }
+            facts.record(ctx, op, out);
             continue;
         }
         let out = rule(ctx, op, &facts, &mut masks).map_err(refuse)?;
         facts.record(ctx, op, out);
     }
-    Ok(Proof { results, masks })
+    Ok(Proof {
+        results,
+        masks,
+        sequence_lens,
+    })
 }
 
 /// What padding makes of `op`'s results, from what it made of its
@@ -239,6 +278,9 @@ pub fn insert_masks(ctx: &mut Context, func: Operation, proof: &Proof) -> Result
     let fn_type = ctx.function_type(types, results);
     let fn_type = ctx.type_attr(fn_type);
     ctx.set_op_property(func, "function_type", fn_type);
+    for l in &proof.sequence_lens {
+        recurrent::insert_lens(ctx, l, args[&l.sym])?;
+    }
     for m in &proof.masks {
         let x = ctx.operand(m.op, m.operand);
         let dims = dims_of(ctx, x).ok_or("a masked operand is not a ranked tensor")?;

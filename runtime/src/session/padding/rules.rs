@@ -118,28 +118,6 @@ pub(super) fn op_rule(
         matmul_rule(ctx, op, &operands, of, masks)?
     } else if name == "graph.gemm" {
         gemm_rule(ctx, op, &operands, of)?
-    } else if name == "graph.reshape" {
-        // Padded axes must lie in a leading run of dimensions that the
-        // reshape keeps as they are.
-        let dims = |v: Value| match ctx.type_kind(ctx.value_type(v)) {
-            TypeKind::RankedTensor { shape, .. } => shape.clone(),
-            _ => Vec::new(),
-        };
-        let (from, to) = (dims(operands[0]), dims(ctx.result(op, 0)));
-        let kept = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-        let pv = of.get(&operands[0]).cloned().unwrap_or_default();
-        if let Some((_, sym)) = pv.iter().find(|(&a, _)| a >= kept) {
-            return Err(format!(
-                "merges or splits dimension '{sym}' ({from:?} to {to:?})"
-            ));
-        }
-        if operands[1..].iter().any(|v| of.contains_key(v)) {
-            return Err(format!(
-                "takes a shape computed from dimension '{}'",
-                first_padded()
-            ));
-        }
-        vec![pv]
     } else if name == "graph.transpose" {
         // No perm: the axes reversed.
         let perm =

@@ -120,7 +120,12 @@ impl Facts {
     /// positions scaled by one, or merged.
     pub fn reached(&self, v: Value) -> bool {
         self.padded.contains_key(&v)
-            || self.positions.contains_key(&v)
+            || self.positions.get(&v).is_some_and(|p| {
+                p.terms
+                    .values()
+                    .chain(&p.shape)
+                    .any(|d| d.known().is_none())
+            })
             || self.merged.contains_key(&v)
             || self
                 .sizes
@@ -149,7 +154,7 @@ impl Facts {
             }
         }
         match self.positions.get(&v) {
-            Some(p) if !positions_ok && !self.padded.contains_key(&v) => {
+            Some(p) if !positions_ok && p.terms.values().any(|d| d.known().is_none()) => {
                 let d = p.terms.values().find(|d| d.known().is_none());
                 Some(format!(
                     "holds positions scaled by the size '{}'",
@@ -220,7 +225,10 @@ impl Facts {
         if let Some(p) = self.positions.get(&v) {
             return Some(p.shape.clone());
         }
-        let mut d: Vec<Dim> = dims_of(ctx, v)?.into_iter().map(Dim::Known).collect();
+        let mut d: Vec<Dim> = dims_of(ctx, v)?
+            .into_iter()
+            .map(|n| if n < 0 { Dim::Unknown } else { Dim::Known(n) })
+            .collect();
         for (&axis, sym) in self.padded.get(&v).into_iter().flatten() {
             *d.get_mut(axis)? = Dim::sym(sym);
         }
@@ -244,6 +252,16 @@ fn small(ctx: &Context, v: Value) -> Option<usize> {
                 _ => None,
             }
         }
+        _ => None,
+    }
+}
+
+/// The bit width of `v`'s integer elements (`index`: 64).
+pub(crate) fn int_width(ctx: &Context, v: Value) -> Option<u32> {
+    let (_, elem) = strata_dialects::graph::shape::shape_of(ctx, ctx.value_type(v))?;
+    match ctx.type_kind(elem) {
+        TypeKind::Integer { width, .. } => Some(*width),
+        TypeKind::Index => Some(64),
         _ => None,
     }
 }
@@ -408,27 +426,45 @@ pub(crate) fn evaluate(
             let clamp = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r) as usize;
             let start = clamp(attr_i64(ctx, op, "start").unwrap_or(0));
             let end = clamp(attr_i64(ctx, op, "end").unwrap_or(r));
-            dims.get(start..end.max(start))?.to_vec()
+            let picked = dims.get(start..end.max(start))?.to_vec();
+            if picked.contains(&Dim::Unknown) {
+                return None;
+            }
+            picked
         }
-        "graph.size" => vec![product(&facts.dims(ctx, operands[0])?)],
-        "graph.identity" | "graph.reshape" | "graph.squeeze" | "graph.unsqueeze" | "graph.cast" => {
+        "graph.size" => {
+            let n = product(&facts.dims(ctx, operands[0])?);
+            if n == Dim::Unknown {
+                return None;
+            }
+            vec![n]
+        }
+        "graph.identity" | "graph.reshape" | "graph.squeeze" | "graph.unsqueeze" => elems(0)?,
+        "graph.cast" => {
             let v = elems(0)?;
-            let to_bool = matches!(
-                ctx.type_kind(
-                    strata_dialects::graph::shape::shape_of(ctx, ctx.value_type(result))?.1
-                ),
-                TypeKind::Integer { width: 1, .. }
-            );
-            if to_bool {
+            match int_width(ctx, result)? {
                 // A size (at least 1) is true.
-                v.iter()
+                1 => v
+                    .iter()
                     .map(|d| match d {
                         Dim::Known(n) => Dim::Known(i64::from(*n != 0)),
                         _ => Dim::Known(1),
                     })
-                    .collect()
-            } else {
-                v
+                    .collect(),
+                // Sizes fit in 32 bits; a static value must fit the type.
+                w if w >= 32 => {
+                    let fits = |n: i64| w >= 64 || i32::try_from(n).is_ok();
+                    if v.iter().any(|d| d.known().is_some_and(|n| !fits(n))) {
+                        return None;
+                    }
+                    v
+                }
+                _ => {
+                    if v.iter().any(|d| d.known().is_none()) {
+                        return Some(Err("casts a padded size to a narrow integer type".into()));
+                    }
+                    return None;
+                }
             }
         }
         "graph.concat" => {
@@ -490,17 +526,28 @@ pub(crate) fn evaluate(
             }
             out
         }
-        "graph.not" => elems(0)?
-            .iter()
-            .map(|d| d.known().map(|n| Dim::Known(i64::from(n == 0))))
-            .collect::<Option<Vec<_>>>()?,
+        "graph.not" => {
+            let logical = int_width(ctx, result)? == 1;
+            elems(0)?
+                .iter()
+                .map(|d| {
+                    d.known()
+                        .map(|n| Dim::Known(if logical { i64::from(n == 0) } else { !n }))
+                })
+                .collect::<Option<Vec<_>>>()?
+        }
         "graph.neg" => elems(0)?
             .iter()
             .map(|d| d.known().and_then(i64::checked_neg).map(Dim::Known))
             .collect::<Option<Vec<_>>>()?,
         "graph.constant_of_shape" => {
             let shape = elems(0)?;
-            let n: i64 = shape.iter().map(Dim::known).product::<Option<i64>>()?;
+            let n = shape
+                .iter()
+                .try_fold(1i64, |acc, d| acc.checked_mul(d.known()?))?;
+            if usize::try_from(n).ok()? != len {
+                return None;
+            }
             let fill = strata_ir::ods::inherent_attr(ctx, op, "value")
                 .and_then(|a| int_elements(ctx, a))
                 .and_then(|v| v.first().copied())
@@ -527,6 +574,27 @@ pub(crate) fn evaluate(
                 x = x.checked_add(d)?;
             }
             out
+        }
+        "graph.and" | "graph.or" | "graph.xor" if int_width(ctx, result)? != 1 => {
+            // Bitwise on integers.
+            let (a, b) = (elems(0)?, elems(1)?);
+            let bit = |x: &Dim, y: &Dim| -> Result<Dim, String> {
+                match (x.known(), y.known()) {
+                    (Some(x), Some(y)) => Ok(Dim::Known(match name {
+                        "graph.and" => x & y,
+                        "graph.or" => x | y,
+                        _ => x ^ y,
+                    })),
+                    _ => Err(format!(
+                        "computes '{}' on the bits of a padded size",
+                        name.trim_start_matches("graph.")
+                    )),
+                }
+            };
+            match broadcast(&a, &b, bit)? {
+                Ok(v) => v,
+                Err(e) => return Some(Err(e)),
+            }
         }
         _ if BINARY.contains(&name) => {
             let (a, b) = (elems(0)?, elems(1)?);

@@ -53,6 +53,25 @@ pub(crate) fn rule(
     }
 }
 
+/// Positions computed from static sizes only (`range(0, 4)`, moved and
+/// scaled): recorded so that they may meet padded sizes later; `None`
+/// for other ops.
+pub(crate) fn static_positions(ctx: &Context, op: Operation, facts: &Facts) -> Option<Fact> {
+    let operands: Vec<Value> = ctx.operands(op).collect();
+    match ctx.op_name_str(op) {
+        "graph.range" => range(ctx, &operands, facts).ok(),
+        "graph.unsqueeze" | "graph.squeeze" if facts.positions_of(operands[0]).is_some() => {
+            squeeze(ctx, op, &operands, facts).ok()
+        }
+        "graph.add" | "graph.mul" | "graph.cast" | "graph.identity"
+            if operands.iter().any(|v| facts.positions_of(*v).is_some()) =>
+        {
+            positions_arith(ctx, op, &operands, facts).ok()
+        }
+        _ => None,
+    }
+}
+
 /// The padded axes of a shape: those sized by one padded symbol; a
 /// product of them (`batch*seq`) is refused.
 fn padded_axes(dims: &[Dim]) -> Result<Padded, String> {
@@ -93,9 +112,13 @@ fn range(ctx: &Context, operands: &[Value], facts: &Facts) -> Result<Fact, Strin
         }
     };
     let (start, limit, delta) = (scalar(0)?, scalar(1)?, scalar(2)?);
-    match (start, simple(&limit), delta) {
+    match (start, simple(&limit).or(limit.known().map(|_| "")), delta) {
         (Dim::Known(0), Some(sym), Dim::Known(1)) => Ok(Fact {
-            padded: [(0, sym.to_string())].into_iter().collect(),
+            padded: if sym.is_empty() {
+                Padded::new()
+            } else {
+                [(0, sym.to_string())].into_iter().collect()
+            },
             positions: Some(Positions {
                 terms: [(0, Dim::Known(1))].into_iter().collect(),
                 offset: 0,
@@ -369,6 +392,13 @@ fn squeeze(
                     .collect::<Result<_, _>>()?
             }
             None => {
+                // Which axes go depends on the sizes: a padded one of real
+                // size 1 would go in the real run only.
+                if let Some(d) = dims.iter().find(|d| d.known().is_none()) {
+                    return Err(format!(
+                        "squeezes every axis of size 1 of a value sized by '{d}'"
+                    ));
+                }
                 let stat = dims_of(ctx, operands[0]).unwrap_or_default();
                 (0..stat.len()).filter(|&a| stat[a] == 1).collect()
             }
@@ -502,7 +532,8 @@ fn gather_elements(
     let (data, indices) = (operands[0], operands[1]);
     let r = rank(ctx, data).unwrap_or(0) as i64;
     let axis = attr_i64(ctx, op, "axis").unwrap_or(0);
-    let axis = usize::try_from(if axis < 0 { axis + r } else { axis }).unwrap_or(0);
+    let axis = usize::try_from(if axis < 0 { axis + r } else { axis })
+        .map_err(|_| "has an axis out of range")?;
     let (pd, pi) = (
         facts.padded.get(&data).cloned().unwrap_or_default(),
         facts.padded.get(&indices).cloned().unwrap_or_default(),
@@ -661,8 +692,14 @@ fn positions_arith(
     };
     let out = match name {
         "graph.cast" | "graph.identity" => match aligned(operands[0]) {
-            Some(p) => p,
-            None => return refuse(),
+            // Positions (of sizes that fit in 32 bits) survive a cast to
+            // a wide integer type only.
+            Some(p)
+                if super::shapes::int_width(ctx, ctx.result(op, 0)).is_some_and(|w| w >= 32) =>
+            {
+                p
+            }
+            _ => return refuse(),
         },
         "graph.mul" => {
             let (p, s) = match (aligned(operands[0]), aligned(operands[1])) {
@@ -697,10 +734,11 @@ fn positions_arith(
             (Some(a), Some(b)) => {
                 let mut shape = Vec::with_capacity(out_rank);
                 for (x, y) in a.shape.iter().zip(&b.shape) {
-                    shape.push(if *x == Dim::Known(1) {
-                        y.clone()
-                    } else {
-                        x.clone()
+                    shape.push(match (x, y) {
+                        _ if x == y => x.clone(),
+                        (Dim::Known(1), _) => y.clone(),
+                        (_, Dim::Known(1)) => x.clone(),
+                        _ => return refuse(),
                     });
                 }
                 let mut terms = a.terms.clone();
