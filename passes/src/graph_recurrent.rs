@@ -20,7 +20,7 @@
 
 use strata_dialects::graph::emit::{EmitResult, Emitter, InsertPoint};
 use strata_dialects::graph::recurrent::{
-    operand as group, Act, Activation, CellKind, RecurrentSpec,
+    operand as group, operand_value as operand, Act, Activation, CellKind, RecurrentSpec,
 };
 use strata_dialects::graph::shape::{shape_of, tensor_type, Dim, Shape};
 use strata_ir::pass::{Pass, Statistics};
@@ -85,14 +85,6 @@ struct Cell<'a> {
     spec: &'a RecurrentSpec,
     weights: Weights,
     act: &'a [Act],
-}
-
-/// Operand group `g` of the recurrent `op`, if present.
-fn operand(ctx: &Context, op: Operation, g: usize) -> Option<Value> {
-    let spec = ctx.registry().op_spec(ctx.op_name_str(op))?;
-    strata_ir::ods::operand_group(ctx, op, spec, g)
-        .first()
-        .copied()
 }
 
 /// The static dimensions of `v`, if it has them.

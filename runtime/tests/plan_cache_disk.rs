@@ -3,11 +3,12 @@
 //! truncated and mismatched entries are compiled again and reported;
 //! a directory that cannot be written is refused.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod common;
 
-use strata_ir::{Context, Operation};
-use strata_runtime::session::{EventKind, ExeMode, Session, SessionError, SessionOptions, Source};
+use std::path::{Path, PathBuf};
+
+use common::source;
+use strata_runtime::session::{EventKind, ExeMode, Session, SessionError, SessionOptions};
 use strata_runtime::{DType, Tensor};
 
 const MLP: &str = "func.func @main(%x: tensor<?x4xf32> {onnx.name = \"x\"}) -> (tensor<?x3xf32> {onnx.name = \"y\"}) {
@@ -37,19 +38,6 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn source(text: &'static str) -> Source {
-    Arc::new(move || {
-        let mut ctx = Context::new();
-        strata_dialects::register_all(&mut ctx);
-        let module = strata_ir::parser::parse_source(
-            &mut ctx,
-            &strata_ir::SourceBuffer::new("model.mlir", text),
-        )
-        .map_err(|d| d[0].message.clone())?;
-        Ok::<(Context, Operation), String>((ctx, module))
-    })
 }
 
 fn cached(dir: &Path) -> SessionOptions {

@@ -1,11 +1,13 @@
 //! The session: exe modes, the plan cache and its events, input checks,
 //! runs from several threads at once, and hybrid mode's partitions.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 
-use strata_ir::{Context, Operation};
+use common::source;
 use strata_runtime::session::{
-    EventKind, ExeMode, Rules, SegmentKind, Session, SessionError, SessionOptions, Source,
+    EventKind, ExeMode, Rules, SegmentKind, Session, SessionError, SessionOptions,
 };
 use strata_runtime::{DType, Tensor};
 
@@ -20,19 +22,6 @@ const MLP: &str = "func.func @main(%x: tensor<?x4xf32> {onnx.name = \"x\"}) -> (
   return %3 : tensor<?x3xf32>
 }
 ";
-
-fn source(text: &'static str) -> Source {
-    Arc::new(move || {
-        let mut ctx = Context::new();
-        strata_dialects::register_all(&mut ctx);
-        let module = strata_ir::parser::parse_source(
-            &mut ctx,
-            &strata_ir::SourceBuffer::new("model.mlir", text),
-        )
-        .map_err(|d| d[0].message.clone())?;
-        Ok::<(Context, Operation), String>((ctx, module))
-    })
-}
 
 fn options(mode: ExeMode) -> SessionOptions {
     SessionOptions {

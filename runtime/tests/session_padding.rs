@@ -3,24 +3,11 @@
 //! arithmetic, `reshape`, `range` and a gather from a flattened value,
 //! and refuses a size that becomes data.
 
-use std::sync::Arc;
+mod common;
 
-use strata_ir::{Context, Operation};
-use strata_runtime::session::{ExeMode, Session, SessionOptions, Source};
+use common::source;
+use strata_runtime::session::{ExeMode, Session, SessionOptions};
 use strata_runtime::{DType, Tensor};
-
-fn source(text: &'static str) -> Source {
-    Arc::new(move || {
-        let mut ctx = Context::new();
-        strata_dialects::register_all(&mut ctx);
-        let module = strata_ir::parser::parse_source(
-            &mut ctx,
-            &strata_ir::SourceBuffer::new("model.mlir", text),
-        )
-        .map_err(|d| d[0].message.clone())?;
-        Ok::<(Context, Operation), String>((ctx, module))
-    })
-}
 
 fn options(buckets: &[(&str, &[i64])]) -> SessionOptions {
     SessionOptions {

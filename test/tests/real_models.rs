@@ -204,36 +204,16 @@ fn resized(
     sizes: Sizes,
 ) -> Option<Vec<Tensor>> {
     use strata_onnx::proto::tensor_shape_proto::dimension::Value as D;
-    let graph = model.graph.as_ref()?;
-    let initializers: Vec<&str> = graph.initializer.iter().map(|t| t.name()).collect();
-    let declared: Vec<_> = graph
-        .input
-        .iter()
-        .filter(|i| !initializers.contains(&i.name()))
-        .collect();
-    let mut symbols: Vec<String> = Vec::new();
+    let symbols = symbols(model);
     let mut shapes = Vec::new();
-    for (input, t) in declared.iter().zip(inputs) {
-        let dims = input
-            .r#type
-            .as_ref()
-            .and_then(|t| match &t.value {
-                Some(strata_onnx::proto::type_proto::Value::TensorType(t)) => t.shape.as_ref(),
-                _ => None,
-            })
-            .map(|s| s.dim.clone())
-            .unwrap_or_default();
+    for (dims, t) in declared_dims(model).iter().zip(inputs) {
         let mut shape = t.shape().to_vec();
         for (axis, d) in dims.iter().enumerate() {
             let Some(D::DimParam(p)) = &d.value else {
                 continue;
             };
-            let k = match symbols.iter().position(|s| s == p) {
-                Some(k) => k,
-                None => {
-                    symbols.push(p.clone());
-                    symbols.len() - 1
-                }
+            let Some(k) = symbols.iter().position(|s| s == p) else {
+                continue;
             };
             const PRIMES: [usize; 6] = [3, 5, 7, 11, 13, 17];
             if let Some(size) = shape.get_mut(axis) {
@@ -349,24 +329,42 @@ fn served_from_buckets(
     "pass".into()
 }
 
-/// The symbolic sizes of `model`'s inputs, in order of appearance.
+/// The dimensions of each input `model` declares (its initializers
+/// left out).
+fn declared_dims(
+    model: &strata_onnx::proto::ModelProto,
+) -> Vec<Vec<strata_onnx::proto::tensor_shape_proto::Dimension>> {
+    let Some(graph) = model.graph.as_ref() else {
+        return Vec::new();
+    };
+    let initializers: Vec<&str> = graph.initializer.iter().map(|t| t.name()).collect();
+    graph
+        .input
+        .iter()
+        .filter(|i| !initializers.contains(&i.name()))
+        .map(|input| {
+            input
+                .r#type
+                .as_ref()
+                .and_then(|t| match &t.value {
+                    Some(strata_onnx::proto::type_proto::Value::TensorType(t)) => t.shape.as_ref(),
+                    _ => None,
+                })
+                .map(|s| s.dim.clone())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The symbolic sizes of `model`'s declared inputs, in order of
+/// appearance.
 fn symbols(model: &strata_onnx::proto::ModelProto) -> Vec<String> {
     use strata_onnx::proto::tensor_shape_proto::dimension::Value as D;
     let mut out: Vec<String> = Vec::new();
-    let Some(graph) = model.graph.as_ref() else {
-        return out;
-    };
-    for input in &graph.input {
-        let Some(strata_onnx::proto::type_proto::Value::TensorType(t)) =
-            input.r#type.as_ref().and_then(|t| t.value.as_ref())
-        else {
-            continue;
-        };
-        for d in t.shape.iter().flat_map(|s| &s.dim) {
-            if let Some(D::DimParam(p)) = &d.value {
-                if !out.contains(p) {
-                    out.push(p.clone());
-                }
+    for d in declared_dims(model).iter().flatten() {
+        if let Some(D::DimParam(p)) = &d.value {
+            if !out.contains(p) {
+                out.push(p.clone());
             }
         }
     }

@@ -13,7 +13,7 @@
 //! (`Tanh`; `Sigmoid, Tanh`; `Sigmoid, Tanh, Tanh`).
 
 use strata_ir::ods::{presence, AttrAccess};
-use strata_ir::{Context, Operation};
+use strata_ir::{Context, Operation, Value};
 
 use super::infer::{attr_bool, attr_f64, attr_i64, attr_str};
 use super::{F64ArrayAttr, StrArrayAttr};
@@ -320,6 +320,15 @@ impl RecurrentSpec {
             None => v,
         }
     }
+}
+
+/// Operand group `g` (one of [`operand`]'s) of the recurrent `op`, if
+/// present.
+pub fn operand_value(ctx: &Context, op: Operation, g: usize) -> Option<Value> {
+    let spec = ctx.registry().op_spec(ctx.op_name_str(op))?;
+    strata_ir::ods::operand_group(ctx, op, spec, g)
+        .first()
+        .copied()
 }
 
 /// The operand groups of a recurrent op, in order.

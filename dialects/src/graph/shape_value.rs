@@ -197,51 +197,21 @@ fn eval_op(ctx: &Context, op: Operation, depth: usize, fuel: &mut usize) -> Opti
                 .collect()
         }
         "graph.slice" => {
-            // Operand groups: data, starts, ends, then the optional axes and
-            // steps (`operandSegmentSizes` says which are present).
             let data = operand(ctx, op, 0, depth, fuel)?;
-            let sizes = operand_segments(ctx, op);
-            let mut known = |group: usize| -> Option<Option<i64>> {
-                let index = match &sizes {
-                    Some(s) if s.get(group).copied().unwrap_or(0) == 0 => return Some(None),
-                    Some(s) => s[..group].iter().sum(),
-                    None => group,
-                };
-                match ctx.operands(op).nth(index) {
-                    None => Some(None),
-                    Some(v) => {
-                        let elements = eval(ctx, v, depth, fuel)?;
-                        match elements.as_slice() {
-                            [one] => Some(Some(one.known()?)),
-                            _ => None,
-                        }
-                    }
-                }
-            };
-            let (start, end) = (known(1)??, known(2)??);
-            if known(3)?.is_some_and(|a| a != 0 && a != -1) || known(4)?.is_some_and(|s| s != 1) {
-                return None;
-            }
-            let n = data.len() as i64;
-            let clamp = |v: i64| (if v < 0 { v + n } else { v }).clamp(0, n) as usize;
-            let (start, end) = (clamp(start), clamp(end));
-            Some(data.get(start..end.max(start))?.to_vec())
+            slice_1d(&data, |group| match slice_operand(ctx, op, group) {
+                None => Some(None),
+                Some(v) => match eval(ctx, v, depth, fuel)?.as_slice() {
+                    [one] => Some(Some(one.known()?)),
+                    _ => None,
+                },
+            })
         }
         "graph.add" | "graph.sub" | "graph.mul" | "graph.div" | "graph.max" | "graph.min" => {
             let (a, b) = (
                 operand(ctx, op, 0, depth, fuel)?,
                 operand(ctx, op, 1, depth, fuel)?,
             );
-            let n = a.len().max(b.len());
-            if !(a.len() == n || a.len() == 1) || !(b.len() == n || b.len() == 1) {
-                return None;
-            }
-            let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
-            Some(
-                (0..n)
-                    .map(|i| combine(name, &at(&a, i), &at(&b, i)))
-                    .collect(),
-            )
+            zip_broadcast(&a, &b, |x, y| combine(name, x, y))
         }
         // A fill of a known length (torch's `expand` computes its `-1`s
         // with one).
@@ -298,29 +268,65 @@ fn equalities(
         operand(ctx, op, 0, depth - 1, fuel)?,
         operand(ctx, op, 1, depth - 1, fuel)?,
     );
+    zip_broadcast(&a, &b, |x, y| {
+        let negative = |d: &Dim| d.known().is_some_and(|k| k < 0);
+        if x.provably_eq(y) {
+            Some(true)
+        } else if x.provably_ne(y)
+            || (matches!(x, Dim::Sym(_)) && negative(y))
+            || (matches!(y, Dim::Sym(_)) && negative(x))
+        {
+            Some(false)
+        } else {
+            None
+        }
+    })
+}
+
+/// `f` over the elements of `a` and `b` (tensors of rank 0 or 1), a
+/// one-element side broadcast to the other's length; `None` when the
+/// lengths do not broadcast.
+pub fn zip_broadcast<T>(
+    a: &[Dim],
+    b: &[Dim],
+    mut f: impl FnMut(&Dim, &Dim) -> T,
+) -> Option<Vec<T>> {
     let n = a.len().max(b.len());
     if !(a.len() == n || a.len() == 1) || !(b.len() == n || b.len() == 1) {
         return None;
     }
-    let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
-    Some(
-        (0..n)
-            .map(|i| {
-                let (x, y) = (at(&a, i), at(&b, i));
-                let negative = |d: &Dim| d.known().is_some_and(|k| k < 0);
-                if x.provably_eq(&y) {
-                    Some(true)
-                } else if x.provably_ne(&y)
-                    || (matches!(x, Dim::Sym(_)) && negative(&y))
-                    || (matches!(y, Dim::Sym(_)) && negative(&x))
-                {
-                    Some(false)
-                } else {
-                    None
-                }
-            })
-            .collect(),
-    )
+    let at = |v: &'_ [Dim], i: usize| if v.len() == 1 { 0 } else { i };
+    Some((0..n).map(|i| f(&a[at(a, i)], &b[at(b, i)])).collect())
+}
+
+/// Operand group `group` of a `graph.slice` (0 its data, 1 `starts`,
+/// 2 `ends`, 3 `axes`, 4 `steps`; `operandSegmentSizes` says which of the
+/// last two are present), `None` when absent.
+pub fn slice_operand(ctx: &Context, op: Operation, group: usize) -> Option<Value> {
+    let index = match operand_segments(ctx, op) {
+        Some(s) if s.get(group).copied().unwrap_or(0) == 0 => return None,
+        Some(s) => s[..group].iter().sum(),
+        None => group,
+    };
+    ctx.operands(op).nth(index)
+}
+
+/// The elements of a 1-D `graph.slice` of `data` along its only axis with
+/// unit steps, `bound(group)` giving each bound group's one static value
+/// (`Some(None)` when the group is absent, `None` when it is not one
+/// known value); `None` for any other slice.
+pub fn slice_1d(
+    data: &[Dim],
+    mut bound: impl FnMut(usize) -> Option<Option<i64>>,
+) -> Option<Vec<Dim>> {
+    let (start, end) = (bound(1)??, bound(2)??);
+    if bound(3)?.is_some_and(|a| a != 0 && a != -1) || bound(4)?.is_some_and(|s| s != 1) {
+        return None;
+    }
+    let n = data.len() as i64;
+    let clamp = |v: i64| (if v < 0 { v + n } else { v }).clamp(0, n) as usize;
+    let (start, end) = (clamp(start), clamp(end));
+    Some(data.get(start..end.max(start))?.to_vec())
 }
 
 /// One element of an elementwise op on sizes.

@@ -1,5 +1,6 @@
 //! Helpers shared by the runtime's integration tests: the example models,
-//! a context with them imported, and running a pipeline of passes.
+//! a context with them imported, running a pipeline of passes, and a
+//! session's source parsed from text.
 // Each test crate uses some of these.
 #![allow(dead_code)]
 
@@ -37,4 +38,19 @@ pub fn run_pipeline(ctx: &mut Context, module: Operation, passes: &str) {
         OpPassManager::parse(&registry, &text).unwrap_or_else(|e| panic!("{}", e.render(&text)));
     pm.run(ctx, module, &mut Instrumentation::default())
         .unwrap_or_else(|d| panic!("{passes}: {}", d[0].message));
+}
+
+/// A session source that parses `text` (as `model.mlir`) with every
+/// dialect registered, each time the session loads its model.
+pub fn source(text: &'static str) -> strata_runtime::session::Source {
+    std::sync::Arc::new(move || {
+        let mut ctx = Context::new();
+        strata_dialects::register_all(&mut ctx);
+        let module = strata_ir::parser::parse_source(
+            &mut ctx,
+            &strata_ir::SourceBuffer::new("model.mlir", text),
+        )
+        .map_err(|d| d[0].message.clone())?;
+        Ok::<(Context, Operation), String>((ctx, module))
+    })
 }

@@ -13,7 +13,7 @@
 
 use strata_dialects::graph::emit::Emitter;
 use strata_dialects::graph::infer::{attr_i64, operand_segments};
-use strata_dialects::graph::recurrent::{operand as group, CellKind};
+use strata_dialects::graph::recurrent::{operand as group, operand_value as operand, CellKind};
 use strata_ir::attributes::AttrKind;
 use strata_ir::{Context, Operation, Value};
 
@@ -29,14 +29,6 @@ pub struct SequenceLens {
     pub op: Operation,
     /// The symbol padding its sequence.
     pub sym: String,
-}
-
-/// Operand group `g` of the recurrent `op`, if present.
-fn operand(ctx: &Context, op: Operation, g: usize) -> Option<Value> {
-    let spec = ctx.registry().op_spec(ctx.op_name_str(op))?;
-    strata_ir::ods::operand_group(ctx, op, spec, g)
-        .first()
-        .copied()
 }
 
 /// The axes of the input (`[sequence, batch, input]`, or `[batch,

@@ -23,8 +23,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use strata_dialects::graph::infer::{attr_i64, int_elements, operand_segments};
+use strata_dialects::graph::infer::{attr_i64, int_elements};
 use strata_dialects::graph::shape::Dim;
+use strata_dialects::graph::shape_value::{slice_1d, slice_operand};
 use strata_ir::{Context, Operation, TypeKind, Value};
 
 use super::rules::{dims_of, rank};
@@ -392,13 +393,7 @@ pub(crate) fn slice_group(
     facts: &Facts,
     group: usize,
 ) -> Option<Option<Vec<Dim>>> {
-    let segments = operand_segments(ctx, op);
-    let index = match &segments {
-        Some(s) if s.get(group).copied().unwrap_or(0) == 0 => return Some(None),
-        Some(s) => s[..group].iter().sum(),
-        None => group,
-    };
-    match ctx.operands(op).nth(index) {
+    match slice_operand(ctx, op, group) {
         None => Some(None),
         Some(v) => facts.elems(ctx, v).map(Some),
     }
@@ -493,23 +488,13 @@ pub(crate) fn evaluate(
         }
         "graph.slice" => {
             let data = elems(0)?;
-            let one = |g: usize| -> Option<Option<i64>> {
-                match slice_group(ctx, op, facts, g)? {
-                    None => Some(None),
-                    Some(v) => match v.as_slice() {
-                        [d] => Some(Some(d.known()?)),
-                        _ => None,
-                    },
-                }
-            };
-            let (start, end) = (one(1)??, one(2)??);
-            if one(3)?.is_some_and(|a| a != 0 && a != -1) || one(4)?.is_some_and(|s| s != 1) {
-                return None;
-            }
-            let n = data.len() as i64;
-            let clamp = |v: i64| (if v < 0 { v + n } else { v }).clamp(0, n) as usize;
-            data.get(clamp(start)..clamp(end).max(clamp(start)))?
-                .to_vec()
+            slice_1d(&data, |g| match slice_group(ctx, op, facts, g)? {
+                None => Some(None),
+                Some(v) => match v.as_slice() {
+                    [d] => Some(Some(d.known()?)),
+                    _ => None,
+                },
+            })?
         }
         "graph.where" => {
             let (c, a, b) = (elems(0)?, elems(1)?, elems(2)?);
