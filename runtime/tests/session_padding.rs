@@ -210,3 +210,45 @@ fn a_merged_padded_dimension_is_refused_where_it_mixes() {
         "{e}"
     );
 }
+
+#[test]
+fn positions_past_a_table_at_the_bucket_size_are_refused() {
+    // Rows 2.. of a table of 5, one per batch row: batch 3 reads rows 2 to
+    // 4, its bucket (4) would read row 5.
+    let shifted = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32> {
+  %shape = graph.shape_of %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<2xi64>
+  %c0 = graph.constant dense<0> : tensor<i64>
+  %c1 = graph.constant dense<1> : tensor<i64>
+  %c2 = graph.constant dense<2> : tensor<i64>
+  %n = graph.gather %shape[%c0] : (tensor<2xi64>, tensor<i64>) -> tensor<i64>
+  %r = graph.range %c0, %n, %c1 : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  %at = graph.add %r, %c2 : (tensor<?xi64>, tensor<i64>) -> tensor<?xi64>
+  %table = graph.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0]]> : tensor<5x4xf32>
+  %rows = graph.gather %table[%at] : (tensor<5x4xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+  %y = graph.add %x, %rows : (tensor<?x4xf32, #graph.dims<batch>>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+";
+    let e = refusal(shifted, rows(3));
+    assert!(
+        e.contains("'graph.gather' op gathers position 5 of an axis of 5 at the bucket's sizes, past its end"),
+        "{e}"
+    );
+    // Within the table at the bucket's size (batch 2 padded to 3 reads
+    // rows 2 to 4): served, and the real rows are the interpreter's.
+    let session = Session::new(source(shifted), options(&[("batch", &[1, 3])])).expect("session");
+    let eager = Session::new(
+        source(shifted),
+        SessionOptions {
+            exe_mode: ExeMode::Eager,
+            ..options(&[])
+        },
+    )
+    .expect("session");
+    let x = [rows(2)];
+    assert_eq!(
+        session.run(&x).expect("bucket 3")[0].to_f64_vec(),
+        eager.run(&x).expect("eager")[0].to_f64_vec()
+    );
+    assert!(session.report().padding_waste > 0.0);
+}

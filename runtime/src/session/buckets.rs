@@ -160,6 +160,16 @@ impl Session {
             .collect()
     }
 
+    /// The bucketed axes that a plan for `shapes` may pad: a bucket of
+    /// size 1 serves size 1 only (sizes are at least 1), so it is static.
+    fn padded_axes_at(&self, shapes: &[Vec<usize>]) -> BTreeMap<usize, Padded> {
+        let mut axes = self.bucketed_axes();
+        for (i, p) in axes.iter_mut() {
+            p.retain(|&a, _| shapes.get(*i).and_then(|s| s.get(a)) != Some(&1));
+        }
+        axes
+    }
+
     /// Whether padding the bucketed axes of a plan for `shapes` leaves the
     /// real values alone (see [`padding_safety`]): the padded axes of each
     /// result, or why padding is refused (a run that needs padding then
@@ -171,7 +181,7 @@ impl Session {
         &self,
         shapes: &[Vec<usize>],
     ) -> Result<Result<Padding, String>, SessionError> {
-        let padded = self.bucketed_axes();
+        let padded = self.padded_axes_at(shapes);
         if padded.values().all(BTreeMap::is_empty) {
             return Ok(Ok(Padding::default()));
         }
@@ -232,7 +242,7 @@ impl Session {
         lengths: &[String],
     ) -> Result<(), SessionError> {
         let func = self.shaped(ctx, module, shapes)?;
-        let proof = padding_safety(ctx, func, &self.bucketed_axes())
+        let proof = padding_safety(ctx, func, &self.padded_axes_at(shapes))
             .map_err(|u| SessionError::Compile(u.to_string()))?;
         if proof.lengths() != lengths {
             return Err(SessionError::Compile(format!(

@@ -143,7 +143,9 @@ impl Facts {
     /// [`Facts::opaque`] for an op that follows merged values
     /// (`merged_ok`) or positions (`positions_ok`).
     pub fn opaque_except(&self, v: Value, merged_ok: bool, positions_ok: bool) -> Option<String> {
-        if let Some(m) = self.merged.get(&v).filter(|_| !merged_ok) {
+        // A value merged from one padded dimension is padded along it.
+        let merges = !merged_ok && !self.padded.contains_key(&v);
+        if let Some(m) = self.merged.get(&v).filter(|_| merges) {
             return Some(format!(
                 "merges padded dimensions into one ({})",
                 shown(&m.dims)

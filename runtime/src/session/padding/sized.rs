@@ -303,11 +303,18 @@ fn leading(dims: Vec<Dim>, tail: Vec<i64>) -> Fact {
     let rest: Vec<&Dim> = dims.iter().filter(|d| **d != Dim::Known(1)).collect();
     match rest.as_slice() {
         [] => Fact::default(),
-        [d] if simple(d).is_some() => Fact::padded(
-            [(0, simple(d).unwrap_or_default().to_string())]
+        // One padded dimension (the others 1): padded along the merged
+        // axis, and still known as merged for a gather by positions.
+        [d] if simple(d).is_some() => Fact {
+            padded: [(0, simple(d).unwrap_or_default().to_string())]
                 .into_iter()
                 .collect(),
-        ),
+            merged: Some(Merged {
+                dims: dims.clone(),
+                tail,
+            }),
+            ..Fact::default()
+        },
         _ if rest.iter().all(|d| d.known().is_some()) => Fact::default(),
         _ => Fact {
             merged: Some(Merged { dims, tail }),
@@ -576,11 +583,16 @@ fn gather(
     if let Some(m) = facts.merged_of(data) {
         return Some(match (axis, facts.positions_of(indices)) {
             (0, Some(p)) => unmerge(m, p),
+            // Merged from one padded dimension: a padded value as well.
+            _ if facts.padded.contains_key(&data) => return None,
             _ => Err(format!(
                 "gathers from merged padded dimensions {} by indices the proof cannot follow",
                 shown(&m.dims)
             )),
         });
+    }
+    if let Some(why) = past_the_end(ctx, data, axis, indices, facts) {
+        return Some(Err(why));
     }
     let pd = facts.padded.get(&data)?;
     pd.get(&axis)?;
@@ -601,6 +613,42 @@ fn gather(
         }
     }
     Some(Ok(Fact::padded(p)))
+}
+
+/// Why the positions `indices` would run past the end of `data`'s static
+/// `axis` at the bucket's sizes, if they would: the padded run would then
+/// fail where the real one (smaller positions) succeeds.
+fn past_the_end(
+    ctx: &Context,
+    data: Value,
+    axis: usize,
+    indices: Value,
+    facts: &Facts,
+) -> Option<String> {
+    let p = facts.positions_of(indices)?;
+    let limit = *dims_of(ctx, data)?.get(axis)?;
+    if facts
+        .padded
+        .get(&data)
+        .is_some_and(|d| d.contains_key(&axis))
+    {
+        return None;
+    }
+    let (mut max, mut padded) = (p.offset, false);
+    for (a, c) in &p.terms {
+        let c = c.known().filter(|&c| c >= 0)?;
+        let n = match p.shape.get(*a)? {
+            Dim::Known(n) => *n,
+            d => {
+                padded = true;
+                facts.bucket_size(simple(d)?)?
+            }
+        };
+        max = max.checked_add(c.checked_mul(n.checked_sub(1)?)?)?;
+    }
+    (padded && max >= limit).then(|| {
+        format!("gathers position {max} of an axis of {limit} at the bucket's sizes, past its end")
+    })
 }
 
 /// A gather from `m` by positions `Σ stride(k) * position(axis k)`, each
