@@ -231,7 +231,7 @@ pub(crate) fn unapplied(r: &Recipe) -> Vec<Unapplied> {
     };
     // capture.include_ops, exclude_ops and min_segment_ops are read by
     // the session in hybrid mode, capture.buckets and outside_buckets in
-    // graph mode.
+    // graph and hybrid mode.
     note(
         r.capture.input_shapes != d.capture.input_shapes,
         "capture.input_shapes",

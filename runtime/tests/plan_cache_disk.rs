@@ -268,3 +268,98 @@ fn plans_that_hold_input_values_are_found_by_their_values() {
     assert_eq!(second.report().compiles, 1);
     assert_eq!(entries(&dir.0).len(), 2);
 }
+
+/// `relu`, then a `cumsum` that does not lower (an island), then a
+/// product and a softmax: two compiled segments around an eager island.
+const ISLAND: &str = "func.func @main(%x: tensor<?x4xf32> {onnx.name = \"x\"}) -> (tensor<?x3xf32> {onnx.name = \"y\"}) {
+  %w = graph.constant dense<[[0.5, -1.0, 0.25], [1.5, 0.5, -0.5], [-0.25, 2.0, 1.0], [1.0, -0.75, 0.5]]> : tensor<4x3xf32>
+  %axis = graph.constant dense<1> : tensor<i64>
+  %0 = graph.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = graph.cumsum %0, %axis : (tensor<?x4xf32>, tensor<i64>) -> tensor<?x4xf32>
+  %2 = graph.matmul %1, %w : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %3 = graph.softmax %2 {axis = 1 : i64} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %3 : tensor<?x3xf32>
+}
+";
+
+fn hybrid_cached(dir: &Path) -> SessionOptions {
+    SessionOptions {
+        exe_mode: ExeMode::Hybrid,
+        ..cached(dir)
+    }
+}
+
+#[test]
+fn hybrid_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
+    let dir = TempDir::new("hybrid");
+    let first = Session::new(source(ISLAND), hybrid_cached(&dir.0)).expect("session");
+    let want: Vec<Vec<f64>> = [2, 5]
+        .iter()
+        .map(|&n| first.run(&[batch(n)]).expect("run")[0].to_f64_vec())
+        .collect();
+    let r = first.report();
+    // Two shapes, two compiled segments each: four entries.
+    assert_eq!((r.compiles, r.disk_writes, r.disk_hits), (2, 4, 0));
+    assert_eq!(entries(&dir.0).len(), 4);
+    let write = r
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::DiskWrite)
+        .expect("a write");
+    assert!(
+        write.reason.starts_with("strata_segment_0: ") && write.reason.ends_with("machine code"),
+        "{}",
+        write.reason
+    );
+
+    // The next session partitions again and loads each segment: no
+    // compile, no miss, the same values bit for bit.
+    let second = Session::new(source(ISLAND), hybrid_cached(&dir.0)).expect("session");
+    for (n, want) in [2, 5].iter().zip(&want) {
+        assert_eq!(
+            &second.run(&[batch(*n)]).expect("run")[0].to_f64_vec(),
+            want
+        );
+    }
+    let r = second.report();
+    assert_eq!(
+        (r.compiles, r.misses, r.disk_hits, r.disk_writes),
+        (0, 0, 2, 0)
+    );
+    let hit = r
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Hit)
+        .expect("a disk hit");
+    assert_eq!(
+        (hit.level, hit.reason.as_str()),
+        ("disk", "2 compiled segments: machine code loaded")
+    );
+
+    // A damaged segment entry is refused and compiled again (the other
+    // segment still loads); the entry is replaced.
+    for f in entries(&dir.0) {
+        std::fs::write(&f, b"not an artifact").expect("write");
+    }
+    let third = Session::new(source(ISLAND), hybrid_cached(&dir.0)).expect("session");
+    assert_eq!(
+        third.run(&[batch(2)]).expect("run")[0].to_f64_vec(),
+        want[0]
+    );
+    let r = third.report();
+    assert_eq!((r.compiles, r.disk_rejected, r.disk_writes), (1, 2, 2));
+    let compile = r
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Compile)
+        .expect("a compile");
+    assert_eq!(compile.reason, "corrupt");
+
+    // Hybrid and graph mode entries are apart: a model that compiles
+    // whole in hybrid mode has an entry of its own.
+    let whole = Session::new(source(MLP), hybrid_cached(&dir.0)).expect("session");
+    whole.run(&[batch(2)]).expect("run");
+    let again = Session::new(source(MLP), hybrid_cached(&dir.0)).expect("session");
+    again.run(&[batch(2)]).expect("run");
+    assert_eq!((again.report().compiles, again.report().disk_hits), (0, 1));
+}

@@ -354,6 +354,72 @@ fn hybrid_runs_islands_eagerly_between_compiled_segments() {
     assert_eq!(json["segments"][1]["reasons"][0]["reason"], "no-lowering");
 }
 
+/// A model that takes a sequence and returns one: the tensor arithmetic
+/// compiles, the sequence ops are islands.
+const SEQUENCES: &str = "func.func @main(%s: !graph.seq<tensor<2x4xf32>> {onnx.name = \"s\"}, %x: tensor<2x4xf32> {onnx.name = \"x\"}) -> (!graph.seq<tensor<2x4xf32>> {onnx.name = \"grown\"}, tensor<i64> {onnx.name = \"n\"}, tensor<2x4xf32> {onnx.name = \"y\"}) {
+  %r = graph.relu %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %g = graph.sequence_insert %s, %r : (!graph.seq<tensor<2x4xf32>>, tensor<2x4xf32>) -> !graph.seq<tensor<2x4xf32>>
+  %n = graph.sequence_length %g : (!graph.seq<tensor<2x4xf32>>) -> tensor<i64>
+  %zero = graph.constant dense<0> : tensor<i64>
+  %f = graph.sequence_at %g, %zero : (!graph.seq<tensor<2x4xf32>>, tensor<i64>) -> tensor<2x4xf32>
+  %y = graph.add %f, %r : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %g, %n, %y : !graph.seq<tensor<2x4xf32>>, tensor<i64>, tensor<2x4xf32>
+}
+";
+
+#[test]
+fn hybrid_takes_and_returns_sequences() {
+    use strata_runtime::Datum;
+    let session = Session::new(source(SEQUENCES), hybrid(Rules::default())).expect("session");
+    let eager = Session::new(source(SEQUENCES), options(ExeMode::Eager)).expect("session");
+    let x = batch(2);
+    for n in [0, 3] {
+        let s = Datum::Sequence((0..n).map(|_| batch(2)).collect());
+        let inputs = vec![s, Datum::Tensor(x.clone())];
+        let got = session.run_values(inputs.clone()).expect("hybrid");
+        let want = eager.run_values(inputs).expect("eager");
+        assert_eq!(got, want, "{n} tensors in the sequence");
+        let Datum::Sequence(grown) = &got[0] else {
+            panic!("{:?}", got[0].describe())
+        };
+        assert_eq!(grown.len(), n + 1);
+    }
+    // The sequence's length is not in the key: one plan.
+    let r = session.report();
+    assert_eq!(r.compiles, 1);
+    let (key, p) = &r.partitions[0];
+    assert_eq!(key, "[scalar, 2x4]");
+    let kinds: Vec<(SegmentKind, Vec<&str>)> = p
+        .segments
+        .iter()
+        .map(|s| (s.kind, s.ops.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (SegmentKind::Compiled, vec!["graph.relu"]),
+            (
+                SegmentKind::Eager,
+                vec![
+                    "graph.sequence_insert",
+                    "graph.sequence_length",
+                    "graph.sequence_at"
+                ]
+            ),
+            (SegmentKind::Compiled, vec!["graph.add"]),
+        ]
+    );
+    // A value of the wrong kind is refused with the input's name.
+    let wrong = vec![Datum::Sequence(vec![x.clone()]), Datum::Sequence(vec![x])];
+    let e = session
+        .run_values(wrong)
+        .expect_err("a sequence for a tensor");
+    assert_eq!(
+        e.to_string(),
+        "input 'x' is a sequence, but the model takes tensor<2x4xf32>"
+    );
+}
+
 #[test]
 fn hybrid_without_islands_is_graph_mode() {
     let session = Session::new(source(MLP), hybrid(Rules::default())).expect("session");
@@ -616,6 +682,73 @@ fn attention_masks_its_padded_keys() {
         close(&b, &eager.run(&x).expect("eager"));
     }
     assert_eq!(session.report().compiles, 3);
+}
+
+#[test]
+fn hybrid_mode_serves_buckets_with_the_masks_reaching_its_islands() {
+    // The softmax over the padded keys runs in an eager island: the mask
+    // inserted before it keeps the NaN of the padding out.
+    let rules = excluding(&["softmax"]);
+    let buckets = [("seq".to_string(), vec![1, 4, 8])].into_iter().collect();
+    let session = Session::new(
+        source(ATTENTION),
+        SessionOptions {
+            buckets,
+            pad_value: f64::NAN,
+            ..hybrid(rules.clone())
+        },
+    )
+    .expect("session");
+    let exact = Session::new(source(ATTENTION), hybrid(rules)).expect("session");
+    for n in [1, 2, 3, 5, 8] {
+        let x = [batch(n)];
+        let (b, e) = (
+            session.run(&x).expect("bucket"),
+            exact.run(&x).expect("exact"),
+        );
+        assert_eq!(b[0].shape(), &[n, 4]);
+        assert_eq!(b[1].shape(), &[n, n]);
+        for (got, want) in b.iter().zip(&e) {
+            for (g, w) in got.to_f64_vec().iter().zip(want.to_f64_vec()) {
+                let ulps = (g - w).abs() / (f64::from(f32::EPSILON) * w.abs().max(1e-30));
+                assert!(g.is_finite() && ulps <= 4.0, "seq {n}: {g} vs {w}");
+            }
+        }
+    }
+    let r = session.report();
+    assert_eq!(r.compiles, 3);
+    // Each bucket's plan is a hybrid one, with the softmax an island.
+    for (key, p) in &r.partitions {
+        let eager: Vec<&str> = p
+            .segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Eager)
+            .flat_map(|s| s.ops.iter().map(String::as_str))
+            .collect();
+        assert_eq!(eager, ["graph.softmax"], "{key}");
+    }
+    // What the padding proof refuses, hybrid mode refuses too.
+    let text = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<1x4xf32> {
+  %a = graph.constant dense<0> : tensor<1xi64>
+  %0 = graph.relu %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32>
+  %1 = graph.reduce_mean %0 axes %a : (tensor<?x4xf32>, tensor<1xi64>) -> tensor<1x4xf32>
+  return %1 : tensor<1x4xf32>
+}
+";
+    let mixing = Session::new(
+        source(text),
+        SessionOptions {
+            exe_mode: ExeMode::Hybrid,
+            ..bucketed(strata_recipe::OutsideBuckets::Pad)
+        },
+    )
+    .expect("session");
+    let e = mixing.run(&[batch(3)]).expect_err("refused").to_string();
+    assert!(
+        e.contains("'graph.reduce_mean' op takes a value padded along dimension 'batch'"),
+        "{e}"
+    );
+    mixing.run(&[batch(4)]).expect("no padding");
 }
 
 fn budgeted(budget: u64, action: strata_recipe::BudgetAction) -> SessionOptions {

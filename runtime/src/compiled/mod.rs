@@ -639,7 +639,9 @@ fn drop_unreached_functions(ctx: &mut Context, module: Operation, f: Operation) 
 /// Give `func`'s arguments the static `shapes` (one per argument; a
 /// dynamic dimension takes any size, a static one must match), and its
 /// type the new argument types: the first step of [`compile`]. The
-/// functions `func` does not call are erased.
+/// functions `func` does not call are erased. An argument that is not a
+/// tensor (a sequence, an optional), given no dimensions, keeps its type:
+/// hybrid mode runs the ops that use it eagerly.
 pub fn specialize(
     ctx: &mut Context,
     module: Operation,
@@ -667,7 +669,13 @@ pub fn specialize(
     let mut types = Vec::new();
     for (a, s) in args.iter().zip(shapes) {
         let ty = ctx.value_type(*a);
-        let TypeKind::RankedTensor { shape, element, .. } = ctx.type_kind(ty).clone() else {
+        let kind = ctx.type_kind(ty).clone();
+        let TypeKind::RankedTensor { shape, element, .. } = kind else {
+            let tensor = matches!(kind, TypeKind::UnrankedTensor { .. });
+            if s.is_empty() && !tensor {
+                types.push(ty);
+                continue;
+            }
             return Err(CompileError::Inputs("inputs must be ranked tensors".into()));
         };
         let ok =

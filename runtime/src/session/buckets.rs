@@ -295,9 +295,10 @@ impl Session {
         Some((plan, best.shapes))
     }
 
-    /// Graph mode with buckets: the input shapes resolved to a bucket, the
-    /// inputs padded to it, the plan of the bucket run, and each result
-    /// sliced back to the real sizes.
+    /// Graph or hybrid mode with buckets: the input shapes resolved to a
+    /// bucket, the inputs padded to it, the plan of the bucket run, and
+    /// each result sliced back to the real sizes. (A hybrid plan whose
+    /// every op is an island runs the real shapes eagerly.)
     pub(crate) fn run_bucketed(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
         let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
         let resolution = resolve(
@@ -345,12 +346,11 @@ impl Session {
             },
             other => other?,
         };
-        self.count_padding(inputs, &padded);
-        let Plan::Compiled(model, _, padding) = plan.as_ref() else {
-            return Err(SessionError::Load(
-                "shape buckets run in graph mode only".into(),
-            ));
+        let padding = match plan.as_ref() {
+            Plan::Compiled(_, _, padding) | Plan::Hybrid(_, padding) => padding,
+            Plan::Eager(_) => return self.run_eagerly(inputs.to_vec()),
         };
+        self.count_padding(inputs, &padded);
         let pads = padded
             .iter()
             .zip(inputs)
@@ -371,7 +371,22 @@ impl Session {
             padded.push(Tensor::scalar_i64(crate::DType::I64, real));
         }
         let slices = &padding.results;
-        let outputs = model.run(&padded)?;
+        let outputs = match plan.as_ref() {
+            Plan::Hybrid(plan, _) => plan
+                .run(padded.into_iter().map(crate::Datum::Tensor).collect())?
+                .into_iter()
+                .map(|d| {
+                    d.into_tensor().map_err(|d| {
+                        SessionError::Bucket(format!(
+                            "a result is {}: shape buckets take tensors",
+                            d.describe()
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            Plan::Compiled(model, _, _) => model.run(&padded)?,
+            Plan::Eager(_) => return self.run_eagerly(inputs.to_vec()),
+        };
         outputs
             .into_iter()
             .enumerate()

@@ -117,16 +117,28 @@ impl DiskCache {
         text
     }
 
-    /// The file of `key`'s entry.
-    fn path(&self, key: &PlanKey) -> PathBuf {
-        let name = sha256_hex(self.key_text(key).as_bytes());
+    /// Hybrid mode's key of a compiled segment (or of a function that
+    /// compiles whole): the session's prefix, the segment's function, the
+    /// sha256 of its IR after the `graph` passes (which holds the
+    /// partition, the ops and the constants it copies in) and its inputs'
+    /// shapes.
+    fn segment_text(&self, function: &str, digest: &str, shapes: &[Vec<usize>]) -> String {
+        format!(
+            "{}segment {function:?} {digest}\nshapes {shapes:?}\n",
+            self.prefix
+        )
+    }
+
+    /// The file of the entry of the key `text`.
+    fn path(&self, text: &str) -> PathBuf {
+        let name = sha256_hex(text.as_bytes());
         self.dir.join(format!("{}.strata", &name[..40]))
     }
 
-    /// `key`'s entry, read and checked: `Ok(None)` when there is none,
-    /// `Err` with why it was refused.
-    fn read(&self, key: &PlanKey) -> Result<Option<(Artifact, String)>, String> {
-        let path = self.path(key);
+    /// The entry of the key `text`, read and checked: `Ok(None)` when
+    /// there is none, `Err` with why it was refused.
+    fn read(&self, text: &str) -> Result<Option<(Artifact, String)>, String> {
+        let path = self.path(text);
         let shown = path.display().to_string();
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -135,9 +147,7 @@ impl DiskCache {
         };
         let artifact = Artifact::from_vec(bytes, &shown).map_err(|e| e.to_string())?;
         let stored = artifact.section(KEY_SECTION).unwrap_or_default();
-        if stored != self.key_text(key).as_bytes()
-            || artifact.manifest.model_sha256 != self.model_sha256
-        {
+        if stored != text.as_bytes() || artifact.manifest.model_sha256 != self.model_sha256 {
             return Err(format!(
                 "{shown}: error: the entry was written for another key"
             ));
@@ -145,10 +155,10 @@ impl DiskCache {
         Ok(Some((artifact, shown)))
     }
 
-    /// Writes `artifact` as `key`'s entry: to a temporary file, renamed
-    /// into place. Returns the entry's bytes.
-    fn write(&self, key: &PlanKey, artifact: &Artifact) -> Result<usize, String> {
-        let path = self.path(key);
+    /// Writes `artifact` as the entry of the key `text`: to a temporary
+    /// file, renamed into place. Returns the entry's bytes.
+    fn write(&self, text: &str, artifact: &Artifact) -> Result<usize, String> {
+        let path = self.path(text);
         let (temporary, mut file) = temporary_file(&self.dir, "entry")
             .map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let bytes = artifact.to_bytes();
@@ -253,42 +263,58 @@ impl Session {
     ) -> Option<(CompiledModel, Option<Vec<bool>>, Origin)> {
         for pin in pins {
             let key = self.key(inputs, pin.as_deref());
-            let start = Instant::now();
-            let found = disk.read(&key).and_then(|entry| {
-                let Some((artifact, shown)) = entry else {
-                    return Ok(None);
-                };
-                let mut expect = Expect::new(HOST_TARGET);
-                expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
-                let (model, load) =
-                    CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
-                        .map_err(|e| e.to_string())?;
-                Ok(Some((model, load)))
-            });
-            match found {
-                Ok(None) => continue,
-                Ok(Some((model, load))) => {
-                    let model = model.with_pinned(pinned_values(inputs, pin.as_deref()));
-                    let reason = match load {
-                        KernelLoad::Library => "machine code loaded".to_string(),
-                        KernelLoad::Bitcode(why) => format!("code generated from bitcode: {why}"),
-                    };
-                    let ms = start.elapsed().as_secs_f64() * 1e3;
-                    return Some((model, pin.clone(), Origin::Disk { ms, reason }));
-                }
-                Err(why) => {
-                    // Best effort: the next process need not refuse it again.
-                    let _ = std::fs::remove_file(disk.path(&key));
-                    notes.borrow_mut().push(DiskNote {
-                        kind: EventKind::DiskRejected,
-                        key,
-                        reason: why,
-                        ms: 0.0,
-                    });
-                }
+            let text = disk.key_text(&key);
+            if let Some((model, ms, reason)) = self.load_entry(disk, &text, &key, notes) {
+                let model = model.with_pinned(pinned_values(inputs, pin.as_deref()));
+                return Some((model, pin.clone(), Origin::Disk { ms, reason }));
             }
         }
         None
+    }
+
+    /// The plan of the entry of the key `text`, loaded, with the time it
+    /// took and how its code was made ready; `None` when there is no sound
+    /// entry (a refused one is removed and noted under `key`).
+    fn load_entry(
+        &self,
+        disk: &DiskCache,
+        text: &str,
+        key: &PlanKey,
+        notes: &RefCell<Vec<DiskNote>>,
+    ) -> Option<(CompiledModel, f64, String)> {
+        let start = Instant::now();
+        let found = disk.read(text).and_then(|entry| {
+            let Some((artifact, shown)) = entry else {
+                return Ok(None);
+            };
+            let mut expect = Expect::new(HOST_TARGET);
+            expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
+            let (model, load) =
+                CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
+                    .map_err(|e| e.to_string())?;
+            Ok(Some((model, load)))
+        });
+        match found {
+            Ok(None) => None,
+            Ok(Some((model, load))) => {
+                let reason = match load {
+                    KernelLoad::Library => "machine code loaded".to_string(),
+                    KernelLoad::Bitcode(why) => format!("code generated from bitcode: {why}"),
+                };
+                Some((model, start.elapsed().as_secs_f64() * 1e3, reason))
+            }
+            Err(why) => {
+                // Best effort: the next process need not refuse it again.
+                let _ = std::fs::remove_file(disk.path(text));
+                notes.borrow_mut().push(DiskNote {
+                    kind: EventKind::DiskRejected,
+                    key: key.clone(),
+                    reason: why,
+                    ms: 0.0,
+                });
+                None
+            }
+        }
     }
 
     /// Lowers `module` (the function specialized to `inputs`' shapes, the
@@ -310,6 +336,96 @@ impl Session {
         compiled::run_passes(ctx, module, &self.options.pipeline)?;
         // The key is the model's inputs': a masked plan's real sizes follow.
         let key = self.key(&inputs[..self.inputs.len().min(inputs.len())], pin);
+        let input_names = self
+            .inputs
+            .iter()
+            .map(|s| s.name.clone())
+            .chain((self.inputs.len()..inputs.len()).map(|i| format!("length_{i}")))
+            .collect();
+        let entry = Entry {
+            function,
+            input_names,
+            output_names: self.outputs.clone(),
+            text: disk.key_text(&key),
+            key,
+            label: String::new(),
+        };
+        Ok(self
+            .lowered_to_disk(disk, ctx, module, entry, notes)?
+            .with_pinned(pinned))
+    }
+
+    /// Hybrid mode: a compiled segment `f` (or the function, when it
+    /// compiles whole) of inputs of `shapes` from the disk cache, when the
+    /// session has one and it holds a sound entry: the plan, the time the
+    /// load took and how its code was made ready. `digest` is
+    /// [`segment_digest`]'s; `key` the run's, for the events.
+    pub(crate) fn segment_from_disk(
+        &self,
+        name: &str,
+        digest: &str,
+        shapes: &[Vec<usize>],
+        key: &PlanKey,
+        notes: &RefCell<Vec<DiskNote>>,
+    ) -> Option<(CompiledModel, f64, String)> {
+        let disk = self.disk.as_ref()?;
+        let text = disk.segment_text(name, digest, shapes);
+        self.load_entry(disk, &text, key, notes)
+    }
+
+    /// Hybrid mode: compiles function `name` of `module` (a copy the
+    /// compile changes) at `shapes`; with a disk cache, its artifact is
+    /// written as the segment's entry and the plan runs from it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn compile_segment(
+        &self,
+        ctx: &mut Context,
+        module: Operation,
+        name: &str,
+        digest: &str,
+        shapes: &[Vec<usize>],
+        key: &PlanKey,
+        notes: &RefCell<Vec<DiskNote>>,
+    ) -> Result<CompiledModel, CompileError> {
+        let pipeline = &self.options.pipeline;
+        let Some(disk) = &self.disk else {
+            return compiled::compile_with(ctx, module, name, shapes, self.threads, pipeline);
+        };
+        compiled::specialize(ctx, module, name, shapes)?;
+        compiled::run_passes(ctx, module, pipeline)?;
+        let f = crate::interp::lookup_function(ctx, module, name)
+            .ok_or_else(|| CompileError::Inputs(format!("no function @{name}")))?;
+        let (ins, outs) = strata_dialects::func::function_signature(ctx, f).unwrap_or_default();
+        let entry = Entry {
+            function: name,
+            input_names: super::io_names(ctx, f, "arg_attrs", "input", ins.len()),
+            output_names: super::io_names(ctx, f, "res_attrs", "output", outs.len()),
+            text: disk.segment_text(name, digest, shapes),
+            key: key.clone(),
+            label: format!("{name}: "),
+        };
+        self.lowered_to_disk(disk, ctx, module, entry, notes)
+    }
+
+    /// Writes the artifact of `module` (lowered) as the disk entry `entry`
+    /// and runs the plan from that artifact; plans that the disk does not
+    /// keep run as lowered.
+    fn lowered_to_disk(
+        &self,
+        disk: &DiskCache,
+        ctx: &mut Context,
+        module: Operation,
+        entry: Entry<'_>,
+        notes: &RefCell<Vec<DiskNote>>,
+    ) -> Result<CompiledModel, CompileError> {
+        let Entry {
+            function,
+            input_names,
+            output_names,
+            text,
+            key,
+            label,
+        } = entry;
         // Plans that call custom ops (bound to the libraries registered in
         // this process) or run GPU kernels emulated are not kept on disk.
         let custom = ctx
@@ -319,9 +435,9 @@ impl Session {
         let target = crate::artifact::module_target(ctx, module);
         if custom || target != HOST_TARGET {
             let why = if custom {
-                "not kept on disk: the plan calls custom ops".to_string()
+                format!("{label}not kept on disk: the plan calls custom ops")
             } else {
-                format!("not kept on disk: the plan's kernels are for {target}")
+                format!("{label}not kept on disk: the plan's kernels are for {target}")
             };
             notes.borrow_mut().push(DiskNote {
                 kind: EventKind::DiskSkipped,
@@ -329,27 +445,20 @@ impl Session {
                 reason: why,
                 ms: 0.0,
             });
-            return Ok(
-                compiled::from_lowered(ctx, module, function, self.threads)?.with_pinned(pinned)
-            );
+            return compiled::from_lowered(ctx, module, function, self.threads);
         }
         let source = ArtifactSource {
             model: self.options.model_name.clone(),
             model_sha256: disk.model_sha256.clone(),
-            function: function.clone(),
+            function: function.to_string(),
             recipe_sha256: self.options.recipe_sha256.clone(),
             recipe: self.options.recipe.clone(),
-            input_names: self
-                .inputs
-                .iter()
-                .map(|s| s.name.clone())
-                .chain((self.inputs.len()..inputs.len()).map(|i| format!("length_{i}")))
-                .collect(),
-            output_names: self.outputs.clone(),
+            input_names,
+            output_names,
             ..ArtifactSource::default()
         };
         let built = build_artifact(ctx, module, &source)?;
-        let key_section = (KEY_SECTION.to_string(), disk.key_text(&key).into_bytes());
+        let key_section = (KEY_SECTION.to_string(), text.clone().into_bytes());
         let entry = |machine_code_only: bool| {
             let mut manifest = built.manifest.clone();
             let mut sections: Vec<(String, Vec<u8>)> = built
@@ -375,7 +484,7 @@ impl Session {
         // entry that would not load is never kept.
         let mut expect = Expect::new(HOST_TARGET);
         expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
-        let shown = disk.path(&key).display().to_string();
+        let shown = disk.path(&text).display().to_string();
         let (model, load) =
             CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
                 .map_err(|e| CompileError::Plan(e.to_string()))?;
@@ -387,17 +496,18 @@ impl Session {
             artifact = entry(true);
         }
         let start = Instant::now();
-        let written = disk.write(&key, &artifact);
+        let written = disk.write(&text, &artifact);
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let (kind, reason) = match (written, load) {
-            (Ok(bytes), KernelLoad::Library) => {
-                (EventKind::DiskWrite, format!("{bytes} bytes, machine code"))
-            }
+            (Ok(bytes), KernelLoad::Library) => (
+                EventKind::DiskWrite,
+                format!("{label}{bytes} bytes, machine code"),
+            ),
             (Ok(bytes), KernelLoad::Bitcode(why)) => (
                 EventKind::DiskWrite,
-                format!("{bytes} bytes, bitcode only: {why}"),
+                format!("{label}{bytes} bytes, bitcode only: {why}"),
             ),
-            (Err(why), _) => (EventKind::DiskWriteFailed, why),
+            (Err(why), _) => (EventKind::DiskWriteFailed, format!("{label}{why}")),
         };
         notes.borrow_mut().push(DiskNote {
             kind,
@@ -405,8 +515,27 @@ impl Session {
             reason,
             ms,
         });
-        Ok(model.with_pinned(pinned))
+        Ok(model)
     }
+}
+
+/// A disk entry to write: the plan's function and its inputs' and
+/// outputs' names (for the manifest), the key's text, the run's key (for
+/// the events) and what the events' reasons start with.
+struct Entry<'a> {
+    function: &'a str,
+    input_names: Vec<String>,
+    output_names: Vec<String>,
+    text: String,
+    key: PlanKey,
+    label: String,
+}
+
+/// The sha256 of function `f` as printed: hybrid mode's disk entries are
+/// found by what a segment computes.
+pub(crate) fn segment_digest(ctx: &Context, f: Operation) -> String {
+    let text = strata_ir::printer::print_operation(ctx, f, Default::default());
+    sha256_hex(text.as_bytes())
 }
 
 /// The inputs `pin` marks, by index.

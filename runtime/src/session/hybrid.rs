@@ -1,15 +1,18 @@
 //! Compiling a model for hybrid mode: the partition at the input shapes,
 //! its segments outlined and compiled, the eager islands kept to run.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use strata_ir::{Context, IrMapping, Operation, TypeKind, Value};
 use strata_recipe::Fallback;
 
+use super::disk::{self, DiskNote, Origin};
 use super::partition::{self, HybridPlan, IslandOp, Part, Partition, SegmentKind, Work};
-use super::{render_compile_error, Session, SessionError};
+use super::{datum_dims, render_compile_error, Plan, PlanKey, Session, SessionError};
 use crate::compiled::{self, CompiledModel};
-use crate::interp;
+use crate::{interp, Datum, Tensor};
 
 /// What a hybrid compile made.
 pub(crate) enum Compiled {
@@ -134,16 +137,48 @@ impl Session {
         )
     }
 
-    /// Compiles the model for `shapes` in hybrid mode. Returns what was
-    /// made and the segments that fell back to eager mode (their first
-    /// op's location and the compile error).
+    /// Compiles the model for `shapes` (the run's `key`) in hybrid mode;
+    /// with `lengths`, the padding of its buckets is masked first and the
+    /// function takes the real size of each of these symbols after its
+    /// inputs ([`Session::mask_padding`]).
+    ///
+    /// Returns what was made, the segments that fell back to eager mode
+    /// (their first op's location and the compile error) and where the
+    /// code came from: with a disk cache, each compiled segment is loaded
+    /// from its entry when there is one, and `must_compile` (the session's
+    /// miss and budget) is asked before the first that is not.
     pub(crate) fn compile_hybrid(
         &self,
         shapes: &[Vec<usize>],
-    ) -> Result<(Compiled, Vec<String>), SessionError> {
+        lengths: &[String],
+        key: &PlanKey,
+        notes: &RefCell<Vec<DiskNote>>,
+        must_compile: &dyn Fn() -> Result<(), SessionError>,
+    ) -> Result<(Compiled, Vec<String>, Origin), SessionError> {
+        // The model, its padding masked; and the shapes with the lengths.
+        let load = || -> Result<(Context, Operation), SessionError> {
+            let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
+            if !lengths.is_empty() {
+                self.mask_padding(&mut ctx, module, shapes, lengths)?;
+            }
+            Ok((ctx, module))
+        };
+        let mut shapes = shapes.to_vec();
+        shapes.extend(lengths.iter().map(|_| Vec::new()));
+        let shapes = &shapes[..];
+        let cleared = Cell::new(false);
+        let gate = || -> Result<(), SessionError> {
+            if !cleared.get() {
+                must_compile()?;
+                cleared.set(true);
+            }
+            Ok(())
+        };
+        // Loads from disk: their time and how their code was made ready.
+        let mut loaded: Vec<(f64, String)> = Vec::new();
         let function = self.options.function.clone();
         let pipeline = self.options.pipeline.clone();
-        let (mut ctx, module) = (self.source)().map_err(SessionError::Load)?;
+        let (mut ctx, module) = load()?;
         let compile_error = |ctx: &Context, e| SessionError::Compile(render_compile_error(ctx, e));
         let (func, pieces) = split(
             &mut ctx,
@@ -155,27 +190,19 @@ impl Session {
         )?;
         let mut described = partition::describe(&ctx, &pieces);
         if pieces.iter().all(|p| p.kind == SegmentKind::Eager) {
-            return Ok((Compiled::Eager(described), Vec::new()));
+            gate()?;
+            return Ok((Compiled::Eager(described), Vec::new(), Origin::Compiled));
         }
         if pieces.len() == 1 {
             // No island: graph mode's plan of the whole function.
-            let (mut whole, m) = (self.source)().map_err(SessionError::Load)?;
-            return match compiled::compile_with(
-                &mut whole,
-                m,
-                &function,
+            let digest = disk::segment_digest(&ctx, func);
+            let whole = Whole {
+                digest: &digest,
                 shapes,
-                self.threads,
-                &pipeline,
-            ) {
-                Ok(plan) => Ok((Compiled::Whole(Box::new(plan), described), Vec::new())),
-                Err(e) if self.options.fallback == Fallback::Eager => {
-                    let message = render_compile_error(&whole, e);
-                    fall_back(&mut described.segments[0], &message);
-                    Ok((Compiled::Eager(described), vec![message]))
-                }
-                Err(e) => Err(compile_error(&whole, e)),
+                key,
+                notes,
             };
+            return self.compile_whole(whole, described, &gate, &load);
         }
         // Values the function returns that no segment defines (constants):
         // the last segment returns them too.
@@ -252,16 +279,23 @@ impl Session {
                             "hybrid mode: segment {k} takes a value of a dynamic shape"
                         ))
                     })?;
+                    let digest = disk::segment_digest(&ctx, f);
+                    let found = self.segment_from_disk(&o.name, &digest, &shapes, key, notes);
+                    if let Some((plan, ms, reason)) = found {
+                        loaded.push((ms, reason));
+                        parts.push(Part {
+                            work: Work::Compiled(Box::new(plan)),
+                            inputs,
+                            outputs: outs,
+                        });
+                        continue;
+                    }
+                    gate()?;
                     // The compile changes the module: it works on a copy.
                     let copy = ctx.clone_op(module, &mut IrMapping::default());
-                    match compiled::compile_with(
-                        &mut ctx,
-                        copy,
-                        &o.name,
-                        &shapes,
-                        self.threads,
-                        &pipeline,
-                    ) {
+                    match self
+                        .compile_segment(&mut ctx, copy, &o.name, &digest, &shapes, key, notes)
+                    {
                         Ok(plan) => Work::Compiled(Box::new(plan)),
                         Err(e) if self.options.fallback == Fallback::Eager => {
                             let message = render_compile_error(&ctx, e);
@@ -279,6 +313,17 @@ impl Session {
                 outputs: outs,
             });
         }
+        let origin = if cleared.get() {
+            Origin::Compiled
+        } else {
+            let ms = loaded.iter().map(|(ms, _)| ms).sum();
+            let n = loaded.len();
+            let how = loaded.first().map_or("", |(_, r)| r.as_str());
+            Origin::Disk {
+                ms,
+                reason: format!("{n} compiled segments: {how}"),
+            }
+        };
         Ok((
             Compiled::Split(Box::new(HybridPlan {
                 ctx,
@@ -288,7 +333,132 @@ impl Session {
                 partition: described,
             })),
             fell_back,
+            origin,
         ))
+    }
+}
+
+impl Session {
+    /// [`Session::run_values`] in hybrid mode.
+    pub(crate) fn run_hybrid_values(&self, inputs: Vec<Datum>) -> Result<Vec<Datum>, SessionError> {
+        let tensors: Option<Vec<Tensor>> = inputs.iter().map(|d| d.as_tensor().cloned()).collect();
+        let outputs = match tensors {
+            // Tensors in: the path of `run`, but the outputs may be values.
+            Some(tensors) => {
+                self.state().runs += 1;
+                self.check_inputs(&tensors)?;
+                if !self.options.buckets.is_empty() {
+                    let outputs = self.run_bucketed(&tensors)?;
+                    return Ok(outputs.into_iter().map(Datum::Tensor).collect());
+                }
+                let plan = self.plan_for(&tensors);
+                self.run_plan_values(plan, tensors.into_iter().map(Datum::Tensor).collect())?
+            }
+            None => {
+                self.state().runs += 1;
+                self.check_count(inputs.len())?;
+                for (spec, d) in self.inputs.iter().zip(&inputs) {
+                    spec.check_value(d)?;
+                }
+                let shapes = inputs.iter().map(|d| datum_dims(d).to_vec()).collect();
+                let plan = self.plan_at(shapes, &[]);
+                self.run_plan_values(plan, inputs)?
+            }
+        };
+        Ok(outputs)
+    }
+
+    /// Runs a hybrid-mode `plan` (or eagerly, when the budget is spent and
+    /// the recipe says so) on `inputs`.
+    fn run_plan_values(
+        &self,
+        plan: Result<Arc<Plan>, SessionError>,
+        inputs: Vec<Datum>,
+    ) -> Result<Vec<Datum>, SessionError> {
+        let eagerly = |inputs| -> Result<Vec<Datum>, SessionError> {
+            let model = self.eager_model()?;
+            Ok(interp::run_function_values(
+                &model.0,
+                model.1,
+                inputs,
+                Default::default(),
+            )?)
+        };
+        let plan = match plan {
+            Err(SessionError::Budget(_))
+                if self.options.on_budget_exhausted == strata_recipe::BudgetAction::Eager =>
+            {
+                return eagerly(inputs);
+            }
+            other => other?,
+        };
+        match plan.as_ref() {
+            Plan::Compiled(plan, _, _) => {
+                let tensors = inputs
+                    .into_iter()
+                    .map(|d| d.into_tensor())
+                    .collect::<Result<Vec<Tensor>, Datum>>()
+                    .map_err(|_| SessionError::Load("a compiled plan takes tensors only".into()))?;
+                Ok(plan.run(&tensors)?.into_iter().map(Datum::Tensor).collect())
+            }
+            Plan::Hybrid(plan, _) => plan.run(inputs),
+            Plan::Eager(_) => eagerly(inputs),
+        }
+    }
+}
+
+/// A function that compiles whole in hybrid mode: the sha256 of its IR,
+/// its inputs' shapes, the run's key and the disk cache's notes.
+struct Whole<'a> {
+    digest: &'a str,
+    shapes: &'a [Vec<usize>],
+    key: &'a PlanKey,
+    notes: &'a RefCell<Vec<DiskNote>>,
+}
+
+impl Session {
+    /// [`Session::compile_hybrid`] of a function without islands
+    /// (`described`): its entry on disk, else `gate`, then a compile of the
+    /// model `load` gives.
+    fn compile_whole(
+        &self,
+        whole: Whole<'_>,
+        mut described: Partition,
+        gate: &dyn Fn() -> Result<(), SessionError>,
+        load: &dyn Fn() -> Result<(Context, Operation), SessionError>,
+    ) -> Result<(Compiled, Vec<String>, Origin), SessionError> {
+        let function = &self.options.function;
+        let Whole {
+            digest,
+            shapes,
+            key,
+            notes,
+        } = whole;
+        if let Some((plan, ms, reason)) =
+            self.segment_from_disk(function, digest, shapes, key, notes)
+        {
+            let origin = Origin::Disk { ms, reason };
+            return Ok((
+                Compiled::Whole(Box::new(plan), described),
+                Vec::new(),
+                origin,
+            ));
+        }
+        gate()?;
+        let (mut ctx, module) = load()?;
+        match self.compile_segment(&mut ctx, module, function, digest, shapes, key, notes) {
+            Ok(plan) => Ok((
+                Compiled::Whole(Box::new(plan), described),
+                Vec::new(),
+                Origin::Compiled,
+            )),
+            Err(e) if self.options.fallback == Fallback::Eager => {
+                let message = render_compile_error(&ctx, e);
+                fall_back(&mut described.segments[0], &message);
+                Ok((Compiled::Eager(described), vec![message], Origin::Compiled))
+            }
+            Err(e) => Err(SessionError::Compile(render_compile_error(&ctx, e))),
+        }
     }
 }
 

@@ -22,6 +22,7 @@ pub mod cost;
 mod disk;
 mod events;
 mod hybrid;
+mod inputs;
 mod options;
 mod padding;
 mod partition;
@@ -31,15 +32,17 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-use strata_ir::{Context, Diagnostic, Operation, TypeKind};
+use strata_ir::{Context, Diagnostic, Operation};
 
 use crate::compiled::{self, CompileError, CompiledModel, RunError};
 use crate::interp::{self, InterpError};
-use crate::{DType, Datum, Tensor};
+use crate::{Datum, Tensor};
 
 pub use cache::PlanKey;
 pub use events::{Event, EventKind, Report};
 pub use hybrid::partition_of;
+use inputs::datum_dims;
+pub use inputs::InputSpec;
 pub use options::SessionOptions;
 pub use partition::{IslandOp, Partition, Rules, Segment, SegmentKind};
 use state::State;
@@ -96,67 +99,6 @@ pub enum SessionError {
     Eager(#[from] InterpError),
 }
 
-/// One input of the model, as its signature declares it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct InputSpec {
-    /// Its name (`onnx.name`, else `input_<i>`).
-    pub name: String,
-    /// Its element type, when it is a tensor of one strata runs.
-    pub dtype: Option<DType>,
-    /// Its dimensions (-1: any size), when it is a ranked tensor.
-    pub shape: Option<Vec<i64>>,
-    /// Its type as written in the IR.
-    pub type_text: String,
-}
-
-impl InputSpec {
-    /// The input `name` of type `ty` (in `ctx`).
-    pub fn of(ctx: &Context, name: String, ty: strata_ir::Type) -> InputSpec {
-        let (shape, element) = match ctx.type_kind(ty) {
-            TypeKind::RankedTensor { shape, element, .. } => (Some(shape.clone()), *element),
-            _ => (None, ty),
-        };
-        InputSpec {
-            name,
-            dtype: interp::dtype_of(ctx, element),
-            shape,
-            type_text: strata_ir::printer::type_to_string(ctx, ty),
-        }
-    }
-
-    /// Whether `t` fits: the dtype, the rank and every static dimension
-    /// (an error naming the input, what it is and what the model takes).
-    pub fn check(&self, t: &Tensor) -> Result<(), SessionError> {
-        let error = |message: String| SessionError::Input {
-            name: self.name.clone(),
-            message,
-        };
-        if let Some(want) = self.dtype.filter(|&d| d != t.dtype()) {
-            return Err(error(format!(
-                "is {} {:?}, but the model takes {} ({})",
-                t.dtype().name(),
-                t.shape(),
-                want.name(),
-                self.type_text
-            )));
-        }
-        let fits = self.shape.as_ref().is_none_or(|s| {
-            s.len() == t.shape().len()
-                && s.iter()
-                    .zip(t.shape())
-                    .all(|(&d, &g)| d < 0 || usize::try_from(d) == Ok(g))
-        });
-        if !fits {
-            return Err(error(format!(
-                "has shape {:?}, which the model's {} does not admit",
-                t.shape(),
-                self.type_text
-            )));
-        }
-        Ok(())
-    }
-}
-
 /// Compiles within [`BURST_RUNS`] runs that make a burst (a warning event).
 const BURST_COMPILES: usize = 4;
 /// The window of a burst, in runs.
@@ -178,8 +120,9 @@ pub(crate) enum Plan {
         Option<Partition>,
         Result<buckets::Padding, String>,
     ),
-    /// Compiled segments and eager islands.
-    Hybrid(Box<partition::HybridPlan>),
+    /// Compiled segments and eager islands, and how the plan runs padded
+    /// shapes (as for `Compiled`).
+    Hybrid(Box<partition::HybridPlan>, Result<buckets::Padding, String>),
     /// Hybrid mode where every op is an island: the function runs as in
     /// eager mode.
     Eager(Partition),
@@ -189,7 +132,7 @@ impl Plan {
     fn arena_bytes(&self) -> usize {
         match self {
             Plan::Compiled(c, _, _) => c.arena_bytes(),
-            Plan::Hybrid(h) => h.arena_bytes(),
+            Plan::Hybrid(h, _) => h.arena_bytes(),
             Plan::Eager(_) => 0,
         }
     }
@@ -198,7 +141,7 @@ impl Plan {
     fn partition(&self) -> Option<&Partition> {
         match self {
             Plan::Compiled(_, p, _) => p.as_ref(),
-            Plan::Hybrid(h) => Some(&h.partition),
+            Plan::Hybrid(h, _) => Some(&h.partition),
             Plan::Eager(p) => Some(p),
         }
     }
@@ -288,7 +231,7 @@ impl Session {
         let eager_outside = !options.buckets.is_empty()
             && options.outside_buckets == strata_recipe::OutsideBuckets::Eager;
         let disk = match (&options.cache_dir, options.exe_mode) {
-            (Some(dir), ExeMode::Graph) => {
+            (Some(dir), ExeMode::Graph | ExeMode::Hybrid) => {
                 let model_sha256 = options.model_sha256.clone().unwrap_or_else(|| {
                     let text =
                         strata_ir::printer::print_operation(&ctx, module, Default::default());
@@ -371,7 +314,7 @@ impl Session {
         if self.options.exe_mode == ExeMode::Eager {
             return self.run_eagerly(inputs.to_vec());
         }
-        if self.options.exe_mode == ExeMode::Graph && !self.options.buckets.is_empty() {
+        if !self.options.buckets.is_empty() {
             return self.run_bucketed(inputs);
         }
         let plan = match self.plan_for(inputs) {
@@ -384,7 +327,7 @@ impl Session {
         };
         match plan.as_ref() {
             Plan::Compiled(plan, _, _) => Ok(plan.run(inputs)?),
-            Plan::Hybrid(plan) => plan
+            Plan::Hybrid(plan, _) => plan
                 .run(inputs.iter().cloned().map(Datum::Tensor).collect())?
                 .into_iter()
                 .enumerate()
@@ -420,8 +363,13 @@ impl Session {
     }
 
     /// [`Session::run`] for inputs and outputs that may be sequences,
-    /// optionals or strings, which only eager mode takes.
+    /// optionals or strings, which eager and hybrid mode take (hybrid
+    /// mode runs the ops that use them in eager islands; graph mode takes
+    /// tensors only).
     pub fn run_values(&self, inputs: Vec<Datum>) -> Result<Vec<Datum>, SessionError> {
+        if self.options.exe_mode == ExeMode::Hybrid {
+            return self.run_hybrid_values(inputs);
+        }
         if self.options.exe_mode == ExeMode::Eager {
             let model = self.eager_model()?;
             let (ctx, func) = (&model.0, &model.1);
@@ -569,8 +517,15 @@ impl Session {
     /// The key of a plan for `inputs`: their shapes, and the values of the
     /// inputs `pin` marks (those a plan for these shapes holds).
     fn key(&self, inputs: &[Tensor], pin: Option<&[bool]>) -> PlanKey {
+        let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+        self.key_at(&shapes, inputs, pin)
+    }
+
+    /// The key of inputs of `shapes`; `pin` marks those of `inputs` held
+    /// as constants.
+    fn key_at(&self, shapes: &[Vec<usize>], inputs: &[Tensor], pin: Option<&[bool]>) -> PlanKey {
         PlanKey {
-            shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
+            shapes: shapes.to_vec(),
             pinned: pin.map_or_else(Vec::new, |pin| {
                 inputs
                     .iter()
@@ -586,8 +541,20 @@ impl Session {
     /// a time; a run that waited for another's compile looks again).
     fn plan_for(&self, inputs: &[Tensor]) -> Result<Arc<Plan>, SessionError> {
         let shapes: Vec<Vec<usize>> = inputs.iter().map(|t| t.shape().to_vec()).collect();
+        self.plan_at(shapes, inputs)
+    }
+
+    /// [`Session::plan_for`] inputs of `shapes`. `inputs` are the tensors
+    /// when every input is one (graph mode holds some of their values as
+    /// constants); hybrid mode's values that are not all tensors give none
+    /// (and `shapes` has no dimensions for a sequence or an optional).
+    fn plan_at(
+        &self,
+        shapes: Vec<Vec<usize>>,
+        inputs: &[Tensor],
+    ) -> Result<Arc<Plan>, SessionError> {
         let lookup = |state: &mut State| {
-            let key = self.key(inputs, state.cache.pinned_inputs(&shapes));
+            let key = self.key_at(&shapes, inputs, state.cache.pinned_inputs(&shapes));
             let plan = state.cache.get(&key);
             if plan.is_some() {
                 state.hits += 1;
@@ -627,10 +594,16 @@ impl Session {
         let notes = std::cell::RefCell::new(Vec::new());
         // A plan on disk is loaded, not compiled: not a miss, and not
         // counted against the recompile budget.
-        let from_disk = self.look_on_disk(&shapes, inputs, pin.as_deref(), &notes);
+        let hybrid = self.options.exe_mode == ExeMode::Hybrid;
+        // Hybrid mode looks on disk for each compiled segment as it goes.
+        let from_disk = if hybrid {
+            None
+        } else {
+            self.look_on_disk(&shapes, inputs, pin.as_deref(), &notes)
+        };
         let reason = {
             let mut state = self.state();
-            if from_disk.is_none() {
+            if from_disk.is_none() && !hybrid {
                 state.misses += 1;
                 if let Some(why) = self.budget_spent(&mut state, &key) {
                     return Err(SessionError::Budget(why));
@@ -640,21 +613,33 @@ impl Session {
         };
         let compiled = if let Some(found) = from_disk {
             Ok(found)
-        } else if self.options.exe_mode == ExeMode::Hybrid {
-            match self.compile_hybrid(&shapes) {
-                Ok((made, fell_back)) => {
+        } else if hybrid {
+            let must_compile = || {
+                let mut state = self.state();
+                state.misses += 1;
+                match self.budget_spent(&mut state, &key) {
+                    Some(why) => Err(SessionError::Budget(why)),
+                    None => Ok(()),
+                }
+            };
+            let made = self.padding_for(&shapes).and_then(|padding| {
+                let lengths = padding.as_ref().map_or(&[][..], |p| &p.lengths[..]);
+                let made = self.compile_hybrid(&shapes, lengths, &key, &notes, &must_compile)?;
+                Ok((made, padding))
+            });
+            match made {
+                Err(e @ SessionError::Budget(_)) => return Err(e),
+                Ok(((made, fell_back, origin), padding)) => {
                     let plan = match made {
-                        hybrid::Compiled::Whole(c, p) => {
-                            Plan::Compiled(c, Some(p), Ok(buckets::Padding::default()))
-                        }
-                        hybrid::Compiled::Split(h) => Plan::Hybrid(h),
+                        hybrid::Compiled::Whole(c, p) => Plan::Compiled(c, Some(p), padding),
+                        hybrid::Compiled::Split(h) => Plan::Hybrid(h, padding),
                         hybrid::Compiled::Eager(p) => Plan::Eager(p),
                     };
                     let mut state = self.state();
                     for message in fell_back {
                         self.event(&mut state, EventKind::Fallback, &key, message, 0.0);
                     }
-                    Ok((plan, None, disk::Origin::Compiled))
+                    Ok((plan, None, origin))
                 }
                 Err(e) => Err((e, None)),
             }
@@ -706,7 +691,7 @@ impl Session {
                 }
                 // The key of the last attempt: with the values it held.
                 let key = match tried {
-                    Some(pin) if key.pinned.is_empty() => self.key(inputs, Some(&pin)),
+                    Some(pin) if key.pinned.is_empty() => self.key_at(&shapes, inputs, Some(&pin)),
                     _ => key,
                 };
                 self.event(
@@ -721,7 +706,7 @@ impl Session {
         };
         let key = match pinned {
             Some(pin) if key.pinned.is_empty() => {
-                let key = self.key(inputs, Some(&pin));
+                let key = self.key_at(&shapes, inputs, Some(&pin));
                 state.cache.set_pinned_inputs(shapes, pin);
                 key
             }

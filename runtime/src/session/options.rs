@@ -20,7 +20,7 @@ pub struct SessionOptions {
     /// shapes that ONNX passes as inputs) compiles with the small inputs'
     /// values as constants, one plan per set of values.
     pub pin_inputs: bool,
-    /// Graph mode: shape buckets by dimension symbol (`capture.buckets`),
+    /// Graph and hybrid mode: shape buckets by dimension symbol (`capture.buckets`),
     /// each an increasing list of sizes.
     pub buckets: std::collections::BTreeMap<String, Vec<i64>>,
     /// What a size that is not a bucket does (`capture.outside_buckets`).

@@ -14,7 +14,7 @@ use strata_runtime::compiled::{
     HOST_PIPELINE,
 };
 use strata_runtime::kernels::{allclose, Tolerance};
-use strata_runtime::Tensor;
+use strata_runtime::{Datum, Tensor};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GraphOutcome {
@@ -384,12 +384,15 @@ pub fn run_adversarial(model: &ModelProto, inputs: &[Tensor], seed: usize) -> Gr
 }
 
 /// Hybrid mode (a session with `runtime.fallback = "eager"`) against eager
-/// mode on each data set: the outcome, and the first set's compiled
-/// fraction ([`Coverage`]). Every test that passes eagerly
-/// must pass here too: what does not lower runs in eager islands.
+/// mode on each data set (inputs, eager mode's outputs; values compared by
+/// `close`): the outcome, and the first set's compiled fraction
+/// ([`Coverage`]). Every test that passes eagerly must pass here too: what
+/// does not lower (sequences, optionals and strings among it) runs in
+/// eager islands.
 pub fn run_hybrid(
     model: &ModelProto,
-    sets: &[(Vec<Tensor>, Vec<Tensor>)],
+    sets: &[(Vec<Datum>, Vec<Datum>)],
+    close: &dyn Fn(&Datum, &Datum) -> Result<(), String>,
 ) -> (GraphOutcome, Option<Coverage>) {
     use strata_runtime::session::{ExeMode, Fallback, Session, SessionOptions, Source};
     let proto = std::sync::Arc::new(model.clone());
@@ -411,7 +414,7 @@ pub fn run_hybrid(
         Err(e) => return (GraphOutcome::Fail(format!("session: {e}")), None),
     };
     for (inputs, eager) in sets {
-        let outputs = match session.run(inputs) {
+        let outputs = match session.run_values(inputs.clone()) {
             Ok(o) => o,
             Err(e) => return (GraphOutcome::Fail(format!("run: {e}")), None),
         };
@@ -420,7 +423,7 @@ pub fn run_hybrid(
             return (GraphOutcome::Fail(m), None);
         }
         for (i, (g, e)) in outputs.iter().zip(eager).enumerate() {
-            if let Err(m) = allclose(g, e, Tolerance::for_dtype(e.dtype())) {
+            if let Err(m) = close(g, e) {
                 let m = format!("output #{i} differs from eager: {m}");
                 return (GraphOutcome::Fail(m), None);
             }
@@ -432,6 +435,19 @@ pub fn run_hybrid(
         flops: (p.cost_compiled().flops, p.cost_total().flops),
     });
     (GraphOutcome::Pass, coverage)
+}
+
+/// The tolerance hybrid mode is held to for a value like `d`: its
+/// element type's ([`Tolerance::for_dtype`]).
+pub fn value_tolerance(d: &Datum) -> Tolerance {
+    match d {
+        Datum::Tensor(t) => Tolerance::for_dtype(t.dtype()),
+        Datum::Sequence(items) => items
+            .first()
+            .map_or(Tolerance::EXACT, |t| Tolerance::for_dtype(t.dtype())),
+        Datum::Optional(Some(inner)) => value_tolerance(inner),
+        Datum::Optional(None) | Datum::Strings(_) => Tolerance::EXACT,
+    }
 }
 
 /// What hybrid mode compiled of a test: (compiled, all) ops, and the

@@ -321,6 +321,8 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     sets.sort();
     let mut by_law = false;
     let mut graph_sets = Vec::new();
+    // The data sets of a test with sequence, optional or string values.
+    let mut value_sets: Vec<(Vec<Datum>, Vec<Datum>)> = Vec::new();
     let (input_kinds, output_kinds) = io_kinds(&model);
     let all_tensors = input_kinds
         .iter()
@@ -373,6 +375,7 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
                     return (ops, Outcome::Fail(format!("output #{i}: {m}")), None);
                 }
             }
+            value_sets.push((inputs, outputs));
             continue;
         }
         let inputs: Vec<Tensor> = inputs
@@ -415,14 +418,23 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     if !compiled {
         return (ops, Outcome::Pass, None);
     }
+    // Hybrid mode against eager mode.
+    let hybrid_close = |a: &Datum, e: &Datum| datum_close(a, e, node_graph::value_tolerance(e));
     if !all_tensors {
-        // Graph mode takes and returns numeric tensors.
+        // Graph mode takes and returns numeric tensors; hybrid mode runs
+        // what uses the other values in eager islands.
         let reason =
             "sequence, optional or string inputs or outputs (graph mode takes numeric tensors)";
+        let hybrid = node_graph::run_hybrid(&model, &value_sets, &hybrid_close);
         return (
             ops,
             Outcome::Pass,
-            Some((GraphOutcome::NotLowered(reason.into()), None, None, None)),
+            Some((
+                GraphOutcome::NotLowered(reason.into()),
+                None,
+                None,
+                Some(hybrid),
+            )),
         );
     }
     let graph = node_graph::run(&model, &graph_sets);
@@ -442,7 +454,14 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     });
     let adversarial = (graph == GraphOutcome::Pass)
         .then(|| node_graph::run_adversarial(&model, &graph_sets[0].0, seed));
-    let hybrid = node_graph::run_hybrid(&model, &graph_sets);
+    let tensor_sets: Vec<(Vec<Datum>, Vec<Datum>)> = graph_sets
+        .iter()
+        .map(|(i, o)| {
+            let values = |ts: &[Tensor]| ts.iter().cloned().map(Datum::Tensor).collect();
+            (values(i), values(o))
+        })
+        .collect();
+    let hybrid = node_graph::run_hybrid(&model, &tensor_sets, &hybrid_close);
     (
         ops,
         Outcome::Pass,
