@@ -172,6 +172,9 @@ pub struct SectionEntry {
     /// The offset from the start of the payload.
     pub offset: u64,
     pub bytes: u64,
+    /// The sha256 of the section's bytes, for tools that take sections
+    /// apart (`strata inspect`). Reading does not recompute it: the file's
+    /// checksum covers the manifest and every section.
     pub sha256: String,
 }
 
@@ -251,6 +254,16 @@ impl Manifest {
 }
 
 /// Why an artifact could not be read or was refused. `path` names the file.
+/// What [`Artifact::from_vec_then`] refused: the file, or what was done
+/// with it.
+#[derive(Debug)]
+pub enum Checked<E> {
+    /// The file is not a sound artifact.
+    Artifact(ArtifactError),
+    /// The file is sound; the work on it failed.
+    Then(E),
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ArtifactError {
     #[error("{path}: {source}")]
@@ -494,24 +507,43 @@ impl Artifact {
     }
 
     /// Reads an artifact from its bytes; `path` names it in errors. The
-    /// header, the checksum, the manifest and every section's bounds and
-    /// sha256 are checked.
+    /// header, the checksum (of everything, the manifest and each section
+    /// included), the manifest and every section's bounds are checked.
     pub fn from_bytes(bytes: &[u8], path: &str) -> Result<Artifact, ArtifactError> {
         Artifact::from_vec(bytes.to_vec(), path)
     }
 
     /// [`Artifact::from_bytes`] of bytes it keeps: the sections are ranges
     /// of them, not copies. The file's checksum is computed on a thread of
-    /// its own while the sections' are on this one (a checksum mismatch is
-    /// still the error reported first).
+    /// its own while the manifest is read on this one (a checksum mismatch
+    /// is still the error reported first).
     pub fn from_vec(bytes: Vec<u8>, path: &str) -> Result<Artifact, ArtifactError> {
+        match Artifact::from_vec_then(bytes, path, |_| Ok::<(), ArtifactError>(())) {
+            Ok((artifact, ())) => Ok(artifact),
+            Err(Checked::Artifact(e) | Checked::Then(e)) => Err(e),
+        }
+    }
+
+    /// [`Artifact::from_vec`], running `then` on the artifact while the
+    /// file's checksum is computed on another thread, so that what a
+    /// loader does with the bytes (parse them) overlaps the hashing. `then`
+    /// sees bytes whose checksum is not known yet: it must only read them
+    /// (parse, check), never trust them (run code from them); its result
+    /// is returned only when the checksum matches, else the checksum error
+    /// is.
+    pub fn from_vec_then<T, E>(
+        bytes: Vec<u8>,
+        path: &str,
+        then: impl FnOnce(&Artifact) -> Result<T, E>,
+    ) -> Result<(Artifact, T), Checked<E>> {
         let path = path.to_string();
+        let refuse = |e| Err(Checked::Artifact(e));
         if !Artifact::sniff(&bytes) {
-            return Err(ArtifactError::NotAnArtifact { path });
+            return refuse(ArtifactError::NotAnArtifact { path });
         }
         let actual = bytes.len() as u64;
         if bytes.len() < HEADER_BYTES {
-            return Err(ArtifactError::Truncated {
+            return refuse(ArtifactError::Truncated {
                 path,
                 expected: (HEADER_BYTES + TRAILER_BYTES) as u64,
                 actual,
@@ -519,7 +551,7 @@ impl Artifact {
         }
         let version = read_u32(&bytes, 8);
         if version != FORMAT_VERSION {
-            return Err(ArtifactError::FormatVersion {
+            return refuse(ArtifactError::FormatVersion {
                 path,
                 found: version,
                 expected: FORMAT_VERSION,
@@ -532,46 +564,55 @@ impl Artifact {
             .and_then(|n| n.checked_add(payload_len))
             .unwrap_or(u64::MAX);
         if expected != actual {
-            return Err(ArtifactError::Truncated {
+            return refuse(ArtifactError::Truncated {
                 path,
                 expected,
                 actual,
             });
         }
         let body = bytes.len() - TRAILER_BYTES;
-        let (digest, sections) = std::thread::scope(|scope| {
-            let whole = || Sha256::digest(&bytes[..body]);
+        let buffer = std::sync::Arc::new(bytes);
+        let (digest, made) = std::thread::scope(|scope| {
+            let whole = || Sha256::digest(&buffer[..body]);
             // Without a thread to spare, the checksum is computed here.
             let digest = std::thread::Builder::new().spawn_scoped(scope, whole);
-            let sections = read_sections(&bytes, manifest_len, body, version, &path);
+            let made = read_sections(&buffer, manifest_len, body, version, &path).map(
+                |(manifest, ranges)| {
+                    let sections = ranges
+                        .into_iter()
+                        .map(|(name, range)| {
+                            let bytes = Bytes {
+                                buffer: buffer.clone(),
+                                range,
+                            };
+                            (name, bytes)
+                        })
+                        .collect();
+                    let artifact = Artifact { manifest, sections };
+                    let result = then(&artifact);
+                    (artifact, result)
+                },
+            );
             // Hashing a slice does not panic; were it to, the file is refused.
             let digest = match digest {
                 Ok(handle) => handle.join().unwrap_or_default(),
                 Err(_) => whole(),
             };
-            (digest, sections)
+            (digest, made)
         });
-        let recorded = &bytes[body..];
+        let recorded = &buffer[body..];
         if digest.as_slice() != recorded {
-            return Err(ArtifactError::Checksum {
+            return refuse(ArtifactError::Checksum {
                 path,
                 recorded: recorded.iter().map(|b| format!("{b:02x}")).collect(),
                 actual: digest.iter().map(|b| format!("{b:02x}")).collect(),
             });
         }
-        let (manifest, ranges) = sections?;
-        let buffer = std::sync::Arc::new(bytes);
-        let sections = ranges
-            .into_iter()
-            .map(|(name, range)| {
-                let bytes = Bytes {
-                    buffer: buffer.clone(),
-                    range,
-                };
-                (name, bytes)
-            })
-            .collect();
-        Ok(Artifact { manifest, sections })
+        match made {
+            Err(e) => refuse(e),
+            Ok((_, Err(e))) => Err(Checked::Then(e)),
+            Ok((artifact, Ok(t))) => Ok((artifact, t)),
+        }
     }
 
     /// Reads the artifact at `path`.
@@ -721,13 +762,6 @@ fn read_sections(
                 payload.len()
             )));
         };
-        let sha = sha256_hex(&payload[range.clone()]);
-        if sha != s.sha256 {
-            return Err(section_error(format!(
-                "has sha256 {sha}, the manifest records {}",
-                s.sha256
-            )));
-        }
         let start = manifest_end + range.start;
         sections.push((s.name.clone(), start..start + range.len()));
     }

@@ -14,6 +14,7 @@
 //! memory plan and the kernel generation are not run again.
 
 #[cfg(feature = "llvm")]
+use std::collections::HashMap;
 use std::time::Instant;
 
 use strata_artifact::{
@@ -24,7 +25,7 @@ use strata_ir::{AttrKind, Context, Operation, SourceBuffer};
 
 #[cfg(feature = "llvm")]
 use crate::compiled::{CompileError, CompiledModel};
-use crate::plan::{read_plan, Buf, Plan, PlanError, PlanWork, Spec};
+use crate::plan::{read_plan, read_plan_with, Buf, Plan, PlanError, PlanWork, Spec};
 
 /// The payload section holding the host plan (MLIR text).
 pub const PLAN_SECTION: &str = "plan.mlir";
@@ -423,7 +424,9 @@ pub fn load_plan(
     strata_ir::verifier::verify(&ctx, module)
         .map_err(|d| payload(format!("the plan does not verify:\n{}", render(&ctx, &d))))?;
     let manifest = &artifact.manifest;
-    // The constants whose bytes are payload sections.
+    // The constants whose bytes are payload sections: the plan takes them
+    // from the sections (the IR keeps its zero splat).
+    let mut held: HashMap<Operation, &[u8]> = HashMap::new();
     for op in constants(&ctx, module, &manifest.function) {
         let Some(section) = ctx
             .op_attr(op, SECTION_ATTR)
@@ -437,24 +440,14 @@ pub fn load_plan(
         let bytes = artifact
             .section(&section)
             .ok_or_else(|| payload(format!("a constant's section '{section}' is missing")))?;
-        let ty =
-            strata_ir::ods::inherent_attr(&ctx, op, "value").and_then(|v| match ctx.attr_kind(v) {
-                AttrKind::DenseElements { ty, .. } => Some(*ty),
-                _ => None,
-            });
-        let value = ty
-            .and_then(|ty| ctx.dense_elements_attr(ty, bytes.to_vec()))
-            .ok_or_else(|| {
-                payload(format!(
-                    "section '{section}' ({} bytes) does not hold its constant's elements",
-                    bytes.len()
-                ))
-            })?;
-        ctx.set_op_property(op, "value", value);
+        held.insert(op, bytes);
     }
-    let plan = read_plan(&ctx, module, &manifest.function).map_err(|source| LoadError::Plan {
-        path: path.to_string(),
-        source,
+    let external = |op: Operation| held.get(&op).copied();
+    let plan = read_plan_with(&ctx, module, &manifest.function, &external).map_err(|source| {
+        LoadError::Plan {
+            path: path.to_string(),
+            source,
+        }
     })?;
     // The manifest describes this plan (both are covered by the
     // checksum; a difference is a compiler bug, not an edit).
@@ -556,6 +549,18 @@ impl CompiledModel {
         register: &dyn Fn(&mut Context),
     ) -> Result<(CompiledModel, KernelLoad), LoadError> {
         let loaded = load_plan(artifact, path, expect, register)?;
+        CompiledModel::from_loaded_plan(artifact, path, loaded, threads)
+    }
+
+    /// [`CompiledModel::load_artifact`] once [`load_plan`] has read the
+    /// plan of `artifact`: its kernels' code made ready (the shared
+    /// library loaded, else code generated from the bitcode).
+    pub fn from_loaded_plan(
+        artifact: &Artifact,
+        path: &str,
+        loaded: LoadedPlan,
+        threads: usize,
+    ) -> Result<(CompiledModel, KernelLoad), LoadError> {
         if artifact.manifest.target != HOST_TARGET {
             return Err(LoadError::Payload {
                 path: path.to_string(),

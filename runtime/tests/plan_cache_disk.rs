@@ -6,6 +6,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use common::source;
 use strata_runtime::session::{EventKind, ExeMode, Session, SessionError, SessionOptions};
@@ -362,4 +364,60 @@ fn hybrid_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
     let again = Session::new(source(MLP), hybrid_cached(&dir.0)).expect("session");
     again.run(&[batch(2)]).expect("run");
     assert_eq!((again.report().compiles, again.report().disk_hits), (0, 1));
+}
+
+/// The MLP's signature: `@main` declared, no body.
+const MLP_SIGNATURE: &str = "func.func private @main(tensor<?x4xf32> {onnx.name = \"x\"}) -> (tensor<?x3xf32> {onnx.name = \"y\"})\n";
+
+/// A session made from the MLP's signature, counting the loads of the
+/// model its source makes.
+fn from_signature(dir: &Path, loads: &Arc<AtomicUsize>) -> Session {
+    let (ctx, module) = source(MLP_SIGNATURE)().expect("signature");
+    let counted = Arc::clone(loads);
+    let model = source(MLP);
+    let counting: strata_runtime::session::Source = Arc::new(move || {
+        counted.fetch_add(1, Ordering::SeqCst);
+        model()
+    });
+    let options = SessionOptions {
+        model_sha256: Some("ab".repeat(32)),
+        ..cached(dir)
+    };
+    Session::from_signature(ctx, module, counting, options).expect("session")
+}
+
+#[test]
+fn a_warm_start_from_the_signature_never_loads_the_model() {
+    let dir = TempDir::new("signature");
+    let loads = Arc::new(AtomicUsize::new(0));
+    let cold = from_signature(&dir.0, &loads);
+    assert_eq!(cold.inputs()[0].name, "x");
+    let want = cold.run(&[batch(3)]).expect("cold")[0].to_f64_vec();
+    // The compile loaded the model once.
+    assert_eq!(
+        (loads.load(Ordering::SeqCst), cold.report().compiles),
+        (1, 1)
+    );
+
+    let warm = from_signature(&dir.0, &loads);
+    assert_eq!(warm.run(&[batch(3)]).expect("warm")[0].to_f64_vec(), want);
+    assert_eq!(warm.report().disk_hits, 1);
+    assert_eq!(
+        loads.load(Ordering::SeqCst),
+        1,
+        "the warm start loaded the model"
+    );
+    // Inputs are checked against the signature.
+    let e = warm.run(&[Tensor::from_f64_vec(DType::F32, &[3, 5], &[0.0; 15])]);
+    assert!(e.is_err());
+
+    // Without the model's hash there is no key: refused.
+    let (ctx, module) = source(MLP_SIGNATURE)().expect("signature");
+    let e = Session::from_signature(ctx, module, source(MLP), cached(&dir.0))
+        .err()
+        .expect("refused");
+    assert_eq!(
+        e.to_string(),
+        "a session made from a signature needs the model's sha256"
+    );
 }

@@ -234,6 +234,18 @@ fn int_prop(ctx: &Context, op: Operation, name: &str) -> Option<i64> {
 /// The host plan of function `func` of a module lowered to kernels (after
 /// `convert-tensor-to-kernel`), its kernels not compiled.
 pub fn read_plan(ctx: &Context, module: Operation, func: &str) -> Result<Plan, PlanError> {
+    read_plan_with(ctx, module, func, &|_| None)
+}
+
+/// [`read_plan`] where the bytes of some `kernel.constant`s are held
+/// elsewhere: `external(op)` gives them (an artifact's payload section),
+/// else the op's `value`.
+pub fn read_plan_with<'a>(
+    ctx: &Context,
+    module: Operation,
+    func: &str,
+    external: &dyn Fn(Operation) -> Option<&'a [u8]>,
+) -> Result<Plan, PlanError> {
     let f = crate::interp::lookup_function(ctx, module, func)
         .ok_or_else(|| PlanError(format!("no function @{func}")))?;
     let Some(block) = ctx
@@ -307,7 +319,7 @@ pub fn read_plan(ctx: &Context, module: Operation, func: &str) -> Result<Plan, P
                 }
             }
             "kernel.constant" => {
-                let words = constant_words(ctx, op)?;
+                let words = constant_words(ctx, op, external(op))?;
                 bufs.insert(ctx.result(op, 0), Buf::Const(constants.len()));
                 constants.push(words);
             }
@@ -603,19 +615,30 @@ fn arena_buffer(
     Ok((offset, bytes))
 }
 
-/// The elements of `kernel.constant` `op` as 8-byte words: its value must
-/// hold exactly its buffer's elements (`i1`: bytes 0 and 1).
-fn constant_words(ctx: &Context, op: Operation) -> Result<Vec<u64>, PlanError> {
+/// The elements of `kernel.constant` `op` as 8-byte words, from `held`
+/// (its raw bytes, kept outside the IR) or its value: they must be
+/// exactly its buffer's elements (`i1`: bytes 0 and 1).
+fn constant_words(
+    ctx: &Context,
+    op: Operation,
+    held: Option<&[u8]>,
+) -> Result<Vec<u64>, PlanError> {
     let spec = spec_of(ctx, ctx.value_type(ctx.result(op, 0)))?;
-    let value = strata_ir::ods::inherent_attr(ctx, op, "value");
-    let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| ctx.attr_kind(a)) else {
-        return Err(PlanError("a constant without dense data".into()));
-    };
     let n: usize = spec.shape.iter().product();
-    let bytes = if data.splat {
-        data.raw.repeat(n)
+    let repeated;
+    let bytes: &[u8] = if let Some(held) = held {
+        held
     } else {
-        data.raw.to_vec()
+        let value = strata_ir::ods::inherent_attr(ctx, op, "value");
+        let Some(AttrKind::DenseElements { data, .. }) = value.map(|a| ctx.attr_kind(a)) else {
+            return Err(PlanError("a constant without dense data".into()));
+        };
+        if data.splat {
+            repeated = data.raw.repeat(n);
+            &repeated
+        } else {
+            &data.raw
+        }
     };
     if bytes.len() != n * spec.dtype.byte_size()
         || (spec.dtype == DType::I1 && bytes.iter().any(|&b| b > 1))
@@ -626,7 +649,7 @@ fn constant_words(ctx: &Context, op: Operation) -> Result<Vec<u64>, PlanError> {
             spec.dtype
         )));
     }
-    Ok(to_words(&bytes))
+    Ok(to_words(bytes))
 }
 
 /// The grid of `launch`: constant sizes, positive, with an `i64` product.

@@ -25,12 +25,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use strata_artifact::{sha256_hex, Artifact, Expect, Selection};
+use strata_artifact::{sha256_hex, Artifact, Checked, Expect, Selection};
 use strata_ir::{Context, Operation};
 
 use super::{compiled, EventKind, Plan, PlanKey, Session, SessionError};
 use crate::artifact::{
-    build_artifact, ArtifactSource, KernelLoad, HOST_TARGET, KERNELS_SECTION, LIBRARY_SECTION,
+    build_artifact, load_plan, ArtifactSource, KernelLoad, HOST_TARGET, KERNELS_SECTION,
+    LIBRARY_SECTION,
 };
 use crate::compiled::{CompileError, CompiledModel};
 use crate::Tensor;
@@ -135,9 +136,16 @@ impl DiskCache {
         self.dir.join(format!("{}.strata", &name[..40]))
     }
 
-    /// The entry of the key `text`, read and checked: `Ok(None)` when
-    /// there is none, `Err` with why it was refused.
-    fn read(&self, text: &str) -> Result<Option<(Artifact, String)>, String> {
+    /// The entry of the key `text`, read and checked, and what `then`
+    /// made of it (on this thread, while the file's checksum is computed on
+    /// another: `then` must only read the bytes; see
+    /// [`Artifact::from_vec_then`]): `Ok(None)` when there is none, `Err`
+    /// with why it was refused.
+    fn read<T>(
+        &self,
+        text: &str,
+        then: impl FnOnce(&Artifact, &str) -> Result<T, String>,
+    ) -> Result<Option<(Artifact, String, T)>, String> {
         let path = self.path(text);
         let shown = path.display().to_string();
         let bytes = match std::fs::read(&path) {
@@ -145,14 +153,20 @@ impl DiskCache {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("{shown}: {e}")),
         };
-        let artifact = Artifact::from_vec(bytes, &shown).map_err(|e| e.to_string())?;
-        let stored = artifact.section(KEY_SECTION).unwrap_or_default();
-        if stored != text.as_bytes() || artifact.manifest.model_sha256 != self.model_sha256 {
-            return Err(format!(
-                "{shown}: error: the entry was written for another key"
-            ));
+        let checked = Artifact::from_vec_then(bytes, &shown, |artifact| {
+            let stored = artifact.section(KEY_SECTION).unwrap_or_default();
+            if stored != text.as_bytes() || artifact.manifest.model_sha256 != self.model_sha256 {
+                return Err(format!(
+                    "{shown}: error: the entry was written for another key"
+                ));
+            }
+            then(artifact, &shown)
+        });
+        match checked {
+            Ok((artifact, made)) => Ok(Some((artifact, shown, made))),
+            Err(Checked::Artifact(e)) => Err(e.to_string()),
+            Err(Checked::Then(e)) => Err(e),
         }
-        Ok(Some((artifact, shown)))
     }
 
     /// Writes `artifact` as the entry of the key `text`: to a temporary
@@ -283,14 +297,19 @@ impl Session {
         notes: &RefCell<Vec<DiskNote>>,
     ) -> Option<(CompiledModel, f64, String)> {
         let start = Instant::now();
-        let found = disk.read(text).and_then(|entry| {
-            let Some((artifact, shown)) = entry else {
+        let mut expect = Expect::new(HOST_TARGET);
+        expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
+        // The plan is parsed and checked while the checksum is computed;
+        // its library is loaded only once the checksum matched.
+        let read = |artifact: &Artifact, shown: &str| {
+            load_plan(artifact, shown, &expect, &|_| {}).map_err(|e| e.to_string())
+        };
+        let found = disk.read(text, read).and_then(|entry| {
+            let Some((artifact, shown, plan)) = entry else {
                 return Ok(None);
             };
-            let mut expect = Expect::new(HOST_TARGET);
-            expect.recipe_sha256 = Some(self.options.recipe_sha256.clone());
             let (model, load) =
-                CompiledModel::load_artifact(&artifact, &shown, &expect, self.threads, &|_| {})
+                CompiledModel::from_loaded_plan(&artifact, &shown, plan, self.threads)
                     .map_err(|e| e.to_string())?;
             Ok(Some((model, load)))
         });

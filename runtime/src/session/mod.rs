@@ -195,6 +195,38 @@ impl Session {
         source: Source,
         options: SessionOptions,
     ) -> Result<Session, SessionError> {
+        Session::build(ctx, module, source, options, true)
+    }
+
+    /// A session that knows the model by its signature only: `module`
+    /// declares the function (`strata_onnx::import_signature_file`), and
+    /// `source` loads the model when a run first needs it (a compile, an
+    /// eager run). A plan found in the disk cache never does: a warm start
+    /// does not import the model. The disk cache's key needs the model's
+    /// hash, so `options.model_sha256` must be given.
+    pub fn from_signature(
+        ctx: Context,
+        module: Operation,
+        source: Source,
+        options: SessionOptions,
+    ) -> Result<Session, SessionError> {
+        if options.model_sha256.is_none() {
+            return Err(SessionError::Load(
+                "a session made from a signature needs the model's sha256".into(),
+            ));
+        }
+        Session::build(ctx, module, source, options, false)
+    }
+
+    /// [`Session::from_loaded`], or with `whole = false`
+    /// [`Session::from_signature`].
+    fn build(
+        ctx: Context,
+        module: Operation,
+        source: Source,
+        options: SessionOptions,
+        whole: bool,
+    ) -> Result<Session, SessionError> {
         let func = interp::lookup_function(&ctx, module, &options.function)
             .ok_or_else(|| SessionError::NoFunction(options.function.clone()))?;
         let (arg_types, result_types) = strata_dialects::func::function_signature(&ctx, func)
@@ -248,6 +280,7 @@ impl Session {
             _ => None,
         };
         let (eager, spare) = match options.exe_mode {
+            _ if !whole => (None, None),
             ExeMode::Eager | ExeMode::Hybrid => (Some((ctx, func)), None),
             ExeMode::Graph if eager_outside => (Some((ctx, func)), None),
             ExeMode::Graph => (None, Some((ctx, module))),

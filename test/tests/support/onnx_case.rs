@@ -10,7 +10,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
 use prost::Message;
-use strata_ir::Context;
+use strata_ir::{Context, Operation};
 use strata_onnx::proto::{
     type_proto, ModelProto, OptionalProto, SequenceProto, TensorProto, TypeProto,
 };
@@ -308,6 +308,9 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
     let Some(func) = lookup_function(&ctx, module, "main") else {
         return (ops, Outcome::Fail("no @main".into()), None);
     };
+    if let Err(m) = same_signature(&ctx, func, &model_path) {
+        return (ops, Outcome::Fail(format!("signature: {m}")), None);
+    }
     let mut sets: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -467,6 +470,35 @@ pub fn run_test(dir: &Path, compiled: bool) -> TestOutcome {
         Outcome::Pass,
         Some((graph, gpu, adversarial, Some(hybrid))),
     )
+}
+
+/// The model's signature read without its weights and nodes
+/// (`import_signature_file`, what a session's warm start reads) declares
+/// `func` with the same argument types and names and result names as the
+/// full import.
+fn same_signature(ctx: &Context, func: Operation, path: &Path) -> Result<(), String> {
+    let mut sig_ctx = Context::new();
+    let module =
+        strata_onnx::import_signature_file(&mut sig_ctx, path).map_err(|e| e.to_string())?;
+    let declared = lookup_function(&sig_ctx, module, "main").ok_or("no @main")?;
+    let describe = |ctx: &Context, f: Operation| {
+        let (args, results) = strata_dialects::func::function_signature(ctx, f).unwrap_or_default();
+        let types: Vec<String> = args
+            .iter()
+            .map(|&t| strata_ir::printer::type_to_string(ctx, t))
+            .collect();
+        let names = |key, n| strata_runtime::session::io_names(ctx, f, key, "", n);
+        (
+            types,
+            names("arg_attrs", args.len()),
+            names("res_attrs", results.len()),
+        )
+    };
+    let (full, light) = (describe(ctx, func), describe(&sig_ctx, declared));
+    if full != light {
+        return Err(format!("{light:?}, the full import gives {full:?}"));
+    }
+    Ok(())
 }
 
 /// `allclose`, except that integers compare within an absolute tolerance

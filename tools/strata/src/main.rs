@@ -303,13 +303,42 @@ fn import(
 
 /// Loads `.onnx` (imported) or `.mlir` (parsed) into a verified module.
 pub(crate) fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
+    load_checked(ctx, model, None)
+}
+
+/// [`load`]; with `sha256`, the bytes imported must have that hash (the
+/// plan cache's key names the model by it: a model changed since it was
+/// hashed is an error, not a plan filed under another model's name).
+pub(crate) fn load_checked(
+    ctx: &mut Context,
+    model: &Path,
+    sha256: Option<&str>,
+) -> Result<Operation, DriverError> {
+    let bytes = std::fs::read(model)
+        .map_err(|e| DriverError::Message(format!("{}: {e}", model.display())))?;
+    if let Some(want) = sha256 {
+        if strata_artifact::sha256_hex(&bytes) != want {
+            return Err(DriverError::Message(format!(
+                "{}: error: the model changed after it was hashed for the plan cache; run again",
+                model.display()
+            )));
+        }
+    }
     if model.extension().is_some_and(|e| e == "onnx") {
-        let module = strata_onnx::import_file(ctx, model)?;
+        let name = model.file_name().map_or_else(
+            || model.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let module = strata_onnx::import_bytes(ctx, &bytes, &name)?;
         verify(ctx, module, &[])?;
         return Ok(module);
     }
-    let text = std::fs::read_to_string(model)
-        .map_err(|e| DriverError::Message(format!("{}: {e}", model.display())))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        DriverError::Message(format!(
+            "{}: stream did not contain valid UTF-8",
+            model.display()
+        ))
+    })?;
     let buffer = SourceBuffer::new(model.display().to_string(), text);
     let module = strata_ir::parser::parse_source(ctx, &buffer)
         .map_err(|d| render(ctx, &d, std::slice::from_ref(&buffer)))?;
@@ -533,14 +562,17 @@ fn run(
         custom::check_contracts(r)?;
     }
     // The model's hash (the disk cache's key) while the model is imported.
-    let cached = exe_mode == ExeMode::Graph
-        && (cache_dir.is_some()
-            || loaded
-                .as_ref()
-                .is_some_and(|r| r.runtime.cache_dir.is_some())
-            || std::env::var_os("STRATA_CACHE_DIR").is_some_and(|d| !d.is_empty()));
+    let dir = cache::cache_dir_of(cache_dir, loaded.as_ref());
+    let cached = exe_mode != ExeMode::Eager && dir.is_some();
+    // Graph mode from a warm cache loads its plan without the model: the
+    // session starts from the model's signature and imports the model
+    // only when it compiles (--check runs the model eagerly: it imports).
+    let signature_only = cached
+        && exe_mode == ExeMode::Graph
+        && !check
+        && model.extension().is_some_and(|e| e == "onnx");
     let model_hash = cached
-        .then(|| cache::hash_file(model))
+        .then(|| cache::hash_file(model, dir.as_deref()))
         .transpose()
         .map_err(DriverError::Message)?;
     let Prepared {
@@ -551,7 +583,7 @@ fn run(
         out_names,
         expected,
         ..
-    } = prepare(model, inputs, expects, seed, dims, function)?;
+    } = prepare_with(model, inputs, expects, seed, dims, function, signature_only)?;
     let mut session_options = match &loaded {
         Some(r) => SessionOptions::from_recipe(r),
         None => SessionOptions::default(),
@@ -601,13 +633,18 @@ fn run(
         None
     };
     let path = model.to_path_buf();
+    let hashed = session_options.model_sha256.clone();
     let source: Source = Arc::new(move || {
         let mut ctx = new_context();
-        let module = load(&mut ctx, &path).map_err(|e| e.to_string())?;
+        let module = load_checked(&mut ctx, &path, hashed.as_deref()).map_err(|e| e.to_string())?;
         Ok((ctx, module))
     });
-    let session = Session::from_loaded(ctx, module, source, session_options)
-        .map_err(|e| DriverError::Message(e.to_string()))?;
+    let session = if signature_only {
+        Session::from_signature(ctx, module, source, session_options)
+    } else {
+        Session::from_loaded(ctx, module, source, session_options)
+    }
+    .map_err(|e| DriverError::Message(e.to_string()))?;
     let result = session.run_values(args.into_iter().map(Datum::Tensor).collect());
     if let Some(path) = report {
         let mut report = session.report().to_json();
@@ -763,8 +800,27 @@ pub(crate) fn prepare(
     dims: &[String],
     function: &str,
 ) -> Result<Prepared, DriverError> {
+    prepare_with(model, inputs, expects, seed, dims, function, false)
+}
+
+/// [`prepare`]; with `signature_only`, the module declares the model's
+/// function only (an ONNX model's signature, read without its weights and
+/// nodes: `strata_onnx::import_signature_file`).
+pub(crate) fn prepare_with(
+    model: &Path,
+    inputs: &[String],
+    expects: &[String],
+    seed: u64,
+    dims: &[String],
+    function: &str,
+    signature_only: bool,
+) -> Result<Prepared, DriverError> {
     let mut ctx = new_context();
-    let module = load(&mut ctx, model)?;
+    let module = if signature_only {
+        strata_onnx::import_signature_file(&mut ctx, model)?
+    } else {
+        load(&mut ctx, model)?
+    };
     let func = lookup_function(&ctx, module, function).ok_or_else(|| {
         DriverError::Message(format!("{}: no function '@{function}'", model.display()))
     })?;

@@ -43,6 +43,7 @@ mod resample;
 mod sequence;
 mod shape;
 mod signal;
+mod signature;
 mod stateful;
 mod strings;
 mod tfidf;
@@ -52,6 +53,7 @@ mod tree;
 use attrs::Attrs;
 use build::scalar_attr;
 use opset::min_opset;
+pub(crate) use signature::{read_signature, SignatureModel};
 
 /// The ONNX op types the importer converts, directly or as a composition
 /// of other ops, in alphabetical order: every op type of the conversion
@@ -65,6 +67,14 @@ pub static SUPPORTED_OPS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     ops.dedup();
     ops
 });
+
+/// The types and names of `@main`'s arguments and results.
+struct Signature {
+    arg_types: Vec<Type>,
+    arg_names: Vec<String>,
+    result_types: Vec<Type>,
+    result_names: Vec<String>,
+}
 
 pub(crate) struct Importer<'c> {
     ctx: &'c mut Context,
@@ -217,6 +227,30 @@ impl<'c> Importer<'c> {
         let ret = self.create("func.return", outputs, vec![], vec![], ret_loc);
         self.ctx.append_op(body, ret);
 
+        let signature = Signature {
+            arg_types,
+            arg_names,
+            result_types,
+            result_names,
+        };
+        Ok(self.module_of_main(signature, region, false))
+    }
+
+    /// `builtin.module` holding `func.func @main` of `signature` with
+    /// `body` (empty and `private` for a declaration).
+    fn module_of_main(
+        &mut self,
+        signature: Signature,
+        body: strata_ir::Region,
+        private: bool,
+    ) -> Operation {
+        let file_loc = self.ctx.file_line_col_loc(&self.file, 0, 0);
+        let Signature {
+            arg_types,
+            arg_names,
+            result_types,
+            result_names,
+        } = signature;
         let fn_type = self.ctx.function_type(arg_types, result_types);
         let arg_attrs = self.name_attrs(&arg_names);
         let res_attrs = self.name_attrs(&result_names);
@@ -224,21 +258,21 @@ impl<'c> Importer<'c> {
             ("sym_name", self.ctx.string_attr("main")),
             ("function_type", self.ctx.type_attr(fn_type)),
         ];
+        if private {
+            props.push(("sym_visibility", self.ctx.string_attr("private")));
+        }
         if !arg_names.is_empty() {
             props.push(("arg_attrs", arg_attrs));
         }
         if !result_names.is_empty() {
             props.push(("res_attrs", res_attrs));
         }
-        let func = self.create_with_regions("func.func", props, vec![region], file_loc);
-
+        let func = self.create_with_regions("func.func", props, vec![body], file_loc);
         let module_region = self.ctx.create_region();
         let module_block = self.ctx.create_block();
         self.ctx.append_block(module_region, module_block);
         self.ctx.append_op(module_block, func);
-        let module =
-            self.create_with_regions("builtin.module", vec![], vec![module_region], file_loc);
-        Ok(module)
+        self.create_with_regions("builtin.module", vec![], vec![module_region], file_loc)
     }
 
     /// Adds the op types of `graph`'s nodes (and of their subgraphs') that
