@@ -13,8 +13,8 @@
 //! `strata-cuda`) loads the PTX. The graph-level passes, the fusion, the
 //! memory plan and the kernel generation are not run again.
 
-#[cfg(feature = "llvm")]
 use std::collections::HashMap;
+#[cfg(feature = "llvm")]
 use std::time::Instant;
 
 use strata_artifact::{
@@ -25,7 +25,7 @@ use strata_ir::{AttrKind, Context, Operation, SourceBuffer};
 
 #[cfg(feature = "llvm")]
 use crate::compiled::{CompileError, CompiledModel};
-use crate::plan::{read_plan, read_plan_with, Buf, Plan, PlanError, PlanWork, Spec};
+use crate::plan::{read_plan_with, Buf, Plan, PlanError, PlanWork, Spec};
 
 /// The payload section holding the host plan (MLIR text).
 pub const PLAN_SECTION: &str = "plan.mlir";
@@ -256,7 +256,7 @@ pub fn build_artifact(
     module: Operation,
     source: &ArtifactSource,
 ) -> Result<Artifact, CompileError> {
-    let plan = read_plan(ctx, module, &source.function)?;
+    let plan = crate::plan::read_plan(ctx, module, &source.function)?;
     let target = module_target(ctx, module);
     let mut manifest = Manifest::new(&target);
     manifest.model = source.model.clone();
