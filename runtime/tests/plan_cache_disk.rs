@@ -292,7 +292,7 @@ fn hybrid_cached(dir: &Path) -> SessionOptions {
 }
 
 #[test]
-fn hybrid_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
+fn hybrid_plans_and_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
     let dir = TempDir::new("hybrid");
     let first = Session::new(source(ISLAND), hybrid_cached(&dir.0)).expect("session");
     let want: Vec<Vec<f64>> = [2, 5]
@@ -300,29 +300,37 @@ fn hybrid_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
         .map(|&n| first.run(&[batch(n)]).expect("run")[0].to_f64_vec())
         .collect();
     let r = first.report();
-    // Two shapes, two compiled segments each: four entries.
-    assert_eq!((r.compiles, r.disk_writes, r.disk_hits), (2, 4, 0));
-    assert_eq!(entries(&dir.0).len(), 4);
-    let write = r
+    // Two shapes, two compiled segments and the plan each: six entries.
+    assert_eq!((r.compiles, r.disk_writes, r.disk_hits), (2, 6, 0));
+    assert_eq!(entries(&dir.0).len(), 6);
+    let writes: Vec<&str> = r
         .events
         .iter()
-        .find(|e| e.kind == EventKind::DiskWrite)
-        .expect("a write");
+        .filter(|e| e.kind == EventKind::DiskWrite)
+        .map(|e| e.reason.as_str())
+        .collect();
     assert!(
-        write.reason.starts_with("strata_segment_0: ") && write.reason.ends_with("machine code"),
-        "{}",
-        write.reason
+        writes[0].starts_with("strata_segment_0: ") && writes[0].ends_with("machine code"),
+        "{writes:?}"
     );
+    assert!(writes[2].starts_with("hybrid plan: "), "{writes:?}");
 
-    // The next session partitions again and loads each segment: no
-    // compile, no miss, the same values bit for bit.
-    let second = Session::new(source(ISLAND), hybrid_cached(&dir.0)).expect("session");
+    // The next session loads each plan and its segments: it does not load
+    // the model again (nor partition it), compiles nothing, misses
+    // nothing, and gives the same values bit for bit.
+    let loads = Arc::new(AtomicUsize::new(0));
+    let second = Session::new(counting(ISLAND, &loads), hybrid_cached(&dir.0)).expect("session");
     for (n, want) in [2, 5].iter().zip(&want) {
         assert_eq!(
             &second.run(&[batch(*n)]).expect("run")[0].to_f64_vec(),
             want
         );
     }
+    assert_eq!(
+        loads.load(Ordering::SeqCst),
+        1,
+        "the session's own load only"
+    );
     let r = second.report();
     assert_eq!(
         (r.compiles, r.misses, r.disk_hits, r.disk_writes),
@@ -335,11 +343,14 @@ fn hybrid_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
         .expect("a disk hit");
     assert_eq!(
         (hit.level, hit.reason.as_str()),
-        ("disk", "2 compiled segments: machine code loaded")
+        (
+            "disk",
+            "hybrid plan, 2 compiled segments: machine code loaded"
+        )
     );
+    assert_eq!(r.partitions.len(), 2, "the plans' partitions are reported");
 
-    // A damaged segment entry is refused and compiled again (the other
-    // segment still loads); the entry is replaced.
+    // Damaged entries are refused and made again; they are replaced.
     for f in entries(&dir.0) {
         std::fs::write(&f, b"not an artifact").expect("write");
     }
@@ -349,7 +360,7 @@ fn hybrid_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
         want[0]
     );
     let r = third.report();
-    assert_eq!((r.compiles, r.disk_rejected, r.disk_writes), (1, 2, 2));
+    assert_eq!((r.compiles, r.disk_rejected, r.disk_writes), (1, 3, 3));
     let compile = r
         .events
         .iter()
@@ -357,13 +368,51 @@ fn hybrid_segments_are_kept_on_disk_and_loaded_by_the_next_session() {
         .expect("a compile");
     assert_eq!(compile.reason, "corrupt");
 
+    // A plan whose segment is gone is made again from the model; the
+    // other segment still loads.
+    let gone = entries(&dir.0)
+        .into_iter()
+        .find(|f| {
+            let bytes = std::fs::read(f).expect("read");
+            let text = String::from_utf8_lossy(&bytes);
+            text.contains("segment \"strata_segment_2\"") && text.contains("shapes [[2, 4]]")
+        })
+        .expect("the last segment's entry at batch 2");
+    std::fs::remove_file(gone).expect("remove");
+    let fourth = Session::new(source(ISLAND), hybrid_cached(&dir.0)).expect("session");
+    assert_eq!(
+        fourth.run(&[batch(2)]).expect("run")[0].to_f64_vec(),
+        want[0]
+    );
+    assert_eq!(fourth.report().compiles, 1);
+
     // Hybrid and graph mode entries are apart: a model that compiles
-    // whole in hybrid mode has an entry of its own.
+    // whole in hybrid mode has an entry of its own, and its plan.
     let whole = Session::new(source(MLP), hybrid_cached(&dir.0)).expect("session");
     whole.run(&[batch(2)]).expect("run");
     let again = Session::new(source(MLP), hybrid_cached(&dir.0)).expect("session");
     again.run(&[batch(2)]).expect("run");
-    assert_eq!((again.report().compiles, again.report().disk_hits), (0, 1));
+    let r = again.report();
+    assert_eq!((r.compiles, r.disk_hits), (0, 1));
+    let hit = r
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Hit)
+        .expect("hit");
+    assert_eq!(
+        hit.reason,
+        "hybrid plan, compiled whole: machine code loaded"
+    );
+}
+
+/// `source(text)`, counting its loads in `loads`.
+fn counting(text: &'static str, loads: &Arc<AtomicUsize>) -> strata_runtime::session::Source {
+    let counted = Arc::clone(loads);
+    let model = source(text);
+    Arc::new(move || {
+        counted.fetch_add(1, Ordering::SeqCst);
+        model()
+    })
 }
 
 /// The MLP's signature: `@main` declared, no body.
@@ -373,17 +422,11 @@ const MLP_SIGNATURE: &str = "func.func private @main(tensor<?x4xf32> {onnx.name 
 /// model its source makes.
 fn from_signature(dir: &Path, loads: &Arc<AtomicUsize>) -> Session {
     let (ctx, module) = source(MLP_SIGNATURE)().expect("signature");
-    let counted = Arc::clone(loads);
-    let model = source(MLP);
-    let counting: strata_runtime::session::Source = Arc::new(move || {
-        counted.fetch_add(1, Ordering::SeqCst);
-        model()
-    });
     let options = SessionOptions {
         model_sha256: Some("ab".repeat(32)),
         ..cached(dir)
     };
-    Session::from_signature(ctx, module, counting, options).expect("session")
+    Session::from_signature(ctx, module, counting(MLP, loads), options).expect("session")
 }
 
 #[test]

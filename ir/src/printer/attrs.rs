@@ -567,13 +567,9 @@ impl Printer<'_> {
                 for (i, &b) in data.raw.iter().enumerate() {
                     packed[i / 8] |= (b & 1) << (i % 8);
                 }
-                for b in packed {
-                    let _ = write!(self.out, "{b:02X}");
-                }
+                push_hex(&mut self.out, &packed);
             } else {
-                for b in data.raw.iter() {
-                    let _ = write!(self.out, "{b:02X}");
-                }
+                push_hex(&mut self.out, &data.raw);
             }
             self.out.push('"');
             return;
@@ -726,5 +722,16 @@ fn print_nested(
     while open > 0 {
         out.push(']');
         open -= 1;
+    }
+}
+
+/// Appends `bytes` as uppercase hex digits, two a byte (the hex form of
+/// large dense elements: megabytes of weights, so not through `write!`).
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    out.reserve(bytes.len() * 2);
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
     }
 }

@@ -37,7 +37,7 @@ use crate::compiled::{CompileError, CompiledModel};
 use crate::Tensor;
 
 /// The payload section holding an entry's key.
-const KEY_SECTION: &str = "cache/key";
+pub(crate) const KEY_SECTION: &str = "cache/key";
 
 /// The version of the key's layout: entries of another are not found.
 const KEY_VERSION: u32 = 1;
@@ -47,8 +47,8 @@ pub(crate) struct DiskCache {
     dir: PathBuf,
     /// What every key of this session starts with: the compiler, the CPU,
     /// the model, the recipe, the pipeline and the function.
-    prefix: String,
-    model_sha256: String,
+    pub(crate) prefix: String,
+    pub(crate) model_sha256: String,
 }
 
 /// Something the disk cache did while a plan was looked up or compiled,
@@ -131,7 +131,7 @@ impl DiskCache {
     }
 
     /// The file of the entry of the key `text`.
-    fn path(&self, text: &str) -> PathBuf {
+    pub(crate) fn path(&self, text: &str) -> PathBuf {
         let name = sha256_hex(text.as_bytes());
         self.dir.join(format!("{}.strata", &name[..40]))
     }
@@ -141,7 +141,7 @@ impl DiskCache {
     /// another: `then` must only read the bytes; see
     /// [`Artifact::from_vec_then`]): `Ok(None)` when there is none, `Err`
     /// with why it was refused.
-    fn read<T>(
+    pub(crate) fn read<T>(
         &self,
         text: &str,
         then: impl FnOnce(&Artifact, &str) -> Result<T, String>,
@@ -171,7 +171,7 @@ impl DiskCache {
 
     /// Writes `artifact` as the entry of the key `text`: to a temporary
     /// file, renamed into place. Returns the entry's bytes.
-    fn write(&self, text: &str, artifact: &Artifact) -> Result<usize, String> {
+    pub(crate) fn write(&self, text: &str, artifact: &Artifact) -> Result<usize, String> {
         let path = self.path(text);
         let (temporary, mut file) = temporary_file(&self.dir, "entry")
             .map_err(|e| format!("{}: {e}", self.dir.display()))?;

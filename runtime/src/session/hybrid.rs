@@ -9,6 +9,7 @@ use strata_ir::{Context, IrMapping, Operation, TypeKind, Value};
 use strata_recipe::Fallback;
 
 use super::disk::{self, DiskNote, Origin};
+use super::hybrid_disk::{Layout, Record};
 use super::partition::{self, HybridPlan, IslandOp, Part, Partition, SegmentKind, Work};
 use super::{datum_dims, render_compile_error, Plan, PlanKey, Session, SessionError};
 use crate::compiled::{self, CompiledModel};
@@ -166,6 +167,10 @@ impl Session {
         let mut shapes = shapes.to_vec();
         shapes.extend(lengths.iter().map(|_| Vec::new()));
         let shapes = &shapes[..];
+        // A plan kept on disk: nothing to import, partition or compile.
+        if let Some((made, origin)) = self.hybrid_from_disk(shapes, key, notes) {
+            return Ok((made, Vec::new(), origin));
+        }
         let cleared = Cell::new(false);
         let gate = || -> Result<(), SessionError> {
             if !cleared.get() {
@@ -191,6 +196,7 @@ impl Session {
         let mut described = partition::describe(&ctx, &pieces);
         if pieces.iter().all(|p| p.kind == SegmentKind::Eager) {
             gate()?;
+            self.keep_hybrid(Layout::Eager, None, &described, shapes, key, notes);
             return Ok((Compiled::Eager(described), Vec::new(), Origin::Compiled));
         }
         if pieces.len() == 1 {
@@ -265,12 +271,20 @@ impl Session {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut parts = Vec::with_capacity(pieces.len());
+        // What the disk cache keeps of each part.
+        let mut records = Vec::with_capacity(pieces.len());
         let mut fell_back = Vec::new();
         for (k, (p, (o, inputs, outs))) in pieces.iter().zip(outlined).enumerate() {
             let f = interp::lookup_function(&ctx, module, &o.name)
                 .ok_or_else(|| SessionError::NoFunction(o.name.clone()))?;
+            let eager = Record::Eager {
+                name: o.name.clone(),
+            };
             let work = match p.kind {
-                SegmentKind::Eager => Work::Eager(f),
+                SegmentKind::Eager => {
+                    records.push(eager);
+                    Work::Eager(f)
+                }
                 SegmentKind::Compiled => {
                     let shapes: Option<Vec<Vec<usize>>> =
                         o.inputs.iter().map(|&v| static_shape(&ctx, v)).collect();
@@ -281,7 +295,13 @@ impl Session {
                     })?;
                     let digest = disk::segment_digest(&ctx, f);
                     let found = self.segment_from_disk(&o.name, &digest, &shapes, key, notes);
+                    let compiled = Record::Compiled {
+                        name: o.name.clone(),
+                        digest: digest.clone(),
+                        shapes: shapes.clone(),
+                    };
                     if let Some((plan, ms, reason)) = found {
+                        records.push(compiled);
                         loaded.push((ms, reason));
                         parts.push(Part {
                             work: Work::Compiled(Box::new(plan)),
@@ -296,11 +316,15 @@ impl Session {
                     match self
                         .compile_segment(&mut ctx, copy, &o.name, &digest, &shapes, key, notes)
                     {
-                        Ok(plan) => Work::Compiled(Box::new(plan)),
+                        Ok(plan) => {
+                            records.push(compiled);
+                            Work::Compiled(Box::new(plan))
+                        }
                         Err(e) if self.options.fallback == Fallback::Eager => {
                             let message = render_compile_error(&ctx, e);
                             fall_back(&mut described.segments[k], &message);
                             fell_back.push(message);
+                            records.push(eager);
                             Work::Eager(f)
                         }
                         Err(e) => return Err(compile_error(&ctx, e)),
@@ -324,17 +348,23 @@ impl Session {
                 reason: format!("{n} compiled segments: {how}"),
             }
         };
-        Ok((
-            Compiled::Split(Box::new(HybridPlan {
-                ctx,
-                parts,
-                slots,
-                outputs,
-                partition: described,
-            })),
-            fell_back,
-            origin,
-        ))
+        let mut plan = HybridPlan {
+            ctx,
+            parts,
+            slots,
+            outputs,
+            partition: described,
+        };
+        // The islands' module is copied out of the plan's context.
+        let mut ctx = std::mem::replace(&mut plan.ctx, Context::new());
+        let layout = Layout::Split {
+            records,
+            ctx: &mut ctx,
+            module,
+        };
+        self.keep_hybrid(layout, Some(&plan), &plan.partition, shapes, key, notes);
+        plan.ctx = ctx;
+        Ok((Compiled::Split(Box::new(plan)), fell_back, origin))
     }
 }
 
@@ -434,9 +464,13 @@ impl Session {
             key,
             notes,
         } = whole;
+        let whole = Layout::Whole {
+            digest: digest.to_string(),
+        };
         if let Some((plan, ms, reason)) =
             self.segment_from_disk(function, digest, shapes, key, notes)
         {
+            self.keep_hybrid(whole, None, &described, shapes, key, notes);
             let origin = Origin::Disk { ms, reason };
             return Ok((
                 Compiled::Whole(Box::new(plan), described),
@@ -447,14 +481,18 @@ impl Session {
         gate()?;
         let (mut ctx, module) = load()?;
         match self.compile_segment(&mut ctx, module, function, digest, shapes, key, notes) {
-            Ok(plan) => Ok((
-                Compiled::Whole(Box::new(plan), described),
-                Vec::new(),
-                Origin::Compiled,
-            )),
+            Ok(plan) => {
+                self.keep_hybrid(whole, None, &described, shapes, key, notes);
+                Ok((
+                    Compiled::Whole(Box::new(plan), described),
+                    Vec::new(),
+                    Origin::Compiled,
+                ))
+            }
             Err(e) if self.options.fallback == Fallback::Eager => {
                 let message = render_compile_error(&ctx, e);
                 fall_back(&mut described.segments[0], &message);
+                self.keep_hybrid(Layout::Eager, None, &described, shapes, key, notes);
                 Ok((Compiled::Eager(described), vec![message], Origin::Compiled))
             }
             Err(e) => Err(SessionError::Compile(render_compile_error(&ctx, e))),

@@ -22,6 +22,7 @@ pub mod cost;
 mod disk;
 mod events;
 mod hybrid;
+mod hybrid_disk;
 mod inputs;
 mod options;
 mod padding;
@@ -324,8 +325,13 @@ impl Session {
 
     /// Runs the model on `inputs` (one tensor per input, in order).
     pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, SessionError> {
+        self.spanned(|| self.run_traced(inputs))
+    }
+
+    /// `run`, kept as a span of the trace when the session traces.
+    fn spanned<T>(&self, run: impl FnOnce() -> Result<T, SessionError>) -> Result<T, SessionError> {
         let start = Instant::now();
-        let result = self.run_traced(inputs);
+        let result = run();
         if self.options.trace {
             let span = events::Span {
                 at_us: micros(self.started.elapsed().saturating_sub(start.elapsed())),
@@ -401,7 +407,7 @@ impl Session {
     /// tensors only).
     pub fn run_values(&self, inputs: Vec<Datum>) -> Result<Vec<Datum>, SessionError> {
         if self.options.exe_mode == ExeMode::Hybrid {
-            return self.run_hybrid_values(inputs);
+            return self.spanned(|| self.run_hybrid_values(inputs));
         }
         if self.options.exe_mode == ExeMode::Eager {
             let model = self.eager_model()?;

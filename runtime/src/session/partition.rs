@@ -252,6 +252,69 @@ impl Partition {
     }
 }
 
+/// Every reason code an island op may have ([`IslandOp::reason`]).
+const REASONS: [&str; 7] = [
+    "excluded-by-recipe",
+    "not-included",
+    "no-lowering",
+    "data-dependent-shape",
+    "dtype",
+    "min-segment-ops",
+    "compile-failed",
+];
+
+impl Partition {
+    /// The partition [`Partition::to_json`] described (its `segments`);
+    /// `None` for JSON that is not one.
+    pub fn from_json(j: &Json) -> Option<Partition> {
+        let segment = |s: &Json| -> Option<Segment> {
+            let kind = match s["kind"].as_str()? {
+                "compiled" => SegmentKind::Compiled,
+                "eager" => SegmentKind::Eager,
+                _ => return None,
+            };
+            let text = |v: &Json| v.as_str().map(str::to_string);
+            let ops = s["ops"]
+                .as_array()?
+                .iter()
+                .map(text)
+                .collect::<Option<_>>()?;
+            let why = match s.get("reasons") {
+                None => Vec::new(),
+                Some(r) => r
+                    .as_array()?
+                    .iter()
+                    .map(|w| {
+                        let code = w["reason"].as_str()?;
+                        Some(IslandOp {
+                            op: text(&w["op"])?,
+                            location: text(&w["location"])?,
+                            reason: REASONS.iter().find(|r| **r == code)?,
+                            message: text(&w["message"])?,
+                        })
+                    })
+                    .collect::<Option<_>>()?,
+            };
+            let cost = super::cost::Cost {
+                flops: s["flops"].as_u64()?,
+                bytes: s["bytes"].as_u64()?,
+            };
+            Some(Segment {
+                kind,
+                ops,
+                why,
+                cost,
+            })
+        };
+        let segments = j["segments"]
+            .as_array()?
+            .iter()
+            .map(segment)
+            .collect::<Option<_>>()?;
+        Some(Partition { segments })
+    }
+}
+
 /// `layer_norm`, `LayerNorm` and `graph.layer_norm` alike.
 fn normalized(name: &str) -> String {
     let base = name.rsplit_once('.').map_or(name, |(_, b)| b);
@@ -604,6 +667,42 @@ impl HybridPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_partition_reads_back_from_its_json() {
+        let p = Partition {
+            segments: vec![
+                Segment {
+                    kind: SegmentKind::Compiled,
+                    ops: vec!["graph.relu".into()],
+                    why: Vec::new(),
+                    cost: super::super::cost::Cost {
+                        flops: 12,
+                        bytes: 96,
+                    },
+                },
+                Segment {
+                    kind: SegmentKind::Eager,
+                    ops: vec!["graph.cumsum".into()],
+                    why: vec![IslandOp {
+                        op: "graph.cumsum".into(),
+                        location: "model.mlir:5:8".into(),
+                        reason: "no-lowering",
+                        message: "cannot be lowered to tensor yet".into(),
+                    }],
+                    cost: super::super::cost::Cost {
+                        flops: 12,
+                        bytes: 104,
+                    },
+                },
+            ],
+        };
+        assert_eq!(Partition::from_json(&p.to_json()), Some(p));
+        let mut bad = Partition::default().to_json();
+        bad["segments"] = json!([{"kind": "eager", "ops": [], "flops": 1, "bytes": 1,
+            "reasons": [{"op": "x", "location": "", "reason": "made-up", "message": ""}]}]);
+        assert_eq!(Partition::from_json(&bad), None);
+    }
 
     #[test]
     fn op_names_match_loosely() {

@@ -75,6 +75,12 @@ pub(crate) fn hash_file(path: &Path, dir: Option<&Path>) -> Result<HashThread, S
         .map_err(|e| format!("cannot start a thread to hash the model: {e}"))
 }
 
+/// The hash remembered in the cache directory `dir` for the file at `path`
+/// as it is now (its identity unchanged since it was hashed).
+pub(crate) fn remembered_hash(dir: &Path, path: &Path) -> Option<String> {
+    Memo::of(dir, path)?.read()
+}
+
 /// Where a model's hash is remembered (`DIR/models/<40 hex digits>`, named
 /// by its canonical path) and the identity of the file it was taken of.
 struct Memo {

@@ -303,21 +303,27 @@ fn import(
 
 /// Loads `.onnx` (imported) or `.mlir` (parsed) into a verified module.
 pub(crate) fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
-    load_checked(ctx, model, None)
+    load_checked(ctx, model, None, None)
 }
 
 /// [`load`]; with `sha256`, the bytes imported must have that hash (the
 /// plan cache's key names the model by it: a model changed since it was
-/// hashed is an error, not a plan filed under another model's name).
+/// hashed is an error, not a plan filed under another model's name). Where
+/// the cache directory `dir` remembers that hash for the file as it was
+/// before and after the read, the bytes are not hashed again.
 pub(crate) fn load_checked(
     ctx: &mut Context,
     model: &Path,
     sha256: Option<&str>,
+    dir: Option<&Path>,
 ) -> Result<Operation, DriverError> {
+    let remembered = || dir.and_then(|d| cache::remembered_hash(d, model));
+    let before = remembered();
     let bytes = std::fs::read(model)
         .map_err(|e| DriverError::Message(format!("{}: {e}", model.display())))?;
     if let Some(want) = sha256 {
-        if strata_artifact::sha256_hex(&bytes) != want {
+        let known = before.as_deref() == Some(want) && remembered() == before;
+        if !known && strata_artifact::sha256_hex(&bytes) != want {
             return Err(DriverError::Message(format!(
                 "{}: error: the model changed after it was hashed for the plan cache; run again",
                 model.display()
@@ -567,10 +573,8 @@ fn run(
     // Graph mode from a warm cache loads its plan without the model: the
     // session starts from the model's signature and imports the model
     // only when it compiles (--check runs the model eagerly: it imports).
-    let signature_only = cached
-        && exe_mode == ExeMode::Graph
-        && !check
-        && model.extension().is_some_and(|e| e == "onnx");
+    // Hybrid mode imports it once, to partition it, not twice.
+    let signature_only = cached && !check && model.extension().is_some_and(|e| e == "onnx");
     let model_hash = cached
         .then(|| cache::hash_file(model, dir.as_deref()))
         .transpose()
@@ -636,7 +640,8 @@ fn run(
     let hashed = session_options.model_sha256.clone();
     let source: Source = Arc::new(move || {
         let mut ctx = new_context();
-        let module = load_checked(&mut ctx, &path, hashed.as_deref()).map_err(|e| e.to_string())?;
+        let module = load_checked(&mut ctx, &path, hashed.as_deref(), dir.as_deref())
+            .map_err(|e| e.to_string())?;
         Ok((ctx, module))
     });
     let session = if signature_only {
