@@ -210,66 +210,7 @@ impl Session {
             };
             return self.compile_whole(whole, described, &gate, &load);
         }
-        // Values the function returns that no segment defines (constants):
-        // the last segment returns them too.
-        let results = returned(&ctx, func);
-        let extra: Vec<Value> = results
-            .iter()
-            .copied()
-            .filter(|&v| {
-                ctx.defining_op(v).is_some_and(|d| {
-                    ctx.op_name_str(d) == strata_dialects::graph::ConstantOp::NAME
-                        && ctx.op_parent_op(d) == Some(func)
-                })
-            })
-            .collect();
-        let mut slot_of: HashMap<Value, usize> = HashMap::new();
-        if let Some(entry) = ctx
-            .op_regions(func)
-            .first()
-            .and_then(|&r| ctx.region_entry_block(r))
-        {
-            for (i, a) in ctx.block_args(entry).enumerate() {
-                slot_of.insert(a, i);
-            }
-        }
-        let mut slots = slot_of.len();
-        let mut outlined = Vec::new();
-        for (k, p) in pieces.iter().enumerate() {
-            let last = k + 1 == pieces.len();
-            let o = partition::outline(
-                &mut ctx,
-                module,
-                func,
-                &p.ops,
-                if last { &extra } else { &[] },
-                &format!("strata_segment_{k}"),
-            );
-            let mut inputs = Vec::with_capacity(o.inputs.len());
-            for v in &o.inputs {
-                let s = slot_of.get(v).copied().ok_or_else(|| {
-                    SessionError::Load(format!(
-                        "hybrid mode: segment {k} reads a value no earlier segment makes"
-                    ))
-                })?;
-                inputs.push(s);
-            }
-            let mut outputs = Vec::with_capacity(o.outputs.len());
-            for &v in &o.outputs {
-                slot_of.insert(v, slots);
-                outputs.push(slots);
-                slots += 1;
-            }
-            outlined.push((o, inputs, outputs));
-        }
-        let outputs = results
-            .iter()
-            .map(|v| {
-                slot_of.get(v).copied().ok_or_else(|| {
-                    SessionError::Load("hybrid mode: a result that no segment makes".into())
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let (outlined, slots, outputs) = outline_all(&mut ctx, module, func, &pieces)?;
         let mut parts = Vec::with_capacity(pieces.len());
         // What the disk cache keeps of each part.
         let mut records = Vec::with_capacity(pieces.len());
@@ -498,6 +439,87 @@ impl Session {
             Err(e) => Err(SessionError::Compile(render_compile_error(&ctx, e))),
         }
     }
+}
+
+/// The pieces of `func` outlined into functions of `module`
+/// (`strata_segment_<k>`), each with the value slots it reads and writes;
+/// the number of slots (the function's inputs first) and the slots of
+/// its results.
+#[allow(clippy::type_complexity)]
+fn outline_all(
+    ctx: &mut Context,
+    module: Operation,
+    func: Operation,
+    pieces: &[partition::Piece],
+) -> Result<
+    (
+        Vec<(partition::Outlined, Vec<usize>, Vec<usize>)>,
+        usize,
+        Vec<usize>,
+    ),
+    SessionError,
+> {
+    // Values the function returns that no segment defines (constants):
+    // the last segment returns them too.
+    let results = returned(ctx, func);
+    let extra: Vec<Value> = results
+        .iter()
+        .copied()
+        .filter(|&v| {
+            ctx.defining_op(v).is_some_and(|d| {
+                ctx.op_name_str(d) == strata_dialects::graph::ConstantOp::NAME
+                    && ctx.op_parent_op(d) == Some(func)
+            })
+        })
+        .collect();
+    let mut slot_of: HashMap<Value, usize> = HashMap::new();
+    if let Some(entry) = ctx
+        .op_regions(func)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+    {
+        for (i, a) in ctx.block_args(entry).enumerate() {
+            slot_of.insert(a, i);
+        }
+    }
+    let mut slots = slot_of.len();
+    let mut outlined = Vec::new();
+    for (k, p) in pieces.iter().enumerate() {
+        let last = k + 1 == pieces.len();
+        let o = partition::outline(
+            ctx,
+            module,
+            func,
+            &p.ops,
+            if last { &extra } else { &[] },
+            &format!("strata_segment_{k}"),
+        );
+        let mut inputs = Vec::with_capacity(o.inputs.len());
+        for v in &o.inputs {
+            let s = slot_of.get(v).copied().ok_or_else(|| {
+                SessionError::Load(format!(
+                    "hybrid mode: segment {k} reads a value no earlier segment makes"
+                ))
+            })?;
+            inputs.push(s);
+        }
+        let mut outputs = Vec::with_capacity(o.outputs.len());
+        for &v in &o.outputs {
+            slot_of.insert(v, slots);
+            outputs.push(slots);
+            slots += 1;
+        }
+        outlined.push((o, inputs, outputs));
+    }
+    let outputs = results
+        .iter()
+        .map(|v| {
+            slot_of.get(v).copied().ok_or_else(|| {
+                SessionError::Load("hybrid mode: a result that no segment makes".into())
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((outlined, slots, outputs))
 }
 
 /// Marks a compiled segment that did not compile as an eager island.
