@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use strata_ir::{Context, Operation, SourceBuffer};
 use strata_runtime::session::{InputSpec, Session as RustSession, SessionOptions, Source};
-use strata_runtime::{DType, Tensor, TensorData};
+use strata_runtime::{DType, Tensor, TensorData, TensorView};
 
 create_exception!(
     strata,
@@ -525,9 +525,35 @@ impl Session {
         arrays: &[Bound<'py, PyAny>],
         output_names: Option<Vec<String>>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let mut tensors = Vec::with_capacity(arrays.len());
+        // A C-contiguous array of the input's dtype is read in place (its
+        // memory held borrowed until the run ends); another is copied.
+        let mut held = Vec::with_capacity(arrays.len());
+        let mut copies = Vec::with_capacity(arrays.len());
+        let mut shapes = Vec::with_capacity(arrays.len());
         for (input, array) in self.inputs.iter().zip(arrays) {
-            tensors.push(to_tensor(input, array)?);
+            let h = hold(input, array)?;
+            let copy = match h.bytes() {
+                Some(_) => None,
+                None => Some(to_tensor(input, array)?),
+            };
+            shapes.push(array.cast::<PyUntypedArray>()?.shape().to_vec());
+            held.push(h);
+            copies.push(copy);
+        }
+        let mut views = Vec::with_capacity(arrays.len());
+        for (((input, h), copy), shape) in self.inputs.iter().zip(&held).zip(&copies).zip(&shapes) {
+            let view = match (copy, h.bytes(), input.dtype) {
+                (Some(t), _, _) => t.view(),
+                (None, Some(bytes), Some(dtype)) => TensorView::new(dtype, shape, bytes)
+                    .map_err(|e| PyValueError::new_err(format!("input '{}': {e}", input.name)))?,
+                (None, _, _) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "input '{}' takes no arrays",
+                        input.name
+                    )))
+                }
+            };
+            views.push(view);
         }
         let wanted: Vec<usize> = match &output_names {
             None => (0..self.outputs.len()).collect(),
@@ -545,7 +571,7 @@ impl Session {
         };
         let session = Arc::clone(&self.session);
         let outputs = guarded(|| {
-            py.detach(move || session.run(&tensors))
+            py.detach(move || session.run_views(&views))
                 .map_err(|e| match e {
                     strata_runtime::session::SessionError::Input { .. } => {
                         InputError::new_err(e.to_string())
@@ -569,19 +595,90 @@ impl Session {
     }
 }
 
+/// Declares [`Held`]: an input array borrowed read-only, by element type,
+/// and [`hold`], which borrows an array as the input's element type.
+macro_rules! held {
+    ($($variant:ident($t:ty) = $name:literal),* $(,)?) => {
+        /// An input array, borrowed read-only for the run.
+        enum Held<'py> {
+            $($variant(numpy::PyReadonlyArrayDyn<'py, $t>),)*
+        }
+
+        impl Held<'_> {
+            /// The elements' bytes, when the array is C-contiguous (row
+            /// major: a Fortran-ordered array is contiguous too, but its
+            /// elements are not in the order the plan reads).
+            fn bytes(&self) -> Option<&[u8]> {
+                match self {
+                    $(Held::$variant(a) => a
+                        .as_array()
+                        .is_standard_layout()
+                        .then(|| a.as_slice().ok())
+                        .flatten()
+                        .map(bytemuck::cast_slice),)*
+                }
+            }
+        }
+
+        /// `array` borrowed as an array of `input`'s dtype (a `TypeError`
+        /// naming the input when it is not a NumPy array of that dtype).
+        fn hold<'py>(input: &Info, array: &Bound<'py, PyAny>) -> PyResult<Held<'py>> {
+            let untyped = array.cast::<PyUntypedArray>().map_err(|_| not_an_array(input, array))?;
+            let want = input.dtype.map_or("unsupported", numpy_name);
+            let wrong = || -> PyErr {
+                let given = untyped.dtype().str().map_or_else(|_| "?".into(), |s| s.to_string());
+                PyTypeError::new_err(format!(
+                    "input '{}' is {given}, but the model takes {want}",
+                    input.name
+                ))
+            };
+            match want {
+                $($name => Ok(Held::$variant(
+                    untyped.cast::<PyArrayDyn<$t>>().map_err(|_| wrong())?.readonly(),
+                )),)*
+                other => Err(PyTypeError::new_err(format!(
+                    "input '{}' is of a type strata takes no arrays for ({other}: {})",
+                    input.name, input.type_text
+                ))),
+            }
+        }
+    };
+}
+
+held!(
+    F16(half::f16) = "float16",
+    BF16(half::bf16) = "bfloat16",
+    F32(f32) = "float32",
+    F64(f64) = "float64",
+    I1(bool) = "bool",
+    I8(i8) = "int8",
+    I16(i16) = "int16",
+    I32(i32) = "int32",
+    I64(i64) = "int64",
+    U8(u8) = "uint8",
+    U16(u16) = "uint16",
+    U32(u32) = "uint32",
+    U64(u64) = "uint64",
+);
+
+/// The `TypeError` of a value that is not a NumPy array.
+fn not_an_array(input: &Info, value: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "input '{}' must be a numpy.ndarray, not {}",
+        input.name,
+        value
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".into(), |n| n.to_string())
+    ))
+}
+
 /// `array` (any NumPy array) as the tensor `input` takes: its dtype must
 /// be the input's (a `TypeError` otherwise, naming the input).
 fn to_tensor(input: &Info, array: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-    let array = array.cast::<PyUntypedArray>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "input '{}' must be a numpy.ndarray, not {}",
-            input.name,
-            array
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".into(), |n| n.to_string())
-        ))
-    })?;
+    let array = array
+        .cast::<PyUntypedArray>()
+        .map_err(|_| not_an_array(input, array))?;
     let given = array.dtype().str()?.to_string();
     let want = input.dtype.map_or("unsupported", numpy_name);
     let shape = array.shape().to_vec();

@@ -72,6 +72,22 @@ def test_outputs_are_arrays_that_own_their_values() -> None:
     assert y[0, 0] == 7.0
 
 
+def test_strided_and_fortran_ordered_inputs_are_read_as_contiguous_ones() -> None:
+    model, x, want = example("mlp")
+    session = strata.Session(model, threads=1)
+    (contiguous,) = session.run(None, {"x": x})
+    wide = np.zeros((x.shape[0], 32), np.float32)
+    wide[:, ::2] = x
+    strided = wide[:, ::2]
+    assert not strided.flags["C_CONTIGUOUS"]
+    fortran = np.asfortranarray(x)
+    for layout in (strided, fortran, x.copy()):
+        np.testing.assert_array_equal(session.run(None, {"x": layout})[0], contiguous)
+    # The first run compiled, every later one hit the plan.
+    assert session.report()["compiles"] == 1
+    np.testing.assert_allclose(contiguous, want, rtol=1e-4, atol=1e-5)
+
+
 def test_a_graph_session_compiles_once_per_shape() -> None:
     model, x, _ = example("mlp")
     session = strata.Session(model, threads=1)

@@ -27,4 +27,4 @@ pub mod tensor;
 pub use datum::Datum;
 pub use kernels::KernelError;
 pub use strings::StringTensor;
-pub use tensor::{DType, Tensor, TensorData};
+pub use tensor::{DType, Tensor, TensorData, TensorView};

@@ -422,6 +422,59 @@ pub struct Tensor {
     data: TensorData,
 }
 
+/// A tensor's elements in memory the caller owns (a NumPy array's, a
+/// tensor's own): its dtype, its shape and its little-endian bytes. A
+/// compiled plan reads its inputs in place ([`crate::compiled::CompiledModel::run_views`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TensorView<'a> {
+    dtype: DType,
+    shape: &'a [usize],
+    bytes: &'a [u8],
+}
+
+impl<'a> TensorView<'a> {
+    /// A view of `bytes` as elements of `dtype` in `shape`; an error when
+    /// their count differs from the shape's, or for the narrow types
+    /// (which no array holds as bytes of their own).
+    pub fn new(dtype: DType, shape: &'a [usize], bytes: &'a [u8]) -> Result<Self, KernelError> {
+        let n = checked_numel("tensor view", shape)?;
+        if dtype.is_narrow() || n.checked_mul(dtype.byte_size()) != Some(bytes.len()) {
+            return Err(KernelError::ShapeMismatch {
+                op: "tensor view",
+                detail: format!(
+                    "shape {shape:?} of {dtype} does not take {} bytes",
+                    bytes.len()
+                ),
+            });
+        }
+        Ok(TensorView {
+            dtype,
+            shape,
+            bytes,
+        })
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &'a [usize] {
+        self.shape
+    }
+
+    /// The elements' little-endian bytes (`i1`: one byte, 0 or 1).
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// A tensor holding a copy of the elements.
+    pub fn to_tensor(&self) -> Result<Tensor, KernelError> {
+        Tensor::from_le_bytes(self.dtype, self.shape, self.bytes)
+    }
+}
+
 /// Product of `shape`, or `None` on overflow.
 pub fn num_elements(shape: &[usize]) -> Option<usize> {
     shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
@@ -460,6 +513,15 @@ impl Tensor {
             });
         }
         Ok(Tensor { shape, data })
+    }
+
+    /// The tensor's elements, borrowed.
+    pub fn view(&self) -> TensorView<'_> {
+        TensorView {
+            dtype: self.dtype(),
+            shape: &self.shape,
+            bytes: self.data.as_bytes(),
+        }
     }
 
     /// Builds a tensor whose element count the caller has already checked.

@@ -93,6 +93,31 @@ fn graph_mode_compiles_once_per_shape_and_matches_eager() {
 }
 
 #[test]
+fn views_run_in_place_once_their_plan_is_compiled() {
+    let session = Session::new(source(MLP), options(ExeMode::Graph)).expect("session");
+    let eager = Session::new(source(MLP), options(ExeMode::Eager)).expect("session");
+    let x = batch(3);
+    // Held elsewhere: the bytes of a plain buffer, not a tensor's.
+    let bytes = x.to_le_bytes();
+    let shape = [3, 4];
+    let view = strata_runtime::TensorView::new(DType::F32, &shape, &bytes).expect("view");
+    let first = session.run_views(&[view]).expect("compiles on a copy");
+    let second = session.run_views(&[view]).expect("runs in place");
+    assert_eq!(first[0].to_f64_vec(), second[0].to_f64_vec());
+    close(
+        &second,
+        &eager.run(std::slice::from_ref(&x)).expect("eager"),
+    );
+    let r = session.report();
+    assert_eq!((r.runs, r.compiles, r.hits), (2, 1, 1));
+    // Checked as tensors are.
+    let wrong = strata_runtime::TensorView::new(DType::F32, &[4, 3], &bytes).expect("view");
+    let e = session.run_views(&[wrong]).expect_err("shape");
+    assert!(e.to_string().contains("has shape [4, 3]"), "{e}");
+    assert!(strata_runtime::TensorView::new(DType::F32, &[5, 4], &bytes).is_err());
+}
+
+#[test]
 fn the_cache_evicts_the_least_recently_used_plan() {
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);

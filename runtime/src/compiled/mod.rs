@@ -15,9 +15,9 @@ use strata_ir::{Context, Diagnostic, Operation, TypeKind, Value};
 use strata_lowering::kernel_to_host::HostKernels;
 use strata_lowering::llvm::{launch, HostKernel};
 
-use crate::tensor::Tensor;
+use crate::tensor::{Tensor, TensorView};
 
-use crate::plan::{check_inputs, run_custom, words_as_bytes, CustomCall, Gemm, IndexCheck};
+use crate::plan::{check_views, run_custom, words_as_bytes, CustomCall, Gemm, IndexCheck};
 pub(crate) use crate::plan::{read_plan, tensor_from_bytes, words, Buf, Plan, PlanWork, Spec};
 pub use crate::plan::{PlanError, RunError};
 
@@ -237,6 +237,13 @@ impl CompiledModel {
 
     /// Run the plan on `inputs` (the shapes and dtypes it was compiled for).
     pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RunError> {
+        let views: Vec<TensorView<'_>> = inputs.iter().map(Tensor::view).collect();
+        self.run_timed(&views, None)
+    }
+
+    /// [`CompiledModel::run`] on inputs held elsewhere (a NumPy array's
+    /// memory), read in place: no copy is made of them.
+    pub fn run_views(&self, inputs: &[TensorView<'_>]) -> Result<Vec<Tensor>, RunError> {
         self.run_timed(inputs, None)
     }
 
@@ -244,7 +251,8 @@ impl CompiledModel {
     /// with the kernel's name.
     pub fn run_profiled(&self, inputs: &[Tensor]) -> Result<(Vec<Tensor>, KernelTimes), RunError> {
         let mut times = Vec::with_capacity(self.steps.len());
-        let out = self.run_timed(inputs, Some(&mut times))?;
+        let views: Vec<TensorView<'_>> = inputs.iter().map(Tensor::view).collect();
+        let out = self.run_timed(&views, Some(&mut times))?;
         let named = self
             .steps
             .iter()
@@ -291,18 +299,18 @@ impl CompiledModel {
 
     fn run_timed(
         &self,
-        inputs: &[Tensor],
+        inputs: &[TensorView<'_>],
         mut times: Option<&mut Vec<f64>>,
     ) -> Result<Vec<Tensor>, RunError> {
-        check_inputs(&self.inputs, inputs)?;
+        check_views(&self.inputs, inputs)?;
         for (i, pinned) in &self.pinned {
-            if inputs[*i].data().as_bytes() != pinned.data().as_bytes() {
+            if inputs[*i].bytes() != pinned.data().as_bytes() {
                 return Err(RunError::Pinned { index: *i });
             }
         }
         // The inputs are read in place (kernels never write them: every
         // output of a launch is an arena buffer).
-        let input_bytes: Vec<&[u8]> = inputs.iter().map(|t| t.data().as_bytes()).collect();
+        let input_bytes: Vec<&[u8]> = inputs.iter().map(TensorView::bytes).collect();
         // An arena of the pool, put back when the run ends (also on an
         // error); a run that finds none free allocates its own.
         let mut arena = ArenaLease::take(&self.arenas, self.arena_words);

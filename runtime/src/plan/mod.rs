@@ -9,7 +9,7 @@
 use strata_ir::{AttrKind, Context, Operation, TypeKind, Value};
 
 use crate::interp::dtype_of;
-use crate::tensor::{DType, Tensor};
+use crate::tensor::{DType, Tensor, TensorView};
 
 mod check;
 mod gemm;
@@ -79,6 +79,12 @@ pub const PARALLEL_FLOPS: u64 = 1 << 20;
 
 /// Check `inputs` against the plan's input specs.
 pub fn check_inputs(specs: &[Spec], inputs: &[Tensor]) -> Result<(), RunError> {
+    let views: Vec<TensorView<'_>> = inputs.iter().map(Tensor::view).collect();
+    check_views(specs, &views)
+}
+
+/// [`check_inputs`] of inputs held elsewhere.
+pub fn check_views(specs: &[Spec], inputs: &[TensorView<'_>]) -> Result<(), RunError> {
     if inputs.len() != specs.len() {
         return Err(RunError::InputCount {
             expected: specs.len(),

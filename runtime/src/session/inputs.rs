@@ -4,7 +4,7 @@
 use strata_ir::{Context, TypeKind};
 
 use super::SessionError;
-use crate::{interp, DType, Datum, Tensor};
+use crate::{interp, DType, Datum, Tensor, TensorView};
 
 /// One input of the model, as its signature declares it.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +82,11 @@ impl InputSpec {
     /// Whether `t` fits: the dtype, the rank and every static dimension
     /// (an error naming the input, what it is and what the model takes).
     pub fn check(&self, t: &Tensor) -> Result<(), SessionError> {
+        self.check_view(&t.view())
+    }
+
+    /// [`InputSpec::check`] of an input held elsewhere.
+    pub fn check_view(&self, t: &TensorView<'_>) -> Result<(), SessionError> {
         let error = |message: String| SessionError::Input {
             name: self.name.clone(),
             message,

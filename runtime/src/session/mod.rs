@@ -28,6 +28,7 @@ mod options;
 mod padding;
 mod partition;
 mod state;
+mod views;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
