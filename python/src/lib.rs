@@ -525,6 +525,21 @@ impl Session {
         arrays: &[Bound<'py, PyAny>],
         output_names: Option<Vec<String>>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        // An object that is not an array but exports DLPack (a torch
+        // tensor, a JAX array) is taken as the array `numpy.from_dlpack`
+        // makes of it: its memory, not a copy.
+        let numpy = py.import("numpy")?;
+        let arrays: Vec<Bound<'py, PyAny>> = arrays
+            .iter()
+            .map(|a| {
+                if a.cast::<PyUntypedArray>().is_err() && a.hasattr("__dlpack__")? {
+                    numpy.call_method1("from_dlpack", (a,))
+                } else {
+                    Ok(a.clone())
+                }
+            })
+            .collect::<PyResult<_>>()?;
+        let arrays = &arrays[..];
         // A C-contiguous array of the input's dtype is read in place (its
         // memory held borrowed until the run ends); another is copied.
         let mut held = Vec::with_capacity(arrays.len());

@@ -88,6 +88,30 @@ def test_strided_and_fortran_ordered_inputs_are_read_as_contiguous_ones() -> Non
     np.testing.assert_allclose(contiguous, want, rtol=1e-4, atol=1e-5)
 
 
+class Exported:
+    """An array that is not a numpy.ndarray but exports DLPack, as a
+    torch tensor does."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __dlpack__(self, **kwargs: object) -> object:
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self.array.__dlpack_device__()
+
+
+def test_dlpack_in_and_out() -> None:
+    model, x, want = example("mlp")
+    session = strata.Session(model, threads=1)
+    (y,) = session.run(None, {"x": Exported(x)})
+    np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
+    # The outputs export DLPack themselves (torch.from_dlpack takes them).
+    again = np.from_dlpack(y)
+    assert np.shares_memory(again, y)
+
+
 def test_a_graph_session_compiles_once_per_shape() -> None:
     model, x, _ = example("mlp")
     session = strata.Session(model, threads=1)
