@@ -6,6 +6,8 @@
 //! compiles and runs; every error is a `strata.StrataError` (a subclass
 //! naming its kind), and a Rust panic is caught and raised as one.
 
+mod artifact;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -84,6 +86,17 @@ impl ModelSource {
                 .collect::<String>()
         })?;
         Ok((ctx, module))
+    }
+
+    /// The file's name (`model.onnx` for bytes).
+    fn file_name(&self) -> String {
+        match self {
+            ModelSource::File(p) => p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            ),
+            ModelSource::Bytes(_) => "model.onnx".into(),
+        }
     }
 
     fn shown(&self) -> String {
@@ -355,9 +368,21 @@ fn model_source(model: &Bound<'_, PyAny>) -> PyResult<ModelSource> {
 /// `strata.Session`).
 #[pyclass(module = "strata._strata", frozen)]
 struct Session {
-    session: Arc<RustSession>,
+    engine: Engine,
     inputs: Vec<Info>,
     outputs: Vec<Info>,
+}
+
+/// What a [`Session`] runs.
+enum Engine {
+    /// A session of the runtime: a model, compiled as it runs.
+    Session(Arc<RustSession>),
+    /// A plan loaded from an artifact (compiled ahead of time, for its
+    /// shapes only).
+    Plan(
+        Arc<strata_runtime::compiled::CompiledModel>,
+        Box<strata_artifact::Manifest>,
+    ),
 }
 
 #[pymethods]
@@ -384,6 +409,9 @@ impl Session {
         threads: Option<usize>,
         cache_dir: Option<PathBuf>,
     ) -> PyResult<Session> {
+        if let Ok(a) = model.cast::<artifact::Artifact>() {
+            return Session::of_artifact(py, &a.get().artifact, threads);
+        }
         let source = model_source(model)?;
         let recipe = match recipe {
             Some(path) => Some(
@@ -449,7 +477,7 @@ impl Session {
             };
             let (session, inputs, outputs) = built.map_err(ModelError::new_err)?;
             Ok(Session {
-                session: Arc::new(session),
+                engine: Engine::Session(Arc::new(session)),
                 inputs,
                 outputs,
             })
@@ -506,19 +534,73 @@ impl Session {
     /// The session's report (compiles, cache, events, partitions) as a
     /// dict: `strata run --report`'s JSON.
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let text = self.session.report().to_json().to_string();
+        let text = match &self.engine {
+            Engine::Session(s) => s.report().to_json().to_string(),
+            Engine::Plan(_, manifest) => serde_json::json!({
+                "exe_mode": "graph",
+                "compiles": 0,
+                "artifact": manifest,
+            })
+            .to_string(),
+        };
         let json = py.import("json")?;
         json.call_method1("loads", (text,))
     }
 
-    /// The exe mode (`eager`, `graph` or `hybrid`).
+    /// The exe mode (`eager`, `graph` or `hybrid`; an artifact's plan runs
+    /// in graph mode).
     #[getter]
     fn mode(&self) -> &'static str {
-        self.session.exe_mode().name()
+        match &self.engine {
+            Engine::Session(s) => s.exe_mode().name(),
+            Engine::Plan(..) => "graph",
+        }
     }
 }
 
 impl Session {
+    /// A session running the plan of `artifact` (its inputs' shapes only).
+    fn of_artifact(
+        py: Python<'_>,
+        artifact: &strata_artifact::Artifact,
+        threads: Option<usize>,
+    ) -> PyResult<Session> {
+        let threads = threads.unwrap_or(0);
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
+        let manifest = artifact.manifest.clone();
+        let plan = guarded(|| {
+            py.detach(|| artifact::load_plan(artifact, threads))
+                .map_err(ModelError::new_err)
+        })?;
+        let info = |name: &String, spec: &strata_runtime::plan::Spec| Info {
+            name: name.clone(),
+            dtype: Some(spec.dtype),
+            shape: Some(spec.shape.iter().map(|&d| Dim::Static(d as i64)).collect()),
+            type_text: format!("{} {:?}", spec.dtype.name(), spec.shape),
+        };
+        let inputs = manifest
+            .inputs
+            .iter()
+            .zip(plan.input_specs())
+            .map(|(t, s)| info(&t.name, s))
+            .collect();
+        let outputs = manifest
+            .outputs
+            .iter()
+            .zip(plan.output_specs())
+            .map(|(t, s)| info(&t.name, s))
+            .collect();
+        Ok(Session {
+            engine: Engine::Plan(Arc::new(plan), Box::new(manifest)),
+            inputs,
+            outputs,
+        })
+    }
+
     fn run_arrays<'py>(
         &self,
         py: Python<'py>,
@@ -584,18 +666,34 @@ impl Session {
                 })
                 .collect::<PyResult<_>>()?,
         };
-        let session = Arc::clone(&self.session);
+        let engine = match &self.engine {
+            Engine::Session(s) => Ok(Arc::clone(s)),
+            Engine::Plan(p, _) => Err(Arc::clone(p)),
+        };
         let outputs = guarded(|| {
-            py.detach(move || session.run_views(&views))
-                .map_err(|e| match e {
-                    strata_runtime::session::SessionError::Input { .. } => {
-                        InputError::new_err(e.to_string())
+            py.detach(move || match engine {
+                Ok(session) => session.run_views(&views),
+                Err(plan) => plan.run_views(&views).map_err(|e| match e {
+                    // An artifact's plan takes the shapes it was compiled for.
+                    strata_runtime::compiled::RunError::InputMismatch { .. }
+                    | strata_runtime::compiled::RunError::InputCount { .. } => {
+                        strata_runtime::session::SessionError::Input {
+                            name: "of the artifact".into(),
+                            message: e.to_string(),
+                        }
                     }
-                    strata_runtime::session::SessionError::Compile(_) => {
-                        CompileError::new_err(e.to_string())
-                    }
-                    other => RunError::new_err(other.to_string()),
-                })
+                    other => other.into(),
+                }),
+            })
+            .map_err(|e| match e {
+                strata_runtime::session::SessionError::Input { .. } => {
+                    InputError::new_err(e.to_string())
+                }
+                strata_runtime::session::SessionError::Compile(_) => {
+                    CompileError::new_err(e.to_string())
+                }
+                other => RunError::new_err(other.to_string()),
+            })
         })?;
         let mut outputs: Vec<Option<Tensor>> = outputs.into_iter().map(Some).collect();
         wanted
@@ -778,5 +876,7 @@ fn _strata(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Session>()?;
     m.add_class::<ValueInfo>()?;
     m.add_function(wrap_pyfunction!(import_model, m)?)?;
+    m.add_function(wrap_pyfunction!(artifact::compile, m)?)?;
+    m.add_class::<artifact::Artifact>()?;
     Ok(())
 }

@@ -22,6 +22,7 @@ import time
 from typing import Any, Mapping
 
 from ._strata import (
+    Artifact,
     CompileError,
     InputError,
     Model,
@@ -30,10 +31,12 @@ from ._strata import (
     Session,
     StrataError,
     ValueInfo,
+    compile,
     import_model,
 )
 
 __all__ = [
+    "Artifact",
     "CompileError",
     "InputError",
     "Model",
@@ -43,6 +46,7 @@ __all__ = [
     "StrataError",
     "ValueInfo",
     "bench",
+    "compile",
     "import_model",
 ]
 

@@ -31,10 +31,25 @@ class Model:
 
 def import_model(model: str | PathLike[str] | bytes | Model) -> Model: ...
 
+class Artifact:
+    @staticmethod
+    def load(path: str | PathLike[str]) -> Artifact: ...
+    def save(self, path: str | PathLike[str]) -> None: ...
+    def to_bytes(self) -> bytes: ...
+    def inspect(self) -> dict[str, Any]: ...
+
+def compile(
+    model: str | PathLike[str] | bytes | Model,
+    recipe: str | PathLike[str] | None = None,
+    target: str = "host",
+    shapes: Mapping[str, Sequence[int]] | None = None,
+    dims: Mapping[str, int] | None = None,
+) -> Artifact: ...
+
 class Session:
     def __init__(
         self,
-        model: str | PathLike[str] | bytes | Model,
+        model: str | PathLike[str] | bytes | Model | Artifact,
         recipe: str | PathLike[str] | None = None,
         mode: str | None = None,
         threads: int | None = None,

@@ -223,3 +223,36 @@ def test_the_type_stubs_check_with_mypy() -> None:
         env={**os.environ, "MYPY_CACHE_DIR": os.devnull},
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_compile_save_load_and_run_an_artifact(tmp_path: Path) -> None:
+    model, x, want = example("encoder")
+    artifact = strata.compile(model, dims={"batch": 2, "seq": 8})
+    info = artifact.inspect()
+    assert info["model"] == "encoder.onnx" and info["target"] == "host"
+    assert [i["name"] for i in info["inputs"]] == ["x"]
+    assert info["inputs"][0]["shape"] == [2, 8, 32]
+    path = tmp_path / "encoder.strata"
+    artifact.save(path)
+    assert path.read_bytes() == artifact.to_bytes()
+    loaded = strata.Artifact.load(path)
+    session = strata.Session(loaded, threads=1)
+    assert session.mode == "graph"
+    assert [(i.name, i.shape) for i in session.inputs] == [("x", [2, 8, 32])]
+    (y,) = session.run(None, {"x": x})
+    np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
+    assert session.report()["compiles"] == 0
+    # Its shapes only, and what is wrong is said.
+    with pytest.raises(strata.InputError, match="input 'of the artifact'"):
+        session.run(None, {"x": np.zeros((1, 8, 32), np.float32)})
+    with pytest.raises(ValueError, match="dimension 0 \\('batch'\\) needs a size"):
+        strata.compile(model, dims={"seq": 8})
+    # A whole shape by name does as well.
+    by_shape = strata.compile(model, shapes={"x": [2, 8, 32]})
+    assert by_shape.inspect()["inputs"][0]["shape"] == [2, 8, 32]
+    with pytest.raises(ValueError, match="host"):
+        strata.compile(model, target="sm_90", dims={"batch": 2, "seq": 8})
+    damaged = tmp_path / "damaged.strata"
+    damaged.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(strata.ModelError, match="truncated"):
+        strata.Artifact.load(damaged)

@@ -21,5 +21,13 @@ def first_output(path: str, x: npt.NDArray[np.float32]) -> npt.NDArray[np.generi
     return outputs[0]
 
 
+def ahead_of_time(path: str, out: str) -> dict[str, object]:
+    artifact = strata.compile(path, dims={"batch": 4})
+    artifact.save(out)
+    session = strata.Session(strata.Artifact.load(out))
+    assert session.mode == "graph"
+    return artifact.inspect()
+
+
 def errors() -> type[Exception]:
     return strata.StrataError

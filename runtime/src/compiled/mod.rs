@@ -214,6 +214,16 @@ impl CompiledModel {
         })
     }
 
+    /// The dtype and shape of each input, in order.
+    pub fn input_specs(&self) -> &[Spec] {
+        &self.inputs
+    }
+
+    /// The dtype and shape of each output, in order.
+    pub fn output_specs(&self) -> Vec<&Spec> {
+        self.outputs.iter().map(|(_, s)| s).collect()
+    }
+
     /// Kernels launched per run.
     pub fn launches(&self) -> usize {
         self.steps.len()
