@@ -71,7 +71,7 @@ impl Artifact {
 pub(crate) fn compile(
     py: Python<'_>,
     model: &Bound<'_, PyAny>,
-    recipe: Option<PathBuf>,
+    recipe: Option<&Bound<'_, PyAny>>,
     target: &str,
     shapes: Option<HashMap<String, Vec<usize>>>,
     dims: Option<HashMap<String, usize>>,
@@ -84,11 +84,7 @@ pub(crate) fn compile(
     }
     let source = model_source(model)?;
     let recipe = match recipe {
-        Some(path) => {
-            strata_recipe::Recipe::load(&path, &Default::default())
-                .map_err(|e| CompileError::new_err(e.to_string()))?
-                .recipe
-        }
+        Some(r) => crate::recipe_of(r)?,
         None => strata_recipe::Recipe::default(),
     };
     let (shapes, dims) = (shapes.unwrap_or_default(), dims.unwrap_or_default());

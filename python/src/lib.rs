@@ -347,6 +347,31 @@ fn import_model(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Model> {
     })
 }
 
+/// A recipe: a file (TOML or JSON, [`strata_recipe::Recipe::load`]) or a
+/// dict of the same keys (`{"runtime": {"exe_mode": "hybrid"}}`), checked
+/// as a file is (a `CompileError` with the located message otherwise).
+fn recipe_of(recipe: &Bound<'_, PyAny>) -> PyResult<strata_recipe::Recipe> {
+    let invalid = |e: String| CompileError::new_err(e);
+    if recipe.cast::<pyo3::types::PyDict>().is_ok() {
+        let json = recipe.py().import("json")?;
+        let text: String = json.call_method1("dumps", (recipe,))?.extract()?;
+        let loaded = strata_recipe::Recipe::parse(
+            &text,
+            "<recipe dict>",
+            strata_recipe::Format::Json,
+            &Default::default(),
+        )
+        .map_err(|e| invalid(e.to_string()))?;
+        return Ok(loaded.recipe);
+    }
+    let path: PathBuf = recipe
+        .extract()
+        .map_err(|_| PyTypeError::new_err("a recipe is a path or a dict of recipe keys"))?;
+    strata_recipe::Recipe::load(&path, &Default::default())
+        .map(|l| l.recipe)
+        .map_err(|e| invalid(e.to_string()))
+}
+
 /// A path (`str`, `os.PathLike`), bytes, or a [`Model`].
 fn model_source(model: &Bound<'_, PyAny>) -> PyResult<ModelSource> {
     if let Ok(m) = model.cast::<Model>() {
@@ -404,7 +429,7 @@ impl Session {
     fn new(
         py: Python<'_>,
         model: &Bound<'_, PyAny>,
-        recipe: Option<PathBuf>,
+        recipe: Option<&Bound<'_, PyAny>>,
         mode: Option<&str>,
         threads: Option<usize>,
         cache_dir: Option<PathBuf>,
@@ -413,14 +438,7 @@ impl Session {
             return Session::of_artifact(py, &a.get().artifact, threads);
         }
         let source = model_source(model)?;
-        let recipe = match recipe {
-            Some(path) => Some(
-                strata_recipe::Recipe::load(&path, &Default::default())
-                    .map_err(|e| CompileError::new_err(e.to_string()))?
-                    .recipe,
-            ),
-            None => None,
-        };
+        let recipe = recipe.map(recipe_of).transpose()?;
         let mut options = match &recipe {
             Some(r) => SessionOptions::from_recipe(r),
             None => SessionOptions::default(),

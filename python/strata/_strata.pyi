@@ -40,7 +40,7 @@ class Artifact:
 
 def compile(
     model: str | PathLike[str] | bytes | Model,
-    recipe: str | PathLike[str] | None = None,
+    recipe: str | PathLike[str] | Mapping[str, Any] | None = None,
     target: str = "host",
     shapes: Mapping[str, Sequence[int]] | None = None,
     dims: Mapping[str, int] | None = None,
@@ -50,7 +50,7 @@ class Session:
     def __init__(
         self,
         model: str | PathLike[str] | bytes | Model | Artifact,
-        recipe: str | PathLike[str] | None = None,
+        recipe: str | PathLike[str] | Mapping[str, Any] | None = None,
         mode: str | None = None,
         threads: int | None = None,
         cache_dir: str | PathLike[str] | None = None,

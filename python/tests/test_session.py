@@ -205,6 +205,20 @@ def test_hybrid_mode_reports_its_partition(tmp_path: Path) -> None:
     assert eager == ["graph.softmax"]
 
 
+def test_a_recipe_may_be_a_dict_and_is_checked() -> None:
+    model, x, want = example("mlp")
+    recipe = {"runtime": {"exe_mode": "hybrid"}, "capture": {"exclude_ops": ["softmax"]}}
+    session = strata.Session(model, recipe=recipe, threads=1)
+    assert session.mode == "hybrid"
+    np.testing.assert_allclose(session.run(None, {"x": x})[0], want, rtol=1e-4, atol=1e-5)
+    with pytest.raises(strata.CompileError, match="exe_mode"):
+        strata.Session(model, recipe={"runtime": {"exe_mode": "fast"}})
+    with pytest.raises(TypeError, match="a recipe is a path or a dict"):
+        strata.Session(model, recipe=3)  # type: ignore[arg-type]
+    artifact = strata.compile(model, recipe={"codegen": {"threads": 1}}, dims={"batch": 4})
+    assert artifact.inspect()["recipe_sha256"] != strata.compile(model, dims={"batch": 4}).inspect()["recipe_sha256"]
+
+
 def test_bench_times_runs() -> None:
     model, x, _ = example("mlp")
     result = strata.bench(strata.Session(model, threads=1), {"x": x}, warmup=1, runs=5)
