@@ -41,6 +41,48 @@ pub const SECTION_ATTR: &str = "artifact.section";
 #[cfg(feature = "llvm")]
 const INLINE_CONSTANT_BYTES: usize = 256;
 
+/// Moves the value of constant `op` (its `value` attribute) into a new
+/// payload section named `prefix<i>` (`i` the number of sections so far)
+/// when it is large: the op keeps a zero splat of the type and the
+/// section's name ([`SECTION_ATTR`]). Hex text would double the bytes and
+/// be slow to print and parse.
+#[cfg(feature = "llvm")]
+pub(crate) fn move_to_section(
+    ctx: &mut Context,
+    op: Operation,
+    prefix: &str,
+    sections: &mut Vec<(String, Vec<u8>)>,
+) {
+    let Some(value) = strata_ir::ods::inherent_attr(ctx, op, "value") else {
+        return;
+    };
+    let AttrKind::DenseElements { ty, data } = ctx.attr_kind(value).clone() else {
+        return;
+    };
+    if data.splat || data.raw.len() < INLINE_CONSTANT_BYTES {
+        return;
+    }
+    let zeros = vec![0u8; data.raw.len()];
+    let Some(splat) = ctx.dense_elements_attr(ty, zeros) else {
+        return;
+    };
+    let name = format!("{prefix}{}", sections.len());
+    sections.push((name.clone(), data.raw.to_vec()));
+    ctx.set_op_property(op, "value", splat);
+    let attr = ctx.string_attr(&name);
+    ctx.set_op_attr(op, SECTION_ATTR, attr);
+}
+
+/// The payload section holding constant `op`'s value, when
+/// [`move_to_section`] moved it there.
+pub(crate) fn section_of(ctx: &Context, op: Operation) -> Option<String> {
+    ctx.op_attr(op, SECTION_ATTR)
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
+            _ => None,
+        })
+}
+
 /// The payload section of a host artifact holding its kernels' tile
 /// programs (MLIR text; `plan.mlir` declares them). Not read on load.
 pub const KERNELS_SECTION: &str = "kernels.mlir";
@@ -185,9 +227,7 @@ fn constants(ctx: &Context, module: Operation, func: &str) -> Vec<Operation> {
 }
 
 /// Moves the values of the large constants of the plan into payload
-/// sections (`const/<i>`, raw bytes): the plan's text keeps a zero splat of
-/// the type and the section's name ([`SECTION_ATTR`]). Hex text would
-/// double the bytes and be slow to print and parse.
+/// sections (`const/<i>`, raw bytes; [`move_to_section`]).
 #[cfg(feature = "llvm")]
 fn move_constants(
     ctx: &mut Context,
@@ -196,24 +236,7 @@ fn move_constants(
     sections: &mut Vec<(String, Vec<u8>)>,
 ) {
     for op in constants(ctx, module, func) {
-        let Some(value) = strata_ir::ods::inherent_attr(ctx, op, "value") else {
-            continue;
-        };
-        let AttrKind::DenseElements { ty, data } = ctx.attr_kind(value).clone() else {
-            continue;
-        };
-        if data.splat || data.raw.len() < INLINE_CONSTANT_BYTES {
-            continue;
-        }
-        let zeros = vec![0u8; data.raw.len()];
-        let Some(splat) = ctx.dense_elements_attr(ty, zeros) else {
-            continue;
-        };
-        let name = format!("const/{}", sections.len());
-        sections.push((name.clone(), data.raw.to_vec()));
-        ctx.set_op_property(op, "value", splat);
-        let attr = ctx.string_attr(&name);
-        ctx.set_op_attr(op, SECTION_ATTR, attr);
+        move_to_section(ctx, op, "const/", sections);
     }
 }
 
@@ -428,13 +451,7 @@ pub fn load_plan(
     // from the sections (the IR keeps its zero splat).
     let mut held: HashMap<Operation, &[u8]> = HashMap::new();
     for op in constants(&ctx, module, &manifest.function) {
-        let Some(section) = ctx
-            .op_attr(op, SECTION_ATTR)
-            .and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
-                _ => None,
-            })
-        else {
+        let Some(section) = section_of(&ctx, op) else {
             continue;
         };
         let bytes = artifact

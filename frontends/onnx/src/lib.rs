@@ -166,11 +166,16 @@ pub fn import_file(ctx: &mut Context, path: &Path) -> Result<Operation, ImportEr
         path: path.display().to_string(),
         source,
     })?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
+    let name = file_name(path);
     import_bytes(ctx, &bytes, &name)
+}
+
+/// The name locations and errors give the model at `path`: its file
+/// name.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// Imports a serialized `ModelProto`; `file` names it in locations and
@@ -194,10 +199,7 @@ pub fn import_signature_file(ctx: &mut Context, path: &Path) -> Result<Operation
         path: path.display().to_string(),
         source,
     })?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
+    let name = file_name(path);
     let model = convert::read_signature(file).map_err(|message| ImportError::Invalid {
         file: name.clone(),
         node: None,

@@ -169,6 +169,25 @@ impl DiskCache {
         }
     }
 
+    /// Removes the entry of the key `text`, refused for `why`, and notes it
+    /// under the run's `key` (best effort: the next process need not
+    /// refuse it again).
+    pub(crate) fn reject(
+        &self,
+        text: &str,
+        key: &PlanKey,
+        why: String,
+        notes: &RefCell<Vec<DiskNote>>,
+    ) {
+        let _ = std::fs::remove_file(self.path(text));
+        notes.borrow_mut().push(DiskNote {
+            kind: EventKind::DiskRejected,
+            key: key.clone(),
+            reason: why,
+            ms: 0.0,
+        });
+    }
+
     /// Writes `artifact` as the entry of the key `text`: to a temporary
     /// file, renamed into place. Returns the entry's bytes.
     pub(crate) fn write(&self, text: &str, artifact: &Artifact) -> Result<usize, String> {
@@ -323,14 +342,7 @@ impl Session {
                 Some((model, start.elapsed().as_secs_f64() * 1e3, reason))
             }
             Err(why) => {
-                // Best effort: the next process need not refuse it again.
-                let _ = std::fs::remove_file(disk.path(text));
-                notes.borrow_mut().push(DiskNote {
-                    kind: EventKind::DiskRejected,
-                    key: key.clone(),
-                    reason: why,
-                    ms: 0.0,
-                });
+                disk.reject(text, key, why, notes);
                 None
             }
         }

@@ -21,7 +21,7 @@ use super::disk::{DiskNote, Origin, KEY_SECTION};
 use super::hybrid::Compiled;
 use super::partition::{HybridPlan, Part, Partition, Work};
 use super::{EventKind, PlanKey, Session};
-use crate::artifact::{HOST_TARGET, SECTION_ATTR};
+use crate::artifact::{move_to_section, section_of, HOST_TARGET};
 use crate::interp;
 
 /// The section of an entry holding the layout (JSON).
@@ -31,8 +31,6 @@ const ISLANDS_SECTION: &str = "hybrid/islands.mlir";
 /// What the sections of the islands' large constants are named after
 /// (`hybrid/const/<i>`: raw bytes, as a plan's constants are kept).
 const CONSTANT_SECTIONS: &str = "hybrid/const/";
-/// Constants smaller than this stay in the islands' text.
-const INLINE_CONSTANT_BYTES: usize = 256;
 
 /// What the disk cache keeps of one part of a hybrid plan.
 pub(crate) enum Record {
@@ -185,14 +183,7 @@ impl Session {
             }
             Ok(None) => None,
             Err(why) => {
-                // Best effort: the next process need not refuse it again.
-                let _ = std::fs::remove_file(disk.path(&text));
-                notes.borrow_mut().push(DiskNote {
-                    kind: EventKind::DiskRejected,
-                    key: key.clone(),
-                    reason: why,
-                    ms: 0.0,
-                });
+                disk.reject(&text, key, why, notes);
                 None
             }
         }
@@ -329,13 +320,7 @@ fn read_layout(
     })?;
     // The large constants' bytes, back from their sections.
     for op in ctx.nested_ops(module, WalkOrder::PreOrder) {
-        let Some(section) = ctx
-            .op_attr(op, SECTION_ATTR)
-            .and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
-                _ => None,
-            })
-        else {
+        let Some(section) = section_of(&ctx, op) else {
             continue;
         };
         let missing = || format!("{shown}: error: a constant's section '{section}' is missing");
@@ -388,26 +373,9 @@ fn islands_text(
     let ops = ctx.nested_ops(copy, WalkOrder::PreOrder);
     let custom = ops.iter().any(|&o| ctx.op_name_str(o) == "graph.custom");
     for op in ops {
-        if ctx.op_name_str(op) != strata_dialects::graph::ConstantOp::NAME {
-            continue;
+        if ctx.op_name_str(op) == strata_dialects::graph::ConstantOp::NAME {
+            move_to_section(ctx, op, CONSTANT_SECTIONS, sections);
         }
-        let Some(value) = strata_ir::ods::inherent_attr(ctx, op, "value") else {
-            continue;
-        };
-        let AttrKind::DenseElements { ty, data } = ctx.attr_kind(value).clone() else {
-            continue;
-        };
-        if data.splat || data.raw.len() < INLINE_CONSTANT_BYTES {
-            continue;
-        }
-        let Some(zeros) = ctx.dense_elements_attr(ty, vec![0; data.raw.len()]) else {
-            continue;
-        };
-        let name = format!("{CONSTANT_SECTIONS}{}", sections.len());
-        sections.push((name.clone(), data.raw.to_vec()));
-        ctx.set_op_property(op, "value", zeros);
-        let attr = ctx.string_attr(&name);
-        ctx.set_op_attr(op, SECTION_ATTR, attr);
     }
     let text = (!custom)
         .then(|| strata_ir::printer::print_operation(ctx, copy, Default::default()).into_bytes());

@@ -44,16 +44,7 @@ impl InputSpec {
         };
         match value {
             Datum::Tensor(t) => self.check(t),
-            Datum::Strings(s) => {
-                if !self.fits(s.shape()) {
-                    return Err(error(format!(
-                        "has shape {:?}, which the model's {} does not admit",
-                        s.shape(),
-                        self.type_text
-                    )));
-                }
-                Ok(())
-            }
+            Datum::Strings(s) => self.check_shape(s.shape()),
             Datum::Sequence(_) | Datum::Optional(_) if self.shape.is_some() => {
                 let what = if matches!(value, Datum::Sequence(_)) {
                     "a sequence"
@@ -100,14 +91,22 @@ impl InputSpec {
                 self.type_text
             )));
         }
-        if !self.fits(t.shape()) {
-            return Err(error(format!(
-                "has shape {:?}, which the model's {} does not admit",
-                t.shape(),
-                self.type_text
-            )));
+        self.check_shape(t.shape())
+    }
+
+    /// Whether `shape` has the rank and the static dimensions declared (an
+    /// error naming the input otherwise).
+    fn check_shape(&self, shape: &[usize]) -> Result<(), SessionError> {
+        if self.fits(shape) {
+            return Ok(());
         }
-        Ok(())
+        Err(SessionError::Input {
+            name: self.name.clone(),
+            message: format!(
+                "has shape {shape:?}, which the model's {} does not admit",
+                self.type_text
+            ),
+        })
     }
 }
 
