@@ -649,7 +649,7 @@ fn padding_that_would_mix_is_refused_at_compile_time() {
 ";
     let session =
         Session::new(source(text), bucketed(strata_recipe::OutsideBuckets::Pad)).expect("session");
-    let refusal = "model.mlir:4:8: 'graph.reduce_mean' op takes a value padded along dimension 'batch', and nothing proves the padding stays apart: padding a bucketed dimension is not proven safe here";
+    let refusal = "model.mlir:4:8: 'graph.reduce_mean' op reduces over dimension 'batch', which is padded: padding a bucketed dimension is not proven safe here";
     // Refused before the bucket's plan is compiled.
     let e = session.run(&[batch(3)]).expect_err("refused").to_string();
     assert_eq!(e, refusal);
@@ -770,7 +770,7 @@ fn hybrid_mode_serves_buckets_with_the_masks_reaching_its_islands() {
     .expect("session");
     let e = mixing.run(&[batch(3)]).expect_err("refused").to_string();
     assert!(
-        e.contains("'graph.reduce_mean' op takes a value padded along dimension 'batch'"),
+        e.contains("'graph.reduce_mean' op reduces over dimension 'batch', which is padded"),
         "{e}"
     );
     mixing.run(&[batch(4)]).expect("no padding");
@@ -891,7 +891,7 @@ fn padding_is_refused_where_it_could_reach_real_values() {
 ";
     let e = refused(transposed);
     assert!(
-        e.contains("'graph.reduce_sum' op takes a value padded along dimension 'batch'"),
+        e.contains("'graph.reduce_sum' op reduces over dimension 'batch', which is padded"),
         "{e}"
     );
     // The batch size read from the input (it would fold to the bucket's).

@@ -252,3 +252,79 @@ fn positions_past_a_table_at_the_bucket_size_are_refused() {
     );
     assert!(session.report().padding_waste > 0.0);
 }
+
+/// Inference batch norm: a padded batch stays in its rows (the run matches
+/// the exact plan), padded channels are refused.
+#[test]
+fn batch_norm_keeps_a_padded_batch_apart_and_refuses_padded_channels() {
+    let bn = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32> {
+  %s = graph.constant dense<[1.0, 2.0, 0.5, 1.5]> : tensor<4xf32>
+  %b = graph.constant dense<[0.0, 1.0, -1.0, 0.5]> : tensor<4xf32>
+  %m = graph.constant dense<[0.5, 0.0, 1.0, -0.5]> : tensor<4xf32>
+  %v = graph.constant dense<[1.0, 4.0, 0.25, 2.0]> : tensor<4xf32>
+  %y = graph.batch_norm %x, %s, %b, %m, %v : (tensor<?x4xf32, #graph.dims<batch>>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+";
+    let session = Session::new(source(bn), options(&[("batch", &[1, 4, 8])])).expect("session");
+    let exact = Session::new(source(bn), options(&[])).expect("session");
+    for n in [3, 5] {
+        let got = session.run(&[rows(n)]).expect("padded run");
+        let want = exact.run(&[rows(n)]).expect("exact run");
+        assert_eq!(got[0].shape(), &[n, 4]);
+        assert_eq!(got[0].to_f64_vec(), want[0].to_f64_vec());
+    }
+    let channels = "func.func @main(%x: tensor<2x?xf32, #graph.dims<batch>>, %p: tensor<?xf32, #graph.dims<batch>>) -> tensor<2x?xf32> {
+  %y = graph.batch_norm %x, %p, %p, %p, %p : (tensor<2x?xf32, #graph.dims<batch>>, tensor<?xf32, #graph.dims<batch>>, tensor<?xf32, #graph.dims<batch>>, tensor<?xf32, #graph.dims<batch>>, tensor<?xf32, #graph.dims<batch>>) -> tensor<2x?xf32>
+  return %y : tensor<2x?xf32>
+}
+";
+    let session =
+        Session::new(source(channels), options(&[("batch", &[1, 4, 8])])).expect("session");
+    let x = Tensor::from_f64_vec(DType::F32, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let p = Tensor::from_f64_vec(DType::F32, &[3], &[1.0, 1.0, 1.0]);
+    let e = session.run(&[x, p]).expect_err("refused").to_string();
+    assert!(
+        e.contains("'graph.batch_norm' op normalizes per channel, and its channels are padded (dimension 'batch')"),
+        "{e}"
+    );
+}
+
+/// Convolution, pooling and a reduction over the spatial axes, on a
+/// padded batch: the real samples match the exact plan; a reduction over
+/// the batch is refused.
+#[test]
+fn convolutions_pooling_and_reductions_keep_a_padded_batch_apart() {
+    let convnet = "func.func @main(%x: tensor<?x2x4x4xf32, #graph.dims<batch>>) -> tensor<?x3xf32> {
+  %w = graph.constant dense<0.25> : tensor<3x2x3x3xf32>
+  %b = graph.constant dense<[0.5, -0.5, 1.0]> : tensor<3xf32>
+  %c = graph.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x2x4x4xf32, #graph.dims<batch>>, tensor<3x2x3x3xf32>, tensor<3xf32>) -> tensor<?x3x4x4xf32>
+  %p = graph.max_pool2d %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x3x4x4xf32>) -> tensor<?x3x2x2xf32>
+  %axes = graph.constant dense<[2, 3]> : tensor<2xi64>
+  %m = graph.reduce_mean %p axes %axes {keepdims = false} : (tensor<?x3x2x2xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %m : tensor<?x3xf32>
+}
+";
+    let session =
+        Session::new(source(convnet), options(&[("batch", &[1, 4, 8])])).expect("session");
+    let exact = Session::new(source(convnet), options(&[])).expect("session");
+    for n in [3, 5] {
+        let v: Vec<f64> = (0..n * 32).map(|i| (i as f64 * 0.61).sin()).collect();
+        let x = Tensor::from_f64_vec(DType::F32, &[n, 2, 4, 4], &v);
+        let got = session.run(std::slice::from_ref(&x)).expect("padded run");
+        let want = exact.run(&[x]).expect("exact run");
+        assert_eq!(got[0].shape(), &[n, 3]);
+        assert_eq!(got[0].to_f64_vec(), want[0].to_f64_vec());
+    }
+    let over_batch = "func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>>) -> tensor<1x4xf32> {
+  %axes = graph.constant dense<[0]> : tensor<1xi64>
+  %m = graph.reduce_max %x axes %axes : (tensor<?x4xf32, #graph.dims<batch>>, tensor<1xi64>) -> tensor<1x4xf32>
+  return %m : tensor<1x4xf32>
+}
+";
+    let e = refusal(over_batch, rows(3));
+    assert!(
+        e.contains("'graph.reduce_max' op reduces over dimension 'batch', which is padded"),
+        "{e}"
+    );
+}

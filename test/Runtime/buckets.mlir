@@ -20,7 +20,7 @@
 // REPORT: "key": "[4x4]",
 // REPORT: "padding_waste": 0.25,
 // ABOVE: no shape bucket: dimension 'batch' = 17 is above the largest bucket [1, 4, 16]
-// MIXES: buckets.mlir:[[#@LINE+11]]:8: 'graph.reduce_mean' op takes a value padded along dimension 'batch', and nothing proves the padding stays apart: padding a bucketed dimension is not proven safe here
+// MIXES: buckets.mlir:[[#@LINE+11]]:8: 'graph.reduce_mean' op reduces over dimension 'batch', which is padded: padding a bucketed dimension is not proven safe here
 
 func.func @main(%x: tensor<?x4xf32, #graph.dims<batch>> {onnx.name = "x"}) -> (tensor<?x4xf32> {onnx.name = "y"}) {
   %0 = graph.relu %x : (tensor<?x4xf32, #graph.dims<batch>>) -> tensor<?x4xf32>

@@ -21,6 +21,29 @@ const ALONG_AXIS: &[&str] = &["graph.softmax", "graph.log_softmax"];
 /// last, keeping the shape.
 const TRAILING_AXES: &[&str] = &["graph.layer_norm", "graph.rms_norm"];
 
+/// Ops that compute each sample (dimension 0) from that sample alone:
+/// convolutions and pooling windows move over the other dimensions.
+const PER_SAMPLE: &[&str] = &[
+    "graph.conv2d",
+    "graph.conv_transpose2d",
+    "graph.max_pool2d",
+    "graph.avg_pool2d",
+];
+
+/// Ops that reduce over the axes their `axes` operand lists.
+const REDUCTIONS: &[&str] = &[
+    "graph.reduce_sum",
+    "graph.reduce_mean",
+    "graph.reduce_max",
+    "graph.reduce_min",
+    "graph.reduce_prod",
+    "graph.reduce_l1",
+    "graph.reduce_l2",
+    "graph.reduce_sum_square",
+    "graph.reduce_log_sum",
+    "graph.reduce_log_sum_exp",
+];
+
 pub(super) fn rank(ctx: &Context, v: Value) -> Option<usize> {
     match ctx.type_kind(ctx.value_type(v)) {
         TypeKind::RankedTensor { shape, .. } => Some(shape.len()),
@@ -153,6 +176,26 @@ pub(super) fn op_rule(
                     fill: f64::NEG_INFINITY,
                 });
             }
+        }
+        if operands[1..].iter().any(|v| of.contains_key(v)) {
+            return Err(format!(
+                "takes a padded parameter (dimension '{}')",
+                first_padded()
+            ));
+        }
+        vec![pv]
+    } else if PER_SAMPLE.contains(&name.as_str()) {
+        per_sample_rule(ctx, op, &operands, of)?
+    } else if REDUCTIONS.contains(&name.as_str()) {
+        vec![reduce_rule(ctx, op, &operands, of)?]
+    } else if name == "graph.batch_norm" {
+        // Inference: each element from itself and its channel's
+        // statistics (dimension 1); padding elsewhere stays in its rows.
+        let pv = of.get(&operands[0]).cloned().unwrap_or_default();
+        if let Some(sym) = pv.get(&1) {
+            return Err(format!(
+                "normalizes per channel, and its channels are padded (dimension '{sym}')"
+            ));
         }
         if operands[1..].iter().any(|v| of.contains_key(v)) {
             return Err(format!(
@@ -323,4 +366,74 @@ fn gemm_rule(
         }
     }
     Ok(vec![p])
+}
+
+/// Convolutions and pooling: a padded batch (dimension 0) stays in its
+/// samples; padding anywhere else, or in a weight, is refused.
+fn per_sample_rule(
+    ctx: &Context,
+    op: Operation,
+    operands: &[Value],
+    of: &HashMap<Value, Padded>,
+) -> Result<Vec<Padded>, String> {
+    let pv = of.get(&operands[0]).cloned().unwrap_or_default();
+    if let Some((_, sym)) = pv.iter().find(|(&axis, _)| axis != 0) {
+        return Err(format!(
+            "moves a window over dimension '{sym}', which is padded"
+        ));
+    }
+    if let Some(sym) = operands[1..]
+        .iter()
+        .find_map(|v| of.get(v).and_then(|p| p.values().next()))
+    {
+        return Err(format!("takes a padded weight (dimension '{sym}')"));
+    }
+    Ok(vec![pv; ctx.results(op).count()])
+}
+
+/// Reductions: padded axes that are not reduced stay (renumbered without
+/// `keepdims`); a reduced padded axis is refused.
+fn reduce_rule(
+    ctx: &Context,
+    op: Operation,
+    operands: &[Value],
+    of: &HashMap<Value, Padded>,
+) -> Result<Padded, String> {
+    let pv = of.get(&operands[0]).cloned().unwrap_or_default();
+    if pv.is_empty() {
+        return Ok(pv);
+    }
+    let r = rank(ctx, operands[0]).ok_or("reduces a value of unknown rank")? as i64;
+    let listed = match operands.get(1) {
+        Some(&axes) => strata_dialects::graph::infer::operand_info(ctx, axes)
+            .and_then(|info| info.value)
+            .ok_or("reduces over axes that are not constants")?,
+        None => Vec::new(),
+    };
+    let reduced: Vec<usize> = if listed.is_empty() {
+        if strata_dialects::graph::infer::attr_bool(ctx, op, "noop_with_empty_axes") {
+            return Ok(pv);
+        }
+        (0..r as usize).collect()
+    } else {
+        listed
+            .iter()
+            .map(|&a| usize::try_from(if a < 0 { a + r } else { a }))
+            .collect::<Result<_, _>>()
+            .map_err(|_| "reduces over an axis out of range")?
+    };
+    let keepdims = strata_dialects::graph::infer::attr_bool(ctx, op, "keepdims");
+    let mut out = Padded::new();
+    for (&axis, sym) in &pv {
+        if reduced.contains(&axis) {
+            return Err(format!("reduces over dimension '{sym}', which is padded"));
+        }
+        let at = if keepdims {
+            axis
+        } else {
+            axis - reduced.iter().filter(|&&a| a < axis).count()
+        };
+        out.insert(at, sym.clone());
+    }
+    Ok(out)
 }
