@@ -62,6 +62,8 @@ def test_models_match_eager_pytorch(make: Any, shape: tuple[int, ...]) -> None:
     assert counter.frame_count == 1
     live = st.partitions()
     assert live and live[-1].session.report()["compiles"] == 1
+    # parameters and buffers are constants of the partition: x is its only input
+    assert len(live[-1].feeds) == 1
 
 
 def test_pre_norm_transformer_and_half_precision() -> None:

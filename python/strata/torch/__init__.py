@@ -212,7 +212,8 @@ def _compile_graph(
     """Partitions an ATen graph and gives each partition to a strata session.
     ``frozen`` maps placeholder positions to the parameter values behind them."""
     stats = _Stats()
-    placeholders = {n: i for i, n in enumerate(n for n in gm.graph.nodes if n.op == "placeholder")}
+    # by name: fusing copies the graph (new nodes, the same names)
+    placeholders = {n.name: i for i, n in enumerate(n for n in gm.graph.nodes if n.op == "placeholder")}
     compute = [n for n in gm.graph.nodes if n.op == "call_function"]
     # arithmetic on symbolic sizes stays in Python: its results are inputs
     stats.torch_ops = sorted(
@@ -233,9 +234,11 @@ def _compile_graph(
         sub = fused.get_submodule(str(node.target))
         assert isinstance(sub, torch.fx.GraphModule)
         sub_frozen = {
-            i: frozen[placeholders[arg]]
+            i: frozen[placeholders[arg.name]]
             for i, arg in enumerate(node.args)
-            if isinstance(arg, torch.fx.Node) and arg in placeholders and placeholders[arg] in frozen
+            if isinstance(arg, torch.fx.Node)
+            and arg.op == "placeholder"
+            and placeholders.get(arg.name) in frozen
         }
         try:
             # the compiler runs under Dynamo's fake mode: constants are real
