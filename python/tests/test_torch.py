@@ -250,3 +250,56 @@ def test_hugging_face_models_match_eager_pytorch(arch: str) -> None:
         want = model(ids).last_hidden_state
         torch.testing.assert_close(compiled(ids).last_hidden_state, want, rtol=1e-4, atol=1e-5)
     assert counter.frame_count == 1
+
+
+def test_another_instance_through_the_same_graph_gets_its_own_parameters() -> None:
+    first, second = MLP().eval(), MLP().eval()
+    x = torch.randn(4, 16)
+    with torch.no_grad():
+        a = torch.compile(first, backend="strata")
+        b = torch.compile(second, backend="strata")
+        torch.testing.assert_close(a(x), first(x), rtol=1e-4, atol=1e-5)
+        with pytest.warns(UserWarning, match="parameters differ from the ones compiled in"):
+            torch.testing.assert_close(b(x), second(x), rtol=1e-4, atol=1e-5)
+        first.fc2.bias.add_(1.0)  # in place, after compiling
+        torch.testing.assert_close(a(x), first(x), rtol=1e-4, atol=1e-5)
+
+
+def test_a_buffer_updated_in_forward_is_not_frozen() -> None:
+    class Counter(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("steps", torch.zeros(()))
+
+        def forward(self, x: Any) -> Any:
+            self.steps += 1
+            return x * self.steps
+
+    model, reference = Counter(), Counter()
+    compiled, _ = counted(model)
+    x = torch.randn(3)
+    with torch.no_grad():
+        for _ in range(3):
+            torch.testing.assert_close(compiled(x), reference(x))
+    with pytest.raises(strata.CompileError, match="changes buffers or inputs in place"):
+        st.compile(Counter(), (x,))
+
+
+def test_any_arange_and_scalar_arguments_follow_torch() -> None:
+    class Mixed(nn.Module):
+        def forward(self, x: Any) -> Any:
+            positions = torch.arange(x.shape[1], dtype=x.dtype)
+            nonzero = torch.any(x, dim=1, keepdim=True)
+            y = torch.add(x, positions, alpha=3) * nonzero
+            return nn.functional.hardtanh(y, min_val=-2.0, max_val=2.5), nonzero
+
+    model = Mixed()
+    compiled, counter = counted(model, strict=True)
+    x = torch.tensor([[0.0, 0.0, 0.0, 0.0], [float("nan"), 0.0, 0.0, 0.0], [-1.0, 0.0, 0.0, 0.0]])
+    with torch.no_grad():
+        got, want = compiled(x), model(x)
+        torch.testing.assert_close(got, want, equal_nan=True)
+        wider = torch.randn(2, 7)
+        torch._dynamo.mark_dynamic(wider, 1)
+        torch.testing.assert_close(compiled(wider), model(wider))
+    assert counter.frame_count == 2

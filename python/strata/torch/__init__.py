@@ -158,6 +158,7 @@ class StrataPartition(torch.nn.Module):
         single: bool,
         fallback: torch.fx.GraphModule,
         strict: bool,
+        frozen: Mapping[int, torch.Tensor] | None = None,
     ) -> None:
         super().__init__()
         self.serial = next(_SERIAL)
@@ -170,9 +171,33 @@ class StrataPartition(torch.nn.Module):
         self.fallback = fallback
         self.strict = strict
         self.failed = False
+        # The arguments frozen into the model: the tensor each was, and its
+        # version counter then (an in-place change bumps it).
+        self.frozen = [(i, t.data_ptr(), t._version) for i, t in (frozen or {}).items()]
+        self.stale_warned = False
+
+    def _frozen_still_hold(self, args: tuple[Any, ...]) -> bool:
+        for index, pointer, version in self.frozen:
+            arg = args[index]
+            if arg.data_ptr() != pointer or arg._version != version:
+                return False
+        return True
 
     def forward(self, *args: Any) -> Any:
         if self.failed:
+            return self.fallback(*args)
+        if not self._frozen_still_hold(args):
+            # Another module's parameters through the same Dynamo graph,
+            # or a parameter changed in place: the frozen constants are
+            # stale, PyTorch runs this partition with the real ones.
+            if not self.stale_warned:
+                warnings.warn(
+                    "strata: parameters differ from the ones compiled in (another module "
+                    "instance, or changed in place); PyTorch runs this partition "
+                    "(torch._dynamo.reset() recompiles)",
+                    stacklevel=2,
+                )
+                self.stale_warned = True
             return self.fallback(*args)
         arrays = []
         for index in self.feeds:
@@ -254,14 +279,15 @@ def _compile_graph(
                 threads=options.threads,
                 cache_dir=options.cache_dir,
             )
-        except (Unsupported, strata.StrataError) as error:
+        except Exception as error:  # noqa: BLE001 - a partition left to PyTorch, unless strict
             if options.strict:
                 raise strata.CompileError(f"strata backend (strict): {node.target}: {error}") from error
             warnings.warn(f"strata: {node.target} is left to PyTorch: {error}", stacklevel=2)
             continue
         output = next(n for n in sub.graph.nodes if n.op == "output")
         single = not isinstance(output.args[0], (list, tuple))
-        setattr(fused, str(node.target), StrataPartition(session, converted.feeds, single, sub, options.strict))
+        partition = StrataPartition(session, converted.feeds, single, sub, options.strict, sub_frozen)
+        setattr(fused, str(node.target), partition)
         stats.partitions += 1
         stats.strata_ops += sum(1 for n in sub.graph.nodes if n.op == "call_function")
     fused.recompile()
@@ -296,8 +322,20 @@ def backend(
 
     def inference_compiler(aten_gm: torch.fx.GraphModule, aten_inputs: Sequence[Any]) -> Callable[..., Any]:
         count = sum(1 for n in aten_gm.graph.nodes if n.op == "placeholder")
-        # aot_autograd's inference graph takes Dynamo's inputs in order
+        # aot_autograd's inference graph takes Dynamo's inputs in order;
+        # an input the graph changes (a buffer updated in place) is not frozen
         mapping = frozen if count == len(example_inputs) else {}
+        tracing = torch._guards.TracingContext.try_get()
+        metadata = getattr(tracing, "fw_metadata", None)
+        if metadata is None:
+            mapping = {i: t for i, t in mapping.items() if isinstance(t, torch.nn.Parameter)}
+        else:
+            infos = metadata.input_info
+            mapping = {
+                i: t
+                for i, t in mapping.items()
+                if i < len(infos) and not (infos[i].mutates_data or infos[i].mutates_metadata)
+            }
         compiled, _ = _compile_graph(aten_gm, mapping, parsed)
         return make_boxed_func(compiled)
 
@@ -357,6 +395,13 @@ def compile(
     exported = exported.run_decompositions(core_aten_decompositions())
     gm = exported.graph_module
     signature = exported.graph_signature
+    if signature.buffers_to_mutate or getattr(signature, "user_inputs_to_mutate", None):
+        raise strata.CompileError(
+            "strata.torch.compile: the module changes buffers or inputs in place "
+            f"({', '.join(sorted(signature.buffers_to_mutate.values()))}); "
+            "strata compiles inference without side effects (torch.compile(backend='strata') "
+            "leaves such updates to PyTorch)"
+        )
     state = {**exported.state_dict, **exported.constants}
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     lifted = {**signature.inputs_to_parameters, **signature.inputs_to_buffers}

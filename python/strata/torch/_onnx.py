@@ -25,6 +25,7 @@ import numpy as np
 import onnx
 import torch
 from onnx import TensorProto, helper, numpy_helper
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 OPSET = 18
 
@@ -129,7 +130,15 @@ class Builder:
             if not isinstance(value, str):
                 raise Unsupported(f"'{arg.name}' is not a tensor here")
             have = _val(arg)
-            if dtype is not None and isinstance(have, torch.Tensor) and have.dtype != dtype:
+            if not isinstance(have, torch.Tensor):
+                # a size: a 1-element int64 tensor, as a 0-d scalar here
+                if not isinstance(have, (int, torch.SymInt)):
+                    raise Unsupported(f"'{arg.name}' is a {type(have).__name__}")
+                value = self.op1("Squeeze", [value, self.ints([0])])
+                if dtype is not None and dtype != torch.int64:
+                    return self.op1("Cast", [value], to=elem_type(dtype))
+                return value
+            if dtype is not None and have.dtype != dtype:
                 return self.op1("Cast", [value], to=elem_type(dtype))
             return value
         if isinstance(arg, (bool, int, float)):
@@ -151,6 +160,13 @@ class Builder:
             else:
                 raise Unsupported(f"size {s!r}")
         return self.op1("Concat", pieces, axis=0)
+
+
+def _arg(n: torch.fx.Node, index: int, name: str, default: Any = None) -> Any:
+    """Argument ``index`` of ``n``, positional or by keyword ``name``."""
+    if len(n.args) > index:
+        return n.args[index]
+    return n.kwargs.get(name, default)
 
 
 def _rank(node: torch.fx.Node) -> int:
@@ -183,7 +199,8 @@ def _converts(*targets: Any) -> Callable[[Converter], Converter]:
 
 def _unary(onnx_op: str) -> Converter:
     def convert(b: Builder, n: torch.fx.Node) -> str:
-        return b.op1(onnx_op, [b.tensor(n.args[0])])
+        # torch computes exp of an int tensor in float: cast first
+        return b.op1(onnx_op, [b.tensor(n.args[0], _out_dtype(n))])
 
     return convert
 
@@ -214,7 +231,7 @@ for _target, _op in [
 
 @_converts(aten.rsqrt.default)
 def _rsqrt(b: Builder, n: torch.fx.Node) -> str:
-    return b.op1("Reciprocal", [b.op1("Sqrt", [b.tensor(n.args[0])])])
+    return b.op1("Reciprocal", [b.op1("Sqrt", [b.tensor(n.args[0], _out_dtype(n))])])
 
 
 @_converts(aten.silu.default)
@@ -254,16 +271,19 @@ def _hardsigmoid(b: Builder, n: torch.fx.Node) -> str:
 
 @_converts(aten.leaky_relu.default)
 def _leaky_relu(b: Builder, n: torch.fx.Node) -> str:
-    slope = n.args[1] if len(n.args) > 1 else 0.01
+    slope = _arg(n, 1, "negative_slope", 0.01)
+    if isinstance(slope, torch.fx.Node):
+        raise Unsupported("a slope computed at run time")
     return b.op1("LeakyRelu", [b.tensor(n.args[0])], alpha=float(slope))
 
 
 @_converts(aten.clamp.default, aten.hardtanh.default)
 def _clamp(b: Builder, n: torch.fx.Node) -> str:
     dtype = _out_dtype(n)
-    defaults = (-1.0, 1.0) if n.target == aten.hardtanh.default else (None, None)
-    lo = n.args[1] if len(n.args) > 1 else n.kwargs.get("min", defaults[0])
-    hi = n.args[2] if len(n.args) > 2 else n.kwargs.get("max", defaults[1])
+    if n.target == aten.hardtanh.default:
+        lo, hi = _arg(n, 1, "min_val", -1.0), _arg(n, 2, "max_val", 1.0)
+    else:
+        lo, hi = _arg(n, 1, "min"), _arg(n, 2, "max")
     if isinstance(lo, torch.fx.Node) or isinstance(hi, torch.fx.Node):
         raise Unsupported("clamp to a tensor")
     bounds = ["" if v is None else b.scalar(v, dtype) for v in (lo, hi)]
@@ -277,7 +297,9 @@ def _binary(onnx_op: str, compare: bool = False) -> Converter:
             dtype = torch.result_type(_val(x), _val(y))  # type: ignore[arg-type]
         else:
             dtype = _out_dtype(n)
-        alpha = n.kwargs.get("alpha", 1)
+        alpha = _arg(n, 2, "alpha", 1)
+        if isinstance(alpha, torch.fx.Node):
+            raise Unsupported("an alpha computed at run time")
         yt = b.tensor(y, dtype)
         if alpha != 1:
             yt = b.op1("Mul", [yt, b.scalar(alpha, dtype)])
@@ -347,7 +369,8 @@ def _t(b: Builder, n: torch.fx.Node) -> str:
 
 @_converts(aten.view.default, aten._unsafe_view.default, aten.reshape.default)
 def _view(b: Builder, n: torch.fx.Node) -> str:
-    return b.op1("Reshape", [b.tensor(n.args[0]), b.size_list(n.args[1])])  # type: ignore[arg-type]
+    # allowzero: a 0 in the target is a size 0, not "copy the input's"
+    return b.op1("Reshape", [b.tensor(n.args[0]), b.size_list(n.args[1])], allowzero=1)  # type: ignore[arg-type]
 
 
 @_converts(aten.expand.default)
@@ -371,9 +394,14 @@ def _squeeze(b: Builder, n: torch.fx.Node) -> str:
     else:
         dims = list(range(rank))
     # torch squeezes only the dimensions of size 1 among them
-    axes = [_axis(d, rank) for d in dims if isinstance(shape[_axis(d, rank)], int) and shape[_axis(d, rank)] == 1]
-    if any(_is_sym(shape[_axis(d, rank)]) for d in dims):
+    if rank == 0:
+        return b.op1("Identity", [b.tensor(n.args[0])])
+    if not all(isinstance(d, int) for d in dims):
+        raise Unsupported("squeeze of computed dimensions")
+    sizes = [shape[_axis(d, rank)] for d in dims]
+    if any(_is_sym(size) for size in sizes):
         raise Unsupported("squeeze of a symbolic dimension")
+    axes = [_axis(d, rank) for d, size in zip(dims, sizes) if size == 1]
     if not axes:
         return b.op1("Identity", [b.tensor(n.args[0])])
     return b.op1("Squeeze", [b.tensor(n.args[0]), b.ints(axes)])
@@ -384,7 +412,10 @@ def _cat(b: Builder, n: torch.fx.Node) -> str:
     dtype = _out_dtype(n)
     rank = len(_val(n).shape)
     dim = n.args[1] if len(n.args) > 1 else n.kwargs.get("dim", 0)
-    parts = [b.tensor(t, dtype) for t in n.args[0] if _val(t).numel() != 0 or len(n.args[0]) == 1]  # type: ignore[union-attr]
+    tensors = list(n.args[0])  # type: ignore[arg-type]
+    # torch skips empty 1-D inputs of any other shape; keep one part at least
+    kept = [t for t in tensors if _val(t).numel() != 0] or tensors[:1]
+    parts = [b.tensor(t, dtype) for t in kept]
     return b.op1("Concat", parts, axis=_axis(dim, rank))  # type: ignore[arg-type]
 
 
@@ -465,14 +496,24 @@ SUPPORTED[aten.amin.default] = _reduce("ReduceMin")
 def _any(b: Builder, n: torch.fx.Node) -> str:
     x = n.args[0]
     rank = _rank(x)  # type: ignore[arg-type]
-    dims = n.args[1] if len(n.args) > 1 else list(range(rank))
+    dims = _arg(n, 1, "dim", None)
     if isinstance(dims, int):
         dims = [dims]
-    keep = n.args[2] if len(n.args) > 2 else n.kwargs.get("keepdim", False)
-    as_int = b.tensor(x, torch.int32)
+    keep = _arg(n, 2, "keepdim", False)
+    truth = b.tensor(x, torch.bool)  # nonzero (NaN included) is true
+    if dims is None:
+        dims = list(range(rank))
+    if not dims and n.target == aten.any.dims:
+        return b.op1("Identity", [truth])
+    as_int = b.op1("Cast", [truth], to=TensorProto.INT32)
     axes = b.ints([_axis(d, rank) for d in dims])  # type: ignore[union-attr]
     top = b.op1("ReduceMax", [as_int, axes], keepdims=int(bool(keep)))
     return b.op1("Cast", [top], to=TensorProto.BOOL)
+
+
+def _batched_2d(n: torch.fx.Node) -> None:
+    if _rank(n.args[0]) != 4:  # type: ignore[arg-type]
+        raise Unsupported("a 2-D window op on an unbatched input")
 
 
 def _first_only(n: torch.fx.Node) -> bool:
@@ -487,6 +528,8 @@ def _layer_norm(b: Builder, n: torch.fx.Node) -> list[str]:
     x, shape, weight, bias, eps = n.args
     dtype = _val(x).dtype
     norm_shape = list(shape)  # type: ignore[arg-type]
+    if not all(isinstance(d, int) for d in norm_shape):
+        raise Unsupported("layer norm over a symbolic shape")
     if weight is not None:
         w = b.tensor(weight)
     else:
@@ -540,6 +583,7 @@ def _convolution(b: Builder, n: torch.fx.Node) -> str:
 
 @_converts(aten.max_pool2d_with_indices.default)
 def _max_pool(b: Builder, n: torch.fx.Node) -> list[str]:
+    _batched_2d(n)
     if not _first_only(n):
         raise Unsupported("max pool's indices used")
     args = list(n.args) + [None] * (6 - len(n.args))
@@ -563,6 +607,7 @@ def _max_pool(b: Builder, n: torch.fx.Node) -> list[str]:
 
 @_converts(aten.avg_pool2d.default)
 def _avg_pool(b: Builder, n: torch.fx.Node) -> str:
+    _batched_2d(n)
     args = list(n.args) + [None] * (7 - len(n.args))
     x, kernel, stride, padding, ceil_mode, count_include_pad, divisor = args[:7]
     if divisor is not None:
@@ -584,6 +629,7 @@ def _avg_pool(b: Builder, n: torch.fx.Node) -> str:
 
 @_converts(aten._adaptive_avg_pool2d.default)
 def _adaptive_avg_pool(b: Builder, n: torch.fx.Node) -> str:
+    _batched_2d(n)
     shape = _val(n.args[0]).shape
     out = list(n.args[1])  # type: ignore[arg-type]
     if out == [1, 1]:
@@ -633,14 +679,20 @@ def _full(b: Builder, n: torch.fx.Node) -> str:
 @_converts(aten.arange.start_step, aten.arange.default, aten.arange.start)
 def _arange(b: Builder, n: torch.fx.Node) -> str:
     dtype = _out_dtype(n)
-    args = list(n.args)
     if n.target == aten.arange.default:
-        args = [0, args[0], 1]
+        args = [0, _arg(n, 0, "end"), 1]
     elif n.target == aten.arange.start:
-        args = [args[0], args[1], 1]
-    if not all(isinstance(a, (int, float)) for a in args):
-        raise Unsupported("arange with a symbolic bound")
-    return b.const(tensor_array(torch.arange(*args, dtype=dtype)), "arange")
+        args = [_arg(n, 0, "start"), _arg(n, 1, "end"), 1]
+    else:
+        args = [_arg(n, 0, "start"), _arg(n, 1, "end"), _arg(n, 2, "step", 1)]
+    if all(isinstance(a, (int, float)) for a in args):
+        return b.const(tensor_array(torch.arange(*args, dtype=dtype)), "arange")
+    integral = all(isinstance(a, int) or isinstance(_val(a), (int, torch.SymInt)) for a in args)
+    if integral and dtype != torch.int64:
+        # a range of sizes in int64 (its length then follows the size), cast
+        steps = b.op1("Range", [b.tensor(a, torch.int64) for a in args])
+        return b.op1("Cast", [steps], to=elem_type(dtype))
+    return b.op1("Range", [b.tensor(a, dtype) for a in args])
 
 
 @_converts(aten.constant_pad_nd.default)
@@ -648,7 +700,9 @@ def _pad(b: Builder, n: torch.fx.Node) -> str:
     x = n.args[0]
     rank = _rank(x)  # type: ignore[arg-type]
     pad = list(n.args[1])  # type: ignore[arg-type]
-    value = n.args[2] if len(n.args) > 2 else 0
+    if not all(isinstance(p, int) for p in pad):
+        raise Unsupported("padding computed at run time")
+    value = _arg(n, 2, "value", 0)
     begins, ends = [0] * rank, [0] * rank
     for i in range(len(pad) // 2):  # torch pads the last dimension first
         begins[rank - 1 - i], ends[rank - 1 - i] = pad[2 * i], pad[2 * i + 1]
@@ -681,10 +735,31 @@ def node_supported(node: torch.fx.Node) -> bool:
     if node.target is operator.getitem:
         source = node.args[0]
         return isinstance(source, torch.fx.Node) and node_supported(source)
-    multi = {aten.native_layer_norm.default, aten._native_batch_norm_legit_no_training.default, aten.max_pool2d_with_indices.default}
-    if node.target in multi and not _first_only(node):
+    # the converter is the check: run it on a scratch graph
+    probe = Builder()
+    probe.env = _Probe()
+    try:
+        with unset_fake_temporarily():  # its constants are real tensors
+            SUPPORTED[node.target](probe, node)
+    except Exception:  # noqa: BLE001 - whatever it refuses stays with PyTorch
         return False
     return True
+
+
+class _Probe(dict):  # type: ignore[type-arg]
+    """An environment that names every value, for a converter's dry run."""
+
+    def get(self, node: torch.fx.Node, default: Any = None) -> Any:
+        return self[node]
+
+    def __contains__(self, node: object) -> bool:
+        return True
+
+    def __missing__(self, node: torch.fx.Node) -> Any:
+        val = _val(node)
+        if isinstance(val, (list, tuple)):
+            return [f"probe_{node.name}_{i}" for i in range(len(val))]
+        return f"probe_{node.name}"
 
 
 def _value_info(name: str, val: torch.Tensor, symbol_names: bool) -> onnx.ValueInfoProto:
