@@ -257,6 +257,9 @@ pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String
         return Err("has channels that do not divide into its groups".into());
     }
     let (cg, mg) = (c / groups, m / groups);
+    if groups > 1 && cg == 1 && kernel[0] * kernel[1] <= MAX_TAPS {
+        return Ok(depthwise_conv(ctx, op, ax, mg, ty, element));
+    }
     let (oh, ow) = (ax[0].out, ax[1].out);
     let (kh, kw) = (kernel[0], kernel[1]);
     let d = AffineExpr::Dim;
@@ -358,6 +361,115 @@ pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String
         let split = reshape_to(ctx, op, prod, split_ty);
         vec![with_bias(ctx, op, split, &out_maps, ty, element)]
     }))
+}
+
+/// A convolution whose groups each read one input channel (depthwise,
+/// channel multiplier `mg`), with at most [`MAX_TAPS`] taps: one
+/// elementwise map over the output, `y[n, m, oh, ow] = bias[m] + Σ
+/// x[n, m / mg, oh * s + i * d, ow * s + j * d] · w[m, 0, i, j]` over the
+/// taps `(i, j)`, reading the input padded once (at affine indices,
+/// consecutive along the output width for stride 1). No im2col copy and
+/// no product of `C` one-row matrices.
+fn depthwise_conv(
+    ctx: &mut Context,
+    op: Operation,
+    ax: [Axis; 2],
+    mg: i64,
+    ty: Type,
+    element: Type,
+) -> Plan {
+    let d = AffineExpr::Dim;
+    let x_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
+    let (n, c) = (x_shape[0], x_shape[1]);
+    let padded = ax.iter().any(Axis::leaves_input);
+    let mut pad_shape = vec![n, c];
+    pad_shape.extend(ax.iter().map(Axis::padded_len));
+    let pad_map = AffineMap::new(
+        4,
+        0,
+        vec![d(0), d(1), ax[0].unpad_expr(2), ax[1].unpad_expr(3)],
+    );
+    let pad_ty = ctx.tensor_type(pad_shape, element);
+    let channel = if mg == 1 {
+        d(1)
+    } else {
+        AffineExpr::FloorDiv(Box::new(d(1)), Box::new(AffineExpr::Constant(mg)))
+    };
+    // `o * stride + t * dilation` for a constant tap `t`: the input padded
+    // at the begin (or never left, so unpadded and without offset).
+    let tap = |a: &Axis, o: u32, t: i64| {
+        let scaled = if a.s == 1 {
+            d(o)
+        } else {
+            AffineExpr::Mul(Box::new(d(o)), Box::new(AffineExpr::Constant(a.s)))
+        };
+        if t * a.d == 0 {
+            scaled
+        } else {
+            AffineExpr::Add(Box::new(scaled), Box::new(AffineExpr::Constant(t * a.d)))
+        }
+    };
+    let mut maps = Vec::new();
+    for i in 0..ax[0].k {
+        for j in 0..ax[1].k {
+            maps.push(AffineMap::new(
+                4,
+                0,
+                vec![d(0), channel.clone(), tap(&ax[0], 2, i), tap(&ax[1], 3, j)],
+            ));
+            let (ci, cj) = (AffineExpr::Constant(i), AffineExpr::Constant(j));
+            maps.push(AffineMap::new(
+                4,
+                0,
+                vec![d(1), AffineExpr::Constant(0), ci, cj],
+            ));
+        }
+    }
+    let has_bias = g::Conv2dOp(op).bias(ctx).is_some();
+    if has_bias {
+        maps.push(AffineMap::new(4, 0, vec![d(1)]));
+    }
+    Box::new(move |ctx: &mut Context, op: Operation| {
+        let (mut x, w) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        if padded {
+            x = map_values(
+                ctx,
+                op,
+                &[x],
+                std::slice::from_ref(&pad_map),
+                pad_ty,
+                |s, a| {
+                    let h = inside_padded(s, &ax[0], 2);
+                    let w = inside_padded(s, &ax[1], 3);
+                    select_inside(s, a[0], 0.0, h, w)
+                },
+            );
+        }
+        let taps = (ax[0].k * ax[1].k) as usize;
+        let mut inputs = Vec::with_capacity(2 * taps + 1);
+        for _ in 0..taps {
+            inputs.extend([x, w]);
+        }
+        inputs.extend(g::Conv2dOp(op).bias(ctx));
+        vec![map_values(ctx, op, &inputs, &maps, ty, |s, a| {
+            let cty = compute_type(s.ctx, element);
+            let mut acc: Option<Value> = None;
+            for pair in a[..2 * taps].chunks(2) {
+                let (xv, wv) = (s.convert(pair[0], cty), s.convert(pair[1], cty));
+                let p = s.bin("arith.mulf", xv, wv);
+                acc = Some(match acc {
+                    None => p,
+                    Some(sum) => s.bin("arith.addf", sum, p),
+                });
+            }
+            let mut y = acc.unwrap_or_else(|| s.float(cty, 0.0));
+            if let Some(&bias) = a.get(2 * taps) {
+                let b = s.convert(bias, cty);
+                y = s.bin("arith.addf", y, b);
+            }
+            s.convert(y, element)
+        })]
+    })
 }
 
 /// Where a 4-D window op keeps its channels: second (NCHW) or last

@@ -795,5 +795,36 @@ pub(crate) fn library_gemm(ctx: &Context, group: &GroupIr) -> Option<(Operation,
         stride_of(&maps[2], &so, ro.m),
         stride_of(&maps[2], &so, ro.n),
     ]);
+    merge_rows(&mut plan);
     Some((c, plan))
+}
+
+/// Folds batch dims into the rows where the right operand does not vary
+/// along them and the rows of the left operand and the result continue
+/// across them (`[B, M, K] x [K, N]`, a linear layer on tokens): one
+/// product of `B·M` rows reads the right operand once instead of `B`
+/// times, and fills its tiles.
+fn merge_rows(plan: &mut GemmPlan) {
+    while let Some(&b) = plan.batch.last() {
+        let nb = plan.batch.len();
+        let (l, r, o) = (&plan.lhs_strides, &plan.rhs_strides, &plan.out_strides);
+        let continues = |s: &[i64]| s[nb - 1] == plan.m * s[nb] || plan.m == 1 && s[nb] == 0;
+        if r[nb - 1] != 0 || !continues(l) || !continues(o) {
+            return;
+        }
+        // With one row the row stride is free: make it the batch's.
+        if plan.m == 1 {
+            plan.lhs_strides[nb] = plan.lhs_strides[nb - 1];
+            plan.out_strides[nb] = plan.out_strides[nb - 1];
+        }
+        plan.m *= b;
+        plan.batch.pop();
+        for s in [
+            &mut plan.lhs_strides,
+            &mut plan.rhs_strides,
+            &mut plan.out_strides,
+        ] {
+            s.remove(nb - 1);
+        }
+    }
 }

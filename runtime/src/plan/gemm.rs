@@ -65,7 +65,11 @@ impl Gemm {
                 if self.f64 {
                     product::<f64>(ptrs, offsets, [m, n, self.k], strides);
                 } else {
-                    product::<f32>(ptrs, offsets, [m, n, self.k], strides);
+                    let at = |o: usize| (ptrs[o] as *mut f32).offset(offsets[o] as isize);
+                    let block = [at(0), at(1), at(2)];
+                    if !super::few_rows::try_product(block, [m, n, self.k], strides) {
+                        product::<f32>(ptrs, offsets, [m, n, self.k], strides);
+                    }
                 }
             }
         };

@@ -12,6 +12,7 @@ use crate::interp::dtype_of;
 use crate::tensor::{DType, Tensor, TensorView};
 
 mod check;
+mod few_rows;
 mod gemm;
 
 pub use check::{first_bad_index, IndexCheck};

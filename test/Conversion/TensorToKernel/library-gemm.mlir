@@ -22,15 +22,24 @@ func.func @mm(%x: tensor<5x100xf32>, %w: tensor<40x100xf32>, %b: tensor<40xf32>)
   return %y : tensor<5x40xf32>
 }
 
-// A batched product with a broadcast rhs: its batch stride is 0.
+// A batched product with a broadcast rhs (a linear layer on tokens): the
+// batch folds into the rows, one product of 12 rows reads the rhs once.
 // CHECK-LABEL: func.func @bmm(
-// CHECK:         kernel.gemm %arg0, %arg1, %{{.*}} {batch = array<i64: 3>, k = 8 : i64, lhs_strides = array<i64: 32, 8, 1>, m = 4 : i64, n = 6 : i64, out_strides = array<i64: 24, 6, 1>, rhs_strides = array<i64: 0, 6, 1>}
+// CHECK:         kernel.gemm %arg0, %arg1, %{{.*}} {batch = array<i64>, k = 8 : i64, lhs_strides = array<i64: 8, 1>, m = 12 : i64, n = 6 : i64, out_strides = array<i64: 6, 1>, rhs_strides = array<i64: 6, 1>}
 // CHECK-NOT:     kernel.launch
+// Batched on both sides (@both_batched, below): the batch stays.
+// CHECK-LABEL: func.func @both_batched(
+// CHECK:         kernel.gemm %arg0, %arg1, %{{.*}} {batch = array<i64: 3>, k = 8 : i64, lhs_strides = array<i64: 32, 8, 1>, m = 4 : i64, n = 6 : i64, out_strides = array<i64: 24, 6, 1>, rhs_strides = array<i64: 48, 6, 1>}
 // The epilogue kernel (the kernels follow the host functions).
 // CHECK-LABEL: kernel.func @mm_0_map(
 // CHECK-NOT:     kernel.dot
 // CHECK:         arith.maximumf
 func.func @bmm(%x: tensor<3x4x8xf32>, %w: tensor<8x6xf32>) -> tensor<3x4x6xf32> {
   %mm = tensor.contract ins(%x, %w : tensor<3x4x8xf32>, tensor<8x6xf32>) maps [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] : tensor<3x4x6xf32>
+  return %mm : tensor<3x4x6xf32>
+}
+
+func.func @both_batched(%x: tensor<3x4x8xf32>, %w: tensor<3x8x6xf32>) -> tensor<3x4x6xf32> {
+  %mm = tensor.contract ins(%x, %w : tensor<3x4x8xf32>, tensor<3x8x6xf32>) maps [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] : tensor<3x4x6xf32>
   return %mm : tensor<3x4x6xf32>
 }
