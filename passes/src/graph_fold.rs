@@ -124,14 +124,20 @@ impl Pass for GraphFoldConstants {
     }
 }
 
-/// Whether `op` only reorders or reshapes a constant that nothing else
-/// uses (a weight's transpose into a convolution's layout): folding it
-/// replaces the constant by one of the same size, so the element limit
-/// does not apply.
+/// Whether `op` only reorders, reshapes or slices a constant that nothing
+/// else uses (a weight's transpose into a convolution's layout): folding
+/// it replaces the constant by one of the same size or smaller, so the
+/// element limit does not apply.
 fn reorders_its_only_use(ctx: &Context, op: Operation) -> bool {
+    // A slice only shrinks it (a convolution's weight cut to its live taps).
     let reorders = matches!(
         ctx.op_name_str(op),
-        "graph.transpose" | "graph.reshape" | "graph.flatten" | "graph.squeeze" | "graph.unsqueeze"
+        "graph.transpose"
+            | "graph.reshape"
+            | "graph.flatten"
+            | "graph.squeeze"
+            | "graph.unsqueeze"
+            | "graph.slice"
     );
     reorders && ctx.num_operands(op) > 0 && ctx.uses(ctx.operand(op, 0)).count() == 1
 }

@@ -2,7 +2,8 @@
 // Graph-level folds and canonicalizations: no-op reshapes, casts, expands,
 // identities and identity transposes fold away; transposes and reshapes
 // compose; `shape_of` and `size` of static tensors fold to constants;
-// `graph.if` on a constant condition becomes its taken branch.
+// `graph.if` on a constant condition becomes its taken branch; convolution
+// taps that read only padding are dropped.
 // RUN: strata-opt %s --split-input-file --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @no_ops
@@ -92,4 +93,21 @@ func.func @static_if(%x: tensor<3xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
     graph.yield %d : tensor<3xf32>
   }
   return %n, %kept : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Taps of a dilated convolution that read only padding are dropped: on a
+// 4x4 map, dilation 12, only the centre tap of the 3x3 kernel reads the
+// input, so the weight is sliced to it and the padding goes.
+// CHECK-LABEL: func.func @dead_taps
+// CHECK: %[[W:.*]] = graph.slice %arg1, {{.*}} -> tensor<8x3x1x3xf32>
+// CHECK: %[[W2:.*]] = graph.slice %[[W]], {{.*}} -> tensor<8x3x1x1xf32>
+// CHECK: graph.conv2d %arg0, %[[W2]] {dilations = array<i64: 12, 12>} : (tensor<1x3x4x4xf32>, tensor<8x3x1x1xf32>) -> tensor<1x8x4x4xf32>
+// A dilation the map can hold keeps every tap.
+// CHECK: graph.conv2d %arg0, %arg1 {dilations = array<i64: 2, 2>, pads = array<i64: 2, 2, 2, 2>} : (tensor<1x3x4x4xf32>, tensor<8x3x3x3xf32>)
+func.func @dead_taps(%x: tensor<1x3x4x4xf32>, %w: tensor<8x3x3x3xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) {
+  %0 = graph.conv2d %x, %w {dilations = array<i64: 12, 12>, pads = array<i64: 12, 12, 12, 12>} : (tensor<1x3x4x4xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32>
+  %1 = graph.conv2d %x, %w {dilations = array<i64: 2, 2>, pads = array<i64: 2, 2, 2, 2>} : (tensor<1x3x4x4xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32>
+  return %0, %1 : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>
 }

@@ -9,6 +9,7 @@
 //! dialect's `!graph.seq<T>` and `!graph.opt<T>` types (see [`types`]).
 //! Op semantics are the ONNX operators'.
 
+mod conv_taps;
 pub mod custom;
 pub mod emit;
 pub mod fold;

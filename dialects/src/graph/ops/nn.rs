@@ -5,6 +5,7 @@ use strata_ir::ods::constraints::{I64Attr, StrAttr};
 use strata_ir::op;
 
 use super::{AnyTensor, BoolAttr, BoolTensor, F64Attr, FloatTensor, I64ArrayAttr, IntTensor};
+use crate::graph::conv_taps::conv_patterns;
 use crate::graph::fold::fold_graph;
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
 
@@ -57,6 +58,7 @@ pub struct GemmOp {
      traits(Pure),
      format = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)",
      fold = fold_graph,
+     canonicalize = conv_patterns,
              verify = verify_shapes,
      interfaces(ShapeFunction(infer::infer_conv2d)))]
 pub struct Conv2dOp {
