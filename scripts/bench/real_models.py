@@ -13,6 +13,10 @@ their geometric mean and the worst. Needs a release build
 to compare two).
 
     .local/onnx-venv/bin/python scripts/bench/real_models.py [--runs 20] [--rounds 2] [--strata PATH] [NAME ...]
+
+With --memory, the peak resident memory instead (`/usr/bin/time -f %M` of
+`strata bench`, which compiles and runs the model, against a process that
+loads it into onnxruntime and runs it as many times; 1 thread).
 """
 
 import argparse
@@ -59,14 +63,68 @@ def strata(binary, out, names, threads, runs):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+ORT_PEAK = """
+import resource, sys
+import numpy as np
+import onnxruntime as ort
+opts = ort.SessionOptions()
+opts.intra_op_num_threads = 1
+opts.log_severity_level = 3
+sess = ort.InferenceSession(sys.argv[1], opts, providers=["CPUExecutionProvider"])
+feed = {i.name: np.load(f"{sys.argv[2]}/input_{k}.npy") for k, i in enumerate(sess.get_inputs())}
+for _ in range(int(sys.argv[3])):
+    sess.run(None, feed)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_rss_mb(out, names, runs):
+    """Peak resident memory (MiB) of a process that loads the model and runs
+    it `runs` times: `strata bench` (compile included) and onnxruntime."""
+    model = os.path.join(out, "model.onnx")
+    cmd = ["/usr/bin/time", "-f", "%M", STRATA, "bench", model, "--mode", "graph", "--threads", "1",
+           "--runs", str(runs), "--warmup", "0"]
+    for k, name in enumerate(names):
+        cmd += ["--input", f"{name}={os.path.join(out, f'input_{k}.npy')}"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    ours = int(done.stderr.strip().splitlines()[-1]) / 1024
+    theirs = subprocess.run([sys.executable, "-c", ORT_PEAK, model, out, str(runs)],
+                            capture_output=True, text=True, check=True)
+    return ours, int(theirs.stdout.strip()) / 1024
+
+
+def memory(names, runs):
+    print("| model | strata peak RSS | onnxruntime peak RSS | ratio |")
+    print("|---|---:|---:|---:|")
+    ratios = []
+    for name in names:
+        out = prepare(name)
+        sess = ort_timing.session(os.path.join(out, "model.onnx"), 1, quiet=True)
+        got = peak_rss_mb(out, [i.name for i in sess.get_inputs()], runs)
+        if got is None:
+            print(f"| {name} | fails in graph mode | | |")
+            continue
+        ratios.append(got[0] / got[1])
+        print(f"| {name} | {got[0]:.0f} MiB | {got[1]:.0f} MiB | {got[0] / got[1]:.2f} |", flush=True)
+    if ratios:
+        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        print(f"\npeak memory: geometric mean {geo:.2f}, worst {max(ratios):.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("names", nargs="*", help="models of test/models (default: all)")
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--strata", default=STRATA, help="the strata binary (default: the release build)")
+    ap.add_argument("--memory", action="store_true", help="peak resident memory instead of latency")
     args = ap.parse_args()
     names = args.names or sorted(os.listdir(MODELS))
+    if args.memory:
+        memory(names, args.runs)
+        return
     print("| model | graph 1 thr | ort 1 thr | ratio 1 thr | graph 2 thr | ort 2 thr | ratio 2 thr | compile |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     ratios = {1: [], 2: []}

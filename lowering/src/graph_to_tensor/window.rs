@@ -453,16 +453,14 @@ fn depthwise_conv(
         inputs.extend(g::Conv2dOp(op).bias(ctx));
         vec![map_values(ctx, op, &inputs, &maps, ty, |s, a| {
             let cty = compute_type(s.ctx, element);
-            let mut acc: Option<Value> = None;
+            // Fused multiply-adds from +0, as the interpreter's product
+            // accumulates (a sum of -0 products is +0, and a product is not
+            // rounded, nor overflows, before it is added).
+            let mut y = s.float(cty, 0.0);
             for pair in a[..2 * taps].chunks(2) {
                 let (xv, wv) = (s.convert(pair[0], cty), s.convert(pair[1], cty));
-                let p = s.bin("arith.mulf", xv, wv);
-                acc = Some(match acc {
-                    None => p,
-                    Some(sum) => s.bin("arith.addf", sum, p),
-                });
+                y = s.op("math.fma", &[xv, wv, y], &[], cty);
             }
-            let mut y = acc.unwrap_or_else(|| s.float(cty, 0.0));
             if let Some(&bias) = a.get(2 * taps) {
                 let b = s.convert(bias, cty);
                 y = s.bin("arith.addf", y, b);

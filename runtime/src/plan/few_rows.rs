@@ -29,15 +29,13 @@ pub(crate) unsafe fn try_product(
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        if m == 0 || m > MAX_ROWS || k == 0 || o[1] != 1 {
+        if k == 0 || !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
             return false;
         }
-        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
-            return false;
-        }
+        let few_rows = (1..=MAX_ROWS).contains(&m) && o[1] == 1;
         // SAFETY: the features were detected; the rest is the caller's.
         unsafe {
-            if r[1] == 1 && n >= 16 {
+            if few_rows && r[1] == 1 && n >= 16 {
                 // Rows four at a time: each pass streams the right operand.
                 for r0 in (0..m).step_by(4) {
                     let rows = (m - r0).min(4);
@@ -49,8 +47,34 @@ pub(crate) unsafe fn try_product(
                 }
                 return true;
             }
-            if r[0] == 1 && l[1] == 1 && k >= 8 {
-                avx2::dots(m, n, k, lhs, l[0], rhs, r[1], out, o[0]);
+            if few_rows && r[0] == 1 && l[1] == 1 && k >= 8 {
+                avx2::dots(m, n, k, lhs, l[0], rhs, r[1], out, [o[0], 1]);
+                return true;
+            }
+            // A few columns (a convolution's product on a small map: `[M,
+            // K] x [K, n]`, the weight on the left) with the left rows
+            // contiguous: the transposed product, each result element the
+            // dot product of a left row with one of the right columns,
+            // copied contiguous first (`n · k` elements); the weight streams
+            // once.
+            if (1..=MAX_ROWS).contains(&n) && m >= 16 && l[1] == 1 && k >= 8 {
+                let mut columns = vec![0.0f32; n * k];
+                for (i, column) in columns.chunks_mut(k).enumerate() {
+                    for (kk, slot) in column.iter_mut().enumerate() {
+                        *slot = *rhs.offset(kk as isize * r[0] + i as isize * r[1]);
+                    }
+                }
+                avx2::dots(
+                    n,
+                    m,
+                    k,
+                    columns.as_ptr(),
+                    k as isize,
+                    lhs,
+                    l[0],
+                    out,
+                    [o[1], o[0]],
+                );
                 return true;
             }
         }
@@ -155,7 +179,8 @@ mod avx2 {
     }
 
     /// Right operand with contiguous `k` (`b[j * cb + kk]`) and left rows
-    /// with contiguous `k`: each result element a dot product. Four
+    /// with contiguous `k`: each result element a dot product, written at
+    /// `c[i * rc[0] + j * rc[1]]`. Four
     /// columns at a time, one accumulator each (four independent chains of
     /// FMAs), their rows of the right operand read from L1 for every left
     /// row after the first.
@@ -170,7 +195,7 @@ mod avx2 {
         b: *const f32,
         cb: isize,
         c: *mut f32,
-        rc: isize,
+        rc: [isize; 2],
     ) {
         // SAFETY: the caller keeps every read and write inside the buffers.
         unsafe {
@@ -196,7 +221,7 @@ mod avx2 {
                         for u in body..k {
                             sum = (*ai.add(u)).mul_add(*col.add(u), sum);
                         }
-                        *c.offset(i as isize * rc + (j + t) as isize) = sum;
+                        *c.offset(i as isize * rc[0] + (j + t) as isize * rc[1]) = sum;
                     }
                 }
                 j += cols;
@@ -283,6 +308,41 @@ mod tests {
                             "{m}x{n}x{k} {transposed}: {g} vs {w}"
                         );
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn few_columns_match_a_plain_product() {
+        for n in 1..=MAX_ROWS {
+            for (m, k) in [(16, 8), (40, 33), (70, 100)] {
+                let l = [k as isize + 1, 1]; // the weight's rows, padded
+                let a = values(m * (k + 1), 3);
+                let r = [n as isize, 1]; // [K, n], row-major
+                let b = values(k * n, 5);
+                let mut c = vec![f32::NAN; m * n];
+                let ptrs = [
+                    a.as_ptr() as *mut f32,
+                    b.as_ptr() as *mut f32,
+                    c.as_mut_ptr(),
+                ];
+                // SAFETY: the strides stay inside the vectors above.
+                let done = unsafe { try_product(ptrs, [m, n, k], [l, r, [n as isize, 1]]) };
+                #[cfg(target_arch = "x86_64")]
+                let fast = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+                #[cfg(not(target_arch = "x86_64"))]
+                let fast = false;
+                assert_eq!(done, fast, "{m}x{n}x{k}");
+                if !done {
+                    continue;
+                }
+                let want = naive(&a, &b, [m, n, k], l, r);
+                for (g, w) in c.iter().zip(&want) {
+                    assert!(
+                        (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+                        "{m}x{n}x{k}: {g} vs {w}"
+                    );
                 }
             }
         }
