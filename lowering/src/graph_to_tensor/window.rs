@@ -77,6 +77,24 @@ impl Axis {
         self.tap(o, t, 0)
     }
 
+    /// `o * stride + t * dilation` for output dim `o` and the constant tap
+    /// `t`: the index in an input padded at the begin (or never left, so
+    /// read unpadded, without offset).
+    pub(super) fn fixed_tap(&self, o: u32, t: i64) -> AffineExpr {
+        let scaled = if self.s == 1 {
+            AffineExpr::Dim(o)
+        } else {
+            AffineExpr::Mul(
+                Box::new(AffineExpr::Dim(o)),
+                Box::new(AffineExpr::Constant(self.s)),
+            )
+        };
+        if t * self.d == 0 {
+            return scaled;
+        }
+        AffineExpr::Add(Box::new(scaled), Box::new(AffineExpr::Constant(t * self.d)))
+    }
+
     /// The extent of this axis in an input padded for the window (the
     /// input's own extent when the window never leaves it).
     pub(super) fn padded_len(&self) -> i64 {
@@ -269,14 +287,6 @@ pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String
     // map reads it at affine indices (no `mod`, no select): consecutive
     // along the output width for stride 1.
     let padded = ax.iter().any(Axis::leaves_input);
-    let mut pad_shape = vec![n, c];
-    pad_shape.extend(ax.iter().map(Axis::padded_len));
-    let pad_map = AffineMap::new(
-        4,
-        0,
-        vec![d(0), d(1), ax[0].unpad_expr(2), ax[1].unpad_expr(3)],
-    );
-    let pad_ty = ctx.tensor_type(pad_shape, element);
     // im2col, transposed: (g, c, kh, kw, n, oh, ow) -> xp[n, g * cg + c,
     // oh * sh + kh * dh, ow * sw + kw * dw] (offset by -pad_begin when the
     // input is read unpadded).
@@ -330,20 +340,7 @@ pub(super) fn plan_conv(ctx: &mut Context, op: Operation) -> Result<Plan, String
     }
     Ok(Box::new(move |ctx: &mut Context, op: Operation| {
         let (mut x, w) = (ctx.operand(op, 0), ctx.operand(op, 1));
-        if padded {
-            x = map_values(
-                ctx,
-                op,
-                &[x],
-                std::slice::from_ref(&pad_map),
-                pad_ty,
-                |s, a| {
-                    let h = inside_padded(s, &ax[0], 2);
-                    let w = inside_padded(s, &ax[1], 3);
-                    select_inside(s, a[0], 0.0, h, w)
-                },
-            );
-        }
+        x = pad_window(ctx, op, x, &ax, Layout::NCHW, element, 0.0);
         let cols = map_values(
             ctx,
             op,
@@ -379,35 +376,10 @@ fn depthwise_conv(
     element: Type,
 ) -> Plan {
     let d = AffineExpr::Dim;
-    let x_shape = shape(ctx, ctx.value_type(ctx.operand(op, 0)));
-    let (n, c) = (x_shape[0], x_shape[1]);
-    let padded = ax.iter().any(Axis::leaves_input);
-    let mut pad_shape = vec![n, c];
-    pad_shape.extend(ax.iter().map(Axis::padded_len));
-    let pad_map = AffineMap::new(
-        4,
-        0,
-        vec![d(0), d(1), ax[0].unpad_expr(2), ax[1].unpad_expr(3)],
-    );
-    let pad_ty = ctx.tensor_type(pad_shape, element);
     let channel = if mg == 1 {
         d(1)
     } else {
         AffineExpr::FloorDiv(Box::new(d(1)), Box::new(AffineExpr::Constant(mg)))
-    };
-    // `o * stride + t * dilation` for a constant tap `t`: the input padded
-    // at the begin (or never left, so unpadded and without offset).
-    let tap = |a: &Axis, o: u32, t: i64| {
-        let scaled = if a.s == 1 {
-            d(o)
-        } else {
-            AffineExpr::Mul(Box::new(d(o)), Box::new(AffineExpr::Constant(a.s)))
-        };
-        if t * a.d == 0 {
-            scaled
-        } else {
-            AffineExpr::Add(Box::new(scaled), Box::new(AffineExpr::Constant(t * a.d)))
-        }
     };
     let mut maps = Vec::new();
     for i in 0..ax[0].k {
@@ -415,7 +387,12 @@ fn depthwise_conv(
             maps.push(AffineMap::new(
                 4,
                 0,
-                vec![d(0), channel.clone(), tap(&ax[0], 2, i), tap(&ax[1], 3, j)],
+                vec![
+                    d(0),
+                    channel.clone(),
+                    ax[0].fixed_tap(2, i),
+                    ax[1].fixed_tap(3, j),
+                ],
             ));
             let (ci, cj) = (AffineExpr::Constant(i), AffineExpr::Constant(j));
             maps.push(AffineMap::new(
@@ -431,20 +408,7 @@ fn depthwise_conv(
     }
     Box::new(move |ctx: &mut Context, op: Operation| {
         let (mut x, w) = (ctx.operand(op, 0), ctx.operand(op, 1));
-        if padded {
-            x = map_values(
-                ctx,
-                op,
-                &[x],
-                std::slice::from_ref(&pad_map),
-                pad_ty,
-                |s, a| {
-                    let h = inside_padded(s, &ax[0], 2);
-                    let w = inside_padded(s, &ax[1], 3);
-                    select_inside(s, a[0], 0.0, h, w)
-                },
-            );
-        }
+        x = pad_window(ctx, op, x, &ax, Layout::NCHW, element, 0.0);
         let taps = (ax[0].k * ax[1].k) as usize;
         let mut inputs = Vec::with_capacity(2 * taps + 1);
         for _ in 0..taps {
@@ -658,6 +622,52 @@ pub(super) fn plan_pool(ctx: &mut Context, op: Operation, max: bool) -> Result<P
     }))
 }
 
+/// `x` (in `layout`) padded with `fill` where the window of `ax` leaves it,
+/// converted to `ty` (`[N, C, HP, WP]` in `layout`, the input at
+/// `pad_begin`), so that the taps read it at affine indices without `mod`
+/// or select; `x` itself when the window never leaves it. Inserted before
+/// `op`.
+fn pad_window(
+    ctx: &mut Context,
+    op: Operation,
+    x: Value,
+    ax: &[Axis; 2],
+    layout: Layout,
+    ty: Type,
+    fill: f64,
+) -> Value {
+    if !ax.iter().any(Axis::leaves_input) {
+        return x;
+    }
+    let x_shape = layout.nchw(&shape(ctx, ctx.value_type(x)));
+    let (lh, lw) = (layout.h, layout.w);
+    let pad_shape = layout.place(
+        x_shape[0],
+        x_shape[1],
+        ax[0].padded_len(),
+        ax[1].padded_len(),
+    );
+    let pad_ty = ctx.tensor_type(pad_shape, ty);
+    let d = AffineExpr::Dim;
+    let pad_map = AffineMap::new(
+        4,
+        0,
+        layout.place(
+            d(0),
+            d(layout.c),
+            ax[0].unpad_expr(lh),
+            ax[1].unpad_expr(lw),
+        ),
+    );
+    let axes = *ax;
+    map_values(ctx, op, &[x], &[pad_map], pad_ty, |s, a| {
+        let v = s.convert(a[0], ty);
+        let h = inside_padded(s, &axes[0], lh as usize);
+        let w = inside_padded(s, &axes[1], lw as usize);
+        select_inside(s, v, fill, h, w)
+    })
+}
+
 /// The most taps a pool combines in one map; larger windows reduce.
 const MAX_TAPS: i64 = 64;
 
@@ -680,47 +690,19 @@ fn tap_pool(
     let (n, c) = (x_shape[0], x_shape[1]);
     let (lh, lw) = (layout.h, layout.w);
     let d = AffineExpr::Dim;
-    let mut input = x;
-    if ax.iter().any(Axis::leaves_input) {
-        let pad_shape = layout.place(n, c, ax[0].padded_len(), ax[1].padded_len());
-        let pad_ty = ctx.tensor_type(pad_shape, cty);
-        let pad_map = AffineMap::new(
-            4,
-            0,
-            layout.place(
-                d(0),
-                d(layout.c),
-                ax[0].unpad_expr(lh),
-                ax[1].unpad_expr(lw),
-            ),
-        );
-        let axes = *ax;
-        input = map_values(ctx, op, &[x], &[pad_map], pad_ty, |s, a| {
-            let v = s.convert(a[0], cty);
-            let h = inside_padded(s, &axes[0], lh as usize);
-            let w = inside_padded(s, &axes[1], lw as usize);
-            select_inside(s, v, fill, h, w)
-        });
-    }
-    let tap = |a: &Axis, o: u32, t: i64| {
-        let scaled = if a.s == 1 {
-            d(o)
-        } else {
-            AffineExpr::Mul(Box::new(d(o)), Box::new(AffineExpr::Constant(a.s)))
-        };
-        if t * a.d == 0 {
-            scaled
-        } else {
-            AffineExpr::Add(Box::new(scaled), Box::new(AffineExpr::Constant(t * a.d)))
-        }
-    };
+    let input = pad_window(ctx, op, x, ax, layout, cty, fill);
     let mut maps = Vec::new();
     for i in 0..ax[0].k {
         for j in 0..ax[1].k {
             maps.push(AffineMap::new(
                 4,
                 0,
-                layout.place(d(0), d(layout.c), tap(&ax[0], lh, i), tap(&ax[1], lw, j)),
+                layout.place(
+                    d(0),
+                    d(layout.c),
+                    ax[0].fixed_tap(lh, i),
+                    ax[1].fixed_tap(lw, j),
+                ),
             ));
         }
     }

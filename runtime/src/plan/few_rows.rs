@@ -264,6 +264,14 @@ mod tests {
         out
     }
 
+    /// Whether this CPU takes the fast path at all.
+    fn fast() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
     fn values(len: usize, seed: u32) -> Vec<f32> {
         (0..len)
             .map(|i| (((i as u32).wrapping_mul(2_654_435_761) ^ seed) % 1000) as f32 / 250.0 - 2.0)
@@ -292,12 +300,8 @@ mod tests {
                     ];
                     // SAFETY: the strides stay inside the vectors above.
                     let done = unsafe { try_product(ptrs, [m, n, k], [l, r, [n as isize, 1]]) };
-                    #[cfg(target_arch = "x86_64")]
-                    let fast = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
-                    #[cfg(not(target_arch = "x86_64"))]
-                    let fast = false;
                     let takes = if transposed { k >= 8 } else { n >= 16 };
-                    assert_eq!(done, fast && takes, "{m}x{n}x{k} {transposed}");
+                    assert_eq!(done, fast() && takes, "{m}x{n}x{k} {transposed}");
                     if !done {
                         continue; // declined: the gemm crate's product then
                     }
@@ -329,11 +333,7 @@ mod tests {
                 ];
                 // SAFETY: the strides stay inside the vectors above.
                 let done = unsafe { try_product(ptrs, [m, n, k], [l, r, [n as isize, 1]]) };
-                #[cfg(target_arch = "x86_64")]
-                let fast = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
-                #[cfg(not(target_arch = "x86_64"))]
-                let fast = false;
-                assert_eq!(done, fast, "{m}x{n}x{k}");
+                assert_eq!(done, fast(), "{m}x{n}x{k}");
                 if !done {
                     continue;
                 }
