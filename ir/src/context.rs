@@ -154,6 +154,8 @@ pub struct Context {
     pub(crate) ident_ops: Vec<u32>,
     pub(crate) ident_ops_epoch: u64,
     pub(crate) registry_epoch: u64,
+    /// `--pass-bisect-limit`: the numbered steps of the passes run now.
+    pub(crate) bisect: Option<Box<crate::pass::Bisect>>,
 }
 
 impl Default for Context {
@@ -180,6 +182,7 @@ impl Context {
             ident_ops: Vec::new(),
             ident_ops_epoch: 0,
             registry_epoch: 0,
+            bisect: None,
         };
         crate::builtin::register(&mut ctx);
         ctx

@@ -7,6 +7,7 @@ use strata_ir::{pass, Context, Diagnostic, Operation, Value, WalkOrder};
 
 #[pass(
     name = "graph-infer-shapes",
+    required = true,
     display_name = "GraphInferShapes",
     summary = "Refine the result types of graph ops with their shape functions"
 )]

@@ -28,6 +28,7 @@ use strata_ir::{pass, Context, Diagnostic, Operation, Type, Value, WalkOrder};
 
 #[pass(
     name = "graph-decompose-recurrent",
+    required = true,
     display_name = "GraphDecomposeRecurrent",
     summary = "Expand graph.rnn, graph.gru and graph.lstm into matrix products, gate slices and activations"
 )]

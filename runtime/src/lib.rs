@@ -9,6 +9,7 @@
 //! many times in an exe mode, with a cache of plans.
 
 pub mod artifact;
+pub mod check;
 #[cfg(feature = "llvm")]
 pub mod compiled;
 pub mod custom_c;

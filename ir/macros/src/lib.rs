@@ -63,8 +63,10 @@ pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Declares a pass on the struct of its options: `#[pass(name = "cse",
-/// summary = "...", display_name = "CSE", anchor = "func.func")]` (the
-/// last two optional), each option a field with
+/// summary = "...", display_name = "CSE", anchor = "func.func",
+/// required = true)]` (the last three optional; `required`: the pass is
+/// never skipped by `--pass-bisect-limit`, as a lowering the pipeline
+/// cannot do without), each option a field with
 /// `#[option(name = "max-iterations", default = 10, description = "...")]`
 /// (`name` defaults to the field's, `-` for `_`; without `default` the
 /// type's default). Writes `Default`, `strata_ir::pass::PassInfo` and

@@ -125,6 +125,16 @@ pub(crate) fn expand(attr: TokenStream2, input: DeriveInput) -> syn::Result<Toke
         .ok_or_else(|| syn::Error::new(Span::call_site(), "#[pass] needs `summary = \"...\"`"))?;
     let display_name = args.take_str("display_name")?;
     let anchor = args.take_str("anchor")?;
+    let required = match args.take("required") {
+        None => false,
+        Some(Value::Text(t, _)) if t == "true" || t == "false" => t == "true",
+        Some(other) => {
+            return Err(syn::Error::new(
+                other.span(),
+                "`required` takes `true` or `false`",
+            ))
+        }
+    };
     args.finish()?;
 
     if !input.generics.params.is_empty() {
@@ -239,6 +249,10 @@ pub(crate) fn expand(attr: TokenStream2, input: DeriveInput) -> syn::Result<Toke
 
             fn anchor(&self) -> Option<&'static str> {
                 #anchor_tokens
+            }
+
+            fn required(&self) -> bool {
+                #required
             }
 
             fn option_defs(&self) -> &'static [#krate::pass::PassOptionDef] {

@@ -14,6 +14,7 @@
 //! costs the single-threaded path that compile-time measurements care about
 //! most (see docs/passes.md).
 
+mod bisect;
 mod instrumentation;
 pub mod options;
 pub mod pipeline;
@@ -22,6 +23,7 @@ use std::collections::BTreeMap;
 
 use crate::context::{Context, Operation};
 use crate::diagnostics::Diagnostic;
+pub use bisect::{Bisect, BisectStep, StepKind};
 pub use instrumentation::{statistics_report, Instrumentation, TraceEvent};
 pub use options::{
     set_option_value, ListOption, OptionKind, PassOptionDef, PassOptionValue, PassOptions,
@@ -43,6 +45,13 @@ pub trait PassInfo {
     /// The operation this pass must run on, or `None` for any operation.
     fn anchor(&self) -> Option<&'static str> {
         None
+    }
+    /// Whether the pass is one the pipeline cannot do without (a
+    /// conversion of the descent): `--pass-bisect-limit` never skips it nor
+    /// the patterns it applies, as LLVM's opt-bisect never skips a required
+    /// pass. `#[pass(required = true)]`.
+    fn required(&self) -> bool {
+        false
     }
     /// The declared options, in declaration order (for `--list-passes`).
     fn option_defs(&self) -> &'static [PassOptionDef] {
@@ -419,7 +428,13 @@ impl OpPassManager {
             let key = std::ptr::from_ref::<Element>(element) as usize;
             match element {
                 Element::Pass { pass, statistics } => {
-                    instrumentation.run_pass(ctx, op, pass.as_mut(), statistics, key, depth)?;
+                    if !ctx.bisect_begin_pass(pass.name(), pass.required(), op) {
+                        continue;
+                    }
+                    let result =
+                        instrumentation.run_pass(ctx, op, pass.as_mut(), statistics, key, depth);
+                    ctx.bisect_end_pass(op);
+                    result?;
                 }
                 Element::Nested(pm) => {
                     let targets: Vec<Operation> = ctx

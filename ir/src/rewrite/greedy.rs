@@ -238,9 +238,18 @@ impl Driver<'_> {
                 changed = true;
                 continue;
             }
+            // Under --pass-bisect-limit: no pattern once the limit is reached,
+            // and each application a numbered step.
+            let bisect = rewriter.ctx().bisect_describe(op);
             for pattern in patterns.patterns_for(name) {
+                if !rewriter.ctx().bisect_may_apply() {
+                    break;
+                }
                 rewriter.set_insertion_point(op);
                 if pattern.match_and_rewrite(op, &mut rewriter) {
+                    if let Some(before) = bisect {
+                        rewriter.ctx_mut().bisect_applied(pattern.name(), before);
+                    }
                     changed = true;
                     num_rewrites += 1;
                     break;

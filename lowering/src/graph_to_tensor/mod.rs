@@ -43,6 +43,7 @@ type Plan = Box<dyn FnOnce(&mut Context, Operation) -> Vec<Value>>;
 /// dialect.
 #[pass(
     name = "convert-graph-to-tensor",
+    required = true,
     summary = "Lower graph ops with static shapes to tensor.map/reduce/contract/reshape"
 )]
 pub struct ConvertGraphToTensor;

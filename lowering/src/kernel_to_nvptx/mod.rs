@@ -66,6 +66,7 @@ pub fn register_passes(registry: &mut PassRegistry) {
 
 #[pass(
     name = "convert-kernel-to-nvptx",
+    required = true,
     display_name = "ConvertKernelToNvptx",
     summary = "Give each kernel.func its GPU form: a thread-block kernel in an nvptx module"
 )]

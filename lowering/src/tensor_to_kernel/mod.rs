@@ -52,6 +52,7 @@ pub fn register_passes(registry: &mut PassRegistry) {
 
 #[pass(
     name = "convert-tensor-to-kernel",
+    required = true,
     display_name = "ConvertTensorToKernel",
     summary = "Lower tensor ops to kernel tile programs and a host plan of launches on arena buffers"
 )]

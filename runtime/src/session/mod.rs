@@ -46,6 +46,7 @@ pub use hybrid::partition_of;
 use inputs::datum_dims;
 pub use inputs::InputSpec;
 pub use options::SessionOptions;
+pub(crate) use partition::{assignable, outline};
 pub use partition::{IslandOp, Partition, Rules, Segment, SegmentKind};
 use state::State;
 pub use strata_recipe::{ExeMode, Fallback};

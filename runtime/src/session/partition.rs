@@ -357,7 +357,7 @@ fn island_op(ctx: &Context, op: Operation, reason: &'static str, message: String
 
 /// The body ops of `func` that a partition assigns: all but constants
 /// (copied into each segment that uses them) and the terminator.
-fn assignable(ctx: &Context, func: Operation) -> Vec<Operation> {
+pub(crate) fn assignable(ctx: &Context, func: Operation) -> Vec<Operation> {
     let Some(body) = ctx
         .op_regions(func)
         .first()

@@ -40,6 +40,8 @@ Passes:
   --mlir-print-ir-after-failure     Print the IR after a pass that failed
   --mlir-print-ir-module-scope      Print the whole top-level op in the IR dumps
   --mlir-disable-threading          Accepted for mlir-opt compatibility (passes run on one thread)
+  --pass-bisect-limit=<N>           Number every optional step (a pass run, a pattern application),
+                                    print it, and skip the steps after the N-th (-1: skip none)
   --mlir-timing                     Print wall-clock times of the passes
   --mlir-pass-statistics            Print the passes' statistics
   --trace=<file>                    Write a Chrome trace (JSON) of every pass execution
@@ -89,6 +91,8 @@ pub(crate) struct Options {
     pub(crate) print_ir_after_failure: bool,
     pub(crate) print_ir_module_scope: bool,
     pub(crate) timing: bool,
+    /// `--pass-bisect-limit`: `Some(None)` numbers the steps, skipping none.
+    pub(crate) bisect_limit: Option<Option<u64>>,
     pub(crate) pass_statistics: bool,
     pub(crate) trace: Option<String>,
     pub(crate) crash_reproducer: Option<String>,
@@ -105,6 +109,8 @@ pub(crate) enum CliError {
     MissingValue(String),
     #[error("for the {opt} option: '{1}' is invalid value for boolean argument! Try 0 or 1", opt = dashed(.0))]
     InvalidBool(String, String),
+    #[error("for the {opt} option: '{1}' value invalid for integer argument!", opt = dashed(.0))]
+    InvalidInt(String, String),
     #[error("for the {opt} option: Cannot find option named '{1}'!", opt = dashed(.0))]
     UnknownValue(String, String),
     #[error("Too many positional arguments specified! Can specify at most 1 positional arguments: See: strata-opt --help")]
@@ -223,6 +229,14 @@ pub(crate) fn parse_args(
                 flag(&value)?;
             }
             "mlir-timing" => options.timing = flag(&value)?,
+            "pass-bisect-limit" => {
+                let text = required(value)?;
+                let n: i64 = text
+                    .trim()
+                    .parse()
+                    .map_err(|_| CliError::InvalidInt(name.to_string(), text.clone()))?;
+                options.bisect_limit = Some(u64::try_from(n).ok());
+            }
             "mlir-pass-statistics" => options.pass_statistics = flag(&value)?,
             "trace" => options.trace = Some(required(value)?),
             "mlir-pass-pipeline-local-reproducer" => options.local_reproducer = flag(&value)?,

@@ -6,7 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 use strata_ir::pass::pipeline::PipelineElement;
-use strata_ir::pass::{statistics_report, Instrumentation, OpPassManager, PassRegistry};
+use strata_ir::pass::{statistics_report, Bisect, Instrumentation, OpPassManager, PassRegistry};
 use strata_ir::printer::{print_operation, PrintOptions};
 use strata_ir::{Context, Diagnostic, Operation, ResourceValue};
 
@@ -114,8 +114,12 @@ impl Passes {
                 },
             )
         });
+        if let Some(limit) = options.bisect_limit {
+            ctx.set_bisect(Some(Bisect::new(limit).echo(true)));
+        }
         let instrumentation = &mut self.instrumentation;
         let outcome = catch_unwind(AssertUnwindSafe(|| pm.run(ctx, module, instrumentation)));
+        ctx.set_bisect(None);
         let failure = match outcome {
             Ok(Ok(())) => return Ok(()),
             Ok(Err(diags)) => diags,

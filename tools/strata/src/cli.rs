@@ -105,6 +105,8 @@ pub(crate) enum Command {
         /// --rtol/--atol, else the dtype's); a mismatch is an error.
         #[arg(long)]
         check: bool,
+        #[command(flatten)]
+        check_args: crate::check::CheckArgs,
         /// The relative tolerance of --expect (default: by dtype, 1e-4 for f32).
         #[arg(long)]
         rtol: Option<f64>,
@@ -168,6 +170,16 @@ pub(crate) enum Command {
         /// Compile with this recipe's pipeline instead of the default one.
         #[arg(long, value_name = "RECIPE")]
         recipe: Option<PathBuf>,
+        /// Number every optional pass step (a pass run, a pattern
+        /// application) on standard error and skip the steps after the
+        /// N-th (-1: skip none), as LLVM's -opt-bisect-limit (MLIR output
+        /// and LLVM IR only).
+        #[arg(
+            long = "pass-bisect-limit",
+            value_name = "N",
+            allow_hyphen_values = true
+        )]
+        pass_bisect_limit: Option<i64>,
     },
     /// Show what an artifact holds: what made it, its kernels, its buffer
     /// plan, its payload.

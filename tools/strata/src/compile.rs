@@ -25,6 +25,9 @@ pub(crate) struct CompileOptions<'a> {
     pub json: bool,
     /// A recipe whose pipeline replaces the default one.
     pub recipe: Option<&'a Path>,
+    /// `--pass-bisect-limit`: number the optional pass steps, skip those
+    /// after the N-th (negative: none).
+    pub pass_bisect_limit: Option<i64>,
 }
 
 /// Lower `model` for `o.target` and write its IR.
@@ -58,6 +61,16 @@ pub(crate) fn compile(model: &Path, o: CompileOptions<'_>) -> Result<(), DriverE
             )));
         }
     };
+    if o.pass_bisect_limit.is_some()
+        && (gpu.is_some() || !matches!(o.emit, None | Some("mlir" | "llvm-ir")))
+        || o.pass_bisect_limit.is_some()
+            && o.output
+                .is_some_and(|p| p.extension().is_some_and(|e| e == "strata"))
+    {
+        return Err(DriverError::Message(
+            "--pass-bisect-limit applies to the host target's MLIR and LLVM IR output (--emit mlir, llvm-ir)".into(),
+        ));
+    }
     if o.emit == Some("partition") {
         return emit_partition(model, &o, &recipe.unwrap_or_default());
     }
@@ -178,7 +191,13 @@ fn lowered(
     pipeline: &str,
 ) -> Result<(strata_ir::Context, strata_ir::Operation), DriverError> {
     let (mut ctx, module, shapes) = input_shapes(model, o)?;
-    lower(&mut ctx, module, o.function, &shapes, pipeline).map_err(|e| compile_error(&ctx, e))?;
+    if let Some(limit) = o.pass_bisect_limit {
+        let limit = u64::try_from(limit).ok();
+        ctx.set_bisect(Some(strata_ir::pass::Bisect::new(limit).echo(true)));
+    }
+    let lowered = lower(&mut ctx, module, o.function, &shapes, pipeline);
+    ctx.set_bisect(None);
+    lowered.map_err(|e| compile_error(&ctx, e))?;
     Ok((ctx, module))
 }
 

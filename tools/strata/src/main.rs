@@ -88,6 +88,7 @@ fn main() -> ExitCode {
             threads,
             recipe,
             check,
+            check_args,
             target,
             cuda_graph,
             device,
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
                 cache_dir: cache_dir.as_deref(),
                 recipe: recipe.as_deref(),
                 check,
+                check_args: &check_args,
                 seed,
                 dims: &dims,
                 function: &function,
@@ -131,6 +133,7 @@ fn main() -> ExitCode {
             generic,
             json,
             recipe,
+            pass_bisect_limit,
         } => compile::compile(
             &model,
             compile::CompileOptions {
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
                 function: &function,
                 generic,
                 json,
+                pass_bisect_limit,
             },
         ),
         Command::Inspect { artifact, json } => artifact::inspect(&artifact, json),
@@ -451,6 +455,8 @@ pub(crate) struct RunOptions<'a> {
     pub cache_dir: Option<&'a Path>,
     /// `--check`: compare graph mode with eager mode.
     pub check: bool,
+    /// `--check-budget`, `--check-repro`, `--check-no-localize`.
+    pub check_args: &'a check::CheckArgs,
     pub seed: u64,
     pub dims: &'a [String],
     pub function: &'a str,
@@ -537,6 +543,7 @@ fn run(
     let RunOptions {
         recipe,
         check,
+        check_args,
         seed,
         dims,
         function,
@@ -586,8 +593,13 @@ fn run(
         args,
         out_names,
         expected,
+        in_names,
         ..
     } = prepare_with(model, inputs, expects, seed, dims, function, signature_only)?;
+    let localizing = check && exe_mode == ExeMode::Graph;
+    if localizing {
+        check::check_budget(check_args)?;
+    }
     let mut session_options = match &loaded {
         Some(r) => SessionOptions::from_recipe(r),
         None => SessionOptions::default(),
@@ -627,15 +639,19 @@ fn run(
             eprintln!("{}", e.to_json());
         }
     }));
-    // The reference of --check, before the session takes the module.
+    // The reference of --check, before the session takes the module; in
+    // graph mode twice, to tell a model that does not agree with itself.
+    let eager_run =
+        || run_function(&ctx, func, args.clone()).map_err(|e| DriverError::Message(e.to_string()));
     let eager = if check && exe_mode != ExeMode::Eager {
-        Some(
-            run_function(&ctx, func, args.clone())
-                .map_err(|e| DriverError::Message(e.to_string()))?,
-        )
+        Some(eager_run()?)
     } else {
         None
     };
+    let eager_again = if localizing { Some(eager_run()?) } else { None };
+    let check_inputs = if localizing { args.clone() } else { Vec::new() };
+    let check_pipeline = session_options.pipeline.clone();
+    let check_threads = session_options.resolved_threads();
     let path = model.to_path_buf();
     let hashed = session_options.model_sha256.clone();
     let source: Source = Arc::new(move || {
@@ -645,14 +661,42 @@ fn run(
         Ok((ctx, module))
     });
     let session = if signature_only {
-        Session::from_signature(ctx, module, source, session_options)
+        Session::from_signature(ctx, module, source.clone(), session_options)
     } else {
-        Session::from_loaded(ctx, module, source, session_options)
+        Session::from_loaded(ctx, module, source.clone(), session_options)
     }
     .map_err(|e| DriverError::Message(e.to_string()))?;
     let result = session.run_values(args.into_iter().map(Datum::Tensor).collect());
+    let tolerance_of = |dtype: DType| check_tolerance(loaded.as_ref(), tolerance, dtype);
+    // Graph mode's --check: compared (and a mismatch localized) before the
+    // report, which holds what it found.
+    let checked = match (&eager, &eager_again, &result) {
+        (Some(eager), Some(again), Ok(values)) => {
+            let (names, graph, _) = flatten_outputs(&out_names, values.clone());
+            Some(check::check_graph_run(&check::CheckRun {
+                model,
+                out_names: &names,
+                graph: &graph,
+                eager,
+                eager_again: again,
+                tolerance_of: &tolerance_of,
+                source: &source,
+                function,
+                inputs: &check_inputs,
+                pipeline: &check_pipeline,
+                threads: check_threads,
+                recipe,
+                in_names: &in_names,
+                args: check_args,
+            })?)
+        }
+        _ => None,
+    };
     if let Some(path) = report {
         let mut report = session.report().to_json();
+        if let Some(c) = &checked {
+            report["check"] = c.to_json();
+        }
         // The time to first inference: the import, the session, its plan
         // (compiled or loaded) and the run.
         report["wall_ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1e3);
@@ -676,9 +720,10 @@ fn run(
         e => DriverError::Message(e.to_string()),
     })?;
     let (out_names, outputs, kinds) = flatten_outputs(&out_names, values);
-    if let Some(eager) = eager {
-        let tolerance_of = |dtype: DType| check_tolerance(loaded.as_ref(), tolerance, dtype);
-        check_against_eager(&out_names, &outputs, &eager, &tolerance_of)?;
+    match (checked, eager) {
+        (Some(c), _) => c.into_result()?,
+        (None, Some(eager)) => check_against_eager(&out_names, &outputs, &eager, &tolerance_of)?,
+        (None, None) => {}
     }
     if recipe.is_some() && exe_mode == ExeMode::Eager {
         eprintln!(

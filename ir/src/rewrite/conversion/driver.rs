@@ -61,7 +61,13 @@ impl Legalizer<'_> {
     ) -> bool {
         let patterns = self.patterns;
         let name = rewriter.ctx().op_name(op);
+        // Under --pass-bisect-limit (in a pass that is not required): no
+        // pattern once the limit is reached, each application a step.
+        let bisect = rewriter.ctx().bisect_describe(op);
         for &index in patterns.candidates(name) {
+            if !rewriter.ctx().bisect_may_apply() {
+                break;
+            }
             let pattern = patterns.pattern(index);
             if self.active.contains(&index) && !pattern.has_bounded_rewrite_recursion() {
                 continue;
@@ -82,6 +88,9 @@ impl Legalizer<'_> {
             };
             rewriter.restore_insertion_point(saved);
             if applied {
+                if let Some(before) = bisect {
+                    rewriter.ctx_mut().bisect_applied(pattern.name(), before);
+                }
                 return true;
             }
             rewriter.rollback(mark);
