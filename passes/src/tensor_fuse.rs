@@ -92,9 +92,17 @@ impl Pass for TensorFuse {
                 .into_iter()
                 .filter(|g| g.ops.len() >= self.min_ops as usize)
             {
+                // Under --pass-bisect-limit each group is a step.
+                if !ctx.bisect_may_apply() {
+                    break;
+                }
+                let before = g.ops.first().and_then(|&o| ctx.bisect_describe(o));
                 fused += g.ops.len() as u64;
                 groups += 1;
                 build_fusion(ctx, &g.ops);
+                if let Some(before) = before {
+                    ctx.bisect_applied(&format!("fuse-{}-ops", g.ops.len()), before);
+                }
             }
         }
         stats.add("num-groups", "Number of fusion groups formed", groups);

@@ -18,6 +18,9 @@
 // RUN: not strata run %S/../../examples/onnx/encoder.onnx --mode graph --check --check-budget 0 --input x=%S/../../examples/onnx/encoder_input_x.npy 2>&1 | FileCheck %s --check-prefix=ZERO
 // A budget too small to finish says how far it got.
 // RUN: not strata run %S/../../examples/onnx/encoder.onnx --mode graph --recipe %t.tight.toml --input x=%S/../../examples/onnx/encoder_input_x.npy --check --check-budget 2 2>&1 | FileCheck %s --check-prefix=SPENT
+// --check-reference f64: which side is further from the model run in f64.
+// RUN: not strata run %S/../../examples/onnx/encoder.onnx --mode graph --recipe %t.tight.toml --input x=%S/../../examples/onnx/encoder_input_x.npy --check --check-no-localize --check-reference f64 --report %t.ref.json 2>&1 | FileCheck %s --check-prefix=REFERENCE
+// RUN: python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['check']['reference']; print(r['dtype'], [o['closer'] for o in r['outputs']])" %t.ref.json | FileCheck %s --check-prefix=REFERENCE-JSON
 // --check-no-localize compares the outputs only.
 // RUN: not strata run %S/../../examples/onnx/encoder.onnx --mode graph --recipe %t.tight.toml --input x=%S/../../examples/onnx/encoder_input_x.npy --check --check-no-localize 2>&1 | FileCheck %s --check-prefix=OUTPUTS
 // strata compile --pass-bisect-limit numbers the same steps (required
@@ -63,6 +66,9 @@
 
 // SPENT: check: first divergence among ops {{[0-9]+}} to {{[0-9]+}} (the budget of 2 compiles is spent)
 // SPENT: check: the search stopped early: the budget of 2 compiles is spent
+
+// REFERENCE: check: against an f64 reference, y: graph mode max|d| {{.*}}, eager mode max|d| {{.*}}: graph mode is further from exact than eager mode
+// REFERENCE-JSON: f64 ['eager']
 
 // OUTPUTS:     check: y: graph mode does not match eager mode
 // OUTPUTS-NOT: localiz

@@ -21,6 +21,7 @@
 //! Each compile counts against a [`Budget`]; when it runs out, the report
 //! says how far the search got (a range of ops or steps).
 
+mod reference;
 mod search;
 
 use std::time::{Duration, Instant};
@@ -33,6 +34,7 @@ use crate::compiled::{self, CompileError};
 use crate::kernels::{allclose, Tolerance};
 use crate::{interp, DType, Tensor};
 
+pub use reference::{closeness, f64_reference, Closeness};
 pub use search::localize;
 
 /// How far a localization may go.

@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use strata_runtime::check::{
-    eager_agrees, finite_or_string, localize, Budget, Diff, Localization, Status, Subject,
+    closeness, eager_agrees, f64_reference, finite_or_string, localize, Budget, Closeness, Diff,
+    Localization, Status, Subject,
 };
 use strata_runtime::kernels::{allclose, Tolerance};
 use strata_runtime::{DType, Tensor};
@@ -80,6 +81,11 @@ pub(crate) struct CheckArgs {
     /// With --check: compare the outputs only; do not localize a mismatch.
     #[arg(long = "check-no-localize")]
     pub no_localize: bool,
+    /// With --check, on a mismatch: also run the model eagerly in this
+    /// precision (f64) and say which of graph mode and eager mode is
+    /// further from it.
+    #[arg(long = "check-reference", value_name = "DTYPE", value_parser = ["f64"])]
+    pub reference: Option<String>,
 }
 
 /// What `--check` found, for the report and the exit status.
@@ -89,6 +95,9 @@ pub(crate) struct Checked {
     pub lines: Vec<String>,
     pub outputs: Vec<(String, Diff)>,
     pub localization: Option<Localization>,
+    /// `--check-reference f64`: each output's distance to it, or why there
+    /// is no reference.
+    pub reference: Option<Result<Vec<Closeness>, String>>,
     /// Where the IR before and after the guilty step, and the bundle, went.
     pub files: Vec<String>,
 }
@@ -115,6 +124,20 @@ impl Checked {
             })
             .collect();
         j["files"] = serde_json::json!(self.files);
+        if let Some(r) = &self.reference {
+            j["reference"] = match r {
+                Ok(outputs) => serde_json::json!({
+                    "dtype": "f64",
+                    "outputs": outputs.iter().map(|c| serde_json::json!({
+                        "name": c.name,
+                        "graph_max_abs_diff": finite_or_string(c.graph),
+                        "eager_max_abs_diff": finite_or_string(c.eager),
+                        "closer": c.closer(),
+                    })).collect::<Vec<_>>(),
+                }),
+                Err(why) => serde_json::json!({"dtype": "f64", "error": why}),
+            };
+        }
         j
     }
 
@@ -173,6 +196,7 @@ pub(crate) fn check_graph_run(c: &CheckRun<'_>) -> Result<Checked, DriverError> 
             lines,
             outputs: d,
             localization: None,
+            reference: None,
             files: Vec::new(),
         });
     }
@@ -200,6 +224,7 @@ pub(crate) fn check_graph_run(c: &CheckRun<'_>) -> Result<Checked, DriverError> 
             lines,
             outputs,
             localization: None,
+            reference: None,
             files: Vec::new(),
         });
     }
@@ -208,8 +233,24 @@ pub(crate) fn check_graph_run(c: &CheckRun<'_>) -> Result<Checked, DriverError> 
         lines: Vec::new(),
         outputs,
         localization: None,
+        reference: None,
         files: Vec::new(),
     };
+    // Which side is further from exact, before blaming the compiler.
+    if c.args.reference.is_some() {
+        let (mut ctx, module) = (c.source)().map_err(DriverError::Message)?;
+        let reference = f64_reference(&mut ctx, module, c.function, c.inputs)
+            .map(|r| closeness(c.out_names, c.graph, c.eager, &r));
+        match &reference {
+            Ok(outputs) => {
+                for o in outputs {
+                    lines.push(format!("check: {}", o.line()));
+                }
+            }
+            Err(why) => lines.push(format!("check: no f64 reference: {why}")),
+        }
+        checked.reference = Some(reference);
+    }
     if c.args.no_localize {
         checked.lines = lines;
         return Ok(checked);

@@ -23,6 +23,8 @@ mod cuda;
 mod custom;
 mod recipe;
 mod replay;
+mod values;
+use values::{flatten_outputs, format_values};
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -481,33 +483,6 @@ pub(crate) struct RunOptions<'a> {
     pub device: usize,
 }
 
-/// A tensor's values as nested lists (`[[1, 2], [3, 4]]`).
-fn format_values(t: &Tensor) -> String {
-    let values: Vec<String> = if t.dtype().is_float() {
-        t.to_f64_vec().iter().map(|v| format!("{v:?}")).collect()
-    } else if t.dtype() == DType::I1 {
-        t.to_i64_vec()
-            .iter()
-            .map(|&v| (v != 0).to_string())
-            .collect()
-    } else {
-        t.to_i128_vec().iter().map(ToString::to_string).collect()
-    };
-    fn nest(values: &[String], shape: &[usize]) -> String {
-        match shape.split_first() {
-            None => values.first().cloned().unwrap_or_default(),
-            Some((&n, rest)) => {
-                let inner: usize = rest.iter().product();
-                let parts: Vec<String> = (0..n)
-                    .map(|i| nest(values.get(i * inner..(i + 1) * inner).unwrap_or(&[]), rest))
-                    .collect();
-                format!("[{}]", parts.join(", "))
-            }
-        }
-    }
-    nest(&values, t.shape())
-}
-
 fn run(
     model: &Path,
     mode: Option<&str>,
@@ -516,29 +491,8 @@ fn run(
     options: RunOptions<'_>,
 ) -> Result<(), DriverError> {
     let started = std::time::Instant::now();
-    if artifact::is_artifact(model) {
-        return artifact::run(model, mode, inputs, output_dir, &options);
-    }
-    match options.target {
-        None | Some("host") => {}
-        Some("cuda") => {
-            if let Some(m) = mode.filter(|m| *m != "graph") {
-                return Err(DriverError::Message(format!(
-                    "--target cuda runs graph mode, not --mode {m}"
-                )));
-            }
-            return cuda::run(model, inputs, output_dir, &options);
-        }
-        Some(other) => {
-            return Err(DriverError::Message(format!(
-                "--target '{other}': graph mode runs on: host, cuda"
-            )))
-        }
-    }
-    if options.cuda_graph {
-        return Err(DriverError::Message(
-            "--cuda-graph needs --target cuda".into(),
-        ));
+    if let Some(done) = run_elsewhere(model, mode, inputs, output_dir, &options) {
+        return done;
     }
     let RunOptions {
         recipe,
@@ -641,14 +595,17 @@ fn run(
     }));
     // The reference of --check, before the session takes the module; in
     // graph mode twice, to tell a model that does not agree with itself.
-    let eager_run =
-        || run_function(&ctx, func, args.clone()).map_err(|e| DriverError::Message(e.to_string()));
-    let eager = if check && exe_mode != ExeMode::Eager {
-        Some(eager_run()?)
-    } else {
-        None
+    let runs = match (check && exe_mode != ExeMode::Eager, localizing) {
+        (false, _) => 0,
+        (true, false) => 1,
+        (true, true) => 2,
     };
-    let eager_again = if localizing { Some(eager_run()?) } else { None };
+    let mut eager_runs = (0..runs)
+        .map(|_| run_function(&ctx, func, args.clone()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| DriverError::Message(e.to_string()))?
+        .into_iter();
+    let (eager, eager_again) = (eager_runs.next(), eager_runs.next());
     let check_inputs = if localizing { args.clone() } else { Vec::new() };
     let check_pipeline = session_options.pipeline.clone();
     let check_threads = session_options.resolved_threads();
@@ -692,33 +649,8 @@ fn run(
         }
         _ => None,
     };
-    if let Some(path) = report {
-        let mut report = session.report().to_json();
-        if let Some(c) = &checked {
-            report["check"] = c.to_json();
-        }
-        // The time to first inference: the import, the session, its plan
-        // (compiled or loaded) and the run.
-        report["wall_ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1e3);
-        let text = format!("{report:#}\n");
-        std::fs::write(path, text)
-            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
-    }
-    if let Some(path) = trace {
-        let text = format!("{}\n", session.report().to_chrome_trace());
-        std::fs::write(path, text)
-            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
-    }
-    let values = result.map_err(|e| match e {
-        SessionError::Input { .. } => {
-            let file = model.file_name().map_or_else(
-                || model.display().to_string(),
-                |f| f.to_string_lossy().into_owned(),
-            );
-            DriverError::Message(format!("{file}: error: {e}"))
-        }
-        e => DriverError::Message(e.to_string()),
-    })?;
+    write_report(&session, report, trace, checked.as_ref(), started)?;
+    let values = result.map_err(|e| session_error(model, e))?;
     let (out_names, outputs, kinds) = flatten_outputs(&out_names, values);
     match (checked, eager) {
         (Some(c), _) => c.into_result()?,
@@ -736,62 +668,6 @@ fn run(
         outln!("{note}");
     }
     compare_outputs(&out_names, &outputs, &expected, tolerance)
-}
-
-/// The outputs as tensors: a sequence output `NAME` is its elements
-/// `NAME.0`, `NAME.1`, ...; an optional one is its value, or nothing when
-/// it is empty. The third list says what each sequence or optional was.
-fn flatten_outputs(
-    out_names: &[String],
-    values: Vec<strata_runtime::Datum>,
-) -> (Vec<String>, Vec<Tensor>, Vec<String>) {
-    use strata_runtime::Datum;
-    let (mut names, mut tensors, mut notes) = (Vec::new(), Vec::new(), Vec::new());
-    let mut pending: Vec<(String, Datum)> = out_names.iter().cloned().zip(values).collect();
-    pending.reverse();
-    while let Some((name, value)) = pending.pop() {
-        match value {
-            Datum::Tensor(t) => {
-                names.push(name);
-                tensors.push(t);
-            }
-            Datum::Sequence(items) => {
-                notes.push(match items.len() {
-                    0 => format!("{name}: an empty sequence"),
-                    n => format!(
-                        "{name}: a sequence of {n} tensors ({name}.0 to {name}.{})",
-                        n - 1
-                    ),
-                });
-                for (i, t) in items.into_iter().enumerate() {
-                    names.push(format!("{name}.{i}"));
-                    tensors.push(t);
-                }
-            }
-            Datum::Optional(None) => notes.push(format!("{name}: an empty optional")),
-            Datum::Optional(Some(inner)) => {
-                notes.push(format!("{name}: an optional with a value"));
-                pending.push((name, *inner));
-            }
-            Datum::Strings(t) => {
-                // Strings have no .npy form here: their values are printed.
-                const SHOWN: usize = 16;
-                let shown: Vec<String> = t
-                    .data()
-                    .iter()
-                    .take(SHOWN)
-                    .map(|s| format!("{s:?}"))
-                    .collect();
-                let more = if t.len() > SHOWN { ", ..." } else { "" };
-                notes.push(format!(
-                    "{name}: string {:?} [{}{more}] (not written as .npy)",
-                    t.shape(),
-                    shown.join(", ")
-                ));
-            }
-        }
-    }
-    (names, tensors, notes)
 }
 
 /// Prints each output's dtype and shape (and values with `print`), and
@@ -1025,4 +901,82 @@ pub(crate) fn compare_outputs(
     } else {
         Err(DriverError::Message(mismatches.join("\n")))
     }
+}
+
+/// `--report FILE` (the session's report, with `--check`'s findings and
+/// the time to first inference: the import, the session, its plan and
+/// the run) and `--trace FILE`.
+fn write_report(
+    session: &Session,
+    report: Option<&Path>,
+    trace: Option<&Path>,
+    checked: Option<&check::Checked>,
+    started: std::time::Instant,
+) -> Result<(), DriverError> {
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text)
+            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))
+    };
+    if let Some(path) = report {
+        let mut report = session.report().to_json();
+        if let Some(c) = checked {
+            report["check"] = c.to_json();
+        }
+        report["wall_ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1e3);
+        write(path, format!("{report:#}\n"))?;
+    }
+    if let Some(path) = trace {
+        write(path, format!("{}\n", session.report().to_chrome_trace()))?;
+    }
+    Ok(())
+}
+
+/// A session's error running the model: an input's, located in the
+/// model's file.
+fn session_error(model: &Path, e: SessionError) -> DriverError {
+    match e {
+        SessionError::Input { .. } => {
+            let file = model.file_name().map_or_else(
+                || model.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            );
+            DriverError::Message(format!("{file}: error: {e}"))
+        }
+        e => DriverError::Message(e.to_string()),
+    }
+}
+
+/// `strata run` of an artifact, or on another target than the host: its
+/// result; `None` to run here.
+fn run_elsewhere(
+    model: &Path,
+    mode: Option<&str>,
+    inputs: &[String],
+    output_dir: Option<&Path>,
+    options: &RunOptions<'_>,
+) -> Option<Result<(), DriverError>> {
+    if artifact::is_artifact(model) {
+        return Some(artifact::run(model, mode, inputs, output_dir, options));
+    }
+    match options.target {
+        None | Some("host") => {}
+        Some("cuda") => {
+            if let Some(m) = mode.filter(|m| *m != "graph") {
+                return Some(Err(DriverError::Message(format!(
+                    "--target cuda runs graph mode, not --mode {m}"
+                ))));
+            }
+            return Some(cuda::run(model, inputs, output_dir, options));
+        }
+        Some(other) => {
+            return Some(Err(DriverError::Message(format!(
+                "--target '{other}': graph mode runs on: host, cuda"
+            ))))
+        }
+    }
+    options.cuda_graph.then(|| {
+        Err(DriverError::Message(
+            "--cuda-graph needs --target cuda".into(),
+        ))
+    })
 }
