@@ -147,6 +147,8 @@ pub struct Report {
     pub plans: usize,
     /// Bytes of the cached plans' arenas.
     pub cache_arena_bytes: usize,
+    /// The launches of one run, summed over the cached plans.
+    pub cache_launches: usize,
     /// The latest events, in order (at most [`super::EVENTS_KEPT`]).
     pub events: Vec<Event>,
     /// Older events that are no longer kept.
@@ -174,6 +176,7 @@ impl Report {
                 "failed_again": self.failed_again,
                 "plans": self.plans,
                 "arena_bytes": self.cache_arena_bytes,
+                "launches": self.cache_launches,
                 "level": "memory",
             },
             "events": self.events.iter().map(Event::to_json).collect::<Vec<_>>(),

@@ -140,6 +140,15 @@ impl Plan {
         }
     }
 
+    /// The launches (kernels, library products, custom calls) of one run.
+    fn launches(&self) -> usize {
+        match self {
+            Plan::Compiled(c, _, _) => c.launches(),
+            Plan::Hybrid(h, _) => h.launches(),
+            Plan::Eager(_) => 0,
+        }
+    }
+
     /// The partition, in hybrid mode.
     fn partition(&self) -> Option<&Partition> {
         match self {
@@ -473,6 +482,7 @@ impl Session {
                 .filter(|_| self.disk.is_some()),
             plans: s.cache.len(),
             cache_arena_bytes: s.cache.plans().map(Plan::arena_bytes).sum(),
+            cache_launches: s.cache.plans().map(Plan::launches).sum(),
             partitions: s
                 .cache
                 .entries()

@@ -652,6 +652,17 @@ impl HybridPlan {
             .collect()
     }
 
+    /// Launches of the compiled segments.
+    pub(crate) fn launches(&self) -> usize {
+        self.parts
+            .iter()
+            .map(|p| match &p.work {
+                Work::Compiled(c) => c.launches(),
+                Work::Eager(_) => 0,
+            })
+            .sum()
+    }
+
     /// Bytes of the compiled segments' arenas.
     pub(crate) fn arena_bytes(&self) -> usize {
         self.parts

@@ -23,6 +23,7 @@ mod cuda;
 mod custom;
 mod recipe;
 mod replay;
+mod tune;
 mod values;
 use values::{flatten_outputs, format_values};
 
@@ -152,6 +153,44 @@ fn main() -> ExitCode {
                 pass_bisect_limit,
             },
         ),
+        Command::Tune {
+            model,
+            recipe,
+            space,
+            inputs,
+            dims,
+            function,
+            max_trials,
+            time_budget,
+            log,
+            resume,
+            seed,
+            output,
+            threads,
+            target,
+            trial_timeout,
+            report,
+        } => tune::tune(
+            &model,
+            tune::TuneOptions {
+                recipe: recipe.as_deref(),
+                space: space.as_deref(),
+                inputs: &inputs,
+                dims: &dims,
+                function: &function,
+                max_trials,
+                time_budget,
+                log: log.as_deref(),
+                resume,
+                seed,
+                output: output.as_deref(),
+                threads,
+                target: target.as_deref(),
+                trial_timeout,
+                report: report.as_deref(),
+            },
+        ),
+        Command::TuneTrial { job } => tune::tune_trial(&job),
         Command::Inspect { artifact, json } => artifact::inspect(&artifact, json),
         Command::Recipe { command } => recipe::recipe(command),
         Command::Bench {
