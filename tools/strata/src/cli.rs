@@ -185,57 +185,7 @@ pub(crate) enum Command {
     /// mode: every trial compiled, checked within the recipe's tolerance
     /// and timed, in a process of its own; every trial kept in a log
     /// (docs/tuning.md).
-    Tune {
-        /// The model: IR with a `func.func @main`, or an `.onnx` file.
-        model: PathBuf,
-        /// The base recipe the knobs are set on (default: the default recipe).
-        #[arg(long, value_name = "BASE")]
-        recipe: Option<PathBuf>,
-        /// The knobs and values to try: a TOML file, `[knobs]` with
-        /// `"recipe.key" = [values]` (default: the target's space).
-        #[arg(long, value_name = "SPACE.toml")]
-        space: Option<PathBuf>,
-        /// An input as NAME=FILE.npy; inputs not given are made up.
-        #[arg(long = "input", value_name = "NAME=FILE")]
-        inputs: Vec<String>,
-        /// The size of a symbolic dimension for made-up inputs, as SYM=N.
-        #[arg(long = "dim", value_name = "SYM=N")]
-        dims: Vec<String>,
-        /// The function to tune.
-        #[arg(long, default_value = "main")]
-        function: String,
-        /// The most candidates (the base recipe included).
-        #[arg(long = "max-trials", default_value_t = 32)]
-        max_trials: usize,
-        /// The most seconds the search may take.
-        #[arg(long = "time-budget", value_name = "S", default_value_t = 600.0)]
-        time_budget: f64,
-        /// The experiment log, JSON lines (default: MODEL.tune.jsonl).
-        #[arg(long, value_name = "LOG.jsonl")]
-        log: Option<PathBuf>,
-        /// Continue the log: no finished evaluation is repeated.
-        #[arg(long)]
-        resume: bool,
-        /// The seed of the search's order and sample.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Where the best recipe goes (default: MODEL.best.toml).
-        #[arg(short = 'o', long = "output", value_name = "BEST.toml")]
-        output: Option<PathBuf>,
-        /// Threads of every candidate (default: the recipe's, and the
-        /// default space tries 1 and one per core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// The target: host (default: the recipe's codegen.target).
-        #[arg(long)]
-        target: Option<String>,
-        /// Seconds a trial may take before it is a `timeout`.
-        #[arg(long = "trial-timeout", value_name = "S", default_value_t = 120.0)]
-        trial_timeout: f64,
-        /// The HTML report (default: the log's name, .html).
-        #[arg(long, value_name = "FILE.html")]
-        report: Option<PathBuf>,
-    },
+    Tune(crate::tune::TuneArgs),
     /// One evaluation of `strata tune`, in its own process.
     #[command(hide = true, name = "tune-trial")]
     TuneTrial {

@@ -31,9 +31,89 @@ pub(crate) use trial::tune_trial;
 /// interleaved re-timing.
 const RUNG_RUNS: [usize; 2] = [5, 15];
 const FINAL_RUNS: usize = 30;
-const WARMUP: usize = 2;
+const WARMUP: usize = 3;
 /// How many candidates the final re-timing compares (with the base).
 const FINALISTS: usize = 3;
+
+/// `strata tune`'s command line.
+#[derive(clap::Args, Debug)]
+pub(crate) struct TuneArgs {
+    /// The model: IR with a `func.func @main`, or an `.onnx` file.
+    pub model: PathBuf,
+    /// The base recipe the knobs are set on (default: the default recipe).
+    #[arg(long, value_name = "BASE")]
+    pub recipe: Option<PathBuf>,
+    /// The knobs and values to try: a TOML file, `[knobs]` with
+    /// `"recipe.key" = [values]` (default: the target's space).
+    #[arg(long, value_name = "SPACE.toml")]
+    pub space: Option<PathBuf>,
+    /// An input as NAME=FILE.npy; inputs not given are made up.
+    #[arg(long = "input", value_name = "NAME=FILE")]
+    pub inputs: Vec<String>,
+    /// The size of a symbolic dimension for made-up inputs, as SYM=N.
+    #[arg(long = "dim", value_name = "SYM=N")]
+    pub dims: Vec<String>,
+    /// The function to tune.
+    #[arg(long, default_value = "main")]
+    pub function: String,
+    /// The most candidates (the base recipe included).
+    #[arg(long = "max-trials", default_value_t = 32)]
+    pub max_trials: usize,
+    /// The most seconds the search may take.
+    #[arg(long = "time-budget", value_name = "S", default_value_t = 600.0)]
+    pub time_budget: f64,
+    /// The experiment log, JSON lines (default: MODEL.tune.jsonl).
+    #[arg(long, value_name = "LOG.jsonl")]
+    pub log: Option<PathBuf>,
+    /// Continue the log: no finished evaluation is repeated.
+    #[arg(long)]
+    pub resume: bool,
+    /// The seed of the search's order and sample.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Where the best recipe goes (default: MODEL.best.toml).
+    #[arg(short = 'o', long = "output", value_name = "BEST.toml")]
+    pub output: Option<PathBuf>,
+    /// Threads of every candidate (default: the recipe's, and the
+    /// default space tries 1 and one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The target: host (default: the recipe's codegen.target).
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Seconds a trial may take before it is a `timeout`.
+    #[arg(long = "trial-timeout", value_name = "S", default_value_t = 120.0)]
+    pub trial_timeout: f64,
+    /// The HTML report (default: the log's name, .html).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
+impl TuneArgs {
+    /// Runs the search.
+    pub(crate) fn run(&self) -> Result<(), DriverError> {
+        tune(
+            &self.model,
+            TuneOptions {
+                recipe: self.recipe.as_deref(),
+                space: self.space.as_deref(),
+                inputs: &self.inputs,
+                dims: &self.dims,
+                function: &self.function,
+                max_trials: self.max_trials,
+                time_budget: self.time_budget,
+                log: self.log.as_deref(),
+                resume: self.resume,
+                seed: self.seed,
+                output: self.output.as_deref(),
+                threads: self.threads,
+                target: self.target.as_deref(),
+                trial_timeout: self.trial_timeout,
+                report: self.report.as_deref(),
+            },
+        )
+    }
+}
 
 /// The options of `strata tune` besides the model.
 pub(crate) struct TuneOptions<'a> {

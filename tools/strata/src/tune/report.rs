@@ -29,9 +29,28 @@ pub(crate) fn latest(records: &[Record]) -> Vec<&Record> {
     out
 }
 
-/// The best trial: the fastest median among the latest records; a trial
-/// of a lower number (the base recipe first) within the noise of it wins
-/// the tie. Returns it and whether it was a tie.
+/// The records the best is chosen from: the final re-timing's when there
+/// was one (measured together, interleaved), else the latest records of
+/// the trials never pruned.
+pub(crate) fn contenders<'r>(records: &'r [Record]) -> Vec<&'r Record> {
+    let finals: Vec<&Record> = records.iter().filter(|r| r.rung == "final").collect();
+    if !finals.is_empty() {
+        return finals;
+    }
+    let pruned: Vec<usize> = records
+        .iter()
+        .filter(|r| r.state == State::Pruned)
+        .map(|r| r.trial)
+        .collect();
+    latest(records)
+        .into_iter()
+        .filter(|r| !pruned.contains(&r.trial))
+        .collect()
+}
+
+/// The best trial: the fastest median among `records`; a trial of a
+/// lower number (the base recipe first) within the noise of it wins the
+/// tie. Returns it and whether it was a tie.
 pub(crate) fn best<'r>(records: &[&'r Record]) -> Option<(&'r Record, bool)> {
     let timed: Vec<(&Record, Summary)> = records
         .iter()
@@ -113,8 +132,13 @@ pub(crate) fn finish(
         *counts.entry(r.state.name()).or_default() += 1;
     }
     let pruned = records.iter().filter(|r| r.state == State::Pruned).count();
-    let base = latest.iter().find(|r| r.trial == 0).copied();
-    let Some((winner, tie)) = best(&latest) else {
+    let contenders = contenders(records);
+    let base = contenders
+        .iter()
+        .chain(&latest)
+        .find(|r| r.trial == 0)
+        .copied();
+    let Some((winner, tie)) = best(&contenders) else {
         write_html(model, space, records, None, &paths.report)?;
         return Err(DriverError::Message(format!(
             "no candidate compiled, matched eager mode and ran (the log {} says why)",
@@ -159,6 +183,14 @@ pub(crate) fn finish(
         "compile",
         "kernels"
     );
+    // Compile times from rung 0, where each candidate compiled alone (a
+    // process that compiles several shares kernels between them).
+    let compile_ms = |trial: usize| {
+        records
+            .iter()
+            .find(|r| r.trial == trial && r.rung == "0")
+            .and_then(|r| r.compile_ms)
+    };
     let row = |label: &str, r: Option<&Record>| {
         let m = r
             .and_then(|r| r.summary.filter(|_| r.state == State::Ok))
@@ -166,7 +198,7 @@ pub(crate) fn finish(
         format!(
             "{label:<22} {:>14} {:>12} {:>8}",
             fmt_ms(m),
-            fmt_ms(r.and_then(|r| r.compile_ms)),
+            fmt_ms(r.and_then(|r| compile_ms(r.trial))),
             r.and_then(|r| r.kernels)
                 .map_or("-".into(), |k| k.to_string())
         )
@@ -417,6 +449,23 @@ mod tests {
         ];
         let (w, tie) = best(&latest_of(&clear)).expect("a winner");
         assert_eq!((w.trial, tie), (1, false));
+    }
+
+    #[test]
+    fn a_pruned_trial_never_wins() {
+        let mut records = vec![
+            record(0, "0", State::Ok, &[2.0, 2.01, 1.99]),
+            record(1, "0", State::Ok, &[1.0, 1.01, 0.99]),
+            record(2, "0", State::Ok, &[1.5, 1.51, 1.49]),
+        ];
+        records.push(record(1, "1", State::Pruned, &[]));
+        let c = contenders(&records);
+        assert_eq!(c.iter().map(|r| r.trial).collect::<Vec<_>>(), vec![0, 2]);
+        // With a final re-timing, only its records compete.
+        records.push(record(0, "final", State::Ok, &[2.0, 2.01, 1.99]));
+        records.push(record(2, "final", State::Ok, &[1.9, 1.91, 1.89]));
+        let (w, _) = best(&contenders(&records)).expect("a winner");
+        assert_eq!(w.trial, 2);
     }
 
     fn latest_of(records: &[Record]) -> Vec<&Record> {

@@ -18,6 +18,9 @@ use strata_runtime::{Datum, Tensor};
 use super::log::State;
 use crate::{check_tolerance, load_checked, new_context, prepare, DriverError, Prepared};
 
+/// Consecutive runs of one recipe in an interleaved job.
+const INTERLEAVE_BLOCK: usize = 5;
+
 /// What the parent asks of one process.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Job {
@@ -83,21 +86,42 @@ pub(crate) fn tune_trial(job: &Path) -> Result<(), DriverError> {
         outcomes.push(outcome);
         sessions.push(session);
     }
-    // Interleaved: each round runs every recipe once, so that a change in
-    // the machine's state weighs on all of them alike.
+    // Interleaved: each round runs every recipe for a block of runs, the
+    // order rotating from round to round, so that a change in the
+    // machine's state weighs on all of them alike. The first run of a
+    // block is not timed: it pays for the previous recipe's thread pool
+    // going idle.
     let inputs = || args.iter().cloned().map(Datum::Tensor).collect::<Vec<_>>();
-    for round in 0..job.warmup + job.runs {
-        for (o, s) in outcomes.iter_mut().zip(&sessions) {
+    let n = outcomes.len();
+    let block = if n > 1 {
+        INTERLEAVE_BLOCK
+    } else {
+        job.runs.max(1)
+    };
+    let rounds = job.runs.div_ceil(block);
+    let warm = if n > 1 { 1 } else { job.warmup };
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let (o, s) = (&mut outcomes[i], &sessions[i]);
             let Some(session) = s.as_ref().filter(|_| o.state == State::Ok) else {
                 continue;
             };
-            let t = Instant::now();
-            if let Err(e) = session.run_values(inputs()) {
-                *o = Outcome::failed(State::RunError, e.to_string());
-                continue;
-            }
-            if round >= job.warmup {
-                o.samples_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let warmup = if round == 0 {
+                job.warmup.max(warm)
+            } else {
+                warm
+            };
+            let timed = block.min(job.runs - o.samples_ms.len().min(job.runs));
+            for run in 0..warmup + timed {
+                let t = Instant::now();
+                if let Err(e) = session.run_values(inputs()) {
+                    *o = Outcome::failed(State::RunError, e.to_string());
+                    break;
+                }
+                if run >= warmup {
+                    o.samples_ms.push(t.elapsed().as_secs_f64() * 1e3);
+                }
             }
         }
     }
@@ -186,7 +210,18 @@ pub(crate) fn run_isolated(
     std::fs::write(&path, text)
         .map_err(|e| DriverError::Message(format!("{}: {e}", path.display())))?;
     let exe = std::env::current_exe().map_err(|e| DriverError::Message(e.to_string()))?;
+    // The custom-op libraries this process was given, for the child too.
+    let mut libs = Vec::new();
+    let mut argv = std::env::args().skip(1);
+    while let Some(a) = argv.next() {
+        if a == "--custom-op-lib" {
+            libs.extend(argv.next().map(|v| format!("--custom-op-lib={v}")));
+        } else if a.starts_with("--custom-op-lib=") {
+            libs.push(a);
+        }
+    }
     let mut child = Command::new(&exe)
+        .args(&libs)
         .arg("tune-trial")
         .arg(&path)
         .stdin(Stdio::null())
