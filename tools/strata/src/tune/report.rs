@@ -32,7 +32,7 @@ pub(crate) fn latest(records: &[Record]) -> Vec<&Record> {
 /// The records the best is chosen from: the final re-timing's when there
 /// was one (measured together, interleaved), else the latest records of
 /// the trials never pruned.
-pub(crate) fn contenders<'r>(records: &'r [Record]) -> Vec<&'r Record> {
+pub(crate) fn contenders(records: &[Record]) -> Vec<&Record> {
     let finals: Vec<&Record> = records.iter().filter(|r| r.rung == "final").collect();
     if !finals.is_empty() {
         return finals;
