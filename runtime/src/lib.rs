@@ -5,10 +5,12 @@
 //! [`KernelError`] values instead of panicking; [`npy`] reads and writes
 //! NumPy `.npy` files. The crate knows nothing about the IR: the interpreter
 //! maps operations onto these functions. With the `llvm` feature,
-//! [`compiled`] compiles models into plans and [`session`] runs a model
-//! many times in an exe mode, with a cache of plans.
+//! [`compiled`] compiles models into plans, [`session`] runs a model
+//! many times in an exe mode, with a cache of plans, and [`check`] finds
+//! where a plan diverges from eager mode.
 
 pub mod artifact;
+#[cfg(feature = "llvm")]
 pub mod check;
 #[cfg(feature = "llvm")]
 pub mod compiled;

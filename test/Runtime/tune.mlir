@@ -27,6 +27,10 @@
 // RUN: not strata tune %s --log %t/bad.jsonl -o %t/no/such/dir/best.toml 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // RUN: not strata tune %s --log %t/bad.jsonl --max-trials 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not strata tune %s --log %t/bad.jsonl --time-budget 0 2>&1 | FileCheck %s --check-prefix=ZERO-TIME
+// A GPU target: every candidate compiled and its PTX assembled; without a
+// device (forced here, as on a machine without one) none is timed, and the
+// log is kept for a machine with a GPU to --resume.
+// RUN: env STRATA_NO_CUDA=1 not strata tune %s --target sm_90 --log %t/gpu.jsonl -o %t/gpu.toml --report %t/gpu.html --max-trials 2 2>&1 | FileCheck %s --check-prefix=GPU
 // A trial past --trial-timeout is killed and recorded; the search goes on.
 // RUN: not strata tune %s --log %t/slow.jsonl -o %t/slow.toml --report %t/slow.html --trial-timeout 0.001 --max-trials 2 2>&1 | FileCheck %s --check-prefix=TIMEOUT
 
@@ -54,6 +58,8 @@
 // UNWRITABLE: -o {{.*}}best.toml: cannot write there
 // ZERO: --max-trials 0: a search of no trials tunes nothing
 // ZERO-TIME: --time-budget 0: expected a positive number of seconds
+// GPU: tune: 2 candidates (the base recipe and 1 of the space's 162 points)
+// GPU: every candidate (2) compiled for sm_90, none could be timed: there is no CUDA device here; the same command with --resume on a machine with one times them
 // TIMEOUT: tune: trial 0 [rung 0] base recipe: timeout
 // TIMEOUT: tune: trial 1 [rung 0] {{.*}}: timeout
 // TIMEOUT: no candidate compiled, matched eager mode and ran (the log {{.*}}slow.jsonl says why)

@@ -22,12 +22,14 @@ pub(crate) struct Fingerprint {
 }
 
 impl Fingerprint {
-    pub(crate) fn here(target: &str, threads: usize) -> Fingerprint {
+    /// This build of strata, compiling for `target`, running on `device`
+    /// (the CPU's or the GPU's name).
+    pub(crate) fn here(target: &str, device: String, threads: usize) -> Fingerprint {
         Fingerprint {
             strata: strata_artifact::COMPILER_VERSION.to_string(),
             build: strata_artifact::BUILD_HASH.to_string(),
             target: target.to_string(),
-            device: strata_lowering::llvm::host_cpu_name(),
+            device,
             threads,
         }
     }
@@ -196,7 +198,7 @@ mod tests {
             compile_ms: Some(2.0),
             kernels: Some(3),
             peak_activation_bytes: Some(4),
-            fingerprint: Fingerprint::here("host", 1),
+            fingerprint: Fingerprint::here("host", "cpu".into(), 1),
             at_s: 0.0,
         };
         append(&path, &r).expect("append");

@@ -10,6 +10,7 @@
 //! their runs interleaved (`final`). Each evaluation runs in a child
 //! process with a timeout.
 
+mod gpu;
 mod log;
 mod report;
 mod space;
@@ -208,9 +209,9 @@ pub(crate) fn tune(model: &Path, o: TuneOptions<'_>) -> Result<(), DriverError> 
         None => Recipe::default(),
     };
     let target = o.target.unwrap_or(base.codegen.target.name());
-    if target != "host" {
+    if !["host", "sm_80", "sm_90"].contains(&target) {
         return Err(DriverError::Message(format!(
-            "--target {target}: strata tune times candidates on the host so far; a GPU target's candidates compile (strata compile --target {target}) but are not timed yet"
+            "--target '{target}': the targets are: host, sm_80, sm_90"
         )));
     }
     let paths = Paths {
@@ -244,6 +245,7 @@ pub(crate) fn tune(model: &Path, o: TuneOptions<'_>) -> Result<(), DriverError> 
     if let Some(t) = o.threads {
         base_table["codegen"]["threads"] = toml::Value::Integer(t as i64);
     }
+    base_table["codegen"]["target"] = toml::Value::String(target.to_string());
     let threads = crate::bench::resolve_threads(o.threads, &base);
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let space = match o.space {
@@ -257,7 +259,13 @@ pub(crate) fn tune(model: &Path, o: TuneOptions<'_>) -> Result<(), DriverError> 
             space::default_space(target, &choices)
         }
     };
-    let fingerprint = Fingerprint::here(target, threads);
+    // A GPU target's trials run on the GPU: its name, or none.
+    let device = if target == "host" {
+        strata_lowering::llvm::host_cpu_name()
+    } else {
+        gpu::device_name().unwrap_or_else(|| "no CUDA device".into())
+    };
+    let fingerprint = Fingerprint::here(target, device, threads);
     let candidates = candidates(
         &space,
         &base_table,

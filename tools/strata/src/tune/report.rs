@@ -140,6 +140,20 @@ pub(crate) fn finish(
         .copied();
     let Some((winner, tie)) = best(&contenders) else {
         write_html(model, space, records, None, &paths.report)?;
+        // A GPU target on a machine without a GPU: the candidates compiled.
+        let untimed = latest
+            .iter()
+            .filter(|r| {
+                r.state == State::RunError && r.message.contains("a machine with a GPU times it")
+            })
+            .count();
+        if untimed > 0 && untimed == latest.len() {
+            return Err(DriverError::Message(format!(
+                "every candidate ({untimed}) compiled for {}, none could be timed: there is no CUDA device here; the same command with --resume on a machine with one times them (the log is {})",
+                latest[0].fingerprint.target,
+                paths.log.display()
+            )));
+        }
         return Err(DriverError::Message(format!(
             "no candidate compiled, matched eager mode and ran (the log {} says why)",
             paths.log.display()
@@ -423,7 +437,7 @@ mod tests {
             compile_ms: None,
             kernels: None,
             peak_activation_bytes: None,
-            fingerprint: Fingerprint::here("host", 1),
+            fingerprint: Fingerprint::here("host", "cpu".into(), 1),
             at_s: 0.0,
         }
     }

@@ -15,6 +15,7 @@ use strata_runtime::kernels::allclose;
 use strata_runtime::session::{ExeMode, Session, SessionError, SessionOptions, Source};
 use strata_runtime::{Datum, Tensor};
 
+use super::gpu::Runner;
 use super::log::State;
 use crate::{check_tolerance, load_checked, new_context, prepare, DriverError, Prepared};
 
@@ -48,7 +49,7 @@ pub(crate) struct Outcome {
 }
 
 impl Outcome {
-    fn failed(state: State, message: String) -> Outcome {
+    pub(crate) fn failed(state: State, message: String) -> Outcome {
         Outcome {
             state,
             message,
@@ -80,18 +81,23 @@ pub(crate) fn tune_trial(job: &Path) -> Result<(), DriverError> {
         &job.function,
     )?;
     let mut outcomes = Vec::new();
-    let mut sessions: Vec<Option<Session>> = Vec::new();
+    let mut runners: Vec<Option<Runner>> = Vec::new();
     for path in &job.recipes {
-        let (outcome, session) = first_run(&job, path, &args, &out_names, &expected);
+        let (outcome, runner) = match crate::recipe::load(path) {
+            Err(e) => (Outcome::failed(State::CompileError, e.to_string()), None),
+            Ok(r) if super::gpu::is_gpu(&r) => {
+                super::gpu::first_run(&job, &r, &args, &out_names, &expected)
+            }
+            Ok(r) => first_run(&job, &r, &args, &out_names, &expected),
+        };
         outcomes.push(outcome);
-        sessions.push(session);
+        runners.push(runner);
     }
     // Interleaved: each round runs every recipe for a block of runs, the
     // order rotating from round to round, so that a change in the
     // machine's state weighs on all of them alike. The first run of a
     // block is not timed: it pays for the previous recipe's thread pool
     // going idle.
-    let inputs = || args.iter().cloned().map(Datum::Tensor).collect::<Vec<_>>();
     let n = outcomes.len();
     let block = if n > 1 {
         INTERLEAVE_BLOCK
@@ -103,8 +109,8 @@ pub(crate) fn tune_trial(job: &Path) -> Result<(), DriverError> {
     for round in 0..rounds {
         for k in 0..n {
             let i = (round + k) % n;
-            let (o, s) = (&mut outcomes[i], &sessions[i]);
-            let Some(session) = s.as_ref().filter(|_| o.state == State::Ok) else {
+            let (o, r) = (&mut outcomes[i], &runners[i]);
+            let Some(runner) = r.as_ref().filter(|_| o.state == State::Ok) else {
                 continue;
             };
             let warmup = if round == 0 {
@@ -115,8 +121,8 @@ pub(crate) fn tune_trial(job: &Path) -> Result<(), DriverError> {
             let timed = block.min(job.runs - o.samples_ms.len().min(job.runs));
             for run in 0..warmup + timed {
                 let t = Instant::now();
-                if let Err(e) = session.run_values(inputs()) {
-                    *o = Outcome::failed(State::RunError, e.to_string());
+                if let Err(e) = runner() {
+                    *o = Outcome::failed(State::RunError, e);
                     break;
                 }
                 if run >= warmup {
@@ -132,19 +138,16 @@ pub(crate) fn tune_trial(job: &Path) -> Result<(), DriverError> {
     Ok(())
 }
 
-/// Compiles `recipe` through a session and checks its first run.
+/// Compiles `loaded` through a session and checks its first run; the
+/// outcome and what times it.
 fn first_run(
     job: &Job,
-    recipe: &Path,
+    loaded: &strata_recipe::Recipe,
     args: &[Tensor],
     out_names: &[String],
     expected: &std::collections::BTreeMap<String, (String, Tensor)>,
-) -> (Outcome, Option<Session>) {
-    let loaded = match crate::recipe::load(recipe) {
-        Ok(r) => r,
-        Err(e) => return (Outcome::failed(State::CompileError, e.to_string()), None),
-    };
-    let mut options = SessionOptions::from_recipe(&loaded);
+) -> (Outcome, Option<Runner>) {
+    let mut options = SessionOptions::from_recipe(loaded);
     options.exe_mode = ExeMode::Graph;
     options.function = job.function.clone();
     options.cache_dir = job.cache_dir.clone();
@@ -172,7 +175,7 @@ fn first_run(
         let Some((_, want)) = expected.get(name) else {
             continue;
         };
-        let tol = check_tolerance(Some(&loaded), (None, None), want.dtype());
+        let tol = check_tolerance(Some(loaded), (None, None), want.dtype());
         if let Err(m) = allclose(got, want, tol) {
             return (
                 Outcome::failed(
@@ -195,7 +198,14 @@ fn first_run(
         arena_bytes: Some(report.cache_arena_bytes),
         samples_ms: Vec::new(),
     };
-    (outcome, Some(session))
+    let args = args.to_vec();
+    let runner: Runner = Box::new(move || {
+        session
+            .run_values(args.iter().cloned().map(Datum::Tensor).collect())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    });
+    (outcome, Some(runner))
 }
 
 /// Runs `job` in a child process of this binary, killed after `timeout`:
