@@ -21,6 +21,7 @@
 // REPORT-NEXT: "evictions": 0,
 // REPORT-NEXT: "failed_again": 0,
 // REPORT-NEXT: "hits": 0,
+// REPORT-NEXT: "launches": {{[0-9]+}},
 // REPORT-NEXT: "level": "memory",
 // REPORT-NEXT: "misses": 1,
 // REPORT-NEXT: "plans": 1
