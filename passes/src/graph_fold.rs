@@ -127,7 +127,10 @@ impl Pass for GraphFoldConstants {
 /// Whether `op` only reorders, reshapes or slices a constant that nothing
 /// else uses (a weight's transpose into a convolution's layout): folding
 /// it replaces the constant by one of the same size or smaller, so the
-/// element limit does not apply.
+/// element limit does not apply. Slices that share a constant, and
+/// nothing else uses it, fold too when together they hold no more
+/// elements than it does (a 3-D convolution's weight cut into its depth
+/// taps): once the last one is folded, the constant goes.
 fn reorders_its_only_use(ctx: &Context, op: Operation) -> bool {
     // A slice only shrinks it (a convolution's weight cut to its live taps).
     let reorders = matches!(
@@ -139,7 +142,30 @@ fn reorders_its_only_use(ctx: &Context, op: Operation) -> bool {
             | "graph.unsqueeze"
             | "graph.slice"
     );
-    reorders && ctx.num_operands(op) > 0 && ctx.uses(ctx.operand(op, 0)).count() == 1
+    if !reorders || ctx.num_operands(op) == 0 {
+        return false;
+    }
+    let source = ctx.operand(op, 0);
+    let users: Vec<(Operation, u32)> = ctx.uses(source).map(|u| (u.op, u.index)).collect();
+    if users.len() == 1 {
+        return true;
+    }
+    let elements = |v: strata_ir::Value| -> Option<u128> {
+        match ctx.type_kind(ctx.value_type(v)) {
+            strata_ir::TypeKind::RankedTensor { shape, .. } => shape
+                .iter()
+                .try_fold(1u128, |n, &d| u128::try_from(d).ok().map(|d| n * d)),
+            _ => None,
+        }
+    };
+    let slices = users
+        .iter()
+        .all(|&(u, i)| i == 0 && ctx.op_name_str(u) == "graph.slice");
+    let together = users
+        .iter()
+        .map(|&(u, _)| elements(ctx.result(u, 0)))
+        .sum::<Option<u128>>();
+    slices && together.is_some_and(|t| elements(source).is_some_and(|s| t <= s))
 }
 
 /// The value of `v` when a `graph.constant` defines it.

@@ -144,3 +144,37 @@ func.func @refined_as_it_folds(%x: tensor<1x1xf32>, %y: tensor<1x4xf32>) -> tens
   %r = graph.reshape %e, %t : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// Slices that share a constant, nothing else using it, fold whatever their
+// size when together they hold no more elements than it (a 3-D
+// convolution's weight cut into its depth taps): the constant goes once
+// the last one is folded. Overlapping slices that would hold more stay.
+// LIMIT-LABEL: func.func @shared_slices
+// LIMIT-NEXT: %[[A:.*]] = graph.constant dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00]> : tensor<6xf32>
+// LIMIT-NEXT: %[[B:.*]] = graph.constant dense<[6.000000e+00, 7.000000e+00, 8.000000e+00, 9.000000e+00, 1.000000e+01, 1.100000e+01]> : tensor<6xf32>
+// LIMIT-NEXT: return %[[A]], %[[B]]
+func.func @shared_slices() -> (tensor<6xf32>, tensor<6xf32>) {
+  %w = graph.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+  %s0 = graph.constant dense<0> : tensor<1xi64>
+  %s1 = graph.constant dense<6> : tensor<1xi64>
+  %e1 = graph.constant dense<12> : tensor<1xi64>
+  %a = graph.slice %w, %s0, %s1 : (tensor<12xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<6xf32>
+  %b = graph.slice %w, %s1, %e1 : (tensor<12xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<6xf32>
+  return %a, %b : tensor<6xf32>, tensor<6xf32>
+}
+
+// LIMIT-LABEL: func.func @overlapping_slices
+// LIMIT: graph.slice
+// LIMIT: graph.slice
+func.func @overlapping_slices() -> (tensor<8xf32>, tensor<8xf32>) {
+  %w = graph.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+  %s0 = graph.constant dense<0> : tensor<1xi64>
+  %s1 = graph.constant dense<4> : tensor<1xi64>
+  %e0 = graph.constant dense<8> : tensor<1xi64>
+  %e1 = graph.constant dense<12> : tensor<1xi64>
+  %a = graph.slice %w, %s0, %e0 : (tensor<12xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<8xf32>
+  %b = graph.slice %w, %s1, %e1 : (tensor<12xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<8xf32>
+  return %a, %b : tensor<8xf32>, tensor<8xf32>
+}
