@@ -3,7 +3,7 @@
 // identities and identity transposes fold away; transposes and reshapes
 // compose; `shape_of` and `size` of static tensors fold to constants;
 // `graph.if` on a constant condition becomes its taken branch; convolution
-// taps that read only padding are dropped.
+// taps that read only padding are dropped; a power by 2 or 3 multiplies.
 // RUN: strata-opt %s --split-input-file --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @no_ops
@@ -110,4 +110,33 @@ func.func @dead_taps(%x: tensor<1x3x4x4xf32>, %w: tensor<8x3x3x3xf32>) -> (tenso
   %0 = graph.conv2d %x, %w {dilations = array<i64: 12, 12>, pads = array<i64: 12, 12, 12, 12>} : (tensor<1x3x4x4xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32>
   %1 = graph.conv2d %x, %w {dilations = array<i64: 2, 2>, pads = array<i64: 2, 2, 2, 2>} : (tensor<1x3x4x4xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32>
   return %0, %1 : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// A float power by the constant 2 or 3 is multiplications; other
+// exponents, a result the exponent broadcasts into, and integers stay.
+// CHECK-LABEL: func.func @pow_by_multiplication
+// CHECK-DAG: %[[HALF:.*]] = graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[WIDE:.*]] = graph.constant dense<3.000000e+00> : tensor<2x4xf32>
+// CHECK: %[[SQ:.*]] = graph.mul %arg0, %arg0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[SQ2:.*]] = graph.mul %arg0, %arg0
+// CHECK-NEXT: %[[CUBE:.*]] = graph.mul %[[SQ2]], %arg0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[ROOT:.*]] = graph.pow %arg0, %[[HALF]]
+// CHECK-NEXT: %[[B:.*]] = graph.pow %arg0, %[[WIDE]]
+// CHECK: %[[I:.*]] = graph.pow %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+// CHECK-NEXT: return %[[SQ]], %[[CUBE]], %[[ROOT]], %[[B]], %[[I]]
+func.func @pow_by_multiplication(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x4xf32>, tensor<4xi64>) {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %three = graph.constant dense<3.0> : tensor<1xf32>
+  %half = graph.constant dense<0.5> : tensor<f32>
+  %wide = graph.constant dense<3.0> : tensor<2x4xf32>
+  %i3 = graph.constant dense<3> : tensor<i64>
+  %a = graph.pow %x, %two : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %b = graph.pow %x, %three : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  %c = graph.pow %x, %half : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %d = graph.pow %x, %wide : (tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %xi = graph.cast %x : (tensor<4xf32>) -> tensor<4xi64>
+  %e = graph.pow %xi, %i3 : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+  return %a, %b, %c, %d, %e : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x4xf32>, tensor<4xi64>
 }

@@ -16,6 +16,7 @@ pub mod fold;
 pub mod infer;
 pub mod linear_attention;
 mod ops;
+mod pow;
 pub mod recurrent;
 pub mod resize_taps;
 pub mod scalar;

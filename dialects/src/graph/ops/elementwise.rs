@@ -9,6 +9,7 @@ use strata_ir::{Context, Operation};
 use super::{AnyIntTensor, AnyTensor, BoolAttr, BoolTensor, CastTensor, F64Attr, FloatTensor};
 use crate::graph::fold::fold_graph;
 use crate::graph::infer::{self, verify_shapes, ShapeFunction};
+use crate::graph::pow::pow_patterns;
 use crate::graph::scalar::ScalarFn;
 
 macro_rules! binary {
@@ -58,13 +59,19 @@ binary!(
     "Elementwise division, with broadcasting (integers truncate toward zero).",
     AnyTensor
 );
-binary!(
-    PowOp,
-    "graph.pow",
-    infer_arith,
-    "Elementwise power, with broadcasting.",
-    AnyTensor
-);
+/// Elementwise power, with broadcasting.
+#[op("graph.pow",
+     traits(Pure, ResultsBroadcastableShape),
+     format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)",
+     fold = fold_graph,
+     canonicalize = pow_patterns,
+     verify = verify_shapes,
+     interfaces(ShapeFunction(infer::infer_arith)))]
+pub struct PowOp {
+    lhs: Operand<AnyTensor>,
+    rhs: Operand<AnyTensor>,
+    output: Result<AnyTensor>,
+}
 binary!(
     MaxOp,
     "graph.max",
