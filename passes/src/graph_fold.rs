@@ -158,14 +158,17 @@ fn reorders_its_only_use(ctx: &Context, op: Operation) -> bool {
             _ => None,
         }
     };
-    let slices = users
-        .iter()
-        .all(|&(u, i)| i == 0 && ctx.op_name_str(u) == "graph.slice");
+    let slices = users.iter().all(|&(u, i)| {
+        i == 0 && ctx.op_name_str(u) == "graph.slice" && ctx.num_results(u) == 1
+    });
+    if !slices {
+        return false;
+    }
     let together = users
         .iter()
         .map(|&(u, _)| elements(ctx.result(u, 0)))
         .sum::<Option<u128>>();
-    slices && together.is_some_and(|t| elements(source).is_some_and(|s| t <= s))
+    together.is_some_and(|t| elements(source).is_some_and(|s| t <= s))
 }
 
 /// The value of `v` when a `graph.constant` defines it.

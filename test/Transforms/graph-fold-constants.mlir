@@ -178,3 +178,16 @@ func.func @overlapping_slices() -> (tensor<8xf32>, tensor<8xf32>) {
   %b = graph.slice %w, %s1, %e1 : (tensor<12xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<8xf32>
   return %a, %b : tensor<8xf32>, tensor<8xf32>
 }
+
+// A constant that something else uses too (here the return, an op without
+// results) keeps its slices under the limit.
+// LIMIT-LABEL: func.func @slice_and_return
+// LIMIT: graph.slice
+// LIMIT: return
+func.func @slice_and_return() -> (tensor<6xf32>, tensor<12xf32>) {
+  %w = graph.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+  %s0 = graph.constant dense<0> : tensor<1xi64>
+  %s1 = graph.constant dense<6> : tensor<1xi64>
+  %a = graph.slice %w, %s0, %s1 : (tensor<12xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<6xf32>
+  return %a, %w : tensor<6xf32>, tensor<12xf32>
+}
