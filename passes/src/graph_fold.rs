@@ -158,9 +158,9 @@ fn reorders_its_only_use(ctx: &Context, op: Operation) -> bool {
             _ => None,
         }
     };
-    let slices = users.iter().all(|&(u, i)| {
-        i == 0 && ctx.op_name_str(u) == "graph.slice" && ctx.num_results(u) == 1
-    });
+    let slices = users
+        .iter()
+        .all(|&(u, i)| i == 0 && ctx.op_name_str(u) == "graph.slice" && ctx.num_results(u) == 1);
     if !slices {
         return false;
     }

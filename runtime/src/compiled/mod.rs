@@ -17,6 +17,7 @@ use strata_lowering::llvm::{launch, HostKernel};
 
 use crate::tensor::{Tensor, TensorView};
 
+use crate::plan::packed::{Packed, Side};
 use crate::plan::{check_views, run_custom, words_as_bytes, CustomCall, Gemm, IndexCheck};
 pub(crate) use crate::plan::{read_plan, tensor_from_bytes, words, Buf, Plan, PlanWork, Spec};
 pub use crate::plan::{PlanError, RunError};
@@ -68,8 +69,9 @@ pub enum CompileError {
 enum Work {
     /// A compiled kernel on a grid.
     Kernel(HostKernel, [i64; 3]),
-    /// A library matrix product (`kernel.gemm`).
-    Gemm(Gemm),
+    /// A library matrix product (`kernel.gemm`), with its constant
+    /// operands packed ahead ([`Gemm::prepack`]).
+    Gemm(Gemm, [Option<Packed>; 2]),
     /// A registered custom op's implementation (`kernel.custom_call`).
     Custom(CustomCall),
     /// A gather's indices checked (`kernel.check_indices`).
@@ -170,7 +172,39 @@ impl CompiledModel {
         threads: usize,
     ) -> Result<CompiledModel, CompileError> {
         let mut steps = Vec::with_capacity(plan.steps.len());
-        for step in plan.steps {
+        let mut constants = plan.constants;
+        // How each product's constant operands are packed ahead; a constant
+        // that no step reads in place (and no output is) is dropped once
+        // its last packed use is packed, so that its words and the packed
+        // copy are not both held for long.
+        let packing: Vec<[Option<Side>; 2]> = plan
+            .steps
+            .iter()
+            .map(|step| match &step.work {
+                PlanWork::Gemm(g) => {
+                    g.packing([0, 1].map(|o| matches!(step.args.get(o), Some(Buf::Const(_)))))
+                }
+                _ => [None, None],
+            })
+            .collect();
+        let mut packed_uses = vec![0usize; constants.len()];
+        let mut read_in_place = vec![false; constants.len()];
+        for (b, _) in &plan.outputs {
+            if let Buf::Const(c) = *b {
+                read_in_place[c] = true;
+            }
+        }
+        for (step, sides) in plan.steps.iter().zip(&packing) {
+            for (o, arg) in step.args.iter().enumerate() {
+                if let Buf::Const(c) = *arg {
+                    match sides.get(o).copied().flatten() {
+                        Some(_) => packed_uses[c] += 1,
+                        None => read_in_place[c] = true,
+                    }
+                }
+            }
+        }
+        for (step, sides) in plan.steps.into_iter().zip(packing) {
             let work = match step.work {
                 PlanWork::Kernel { callee, grid } => {
                     let kernel = jit.kernel(&callee).ok_or_else(|| {
@@ -178,7 +212,23 @@ impl CompiledModel {
                     })?;
                     Work::Kernel(kernel, grid)
                 }
-                PlanWork::Gemm(g) => Work::Gemm(g),
+                PlanWork::Gemm(g) => {
+                    let mut ahead = [None, None];
+                    for (o, side) in sides.iter().enumerate() {
+                        if let (Some(side), Some(&Buf::Const(c))) = (side, step.args.get(o)) {
+                            // SAFETY: the plan sized each constant for its
+                            // memref type, which holds every element the
+                            // verified strides of `kernel.gemm` reach.
+                            let ptr = constants[c].as_ptr().cast::<f32>();
+                            ahead[o] = Some(unsafe { g.prepack(o, *side, ptr) });
+                            packed_uses[c] -= 1;
+                            if packed_uses[c] == 0 && !read_in_place[c] {
+                                constants[c] = Vec::new();
+                            }
+                        }
+                    }
+                    Work::Gemm(g, ahead)
+                }
                 PlanWork::Custom(c) => Work::Custom(c),
                 PlanWork::CheckIndices(c) => Work::CheckIndices(c),
             };
@@ -207,7 +257,7 @@ impl CompiledModel {
             arena_bytes: plan.arena_bytes,
             unplanned_bytes: plan.unplanned_bytes,
             arenas: std::sync::Mutex::new(Vec::new()),
-            constants: plan.constants,
+            constants,
             pool,
             pinned: Vec::new(),
             llvm_ms,
@@ -290,7 +340,13 @@ impl CompiledModel {
         let pool = self.pool.as_ref().filter(|_| step.parallel);
         match &step.work {
             Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, pool) },
-            Work::Gemm(g) => unsafe { g.run([args[0], args[1], args[2]], pool) },
+            Work::Gemm(g, ahead) => unsafe {
+                g.run(
+                    [args[0], args[1], args[2]],
+                    pool,
+                    [0, 1].map(|o| ahead[o].as_ref()),
+                )
+            },
             // SAFETY: as above: each buffer holds its spec's bytes.
             Work::Custom(c) => unsafe { run_custom(c, &args)? },
             Work::CheckIndices(c) => {

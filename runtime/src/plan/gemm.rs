@@ -1,5 +1,11 @@
-//! `kernel.gemm` on the host: a batched strided matrix product through the
-//! `gemm` crate, split over a thread pool.
+//! `kernel.gemm` on the host: a batched strided matrix product, split over
+//! a thread pool. In f32 on a CPU with AVX-512, the packed kernels of
+//! [`super::packed`], with a constant operand packed once ([`Gemm::prepack`]);
+//! a product of a few rows or columns streams its weight
+//! ([`super::few_rows`]); the rest goes through the `gemm` crate.
+
+use super::few_rows::MAX_ROWS;
+use super::packed::{self, Operand, Packed, Side};
 
 /// A batched strided matrix product (see `kernel.gemm`); strides in elements.
 #[derive(Clone, Debug)]
@@ -13,24 +19,107 @@ pub struct Gemm {
 }
 
 impl Gemm {
+    /// Whether this product runs on the packed AVX-512 kernels: f32, the
+    /// result's columns contiguous, more than a few rows and columns (those
+    /// stream their weight instead), and a CPU with AVX-512 F.
+    pub fn takes_packed(&self) -> bool {
+        let nb = self.batch.len();
+        !self.f64
+            && self.m > MAX_ROWS
+            && self.n > MAX_ROWS
+            && self.strides[2].get(nb + 1) == Some(&1)
+            && packed::available()
+    }
+
+    /// Whether the left operand, packed ahead, goes to
+    /// [`packed::few_columns`]: f32, a few columns and more rows than a
+    /// panel, a CPU with AVX-512 F.
+    fn takes_few_columns(&self) -> bool {
+        !self.f64 && self.n <= packed::FEW_MAX && self.m >= packed::NR && packed::available()
+    }
+
+    /// How each operand is packed ahead when it is a constant of the plan
+    /// (`constant[0]` the left, `[1]` the right): the left for
+    /// [`packed::few_columns`] when the product has a few columns, else
+    /// each for the packed kernels when the product takes them. An operand
+    /// that is not the same matrix in every batch (a batch dim of one, or
+    /// of stride 0) is not packed.
+    pub fn packing(&self, constant: [bool; 2]) -> [Option<Side>; 2] {
+        let nb = self.batch.len();
+        let ahead = |o: usize| {
+            constant[o]
+                && self.strides[o].len() == nb + 2
+                && self.strides[o][..nb]
+                    .iter()
+                    .zip(&self.batch)
+                    .all(|(&stride, &size)| stride == 0 || size == 1)
+        };
+        if ahead(0) && self.takes_few_columns() {
+            [Some(Side::LeftWide), None]
+        } else if self.takes_packed() {
+            [
+                ahead(0).then_some(Side::Left),
+                ahead(1).then_some(Side::Right),
+            ]
+        } else {
+            [None, None]
+        }
+    }
+
+    /// Operand `which` (0: the left, 1: the right) packed as `side` (what
+    /// [`Gemm::packing`] says), from its elements at `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` holds every element the operand's strides reach;
+    /// [`Gemm::packing`] gave `side` for this operand.
+    pub unsafe fn prepack(&self, which: usize, side: Side, ptr: *const f32) -> Packed {
+        let nb = self.batch.len();
+        let strides = &self.strides[which];
+        let (row, col) = (strides[nb] as isize, strides[nb + 1] as isize);
+        // SAFETY: the caller's.
+        unsafe {
+            match side {
+                Side::Left | Side::LeftWide => Packed::new(side, ptr, [row, col], self.m, self.k),
+                Side::Right => Packed::new(side, ptr, [col, row], self.n, self.k),
+            }
+        }
+    }
+
     /// Run on `lhs`, `rhs`, `out` (element pointers), splitting the batches
-    /// and the rows or columns over `pool`'s threads.
+    /// and the rows or columns over `pool`'s threads; `ahead` holds the
+    /// operands packed by [`Gemm::prepack`] as [`Gemm::packing`] says (read
+    /// instead of the pointer).
     ///
     /// # Safety
     /// The pointers must hold every element the strides reach (the verifier
-    /// of `kernel.gemm` checks it against the buffers' types).
-    pub unsafe fn run(&self, ptrs: [u64; 3], pool: Option<&rayon::ThreadPool>) {
+    /// of `kernel.gemm` checks it against the buffers' types); an operand
+    /// in `ahead` is this product's, packed from that operand's elements.
+    pub unsafe fn run(
+        &self,
+        ptrs: [u64; 3],
+        pool: Option<&rayon::ThreadPool>,
+        ahead: [Option<&Packed>; 2],
+    ) {
         let batches: i64 = self.batch.iter().product();
         let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
+        let packed_kernels = self.takes_packed();
+        let few_columns = ahead[0].filter(|p| p.side() == Side::LeftWide);
         // Panels: enough tasks for the threads, at least 16 rows or columns
         // each. Each panel packs its slice of one operand and all of the
         // other, so split the dim of the larger operand: rows (of `lhs`)
-        // when `lhs` is the larger, else columns (of `rhs`).
+        // when `lhs` is the larger, else columns (of `rhs`). The packed
+        // kernels take whole panels of their tiles.
         let by_rows = self.m * self.k >= self.k * self.n;
         let extent = if by_rows { self.m } else { self.n };
         let panels =
             ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, extent.div_ceil(16).max(1));
-        let per = extent.div_ceil(panels);
+        let tile = match (few_columns, packed_kernels, by_rows) {
+            (Some(_), _, _) => packed::NR,
+            (None, false, _) => 1,
+            (None, true, true) => packed::MR,
+            (None, true, false) => packed::NR,
+        };
+        let per = extent.div_ceil(panels).div_ceil(tile) * tile;
         let task = move |t: usize| {
             let (bi, panel) = (t / panels, t % panels);
             let p0 = panel * per;
@@ -62,7 +151,29 @@ impl Gemm {
             let strides: [[isize; 2]; 3] = [0, 1, 2].map(|o| [st(o, 0), st(o, 1)]);
             // SAFETY: upheld by the caller; panels write disjoint blocks.
             unsafe {
-                if self.f64 {
+                let at = |o: usize| (ptrs[o] as *const f32).offset(offsets[o] as isize);
+                if let Some(lhs) = few_columns {
+                    let out = at(2).cast_mut();
+                    let (b, c) = (strides[1], strides[2]);
+                    packed::few_columns(lhs, r0, at(1), b, out, c, [m, n, self.k]);
+                } else if packed_kernels {
+                    let lhs = match ahead[0] {
+                        Some(packed) => Operand::Packed { packed, first: r0 },
+                        None => Operand::InPlace {
+                            ptr: at(0),
+                            strides: strides[0],
+                        },
+                    };
+                    let rhs = match ahead[1] {
+                        Some(packed) => Operand::Packed { packed, first: c0 },
+                        None => Operand::InPlace {
+                            ptr: at(1),
+                            strides: [strides[1][1], strides[1][0]],
+                        },
+                    };
+                    let out = at(2).cast_mut();
+                    packed::product(lhs, rhs, out, strides[2][0], [m, n, self.k]);
+                } else if self.f64 {
                     product::<f64>(ptrs, offsets, [m, n, self.k], strides);
                 } else {
                     let at = |o: usize| (ptrs[o] as *mut f32).offset(offsets[o] as isize);

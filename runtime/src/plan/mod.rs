@@ -14,6 +14,7 @@ use crate::tensor::{DType, Tensor, TensorView};
 mod check;
 mod few_rows;
 mod gemm;
+pub mod packed;
 
 pub use check::{first_bad_index, IndexCheck};
 pub use gemm::Gemm;
