@@ -68,12 +68,22 @@ impl Side {
             Side::LeftWide | Side::Right => NR,
         }
     }
+
+    /// Steps of `k` per block of the packed operand (at least one).
+    fn block(self, k: usize) -> usize {
+        match self {
+            Side::Left | Side::Right => KC,
+            Side::LeftWide => k.max(1),
+        }
+    }
 }
 
 /// One operand of a product, packed once: for each block of [`KC`] steps
 /// of `k`, each panel of the operand's rows (left) or columns (right) in
 /// order, each panel the block's steps in order with the panel's `width`
-/// values each, zero past the operand's edge.
+/// values each, zero past the operand's edge. For [`few_columns`]
+/// ([`Side::LeftWide`]) the block is all of `k`: each panel is one
+/// contiguous stream.
 #[derive(Debug)]
 pub struct Packed {
     data: Vec<f32>,
@@ -105,8 +115,9 @@ impl Packed {
         let mut data = vec![0.0f32; len + 16];
         let start = data.as_ptr().align_offset(64).min(15);
         let dst = data[start..].as_mut_ptr();
-        for k0 in (0..k).step_by(KC) {
-            let kc = KC.min(k - k0);
+        let step = side.block(k);
+        for k0 in (0..k).step_by(step) {
+            let kc = step.min(k - k0);
             // SAFETY: the block lies inside `data`; the reads are the
             // caller's.
             unsafe {
@@ -416,7 +427,7 @@ unsafe fn block(
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{Few, KC, MR, NR};
+    use super::{Few, MR, NR};
     use std::arch::x86_64::*;
 
     /// The rows of panel `panel` of a [`super::few_columns`] product, `N`
@@ -433,18 +444,21 @@ mod avx512 {
         // and the result's are the caller's.
         unsafe {
             let mut acc = [[_mm512_setzero_ps(); 2]; N];
-            for k0 in (0..at.k).step_by(KC) {
-                let kc = KC.min(at.k - k0);
-                let a = at.lhs.panels_at(k0, kc, panel);
-                for kk in 0..kc {
-                    let a0 = _mm512_loadu_ps(a.add(kk * NR));
-                    let a1 = _mm512_loadu_ps(a.add(kk * NR + 16));
-                    let b = at.rhs.offset((k0 + kk) as isize * at.strides[0]);
-                    for (j, col) in acc.iter_mut().enumerate() {
-                        let x = _mm512_set1_ps(*b.offset(j as isize * at.strides[1]));
-                        col[0] = _mm512_fmadd_ps(a0, x, col[0]);
-                        col[1] = _mm512_fmadd_ps(a1, x, col[1]);
-                    }
+            // One block: the panel's `k` steps follow each other.
+            let a = at.lhs.panels_at(0, at.k, panel);
+            for kk in 0..at.k {
+                let a0 = _mm512_loadu_ps(a.add(kk * NR));
+                let a1 = _mm512_loadu_ps(a.add(kk * NR + 16));
+                // The weight comes from L3 or memory, once: asked for
+                // 2 KiB ahead.
+                let ahead = a.wrapping_add(kk * NR + 512).cast::<i8>();
+                _mm_prefetch::<_MM_HINT_T0>(ahead);
+                _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(64));
+                let b = at.rhs.offset(kk as isize * at.strides[0]);
+                for (j, col) in acc.iter_mut().enumerate() {
+                    let x = _mm512_set1_ps(*b.offset(j as isize * at.strides[1]));
+                    col[0] = _mm512_fmadd_ps(a0, x, col[0]);
+                    col[1] = _mm512_fmadd_ps(a1, x, col[1]);
                 }
             }
             let mut lanes = [0.0f32; NR];
