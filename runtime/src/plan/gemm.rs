@@ -38,10 +38,18 @@ impl Gemm {
         !self.f64 && self.n <= packed::FEW_MAX && self.m >= packed::NR && packed::available()
     }
 
+    /// Whether the right operand, packed ahead, goes to
+    /// [`packed::few_columns`] as the left operand of the transposed
+    /// product (`out^T = rhs^T lhs^T`: a linear layer on a few tokens).
+    fn takes_few_rows(&self) -> bool {
+        !self.f64 && self.m <= packed::FEW_MAX && self.n >= packed::NR && packed::available()
+    }
+
     /// How each operand is packed ahead when it is a constant of the plan
     /// (`constant[0]` the left, `[1]` the right): the left for
-    /// [`packed::few_columns`] when the product has a few columns, else
-    /// each for the packed kernels when the product takes them. An operand
+    /// [`packed::few_columns`] when the product has a few columns, the right
+    /// for the transposed product when it has a few rows, else each for
+    /// the packed kernels when the product takes them. An operand
     /// that is not the same matrix in every batch (a batch dim of one, or
     /// of stride 0) is not packed.
     pub fn packing(&self, constant: [bool; 2]) -> [Option<Side>; 2] {
@@ -56,6 +64,8 @@ impl Gemm {
         };
         if ahead(0) && self.takes_few_columns() {
             [Some(Side::LeftWide), None]
+        } else if ahead(1) && self.takes_few_rows() {
+            [None, Some(Side::LeftWide)]
         } else if self.takes_packed() {
             [
                 ahead(0).then_some(Side::Left),
@@ -78,9 +88,9 @@ impl Gemm {
         let (row, col) = (strides[nb] as isize, strides[nb + 1] as isize);
         // SAFETY: the caller's.
         unsafe {
-            match side {
-                Side::Left | Side::LeftWide => Packed::new(side, ptr, [row, col], self.m, self.k),
-                Side::Right => Packed::new(side, ptr, [col, row], self.n, self.k),
+            match (which, side) {
+                (0, _) => Packed::new(side, ptr, [row, col], self.m, self.k),
+                _ => Packed::new(side, ptr, [col, row], self.n, self.k),
             }
         }
     }
@@ -103,7 +113,8 @@ impl Gemm {
         let batches: i64 = self.batch.iter().product();
         let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
         let packed_kernels = self.takes_packed();
-        let few_columns = ahead[0].filter(|p| p.side() == Side::LeftWide);
+        let wide = |o: usize| ahead[o].filter(|p| p.side() == Side::LeftWide);
+        let (few_columns, few_rows) = (wide(0), wide(1));
         // Panels: enough tasks for the threads, at least 16 rows or columns
         // each. Each panel packs its slice of one operand and all of the
         // other, so split the dim of the larger operand: rows (of `lhs`)
@@ -113,7 +124,7 @@ impl Gemm {
         let extent = if by_rows { self.m } else { self.n };
         let panels =
             ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, extent.div_ceil(16).max(1));
-        let tile = match (few_columns, packed_kernels, by_rows) {
+        let tile = match (few_columns.or(few_rows), packed_kernels, by_rows) {
             (Some(_), _, _) => packed::NR,
             (None, false, _) => 1,
             (None, true, true) => packed::MR,
@@ -156,6 +167,14 @@ impl Gemm {
                     let out = at(2).cast_mut();
                     let (b, c) = (strides[1], strides[2]);
                     packed::few_columns(lhs, r0, at(1), b, out, c, [m, n, self.k]);
+                } else if let Some(rhs) = few_rows {
+                    // The transposed product: the rows of `rhs^T` are the
+                    // columns of `rhs`, the columns of `lhs^T` the rows of
+                    // `lhs`.
+                    let out = at(2).cast_mut();
+                    let a = [strides[0][1], strides[0][0]];
+                    let c = [strides[2][1], strides[2][0]];
+                    packed::few_columns(rhs, c0, at(0), a, out, c, [n, m, self.k]);
                 } else if packed_kernels {
                     let lhs = match ahead[0] {
                         Some(packed) => Operand::Packed { packed, first: r0 },
@@ -236,5 +255,147 @@ unsafe fn product<T>(
             false,
             gemm::Parallelism::None,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(len: usize, seed: u32) -> Vec<f32> {
+        (0..len)
+            .map(|i| (((i as u32).wrapping_mul(2_654_435_761) ^ seed) % 1000) as f32 / 250.0 - 2.0)
+            .collect()
+    }
+
+    /// Every route of an f32 product (few columns, few rows, the packed
+    /// tiles, the `gemm` crate), with each constant operand packed ahead
+    /// or read in place, on one thread and split over two, in batches
+    /// whose weight is shared: the same result as a plain product.
+    #[test]
+    fn every_route_matches_a_plain_product() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().ok();
+        let shapes = [
+            (64, 4, 300),  // few columns
+            (70, 24, 33),  // few columns, two passes
+            (3, 100, 40),  // few rows (the transposed product)
+            (20, 64, 257), // few rows
+            (50, 70, 300), // the packed tiles
+            (5, 5, 9),     // neither: few_rows or the gemm crate
+        ];
+        for (m, n, k) in shapes {
+            let batch = 3usize;
+            // A weight shared by the batches (stride 0), a batched input.
+            let a = values(m * k, 1);
+            let b = values(batch * k * n, 2);
+            let g = Gemm {
+                f64: false,
+                batch: vec![batch as i64],
+                m,
+                n,
+                k,
+                strides: [
+                    vec![0, k as i64, 1],
+                    vec![(k * n) as i64, n as i64, 1],
+                    vec![(m * n) as i64, n as i64, 1],
+                ],
+            };
+            let mut want = vec![0.0f64; batch * m * n];
+            for bi in 0..batch {
+                for i in 0..m {
+                    for j in 0..n {
+                        want[bi * m * n + i * n + j] = (0..k)
+                            .map(|kk| {
+                                f64::from(a[i * k + kk]) * f64::from(b[bi * k * n + kk * n + j])
+                            })
+                            .sum();
+                    }
+                }
+            }
+            let sides = g.packing([true, false]);
+            // SAFETY: the strides stay inside `a`.
+            let ahead: [Option<Packed>; 2] = [
+                sides[0].map(|side| unsafe { g.prepack(0, side, a.as_ptr()) }),
+                None,
+            ];
+            for pool in [None, pool.as_ref()] {
+                for packed in [false, true] {
+                    let mut c = vec![f32::NAN; batch * m * n];
+                    let ptrs = [a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64];
+                    let use_ahead = if packed {
+                        [ahead[0].as_ref(), None]
+                    } else {
+                        [None, None]
+                    };
+                    // SAFETY: the strides stay inside the vectors.
+                    unsafe { g.run(ptrs, pool, use_ahead) };
+                    for (t, (g, w)) in c.iter().zip(&want).enumerate() {
+                        assert!(
+                            (f64::from(*g) - w).abs() <= 1e-4 * w.abs().max(1.0),
+                            "{m}x{n}x{k} (packed {packed}) at {t}: {g} vs {w}"
+                        );
+                    }
+                }
+            }
+            // The right operand constant: a linear layer's weight on a few
+            // tokens.
+            let g1 = Gemm {
+                batch: vec![],
+                strides: [vec![k as i64, 1], vec![n as i64, 1], vec![n as i64, 1]],
+                ..g.clone()
+            };
+            let sides = g1.packing([false, true]);
+            // SAFETY: the strides stay inside `b`.
+            let right = sides[1].map(|side| unsafe { g1.prepack(1, side, b.as_ptr()) });
+            for pool in [None, pool.as_ref()] {
+                let mut c = vec![f32::NAN; m * n];
+                let ptrs = [a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64];
+                // SAFETY: as above.
+                unsafe { g1.run(ptrs, pool, [None, right.as_ref()]) };
+                for (t, (g, w)) in c.iter().zip(&want).enumerate() {
+                    assert!(
+                        (f64::from(*g) - w).abs() <= 1e-4 * w.abs().max(1.0),
+                        "{m}x{n}x{k} (right packed) at {t}: {g} vs {w}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// What each shape packs ahead, on a CPU with AVX-512 (none without).
+    #[test]
+    fn packing_follows_the_shape() {
+        let gemm = |m: usize, n: usize| Gemm {
+            f64: false,
+            batch: vec![2],
+            m,
+            n,
+            k: 16,
+            strides: [
+                vec![0, 16, 1],
+                vec![0, n as i64, 1],
+                vec![(m * n) as i64, n as i64, 1],
+            ],
+        };
+        let on = packed::available();
+        let some = |side| if on { Some(side) } else { None };
+        assert_eq!(
+            gemm(64, 4).packing([true, true]),
+            [some(Side::LeftWide), None]
+        );
+        assert_eq!(
+            gemm(4, 64).packing([true, true]),
+            [None, some(Side::LeftWide)]
+        );
+        assert_eq!(
+            gemm(64, 64).packing([true, true]),
+            [some(Side::Left), some(Side::Right)]
+        );
+        assert_eq!(gemm(64, 64).packing([false, false]), [None, None]);
+        assert_eq!(gemm(4, 4).packing([true, true]), [None, None]);
+        // A left operand that differs per batch is not packed.
+        let mut g = gemm(64, 64);
+        g.strides[0][0] = 1024;
+        assert_eq!(g.packing([true, true]), [None, some(Side::Right)]);
     }
 }
