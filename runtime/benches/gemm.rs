@@ -13,6 +13,7 @@
 use std::time::Instant;
 
 use strata_runtime::plan::packed::{self, Operand, Packed, Side};
+use strata_runtime::plan::Gemm;
 
 fn data(n: usize, seed: u32) -> Vec<f32> {
     let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
@@ -85,8 +86,9 @@ fn main() {
         ("attention scores 128x128 (64)", [128, 128, 64]),
         ("square 512", [512, 512, 512]),
     ];
-    println!("| product (m x n x k) | gemm crate (ms) | packed, weight ahead (ms) | packed per call (ms) | GFLOP/s ahead | ahead / crate | per call / crate |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("| product (m x n x k) | gemm crate (ms) | packed, weight ahead (ms) | packed per call (ms) | GFLOP/s ahead | ahead / crate | per call / crate | plan step, 1 thread (ms) | 2 threads (ms) | speed-up |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().ok();
     for (name, [m, n, k]) in cases {
         let a = data(m * k, 1);
         let b = data(k * n, 2);
@@ -142,10 +144,45 @@ fn main() {
         }
         let [c0, c1, c2] = times.map(median);
         let gflops = 2.0 * (m * n * k) as f64 / (c1 * 1e6);
+        // The plan's step: the weight packed as the plan packs it, on one
+        // thread and split over two.
+        let step = Gemm {
+            f64: false,
+            batch: vec![1],
+            m,
+            n,
+            k,
+            strides: [
+                vec![0, k as i64, 1],
+                vec![0, n as i64, 1],
+                vec![0, n as i64, 1],
+            ],
+        };
+        let sides = step.packing([true, false]);
+        // SAFETY: the strides stay inside `a`.
+        let left = sides[0].map(|side| unsafe { step.prepack(0, side, a.as_ptr()) });
+        let mut threads = [Vec::new(), Vec::new()];
+        for run in 0..=runs {
+            for (t, pool) in [None, pool.as_ref()].into_iter().enumerate() {
+                let ptrs = [a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64];
+                let start = Instant::now();
+                let go = || unsafe { step.run(ptrs, pool, [left.as_ref(), None]) };
+                // SAFETY: the operands and `c` hold the matrices.
+                match pool {
+                    Some(p) => p.install(go),
+                    None => go(),
+                }
+                if run > 0 {
+                    threads[t].push(start.elapsed().as_secs_f64() * 1e3);
+                }
+            }
+        }
+        let [s1, s2] = threads.map(median);
         println!(
-            "| {name} ({m} x {n} x {k}) | {c0:.3} | {c1:.3} | {c2:.3} | {gflops:.0} | {:.2} | {:.2} |",
+            "| {name} ({m} x {n} x {k}) | {c0:.3} | {c1:.3} | {c2:.3} | {gflops:.0} | {:.2} | {:.2} | {s1:.3} | {s2:.3} | {:.2} |",
             c1 / c0,
-            c2 / c0
+            c2 / c0,
+            s1 / s2
         );
     }
 }

@@ -115,15 +115,28 @@ impl Gemm {
         let packed_kernels = self.takes_packed();
         let wide = |o: usize| ahead[o].filter(|p| p.side() == Side::LeftWide);
         let (few_columns, few_rows) = (wide(0), wide(1));
-        // Panels: enough tasks for the threads, at least 16 rows or columns
-        // each. Each panel packs its slice of one operand and all of the
-        // other, so split the dim of the larger operand: rows (of `lhs`)
-        // when `lhs` is the larger, else columns (of `rhs`). The packed
-        // kernels take whole panels of their tiles.
-        let by_rows = self.m * self.k >= self.k * self.n;
+        // Panels: enough tasks for the threads (two each, one on one
+        // thread), at least 16 rows or columns each. Each panel packs its
+        // slice of one operand and all of the other, so split the dim of
+        // the larger operand: rows (of `lhs`) when `lhs` is the larger, else
+        // columns (of `rhs`); for the packed kernels, the dim of the operand
+        // packed ahead, whose panels cost nothing to share (a weight on the
+        // left: columns). The packed kernels take whole panels of their
+        // tiles.
+        let by_rows = match (packed_kernels, ahead) {
+            (true, [Some(_), None]) if self.n >= packed::NR * threads => false,
+            (true, [None, Some(_)]) if self.m >= packed::MR * threads => true,
+            _ => self.m * self.k >= self.k * self.n,
+        };
+        let by_rows = if few_columns.is_some() || few_rows.is_some() {
+            few_columns.is_some()
+        } else {
+            by_rows
+        };
         let extent = if by_rows { self.m } else { self.n };
+        let wanted = if threads > 1 { threads * 2 } else { 1 };
         let panels =
-            ((threads * 2).div_ceil(batches.max(1) as usize)).clamp(1, extent.div_ceil(16).max(1));
+            (wanted.div_ceil(batches.max(1) as usize)).clamp(1, extent.div_ceil(16).max(1));
         let tile = match (few_columns.or(few_rows), packed_kernels, by_rows) {
             (Some(_), _, _) => packed::NR,
             (None, false, _) => 1,
