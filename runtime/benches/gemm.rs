@@ -12,25 +12,11 @@
 
 use std::time::Instant;
 
+mod common;
+use common::{data, median, runs};
+
 use strata_runtime::plan::packed::{self, Operand, Packed, Side};
 use strata_runtime::plan::Gemm;
-
-fn data(n: usize, seed: u32) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s % 2000) as f32 / 1000.0 - 1.0
-        })
-        .collect()
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 /// `c = a · b`, all row-major, through the `gemm` crate.
 fn crate_product(a: &[f32], b: &[f32], c: &mut [f32], [m, n, k]: [usize; 3]) {
@@ -65,13 +51,7 @@ fn main() {
         println!("skipped: this CPU has no AVX-512 F");
         return;
     }
-    let args: Vec<String> = std::env::args().collect();
-    let runs = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(15usize);
+    let runs = runs(15);
     let cases: [(&str, [usize; 3]); 12] = [
         ("resnet18 conv1 7x7/2", [64, 12544, 147]),
         ("resnet18 layer1 3x3", [64, 3136, 576]),

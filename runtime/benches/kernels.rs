@@ -9,20 +9,11 @@
 
 use std::time::Instant;
 
+mod common;
+use common::{data, median, runs};
+
 use strata_runtime::kernels::{conv2d, matmul};
 use strata_runtime::Tensor;
-
-fn data(n: usize, seed: u32) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s % 2000) as f32 / 1000.0 - 1.0
-        })
-        .collect()
-}
 
 /// The reference matmul: blocked i-k-j over row-major f32.
 fn blocked_matmul(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f32> {
@@ -88,11 +79,6 @@ fn direct_conv(
     out
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn max_diff(a: &[f32], b: &[f32]) -> f32 {
     a.iter()
         .zip(b)
@@ -101,13 +87,7 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let runs = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(7usize);
+    let runs = runs(7);
     println!("| case | strata median (ms) | reference median (ms) | ratio |");
     println!("|---|---:|---:|---:|");
     for &size in &[128usize, 256, 512] {

@@ -240,28 +240,15 @@ mod avx2 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{plain_product, values};
     use super::*;
 
-    fn naive(
-        a: &[f32],
-        b: &[f32],
-        [m, n, k]: [usize; 3],
-        l: [isize; 2],
-        r: [isize; 2],
-    ) -> Vec<f32> {
-        let mut out = vec![0.0f32; m * n];
-        for i in 0..m {
-            for j in 0..n {
-                let mut s = 0.0f64;
-                for kk in 0..k {
-                    let x = a[(i as isize * l[0] + kk as isize * l[1]) as usize];
-                    let y = b[(kk as isize * r[0] + j as isize * r[1]) as usize];
-                    s += f64::from(x) * f64::from(y);
-                }
-                out[i * n + j] = s as f32;
-            }
-        }
-        out
+    /// [`plain_product`] rounded to f32.
+    fn naive(a: &[f32], b: &[f32], dims: [usize; 3], l: [isize; 2], r: [isize; 2]) -> Vec<f32> {
+        plain_product(a, l, b, r, dims)
+            .into_iter()
+            .map(|s| s as f32)
+            .collect()
     }
 
     /// Whether this CPU takes the fast path at all.
@@ -270,12 +257,6 @@ mod tests {
         return is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
         #[cfg(not(target_arch = "x86_64"))]
         false
-    }
-
-    fn values(len: usize, seed: u32) -> Vec<f32> {
-        (0..len)
-            .map(|i| (((i as u32).wrapping_mul(2_654_435_761) ^ seed) % 1000) as f32 / 250.0 - 2.0)
-            .collect()
     }
 
     #[test]

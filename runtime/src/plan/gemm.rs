@@ -123,26 +123,25 @@ impl Gemm {
         // packed ahead, whose panels cost nothing to share (a weight on the
         // left: columns). The packed kernels take whole panels of their
         // tiles.
-        let by_rows = match (packed_kernels, ahead) {
-            (true, [Some(_), None]) if self.n >= packed::NR * threads => false,
-            (true, [None, Some(_)]) if self.m >= packed::MR * threads => true,
-            _ => self.m * self.k >= self.k * self.n,
-        };
-        let by_rows = if few_columns.is_some() || few_rows.is_some() {
-            few_columns.is_some()
+        let larger_lhs = self.m * self.k >= self.k * self.n;
+        let (by_rows, tile) = if few_columns.is_some() {
+            (true, packed::NR)
+        } else if few_rows.is_some() {
+            (false, packed::NR)
+        } else if packed_kernels {
+            let by_rows = match ahead {
+                [Some(_), None] if self.n >= packed::NR * threads => false,
+                [None, Some(_)] if self.m >= packed::MR * threads => true,
+                _ => larger_lhs,
+            };
+            (by_rows, if by_rows { packed::MR } else { packed::NR })
         } else {
-            by_rows
+            (larger_lhs, 1)
         };
         let extent = if by_rows { self.m } else { self.n };
         let wanted = if threads > 1 { threads * 2 } else { 1 };
         let panels =
             (wanted.div_ceil(batches.max(1) as usize)).clamp(1, extent.div_ceil(16).max(1));
-        let tile = match (few_columns.or(few_rows), packed_kernels, by_rows) {
-            (Some(_), _, _) => packed::NR,
-            (None, false, _) => 1,
-            (None, true, true) => packed::MR,
-            (None, true, false) => packed::NR,
-        };
         let per = extent.div_ceil(panels).div_ceil(tile) * tile;
         let task = move |t: usize| {
             let (bi, panel) = (t / panels, t % panels);
@@ -273,13 +272,8 @@ unsafe fn product<T>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{plain_product, values};
     use super::*;
-
-    fn values(len: usize, seed: u32) -> Vec<f32> {
-        (0..len)
-            .map(|i| (((i as u32).wrapping_mul(2_654_435_761) ^ seed) % 1000) as f32 / 250.0 - 2.0)
-            .collect()
-    }
 
     /// Every route of an f32 product (few columns, few rows, the packed
     /// tiles, the `gemm` crate), with each constant operand packed ahead
@@ -313,18 +307,12 @@ mod tests {
                     vec![(m * n) as i64, n as i64, 1],
                 ],
             };
-            let mut want = vec![0.0f64; batch * m * n];
-            for bi in 0..batch {
-                for i in 0..m {
-                    for j in 0..n {
-                        want[bi * m * n + i * n + j] = (0..k)
-                            .map(|kk| {
-                                f64::from(a[i * k + kk]) * f64::from(b[bi * k * n + kk * n + j])
-                            })
-                            .sum();
-                    }
-                }
-            }
+            let want: Vec<f64> = (0..batch)
+                .flat_map(|bi| {
+                    let (rows, b) = ([k as isize, 1], &b[bi * k * n..]);
+                    plain_product(&a, rows, b, [n as isize, 1], [m, n, k])
+                })
+                .collect();
             let sides = g.packing([true, false]);
             // SAFETY: the strides stay inside `a`.
             let ahead: [Option<Packed>; 2] = [

@@ -15,6 +15,8 @@ mod check;
 mod few_rows;
 mod gemm;
 pub mod packed;
+#[cfg(test)]
+mod testing;
 
 pub use check::{first_bad_index, IndexCheck};
 pub use gemm::Gemm;

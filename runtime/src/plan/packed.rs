@@ -181,6 +181,35 @@ pub enum Operand<'a> {
     },
 }
 
+impl Operand<'_> {
+    /// The panels of `width` of this operand's `count` rows (left) or
+    /// columns (right) from `o0` on, for the block of `kc` steps of `k` at
+    /// `k0`: where it was packed ahead, or packed into `scratch` here.
+    ///
+    /// # Safety
+    /// As [`product`]: the block lies inside the operand.
+    unsafe fn panels(
+        self,
+        scratch: &mut Vec<f32>,
+        width: usize,
+        [o0, count]: [usize; 2],
+        [k0, kc]: [usize; 2],
+    ) -> *const f32 {
+        match self {
+            Operand::Packed { packed, first } => packed.panels_at(k0, kc, (first + o0) / width),
+            Operand::InPlace { ptr, strides } => {
+                let dst = aligned(scratch, count.div_ceil(width) * width * kc);
+                // SAFETY: the caller's bounds; `dst` holds the panels.
+                unsafe {
+                    let src = ptr.offset(o0 as isize * strides[0] + k0 as isize * strides[1]);
+                    pack(dst, count, kc, width, src, strides);
+                }
+                dst.cast_const()
+            }
+        }
+    }
+}
+
 thread_local! {
     /// Each thread's packing space for the operands that are not packed
     /// ahead: the left block and the right block.
@@ -225,32 +254,10 @@ pub unsafe fn product(
                 let kc = KC.min(k - k0);
                 // SAFETY: the caller's bounds; the scratch is sized here.
                 unsafe {
-                    let b = match rhs {
-                        Operand::Packed { packed, first } => {
-                            packed.panels_at(k0, kc, (first + j0) / NR)
-                        }
-                        Operand::InPlace { ptr, strides } => {
-                            let dst = aligned(right, nc.div_ceil(NR) * NR * kc);
-                            let src =
-                                ptr.offset(j0 as isize * strides[0] + k0 as isize * strides[1]);
-                            pack(dst, nc, kc, NR, src, strides);
-                            dst.cast_const()
-                        }
-                    };
+                    let b = rhs.panels(right, NR, [j0, nc], [k0, kc]);
                     for i0 in (0..m).step_by(MC) {
                         let mc = MC.min(m - i0);
-                        let a = match lhs {
-                            Operand::Packed { packed, first } => {
-                                packed.panels_at(k0, kc, (first + i0) / MR)
-                            }
-                            Operand::InPlace { ptr, strides } => {
-                                let dst = aligned(left, mc.div_ceil(MR) * MR * kc);
-                                let src =
-                                    ptr.offset(i0 as isize * strides[0] + k0 as isize * strides[1]);
-                                pack(dst, mc, kc, MR, src, strides);
-                                dst.cast_const()
-                            }
-                        };
+                        let a = lhs.panels(left, MR, [i0, mc], [k0, kc]);
                         block(
                             a,
                             b,
@@ -534,35 +541,8 @@ mod avx512 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{plain_product as naive, values};
     use super::*;
-
-    fn values(len: usize, seed: u32) -> Vec<f32> {
-        (0..len)
-            .map(|i| (((i as u32).wrapping_mul(2_654_435_761) ^ seed) % 1000) as f32 / 250.0 - 2.0)
-            .collect()
-    }
-
-    fn naive(
-        a: &[f32],
-        l: [isize; 2],
-        b: &[f32],
-        r: [isize; 2],
-        [m, n, k]: [usize; 3],
-    ) -> Vec<f64> {
-        let mut out = vec![0.0f64; m * n];
-        for i in 0..m {
-            for j in 0..n {
-                out[i * n + j] = (0..k)
-                    .map(|kk| {
-                        let x = a[(i as isize * l[0] + kk as isize * l[1]) as usize];
-                        let y = b[(kk as isize * r[0] + j as isize * r[1]) as usize];
-                        f64::from(x) * f64::from(y)
-                    })
-                    .sum();
-            }
-        }
-        out
-    }
 
     /// Ragged sizes around the panel and block edges, each operand in
     /// place (both layouts) and packed, against a product in f64.
