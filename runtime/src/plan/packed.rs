@@ -554,6 +554,7 @@ mod tests {
         }
         let sizes = [
             (1, 1, 1),
+            (5, 40, 0),
             (12, 32, 256),
             (13, 33, 257),
             (11, 31, 7),
@@ -639,7 +640,7 @@ mod tests {
             eprintln!("skipped: this CPU has no AVX-512 F");
             return;
         }
-        for (m, k) in [(32, 1), (33, 7), (70, 300), (96, 513)] {
+        for (m, k) in [(32, 0), (32, 1), (33, 7), (70, 300), (96, 513)] {
             let a = values(m * k, 9);
             // SAFETY: the strides stay inside `a`.
             let pa = unsafe { Packed::new(Side::LeftWide, a.as_ptr(), [k as isize, 1], m, k) };
