@@ -17,6 +17,7 @@ use common::{data, median, runs};
 
 use strata_runtime::plan::packed::{self, Operand, Packed, Side};
 use strata_runtime::plan::Gemm;
+use strata_runtime::workers::{Parallel, Workers};
 
 /// `c = a · b`, all row-major, through the `gemm` crate.
 fn crate_product(a: &[f32], b: &[f32], c: &mut [f32], [m, n, k]: [usize; 3]) {
@@ -68,7 +69,10 @@ fn main() {
     ];
     println!("| product (m x n x k) | gemm crate (ms) | packed, weight ahead (ms) | packed per call (ms) | GFLOP/s ahead | ahead / crate | per call / crate | plan step, 1 thread (ms) | 2 threads (ms) | speed-up |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().ok();
+    // The plan's workers, held as a run holds them (spinning between steps).
+    let workers = Workers::new(2, 16 << 20).ok();
+    let lease = workers.as_ref().and_then(|w| w.lease());
+    let two = lease.as_ref().map(|l| l as &dyn Parallel);
     for (name, [m, n, k]) in cases {
         let a = data(m * k, 1);
         let b = data(k * n, 2);
@@ -143,15 +147,11 @@ fn main() {
         let left = sides[0].map(|side| unsafe { step.prepack(0, side, a.as_ptr()) });
         let mut threads = [Vec::new(), Vec::new()];
         for run in 0..=runs {
-            for (t, pool) in [None, pool.as_ref()].into_iter().enumerate() {
+            for (t, parallel) in [None, two].into_iter().enumerate() {
                 let ptrs = [a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64];
                 let start = Instant::now();
-                let go = || unsafe { step.run(ptrs, pool, [left.as_ref(), None]) };
                 // SAFETY: the operands and `c` hold the matrices.
-                match pool {
-                    Some(p) => p.install(go),
-                    None => go(),
-                }
+                unsafe { step.run(ptrs, parallel, [left.as_ref(), None]) };
                 if run > 0 {
                     threads[t].push(start.elapsed().as_secs_f64() * 1e3);
                 }

@@ -26,6 +26,7 @@ pub mod plan;
 pub mod session;
 pub mod strings;
 pub mod tensor;
+pub mod workers;
 
 pub use datum::Datum;
 pub use kernels::KernelError;

@@ -141,9 +141,36 @@ impl Drop for JitModule {
     }
 }
 
+/// A way to run `tasks` independent tasks, perhaps on several threads at
+/// once: what [`launch`] spreads a grid's programs with. The runtime's
+/// plan implements it with its own spinning workers; a rayon pool
+/// implements it too.
+pub trait Parallel {
+    /// How many threads share the tasks (1: the calling thread alone).
+    fn threads(&self) -> usize;
+    /// Run `task(i)` for every `i` in `0..tasks`, each exactly once, and
+    /// return when all have returned.
+    fn for_each(&self, tasks: usize, task: &(dyn Fn(usize) + Sync));
+}
+
+impl Parallel for rayon::ThreadPool {
+    fn threads(&self) -> usize {
+        self.current_num_threads()
+    }
+
+    fn for_each(&self, tasks: usize, task: &(dyn Fn(usize) + Sync)) {
+        self.scope(|s| {
+            for i in 0..tasks {
+                s.spawn(move |_| task(i));
+            }
+        });
+    }
+}
+
 /// Run every program of a `gx * gy * gz` grid of `kernel` on `args`, split
-/// into contiguous blocks of programs over the threads of `pool` (on the
-/// calling thread alone when `pool` is `None` or the grid has one program).
+/// into contiguous blocks of programs over the threads of `parallel` (on
+/// the calling thread alone when it is `None` or the grid has one
+/// program).
 ///
 /// # Safety
 /// `args` must hold what the kernel's parameters expect: pointers to
@@ -152,7 +179,7 @@ pub unsafe fn launch(
     kernel: HostKernel,
     args: &[u64],
     grid: [i64; 3],
-    pool: Option<&rayon::ThreadPool>,
+    parallel: Option<&dyn Parallel>,
 ) {
     let total = grid[0] * grid[1] * grid[2];
     if total <= 0 {
@@ -172,18 +199,15 @@ pub unsafe fn launch(
             )
         }
     };
-    match pool {
-        Some(pool) if total > 1 && pool.current_num_threads() > 1 => {
+    match parallel {
+        Some(parallel) if total > 1 && parallel.threads() > 1 => {
             // A few blocks per thread balance uneven programs.
-            let blocks = (pool.current_num_threads() as i64 * 4).min(total);
+            let blocks = (parallel.threads() as i64 * 4).min(total);
             let per = (total + blocks - 1) / blocks;
-            pool.scope(|s| {
-                let mut begin = 0;
-                while begin < total {
-                    let end = (begin + per).min(total);
-                    s.spawn(move |_| run(begin, end));
-                    begin = end;
-                }
+            let tasks = (total + per - 1) / per;
+            parallel.for_each(tasks as usize, &|b| {
+                let begin = b as i64 * per;
+                run(begin, (begin + per).min(total));
             });
         }
         _ => run(0, total),

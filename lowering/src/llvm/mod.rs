@@ -5,7 +5,7 @@
 pub(crate) mod jit;
 pub mod nvptx;
 
-pub use jit::{launch, write_perf_map, HostKernel, JitModule};
+pub use jit::{launch, write_perf_map, HostKernel, JitModule, Parallel};
 
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{

@@ -5,7 +5,7 @@
 //! [`HOST_PIPELINE`]; [`CompiledModel::from_kernel_module`] turns
 //! the resulting host plan into steps and compiles its kernels with LLVM;
 //! [`CompiledModel::run`] checks the inputs against the shapes the plan was
-//! compiled for, runs the launches on a thread pool, and returns the
+//! compiled for, runs the launches on its worker threads, and returns the
 //! outputs.
 
 use std::time::Instant;
@@ -16,6 +16,7 @@ use strata_lowering::kernel_to_host::HostKernels;
 use strata_lowering::llvm::{launch, HostKernel};
 
 use crate::tensor::{Tensor, TensorView};
+use crate::workers::{Parallel, Workers};
 
 use crate::plan::packed::{Packed, Side};
 use crate::plan::{check_views, run_custom, words_as_bytes, CustomCall, Gemm, IndexCheck};
@@ -83,7 +84,7 @@ struct Launch {
     name: String,
     args: Vec<Buf>,
     /// Whether the step is worth spreading over threads (small steps run
-    /// on the calling thread: a pool's fork and join costs more than they do).
+    /// on the calling thread: handing tasks out costs more than they do).
     parallel: bool,
 }
 
@@ -104,7 +105,8 @@ pub struct CompiledModel {
     /// own and none waits for another.
     arenas: std::sync::Mutex<Vec<Vec<u64>>>,
     constants: Vec<Vec<u64>>,
-    pool: Option<rayon::ThreadPool>,
+    /// The threads of parallel steps besides the running one.
+    workers: Option<Workers>,
     /// Inputs compiled in as constants ([`compile_pinned`]): each run must
     /// give these values.
     pinned: Vec<(usize, Tensor)>,
@@ -121,7 +123,7 @@ impl From<PlanError> for CompileError {
 impl CompiledModel {
     /// The plan of host function `func` of a module lowered to kernels
     /// (after `convert-tensor-to-kernel`), with its kernels JIT-compiled;
-    /// `threads` is the size of the thread pool (1: the calling thread).
+    /// `threads` is how many threads a run uses (1: the calling thread).
     pub fn from_kernel_module(
         ctx: &Context,
         module: Operation,
@@ -239,12 +241,10 @@ impl CompiledModel {
                 parallel: step.parallel,
             });
         }
-        let pool = if threads > 1 {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .stack_size(16 << 20)
-                .build()
-                .ok()
+        // Fewer threads than asked for (the system refused one) still run
+        // the plan: on the calling thread alone.
+        let workers = if threads > 1 {
+            Workers::new(threads, 16 << 20).ok()
         } else {
             None
         };
@@ -258,7 +258,7 @@ impl CompiledModel {
             unplanned_bytes: plan.unplanned_bytes,
             arenas: std::sync::Mutex::new(Vec::new()),
             constants,
-            pool,
+            workers,
             pinned: Vec::new(),
             llvm_ms,
         })
@@ -328,6 +328,7 @@ impl CompiledModel {
         &self,
         step: &Launch,
         address: &dyn Fn(Buf) -> u64,
+        parallel: Option<&dyn Parallel>,
         times: Option<&mut Vec<f64>>,
     ) -> Result<(), RunError> {
         let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
@@ -337,13 +338,13 @@ impl CompiledModel {
         // accesses inside those (and the verifier of kernel.gemm its
         // strides), the inputs match the compiled shapes, and the arena
         // is held for the whole run.
-        let pool = self.pool.as_ref().filter(|_| step.parallel);
+        let parallel = parallel.filter(|_| step.parallel);
         match &step.work {
-            Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, pool) },
+            Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, parallel) },
             Work::Gemm(g, ahead) => unsafe {
                 g.run(
                     [args[0], args[1], args[2]],
-                    pool,
+                    parallel,
                     [0, 1].map(|o| ahead[o].as_ref()),
                 )
             },
@@ -388,24 +389,18 @@ impl CompiledModel {
                 Buf::Const(c) => self.constants[c].as_ptr() as u64,
             }
         };
-        let run_steps = |mut times: Option<&mut Vec<f64>>| -> Result<(), RunError> {
-            for step in &self.steps {
-                self.run_step(step, &address, times.as_deref_mut())?;
-            }
-            Ok(())
-        };
-        // With a pool, the whole plan runs on one of its threads: a parallel
-        // step then forks from inside the pool (work stealing), not from
-        // outside it (a wake-up of the pool per step, tens of microseconds).
-        // A plan without a parallel step stays on the calling thread.
-        match self
-            .pool
+        // The workers, awake for this run, when a step can use them (and
+        // no other run holds them).
+        let lease = self
+            .workers
             .as_ref()
             .filter(|_| self.steps.iter().any(|s| s.parallel))
-        {
-            Some(pool) => pool.install(|| run_steps(times.as_deref_mut()))?,
-            None => run_steps(times)?,
+            .and_then(Workers::lease);
+        let parallel = lease.as_ref().map(|l| l as &dyn Parallel);
+        for step in &self.steps {
+            self.run_step(step, &address, parallel, times.as_deref_mut())?;
         }
+        drop(lease);
         let mut out = Vec::with_capacity(self.outputs.len());
         for (b, spec) in &self.outputs {
             let n: usize = spec.shape.iter().product();

@@ -1,11 +1,12 @@
 //! `kernel.gemm` on the host: a batched strided matrix product, split over
-//! a thread pool. In f32 on a CPU with AVX-512, the packed kernels of
+//! the threads. In f32 on a CPU with AVX-512, the packed kernels of
 //! [`super::packed`], with a constant operand packed once ([`Gemm::prepack`]);
 //! a product of a few rows or columns streams its weight
 //! ([`super::few_rows`]); the rest goes through the `gemm` crate.
 
 use super::few_rows::MAX_ROWS;
 use super::packed::{self, Operand, Packed, Side};
+use crate::workers::Parallel;
 
 /// A batched strided matrix product (see `kernel.gemm`); strides in elements.
 #[derive(Clone, Debug)]
@@ -96,7 +97,7 @@ impl Gemm {
     }
 
     /// Run on `lhs`, `rhs`, `out` (element pointers), splitting the batches
-    /// and the rows or columns over `pool`'s threads; `ahead` holds the
+    /// and the rows or columns over `parallel`'s threads; `ahead` holds the
     /// operands packed by [`Gemm::prepack`] as [`Gemm::packing`] says (read
     /// instead of the pointer).
     ///
@@ -107,11 +108,11 @@ impl Gemm {
     pub unsafe fn run(
         &self,
         ptrs: [u64; 3],
-        pool: Option<&rayon::ThreadPool>,
+        parallel: Option<&dyn Parallel>,
         ahead: [Option<&Packed>; 2],
     ) {
         let batches: i64 = self.batch.iter().product();
-        let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
+        let threads = parallel.map_or(1, |p| p.threads()).max(1);
         let packed_kernels = self.takes_packed();
         let wide = |o: usize| ahead[o].filter(|p| p.side() == Side::LeftWide);
         let (few_columns, few_rows) = (wide(0), wide(1));
@@ -216,12 +217,8 @@ impl Gemm {
             }
         };
         let tasks = batches.max(1) as usize * panels;
-        match pool {
-            Some(pool) if tasks > 1 => pool.scope(|s| {
-                for t in 0..tasks {
-                    s.spawn(move |_| task(t));
-                }
-            }),
+        match parallel {
+            Some(parallel) if tasks > 1 => parallel.for_each(tasks, &task),
             _ => (0..tasks).for_each(task),
         }
     }
@@ -281,7 +278,10 @@ mod tests {
     /// whose weight is shared: the same result as a plain product.
     #[test]
     fn every_route_matches_a_plain_product() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().ok();
+        let workers = crate::workers::Workers::new(2, 1 << 20).ok();
+        let lease = workers.as_ref().and_then(|w| w.lease());
+        let two: Option<&dyn Parallel> = lease.as_ref().map(|l| l as &dyn Parallel);
+        assert!(two.is_some(), "two threads");
         let shapes = [
             (64, 4, 300),  // few columns
             (70, 24, 33),  // few columns, two passes
@@ -319,7 +319,7 @@ mod tests {
                 sides[0].map(|side| unsafe { g.prepack(0, side, a.as_ptr()) }),
                 None,
             ];
-            for pool in [None, pool.as_ref()] {
+            for parallel in [None, two] {
                 for packed in [false, true] {
                     let mut c = vec![f32::NAN; batch * m * n];
                     let ptrs = [a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64];
@@ -329,7 +329,7 @@ mod tests {
                         [None, None]
                     };
                     // SAFETY: the strides stay inside the vectors.
-                    unsafe { g.run(ptrs, pool, use_ahead) };
+                    unsafe { g.run(ptrs, parallel, use_ahead) };
                     for (t, (g, w)) in c.iter().zip(&want).enumerate() {
                         assert!(
                             (f64::from(*g) - w).abs() <= 1e-4 * w.abs().max(1.0),
@@ -348,11 +348,11 @@ mod tests {
             let sides = g1.packing([false, true]);
             // SAFETY: the strides stay inside `b`.
             let right = sides[1].map(|side| unsafe { g1.prepack(1, side, b.as_ptr()) });
-            for pool in [None, pool.as_ref()] {
+            for parallel in [None, two] {
                 let mut c = vec![f32::NAN; m * n];
                 let ptrs = [a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64];
                 // SAFETY: as above.
-                unsafe { g1.run(ptrs, pool, [None, right.as_ref()]) };
+                unsafe { g1.run(ptrs, parallel, [None, right.as_ref()]) };
                 for (t, (g, w)) in c.iter().zip(&want).enumerate() {
                     assert!(
                         (f64::from(*g) - w).abs() <= 1e-4 * w.abs().max(1.0),

@@ -76,8 +76,11 @@ pub enum Buf {
     Const(usize),
 }
 
-/// Steps touching fewer bytes than this (their largest buffer), or matrix
-/// products of fewer multiply-adds, run on one thread.
+/// Kernel launches touching fewer bytes than this, or matrix products of
+/// fewer multiply-adds, run on one thread. A launch's bytes are the sum
+/// over its arguments, each counted as often as it is passed: a
+/// convolution's tap map takes its input and weight once per tap, and does
+/// that much more work than a map of the same buffers.
 pub const PARALLEL_BYTES: u64 = 64 << 10;
 pub const PARALLEL_FLOPS: u64 = 1 << 20;
 
@@ -351,12 +354,11 @@ pub fn read_plan_with<'a>(
                     args.push(buf_of(a)?);
                     touch(&mut allocs, &alloc_of, a, steps.len());
                 }
-                let bytes = launch_op
+                let bytes: u64 = launch_op
                     .args(ctx)
                     .iter()
                     .map(|&a| strata_dialects::kernel::types::memref_bytes(ctx, ctx.value_type(a)))
-                    .max()
-                    .unwrap_or(0);
+                    .fold(0, u64::saturating_add);
                 steps.push(PlanStep {
                     work: PlanWork::Kernel {
                         callee: callee.clone(),
