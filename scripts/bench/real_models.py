@@ -14,9 +14,12 @@ to compare two).
 
     .local/onnx-venv/bin/python scripts/bench/real_models.py [--runs 20] [--rounds 2] [--strata PATH] [NAME ...]
 
-With --memory, the peak resident memory instead (`/usr/bin/time -f %M` of
-`strata bench`, which compiles and runs the model, against a process that
-loads it into onnxruntime and runs it as many times; 1 thread).
+With --memory, the peak resident memory instead, by `/usr/bin/time -f %M`,
+1 thread: of `strata bench`, which compiles the model (LLVM in the process)
+and runs it RUNS times; of `strata run` on the model's artifact (`strata
+compile -o`, compiled ahead: the process loads the plan and its kernels'
+shared library and runs it once, as a deployment does); and of a Python
+process that loads the model into onnxruntime and runs it RUNS times.
 """
 
 import argparse
@@ -77,41 +80,58 @@ for _ in range(int(sys.argv[3])):
 """
 
 
-def peak_rss_mb(out, names, runs):
-    """Peak resident memory (MiB) of a process that loads the model and runs
-    it `runs` times: `strata bench` (compile included) and onnxruntime."""
-    model = os.path.join(out, "model.onnx")
-    cmd = ["/usr/bin/time", "-f", "%M", STRATA, "bench", model, "--mode", "graph", "--threads", "1",
-           "--runs", str(runs), "--warmup", "0"]
-    for k, name in enumerate(names):
-        cmd += ["--input", f"{name}={os.path.join(out, f'input_{k}.npy')}"]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+def peak_kib(cmd):
+    """Peak resident memory (KiB) of `cmd` by /usr/bin/time, or None if it
+    fails. Through /usr/bin/time: a child forked straight from this process
+    would report this process's peak (Linux keeps it over exec)."""
+    done = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
     if done.returncode != 0:
         return None
-    ours = int(done.stderr.strip().splitlines()[-1]) / 1024
-    # Through /usr/bin/time as well: a child forked straight from this
-    # process would report this process's peak (Linux keeps it over exec).
-    theirs = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-c", ORT_PEAK, model, out, str(runs)],
-                            capture_output=True, text=True, check=True)
-    return ours, int(theirs.stderr.strip().splitlines()[-1]) / 1024
+    return int(done.stderr.strip().splitlines()[-1])
+
+
+def peak_rss_mb(out, names, runs):
+    """Peak resident memory (MiB) of processes that load the model and run
+    it: `strata bench` (compile included), `strata run` of its artifact,
+    and onnxruntime."""
+    model = os.path.join(out, "model.onnx")
+    inputs = []
+    for k, name in enumerate(names):
+        inputs += ["--input", f"{name}={os.path.join(out, f'input_{k}.npy')}"]
+    compiling = peak_kib([STRATA, "bench", model, "--mode", "graph", "--threads", "1",
+                          "--runs", str(runs), "--warmup", "0"] + inputs)
+    if compiling is None:
+        return None
+    artifact = os.path.join(out, "model.strata")
+    subprocess.run([STRATA, "compile", model, "-o", artifact] + inputs, capture_output=True, check=True)
+    loaded = peak_kib([STRATA, "run", artifact, "--threads", "1"] + inputs)
+    os.remove(artifact)
+    if loaded is None:
+        raise RuntimeError(f"{artifact}: strata run failed")
+    theirs = peak_kib([sys.executable, "-c", ORT_PEAK, model, out, str(runs)])
+    return compiling / 1024, loaded / 1024, theirs / 1024
 
 
 def memory(names, runs):
-    print("| model | strata peak RSS | onnxruntime peak RSS | ratio |")
-    print("|---|---:|---:|---:|")
-    ratios = []
+    print("| model | strata bench (compiles) | strata run (artifact) | onnxruntime | ratio, compiling | ratio, artifact |")
+    print("|---|---:|---:|---:|---:|---:|")
+    ratios = ([], [])
     for name in names:
         out = prepare(name)
         sess = ort_timing.session(os.path.join(out, "model.onnx"), 1, quiet=True)
         got = peak_rss_mb(out, [i.name for i in sess.get_inputs()], runs)
         if got is None:
-            print(f"| {name} | fails in graph mode | | |")
+            print(f"| {name} | fails in graph mode | | | | |")
             continue
-        ratios.append(got[0] / got[1])
-        print(f"| {name} | {got[0]:.0f} MiB | {got[1]:.0f} MiB | {got[0] / got[1]:.2f} |", flush=True)
-    if ratios:
-        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        print(f"\npeak memory: geometric mean {geo:.2f}, worst {max(ratios):.2f}")
+        compiling, loaded, theirs = got
+        ratios[0].append(compiling / theirs)
+        ratios[1].append(loaded / theirs)
+        print(f"| {name} | {compiling:.0f} MiB | {loaded:.0f} MiB | {theirs:.0f} MiB "
+              f"| {compiling / theirs:.2f} | {loaded / theirs:.2f} |", flush=True)
+    for label, r in zip(("compiling", "artifact"), ratios):
+        if r:
+            geo = math.exp(sum(math.log(x) for x in r) / len(r))
+            print(f"\npeak memory, {label}: geometric mean {geo:.2f}, worst {max(r):.2f}")
 
 
 def main():
