@@ -19,10 +19,15 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
-    /// Import an ONNX model into the graph dialect.
+    /// Import an ONNX model, or an upstream MLIR module in the TOSA
+    /// dialect, into the graph dialect.
     Import {
-        /// The `.onnx` file.
+        /// The `.onnx` file, or the `.mlir` file of a TOSA module.
         model: PathBuf,
+        /// What the model is: `onnx` or `tosa` (default: `onnx` for a
+        /// `.onnx` file, else `tosa` when the module uses TOSA ops).
+        #[arg(long)]
+        from: Option<String>,
         /// Where to write the IR (default: standard output).
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,

@@ -44,6 +44,8 @@ pub(crate) enum DriverError {
     #[error(transparent)]
     Import(#[from] strata_onnx::ImportError),
     #[error("{0}")]
+    Tosa(#[from] strata_mlir::ImportError),
+    #[error("{0}")]
     Message(String),
 }
 
@@ -63,12 +65,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Import {
             model,
+            from,
             output,
             generic,
             debug_info,
             verify_shapes,
         } => import(
             &model,
+            from.as_deref(),
             output.as_deref(),
             strata_ir::printer::PrintOptions {
                 generic,
@@ -284,12 +288,24 @@ fn run_passes(ctx: &mut Context, module: Operation, pipeline: &str) -> Result<()
 
 fn import(
     model: &Path,
+    from: Option<&str>,
     output: Option<&Path>,
     options: strata_ir::printer::PrintOptions,
     verify_shapes: bool,
 ) -> Result<(), DriverError> {
     let mut ctx = new_context();
-    let module = strata_onnx::import_file(&mut ctx, model)?;
+    let onnx = model.extension().is_some_and(|e| e == "onnx");
+    let module = match from {
+        Some("onnx") => strata_onnx::import_file(&mut ctx, model)?,
+        Some("tosa") => strata_mlir::import_file(&mut ctx, model)?,
+        Some(other) => {
+            return Err(DriverError::Message(format!(
+                "--from {other}: expected `onnx` or `tosa`"
+            )))
+        }
+        None if onnx => strata_onnx::import_file(&mut ctx, model)?,
+        None => load(&mut ctx, model)?,
+    };
     verify(&ctx, module, &[])?;
     if verify_shapes {
         run_passes(
@@ -354,6 +370,11 @@ pub(crate) fn load_checked(
             model.display()
         ))
     })?;
+    if strata_mlir::is_tosa(&text) {
+        let module = strata_mlir::import_text(ctx, &text, &model.display().to_string())?;
+        verify(ctx, module, &[])?;
+        return Ok(module);
+    }
     let buffer = SourceBuffer::new(model.display().to_string(), text);
     let module = strata_ir::parser::parse_source(ctx, &buffer)
         .map_err(|d| render(ctx, &d, std::slice::from_ref(&buffer)))?;
