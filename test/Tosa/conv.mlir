@@ -4,6 +4,8 @@
 // eager mode.
 // RUN: strata import %s | FileCheck %s
 // RUN: strata run %s --mode graph --check | FileCheck %s --check-prefix=GRAPH
+// Both modes against upstream MLIR's own lowering of the module (mlir-runner).
+// RUN: python3 %S/../../scripts/tosa-oracle %s | FileCheck %s --check-prefix=ORACLE
 
 // CHECK-LABEL: func.func @main
 func.func @main(%x: tensor<1x8x8x3xf32>) -> (tensor<1x3x3x10xf32>, tensor<1x1x3x10xf32>, tensor<1x3x3x10xi32>) {
@@ -53,3 +55,6 @@ func.func @main(%x: tensor<1x8x8x3xf32>) -> (tensor<1x3x3x10xf32>, tensor<1x1x3x
 // GRAPH-DAG: check: output_0: graph mode matches eager mode
 // GRAPH-DAG: check: output_1: graph mode matches eager mode
 // GRAPH-DAG: check: output_2: graph mode matches eager mode
+
+// ORACLE-COUNT-6: matches upstream MLIR
+// ORACLE-NOT: MISMATCH

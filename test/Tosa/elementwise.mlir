@@ -3,6 +3,8 @@
 // run in graph mode and checked against eager mode on made-up inputs.
 // RUN: strata import %s | FileCheck %s
 // RUN: strata run %s --mode graph --check | FileCheck %s --check-prefix=GRAPH
+// Both modes against upstream MLIR's own lowering of the module (mlir-runner).
+// RUN: python3 %S/../../scripts/tosa-oracle %s | FileCheck %s --check-prefix=ORACLE
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%arg0: tensor<2x4xf32>, %arg1: tensor<2x4xf32>) -> (tensor<2x3xf32>, tensor<4x2xf32>, tensor<2x4xi1>)
@@ -48,3 +50,6 @@ func.func @main(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>) -> (tensor<2x3xf32>, t
 // GRAPH-DAG: check: output_0: graph mode matches eager mode
 // GRAPH-DAG: check: output_1: graph mode matches eager mode
 // GRAPH-DAG: check: output_2: graph mode matches eager mode
+
+// ORACLE-COUNT-6: matches upstream MLIR
+// ORACLE-NOT: MISMATCH

@@ -28,6 +28,10 @@ use crate::ImportError;
 const ONE_TO_ONE: &[(&str, &str)] = &[
     ("tosa.abs", "graph.abs"),
     ("tosa.add", "graph.add"),
+    ("tosa.bitwise_and", "graph.and"),
+    ("tosa.bitwise_not", "graph.not"),
+    ("tosa.bitwise_or", "graph.or"),
+    ("tosa.bitwise_xor", "graph.xor"),
     ("tosa.ceil", "graph.ceil"),
     ("tosa.cos", "graph.cos"),
     ("tosa.equal", "graph.equal"),
@@ -65,6 +69,7 @@ const REDUCTIONS: &[(&str, &str)] = &[
 
 /// The other TOSA ops that convert, each by its own rule in [`convert`].
 const COMPOSED: &[&str] = &[
+    "tosa.argmax",
     "tosa.avg_pool2d",
     "tosa.cast",
     "tosa.clamp",
@@ -73,15 +78,36 @@ const COMPOSED: &[&str] = &[
     "tosa.const_shape",
     "tosa.conv2d",
     "tosa.depthwise_conv2d",
+    "tosa.dim",
+    "tosa.gather",
     "tosa.matmul",
     "tosa.max_pool2d",
     "tosa.mul",
     "tosa.negate",
     "tosa.pad",
+    "tosa.reduce_all",
+    "tosa.reduce_any",
     "tosa.reshape",
+    "tosa.reverse",
     "tosa.slice",
     "tosa.tile",
     "tosa.transpose",
+];
+
+/// `!tosa.shape` arithmetic, computed at import: every operand is known.
+const SHAPE_OPS: &[&str] = &[
+    "tosa.add_shape",
+    "tosa.concat_shape",
+    "tosa.div_ceil_shape",
+    "tosa.div_floor_shape",
+    "tosa.exp2_shape",
+    "tosa.log2_ceil_shape",
+    "tosa.log2_floor_shape",
+    "tosa.max_shape",
+    "tosa.min_shape",
+    "tosa.mod_shape",
+    "tosa.mul_shape",
+    "tosa.sub_shape",
 ];
 
 /// Ops of other upstream dialects that appear in TOSA modules and convert.
@@ -94,6 +120,7 @@ pub fn ops() -> Vec<&'static str> {
         .chain(REDUCTIONS)
         .map(|&(t, _)| t)
         .chain(COMPOSED.iter().copied())
+        .chain(SHAPE_OPS.iter().copied())
         .chain(OTHERS.iter().copied())
         .collect();
     ops.sort_unstable();
@@ -691,6 +718,12 @@ impl Importer<'_> {
             let r = self.build(to, vec![x, axes], vec![("keepdims", keep)], loc)?;
             return Ok(vec![Slot::Tensor(r)]);
         }
+        if SHAPE_OPS.contains(&name) {
+            let shapes = (0..node.operands.len())
+                .map(|i| self.shape(node, i))
+                .collect::<Res<Vec<Vec<i64>>>>()?;
+            return Ok(vec![Slot::Shape(shape_arithmetic(name, &shapes)?)]);
+        }
         let out = match name {
             "tosa.const" | "arith.constant" => {
                 let key = if name == "tosa.const" {
@@ -822,6 +855,83 @@ impl Importer<'_> {
                 let props = vec![("mode", mode), ("operandSegmentSizes", segments)];
                 Slot::Tensor(self.build("graph.pad", operands, props, loc)?)
             }
+            "tosa.dim" => {
+                let x = self.operand(node, 0)?;
+                let shape = static_shape(self.ctx, self.ctx.value_type(x))
+                    .ok_or("the dim of a tensor of unknown shape")?;
+                let axis = self.int(node, "axis")?;
+                let d = usize::try_from(axis)
+                    .ok()
+                    .and_then(|a| shape.get(a))
+                    .ok_or_else(|| format!("axis {axis} of a rank-{} tensor", shape.len()))?;
+                Slot::Shape(vec![*d])
+            }
+            "tosa.argmax" => {
+                let x = self.operand(node, 0)?;
+                let i64t = self.ctx.integer_type(64);
+                let axis = self.ctx.integer_attr(i64t, self.int(node, "axis")?.into());
+                let keep = self.ctx.bool_attr(false);
+                let r = self.build(
+                    "graph.argmax",
+                    vec![x],
+                    vec![("axis", axis), ("keepdims", keep)],
+                    loc,
+                )?;
+                // graph's indices are i64, TOSA declares its own type.
+                let to = self.ctx.type_kind(self.declared(node)?).element_type();
+                let to = to.ok_or("a result that is not a tensor")?;
+                Slot::Tensor(self.build_typed("graph.cast", vec![r], vec![], Some(to), loc)?)
+            }
+            "tosa.reverse" => {
+                let x = self.operand(node, 0)?;
+                let axis = self.int(node, "axis")?;
+                let starts = self.const_i64(&[-1], loc)?;
+                let ends = self.const_i64(&[i64::MIN], loc)?;
+                let axes = self.const_i64(&[axis], loc)?;
+                let steps = self.const_i64(&[-1], loc)?;
+                let segments = self.segments(&[1, 1, 1, 1, 1]);
+                let props = vec![("operandSegmentSizes", segments)];
+                let operands = vec![x, starts, ends, axes, steps];
+                Slot::Tensor(self.build("graph.slice", operands, props, loc)?)
+            }
+            "tosa.reduce_all" | "tosa.reduce_any" => {
+                // Over booleans as i32: all is a minimum, any a maximum.
+                let x = self.operand(node, 0)?;
+                let i32t = self.ctx.integer_type(32);
+                let i1 = self.ctx.integer_type(1);
+                let wide = self.build_typed("graph.cast", vec![x], vec![], Some(i32t), loc)?;
+                let axes = self.const_i64(&[self.int(node, "axis")?], loc)?;
+                let keep = self.ctx.bool_attr(true);
+                let op = if name == "tosa.reduce_all" {
+                    "graph.reduce_min"
+                } else {
+                    "graph.reduce_max"
+                };
+                let r = self.build(op, vec![wide, axes], vec![("keepdims", keep)], loc)?;
+                Slot::Tensor(self.build_typed("graph.cast", vec![r], vec![], Some(i1), loc)?)
+            }
+            "tosa.gather" => {
+                // values [N, K, C], indices [N, W] -> [N, W, C]: each row's
+                // index repeated over C, gathered along K.
+                let values = self.operand(node, 0)?;
+                let indices = self.operand(node, 1)?;
+                let out = static_shape(self.ctx, self.declared(node)?)
+                    .ok_or("a gather of unknown shape")?;
+                let [n, w, c] = out[..] else {
+                    return Err("a gather result that is not [N, W, C]".into());
+                };
+                let column = self.reshape(indices, &[n, w, 1], loc)?;
+                let shape = self.const_i64(&[n, w, c], loc)?;
+                let wide = self.build("graph.expand", vec![column, shape], vec![], loc)?;
+                let i64t = self.ctx.integer_type(64);
+                let axis = self.ctx.integer_attr(i64t, 1);
+                Slot::Tensor(self.build(
+                    "graph.gather_elements",
+                    vec![values, wide],
+                    vec![("axis", axis)],
+                    loc,
+                )?)
+            }
             "tosa.conv2d" | "tosa.depthwise_conv2d" => self.convolution(node)?,
             "tosa.avg_pool2d" | "tosa.max_pool2d" => self.pool(node)?,
             _ => return Err(format!("'{name}' has no counterpart in the graph dialect")),
@@ -899,6 +1009,53 @@ impl Importer<'_> {
         };
         Ok(Slot::Tensor(self.build(op, vec![x], props, loc)?))
     }
+}
+
+/// A `!tosa.shape` op on known shapes.
+fn shape_arithmetic(name: &str, shapes: &[Vec<i64>]) -> Res<Vec<i64>> {
+    let op = name.trim_start_matches("tosa.").trim_end_matches("_shape");
+    if op == "concat" {
+        return Ok(shapes.concat());
+    }
+    let unary = |f: fn(i64) -> Option<i64>| -> Res<Vec<i64>> {
+        let [a] = shapes else {
+            return Err(format!("'{name}' takes one shape"));
+        };
+        a.iter()
+            .map(|&x| f(x).ok_or_else(|| format!("'{name}' of {x} is undefined")))
+            .collect()
+    };
+    match op {
+        "exp2" => return unary(|x| u32::try_from(x).ok().and_then(|x| 1i64.checked_shl(x))),
+        "log2_ceil" => return unary(|x| (x > 0).then(|| 64 - i64::from((x - 1).leading_zeros()))),
+        "log2_floor" => return unary(|x| (x > 0).then(|| 63 - i64::from(x.leading_zeros()))),
+        _ => {}
+    }
+    let [a, b] = shapes else {
+        return Err(format!("'{name}' takes two shapes"));
+    };
+    if a.len() != b.len() {
+        return Err(format!(
+            "'{name}' of shapes of {} and {} values",
+            a.len(),
+            b.len()
+        ));
+    }
+    let f: fn(i64, i64) -> Option<i64> = match op {
+        "add" => i64::checked_add,
+        "sub" => i64::checked_sub,
+        "mul" => i64::checked_mul,
+        "div_floor" => |x, y| (y != 0).then(|| x.div_euclid(y)),
+        "div_ceil" => |x, y| (y != 0).then(|| -((-x).div_euclid(y))),
+        "mod" => |x, y| (y != 0).then(|| x.rem_euclid(y)),
+        "max" => |x, y| Some(x.max(y)),
+        "min" => |x, y| Some(x.min(y)),
+        _ => return Err(format!("'{name}' is not a shape op")),
+    };
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| f(x, y).ok_or_else(|| format!("'{name}' of {x} and {y} is undefined")))
+        .collect()
 }
 
 fn is_float(ctx: &Context, ty: Type) -> bool {
@@ -1015,6 +1172,41 @@ mod tests {
         assert_eq!(numbers("6.000000e+00 : f32"), Some(vec![6.0]));
         assert_eq!(numbers("2 : i32"), Some(vec![2.0]));
         assert_eq!(numbers("dense<\"0x0000803F\"> : tensor<1xf32>"), None);
+    }
+
+    #[test]
+    fn shape_arithmetic_on_known_shapes() {
+        let s = |v: &[i64]| v.to_vec();
+        assert_eq!(
+            shape_arithmetic("tosa.add_shape", &[s(&[1, 2]), s(&[3, 4])]),
+            Ok(s(&[4, 6]))
+        );
+        assert_eq!(
+            shape_arithmetic("tosa.div_floor_shape", &[s(&[7, -7]), s(&[2, 2])]),
+            Ok(s(&[3, -4]))
+        );
+        assert_eq!(
+            shape_arithmetic("tosa.div_ceil_shape", &[s(&[7, 8]), s(&[2, 2])]),
+            Ok(s(&[4, 4]))
+        );
+        assert_eq!(
+            shape_arithmetic("tosa.log2_ceil_shape", &[s(&[1, 5, 8])]),
+            Ok(s(&[0, 3, 3]))
+        );
+        assert_eq!(
+            shape_arithmetic("tosa.log2_floor_shape", &[s(&[1, 5, 8])]),
+            Ok(s(&[0, 2, 3]))
+        );
+        assert_eq!(
+            shape_arithmetic("tosa.exp2_shape", &[s(&[0, 3])]),
+            Ok(s(&[1, 8]))
+        );
+        assert_eq!(
+            shape_arithmetic("tosa.concat_shape", &[s(&[1]), s(&[2, 3])]),
+            Ok(s(&[1, 2, 3]))
+        );
+        assert!(shape_arithmetic("tosa.mod_shape", &[s(&[1]), s(&[0])]).is_err());
+        assert!(shape_arithmetic("tosa.add_shape", &[s(&[1]), s(&[1, 2])]).is_err());
     }
 
     #[test]

@@ -1,5 +1,5 @@
-func.func @main(%x: tensor<2x4xf32>) -> tensor<2xi32> {
-  %r = tosa.reverse %x {axis = 1 : i32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
-  %a = tosa.argmax %r {axis = 1 : i32} : (tensor<2x4xf32>) -> tensor<2xi32>
-  return %a : tensor<2xi32>
+func.func @main(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  %c = tosa.clz %x : (tensor<4xi32>) -> tensor<4xi32>
+  %s = tosa.logical_right_shift %c, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %s : tensor<4xi32>
 }
