@@ -51,6 +51,19 @@ fn onnx_op_count() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The TOSA ops that import, and those that do not (docs/mlir-interop.md).
+#[test]
+fn tosa_coverage() {
+    let (converted, missing) = strata_mlir::tosa::coverage();
+    let missing: Vec<String> = missing.iter().map(|op| format!("`{op}`")).collect();
+    let mut problems = common::check_generated_docs("tosa-ops", &converted.len().to_string());
+    problems.extend(common::check_generated_docs(
+        "tosa-missing",
+        &missing.join(", "),
+    ));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn default_recipe_hash() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../recipes/default.toml");

@@ -23,6 +23,7 @@ mod cuda;
 mod custom;
 mod recipe;
 mod replay;
+mod tosa;
 mod tune;
 mod values;
 use values::{flatten_outputs, format_values};
@@ -43,8 +44,6 @@ use strata_runtime::{npy, DType, Datum, Tensor};
 pub(crate) enum DriverError {
     #[error(transparent)]
     Import(#[from] strata_onnx::ImportError),
-    #[error("{0}")]
-    Tosa(#[from] strata_mlir::ImportError),
     #[error("{0}")]
     Message(String),
 }
@@ -297,7 +296,7 @@ fn import(
     let onnx = model.extension().is_some_and(|e| e == "onnx");
     let module = match from {
         Some("onnx") => strata_onnx::import_file(&mut ctx, model)?,
-        Some("tosa") => strata_mlir::import_file(&mut ctx, model)?,
+        Some("tosa") => tosa::import_file(&mut ctx, model)?,
         Some(other) => {
             return Err(DriverError::Message(format!(
                 "--from {other}: expected `onnx` or `tosa`"
@@ -370,8 +369,8 @@ pub(crate) fn load_checked(
             model.display()
         ))
     })?;
-    if strata_mlir::is_tosa(&text) {
-        let module = strata_mlir::import_text(ctx, &text, &model.display().to_string())?;
+    if tosa::is_tosa(&text) {
+        let module = tosa::import_text(ctx, &text, &model.display().to_string())?;
         verify(ctx, module, &[])?;
         return Ok(module);
     }
