@@ -90,6 +90,48 @@ impl Upstream {
     }
 }
 
+impl Upstream {
+    /// Run upstream MLIR's pass pipeline `pipeline` (MLIR's textual form,
+    /// `builtin.module(canonicalize,cse)`) on the module in `text` (named
+    /// `name`), and return the result in the generic form with its
+    /// locations, for strata's parser to read back.
+    pub fn run_pipeline(
+        &self,
+        text: &str,
+        name: &str,
+        pipeline: &str,
+    ) -> Result<String, ImportError> {
+        melior::utility::register_all_passes();
+        let mut module = self.parse(text, name)?;
+        let manager = melior::pass::PassManager::new(&self.context);
+        melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
+            .map_err(|e| ImportError::Upstream(vec![format!("error: {e}")]))?;
+        self.diagnostics.borrow_mut().clear();
+        if manager.run(&mut module).is_err() {
+            let mut lines: Vec<String> = self
+                .diagnostics
+                .borrow()
+                .iter()
+                .map(|l| name_stdin(l, name))
+                .collect();
+            if lines.is_empty() {
+                lines.push(format!("{name}: error: the upstream pass pipeline failed"));
+            }
+            return Err(ImportError::Upstream(lines));
+        }
+        let flags = melior::ir::operation::OperationPrintingFlags::new()
+            .print_generic_operation_form()
+            .enable_debug_info(true, false);
+        use melior::ir::operation::OperationLike;
+        module
+            .as_operation()
+            .to_string_with_flags(flags)
+            .map_err(|e| {
+                ImportError::Upstream(vec![format!("{name}: error: printing the result: {e}")])
+            })
+    }
+}
+
 /// The upstream parser names a string's buffer `-`: give it `name`.
 fn name_stdin(line: &str, name: &str) -> String {
     line.lines()
@@ -161,6 +203,26 @@ mod tests {
             Some(("m.mlir".to_string(), 3, 8))
         );
         assert_eq!(file_line_col("loc(unknown)"), None);
+    }
+
+    #[test]
+    fn upstream_passes_run() {
+        let upstream = Upstream::new();
+        let text = "func.func @f(%x: i32) -> i32 {\n  %c2 = arith.constant 2 : i32\n  %c3 = arith.constant 3 : i32\n  %0 = arith.muli %c2, %c3 : i32\n  %1 = arith.addi %x, %0 : i32\n  return %1 : i32\n}\n";
+        let out = upstream
+            .run_pipeline(text, "f.mlir", "builtin.module(canonicalize)")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            out.contains("arith.constant") && out.contains("6 : i32"),
+            "{out}"
+        );
+        assert!(!out.contains("arith.muli"), "{out}");
+        let Err(ImportError::Upstream(lines)) =
+            upstream.run_pipeline(text, "f.mlir", "builtin.module(no-such-pass)")
+        else {
+            panic!("an unknown pass ran");
+        };
+        assert!(lines[0].contains("no-such-pass"), "{lines:?}");
     }
 
     #[test]

@@ -28,6 +28,11 @@ OPTIONS:
 Passes:
   --pass-pipeline=<pipeline>        A textual pipeline, e.g. 'builtin.module(func.func(cse),canonicalize)'
   --recipe=<file>                   Run the pipeline of a recipe (TOML or JSON; docs/recipes.md)
+  --upstream-pass-pipeline=<pipeline>
+                                    Then run this pipeline of upstream MLIR's passes
+                                    (through melior) on a module of the dialects
+                                    strata shares with MLIR (builtin, func, arith,
+                                    math, scf), e.g. 'builtin.module(canonicalize,cse)'
   --<pass>[=<options>]              Add a pass (see --list-passes) to the module pipeline
   --list-passes                     Print the registered passes and their options and exit
   --dump-pass-pipeline              Print the pipeline to stderr before running it
@@ -77,6 +82,8 @@ pub(crate) struct Options {
     pub(crate) list_ops: bool,
     pub(crate) list_passes: bool,
     pub(crate) pass_pipeline: Option<String>,
+    /// `--upstream-pass-pipeline`: upstream MLIR's passes, run after strata's.
+    pub(crate) upstream_pipeline: Option<String>,
     /// `--recipe`: the recipe file whose pipeline runs.
     pub(crate) recipe: Option<String>,
     /// Passes given as flags, with their option text.
@@ -206,6 +213,7 @@ pub(crate) fn parse_args(
             "list-ops" => options.list_ops = flag(&value)?,
             "list-passes" => options.list_passes = flag(&value)?,
             "pass-pipeline" => options.pass_pipeline = Some(required(value)?),
+            "upstream-pass-pipeline" => options.upstream_pipeline = Some(required(value)?),
             "recipe" => {
                 let value = match value {
                     Some(v) => v,

@@ -6,6 +6,7 @@
 
 mod cli;
 mod passes;
+mod upstream;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -271,6 +272,13 @@ fn process_chunk(
     if let Err(diags) = passes.run(ctx, module, options, registry) {
         return Ok(Err(diags));
     }
+    let module = match &options.upstream_pipeline {
+        Some(pipeline) => match upstream::run(ctx, module, &buffer.name, pipeline)? {
+            Ok(module) => module,
+            Err(diags) => return Ok(Err(diags)),
+        },
+        None => module,
+    };
     let start = Instant::now();
     print_operation_to(ctx, module, options.print, &mut output.writer)
         .map_err(|e| output.error(&e))?;

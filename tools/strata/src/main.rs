@@ -21,9 +21,9 @@ pub(crate) use check::{check_against_eager, check_tolerance};
 mod compile;
 mod cuda;
 mod custom;
+mod import;
 mod recipe;
 mod replay;
-mod tosa;
 mod tune;
 mod values;
 use values::{flatten_outputs, format_values};
@@ -69,7 +69,7 @@ fn main() -> ExitCode {
             generic,
             debug_info,
             verify_shapes,
-        } => import(
+        } => import::import(
             &model,
             from.as_deref(),
             output.as_deref(),
@@ -285,46 +285,6 @@ fn run_passes(ctx: &mut Context, module: Operation, pipeline: &str) -> Result<()
         .map_err(|diags| render(ctx, &diags, &[]))
 }
 
-fn import(
-    model: &Path,
-    from: Option<&str>,
-    output: Option<&Path>,
-    options: strata_ir::printer::PrintOptions,
-    verify_shapes: bool,
-) -> Result<(), DriverError> {
-    let mut ctx = new_context();
-    let onnx = model.extension().is_some_and(|e| e == "onnx");
-    let module = match from {
-        Some("onnx") => strata_onnx::import_file(&mut ctx, model)?,
-        Some("tosa") => tosa::import_file(&mut ctx, model)?,
-        Some(other) => {
-            return Err(DriverError::Message(format!(
-                "--from {other}: expected `onnx` or `tosa`"
-            )))
-        }
-        None if onnx => strata_onnx::import_file(&mut ctx, model)?,
-        None => load(&mut ctx, model)?,
-    };
-    verify(&ctx, module, &[])?;
-    if verify_shapes {
-        run_passes(
-            &mut ctx,
-            module,
-            "builtin.module(graph-infer-shapes,graph-verify)",
-        )?;
-    }
-    let text = strata_ir::printer::print_operation(&ctx, module, options);
-    match output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| DriverError::Message(format!("{}: {e}", path.display()))),
-        None => {
-            // As strata-opt and mlir-opt: the module, then an empty line.
-            outln!("{text}");
-            Ok(())
-        }
-    }
-}
-
 /// Loads `.onnx` (imported) or `.mlir` (parsed) into a verified module.
 pub(crate) fn load(ctx: &mut Context, model: &Path) -> Result<Operation, DriverError> {
     load_checked(ctx, model, None, None)
@@ -369,8 +329,8 @@ pub(crate) fn load_checked(
             model.display()
         ))
     })?;
-    if tosa::is_tosa(&text) {
-        let module = tosa::import_text(ctx, &text, &model.display().to_string())?;
+    if import::is_tosa(&text) {
+        let module = import::tosa_text(ctx, &text, &model.display().to_string())?;
         verify(ctx, module, &[])?;
         return Ok(module);
     }

@@ -1,0 +1,503 @@
+//! TOSA (MLIR 22, TOSA 1.0) into the `graph` dialect.
+//!
+//! [`import`] walks each `func.func` of an upstream module in order and
+//! converts each op by its name ([`convert`]): an elementwise op is one
+//! `graph` op, the others a few (a convolution's weight reordered, a
+//! slice's ends computed, a reduction's kept axis). TOSA's tensors are
+//! NHWC with OHWI weights; `graph.conv2d` and the pools take that layout
+//! as it is (`layout = "nhwc"`). `!tosa.shape` values (`tosa.const_shape`)
+//! are known at import and become the `i64` constants the `graph` ops take.
+//!
+//! Every converted op's result type is checked against the type the TOSA
+//! op declares; a static type that differs is an error at the op. [`OPS`]
+//! lists what converts: [`coverage`] says which of MLIR 22's TOSA ops do.
+
+mod rules;
+mod table;
+mod text;
+
+use std::collections::HashMap;
+
+use melior::ir::block::BlockLike;
+use melior::ir::operation::{OperationLike, OperationRef};
+use melior::ir::{Module, RegionLike, ValueLike};
+use strata_dialects::builders::build_graph_op;
+use strata_ir::attributes::AttrKind;
+use strata_ir::{Attribute, Block, Context, Location, Operation, OperationState, Type, Value};
+
+pub use table::{coverage, ops, TOSA_OPS};
+pub use text::numbers;
+
+use crate::upstream::{file_line_col, render_location};
+use crate::ImportError;
+use text::{abbreviate, is_static};
+
+/// A value of the upstream module, as the importer holds it.
+#[derive(Clone, Debug)]
+enum Slot {
+    /// A tensor: its `graph` value.
+    Tensor(Value),
+    /// A `!tosa.shape`: its values, known at import.
+    Shape(Vec<i64>),
+}
+
+/// One upstream op, read out of melior: what a conversion rule needs.
+struct Node {
+    name: String,
+    location: String,
+    loc: Location,
+    operands: Vec<Slot>,
+    /// The declared result types (`None`: a `!tosa.shape`).
+    results: Vec<Option<Type>>,
+    /// Attributes as upstream prints them.
+    attrs: HashMap<String, String>,
+}
+
+type Res<T> = Result<T, String>;
+
+struct Importer<'c> {
+    ctx: &'c mut Context,
+    file: String,
+    block: Block,
+    /// Upstream values (by their C handle) to what they became.
+    values: HashMap<usize, Slot>,
+    /// The elements of small constants (zero points, shifts), by value.
+    known: HashMap<Value, Vec<f64>>,
+}
+
+/// Import every `func.func` of `module` into a `builtin.module` of
+/// `graph` ops in `ctx`.
+pub fn import(
+    ctx: &mut Context,
+    module: &Module<'_>,
+    name: &str,
+) -> Result<Operation, ImportError> {
+    let file = module_file(module, name);
+    let unsupported = unsupported_ops(module, &file);
+    if !unsupported.is_empty() {
+        return Err(ImportError::Unsupported(unsupported));
+    }
+    let module_region = ctx.create_region();
+    let module_block = ctx.create_block();
+    ctx.append_block(module_region, module_block);
+    let mut op = module.body().first_operation();
+    while let Some(func) = op {
+        let f = import_func(ctx, &func, &file)?;
+        ctx.append_op(module_block, f);
+        op = func.next_in_block();
+    }
+    let loc = ctx.file_line_col_loc(&file, 0, 0);
+    let ident = ctx.ident("builtin.module");
+    let mut state = OperationState::new(ident, loc);
+    state.regions = vec![module_region];
+    Ok(ctx.create_operation(state))
+}
+
+/// The file the module's ops name in their locations (`name` for a
+/// module parsed from a string, which upstream names `-`).
+fn module_file(module: &Module<'_>, name: &str) -> String {
+    let first = module.body().first_operation();
+    first
+        .and_then(|op| file_line_col(&op.location().to_string()).map(|(f, _, _)| f))
+        .filter(|f| f != "-")
+        .unwrap_or_else(|| name.to_string())
+}
+
+fn op_name(op: &OperationRef<'_, '_>) -> String {
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .map_or_else(|_| "<unnamed>".to_string(), str::to_string)
+}
+
+/// Every op nested in `module` that [`convert`] does not take, with its
+/// location, in order.
+fn unsupported_ops(module: &Module<'_>, file: &str) -> Vec<(String, String)> {
+    let converted = ops();
+    let mut out = Vec::new();
+    let mut stack: Vec<OperationRef<'_, '_>> = Vec::new();
+    let mut top = module.body().first_operation();
+    while let Some(op) = top {
+        stack.push(op);
+        top = op.next_in_block();
+    }
+    while let Some(op) = stack.pop() {
+        let name = op_name(&op);
+        if name != "func.func" && !converted.contains(&name.as_str()) {
+            out.push((render_location(&op.location(), Some(file)), name));
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                let mut inner = b.first_operation();
+                while let Some(i) = inner {
+                    stack.push(i);
+                    inner = i.next_in_block();
+                }
+                block = b.next_in_region();
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn import_func(
+    ctx: &mut Context,
+    func: &OperationRef<'_, '_>,
+    file: &str,
+) -> Result<Operation, ImportError> {
+    let location = render_location(&func.location(), Some(file));
+    let err = |op: &str, message: String| ImportError::Convert {
+        location: location.clone(),
+        op: op.to_string(),
+        message,
+    };
+    let name = op_name(func);
+    if name != "func.func" {
+        return Err(err(&name, "a module holds functions only".into()));
+    }
+    let sym = func
+        .attribute("sym_name")
+        .map_err(|_| err(&name, "a function without a name".into()))?
+        .to_string();
+    let sym = sym.trim_matches('"').to_string();
+    let region = func.region(0).map_err(|e| err(&name, e.to_string()))?;
+    let Some(entry) = region.first_block() else {
+        return Err(err(
+            &name,
+            format!("@{sym} is a declaration, not a definition"),
+        ));
+    };
+    let body = ctx.create_block();
+    let mut importer = Importer {
+        ctx,
+        file: file.to_string(),
+        block: body,
+        values: HashMap::new(),
+        known: HashMap::new(),
+    };
+    let mut arg_types = Vec::new();
+    for i in 0..entry.argument_count() {
+        let arg = entry.argument(i).map_err(|e| err(&name, e.to_string()))?;
+        let ty = importer
+            .parse_type(&arg.r#type().to_string())
+            .map_err(|m| err(&name, format!("argument {i}: {m}")))?;
+        let loc = importer.location(&arg.location().to_string());
+        let v = importer.ctx.add_block_argument(body, ty, loc);
+        importer
+            .values
+            .insert(arg.to_raw().ptr as usize, Slot::Tensor(v));
+        arg_types.push(ty);
+    }
+    let mut result_types = Vec::new();
+    let mut op = entry.first_operation();
+    while let Some(o) = op {
+        let node = importer.read(&o)?;
+        if node.name == "func.return" {
+            let values = node
+                .operands
+                .iter()
+                .map(|s| importer.tensor(s))
+                .collect::<Res<Vec<Value>>>()
+                .map_err(|m| importer.error(&node, m))?;
+            result_types = values.iter().map(|&v| importer.ctx.value_type(v)).collect();
+            let ident = importer.ctx.ident("func.return");
+            let mut state = OperationState::new(ident, node.loc);
+            state.operands = values;
+            let ret = importer.ctx.create_operation(state);
+            importer.ctx.append_op(body, ret);
+        } else {
+            let results = importer
+                .convert(&node)
+                .map_err(|m| importer.error(&node, m))?;
+            importer.check_results(&node, &results)?;
+            for (r, slot) in o.results().zip(results) {
+                importer.values.insert(r.to_raw().ptr as usize, slot);
+            }
+        }
+        op = o.next_in_block();
+    }
+    let region = importer.ctx.create_region();
+    importer.ctx.append_block(region, body);
+    let fn_type = importer.ctx.function_type(arg_types, result_types);
+    let loc = importer.location(&func.location().to_string());
+    let ctx = importer.ctx;
+    let props = vec![
+        (ctx.ident("sym_name"), ctx.string_attr(&sym)),
+        (ctx.ident("function_type"), ctx.type_attr(fn_type)),
+    ];
+    let ident = ctx.ident("func.func");
+    let mut state = OperationState::new(ident, loc);
+    state.properties = Some(ctx.dictionary_attr(props));
+    state.regions = vec![region];
+    Ok(ctx.create_operation(state))
+}
+
+impl Importer<'_> {
+    fn read(&mut self, op: &OperationRef<'_, '_>) -> Result<Node, ImportError> {
+        let name = op_name(op);
+        let location = render_location(&op.location(), Some(&self.file));
+        let loc = self.location(&op.location().to_string());
+        let mut operands = Vec::new();
+        for (i, v) in op.operands().enumerate() {
+            match self.values.get(&(v.to_raw().ptr as usize)) {
+                Some(s) => operands.push(s.clone()),
+                None => {
+                    return Err(ImportError::Convert {
+                        location,
+                        op: name,
+                        message: format!(
+                            "operand {i} is defined in a nested region or a later block"
+                        ),
+                    })
+                }
+            }
+        }
+        let mut results = Vec::new();
+        for r in op.results() {
+            let text = r.r#type().to_string();
+            if text.starts_with("!tosa.shape") {
+                results.push(None);
+            } else {
+                let ty = self.parse_type(&text).map_err(|m| ImportError::Convert {
+                    location: location.clone(),
+                    op: name.clone(),
+                    message: m,
+                })?;
+                results.push(Some(ty));
+            }
+        }
+        let attrs = op
+            .attributes()
+            .map(|(k, v)| {
+                let key = k.as_string_ref().as_str().unwrap_or_default().to_string();
+                (key, v.to_string())
+            })
+            .collect();
+        Ok(Node {
+            name,
+            location,
+            loc,
+            operands,
+            results,
+            attrs,
+        })
+    }
+
+    fn error(&self, node: &Node, message: String) -> ImportError {
+        ImportError::Convert {
+            location: node.location.clone(),
+            op: node.name.clone(),
+            message,
+        }
+    }
+
+    /// A strata location for upstream's location text: `file:line:col`.
+    fn location(&mut self, text: &str) -> Location {
+        match file_line_col(text) {
+            Some((file, line, col)) => {
+                let file = if file == "-" { self.file.clone() } else { file };
+                self.ctx.file_line_col_loc(&file, line, col)
+            }
+            None => self.ctx.file_line_col_loc(&self.file.clone(), 0, 0),
+        }
+    }
+
+    fn parse_type(&mut self, text: &str) -> Res<Type> {
+        strata_ir::parser::parse_type(self.ctx, text)
+            .map_err(|d| format!("type {text}: {}", d.message))
+    }
+
+    fn parse_attr(&mut self, text: &str) -> Res<Attribute> {
+        strata_ir::parser::parse_attribute(self.ctx, text)
+            .map_err(|d| format!("attribute {}: {}", abbreviate(text), d.message))
+    }
+
+    /// The checks a converted op's results pass: each tensor's type is the
+    /// declared one (where that is static).
+    fn check_results(&mut self, node: &Node, results: &[Slot]) -> Result<(), ImportError> {
+        if results.len() != node.results.len() {
+            return Err(self.error(
+                node,
+                format!(
+                    "converted to {} results, declares {}",
+                    results.len(),
+                    node.results.len()
+                ),
+            ));
+        }
+        for (i, (slot, declared)) in results.iter().zip(&node.results).enumerate() {
+            let (Slot::Tensor(v), Some(declared)) = (slot, declared) else {
+                continue;
+            };
+            let got = self.ctx.value_type(*v);
+            if got != *declared && is_static(self.ctx, *declared) {
+                let got = strata_ir::printer::type_to_string(self.ctx, got);
+                let want = strata_ir::printer::type_to_string(self.ctx, *declared);
+                return Err(self.error(
+                    node,
+                    format!("result {i}: the graph ops compute {got}, the op declares {want}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn tensor(&self, slot: &Slot) -> Res<Value> {
+        match slot {
+            Slot::Tensor(v) => Ok(*v),
+            Slot::Shape(_) => Err("a !tosa.shape where a tensor is expected".into()),
+        }
+    }
+
+    fn operand(&self, node: &Node, i: usize) -> Res<Value> {
+        let slot = node
+            .operands
+            .get(i)
+            .ok_or_else(|| format!("expects operand {i}"))?;
+        self.tensor(slot)
+    }
+
+    fn shape(&self, node: &Node, i: usize) -> Res<Vec<i64>> {
+        match node.operands.get(i) {
+            Some(Slot::Shape(s)) => Ok(s.clone()),
+            _ => Err(format!("operand {i} is not a !tosa.shape known at import")),
+        }
+    }
+
+    fn attr<'n>(&self, node: &'n Node, name: &str) -> Res<&'n str> {
+        node.attrs
+            .get(name)
+            .map(String::as_str)
+            .ok_or_else(|| format!("expects attribute '{name}'"))
+    }
+
+    fn ints(&self, node: &Node, name: &str) -> Res<Vec<i64>> {
+        let text = self.attr(node, name)?;
+        let values =
+            numbers(text).ok_or_else(|| format!("'{name}' = {text} is not a list of integers"))?;
+        Ok(values.iter().map(|&v| v as i64).collect())
+    }
+
+    fn int(&self, node: &Node, name: &str) -> Res<i64> {
+        match self.ints(node, name)?.as_slice() {
+            [v] => Ok(*v),
+            _ => Err(format!("'{name}' is not one integer")),
+        }
+    }
+
+    /// Operand `i` must be a constant of zeros (a zero point of a float
+    /// op, a multiplication's shift).
+    fn require_zero(&self, node: &Node, i: usize, what: &str) -> Res<()> {
+        let v = self.operand(node, i)?;
+        match self.known.get(&v) {
+            Some(values) if values.iter().all(|&x| x == 0.0) => Ok(()),
+            Some(_) => Err(format!(
+                "a nonzero {what} is not supported (quantized TOSA)"
+            )),
+            None => Err(format!("the {what} is not a constant")),
+        }
+    }
+
+    fn build(
+        &mut self,
+        name: &str,
+        operands: Vec<Value>,
+        props: Vec<(&str, Attribute)>,
+        loc: Location,
+    ) -> Res<Value> {
+        self.build_typed(name, operands, props, None, loc)
+    }
+
+    fn build_typed(
+        &mut self,
+        name: &str,
+        operands: Vec<Value>,
+        props: Vec<(&str, Attribute)>,
+        element: Option<Type>,
+        loc: Location,
+    ) -> Res<Value> {
+        let op = build_graph_op(self.ctx, loc, name, &operands, &props, 1, element)
+            .map_err(|e| format!("{name}: {}", e.message))?;
+        self.ctx.append_op(self.block, op);
+        self.ctx
+            .results(op)
+            .next()
+            .ok_or_else(|| format!("{name} has no result"))
+    }
+
+    fn constant(&mut self, value: Attribute, loc: Location) -> Res<Value> {
+        self.build("graph.constant", vec![], vec![("value", value)], loc)
+    }
+
+    fn const_i64(&mut self, values: &[i64], loc: Location) -> Res<Value> {
+        let i64t = self.ctx.integer_type(64);
+        let ty = self.ctx.tensor_type(vec![values.len() as i64], i64t);
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let attr = self
+            .ctx
+            .dense_elements_attr(ty, raw)
+            .ok_or("could not build an i64 constant")?;
+        self.constant(attr, loc)
+    }
+
+    fn i64_array(&mut self, values: &[i64]) -> Attribute {
+        let element = self.ctx.integer_type(64);
+        self.ctx.intern_attr(AttrKind::DenseArray {
+            element,
+            values: values.iter().map(|&x| x as u64).collect(),
+        })
+    }
+
+    /// `operandSegmentSizes` of an op with several optional operands.
+    fn segments(&mut self, sizes: &[i32]) -> Attribute {
+        let element = self.ctx.integer_type(32);
+        self.ctx.intern_attr(AttrKind::DenseArray {
+            element,
+            values: sizes.iter().map(|&x| x as u32 as u64).collect(),
+        })
+    }
+
+    fn reshape(&mut self, x: Value, shape: &[i64], loc: Location) -> Res<Value> {
+        let shape = self.const_i64(shape, loc)?;
+        let allowzero = self.ctx.bool_attr(false);
+        self.build(
+            "graph.reshape",
+            vec![x, shape],
+            vec![("allowzero", allowzero)],
+            loc,
+        )
+    }
+
+    fn transpose(&mut self, x: Value, perm: &[i64], loc: Location) -> Res<Value> {
+        let perm = self.i64_array(perm);
+        self.build("graph.transpose", vec![x], vec![("perm", perm)], loc)
+    }
+
+    fn element_type(&self, v: Value) -> Res<Type> {
+        self.ctx
+            .type_kind(self.ctx.value_type(v))
+            .element_type()
+            .ok_or_else(|| "an operand that is not a tensor".to_string())
+    }
+
+    /// The declared result type of `node` (its first result).
+    fn declared(&self, node: &Node) -> Res<Type> {
+        node.results
+            .first()
+            .copied()
+            .flatten()
+            .ok_or_else(|| "expects a tensor result".to_string())
+    }
+
+    /// A 0-D constant of `value` (an attribute's text: `6.0 : f32`) in the
+    /// element type of `like`.
+    fn scalar_like(&mut self, value: &str, like: Value, loc: Location) -> Res<Value> {
+        let number = value.split(':').next().unwrap_or(value).trim();
+        let element = self.element_type(like)?;
+        let element = strata_ir::printer::type_to_string(self.ctx, element);
+        let attr = self.parse_attr(&format!("dense<{number}> : tensor<{element}>"))?;
+        self.constant(attr, loc)
+    }
+}
