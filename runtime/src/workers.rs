@@ -23,7 +23,17 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-pub use strata_lowering::llvm::Parallel;
+/// A way to run `tasks` independent tasks, perhaps on several threads at
+/// once: what a plan's parallel steps are split over. (The host kernels'
+/// `strata_lowering::llvm::launch` takes the same thing under the same
+/// name; a [`Lease`] is both.)
+pub trait Parallel {
+    /// How many threads share the tasks (1: the calling thread alone).
+    fn threads(&self) -> usize;
+    /// Run `task(i)` for every `i` in `0..tasks`, each exactly once, and
+    /// return when all have returned.
+    fn for_each(&self, tasks: usize, task: &(dyn Fn(usize) + Sync));
+}
 
 /// One parallel step's tasks, drawn by index until none is left.
 struct Job {

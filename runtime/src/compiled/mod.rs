@@ -13,10 +13,10 @@ use std::time::Instant;
 use strata_ir::pass::{OpPassManager, PassRegistry};
 use strata_ir::{Context, Diagnostic, Operation, TypeKind, Value};
 use strata_lowering::kernel_to_host::HostKernels;
-use strata_lowering::llvm::{launch, HostKernel};
+use strata_lowering::llvm::{launch, HostKernel, Parallel as LaunchParallel};
 
 use crate::tensor::{Tensor, TensorView};
-use crate::workers::{Parallel, Workers};
+use crate::workers::{Lease, Parallel, Workers};
 
 use crate::plan::packed::{Packed, Side};
 use crate::plan::{check_views, run_custom, words_as_bytes, CustomCall, Gemm, IndexCheck};
@@ -328,7 +328,7 @@ impl CompiledModel {
         &self,
         step: &Launch,
         address: &dyn Fn(Buf) -> u64,
-        parallel: Option<&dyn Parallel>,
+        lease: Option<&Lease<'_>>,
         times: Option<&mut Vec<f64>>,
     ) -> Result<(), RunError> {
         let args: Vec<u64> = step.args.iter().map(|&b| address(b)).collect();
@@ -338,13 +338,20 @@ impl CompiledModel {
         // accesses inside those (and the verifier of kernel.gemm its
         // strides), the inputs match the compiled shapes, and the arena
         // is held for the whole run.
-        let parallel = parallel.filter(|_| step.parallel);
+        let lease = lease.filter(|_| step.parallel);
         match &step.work {
-            Work::Kernel(kernel, grid) => unsafe { launch(*kernel, &args, *grid, parallel) },
+            Work::Kernel(kernel, grid) => unsafe {
+                launch(
+                    *kernel,
+                    &args,
+                    *grid,
+                    lease.map(|l| l as &dyn LaunchParallel),
+                )
+            },
             Work::Gemm(g, ahead) => unsafe {
                 g.run(
                     [args[0], args[1], args[2]],
-                    parallel,
+                    lease.map(|l| l as &dyn Parallel),
                     [0, 1].map(|o| ahead[o].as_ref()),
                 )
             },
@@ -396,9 +403,8 @@ impl CompiledModel {
             .as_ref()
             .filter(|_| self.steps.iter().any(|s| s.parallel))
             .and_then(Workers::lease);
-        let parallel = lease.as_ref().map(|l| l as &dyn Parallel);
         for step in &self.steps {
-            self.run_step(step, &address, parallel, times.as_deref_mut())?;
+            self.run_step(step, &address, lease.as_ref(), times.as_deref_mut())?;
         }
         drop(lease);
         let mut out = Vec::with_capacity(self.outputs.len());
@@ -417,6 +423,17 @@ impl CompiledModel {
             out.push(tensor_from_bytes(spec, src));
         }
         Ok(out)
+    }
+}
+
+/// The host kernels' launches split over the plan's workers too.
+impl LaunchParallel for Lease<'_> {
+    fn threads(&self) -> usize {
+        Parallel::threads(self)
+    }
+
+    fn for_each(&self, tasks: usize, task: &(dyn Fn(usize) + Sync)) {
+        Parallel::for_each(self, tasks, task)
     }
 }
 
