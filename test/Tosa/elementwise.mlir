@@ -5,6 +5,12 @@
 // RUN: strata run %s --mode graph --check | FileCheck %s --check-prefix=GRAPH
 // Both modes against upstream MLIR's own lowering of the module (mlir-runner).
 // RUN: python3 %S/../../scripts/tosa-oracle %s | FileCheck %s --check-prefix=ORACLE
+// The round trip TOSA -> graph -> TOSA -> graph -> TOSA is stable.
+// RUN: strata import %s -o %t.g1.mlir
+// RUN: strata-translate --export=tosa %t.g1.mlir -o %t.t1.mlir
+// RUN: strata import %t.t1.mlir -o %t.g2.mlir
+// RUN: strata-translate --export=tosa %t.g2.mlir -o %t.t2.mlir
+// RUN: diff %t.t1.mlir %t.t2.mlir
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%arg0: tensor<2x4xf32>, %arg1: tensor<2x4xf32>) -> (tensor<2x3xf32>, tensor<4x2xf32>, tensor<2x4xi1>)

@@ -15,6 +15,7 @@
 //! MLIR's syntax, so a `tensor<2x3xf32>` or a `dense<...>` constant that
 //! upstream prints, strata parses.
 
+pub mod export;
 pub mod tosa;
 pub mod upstream;
 

@@ -34,6 +34,10 @@ OPTIONS:
   --emit=ptx                 Print the PTX of an nvptx module's kernels
                              (libdevice linked, default<O3>, LLVM's NVPTX
                              back end)
+  --export=tosa              Write a graph module (strata import's output)
+                             as TOSA, verified and printed by upstream
+                             MLIR 22 (shapes inferred and constants folded
+                             first; docs/mlir-interop.md)
   --target=sm_80|sm_90       The GPU of an nvptx module without an
                              nvptx.target (it must match one it has)
   -O3, --optimize            Run LLVM's default<O3> first (for the host
@@ -58,6 +62,8 @@ struct Options {
     output: Option<String>,
     optimize: bool,
     ptx: bool,
+    /// `--export=tosa`: a graph module as TOSA.
+    tosa: bool,
     target: Option<String>,
     split_marker: Option<String>,
     verify_diagnostics: bool,
@@ -125,6 +131,15 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Action, String> 
                     ))
                 }
                 None => return Err("option '--target' needs a value (sm_80 or sm_90)".into()),
+            },
+            "export" => match value.as_deref() {
+                Some("tosa") => options.tosa = true,
+                Some(other) => {
+                    return Err(format!(
+                        "--export='{other}': unknown format; the formats are: tosa"
+                    ))
+                }
+                None => return Err("option '--export' needs a value (tosa)".into()),
             },
             "mlir-to-llvmir" => no_value(&value)?,
             "O3" | "optimize" => {
@@ -268,7 +283,13 @@ fn run(options: &Options) -> Result<bool, String> {
             Err(Failure::Other(message)) => {
                 // Not located (LLVM itself): never an expected diagnostic.
                 all_ok = false;
-                let _ = writeln!(stderr, "{}: error: {message}", buffer.name);
+                // Messages already located (`file:line:col: error: ...`) as
+                // they are; the others under the input's name.
+                if message.contains(": error: ") {
+                    let _ = writeln!(stderr, "{message}");
+                } else {
+                    let _ = writeln!(stderr, "{}: error: {message}", buffer.name);
+                }
                 if expected.is_some() {
                     failures.push(VerifyFailure {
                         file: buffer.name.clone(),
@@ -328,6 +349,9 @@ fn translate_chunk(
         set_target(ctx, module, t)?;
     }
     verifier::verify(ctx, module).map_err(Failure::Diagnostics)?;
+    if options.tosa {
+        return export_tosa(ctx, module, &buffer.name);
+    }
     let gpu = strata_lowering::nvptx_to_llvm::gpu_module(ctx, module);
     if options.ptx || ctx.op_attr(gpu, "nvptx.target").is_some() {
         return translate_gpu(ctx, module, options);
@@ -336,6 +360,33 @@ fn translate_chunk(
         HostError::Unsupported(d) => Failure::Diagnostics(vec![d]),
         other => Failure::Other(other.to_string()),
     })
+}
+
+/// `--export=tosa`: the graph module as TOSA, its shapes inferred and its
+/// constants folded first (TOSA's ops take static shapes and constant
+/// axes).
+#[cfg(feature = "mlir")]
+fn export_tosa(
+    ctx: &mut Context,
+    module: strata_ir::Operation,
+    name: &str,
+) -> Result<String, Failure> {
+    let mut registry = strata_ir::pass::PassRegistry::default();
+    strata_passes::register_all(&mut registry);
+    let pipeline = "builtin.module(graph-infer-shapes,canonicalize,graph-fold-constants,dce,graph-infer-shapes)";
+    let mut pm = strata_ir::pass::OpPassManager::parse(&registry, pipeline)
+        .map_err(|e| Failure::Other(e.render(pipeline)))?;
+    let mut instrumentation = strata_ir::pass::Instrumentation::default();
+    pm.run(ctx, module, &mut instrumentation)
+        .map_err(Failure::Diagnostics)?;
+    strata_mlir::export::export(ctx, module, name).map_err(|e| Failure::Other(e.to_string()))
+}
+
+#[cfg(not(feature = "mlir"))]
+fn export_tosa(_: &mut Context, _: strata_ir::Operation, name: &str) -> Result<String, Failure> {
+    Err(Failure::Other(format!(
+        "{name}: error: --export=tosa needs upstream MLIR: this strata-translate was built without the `mlir` feature"
+    )))
 }
 
 /// Gives `module` the GPU `target` (`--target`): written when it has none,
