@@ -61,6 +61,8 @@ fn tosa_coverage() {
         "tosa-missing",
         &missing.join(", "),
     ));
+    let exported = strata_mlir::export::exported_ops().len().to_string();
+    problems.extend(common::check_generated_docs("tosa-export-ops", &exported));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -52,8 +52,10 @@ pub fn exported_ops() -> Vec<&'static str> {
         "graph.expand",
         "graph.flatten",
         "graph.gelu",
+        "graph.gather",
         "graph.gemm",
         "graph.global_avg_pool",
+        "graph.hard_sigmoid",
         "graph.layer_norm",
         "graph.less",
         "graph.less_equal",
@@ -103,7 +105,10 @@ impl Emitter<'_> {
             "graph.and" | "graph.or" | "graph.xor" | "graph.not" | "graph.less"
             | "graph.less_equal" | "graph.div" => self.logic(op, name, &out)?,
             "graph.relu" | "graph.clip" | "graph.sqrt" | "graph.gelu" | "graph.silu"
-            | "graph.cast" | "graph.where" => self.elementwise(op, name, &out)?,
+            | "graph.cast" | "graph.where" | "graph.hard_sigmoid" => {
+                self.elementwise(op, name, &out)?
+            }
+            "graph.gather" => self.gather(op, &out)?,
             "graph.round" => {
                 let x = self.operand(op, 0)?;
                 self.round(&x)
@@ -207,6 +212,13 @@ impl Emitter<'_> {
                 let r = self.unary("tosa.rsqrt", &x);
                 self.unary("tosa.reciprocal", &r)
             }
+            "graph.hard_sigmoid" => {
+                let alpha = self.scalar(self.float_attr(op, "alpha", 0.2), &x.elem, x.rank());
+                let beta = self.scalar(self.float_attr(op, "beta", 0.5), &x.elem, x.rank());
+                let ax = self.binary("tosa.mul", &x, &alpha, &out.shape, &out.elem);
+                let y = self.binary("tosa.add", &ax, &beta, &out.shape, &out.elem);
+                self.clamp(&y, 0.0, 1.0)
+            }
             "graph.silu" => {
                 let s = self.unary("tosa.sigmoid", &x);
                 self.binary("tosa.mul", &x, &s, &out.shape, &out.elem)
@@ -279,6 +291,66 @@ impl Emitter<'_> {
         let both = self.binary("tosa.logical_and", &tie, &odd, &shape, "i1");
         let down = self.binary("tosa.sub", &f, &one, &shape, &elem);
         self.emit("tosa.select", &[&both, &down, &f], "", &shape, &elem)
+    }
+
+    /// `graph.gather` along `axis` as TOSA's `gather` (values `[N, K, C]`,
+    /// indices `[N, W]`): the axis moved first and the other dims folded
+    /// into `C`, the indices (made non-negative) flattened into `W`, and
+    /// the result moved back.
+    fn gather(&mut self, op: Operation, out: &T) -> Res<T> {
+        let data = self.operand(op, 0)?;
+        let idx = self.operand(op, 1)?;
+        let r = data.rank();
+        let a = self.int(op, "axis", 0).rem_euclid(r as i64) as usize;
+        let k = data.shape[a];
+        let (pre, post) = (data.shape[..a].to_vec(), data.shape[a + 1..].to_vec());
+        let (p, q): (i64, i64) = (pre.iter().product(), post.iter().product());
+        let w: i64 = idx.shape.iter().product();
+        let mut perm = vec![a as i64];
+        perm.extend((0..r as i64).filter(|&d| d != a as i64));
+        let moved = if a == 0 {
+            data.clone()
+        } else {
+            self.transpose(&data, &perm)
+        };
+        let values = self.reshape(&moved, &[1, k, p * q]);
+        let idx = if idx.elem == "i32" {
+            idx
+        } else {
+            self.emit("tosa.cast", &[&idx], "", &idx.shape.clone(), "i32")
+        };
+        let zero = self.scalar(0.0, "i32", idx.rank());
+        let size = self.scalar(k as f64, "i32", idx.rank());
+        let negative = self.binary("tosa.greater", &zero, &idx, &idx.shape.clone(), "i1");
+        let wrapped = self.binary("tosa.add", &idx, &size, &idx.shape.clone(), "i32");
+        let idx = self.emit(
+            "tosa.select",
+            &[&negative, &wrapped, &idx],
+            "",
+            &idx.shape.clone(),
+            "i32",
+        );
+        let idx = self.reshape(&idx, &[1, w]);
+        let g = self.emit(
+            "tosa.gather",
+            &[&values, &idx],
+            "",
+            &[1, w, p * q],
+            &data.elem,
+        );
+        let mut shape = vec![w];
+        shape.extend(&pre);
+        shape.extend(&post);
+        let g = self.reshape(&g, &shape);
+        let g = if a == 0 {
+            g
+        } else {
+            let mut back: Vec<i64> = (1..=a as i64).collect();
+            back.push(0);
+            back.extend(a as i64 + 1..r as i64);
+            self.transpose(&g, &back)
+        };
+        Ok(self.reshape(&g, &out.shape))
     }
 
     /// GELU, exact (with erf) or with tanh.
@@ -457,22 +529,70 @@ impl Emitter<'_> {
             Some(i) => operand(self, i)?.ok_or("a slice without axes")?,
             None => (0..starts.len() as i64).collect(),
         };
-        if let Some(i) = index(4) {
-            if operand(self, i)?.is_some_and(|s| s.iter().any(|&v| v != 1)) {
-                return Err(
-                    "a slice with steps other than 1 has no TOSA form in the exporter".into(),
-                );
-            }
-        }
+        let steps = match index(4) {
+            Some(i) => operand(self, i)?.unwrap_or_else(|| vec![1; starts.len()]),
+            None => vec![1; starts.len()],
+        };
+        let mut x = x.clone();
         let mut start = vec![0; x.rank()];
-        for (&s, &a) in starts.iter().zip(&axes) {
+        let mut step = vec![1; x.rank()];
+        for ((&s, &a), &st) in starts.iter().zip(&axes).zip(&steps) {
             let a = a.rem_euclid(x.rank() as i64) as usize;
             let dim = x.shape[a];
-            start[a] = if s < 0 { (s + dim).max(0) } else { s.min(dim) };
+            let s = if s < 0 { s + dim } else { s };
+            if st < 0 {
+                // Backwards: reverse the axis, and start from the mirror.
+                if st != -1 {
+                    return Err(
+                        "a slice with a step below -1 has no TOSA form in the exporter".into(),
+                    );
+                }
+                let (shape, elem) = (x.shape.clone(), x.elem.clone());
+                x = self.emit(
+                    "tosa.reverse",
+                    &[&x],
+                    &format!("axis = {a} : i32"),
+                    &shape,
+                    &elem,
+                );
+                start[a] = (dim - 1 - s.min(dim - 1)).max(0);
+            } else {
+                start[a] = s.clamp(0, dim);
+                step[a] = st;
+            }
         }
+        if step.iter().all(|&s| s == 1) {
+            let s = self.shape(&start);
+            let z = self.shape(&out.shape);
+            return Ok(self.emit("tosa.slice", &[&x, &s, &z], "", &out.shape, &out.elem));
+        }
+        // Strided: slice `n * step` elements (padded at the end where the
+        // input stops short), split each strided axis into [n, step] and
+        // keep index 0 of the step.
+        let span: Vec<i64> = (0..x.rank()).map(|d| out.shape[d] * step[d]).collect();
+        let avail: Vec<i64> = (0..x.rank())
+            .map(|d| span[d].min(x.shape[d] - start[d]))
+            .collect();
         let s = self.shape(&start);
-        let z = self.shape(&out.shape);
-        Ok(self.emit("tosa.slice", &[x, &s, &z], "", &out.shape, &out.elem))
+        let z = self.shape(&avail);
+        let mut y = self.emit("tosa.slice", &[&x, &s, &z], "", &avail, &out.elem);
+        if avail != span {
+            let padding: Vec<i64> = (0..x.rank())
+                .flat_map(|d| [0, span[d] - avail[d]])
+                .collect();
+            let p = self.shape(&padding);
+            let zero = self.scalar(0.0, &out.elem, 1);
+            y = self.emit("tosa.pad", &[&y, &p, &zero], "", &span, &out.elem);
+        }
+        let split: Vec<i64> = (0..x.rank())
+            .flat_map(|d| [out.shape[d], step[d]])
+            .collect();
+        let y = self.reshape(&y, &split);
+        let first: Vec<i64> = (0..x.rank()).flat_map(|d| [out.shape[d], 1]).collect();
+        let s = self.shape(&vec![0; split.len()]);
+        let z = self.shape(&first);
+        let y = self.emit("tosa.slice", &[&y, &s, &z], "", &first, &out.elem);
+        Ok(self.reshape(&y, &out.shape))
     }
 
     /// Reductions over constant axes, kept or not.
@@ -605,15 +725,24 @@ impl Emitter<'_> {
         // TOSA wants the padded extent to fit the strides exactly, where
         // ONNX rounds down: the rows and columns a window never reaches
         // are padding dropped from the bottom and the right.
+        let mut kept = x.shape.clone();
         for (axis, after) in [(1usize, &mut bottom), (2, &mut right)] {
             let before = if axis == 1 { top } else { left };
             let span = x.shape[axis] - 1 + before + *after - (kernel[axis - 1] - 1) * dil[axis - 1];
             let extra = span.rem_euclid(strides[axis - 1]);
-            if extra > *after {
-                return Err("a window whose stride leaves input rows unread has no TOSA form in the exporter".into());
-            }
-            *after -= extra;
+            let trimmed = extra.min(*after);
+            *after -= trimmed;
+            // The rest of the rows no window reads come off the input.
+            kept[axis] -= extra - trimmed;
         }
+        let x = if kept == x.shape {
+            x
+        } else {
+            let start = self.shape(&[0, 0, 0, 0]);
+            let size = self.shape(&kept);
+            let e = x.elem.clone();
+            self.emit("tosa.slice", &[&x, &start, &size], "", &kept, &e)
+        };
         let pad = format!("pad = array<i64: {top}, {bottom}, {left}, {right}>");
         let stride = format!("stride = array<i64: {}, {}>", strides[0], strides[1]);
         let r = match name {

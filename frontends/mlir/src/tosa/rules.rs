@@ -227,8 +227,21 @@ impl Importer<'_> {
             "tosa.tile" => {
                 let x = self.operand(node, 0)?;
                 let multiples = self.shape(node, 1)?;
-                let repeats = self.const_i64(&multiples, loc)?;
-                Slot::Tensor(self.build("graph.tile", vec![x, repeats], vec![], loc)?)
+                // A tile that repeats only dims of size 1 is a broadcast
+                // (what TOSA producers write for one): `graph.expand`.
+                let dims = static_shape(self.ctx, self.ctx.value_type(x));
+                let broadcast = dims.as_ref().filter(|d| {
+                    d.len() == multiples.len()
+                        && d.iter().zip(&multiples).all(|(&n, &m)| m == 1 || n == 1)
+                });
+                if let Some(dims) = broadcast {
+                    let out: Vec<i64> = dims.iter().zip(&multiples).map(|(n, m)| n * m).collect();
+                    let shape = self.const_i64(&out, loc)?;
+                    Slot::Tensor(self.build("graph.expand", vec![x, shape], vec![], loc)?)
+                } else {
+                    let repeats = self.const_i64(&multiples, loc)?;
+                    Slot::Tensor(self.build("graph.tile", vec![x, repeats], vec![], loc)?)
+                }
             }
             "tosa.pad" => {
                 let x = self.operand(node, 0)?;
