@@ -18,6 +18,7 @@ mod text;
 
 use std::collections::HashMap;
 
+use melior::ir::attribute::AttributeLike;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationLike, OperationRef};
 use melior::ir::{Module, RegionLike, ValueLike};
@@ -51,6 +52,10 @@ struct Node {
     results: Vec<Option<Type>>,
     /// Attributes as upstream prints them.
     attrs: HashMap<String, String>,
+    /// A large constant's value, read from upstream's storage instead of
+    /// its text: its type, and its elements' bytes (one element for a
+    /// splat).
+    raw: Option<(Type, Vec<u8>, bool)>,
 }
 
 type Res<T> = Result<T, String>;
@@ -268,13 +273,20 @@ impl Importer<'_> {
                 results.push(Some(ty));
             }
         }
-        let attrs = op
-            .attributes()
-            .map(|(k, v)| {
-                let key = k.as_string_ref().as_str().unwrap_or_default().to_string();
-                (key, v.to_string())
-            })
-            .collect();
+        let mut attrs = HashMap::new();
+        let mut raw = None;
+        for (k, v) in op.attributes() {
+            let key = k.as_string_ref().as_str().unwrap_or_default().to_string();
+            let value = (key == "values" || key == "value")
+                .then(|| self.raw_dense(v))
+                .flatten();
+            match value {
+                Some(r) => raw = Some(r),
+                None => {
+                    attrs.insert(key, v.to_string());
+                }
+            }
+        }
         Ok(Node {
             name,
             location,
@@ -282,7 +294,55 @@ impl Importer<'_> {
             operands,
             results,
             attrs,
+            raw,
         })
+    }
+
+    /// A dense constant of more than 64 elements (not `i1`, whose storage
+    /// upstream packs in bits, nor `index` or complex): its bytes as
+    /// upstream stores them, which are strata's layout too. Printing and
+    /// parsing a large constant's hex text was most of a large model's
+    /// import time.
+    fn raw_dense(&mut self, attr: melior::ir::Attribute<'_>) -> Option<(Type, Vec<u8>, bool)> {
+        let a = attr.to_raw();
+        // SAFETY: `a` is a live attribute of the module being read.
+        let (dense, count) = unsafe {
+            (
+                mlir_sys::mlirAttributeIsADenseElements(a),
+                mlir_sys::mlirElementsAttrGetNumElements(a),
+            )
+        };
+        if !dense || count <= 64 {
+            return None;
+        }
+        let ty = self.parse_type(&attr.r#type().to_string()).ok()?;
+        let elem = self.ctx.type_kind(ty).element_type()?;
+        let plain = matches!(
+            self.ctx.type_kind(elem),
+            strata_ir::TypeKind::Float(_) | strata_ir::TypeKind::Integer { .. }
+        ) && !matches!(
+            self.ctx.type_kind(elem),
+            strata_ir::TypeKind::Integer { width: 1, .. }
+        );
+        if !plain {
+            return None;
+        }
+        let bytes = strata_ir::attributes::dense_storage_bytes(self.ctx, elem)?;
+        // SAFETY: as above; a dense attribute's raw data holds one element
+        // for a splat, else `count` of them, `bytes` each.
+        unsafe {
+            let splat = mlir_sys::mlirDenseElementsAttrIsSplat(a);
+            let n = if splat { 1 } else { count as usize };
+            let data = mlir_sys::mlirDenseElementsAttrGetRawData(a) as *const u8;
+            if data.is_null() {
+                return None;
+            }
+            Some((
+                ty,
+                std::slice::from_raw_parts(data, n * bytes).to_vec(),
+                splat,
+            ))
+        }
     }
 
     fn error(&self, node: &Node, message: String) -> ImportError {

@@ -58,6 +58,15 @@ impl Importer<'_> {
                 } else {
                     "value"
                 };
+                if let Some((ty, bytes, splat)) = &node.raw {
+                    let attr = if *splat {
+                        self.ctx.dense_splat_attr(*ty, bytes.clone())
+                    } else {
+                        self.ctx.dense_elements_attr(*ty, bytes.clone())
+                    };
+                    let attr = attr.ok_or("a constant whose bytes do not fit its type")?;
+                    return Ok(Slot::Tensor(self.constant(attr, loc)?));
+                }
                 let text = self.attr(node, key)?.to_string();
                 let attr = self.parse_attr(&text)?;
                 let v = self.constant(attr, loc)?;
