@@ -31,6 +31,14 @@
 // RUN: strata-translate --export=tosa %t.enc.mlir -o %t.enc.tosa.mlir
 // RUN: FileCheck %s --check-prefix=ENC --input-file=%t.enc.tosa.mlir
 // RUN: python3 %S/../../scripts/tosa-oracle %t.enc.tosa.mlir | FileCheck %s --check-prefix=ORACLE
+// Imported back, the spelled-out softmax and GELU are one graph op each
+// again (the layer norms stay spelled out).
+// RUN: strata import %t.enc.tosa.mlir | FileCheck %s --check-prefix=FUSED
+// RUN: strata import %t.enc.tosa.mlir -o %t.enc.g2.mlir
+// RUN: strata-translate --export=tosa %t.enc.g2.mlir -o %t.enc.tosa2.mlir
+// RUN: strata import %t.enc.tosa2.mlir -o %t.enc.g3.mlir
+// RUN: strata-translate --export=tosa %t.enc.g3.mlir -o %t.enc.tosa3.mlir
+// RUN: diff %t.enc.tosa2.mlir %t.enc.tosa3.mlir
 //
 // What has no TOSA form is an error at the graph op; so is a dynamic shape.
 // RUN: not strata-translate --export=tosa %S/Inputs/no-tosa.mlir 2>&1 | FileCheck %s --check-prefix=NOFORM
@@ -51,6 +59,11 @@
 // ENC-DAG: tosa.rsqrt
 // ENC-DAG: tosa.matmul
 // ENC-DAG: tosa.reduce_max
+
+// FUSED-DAG: graph.softmax {{.*}} {axis = 3 : i64}
+// FUSED-DAG: graph.gelu
+// FUSED-NOT: graph.erf
+// FUSED-NOT: graph.reduce_max
 
 // ORACLE: eager: output_0: matches upstream MLIR
 // ORACLE: graph: output_0: matches upstream MLIR

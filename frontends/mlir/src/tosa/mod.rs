@@ -12,6 +12,7 @@
 //! op declares; a static type that differs is an error at the op. [`OPS`]
 //! lists what converts: [`coverage`] says which of MLIR 22's TOSA ops do.
 
+mod fuse;
 mod rules;
 mod table;
 mod text;
@@ -223,6 +224,7 @@ fn import_func(
         }
         op = o.next_in_block();
     }
+    fuse::recognize(importer.ctx, body).map_err(|m| err(&name, m))?;
     let region = importer.ctx.create_region();
     importer.ctx.append_block(region, body);
     let fn_type = importer.ctx.function_type(arg_types, result_types);
