@@ -31,8 +31,8 @@
 // RUN: strata-translate --export=tosa %t.enc.mlir -o %t.enc.tosa.mlir
 // RUN: FileCheck %s --check-prefix=ENC --input-file=%t.enc.tosa.mlir
 // RUN: python3 %S/../../scripts/tosa-oracle %t.enc.tosa.mlir | FileCheck %s --check-prefix=ORACLE
-// Imported back, the spelled-out softmax and GELU are one graph op each
-// again (the layer norms stay spelled out).
+// Imported back, the spelled-out softmax, GELU and layer norms are one
+// graph op each again.
 // RUN: strata import %t.enc.tosa.mlir | FileCheck %s --check-prefix=FUSED
 // RUN: strata import %t.enc.tosa.mlir -o %t.enc.g2.mlir
 // RUN: strata-translate --export=tosa %t.enc.g2.mlir -o %t.enc.tosa2.mlir
@@ -62,8 +62,11 @@
 
 // FUSED-DAG: graph.softmax {{.*}} {axis = 3 : i64}
 // FUSED-DAG: graph.gelu
+// FUSED-DAG: graph.layer_norm
+// FUSED-DAG: graph.layer_norm
 // FUSED-NOT: graph.erf
 // FUSED-NOT: graph.reduce_max
+// FUSED-NOT: graph.rsqrt
 
 // ORACLE: eager: output_0: matches upstream MLIR
 // ORACLE: graph: output_0: matches upstream MLIR

@@ -1,9 +1,11 @@
 //! The ops TOSA has no op for, as producers spell them out, recognized
 //! after import and replaced by the one `graph` op: softmax
 //! (`exp(x - reduce_max(x))` times the reciprocal of its `reduce_sum`, with
-//! or without the max) and the exact GELU (`x * 0.5 * (1 + erf(x / √2))`,
+//! or without the max), the exact GELU (`x * 0.5 * (1 + erf(x / √2))`,
 //! its products and sums in any order, the scale as a product or a
-//! division). The `graph` op then lowers as one fused kernel instead of
+//! division) and layer norm over trailing axes (`(x - mean) *
+//! rsqrt(variance + eps) * scale (+ bias)`, the means as sums times `1 /
+//! n`). The `graph` op then lowers as one fused kernel instead of
 //! five or six maps and reductions. The ops left without users are
 //! removed.
 
@@ -19,30 +21,66 @@ pub(super) fn recognize(ctx: &mut Context, block: Block) -> Result<usize, String
     let ops: Vec<Operation> = ctx.block_ops(block).collect();
     let mut replaced = 0;
     for op in ops {
-        if ctx.op_name_str(op) != "graph.mul" || ctx.num_results(op) != 1 {
+        let root = ctx.op_name_str(op).to_string();
+        if !matches!(root.as_str(), "graph.mul" | "graph.add") || ctx.num_results(op) != 1 {
             continue;
         }
-        let (name, x, axis) = if let Some((x, axis)) = softmax(ctx, op) {
-            ("graph.softmax", x, Some(axis))
-        } else if let Some(x) = gelu(ctx, op) {
-            ("graph.gelu", x, None)
-        } else {
-            continue;
-        };
         let loc = ctx.op_loc(op);
-        let mut props = Vec::new();
-        if let Some(axis) = axis {
-            let i64t = ctx.integer_type(64);
-            props.push(("axis", ctx.integer_attr(i64t, axis.into())));
-        }
-        let new = build_graph_op(ctx, loc, name, &[x], &props, 1, None)
-            .map_err(|e| format!("{name}: {}", e.message))?;
+        let i64t = ctx.integer_type(64);
+        // Ops built for the recognized op's operands, inserted before it.
+        let mut built = Vec::new();
+        let new = if let Some(norm) = layer_norm(ctx, op) {
+            // The scale and bias as the normalized dims' shape.
+            let LayerNorm {
+                x,
+                scale,
+                bias,
+                axis,
+                epsilon,
+                dims,
+            } = norm;
+            let mut operands = vec![x];
+            for v in [Some(scale), bias].into_iter().flatten() {
+                let (v, ops) = reshaped(ctx, v, &dims, loc)?;
+                operands.push(v);
+                built.extend(ops);
+            }
+            let f64t = ctx.float_type(strata_ir::float::FloatKind::F64);
+            let props = vec![
+                ("axis", ctx.integer_attr(i64t, axis.into())),
+                ("epsilon", ctx.float_attr(f64t, epsilon)),
+            ];
+            build_graph_op(ctx, loc, "graph.layer_norm", &operands, &props, 1, None)
+                .map_err(|e| format!("graph.layer_norm: {}", e.message))?
+        } else {
+            let (name, x, axis) = if root != "graph.mul" {
+                continue;
+            } else if let Some((x, axis)) = softmax(ctx, op) {
+                ("graph.softmax", x, Some(axis))
+            } else if let Some(x) = gelu(ctx, op) {
+                ("graph.gelu", x, None)
+            } else {
+                continue;
+            };
+            let mut props = Vec::new();
+            if let Some(axis) = axis {
+                props.push(("axis", ctx.integer_attr(i64t, axis.into())));
+            }
+            build_graph_op(ctx, loc, name, &[x], &props, 1, None)
+                .map_err(|e| format!("{name}: {}", e.message))?
+        };
         let old = ctx.result(op, 0);
         let result = ctx.result(new, 0);
         if ctx.value_type(result) != ctx.value_type(old) {
             // The recognized op would not have the spelled-out form's type.
             ctx.erase_op(new);
+            for b in built.into_iter().rev() {
+                ctx.erase_op(b);
+            }
             continue;
+        }
+        for b in built {
+            ctx.insert_op_before(op, b);
         }
         ctx.insert_op_before(op, new);
         ctx.replace_all_uses_with(old, result);
@@ -52,6 +90,144 @@ pub(super) fn recognize(ctx: &mut Context, block: Block) -> Result<usize, String
         remove_dead(ctx, block);
     }
     Ok(replaced)
+}
+
+/// `v` reshaped to `dims` (itself if it has that shape), and the detached
+/// ops that do it, for the caller to insert.
+fn reshaped(
+    ctx: &mut Context,
+    v: Value,
+    dims: &[i64],
+    loc: strata_ir::Location,
+) -> Result<(Value, Vec<Operation>), String> {
+    let shape = operand_info(ctx, v).and_then(|i| i.shape.dims().map(|d| d.to_vec()));
+    let same = shape.is_some_and(|s| {
+        s.len() == dims.len() && s.iter().zip(dims).all(|(a, &b)| a.known() == Some(b))
+    });
+    if same {
+        return Ok((v, Vec::new()));
+    }
+    let i64t = ctx.integer_type(64);
+    let ty = ctx.tensor_type(vec![dims.len() as i64], i64t);
+    let raw = dims.iter().flat_map(|d| d.to_le_bytes()).collect();
+    let attr = ctx.dense_elements_attr(ty, raw).ok_or("a shape constant")?;
+    let c = build_graph_op(ctx, loc, "graph.constant", &[], &[("value", attr)], 1, None)
+        .map_err(|e| e.message)?;
+    let allowzero = ctx.bool_attr(false);
+    let shape = ctx.result(c, 0);
+    let r = build_graph_op(
+        ctx,
+        loc,
+        "graph.reshape",
+        &[v, shape],
+        &[("allowzero", allowzero)],
+        1,
+        None,
+    )
+    .map_err(|e| e.message)?;
+    Ok((ctx.result(r, 0), vec![c, r]))
+}
+
+/// A recognized layer norm.
+struct LayerNorm {
+    x: Value,
+    scale: Value,
+    bias: Option<Value>,
+    axis: i64,
+    epsilon: f64,
+    /// The normalized dims (the scale's and bias's shape).
+    dims: Vec<i64>,
+}
+
+/// `reduce_sum` over consecutive trailing axes (one reduction per axis,
+/// kept), then times `1 / n`: the mean of `v` over those axes, as `(v,
+/// first axis)`.
+fn mean_of(ctx: &Context, m: Value) -> Option<(Value, i64, i64)> {
+    let (mut v, factor) = scaled(ctx, m)?;
+    let mut axes = Vec::new();
+    while let Some(sum) = def(ctx, v, "graph.reduce_sum") {
+        axes.push(reduced_axis(ctx, sum)?);
+        v = ctx.operand(sum, 0);
+    }
+    axes.sort_unstable();
+    let shape = operand_info(ctx, v)?.shape;
+    let dims = shape.dims()?;
+    let rank = dims.len() as i64;
+    let first = *axes.first()?;
+    if axes.iter().copied().ne(first..rank) {
+        return None;
+    }
+    let n: i64 = dims[first as usize..]
+        .iter()
+        .map(|d| d.known())
+        .product::<Option<i64>>()?;
+    close(factor, 1.0 / n as f64).then_some((v, first, n))
+}
+
+/// `add(mul(norm, scale), bias)` or `mul(norm, scale)` where `norm = (x -
+/// mean(x)) * rsqrt(mean((x - mean(x))^2) + eps)`.
+fn layer_norm(ctx: &Context, root: Operation) -> Option<LayerNorm> {
+    let (p, q) = operands2(ctx, root)?;
+    let (product, bias) = if ctx.op_name_str(root) == "graph.add" {
+        if let Some(m) = def(ctx, p, "graph.mul") {
+            (m, Some(q))
+        } else {
+            (def(ctx, q, "graph.mul")?, Some(p))
+        }
+    } else {
+        // A product whose one user adds a bias is that add's to take.
+        let r = ctx.result(root, 0);
+        let mut users = ctx.uses(r);
+        if let (Some(u), None) = (users.next(), users.next()) {
+            if ctx.op_name_str(u.op) == "graph.add" {
+                return None;
+            }
+        }
+        (root, None)
+    };
+    let (a, b) = operands2(ctx, product)?;
+    for (norm, scale) in [(a, b), (b, a)] {
+        let Some(n) = def(ctx, norm, "graph.mul") else {
+            continue;
+        };
+        let (c, e) = operands2(ctx, n)?;
+        for (d, r) in [(c, e), (e, c)] {
+            let (Some(sub), Some(rsqrt)) = (def(ctx, d, "graph.sub"), def(ctx, r, "graph.rsqrt"))
+            else {
+                continue;
+            };
+            let (x, mean) = operands2(ctx, sub)?;
+            let (x2, axis, _) = mean_of(ctx, mean)?;
+            if x2 != x {
+                continue;
+            }
+            let plus = def(ctx, ctx.operand(rsqrt, 0), "graph.add")?;
+            let (v1, v2) = operands2(ctx, plus)?;
+            let (var, epsilon) = match (splat(ctx, v1), splat(ctx, v2)) {
+                (_, Some(eps)) => (v1, eps),
+                (Some(eps), _) => (v2, eps),
+                _ => continue,
+            };
+            let (sq, axis2, _) = mean_of(ctx, var)?;
+            let square = def(ctx, sq, "graph.mul")?;
+            if axis2 != axis || operands2(ctx, square)? != (d, d) {
+                continue;
+            }
+            let dims = operand_info(ctx, x)?.shape.dims()?[axis as usize..]
+                .iter()
+                .map(|d| d.known())
+                .collect::<Option<Vec<i64>>>()?;
+            return Some(LayerNorm {
+                x,
+                scale,
+                bias,
+                axis,
+                epsilon,
+                dims,
+            });
+        }
+    }
+    None
 }
 
 /// Erase the `graph` ops (all pure) whose results have no users, last
