@@ -75,6 +75,7 @@ pub fn exported_ops() -> Vec<&'static str> {
         "graph.silu",
         "graph.slice",
         "graph.softmax",
+        "graph.split",
         "graph.sqrt",
         "graph.squeeze",
         "graph.tile",
@@ -91,6 +92,9 @@ impl Emitter<'_> {
     /// The TOSA ops of one `graph` op; its results.
     pub(super) fn op(&mut self, op: Operation) -> Res<Vec<T>> {
         let name = self.ctx.op_name_str(op).to_string();
+        if name == "graph.split" {
+            return self.split(op);
+        }
         let out = self.result(op)?;
         let name = name.as_str();
         if let Some(&(_, to)) = BINARY.iter().find(|(g, _)| *g == name) {
@@ -507,6 +511,25 @@ impl Emitter<'_> {
                 self.emit("tosa.tile", &[&x, &s], "", &out.shape, &out.elem)
             }
         })
+    }
+
+    /// `graph.split`: one `tosa.slice` per result, at the sizes of the
+    /// results before it.
+    fn split(&mut self, op: Operation) -> Res<Vec<T>> {
+        let x = self.operand(op, 0)?;
+        let axis = self.int(op, "axis", 0).rem_euclid(x.rank().max(1) as i64) as usize;
+        let mut offset = 0;
+        let mut outs = Vec::new();
+        for r in self.ctx.results(op).collect::<Vec<_>>() {
+            let out = self.typed(String::new(), self.ctx.value_type(r))?;
+            let mut start = vec![0; x.rank()];
+            start[axis] = offset;
+            offset += out.shape[axis];
+            let s = self.shape(&start);
+            let z = self.shape(&out.shape);
+            outs.push(self.emit("tosa.slice", &[&x, &s, &z], "", &out.shape, &out.elem));
+        }
+        Ok(outs)
     }
 
     /// `graph.slice` of steps 1 (starts, ends and axes constant).

@@ -41,6 +41,7 @@ impl Importer<'_> {
             "tosa.transpose" | "tosa.reshape" | "tosa.concat" | "tosa.slice" | "tosa.tile"
             | "tosa.pad" | "tosa.reverse" | "tosa.gather" => self.data_movement(node)?,
             "tosa.conv2d" | "tosa.depthwise_conv2d" => self.convolution(node)?,
+            "tosa.transpose_conv2d" => self.transposed_convolution(node)?,
             "tosa.avg_pool2d" | "tosa.max_pool2d" => self.pool(node)?,
             _ => return Err(format!("'{name}' has no counterpart in the graph dialect")),
         };
@@ -350,6 +351,88 @@ impl Importer<'_> {
             ("layout", self.ctx.string_attr("nhwc")),
         ];
         let r = self.build("graph.conv2d", vec![x, weight, bias], props, loc)?;
+        Ok(Slot::Tensor(r))
+    }
+
+    /// `tosa.transpose_conv2d` (NHWC input, weight `[OC, KH, KW, IC]`,
+    /// `out_pad = [top, bottom, left, right]` added to the full output, a
+    /// negative one cropping it) as the convolution it equals, which graph
+    /// mode compiles: the input dilated by the stride (zeros between its
+    /// rows and columns), padded by `K - 1 + out_pad` on each side, and
+    /// convolved at stride 1 with the weight flipped in space.
+    fn transposed_convolution(&mut self, node: &Node) -> Res<Slot> {
+        let loc = node.loc;
+        let x = self.operand(node, 0)?;
+        let weight = self.operand(node, 1)?;
+        let bias = self.operand(node, 2)?;
+        for i in 3..node.operands.len() {
+            self.require_zero(node, i, "zero point")?;
+        }
+        let out_pad = self.ints(node, "out_pad")?;
+        let [top, bottom, left, right] = out_pad[..] else {
+            return Err("'out_pad' is not [top, bottom, left, right]".into());
+        };
+        let stride = self.ints(node, "stride")?;
+        let [sy, sx] = stride[..] else {
+            return Err("'stride' is not [y, x]".into());
+        };
+        let xs =
+            static_shape(self.ctx, self.ctx.value_type(x)).ok_or("an input of unknown shape")?;
+        let ws = static_shape(self.ctx, self.ctx.value_type(weight))
+            .ok_or("a weight of unknown shape")?;
+        let (&[n, h, w, c], &[_, kh, kw, _]) = (&xs[..], &ws[..]) else {
+            return Err("an input or weight that is not rank 4".into());
+        };
+        let pads = [kh - 1 + top, kw - 1 + left, kh - 1 + bottom, kw - 1 + right];
+        if pads.iter().any(|&p| p < 0) {
+            return Err(
+                "an out_pad that crops more than the kernel overlaps has no graph form".into(),
+            );
+        }
+        // Zeros between rows and columns: [N, H, 1, W, 1, C] padded to
+        // [N, H, sy, W, sx, C], merged, and the trailing zeros cut.
+        let dilated = if sy == 1 && sx == 1 {
+            x
+        } else {
+            let split = self.reshape(x, &[n, h, 1, w, 1, c], loc)?;
+            let zeros = self.const_i64(&[0, 0, 0, 0, 0, 0, 0, 0, sy - 1, 0, sx - 1, 0], loc)?;
+            let mode = self.ctx.string_attr("constant");
+            let segments = self.segments(&[1, 1, 0, 0]);
+            let spread = self.build(
+                "graph.pad",
+                vec![split, zeros],
+                vec![("mode", mode), ("operandSegmentSizes", segments)],
+                loc,
+            )?;
+            let merged = self.reshape(spread, &[n, h * sy, w * sx, c], loc)?;
+            let starts = self.const_i64(&[0, 0], loc)?;
+            let ends = self.const_i64(&[(h - 1) * sy + 1, (w - 1) * sx + 1], loc)?;
+            let axes = self.const_i64(&[1, 2], loc)?;
+            let segments = self.segments(&[1, 1, 1, 1, 0]);
+            self.build(
+                "graph.slice",
+                vec![merged, starts, ends, axes],
+                vec![("operandSegmentSizes", segments)],
+                loc,
+            )?
+        };
+        // The weight flipped along KH and KW (slices with step -1).
+        let starts = self.const_i64(&[-1, -1], loc)?;
+        let ends = self.const_i64(&[i64::MIN, i64::MIN], loc)?;
+        let axes = self.const_i64(&[1, 2], loc)?;
+        let steps = self.const_i64(&[-1, -1], loc)?;
+        let segments = self.segments(&[1, 1, 1, 1, 1]);
+        let flipped = self.build(
+            "graph.slice",
+            vec![weight, starts, ends, axes, steps],
+            vec![("operandSegmentSizes", segments)],
+            loc,
+        )?;
+        let props = vec![
+            ("pads", self.i64_array(&pads)),
+            ("layout", self.ctx.string_attr("nhwc")),
+        ];
+        let r = self.build("graph.conv2d", vec![dilated, flipped, bias], props, loc)?;
         Ok(Slot::Tensor(r))
     }
 

@@ -68,6 +68,7 @@ pub(super) const COMPOSED: &[&str] = &[
     "tosa.slice",
     "tosa.tile",
     "tosa.transpose",
+    "tosa.transpose_conv2d",
 ];
 
 /// `!tosa.shape` arithmetic, computed at import: every operand is known.
