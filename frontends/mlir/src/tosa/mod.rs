@@ -196,34 +196,16 @@ fn import_func(
             .insert(arg.to_raw().ptr as usize, Slot::Tensor(v));
         arg_types.push(ty);
     }
-    let mut result_types = Vec::new();
-    let mut op = entry.first_operation();
-    while let Some(o) = op {
-        let node = importer.read(&o)?;
-        if node.name == "func.return" {
-            let values = node
-                .operands
-                .iter()
-                .map(|s| importer.tensor(s))
-                .collect::<Res<Vec<Value>>>()
-                .map_err(|m| importer.error(&node, m))?;
-            result_types = values.iter().map(|&v| importer.ctx.value_type(v)).collect();
-            let ident = importer.ctx.ident("func.return");
-            let mut state = OperationState::new(ident, node.loc);
-            state.operands = values;
-            let ret = importer.ctx.create_operation(state);
-            importer.ctx.append_op(body, ret);
-        } else {
-            let results = importer
-                .convert(&node)
-                .map_err(|m| importer.error(&node, m))?;
-            importer.check_results(&node, &results)?;
-            for (r, slot) in o.results().zip(results) {
-                importer.values.insert(r.to_raw().ptr as usize, slot);
-            }
-        }
-        op = o.next_in_block();
-    }
+    let terminator = importer.import_block(&entry, body)?;
+    let result_types = terminator
+        .map(|ret| {
+            importer
+                .ctx
+                .operands(ret)
+                .map(|v| importer.ctx.value_type(v))
+                .collect()
+        })
+        .unwrap_or_default();
     fuse::recognize(importer.ctx, body).map_err(|m| err(&name, m))?;
     let region = importer.ctx.create_region();
     importer.ctx.append_block(region, body);
@@ -242,6 +224,105 @@ fn import_func(
 }
 
 impl Importer<'_> {
+    /// Convert the ops of upstream `block` into `target`, in order; its
+    /// terminator (`func.return` as is, `tosa.yield` as `graph.yield`), if
+    /// it has one.
+    fn import_block(
+        &mut self,
+        block: &melior::ir::BlockRef<'_, '_>,
+        target: Block,
+    ) -> Result<Option<Operation>, ImportError> {
+        let outer = std::mem::replace(&mut self.block, target);
+        let mut terminator = None;
+        let mut op = block.first_operation();
+        while let Some(o) = op {
+            let node = self.read(&o)?;
+            let terminal = match node.name.as_str() {
+                "func.return" => Some("func.return"),
+                "tosa.yield" => Some("graph.yield"),
+                _ => None,
+            };
+            if let Some(name) = terminal {
+                let values = node
+                    .operands
+                    .iter()
+                    .map(|s| self.tensor(s))
+                    .collect::<Res<Vec<Value>>>()
+                    .map_err(|m| self.error(&node, m))?;
+                let ident = self.ctx.ident(name);
+                let mut state = OperationState::new(ident, node.loc);
+                state.operands = values;
+                let ret = self.ctx.create_operation(state);
+                self.ctx.append_op(target, ret);
+                terminator = Some(ret);
+            } else {
+                let results = if node.name == "tosa.cond_if" {
+                    self.cond_if(&o, &node)?
+                } else {
+                    self.convert(&node).map_err(|m| self.error(&node, m))?
+                };
+                self.check_results(&node, &results)?;
+                for (r, slot) in o.results().zip(results) {
+                    self.values.insert(r.to_raw().ptr as usize, slot);
+                }
+            }
+            op = o.next_in_block();
+        }
+        self.block = outer;
+        Ok(terminator)
+    }
+
+    /// `tosa.cond_if %c, inputs...` with a then and an else region, whose
+    /// block arguments are the inputs, as `graph.if %c` (whose regions
+    /// read the values they use directly): each region's arguments stand
+    /// for the inputs, each `tosa.yield` becomes `graph.yield`.
+    fn cond_if(
+        &mut self,
+        op: &OperationRef<'_, '_>,
+        node: &Node,
+    ) -> Result<Vec<Slot>, ImportError> {
+        let cond = self.operand(node, 0).map_err(|m| self.error(node, m))?;
+        let mut regions = Vec::new();
+        for region in op.regions() {
+            let Some(entry) = region.first_block() else {
+                return Err(self.error(node, "a branch without a block".into()));
+            };
+            for i in 0..entry.argument_count() {
+                let arg = entry
+                    .argument(i)
+                    .map_err(|e| self.error(node, e.to_string()))?;
+                let input =
+                    node.operands.get(i + 1).cloned().ok_or_else(|| {
+                        self.error(node, format!("branch argument {i} has no input"))
+                    })?;
+                self.values.insert(arg.to_raw().ptr as usize, input);
+            }
+            let target = self.ctx.create_block();
+            if self.import_block(&entry, target)?.is_none() {
+                return Err(self.error(node, "a branch without tosa.yield".into()));
+            }
+            let r = self.ctx.create_region();
+            self.ctx.append_block(r, target);
+            regions.push(r);
+        }
+        if regions.len() != 2 {
+            return Err(self.error(node, "expects a then and an else region".into()));
+        }
+        let result_types = node
+            .results
+            .iter()
+            .map(|t| t.ok_or_else(|| self.error(node, "a !tosa.shape result".into())))
+            .collect::<Result<Vec<Type>, ImportError>>()?;
+        let ident = self.ctx.ident("graph.if");
+        let mut state = OperationState::new(ident, node.loc);
+        state.operands = vec![cond];
+        state.regions = regions;
+        state.result_types = result_types;
+        let ifop = self.ctx.create_operation(state);
+        self.ctx.append_op(self.block, ifop);
+        Ok(self.ctx.results(ifop).map(Slot::Tensor).collect())
+    }
+
     fn read(&mut self, op: &OperationRef<'_, '_>) -> Result<Node, ImportError> {
         let name = op_name(op);
         let location = render_location(&op.location(), Some(&self.file));

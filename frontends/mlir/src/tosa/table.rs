@@ -90,6 +90,9 @@ pub(super) const SHAPE_OPS: &[&str] = &[
 /// Ops of other upstream dialects that appear in TOSA modules and convert.
 pub(super) const OTHERS: &[&str] = &["arith.constant", "func.return", "tensor.cast"];
 
+/// Control flow, converted with its regions (`Importer::cond_if`).
+pub(super) const CONTROL: &[&str] = &["tosa.cond_if", "tosa.yield"];
+
 /// Every op the importer converts, sorted.
 pub fn ops() -> Vec<&'static str> {
     let mut ops: Vec<&str> = ONE_TO_ONE
@@ -99,6 +102,7 @@ pub fn ops() -> Vec<&'static str> {
         .chain(COMPOSED.iter().copied())
         .chain(SHAPE_OPS.iter().copied())
         .chain(OTHERS.iter().copied())
+        .chain(CONTROL.iter().copied())
         .collect();
     ops.sort_unstable();
     ops
