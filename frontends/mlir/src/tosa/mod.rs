@@ -196,16 +196,15 @@ fn import_func(
             .insert(arg.to_raw().ptr as usize, Slot::Tensor(v));
         arg_types.push(ty);
     }
-    let terminator = importer.import_block(&entry, body)?;
-    let result_types = terminator
-        .map(|ret| {
-            importer
-                .ctx
-                .operands(ret)
-                .map(|v| importer.ctx.value_type(v))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut result_types = Vec::new();
+    if let Some((values, loc)) = importer.import_block(&entry, body)? {
+        result_types = values.iter().map(|&v| importer.ctx.value_type(v)).collect();
+        let ident = importer.ctx.ident("func.return");
+        let mut state = OperationState::new(ident, loc);
+        state.operands = values;
+        let ret = importer.ctx.create_operation(state);
+        importer.ctx.append_op(body, ret);
+    }
     fuse::recognize(importer.ctx, body).map_err(|m| err(&name, m))?;
     let region = importer.ctx.create_region();
     importer.ctx.append_block(region, body);
@@ -224,42 +223,32 @@ fn import_func(
 }
 
 impl Importer<'_> {
-    /// Convert the ops of upstream `block` into `target`, in order; its
-    /// terminator (`func.return` as is, `tosa.yield` as `graph.yield`), if
-    /// it has one.
+    /// Convert the ops of upstream `block` into `target`, in order; what
+    /// its terminator (`func.return`, `tosa.yield`) returns, and where,
+    /// for the caller to return or yield (or use, inlining the block).
     fn import_block(
         &mut self,
         block: &melior::ir::BlockRef<'_, '_>,
         target: Block,
-    ) -> Result<Option<Operation>, ImportError> {
+    ) -> Result<Option<(Vec<Value>, Location)>, ImportError> {
         let outer = std::mem::replace(&mut self.block, target);
         let mut terminator = None;
         let mut op = block.first_operation();
         while let Some(o) = op {
             let node = self.read(&o)?;
-            let terminal = match node.name.as_str() {
-                "func.return" => Some("func.return"),
-                "tosa.yield" => Some("graph.yield"),
-                _ => None,
-            };
-            if let Some(name) = terminal {
+            if matches!(node.name.as_str(), "func.return" | "tosa.yield") {
                 let values = node
                     .operands
                     .iter()
                     .map(|s| self.tensor(s))
                     .collect::<Res<Vec<Value>>>()
                     .map_err(|m| self.error(&node, m))?;
-                let ident = self.ctx.ident(name);
-                let mut state = OperationState::new(ident, node.loc);
-                state.operands = values;
-                let ret = self.ctx.create_operation(state);
-                self.ctx.append_op(target, ret);
-                terminator = Some(ret);
+                terminator = Some((values, node.loc));
             } else {
-                let results = if node.name == "tosa.cond_if" {
-                    self.cond_if(&o, &node)?
-                } else {
-                    self.convert(&node).map_err(|m| self.error(&node, m))?
+                let results = match node.name.as_str() {
+                    "tosa.cond_if" => self.cond_if(&o, &node)?,
+                    "tosa.while_loop" => self.while_loop(&o, &node)?,
+                    _ => self.convert(&node).map_err(|m| self.error(&node, m))?,
                 };
                 self.check_results(&node, &results)?;
                 for (r, slot) in o.results().zip(results) {
@@ -270,6 +259,108 @@ impl Importer<'_> {
         }
         self.block = outer;
         Ok(terminator)
+    }
+
+    /// The region's block converted into `target` with its arguments
+    /// standing for `args`; the values it yields.
+    fn inline_region(
+        &mut self,
+        region: &melior::ir::RegionRef<'_, '_>,
+        args: &[Slot],
+        target: Block,
+        node: &Node,
+    ) -> Result<(Vec<Value>, Location), ImportError> {
+        let Some(entry) = region.first_block() else {
+            return Err(self.error(node, "a region without a block".into()));
+        };
+        if entry.argument_count() != args.len() {
+            return Err(self.error(
+                node,
+                "a region whose arguments are not the op's inputs".into(),
+            ));
+        }
+        for (i, slot) in args.iter().enumerate() {
+            let arg = entry
+                .argument(i)
+                .map_err(|e| self.error(node, e.to_string()))?;
+            self.values.insert(arg.to_raw().ptr as usize, slot.clone());
+        }
+        self.import_block(&entry, target)?
+            .ok_or_else(|| self.error(node, "a region without tosa.yield".into()))
+    }
+
+    fn yield_op(&mut self, block: Block, values: Vec<Value>, loc: Location) {
+        let ident = self.ctx.ident("graph.yield");
+        let mut state = OperationState::new(ident, loc);
+        state.operands = values;
+        let op = self.ctx.create_operation(state);
+        self.ctx.append_op(block, op);
+    }
+
+    /// `tosa.while_loop inputs...` (a condition region and a body region,
+    /// both over the carried values) as `graph.loop` with no trip limit:
+    /// the condition is computed on the inputs before the loop, and on the
+    /// body's results at the end of each iteration.
+    fn while_loop(
+        &mut self,
+        op: &OperationRef<'_, '_>,
+        node: &Node,
+    ) -> Result<Vec<Slot>, ImportError> {
+        let regions: Vec<_> = op.regions().collect();
+        let [cond_region, body_region] = &regions[..] else {
+            return Err(self.error(node, "expects a condition and a body region".into()));
+        };
+        let inits = node
+            .operands
+            .iter()
+            .map(|s| self.tensor(s))
+            .collect::<Res<Vec<Value>>>()
+            .map_err(|m| self.error(node, m))?;
+        let here = self.block;
+        let (c0, _) = self.inline_region(cond_region, &node.operands, here, node)?;
+        let [c0] = c0[..] else {
+            return Err(self.error(node, "a condition that is not one value".into()));
+        };
+        let i64t = self.ctx.integer_type(64);
+        let i1 = self.ctx.integer_type(1);
+        let iter_ty = self.ctx.tensor_type(vec![], i64t);
+        let cond_ty = self.ctx.tensor_type(vec![], i1);
+        let body = self.ctx.create_block();
+        self.ctx.add_block_argument(body, iter_ty, node.loc);
+        self.ctx.add_block_argument(body, cond_ty, node.loc);
+        let mut carried = Vec::new();
+        for &v in &inits {
+            let ty = self.ctx.value_type(v);
+            carried.push(Slot::Tensor(
+                self.ctx.add_block_argument(body, ty, node.loc),
+            ));
+        }
+        let (next, loc) = self.inline_region(body_region, &carried, body, node)?;
+        let next_slots: Vec<Slot> = next.iter().map(|&v| Slot::Tensor(v)).collect();
+        let (mut yielded, _) = self.inline_region(cond_region, &next_slots, body, node)?;
+        yielded.extend(next);
+        self.yield_op(body, yielded, loc);
+        let region = self.ctx.create_region();
+        self.ctx.append_block(region, body);
+        let ty = self.ctx.tensor_type(vec![], i64t);
+        let attr = self
+            .ctx
+            .dense_elements_attr(ty, i64::MAX.to_le_bytes().to_vec())
+            .ok_or_else(|| self.error(node, "a trip count constant".into()))?;
+        let max = self
+            .constant(attr, node.loc)
+            .map_err(|m| self.error(node, m))?;
+        let result_types: Vec<Type> = inits.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let mut operands = vec![max, c0];
+        operands.extend(inits);
+        let ident = self.ctx.ident("graph.loop");
+        let mut state = OperationState::new(ident, node.loc);
+        state.operands = operands;
+        state.regions = vec![region];
+        state.result_types = result_types;
+        let l = self.ctx.create_operation(state);
+        self.ctx.append_op(self.block, l);
+        Ok(self.ctx.results(l).map(Slot::Tensor).collect())
     }
 
     /// `tosa.cond_if %c, inputs...` with a then and an else region, whose
@@ -284,23 +375,9 @@ impl Importer<'_> {
         let cond = self.operand(node, 0).map_err(|m| self.error(node, m))?;
         let mut regions = Vec::new();
         for region in op.regions() {
-            let Some(entry) = region.first_block() else {
-                return Err(self.error(node, "a branch without a block".into()));
-            };
-            for i in 0..entry.argument_count() {
-                let arg = entry
-                    .argument(i)
-                    .map_err(|e| self.error(node, e.to_string()))?;
-                let input =
-                    node.operands.get(i + 1).cloned().ok_or_else(|| {
-                        self.error(node, format!("branch argument {i} has no input"))
-                    })?;
-                self.values.insert(arg.to_raw().ptr as usize, input);
-            }
             let target = self.ctx.create_block();
-            if self.import_block(&entry, target)?.is_none() {
-                return Err(self.error(node, "a branch without tosa.yield".into()));
-            }
+            let (values, loc) = self.inline_region(&region, &node.operands[1..], target, node)?;
+            self.yield_op(target, values, loc);
             let r = self.ctx.create_region();
             self.ctx.append_block(r, target);
             regions.push(r);

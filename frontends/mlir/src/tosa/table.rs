@@ -91,7 +91,7 @@ pub(super) const SHAPE_OPS: &[&str] = &[
 pub(super) const OTHERS: &[&str] = &["arith.constant", "func.return", "tensor.cast"];
 
 /// Control flow, converted with its regions (`Importer::cond_if`).
-pub(super) const CONTROL: &[&str] = &["tosa.cond_if", "tosa.yield"];
+pub(super) const CONTROL: &[&str] = &["tosa.cond_if", "tosa.while_loop", "tosa.yield"];
 
 /// Every op the importer converts, sorted.
 pub fn ops() -> Vec<&'static str> {
