@@ -147,10 +147,33 @@ pub fn emit_optimized_bitcode(
     Ok(out)
 }
 
-/// JIT-compile every `kernel.func` of `module` for the host CPU:
-/// [`emit_bitcode`], then [`compile_bitcode`].
+/// The symbol every kernel is emitted under for [`compile`], so that
+/// kernels that differ only in their names have the same bitcode.
+const SHARED_SYMBOL: &str = "strata_kernel";
+
+/// JIT-compile every `kernel.func` of `module` for the host CPU. Kernels
+/// that come out the same but for their names (the steps of an unrolled
+/// recurrence, repeated blocks of a network) are compiled once: each is
+/// emitted under one shared symbol, and equal bitcode compiles once (and
+/// hits the in-process cache across models). An LSTM tagger's 246 kernels
+/// are 26 distinct ones.
 pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostError> {
-    compile_bitcode(emit_bitcode(ctx, module)?, false)
+    let mut jobs: Vec<(String, Vec<u8>)> = Vec::new();
+    for kernel in kernel_funcs(ctx, module) {
+        let name = kernel_name(ctx, kernel);
+        let llvm = LlvmContext::create();
+        let out = llvm.create_module(SHARED_SYMBOL);
+        emit::emit_kernel_as(ctx, kernel, &llvm, &out, SHARED_SYMBOL)?;
+        out.verify()
+            .map_err(|e| LlvmError(format!("invalid module for @{name}: {e}")))?;
+        jobs.push((name, out.write_bitcode_to_memory().as_slice().to_vec()));
+    }
+    compile_bitcode_at(
+        jobs,
+        false,
+        inkwell::OptimizationLevel::Aggressive,
+        Some(SHARED_SYMBOL),
+    )
 }
 
 /// JIT-compile kernels from their bitcode (`(name, bitcode)`, each module
@@ -167,27 +190,43 @@ pub fn compile_bitcode(
     jobs: Vec<(String, Vec<u8>)>,
     optimized: bool,
 ) -> Result<HostKernels, HostError> {
-    compile_bitcode_at(jobs, optimized, inkwell::OptimizationLevel::Aggressive)
+    compile_bitcode_at(
+        jobs,
+        optimized,
+        inkwell::OptimizationLevel::Aggressive,
+        None,
+    )
 }
 
 /// [`compile_bitcode`] of modules compiled as they are, with LLVM's fast
 /// instruction selection: for kernels that run briefly and are compiled
 /// often (the GPU kernels emulated on the host by the tests).
 pub fn compile_bitcode_quickly(jobs: Vec<(String, Vec<u8>)>) -> Result<HostKernels, HostError> {
-    compile_bitcode_at(jobs, true, inkwell::OptimizationLevel::None)
+    compile_bitcode_at(jobs, true, inkwell::OptimizationLevel::None, None)
 }
 
+/// `entry`: the symbol each module defines its kernel under (by default
+/// the kernel's name).
 fn compile_bitcode_at(
     jobs: Vec<(String, Vec<u8>)>,
     optimized: bool,
     codegen: inkwell::OptimizationLevel,
+    entry: Option<&str>,
 ) -> Result<HostKernels, HostError> {
     crate::llvm::initialize()?;
     let mut compiled: Vec<Option<Result<std::sync::Arc<JitModule>, LlvmError>>> =
         (0..jobs.len()).map(|_| None).collect();
-    // Cached kernels first; the rest are compiled in parallel.
+    // Cached kernels first; the rest are compiled in parallel, each
+    // distinct bitcode once (`same[i]`: the job whose compile `i` shares).
     let mut pending = Vec::new();
+    let mut first: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    let mut same = Vec::new();
     for (i, (_, bitcode)) in jobs.iter().enumerate() {
+        let f = *first.entry(bitcode.as_slice()).or_insert(i);
+        same.push(f);
+        if f != i {
+            continue;
+        }
         match cache::lookup(bitcode) {
             Some(jit) => compiled[i] = Some(Ok(jit)),
             None => pending.push(i),
@@ -207,8 +246,9 @@ fn compile_bitcode_at(
                     break;
                 };
                 let (name, bitcode) = &jobs[i];
-                let r = JitModule::compile_bitcode(name, bitcode, optimized, codegen)
-                    .map(std::sync::Arc::new);
+                let r =
+                    JitModule::compile_bitcode(entry.unwrap_or(name), bitcode, optimized, codegen)
+                        .map(std::sync::Arc::new);
                 if let Ok(jit) = &r {
                     cache::insert(bitcode, jit.clone());
                 }
@@ -225,21 +265,32 @@ fn compile_bitcode_at(
     {
         compiled[i] = Some(r);
     }
-    let mut modules = std::collections::HashMap::new();
-    for ((name, _), r) in jobs.into_iter().zip(compiled) {
-        let jit = r.ok_or_else(|| LlvmError(format!("@{name} was not compiled")))??;
-        modules.insert(name, jit);
-    }
-    if std::env::var_os("STRATA_PERF_MAP").is_some() {
-        let entries: Vec<(&str, usize)> = modules.values().flat_map(|j| j.entry_points()).collect();
-        crate::llvm::write_perf_map(&entries);
+    for (i, &f) in same.iter().enumerate() {
+        if f != i {
+            compiled[i] = match &compiled[f] {
+                Some(Ok(jit)) => Some(Ok(jit.clone())),
+                Some(Err(e)) => Some(Err(LlvmError(e.0.clone()))),
+                None => None,
+            };
+        }
     }
     let mut kernels = HostKernels::default();
-    for (name, jit) in modules {
-        if let Some(entry) = jit.kernel(&name) {
-            kernels.entries.insert(name, entry);
+    for (i, ((name, _), r)) in jobs.into_iter().zip(compiled).enumerate() {
+        let jit = r.ok_or_else(|| LlvmError(format!("@{name} was not compiled")))??;
+        if let Some(address) = jit.kernel(entry.unwrap_or(&name)) {
+            kernels.entries.insert(name, address);
         }
-        kernels.owners.push(jit);
+        if same[i] == i {
+            kernels.owners.push(jit);
+        }
+    }
+    if std::env::var_os("STRATA_PERF_MAP").is_some() {
+        let entries: Vec<(&str, usize)> = kernels
+            .entries
+            .iter()
+            .map(|(n, &e)| (n.as_str(), e as usize))
+            .collect();
+        crate::llvm::write_perf_map(&entries);
     }
     Ok(kernels)
 }

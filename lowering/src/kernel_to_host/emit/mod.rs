@@ -110,7 +110,17 @@ pub(super) fn emit_kernel<'ctx>(
     llvm: &'ctx LlvmContext,
     module: &Module<'ctx>,
 ) -> R<()> {
-    let name = kernel_name(ir, kernel);
+    emit_kernel_as(ir, kernel, llvm, module, &kernel_name(ir, kernel))
+}
+
+/// [`emit_kernel`] under the symbol `name` instead of the kernel's own.
+pub(super) fn emit_kernel_as<'ctx>(
+    ir: &Context,
+    kernel: Operation,
+    llvm: &'ctx LlvmContext,
+    module: &Module<'ctx>,
+    name: &str,
+) -> R<()> {
     if uses_f16(ir, kernel) && !crate::llvm::host_converts_f16() {
         return Err(HostError::at(
             ir,
@@ -120,7 +130,7 @@ pub(super) fn emit_kernel<'ctx>(
     }
     let i64t = llvm.i64_type();
     let fn_type = super::abi::entry_type(llvm);
-    let function = module.add_function(&name, fn_type, None);
+    let function = module.add_function(name, fn_type, None);
     let entry = llvm.append_basic_block(function, "entry");
     let header = llvm.append_basic_block(function, "program");
     let body_bb = llvm.append_basic_block(function, "body");
