@@ -9,7 +9,7 @@
 //! five or six maps and reductions. The ops left without users are
 //! removed.
 
-use strata_dialects::builders::build_graph_op;
+use strata_dialects::graph::emit::Emitter;
 use strata_dialects::graph::infer::operand_info;
 use strata_ir::printer::attribute_to_string;
 use strata_ir::{Block, Context, Operation, Value};
@@ -20,112 +20,85 @@ use super::text::numbers;
 pub(super) fn recognize(ctx: &mut Context, block: Block) -> Result<usize, String> {
     let ops: Vec<Operation> = ctx.block_ops(block).collect();
     let mut replaced = 0;
+    // Whether ops were built (and so may be left without users).
+    let mut built = false;
     for op in ops {
         let root = ctx.op_name_str(op).to_string();
         if !matches!(root.as_str(), "graph.mul" | "graph.add") || ctx.num_results(op) != 1 {
             continue;
         }
-        let loc = ctx.op_loc(op);
-        let i64t = ctx.integer_type(64);
-        // Ops built for the recognized op's operands, inserted before it.
-        let mut built = Vec::new();
-        let new = if let Some(norm) = layer_norm(ctx, op) {
-            // The scale and bias as the normalized dims' shape.
-            let LayerNorm {
+        let recognized = if let Some(norm) = layer_norm(ctx, op) {
+            Recognized::LayerNorm(norm)
+        } else if root != "graph.mul" {
+            continue;
+        } else if let Some((x, axis)) = softmax(ctx, op) {
+            Recognized::Softmax(x, axis)
+        } else if let Some(x) = gelu(ctx, op) {
+            Recognized::Gelu(x)
+        } else {
+            continue;
+        };
+        built = true;
+        let mut e = Emitter::before(ctx, op);
+        let result = match recognized {
+            Recognized::LayerNorm(LayerNorm {
                 x,
                 scale,
                 bias,
                 axis,
                 epsilon,
                 dims,
-            } = norm;
-            let mut operands = vec![x];
-            for v in [Some(scale), bias].into_iter().flatten() {
-                let (v, ops) = reshaped(ctx, v, &dims, loc)?;
-                operands.push(v);
-                built.extend(ops);
+            }) => {
+                // The scale and bias as the normalized dims' shape.
+                let mut operands = vec![x];
+                for v in [Some(scale), bias].into_iter().flatten() {
+                    operands.push(reshaped(&mut e, v, &dims)?);
+                }
+                let props = [("axis", e.i64_attr(axis)), ("epsilon", e.f64_attr(epsilon))];
+                e.op1("graph.layer_norm", &operands, &props)?
             }
-            let f64t = ctx.float_type(strata_ir::float::FloatKind::F64);
-            let props = vec![
-                ("axis", ctx.integer_attr(i64t, axis.into())),
-                ("epsilon", ctx.float_attr(f64t, epsilon)),
-            ];
-            build_graph_op(ctx, loc, "graph.layer_norm", &operands, &props, 1, None)
-                .map_err(|e| format!("graph.layer_norm: {}", e.message))?
-        } else {
-            let (name, x, axis) = if root != "graph.mul" {
-                continue;
-            } else if let Some((x, axis)) = softmax(ctx, op) {
-                ("graph.softmax", x, Some(axis))
-            } else if let Some(x) = gelu(ctx, op) {
-                ("graph.gelu", x, None)
-            } else {
-                continue;
-            };
-            let mut props = Vec::new();
-            if let Some(axis) = axis {
-                props.push(("axis", ctx.integer_attr(i64t, axis.into())));
+            Recognized::Softmax(x, axis) => {
+                let props = [("axis", e.i64_attr(axis))];
+                e.op1("graph.softmax", &[x], &props)?
             }
-            build_graph_op(ctx, loc, name, &[x], &props, 1, None)
-                .map_err(|e| format!("{name}: {}", e.message))?
+            Recognized::Gelu(x) => e.op1("graph.gelu", &[x], &[])?,
         };
         let old = ctx.result(op, 0);
-        let result = ctx.result(new, 0);
         if ctx.value_type(result) != ctx.value_type(old) {
-            // The recognized op would not have the spelled-out form's type.
-            ctx.erase_op(new);
-            for b in built.into_iter().rev() {
-                ctx.erase_op(b);
+            // The recognized op would not have the spelled-out form's type
+            // (what was built for it is left without users).
+            if let Some(new) = ctx.defining_op(result) {
+                ctx.erase_op(new);
             }
             continue;
         }
-        for b in built {
-            ctx.insert_op_before(op, b);
-        }
-        ctx.insert_op_before(op, new);
         ctx.replace_all_uses_with(old, result);
         replaced += 1;
     }
-    if replaced > 0 {
+    if built {
         remove_dead(ctx, block);
     }
     Ok(replaced)
 }
 
-/// `v` reshaped to `dims` (itself if it has that shape), and the detached
-/// ops that do it, for the caller to insert.
-fn reshaped(
-    ctx: &mut Context,
-    v: Value,
-    dims: &[i64],
-    loc: strata_ir::Location,
-) -> Result<(Value, Vec<Operation>), String> {
-    let shape = operand_info(ctx, v).and_then(|i| i.shape.dims().map(|d| d.to_vec()));
+/// A spelled-out op found, with what its `graph` op takes.
+enum Recognized {
+    LayerNorm(LayerNorm),
+    Softmax(Value, i64),
+    Gelu(Value),
+}
+
+/// `v` reshaped to `dims` (itself if it has that shape).
+fn reshaped(e: &mut Emitter<'_>, v: Value, dims: &[i64]) -> Result<Value, String> {
+    let shape = operand_info(e.ctx, v).and_then(|i| i.shape.dims().map(|d| d.to_vec()));
     let same = shape.is_some_and(|s| {
         s.len() == dims.len() && s.iter().zip(dims).all(|(a, &b)| a.known() == Some(b))
     });
     if same {
-        return Ok((v, Vec::new()));
+        return Ok(v);
     }
-    let i64t = ctx.integer_type(64);
-    let ty = ctx.tensor_type(vec![dims.len() as i64], i64t);
-    let raw = dims.iter().flat_map(|d| d.to_le_bytes()).collect();
-    let attr = ctx.dense_elements_attr(ty, raw).ok_or("a shape constant")?;
-    let c = build_graph_op(ctx, loc, "graph.constant", &[], &[("value", attr)], 1, None)
-        .map_err(|e| e.message)?;
-    let allowzero = ctx.bool_attr(false);
-    let shape = ctx.result(c, 0);
-    let r = build_graph_op(
-        ctx,
-        loc,
-        "graph.reshape",
-        &[v, shape],
-        &[("allowzero", allowzero)],
-        1,
-        None,
-    )
-    .map_err(|e| e.message)?;
-    Ok((ctx.result(r, 0), vec![c, r]))
+    let shape = e.const_i64(dims)?;
+    e.reshape(v, shape)
 }
 
 /// A recognized layer norm.

@@ -23,8 +23,7 @@ use melior::ir::attribute::AttributeLike;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationLike, OperationRef};
 use melior::ir::{Module, RegionLike, ValueLike};
-use strata_dialects::builders::build_graph_op;
-use strata_ir::attributes::AttrKind;
+use strata_dialects::graph::emit::Emitter;
 use strata_ir::{Attribute, Block, Context, Location, Operation, OperationState, Type, Value};
 
 pub use table::{coverage, ops, TOSA_OPS};
@@ -290,11 +289,7 @@ impl Importer<'_> {
     }
 
     fn yield_op(&mut self, block: Block, values: Vec<Value>, loc: Location) {
-        let ident = self.ctx.ident("graph.yield");
-        let mut state = OperationState::new(ident, loc);
-        state.operands = values;
-        let op = self.ctx.create_operation(state);
-        self.ctx.append_op(block, op);
+        Emitter::at_end(self.ctx, block, loc).region_op("graph.yield", values, vec![], &[], vec![]);
     }
 
     /// `tosa.while_loop inputs...` (a condition region and a body region,
@@ -342,25 +337,17 @@ impl Importer<'_> {
         self.yield_op(body, yielded, loc);
         let region = self.ctx.create_region();
         self.ctx.append_block(region, body);
-        let ty = self.ctx.tensor_type(vec![], i64t);
-        let attr = self
-            .ctx
-            .dense_elements_attr(ty, i64::MAX.to_le_bytes().to_vec())
-            .ok_or_else(|| self.error(node, "a trip count constant".into()))?;
         let max = self
-            .constant(attr, node.loc)
+            .emit(node.loc)
+            .const_i64_scalar(i64::MAX)
             .map_err(|m| self.error(node, m))?;
         let result_types: Vec<Type> = inits.iter().map(|&v| self.ctx.value_type(v)).collect();
         let mut operands = vec![max, c0];
         operands.extend(inits);
-        let ident = self.ctx.ident("graph.loop");
-        let mut state = OperationState::new(ident, node.loc);
-        state.operands = operands;
-        state.regions = vec![region];
-        state.result_types = result_types;
-        let l = self.ctx.create_operation(state);
-        self.ctx.append_op(self.block, l);
-        Ok(self.ctx.results(l).map(Slot::Tensor).collect())
+        let results =
+            self.emit(node.loc)
+                .region_op("graph.loop", operands, result_types, &[], vec![region]);
+        Ok(results.into_iter().map(Slot::Tensor).collect())
     }
 
     /// `tosa.cond_if %c, inputs...` with a then and an else region, whose
@@ -390,14 +377,10 @@ impl Importer<'_> {
             .iter()
             .map(|t| t.ok_or_else(|| self.error(node, "a !tosa.shape result".into())))
             .collect::<Result<Vec<Type>, ImportError>>()?;
-        let ident = self.ctx.ident("graph.if");
-        let mut state = OperationState::new(ident, node.loc);
-        state.operands = vec![cond];
-        state.regions = regions;
-        state.result_types = result_types;
-        let ifop = self.ctx.create_operation(state);
-        self.ctx.append_op(self.block, ifop);
-        Ok(self.ctx.results(ifop).map(Slot::Tensor).collect())
+        let results =
+            self.emit(node.loc)
+                .region_op("graph.if", vec![cond], result_types, &[], regions);
+        Ok(results.into_iter().map(Slot::Tensor).collect())
     }
 
     fn read(&mut self, op: &OperationRef<'_, '_>) -> Result<Node, ImportError> {
@@ -620,6 +603,12 @@ impl Importer<'_> {
         }
     }
 
+    /// The dialect's emitter of `graph` ops, appending to the block being
+    /// built.
+    fn emit(&mut self, loc: Location) -> Emitter<'_> {
+        Emitter::at_end(self.ctx, self.block, loc)
+    }
+
     fn build(
         &mut self,
         name: &str,
@@ -627,7 +616,7 @@ impl Importer<'_> {
         props: Vec<(&str, Attribute)>,
         loc: Location,
     ) -> Res<Value> {
-        self.build_typed(name, operands, props, None, loc)
+        self.emit(loc).op1(name, &operands, &props)
     }
 
     fn build_typed(
@@ -638,61 +627,36 @@ impl Importer<'_> {
         element: Option<Type>,
         loc: Location,
     ) -> Res<Value> {
-        let op = build_graph_op(self.ctx, loc, name, &operands, &props, 1, element)
-            .map_err(|e| format!("{name}: {}", e.message))?;
-        self.ctx.append_op(self.block, op);
-        self.ctx
-            .results(op)
-            .next()
-            .ok_or_else(|| format!("{name} has no result"))
+        Ok(self.emit(loc).op(name, &operands, &props, 1, element)?[0])
     }
 
     fn constant(&mut self, value: Attribute, loc: Location) -> Res<Value> {
-        self.build("graph.constant", vec![], vec![("value", value)], loc)
+        self.emit(loc).constant(value)
     }
 
     fn const_i64(&mut self, values: &[i64], loc: Location) -> Res<Value> {
-        let i64t = self.ctx.integer_type(64);
-        let ty = self.ctx.tensor_type(vec![values.len() as i64], i64t);
-        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let attr = self
-            .ctx
-            .dense_elements_attr(ty, raw)
-            .ok_or("could not build an i64 constant")?;
-        self.constant(attr, loc)
+        self.emit(loc).const_i64(values)
     }
 
     fn i64_array(&mut self, values: &[i64]) -> Attribute {
-        let element = self.ctx.integer_type(64);
-        self.ctx.intern_attr(AttrKind::DenseArray {
-            element,
-            values: values.iter().map(|&x| x as u64).collect(),
-        })
+        let loc = self.ctx.unknown_loc();
+        self.emit(loc).i64_array(values)
     }
 
     /// `operandSegmentSizes` of an op with several optional operands.
     fn segments(&mut self, sizes: &[i32]) -> Attribute {
-        let element = self.ctx.integer_type(32);
-        self.ctx.intern_attr(AttrKind::DenseArray {
-            element,
-            values: sizes.iter().map(|&x| x as u32 as u64).collect(),
-        })
+        let loc = self.ctx.unknown_loc();
+        self.emit(loc).segments(sizes)
     }
 
     fn reshape(&mut self, x: Value, shape: &[i64], loc: Location) -> Res<Value> {
-        let shape = self.const_i64(shape, loc)?;
-        let allowzero = self.ctx.bool_attr(false);
-        self.build(
-            "graph.reshape",
-            vec![x, shape],
-            vec![("allowzero", allowzero)],
-            loc,
-        )
+        let mut e = self.emit(loc);
+        let shape = e.const_i64(shape)?;
+        e.reshape(x, shape)
     }
 
     fn transpose(&mut self, x: Value, perm: &[i64], loc: Location) -> Res<Value> {
-        let perm = self.i64_array(perm);
-        self.build("graph.transpose", vec![x], vec![("perm", perm)], loc)
+        self.emit(loc).permute(x, perm)
     }
 
     fn element_type(&self, v: Value) -> Res<Type> {
