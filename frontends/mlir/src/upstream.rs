@@ -72,21 +72,23 @@ impl Upstream {
         self.diagnostics.borrow_mut().clear();
         match Module::parse(&self.context, text) {
             Some(module) => Ok(module),
-            None => {
-                let mut lines: Vec<String> = self
-                    .diagnostics
-                    .borrow()
-                    .iter()
-                    .map(|l| name_stdin(l, name))
-                    .collect();
-                if lines.is_empty() {
-                    lines.push(format!(
-                        "{name}: error: upstream MLIR could not parse the module"
-                    ));
-                }
-                Err(ImportError::Upstream(lines))
-            }
+            None => Err(self.failure(name, "upstream MLIR could not parse the module")),
         }
+    }
+
+    /// The diagnostics kept since they were last cleared, as an error
+    /// (`what` under `name` when upstream said nothing).
+    fn failure(&self, name: &str, what: &str) -> ImportError {
+        let mut lines: Vec<String> = self
+            .diagnostics
+            .borrow()
+            .iter()
+            .map(|l| name_stdin(l, name))
+            .collect();
+        if lines.is_empty() {
+            lines.push(format!("{name}: error: {what}"));
+        }
+        ImportError::Upstream(lines)
     }
 }
 
@@ -108,16 +110,7 @@ impl Upstream {
             .map_err(|e| ImportError::Upstream(vec![format!("error: {e}")]))?;
         self.diagnostics.borrow_mut().clear();
         if manager.run(&mut module).is_err() {
-            let mut lines: Vec<String> = self
-                .diagnostics
-                .borrow()
-                .iter()
-                .map(|l| name_stdin(l, name))
-                .collect();
-            if lines.is_empty() {
-                lines.push(format!("{name}: error: the upstream pass pipeline failed"));
-            }
-            return Err(ImportError::Upstream(lines));
+            return Err(self.failure(name, "the upstream pass pipeline failed"));
         }
         let flags = melior::ir::operation::OperationPrintingFlags::new()
             .print_generic_operation_form()

@@ -296,34 +296,20 @@ impl Emitter<'_> {
 
     /// A `!tosa.shape` constant (its name and type as an operand).
     fn shape(&mut self, values: &[i64]) -> T {
-        let name = self.fresh();
         let list: Vec<String> = values.iter().map(i64::to_string).collect();
         let n = values.len();
-        let _ = writeln!(
-            self.body,
-            "  {name} = \"tosa.const_shape\"() <{{values = dense<[{}]> : tensor<{n}xindex>}}> : () -> !tosa.shape<{n}>",
-            list.join(", ")
-        );
-        T {
-            name,
-            shape: vec![n as i64],
-            elem: SHAPE.into(),
-        }
+        let props = format!("values = dense<[{}]> : tensor<{n}xindex>", list.join(", "));
+        self.emit("tosa.const_shape", &[], &props, &[n as i64], SHAPE)
     }
 
     fn constant(&mut self, attr_text: &str, shape: &[i64], elem: &str) -> T {
-        let name = self.fresh();
-        let out = T {
-            name: name.clone(),
-            shape: shape.to_vec(),
-            elem: elem.to_string(),
-        };
-        let _ = writeln!(
-            self.body,
-            "  {name} = \"tosa.const\"() <{{values = {attr_text}}}> : () -> {}",
-            out.ty()
-        );
-        out
+        self.emit(
+            "tosa.const",
+            &[],
+            &format!("values = {attr_text}"),
+            shape,
+            elem,
+        )
     }
 
     /// A one-element constant of `v` (zero points, shifts, pad values).
