@@ -115,12 +115,23 @@ pub fn translate_to_llvm_ir(
 /// kernel (before optimization), by kernel name: what
 /// [`compile_bitcode`] compiles, and what a host artifact carries.
 pub fn emit_bitcode(ctx: &Context, module: Operation) -> Result<Vec<(String, Vec<u8>)>, HostError> {
+    emit_modules(ctx, module, None)
+}
+
+/// One LLVM module per kernel, by kernel name, each defining its kernel
+/// under `symbol` (by default the kernel's name).
+fn emit_modules(
+    ctx: &Context,
+    module: Operation,
+    symbol: Option<&str>,
+) -> Result<Vec<(String, Vec<u8>)>, HostError> {
     let mut jobs: Vec<(String, Vec<u8>)> = Vec::new();
     for kernel in kernel_funcs(ctx, module) {
         let name = kernel_name(ctx, kernel);
+        let symbol = symbol.unwrap_or(&name);
         let llvm = LlvmContext::create();
-        let out = llvm.create_module(&name);
-        emit::emit_kernel(ctx, kernel, &llvm, &out)?;
+        let out = llvm.create_module(symbol);
+        emit::emit_kernel_as(ctx, kernel, &llvm, &out, symbol)?;
         out.verify()
             .map_err(|e| LlvmError(format!("invalid module for @{name}: {e}")))?;
         jobs.push((name, out.write_bitcode_to_memory().as_slice().to_vec()));
@@ -158,16 +169,7 @@ const SHARED_SYMBOL: &str = "strata_kernel";
 /// hits the in-process cache across models). An LSTM tagger's 246 kernels
 /// are 26 distinct ones.
 pub fn compile(ctx: &Context, module: Operation) -> Result<HostKernels, HostError> {
-    let mut jobs: Vec<(String, Vec<u8>)> = Vec::new();
-    for kernel in kernel_funcs(ctx, module) {
-        let name = kernel_name(ctx, kernel);
-        let llvm = LlvmContext::create();
-        let out = llvm.create_module(SHARED_SYMBOL);
-        emit::emit_kernel_as(ctx, kernel, &llvm, &out, SHARED_SYMBOL)?;
-        out.verify()
-            .map_err(|e| LlvmError(format!("invalid module for @{name}: {e}")))?;
-        jobs.push((name, out.write_bitcode_to_memory().as_slice().to_vec()));
-    }
+    let jobs = emit_modules(ctx, module, Some(SHARED_SYMBOL))?;
     compile_bitcode_at(
         jobs,
         false,
