@@ -1,6 +1,7 @@
 // A model with a symbolic batch: the recipe's pipeline alone cannot
 // lower it (a dynamic shape); with --bucket it starts with
 // graph-specialize and strata-opt runs it to the kernels.
+// REQUIRES: strata-opt
 // RUN: strata recipe pipeline %S/../../recipes/default.toml --bucket batch=8 | FileCheck %s --check-prefix=PIPE
 // RUN: strata-opt --pass-pipeline="$(strata recipe pipeline %S/../../recipes/default.toml --bucket batch=8)" %s | FileCheck %s
 // RUN: not strata-opt --pass-pipeline="$(strata recipe pipeline %S/../../recipes/default.toml)" %s 2>&1 | FileCheck %s --check-prefix=DYNAMIC

@@ -1,13 +1,16 @@
 //! The ops TOSA has no op for, as producers spell them out, recognized
 //! after import and replaced by the one `graph` op: softmax
 //! (`exp(x - reduce_max(x))` times the reciprocal of its `reduce_sum`, with
-//! or without the max), the exact GELU (`x * 0.5 * (1 + erf(x / √2))`,
-//! its products and sums in any order, the scale as a product or a
-//! division) and layer norm over trailing axes (`(x - mean) *
-//! rsqrt(variance + eps) * scale (+ bias)`, the means as sums times `1 /
-//! n`). The `graph` op then lowers as one fused kernel instead of
-//! five or six maps and reductions. The ops left without users are
-//! removed.
+//! or without the max), GELU, exact (`x * 0.5 * (1 + erf(x / √2))`) or
+//! with tanh (`x * 0.5 * (1 + tanh(√(2/π) * (x + 0.044715 * x³)))`), its
+//! products and sums in any order, the scale as a product or a division,
+//! layer norm over trailing axes (`(x - mean) * rsqrt(variance + eps) *
+//! scale (+ bias)`, the means as sums times `1 / n`) and inference batch
+//! norm over axis 1 (`(x - mean) * rsqrt(var + eps) * scale + bias`, the
+//! scale applied to the normalized value or to the reciprocal root, the
+//! four parameters per channel). The `graph` op then lowers as one fused
+//! kernel instead of five or six maps and reductions. The ops left without
+//! users are removed.
 
 use strata_dialects::graph::emit::Emitter;
 use strata_dialects::graph::infer::operand_info;
@@ -29,12 +32,14 @@ pub(super) fn recognize(ctx: &mut Context, block: Block) -> Result<usize, String
         }
         let recognized = if let Some(norm) = layer_norm(ctx, op) {
             Recognized::LayerNorm(norm)
+        } else if let Some(norm) = batch_norm(ctx, op) {
+            Recognized::BatchNorm(norm)
         } else if root != "graph.mul" {
             continue;
         } else if let Some((x, axis)) = softmax(ctx, op) {
             Recognized::Softmax(x, axis)
-        } else if let Some(x) = gelu(ctx, op) {
-            Recognized::Gelu(x)
+        } else if let Some((x, tanh)) = gelu(ctx, op) {
+            Recognized::Gelu(x, tanh)
         } else {
             continue;
         };
@@ -61,7 +66,25 @@ pub(super) fn recognize(ctx: &mut Context, block: Block) -> Result<usize, String
                 let props = [("axis", e.i64_attr(axis))];
                 e.op1("graph.softmax", &[x], &props)?
             }
-            Recognized::Gelu(x) => e.op1("graph.gelu", &[x], &[])?,
+            Recognized::BatchNorm(BatchNorm {
+                x,
+                params,
+                epsilon,
+                channels,
+            }) => {
+                // scale, bias, mean, variance, each as [C].
+                let mut operands = vec![x];
+                for v in params {
+                    operands.push(reshaped(&mut e, v, &[channels])?);
+                }
+                let props = [("epsilon", e.f64_attr(epsilon))];
+                e.op1("graph.batch_norm", &operands, &props)?
+            }
+            Recognized::Gelu(x, false) => e.op1("graph.gelu", &[x], &[])?,
+            Recognized::Gelu(x, true) => {
+                let tanh = e.ctx.string_attr("tanh");
+                e.op1("graph.gelu", &[x], &[("approximate", tanh)])?
+            }
         };
         let old = ctx.result(op, 0);
         if ctx.value_type(result) != ctx.value_type(old) {
@@ -84,8 +107,10 @@ pub(super) fn recognize(ctx: &mut Context, block: Block) -> Result<usize, String
 /// A spelled-out op found, with what its `graph` op takes.
 enum Recognized {
     LayerNorm(LayerNorm),
+    BatchNorm(BatchNorm),
     Softmax(Value, i64),
-    Gelu(Value),
+    /// The input, and whether the GELU is tanh's.
+    Gelu(Value, bool),
 }
 
 /// `v` reshaped to `dims` (itself if it has that shape).
@@ -203,6 +228,98 @@ fn layer_norm(ctx: &Context, root: Operation) -> Option<LayerNorm> {
     None
 }
 
+/// A recognized inference batch norm over axis 1.
+struct BatchNorm {
+    x: Value,
+    /// scale, bias, mean, variance, in `graph.batch_norm`'s order.
+    params: [Value; 4],
+    epsilon: f64,
+    channels: i64,
+}
+
+/// `add(mul(sub(x, mean), k), bias)` with `k = mul(scale, rsqrt(add(var,
+/// eps)))`, or `add(mul(mul(sub(x, mean), rsqrt(add(var, eps))), scale),
+/// bias)`, each product and sum in either order, where every parameter is
+/// per channel of `x`'s axis 1 (its shape, aligned to `x`'s rank, is 1 but
+/// there).
+fn batch_norm(ctx: &Context, root: Operation) -> Option<BatchNorm> {
+    if ctx.op_name_str(root) != "graph.add" {
+        return None;
+    }
+    // `rsqrt(add(var, eps))`: `(var, eps)`.
+    let inverse_root = |v: Value| -> Option<(Value, f64)> {
+        let rsqrt = def(ctx, v, "graph.rsqrt")?;
+        let plus = def(ctx, ctx.operand(rsqrt, 0), "graph.add")?;
+        let (a, b) = operands2(ctx, plus)?;
+        match (splat(ctx, a), splat(ctx, b)) {
+            (_, Some(eps)) => Some((a, eps)),
+            (Some(eps), _) => Some((b, eps)),
+            _ => None,
+        }
+    };
+    let (p, q) = operands2(ctx, root)?;
+    for (product, bias) in [(p, q), (q, p)] {
+        let Some(m) = def(ctx, product, "graph.mul") else {
+            continue;
+        };
+        let (a, b) = operands2(ctx, m)?;
+        for (d, k) in [(a, b), (b, a)] {
+            // `k = scale * rsqrt(var + eps)` and `d = x - mean`, or `d = (x
+            // - mean) * rsqrt(var + eps)` and `k = scale`.
+            let found = def(ctx, d, "graph.sub")
+                .and_then(|sub| {
+                    let inner = def(ctx, k, "graph.mul")?;
+                    let (s, r) = operands2(ctx, inner)?;
+                    [(s, r), (r, s)]
+                        .into_iter()
+                        .find_map(|(scale, r)| Some((sub, scale, inverse_root(r)?)))
+                })
+                .or_else(|| {
+                    let inner = def(ctx, d, "graph.mul")?;
+                    let (s, r) = operands2(ctx, inner)?;
+                    [(s, r), (r, s)].into_iter().find_map(|(sub, r)| {
+                        Some((def(ctx, sub, "graph.sub")?, k, inverse_root(r)?))
+                    })
+                });
+            let Some((sub, scale, (var, epsilon))) = found else {
+                continue;
+            };
+            let (x, mean) = operands2(ctx, sub)?;
+            let dims = operand_info(ctx, x)?.shape.dims()?.to_vec();
+            let channels = dims.get(1)?.known()?;
+            let params = [scale, bias, mean, var];
+            if params
+                .iter()
+                .all(|&v| per_channel(ctx, v, dims.len(), channels))
+            {
+                return Some(BatchNorm {
+                    x,
+                    params,
+                    epsilon,
+                    channels,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Whether `v`'s shape, aligned to rank `rank` from the right, is 1 on
+/// every axis but 1, where it is `channels`.
+fn per_channel(ctx: &Context, v: Value, rank: usize, channels: i64) -> bool {
+    let Some(dims) = operand_info(ctx, v).and_then(|i| i.shape.dims().map(|d| d.to_vec())) else {
+        return false;
+    };
+    if dims.len() > rank || rank < 2 {
+        return false;
+    }
+    let lead = rank - dims.len();
+    dims.iter().enumerate().all(|(i, d)| {
+        let want = if i + lead == 1 { channels } else { 1 };
+        d.known() == Some(want)
+    }) && lead <= 1
+}
+
 /// Erase the `graph` ops (all pure) whose results have no users, last
 /// first, so that a chain left unused goes as a whole.
 fn remove_dead(ctx: &mut Context, block: Block) {
@@ -316,14 +433,15 @@ fn softmax(ctx: &Context, out: Operation) -> Option<(Value, i64)> {
     None
 }
 
-/// The exact GELU: `x * 0.5 * (1 + erf(x / √2))`, as a product of `x *
-/// 0.5` and the sum, or `(x * sum) * 0.5`: `x`.
-fn gelu(ctx: &Context, out: Operation) -> Option<Value> {
-    // `1 + erf(x * (1/√2))`, either order: x.
-    let sum_of = |v: Value| -> Option<Value> {
+/// GELU: `x * 0.5 * (1 + f(x))` with `f(x) = erf(x / √2)` or
+/// `tanh(√(2/π) * (x + 0.044715 * x³))`, as a product of `x * 0.5` and the
+/// sum, or `(x * sum) * 0.5`: `x`, and whether `f` is tanh's.
+fn gelu(ctx: &Context, out: Operation) -> Option<(Value, bool)> {
+    // `1 + f(x)`, either order: x and whether f is tanh's.
+    let sum_of = |v: Value| -> Option<(Value, bool)> {
         let add = def(ctx, v, "graph.add")?;
         let (a, b) = operands2(ctx, add)?;
-        let (one, erf) = if splat(ctx, a).is_some_and(|c| close(c, 1.0)) {
+        let (one, f) = if splat(ctx, a).is_some_and(|c| close(c, 1.0)) {
             (a, b)
         } else {
             (b, a)
@@ -331,16 +449,28 @@ fn gelu(ctx: &Context, out: Operation) -> Option<Value> {
         if !splat(ctx, one).is_some_and(|c| close(c, 1.0)) {
             return None;
         }
-        let erf = def(ctx, erf, "graph.erf")?;
-        let (x, k) = scaled(ctx, ctx.operand(erf, 0))?;
-        close(k, std::f64::consts::FRAC_1_SQRT_2).then_some(x)
+        if let Some(erf) = def(ctx, f, "graph.erf") {
+            let (x, k) = scaled(ctx, ctx.operand(erf, 0))?;
+            return close(k, std::f64::consts::FRAC_1_SQRT_2).then_some((x, false));
+        }
+        let tanh = def(ctx, f, "graph.tanh")?;
+        let (s, k) = scaled(ctx, ctx.operand(tanh, 0))?;
+        if !close(k, (2.0 / std::f64::consts::PI).sqrt()) {
+            return None;
+        }
+        let plus = def(ctx, s, "graph.add")?;
+        let (a, b) = operands2(ctx, plus)?;
+        [(a, b), (b, a)].into_iter().find_map(|(x, t)| {
+            let (c, k) = scaled(ctx, t)?;
+            (close(k, 0.044715) && is_cube(ctx, c, x)).then_some((x, true))
+        })
     };
     let (p, q) = operands2(ctx, out)?;
     // (x * 0.5) * sum, either order.
     for (h, t) in [(p, q), (q, p)] {
-        if let (Some((x, half)), Some(x2)) = (scaled(ctx, h), sum_of(t)) {
+        if let (Some((x, half)), Some((x2, tanh))) = (scaled(ctx, h), sum_of(t)) {
             if close(half, 0.5) && x == x2 {
-                return Some(x);
+                return Some((x, tanh));
             }
         }
     }
@@ -352,9 +482,22 @@ fn gelu(ctx: &Context, out: Operation) -> Option<Value> {
     let m = def(ctx, inner, "graph.mul")?;
     let (a, b) = operands2(ctx, m)?;
     for (x, t) in [(a, b), (b, a)] {
-        if sum_of(t) == Some(x) {
-            return Some(x);
+        if let Some((x2, tanh)) = sum_of(t).filter(|&(x2, _)| x2 == x) {
+            return Some((x2, tanh));
         }
     }
     None
+}
+
+/// Whether `c` is `x * x * x` (the products in any order) or `pow(x, 3)`.
+fn is_cube(ctx: &Context, c: Value, x: Value) -> bool {
+    if let Some(pow) = def(ctx, c, "graph.pow") {
+        return operands2(ctx, pow)
+            .is_some_and(|(b, e)| b == x && splat(ctx, e).is_some_and(|k| k == 3.0));
+    }
+    let square =
+        |v: Value| def(ctx, v, "graph.mul").and_then(|m| operands2(ctx, m)) == Some((x, x));
+    def(ctx, c, "graph.mul")
+        .and_then(|m| operands2(ctx, m))
+        .is_some_and(|(a, b)| (a == x && square(b)) || (b == x && square(a)))
 }
