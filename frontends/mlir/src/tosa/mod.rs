@@ -13,6 +13,7 @@
 //! lists what converts: [`coverage`] says which of MLIR 22's TOSA ops do.
 
 mod fuse;
+mod resize;
 mod rules;
 mod table;
 mod text;

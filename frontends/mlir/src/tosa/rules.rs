@@ -43,6 +43,7 @@ impl Importer<'_> {
             "tosa.conv2d" | "tosa.depthwise_conv2d" => self.convolution(node)?,
             "tosa.transpose_conv2d" => self.transposed_convolution(node)?,
             "tosa.avg_pool2d" | "tosa.max_pool2d" => self.pool(node)?,
+            "tosa.resize" => self.resize(node)?,
             _ => return Err(format!("'{name}' has no counterpart in the graph dialect")),
         };
         Ok(vec![out])

@@ -64,6 +64,7 @@ pub(super) const COMPOSED: &[&str] = &[
     "tosa.reduce_all",
     "tosa.reduce_any",
     "tosa.reshape",
+    "tosa.resize",
     "tosa.reverse",
     "tosa.slice",
     "tosa.tile",
