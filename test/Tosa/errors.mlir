@@ -10,7 +10,7 @@
 // RUN: not strata run %S/Inputs/unsupported.mlir 2>&1 | FileCheck %s --check-prefix=NOGRAPH
 
 // NOGRAPH: unsupported.mlir:2:8: error: 'tosa.clz' has no counterpart in the graph dialect
-// NOGRAPH-NEXT: unsupported.mlir:3:8: error: 'tosa.logical_right_shift' has no counterpart in the graph dialect
+// NOGRAPH-NEXT: unsupported.mlir:4:8: error: 'tosa.clz' has no counterpart in the graph dialect
 
 // INVALID: invalid.mlir:2:8: error: {{.*}}
 // INVALID-NOT: panicked

@@ -12,6 +12,7 @@
 //! op declares; a static type that differs is an error at the op. [`OPS`]
 //! lists what converts: [`coverage`] says which of MLIR 22's TOSA ops do.
 
+mod conv3d;
 mod fuse;
 mod resize;
 mod rules;

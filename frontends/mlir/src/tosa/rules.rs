@@ -31,9 +31,8 @@ impl Importer<'_> {
             return Ok(vec![Slot::Shape(shape_arithmetic(name, &shapes)?)]);
         }
         let out = match name {
-            "tosa.const" | "arith.constant" | "tosa.const_shape" | "tensor.cast" | "tosa.dim" => {
-                self.values(node)?
-            }
+            "tosa.const" | "arith.constant" | "tosa.const_shape" | "tensor.cast" | "tosa.dim"
+            | "tosa.slice_shape" => self.values(node)?,
             "tosa.mul" | "tosa.negate" | "tosa.clamp" | "tosa.cast" | "tosa.matmul" => {
                 self.arithmetic(node)?
             }
@@ -41,6 +40,11 @@ impl Importer<'_> {
             "tosa.transpose" | "tosa.reshape" | "tosa.concat" | "tosa.slice" | "tosa.tile"
             | "tosa.pad" | "tosa.reverse" | "tosa.gather" => self.data_movement(node)?,
             "tosa.conv2d" | "tosa.depthwise_conv2d" => self.convolution(node)?,
+            "tosa.conv3d" => self.convolution_3d(node)?,
+            "tosa.scatter" => self.scatter(node)?,
+            "tosa.logical_left_shift"
+            | "tosa.logical_right_shift"
+            | "tosa.arithmetic_right_shift" => self.shift(node)?,
             "tosa.transpose_conv2d" => self.transposed_convolution(node)?,
             "tosa.avg_pool2d" | "tosa.max_pool2d" => self.pool(node)?,
             "tosa.resize" => self.resize(node)?,
@@ -92,6 +96,30 @@ impl Importer<'_> {
                     .and_then(|a| shape.get(a))
                     .ok_or_else(|| format!("axis {axis} of a rank-{} tensor", shape.len()))?;
                 Slot::Shape(vec![*d])
+            }
+            "tosa.slice_shape" => {
+                let shape = self.shape(node, 0)?;
+                let [start, size] = [1, 2].map(|i| {
+                    let v = self.operand(node, i).ok()?;
+                    match self.known.get(&v)?.as_slice() {
+                        [x] => Some(*x as i64),
+                        _ => None,
+                    }
+                });
+                let (Some(start), Some(size)) = (start, size) else {
+                    return Err("a start or size that is not one constant integer".into());
+                };
+                let part = usize::try_from(start)
+                    .ok()
+                    .zip(usize::try_from(size).ok())
+                    .and_then(|(s, n)| shape.get(s..s.checked_add(n)?));
+                let part = part.ok_or_else(|| {
+                    format!(
+                        "a slice [{start}, +{size}) of a shape of {} dims",
+                        shape.len()
+                    )
+                })?;
+                Slot::Shape(part.to_vec())
             }
             _ => return Err(format!("'{name}' is not values")),
         })
@@ -312,6 +340,78 @@ impl Importer<'_> {
             }
             _ => return Err(format!("'{name}' is not data movement")),
         })
+    }
+
+    /// `tosa.scatter`: `values_in [N, K, C]` with row `indices[n, w]` of
+    /// batch `n` replaced by `input[n, w]`, as `graph.scatter_elements`
+    /// along K with each index repeated over C.
+    fn scatter(&mut self, node: &Node) -> Res<Slot> {
+        let loc = node.loc;
+        let values = self.operand(node, 0)?;
+        let indices = self.operand(node, 1)?;
+        let input = self.operand(node, 2)?;
+        let shape = static_shape(self.ctx, self.ctx.value_type(input))
+            .ok_or("a scatter input of unknown shape")?;
+        let [n, w, c] = shape[..] else {
+            return Err("a scatter input that is not [N, W, C]".into());
+        };
+        let column = self.reshape(indices, &[n, w, 1], loc)?;
+        let shape = self.const_i64(&[n, w, c], loc)?;
+        let wide = self.build("graph.expand", vec![column, shape], vec![], loc)?;
+        let i64t = self.ctx.integer_type(64);
+        let axis = self.ctx.integer_attr(i64t, 1);
+        let r = self.build(
+            "graph.scatter_elements",
+            vec![values, wide, input],
+            vec![("axis", axis)],
+            loc,
+        )?;
+        Ok(Slot::Tensor(r))
+    }
+
+    /// The shifts of signed integers, through `graph.bit_shift` of their
+    /// bits as unsigned ones: left and logical right as they are; an
+    /// arithmetic right shift of a negative `x` is `!((!x) >> s)`.
+    fn shift(&mut self, node: &Node) -> Res<Slot> {
+        let loc = node.loc;
+        let x = self.operand(node, 0)?;
+        let amount = self.operand(node, 1)?;
+        let arithmetic = node.name == "tosa.arithmetic_right_shift";
+        if arithmetic && self.attr(node, "round")? == "true" {
+            return Err("a rounding arithmetic shift (round = true) has no graph form".into());
+        }
+        let elem = self.element_type(x)?;
+        let width = self
+            .ctx
+            .int_or_float_bit_width(elem)
+            .ok_or("a shift of a non-integer")?;
+        let unsigned = self.ctx.unsigned_integer_type(width);
+        let direction = self
+            .ctx
+            .string_attr(if node.name == "tosa.logical_left_shift" {
+                "left"
+            } else {
+                "right"
+            });
+        let mut e = self.emit(loc);
+        let s = e.op("graph.bitcast", &[amount], &[], 1, Some(unsigned))?[0];
+        let (negative, source) = if arithmetic {
+            let zero = e.scalar_like(x, 0.0)?;
+            let negative = e.bin("graph.less", x, zero)?;
+            let inverted = e.un("graph.not", x)?;
+            let source = e.op1("graph.where", &[negative, inverted, x], &[])?;
+            (Some(negative), source)
+        } else {
+            (None, x)
+        };
+        let bits = e.op("graph.bitcast", &[source], &[], 1, Some(unsigned))?[0];
+        let shifted = e.op1("graph.bit_shift", &[bits, s], &[("direction", direction)])?;
+        let mut r = e.op("graph.bitcast", &[shifted], &[], 1, Some(elem))?[0];
+        if let Some(negative) = negative {
+            let inverted = e.un("graph.not", r)?;
+            r = e.op1("graph.where", &[negative, inverted, r], &[])?;
+        }
+        Ok(Slot::Tensor(r))
     }
 
     /// `tosa.conv2d` (NHWC input, OHWI weight) and `tosa.depthwise_conv2d`
