@@ -22,6 +22,7 @@ use strata_dialects::graph::infer::operand_info;
 use strata_ir::printer::{attribute_to_string, type_to_string};
 use strata_ir::{Context, Operation, Type, Value};
 
+mod resample;
 mod rules;
 
 pub use rules::exported_ops;

@@ -53,6 +53,7 @@ pub fn exported_ops() -> Vec<&'static str> {
         "graph.flatten",
         "graph.gelu",
         "graph.gather",
+        "graph.gather_nd",
         "graph.gemm",
         "graph.global_avg_pool",
         "graph.hard_sigmoid",
@@ -70,8 +71,9 @@ pub fn exported_ops() -> Vec<&'static str> {
         "graph.reduce_prod",
         "graph.reduce_sum",
         "graph.relu",
-        "graph.round",
         "graph.reshape",
+        "graph.resize",
+        "graph.round",
         "graph.silu",
         "graph.slice",
         "graph.softmax",
@@ -113,6 +115,8 @@ impl Emitter<'_> {
                 self.elementwise(op, name, &out)?
             }
             "graph.gather" => self.gather(op, &out)?,
+            "graph.gather_nd" => self.gather_nd(op, &out)?,
+            "graph.resize" => self.resize(op, &out)?,
             "graph.round" => {
                 let x = self.operand(op, 0)?;
                 self.round(&x)

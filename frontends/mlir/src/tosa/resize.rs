@@ -6,7 +6,8 @@
 //! both clamp to the input. `graph.resize` (ONNX's `Resize`) names the
 //! same affine maps by a coordinate mode and a rounding: `asymmetric` is
 //! `o / s` (offset 0), `half_pixel` is `(o + 0.5) / s - 0.5` (offset `(d
-//! - n) / 2`), and a nearest rounding `floor` is half up of the position
+//! - n) / 2`), `align_corners` is `o * (I - 1) / (O - 1)` (offset 0 at
+//! that scale), and a nearest rounding `floor` is half up of the position
 //! less one half (offset less `n / 2`). An offset none of them gives has
 //! no `graph` form and is refused.
 
@@ -78,7 +79,20 @@ impl Importer<'_> {
         };
         // Sizes when the scale is the ratio of the sizes (graph.resize then
         // derives the same scale from them), else the scales themselves.
-        let exact = oh * yd == ih * yn && ow * xd == iw * xn;
+        let mut exact = oh * yd == ih * yn && ow * xd == iw * xn;
+        // Asymmetric at `(O - 1) / (I - 1)` is what align_corners samples
+        // (and its sizes are the output's).
+        let corners = |i: i64, o: i64, n: i64, d: i64| n * (i - 1) == d * (o - 1);
+        let coordinate = if !exact
+            && coordinate == "asymmetric"
+            && corners(ih, oh, yn, yd)
+            && corners(iw, ow, xn, xd)
+        {
+            exact = true;
+            "align_corners"
+        } else {
+            coordinate
+        };
         let mut e = self.emit(loc);
         let (operand, segments) = if exact {
             (e.const_i64(&[n, oh, ow, c])?, [1, 0, 0, 1])
