@@ -13,6 +13,7 @@
 //! lists what converts: [`coverage`] says which of MLIR 22's TOSA ops do.
 
 mod conv3d;
+mod fft;
 mod fuse;
 mod resize;
 mod rules;

@@ -48,6 +48,7 @@ impl Importer<'_> {
             "tosa.transpose_conv2d" => self.transposed_convolution(node)?,
             "tosa.avg_pool2d" | "tosa.max_pool2d" => self.pool(node)?,
             "tosa.resize" => self.resize(node)?,
+            "tosa.fft2d" | "tosa.rfft2d" => return self.fft(node),
             _ => return Err(format!("'{name}' has no counterpart in the graph dialect")),
         };
         Ok(vec![out])
