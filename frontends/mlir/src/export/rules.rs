@@ -714,10 +714,19 @@ impl Emitter<'_> {
     /// around them.
     fn windows(&mut self, op: Operation, name: &str, out: &T) -> Res<T> {
         let x = self.operand(op, 0)?;
+        let nchw = self.string(op, "layout").is_none_or(|l| l == "nchw");
+        if name == "graph.global_avg_pool" && nchw && x.rank() >= 3 {
+            // Channels first, any number of spatial axes: their sum times
+            // one over their size.
+            let axes: Vec<usize> = (2..x.rank()).collect();
+            let s = self.reduce("tosa.reduce_sum", &x, &axes);
+            let size: i64 = x.shape[2..].iter().product();
+            let k = self.scalar(1.0 / size as f64, &x.elem, x.rank());
+            return Ok(self.binary("tosa.mul", &s, &k, &out.shape, &out.elem));
+        }
         if x.rank() != 4 {
             return Err("only 2-D windows (rank-4 tensors) have a TOSA form".into());
         }
-        let nchw = self.string(op, "layout").is_none_or(|l| l == "nchw");
         let x = if nchw {
             self.transpose(&x, &[0, 2, 3, 1])
         } else {
