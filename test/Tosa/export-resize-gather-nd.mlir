@@ -14,6 +14,10 @@
 // The exporter itself: upstream on the TOSA against strata on this module.
 // RUN: python3 %S/../../scripts/tosa-oracle %t.tosa.mlir --strata-model %s | FileCheck %s --check-prefix=ORACLE
 // RUN: strata import %t.tosa.mlir | FileCheck %s --check-prefix=BACK
+// A nearest resize at a scale that is not exactly a fraction (an f32 third)
+// would round differently in TOSA: refused.
+// RUN: not strata-translate --export=tosa %S/Inputs/export-resize-inexact.mlir 2>&1 | FileCheck %s --check-prefix=INEXACT
+// INEXACT: export-resize-inexact.mlir:3:8: error: 'graph.resize': a nearest resize at scales [0.333333343, 0.333333343], not exactly fractions, has no exact TOSA form
 
 // CHECK-LABEL: func.func @main
 // CHECK-COUNT-4: tosa.resize

@@ -7,6 +7,9 @@
 // RUN: strata import %s | FileCheck %s
 // RUN: python3 %S/../../scripts/tosa-oracle %s | FileCheck %s --check-prefix=ORACLE
 // RUN: not strata import %S/Inputs/resize-offset.mlir 2>&1 | FileCheck %s --check-prefix=OFFSET
+// A nearest resize at 2/3, which graph.resize's f32 scale would round the
+// other way at the exact halves, is refused too.
+// RUN: not strata import %S/Inputs/resize-inexact.mlir 2>&1 | FileCheck %s --check-prefix=INEXACT
 
 // CHECK-LABEL: func.func @main
 func.func @main(%x: tensor<1x4x5x2xf32>, %i: tensor<1x3x3x1xi32>) -> (tensor<1x8x10x2xf32>, tensor<1x8x10x2xf32>, tensor<1x8x10x2xf32>, tensor<1x2x3x2xf32>, tensor<1x9x5x2xf32>, tensor<1x6x6x1xi32>, tensor<1x4x7x2xf32>) {
@@ -46,3 +49,4 @@ func.func @main(%x: tensor<1x4x5x2xf32>, %i: tensor<1x3x3x1xi32>) -> (tensor<1x8
 // ORACLE-NOT: MISMATCH
 
 // OFFSET: resize-offset.mlir:5:8: error: 'tosa.resize': an offset of [1, 0] at a scale of 2/1 by 2/1 is neither asymmetric nor half-pixel sampling: it has no graph form
+// INEXACT: resize-inexact.mlir:5:8: error: 'tosa.resize': a nearest resize at a scale of 2/3 by 1/1, which an f32 does not hold exactly and which is not its sizes' ratio, has no exact graph form

@@ -50,8 +50,10 @@ fn axis_parameters(
     let base = match coordinate {
         "half_pixel" => d - n,
         "pytorch_half_pixel" if output > 1 => d - n,
-        // PyTorch samples a single output at 0.
-        "pytorch_half_pixel" | "asymmetric" | "align_corners" => 0,
+        "pytorch_half_pixel" => {
+            return Err("a pytorch_half_pixel resize to one pixel has no TOSA form".into())
+        }
+        "asymmetric" | "align_corners" => 0,
         other => {
             return Err(format!(
                 "a resize with coordinate_transformation_mode \"{other}\" has no TOSA form"
@@ -100,9 +102,13 @@ impl Emitter<'_> {
             return Err("an antialiased resize has no TOSA form".into());
         }
         let scales = self.resize_scales(op, &x, out)?;
-        let nchw = x.shape[..2] == out.shape[..2];
+        let nchw = scales[0] == 1.0 && scales[1] == 1.0;
         let spatial: [usize; 2] = if nchw { [2, 3] } else { [1, 2] };
-        if !nchw && (x.shape[0] != out.shape[0] || x.shape[3] != out.shape[3]) {
+        let other = if nchw { [0, 1] } else { [0, 3] };
+        if other
+            .iter()
+            .any(|&a| scales[a] != 1.0 || x.shape[a] != out.shape[a])
+        {
             return Err("a resize of more than two axes has no TOSA form".into());
         }
         let mut parameters = Vec::new();
@@ -119,6 +125,20 @@ impl Emitter<'_> {
         let [(yn, yd, yo, yb), (xn, xd, xo, xb)] = parameters[..] else {
             return Err("a resize of other than two axes".into());
         };
+        // TOSA samples at the exact fraction, graph.resize at its scale: a
+        // nearest resize rounds at the exact halves, so they must agree.
+        let fractions = [(spatial[0], yn, yd), (spatial[1], xn, xd)];
+        if nearest
+            && coordinate != "align_corners"
+            && fractions
+                .iter()
+                .any(|&(a, n, d)| scales[a] != n as f64 / d as f64)
+        {
+            return Err(format!(
+                "a nearest resize at scales {:?}, not exactly fractions, has no exact TOSA form",
+                [scales[spatial[0]], scales[spatial[1]]]
+            ));
+        }
         let x = if nchw {
             self.transpose(&x, &[0, 2, 3, 1])
         } else {

@@ -40,12 +40,21 @@ impl Importer<'_> {
         let (&[n, d, h, w, c], &[oc, kd, kh, kw, _]) = (&xs[..], &ws[..]) else {
             return Err("an input or weight that is not rank 5".into());
         };
-        if sd <= 0 || dd <= 0 {
-            return Err("a depth stride or dilation that is not positive".into());
+        // TOSA's own limits are far below these; they keep the arithmetic
+        // on the sizes below from overflowing.
+        let limit = i64::from(i32::MAX);
+        if [sd, sh, sw, dd, dh, dw]
+            .iter()
+            .any(|&v| !(1..=limit).contains(&v))
+            || pad.iter().any(|&p| !(0..=limit).contains(&p))
+        {
+            return Err(format!(
+                "a pad {pad:?}, stride {stride:?} or dilation {dilation:?} out of range"
+            ));
         }
         let padded_depth = d + front + back;
         let od = (padded_depth - (kd - 1) * dd - 1).div_euclid(sd) + 1;
-        if od <= 0 || front < 0 || back < 0 {
+        if od <= 0 {
             return Err(format!(
                 "a depth of {d} padded by [{front}, {back}] is shorter than the kernel"
             ));

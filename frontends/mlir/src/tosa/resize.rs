@@ -23,7 +23,8 @@ const MAPS: [(&str, &str); 4] = [
     ("half_pixel", "floor"),
 ];
 
-fn twice_offset(map: (&str, &str), n: i64, d: i64) -> i64 {
+fn twice_offset(map: (&str, &str), n: i64, d: i64) -> i128 {
+    let (n, d) = (i128::from(n), i128::from(d));
     let coordinate = if map.0 == "half_pixel" { d - n } else { 0 };
     let rounding = if map.1 == "floor" { -n } else { 0 };
     coordinate + rounding
@@ -39,7 +40,7 @@ pub(super) fn choose_map(
         .filter(|m| nearest || m.1 == "round_prefer_ceil")
         .find(|&m| {
             axes.iter()
-                .all(|&(n, d, offset)| twice_offset(m, n, d) == 2 * offset)
+                .all(|&(n, d, offset)| twice_offset(m, n, d) == 2 * i128::from(offset))
         })
 }
 
@@ -79,10 +80,14 @@ impl Importer<'_> {
         };
         // Sizes when the scale is the ratio of the sizes (graph.resize then
         // derives the same scale from them), else the scales themselves.
-        let mut exact = oh * yd == ih * yn && ow * xd == iw * xn;
+        // (In i128: the numbers are the module's, and may be any i64.)
+        let ratio = |i: i64, o: i64, n: i64, d: i64| {
+            i128::from(o) * i128::from(d) == i128::from(i) * i128::from(n)
+        };
+        let mut exact = ratio(ih, oh, yn, yd) && ratio(iw, ow, xn, xd);
         // Asymmetric at `(O - 1) / (I - 1)` is what align_corners samples
         // (and its sizes are the output's).
-        let corners = |i: i64, o: i64, n: i64, d: i64| n * (i - 1) == d * (o - 1);
+        let corners = |i: i64, o: i64, n: i64, d: i64| ratio(i - 1, o - 1, n, d);
         let coordinate = if !exact
             && coordinate == "asymmetric"
             && corners(ih, oh, yn, yd)
@@ -93,6 +98,15 @@ impl Importer<'_> {
         } else {
             coordinate
         };
+        // graph.resize divides by its f32 scale: a nearest resize rounds
+        // at the exact halves, where an inexact scale rounds the other way.
+        let f32_exact = |n: i64, d: i64| f64::from(n as f32 / d as f32) == n as f64 / d as f64;
+        if !exact && nearest && !(f32_exact(yn, yd) && f32_exact(xn, xd)) {
+            return Err(format!(
+                "a nearest resize at a scale of {yn}/{yd} by {xn}/{xd}, which an f32 does not \
+                 hold exactly and which is not its sizes' ratio, has no exact graph form"
+            ));
+        }
         let mut e = self.emit(loc);
         let (operand, segments) = if exact {
             (e.const_i64(&[n, oh, ow, c])?, [1, 0, 0, 1])

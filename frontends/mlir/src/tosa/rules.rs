@@ -382,10 +382,10 @@ impl Importer<'_> {
             return Err("a rounding arithmetic shift (round = true) has no graph form".into());
         }
         let elem = self.element_type(x)?;
-        let width = self
-            .ctx
-            .int_or_float_bit_width(elem)
-            .ok_or("a shift of a non-integer")?;
+        let width = match self.ctx.type_kind(elem) {
+            strata_ir::TypeKind::Integer { width, .. } => *width,
+            _ => return Err("a shift of a non-integer".into()),
+        };
         let unsigned = self.ctx.unsigned_integer_type(width);
         let direction = self
             .ctx
