@@ -9,6 +9,7 @@
 pub mod arith;
 mod arith_patterns;
 pub mod builders;
+pub mod cf;
 pub mod docs;
 pub mod fold;
 pub mod func;
@@ -26,6 +27,7 @@ use strata_ir::Context;
 /// Register every core dialect with `ctx`.
 pub fn register_all(ctx: &mut Context) {
     func::register(ctx);
+    cf::register(ctx);
     arith::register(ctx);
     math::register(ctx);
     scf::register(ctx);

@@ -26,6 +26,13 @@ const SOURCES: &[(&str, &[&str])] = &[
     ),
     ("math", &[include_str!("../src/math/mod.rs")]),
     (
+        "cf",
+        &[
+            include_str!("../src/cf/mod.rs"),
+            include_str!("../src/cf/ops.rs"),
+        ],
+    ),
+    (
         "scf",
         &[
             include_str!("../src/scf/mod.rs"),

@@ -6,6 +6,7 @@
 
 // DIALECTS:      arith
 // DIALECTS-NEXT: builtin
+// DIALECTS-NEXT: cf
 // DIALECTS-NEXT: func
 // DIALECTS-NEXT: graph
 // DIALECTS-NEXT: kernel
@@ -27,4 +28,4 @@
 // OPS: tensor.contract A contraction: matrix product, batched matrix product, or any sum of products whose operands are read through projected permutations.
 // OPS: tensor.map Elementwise computation over an iteration domain, reading each input through an affine indexing map.
 
-// SHOW: Available Dialects: arith,builtin,func,graph,kernel,math,nvptx,scf,tensor,test,vector
+// SHOW: Available Dialects: arith,builtin,cf,func,graph,kernel,math,nvptx,scf,tensor,test,vector

@@ -70,6 +70,10 @@ pub enum AttrSyntax {
     Keyword(&'static EnumSpec),
     /// A dialect attribute without its `#dialect.mnemonic` prefix: `<fast>`.
     Stripped(&'static EnumSpec),
+    /// A dense array of integers of the element type given, as a list:
+    /// `[1, 99]` for `array<i32: 1, 99>` (MLIR's `DenseI32ArrayAttr` in
+    /// an assembly format).
+    IntArray(fn(&mut Context) -> Type),
 }
 
 /// A constraint on an attribute.
@@ -481,7 +485,8 @@ pub fn fill_default_properties(ctx: &mut Context, spec: &OpSpec, state: &mut Ope
 }
 
 /// MLIR's property conversion: an enum-typed property must hold one of the
-/// enum's values, or the op cannot be created (`invalid properties ...`).
+/// enum's values, and a dense-array property an array of its element type,
+/// or the op cannot be created (`invalid properties ...`).
 pub fn check_properties(ctx: &Context, spec: &OpSpec, props: Attribute) -> Result<(), String> {
     for &(name, value) in ctx.dictionary_entries(props) {
         let Some(attr) = spec
@@ -493,7 +498,7 @@ pub fn check_properties(ctx: &Context, spec: &OpSpec, props: Attribute) -> Resul
         };
         let typed = matches!(
             attr.constraint.syntax,
-            AttrSyntax::Keyword(_) | AttrSyntax::Stripped(_)
+            AttrSyntax::Keyword(_) | AttrSyntax::Stripped(_) | AttrSyntax::IntArray(_)
         );
         if typed && !(attr.constraint.check)(ctx, value) {
             return Err(format!(

@@ -10,7 +10,7 @@ use strata_ir::walk::{walk, WalkOrder, WalkResult};
 use strata_ir::{Context, Diagnostic, Operation};
 
 /// The dialects whose ops upstream MLIR knows as strata defines them.
-const SHARED: &[&str] = &["builtin", "func", "arith", "math", "scf"];
+const SHARED: &[&str] = &["builtin", "func", "arith", "math", "scf", "cf"];
 
 /// Run `pipeline` through upstream MLIR on `module`; the new module, or the
 /// chunk's diagnostics. The outer error ends the run (upstream's own

@@ -224,11 +224,52 @@ fn store_types(ps: &mut ParseState<'_>, target: Target, types: Vec<Type>) {
     }
 }
 
+/// `[v, ...]`: a dense array of `element`'s integers.
+fn parse_int_array(
+    p: &mut OpAsmParser<'_, '_>,
+    element: fn(&mut crate::Context) -> crate::Type,
+) -> Result<Attribute, Diagnostic> {
+    let element = element(p.ctx());
+    let width = p
+        .ctx()
+        .int_or_float_bit_width(element)
+        .unwrap_or(64)
+        .min(64);
+    p.parse_punct(Punct::LSquare)?;
+    let mut values = Vec::new();
+    if !p.parse_optional_punct(Punct::RSquare) {
+        loop {
+            let pos = p.pos();
+            let v = p.parse_integer()?;
+            let (lo, hi) = (-(1i128 << (width - 1)), (1i128 << width) - 1);
+            if v < lo || v > hi {
+                return Err(p.error_at(pos, "integer constant out of range"));
+            }
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            values.push((v as u64) & mask);
+            if !p.parse_optional_punct(Punct::Comma) {
+                break;
+            }
+        }
+        p.parse_punct(Punct::RSquare)?;
+    }
+    Ok(p.ctx()
+        .intern_attr(crate::attributes::AttrKind::DenseArray {
+            element,
+            values: values.into(),
+        }))
+}
+
 /// Whether an attribute of this kind can start at the next token.
 fn attr_may_start(p: &OpAsmParser<'_, '_>, spec: &crate::ods::AttrSpec) -> bool {
     match spec.constraint.syntax {
         AttrSyntax::Keyword(e) => e.cases.iter().any(|c| p.peek_keyword(c.0)),
         AttrSyntax::Stripped(_) => p.peek_punct(Punct::Less),
+        AttrSyntax::IntArray(_) => p.peek_punct(Punct::LSquare),
         _ => {
             !(p.peek_punct(Punct::Colon)
                 || p.peek_punct(Punct::LBrace)
@@ -253,6 +294,7 @@ fn parse_attr_value(
             p.parse_attribute(Some(ty))
         }
         AttrSyntax::Keyword(e) => parse_enum_keyword(p, e, spec.name),
+        AttrSyntax::IntArray(ty) => parse_int_array(p, ty),
         AttrSyntax::Stripped(e) => {
             let pos = p.pos();
             let body = p.parse_dialect_attr_body()?;

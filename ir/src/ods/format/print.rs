@@ -110,6 +110,22 @@ fn print_attr_value(p: &mut OpAsmPrinter<'_, '_>, spec: &crate::ods::AttrSpec, v
     match spec.constraint.syntax {
         AttrSyntax::Generic => p.print_attribute(value),
         AttrSyntax::Typed(_) => p.print_attribute_without_type(value),
+        AttrSyntax::IntArray(_) => match ctx.attr_kind(value) {
+            crate::attributes::AttrKind::DenseArray { element, values } => {
+                let width = ctx.int_or_float_bit_width(*element).unwrap_or(64).min(64);
+                let items: Vec<String> = values
+                    .iter()
+                    .map(|&v| {
+                        let shift = 64 - width;
+                        (((v << shift) as i64) >> shift).to_string()
+                    })
+                    .collect();
+                p.write_char('[');
+                p.write(&items.join(", "));
+                p.write_char(']');
+            }
+            _ => p.print_attribute(value),
+        },
         AttrSyntax::Keyword(e) => match e.value(ctx, value).and_then(|v| e.keyword(v)) {
             Some(word) => p.write(word),
             None => p.print_attribute(value),

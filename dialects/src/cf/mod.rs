@@ -1,0 +1,18 @@
+//! The `cf` dialect: unstructured control flow (MLIR's `cf`): branches
+//! between the blocks of a region, and runtime assertions.
+//!
+//! As MLIR's `Dialect/ControlFlow/`: the op declarations are in `ops`, the
+//! check that each branch passes its successor the values that block
+//! takes (MLIR's `BranchOpInterface`) in `verify`.
+
+mod ops;
+mod verify;
+
+pub use ops::*;
+
+use strata_ir::Context;
+
+/// Register the cf dialect.
+pub fn register(ctx: &mut Context) {
+    strata_ir::ods::register_dialect_ops(ctx, "cf");
+}

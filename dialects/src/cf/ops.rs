@@ -1,0 +1,54 @@
+//! The `#[op]` declarations of `cf`: `assert`, `br` and `cond_br`.
+
+use strata_ir::attributes::AttrKind;
+use strata_ir::ods::constraints::{AnyType, StrAttr, I1};
+use strata_ir::{attr_constraint, op, TypeKind};
+
+use super::verify::{verify_br, verify_cond_br};
+
+attr_constraint!(
+    /// An `i32` dense array (branch weights).
+    DenseI32ArrayAttr, "i32 dense array attribute", strata_ir::ods::AttrSyntax::IntArray(|ctx| ctx.integer_type(32)), |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        AttrKind::DenseArray { element, .. }
+            if matches!(ctx.type_kind(*element), TypeKind::Integer { width: 32, .. })
+    )
+);
+
+/// Assert operation with message attribute.
+///
+/// At run time, aborts with `msg` unless `arg` is true.
+#[op("cf.assert", format = "$arg `,` $msg attr-dict")]
+pub struct AssertOp {
+    arg: Operand<I1>,
+    msg: Attr<StrAttr>,
+}
+
+/// Branch operation.
+///
+/// Jumps to `dest`, passing `destOperands` as its block arguments.
+#[op("cf.br",
+     traits(Pure, Terminator),
+     format = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
+     verify = verify_br)]
+pub struct BranchOp {
+    destOperands: Variadic<AnyType>,
+    dest: Successor,
+}
+
+/// Conditional branch operation.
+///
+/// Jumps to `trueDest` with `trueDestOperands` if `condition` is set, else
+/// to `falseDest` with `falseDestOperands` (the two may be the same block).
+#[op("cf.cond_br",
+     traits(Pure, Terminator),
+     format = "$condition (`weights` `(` $branch_weights^ `)` )? `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
+     verify = verify_cond_br)]
+pub struct CondBranchOp {
+    condition: Operand<I1>,
+    trueDestOperands: Variadic<AnyType>,
+    falseDestOperands: Variadic<AnyType>,
+    branch_weights: OptionalAttr<DenseI32ArrayAttr>,
+    trueDest: Successor,
+    falseDest: Successor,
+}
