@@ -2,10 +2,12 @@
 //! between the blocks of a region, and runtime assertions.
 //!
 //! As MLIR's `Dialect/ControlFlow/`: the op declarations are in `ops`, the
-//! check that each branch passes its successor the values that block
-//! takes (MLIR's `BranchOpInterface`) in `verify`.
+//! custom assembly form of `cf.switch` in `syntax`, and the check that each
+//! branch passes its successor the values that block takes (MLIR's
+//! `BranchOpInterface`) and the ops' own rules in `verify`.
 
 mod ops;
+mod syntax;
 mod verify;
 
 pub use ops::*;

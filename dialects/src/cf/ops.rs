@@ -1,10 +1,26 @@
-//! The `#[op]` declarations of `cf`: `assert`, `br` and `cond_br`.
+//! The `#[op]` declarations of `cf`: `assert`, `br`, `cond_br` and
+//! `switch`.
 
 use strata_ir::attributes::AttrKind;
 use strata_ir::ods::constraints::{AnyType, StrAttr, I1};
-use strata_ir::{attr_constraint, op, TypeKind};
+use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
-use super::verify::{verify_br, verify_cond_br};
+use super::syntax::{parse_switch, print_switch};
+use super::verify::{verify_br, verify_cond_br, verify_switch};
+
+type_constraint!(
+    /// An integer of any width and signedness.
+    AnyInteger, "integer", |ctx, ty| matches!(ctx.type_kind(ty), TypeKind::Integer { .. })
+);
+
+attr_constraint!(
+    /// Integer elements (a `dense<...>` of an integer type).
+    AnyIntElementsAttr, "integer elements attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        AttrKind::DenseElements { ty, .. }
+            if ctx.type_kind(*ty).element_type().is_some_and(|e| matches!(ctx.type_kind(e), TypeKind::Integer { .. }))
+    )
+);
 
 attr_constraint!(
     /// An `i32` dense array (branch weights).
@@ -51,4 +67,25 @@ pub struct CondBranchOp {
     branch_weights: OptionalAttr<DenseI32ArrayAttr>,
     trueDest: Successor,
     falseDest: Successor,
+}
+
+/// Switch operation.
+///
+/// Jumps to the case destination whose value equals `flag`, with that
+/// case's operands, or to `defaultDestination` with `defaultOperands`.
+/// `case_operand_segments` says how many of `caseOperands` each case
+/// takes, in order.
+#[op("cf.switch",
+     traits(Pure, Terminator),
+     parse = parse_switch,
+     print = print_switch,
+     verify = verify_switch)]
+pub struct SwitchOp {
+    flag: Operand<AnyInteger>,
+    defaultOperands: Variadic<AnyType>,
+    caseOperands: Variadic<AnyType>,
+    case_values: OptionalAttr<AnyIntElementsAttr>,
+    case_operand_segments: Attr<DenseI32ArrayAttr>,
+    defaultDestination: Successor,
+    caseDestinations: VariadicSuccessor,
 }

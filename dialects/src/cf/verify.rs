@@ -2,9 +2,11 @@
 //! block arguments, of their types (MLIR's `BranchOpInterface`, with its
 //! messages, which name no op).
 
+use strata_ir::attributes::AttrKind;
 use strata_ir::{Context, Diagnostic, Operation, Value};
 
-use super::ops::{BranchOp, CondBranchOp};
+use super::ops::{BranchOp, CondBranchOp, SwitchOp};
+use super::syntax::{case_operand_groups, case_values};
 
 /// `values` against the arguments of successor `index` of `op`.
 fn verify_successor(
@@ -47,5 +49,88 @@ pub(super) fn verify_br(ctx: &Context, op: Operation) -> Result<(), Diagnostic> 
 pub(super) fn verify_cond_br(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let branch = CondBranchOp(op);
     verify_successor(ctx, op, 0, &branch.true_dest_operands(ctx))?;
-    verify_successor(ctx, op, 1, &branch.false_dest_operands(ctx))
+    verify_successor(ctx, op, 1, &branch.false_dest_operands(ctx))?;
+    // MLIR's WeightedBranchOpInterface: one weight per successor, not all 0.
+    if let Some(AttrKind::DenseArray { values, .. }) =
+        branch.branch_weights(ctx).map(|a| ctx.attr_kind(a))
+    {
+        let error = |message: String| Err(Diagnostic::error(ctx.op_loc(op), message).on_op(op));
+        if values.len() != ctx.num_successors(op) {
+            return error(format!(
+                "expects number of branch weights to match number of successors: {} vs {}",
+                values.len(),
+                ctx.num_successors(op)
+            ));
+        }
+        if values.iter().all(|&w| w as u32 == 0) {
+            return error("branch weights cannot all be zero".into());
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn verify_switch(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let switch = SwitchOp(op);
+    let dests = ctx.num_successors(op).saturating_sub(1);
+    let case_operands = switch.case_operands(ctx).len();
+    let segments: Vec<u32> = match switch.case_operand_segments(ctx).map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::DenseArray { values, .. }) => values.iter().map(|&v| v as u32).collect(),
+        _ => Vec::new(),
+    };
+    let total: u64 = segments.iter().map(|&s| u64::from(s)).sum();
+    if total != case_operands as u64 {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "caseOperands count ({case_operands}) does not match with the total size ({total}) \
+                 specified in attribute 'case_operand_segments'"
+            ),
+        ));
+    }
+    if let (Some(attr), Some(flag)) = (switch.case_values(ctx), switch.flag(ctx)) {
+        let flag = ctx.value_type(flag);
+        let AttrKind::DenseElements { ty, .. } = ctx.attr_kind(attr) else {
+            return Ok(());
+        };
+        let element = ctx.type_kind(*ty).element_type();
+        if element != Some(flag) {
+            let name = |t| strata_ir::printer::type_to_string(ctx, t);
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!(
+                    "'flag' type ('{}') should match case value type ('{}')",
+                    name(flag),
+                    element.map(name).unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    // (MLIR 22 crashes on case destinations without case values.)
+    let values = case_values(ctx, op).len();
+    if values != dests {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "number of case values ({values}) should match number of case destinations ({dests})"
+            ),
+        ));
+    }
+    if segments.len() != dests {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "'case_operand_segments' has {} entries for {dests} case destinations",
+                segments.len()
+            ),
+        ));
+    }
+    verify_successor(ctx, op, 0, &switch.default_operands(ctx))?;
+    for (i, group) in case_operand_groups(ctx, op).iter().enumerate() {
+        verify_successor(ctx, op, i + 1, group)?;
+    }
+    Ok(())
 }

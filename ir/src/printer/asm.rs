@@ -165,6 +165,15 @@ impl<'c> OpAsmPrinter<'_, 'c> {
             .print_region_with(region, print_entry_args, print_terminators, false);
     }
 
+    /// A line break, then the indentation of the op being printed and
+    /// `extra` spaces more (MLIR's `printNewline` inside an indented block).
+    pub fn print_newline(&mut self, extra: usize) {
+        self.p.out.push('\n');
+        for _ in 0..self.p.indent + extra {
+            self.p.out.push(' ');
+        }
+    }
+
     /// `^bbN`.
     pub fn print_successor(&mut self, block: Block) {
         self.p.names.write_block(&mut self.p.out, block);

@@ -27,6 +27,43 @@
 // CHECK-NEXT:     cf.assert %1, "the loop ended early"
 // CHECK-NEXT:     return %0 : index
 // CHECK-NEXT:   }
+// CHECK-NEXT:   func.func @switch(%arg0: i32, %arg1: i32, %arg2: f32) -> i32 {
+// CHECK-NEXT:     cf.switch %arg0 : i32, [
+// CHECK-NEXT:       default: ^bb1(%arg1 : i32),
+// CHECK-NEXT:       42: ^bb2(%arg1, %arg2 : i32, f32),
+// CHECK-NEXT:       4294967295: ^bb3
+// CHECK-NEXT:     ]
+// CHECK-NEXT:   ^bb1(%0: i32):  {{//}} pred: ^bb0
+// CHECK-NEXT:     return %0 : i32
+// CHECK-NEXT:   ^bb2(%1: i32, %2: f32):  {{//}} pred: ^bb0
+// CHECK-NEXT:     return %1 : i32
+// CHECK-NEXT:   ^bb3:  {{//}} pred: ^bb0
+// CHECK-NEXT:     return %arg0 : i32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.func @switch_bounds(%arg0: i1, %arg1: i8, %arg2: i64) {
+// CHECK-NEXT:     cf.switch %arg0 : i1, [
+// CHECK-NEXT:       default: ^bb1,
+// CHECK-NEXT:       1: ^bb1
+// CHECK-NEXT:     ]
+// CHECK-NEXT:   ^bb1:  {{//}} 2 preds: ^bb0, ^bb0
+// CHECK-NEXT:     cf.switch %arg1 : i8, [
+// CHECK-NEXT:       default: ^bb2,
+// CHECK-NEXT:       128: ^bb2,
+// CHECK-NEXT:       255: ^bb2,
+// CHECK-NEXT:       44: ^bb2
+// CHECK-NEXT:     ]
+// CHECK-NEXT:   ^bb2:  {{//}} 4 preds: ^bb1, ^bb1, ^bb1, ^bb1
+// CHECK-NEXT:     cf.switch %arg2 : i64, [
+// CHECK-NEXT:       default: ^bb3,
+// CHECK-NEXT:       9223372036854775807: ^bb3,
+// CHECK-NEXT:       7: ^bb3
+// CHECK-NEXT:     ]
+// CHECK-NEXT:   ^bb3:  {{//}} 3 preds: ^bb2, ^bb2, ^bb2
+// CHECK-NEXT:     cf.switch %arg2 : i64, [
+// CHECK-NEXT:       default: ^bb4]
+// CHECK-NEXT:   ^bb4:  {{//}} pred: ^bb3
+// CHECK-NEXT:     return
+// CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 func.func @select(%a: i32, %b: i32, %flag: i1) -> i32 {
@@ -48,4 +85,30 @@ func.func @loop(%n: index) -> index {
 ^exit:
   cf.assert %done, "the loop ended early"
   return %i : index
+}
+
+func.func @switch(%flag: i32, %a: i32, %b: f32) -> i32 {
+  cf.switch %flag : i32, [
+    default: ^bb1(%a : i32),
+    42: ^bb2(%a, %b : i32, f32),
+    -1: ^bb3
+  ]
+^bb1(%x: i32):
+  return %x : i32
+^bb2(%y: i32, %z: f32):
+  return %y : i32
+^bb3:
+  return %flag : i32
+}
+
+func.func @switch_bounds(%f1: i1, %f8: i8, %f64: i64) {
+  cf.switch %f1 : i1, [default: ^bb1, 1: ^bb1]
+^bb1:
+  cf.switch %f8 : i8, [default: ^bb2, -128: ^bb2, 255: ^bb2, 300: ^bb2]
+^bb2:
+  cf.switch %f64 : i64, [default: ^bb3, 9223372036854775807: ^bb3, 7: ^bb3]
+^bb3:
+  cf.switch %f64 : i64, [default: ^bb4]
+^bb4:
+  return
 }
