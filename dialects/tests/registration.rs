@@ -24,7 +24,14 @@ const SOURCES: &[(&str, &[&str])] = &[
             include_str!("../src/arith/ops.rs"),
         ],
     ),
-    ("math", &[include_str!("../src/math/mod.rs")]),
+    (
+        "math",
+        &[
+            include_str!("../src/math/mod.rs"),
+            include_str!("../src/math/integer.rs"),
+            include_str!("../src/math/classify.rs"),
+        ],
+    ),
     (
         "cf",
         &[

@@ -935,6 +935,15 @@ pub fn is_zero(kind: FloatKind, bits: u128) -> bool {
     decode(kind, bits).cat == Cat::Zero
 }
 
+/// True if the bits encode a normal value (`APFloat::isNormal`: finite,
+/// nonzero and not subnormal).
+pub fn is_normal(kind: FloatKind, bits: u128) -> bool {
+    let s = kind.sem();
+    let v = decode(kind, bits);
+    let integer_bit = (v.sig >> (s.prec - 1)) & 1 == 1;
+    v.cat == Cat::Normal && (v.exp != s.min_exp || integer_bit)
+}
+
 /// True if the sign is set (`APFloat::isNegative`, so also for negative NaNs).
 pub fn is_negative(kind: FloatKind, bits: u128) -> bool {
     decode(kind, bits).sign

@@ -12,6 +12,8 @@ mod fold;
 mod ops;
 mod verify;
 
+pub(crate) use verify::verify_cmp_result;
+
 pub use attrs::*;
 pub(crate) use fold::materialize_constant;
 pub use ops::*;

@@ -446,7 +446,9 @@ fn i1_like(ctx: &mut Context, ty: Type) -> Type {
     }
 }
 
-fn infer_cmp(ctx: &mut Context, state: &OperationState) -> Result<Vec<Type>, String> {
+/// The result of a comparison (or a float classification): `i1` in the
+/// first operand's shape.
+pub(crate) fn infer_cmp(ctx: &mut Context, state: &OperationState) -> Result<Vec<Type>, String> {
     let Some(&lhs) = state.operands.first() else {
         return Err("expected operands".into());
     };

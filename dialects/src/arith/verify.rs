@@ -53,7 +53,9 @@ pub(super) fn verify_constant(ctx: &Context, op: Operation) -> Result<(), Diagno
     Ok(())
 }
 
-pub(super) fn verify_cmp_result(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+/// The result of a comparison (or a float classification): `i1` elements in
+/// the operand's shape.
+pub(crate) fn verify_cmp_result(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
     let lhs = ctx.value_type(ctx.operand(op, 0));
     let result = ctx.value_type(ctx.result(op, 0));
     let same_shape = ctx.type_kind(lhs).shape() == ctx.type_kind(result).shape()

@@ -1,11 +1,40 @@
-//! The `math` dialect: elementary functions on floats (MLIR's `math`).
+//! The `math` dialect: elementary functions on floats (MLIR's `math`),
+//! and the integer ones in `integer` and the float classifications in
+//! `classify`.
+//!
+//! The folders compute as MLIR's do: with the C library's functions
+//! (Rust's `f32`/`f64` methods call the same ones; `erf` and `erfc`, which
+//! Rust lacks, are called directly), for `f32` and `f64` only where MLIR
+//! folds only those.
+
+mod classify;
+mod integer;
+
+pub use classify::*;
+pub use integer::*;
 
 use strata_ir::dialect::FoldResult;
-use strata_ir::ods::constraints::FloatLike;
+use strata_ir::ods::constraints::{FloatLike, SignlessIntegerOrIndexLike};
 use strata_ir::{op, Attribute, Context, Operation};
 
 use crate::arith::FastMathAttr;
 use crate::fold;
+
+// The C library's functions that Rust computes its own way or lacks
+// (libm, which every Rust program on Linux links): the ones MLIR's folders
+// call, whose NaNs and last bits Rust's own would not reproduce.
+extern "C" {
+    fn acosh(x: f64) -> f64;
+    fn acoshf(x: f32) -> f32;
+    fn asinh(x: f64) -> f64;
+    fn asinhf(x: f32) -> f32;
+    fn atanh(x: f64) -> f64;
+    fn atanhf(x: f32) -> f32;
+    fn erf(x: f64) -> f64;
+    fn erff(x: f32) -> f32;
+    fn erfc(x: f64) -> f64;
+    fn erfcf(x: f32) -> f32;
+}
 
 macro_rules! unary {
     ($name:ident, $mnemonic:tt, $summary:tt, $fold:expr) => {
@@ -94,6 +123,37 @@ unary_folder!(fold_tan, |x| Some(x.tan()), |x| Some(x.tan()));
 unary_folder!(fold_atan, |x| Some(x.atan()), |x| Some(x.atan()));
 unary_folder!(fold_asin, |x| Some(x.asin()), |x| Some(x.asin()));
 unary_folder!(fold_acos, |x| Some(x.acos()), |x| Some(x.acos()));
+// SAFETY (these and erf, erfc below): pure C library functions of one
+// float.
+unary_folder!(fold_acosh, |x| Some(unsafe { acoshf(x) }), |x| Some(
+    unsafe { acosh(x) }
+));
+unary_folder!(fold_asinh, |x| Some(unsafe { asinhf(x) }), |x| Some(
+    unsafe { asinh(x) }
+));
+unary_folder!(fold_atanh, |x| Some(unsafe { atanhf(x) }), |x| Some(
+    unsafe { atanh(x) }
+));
+unary_folder!(fold_cosh, |x| Some(x.cosh()), |x| Some(x.cosh()));
+unary_folder!(fold_sinh, |x| Some(x.sinh()), |x| Some(x.sinh()));
+unary_folder!(fold_exp2, |x| Some(x.exp2()), |x| Some(x.exp2()));
+// As MLIR, the logarithms of a negative number (-0.0 included) do not fold.
+unary_folder!(
+    fold_log2,
+    |x| (!x.is_sign_negative()).then(|| x.log2()),
+    |x| (!x.is_sign_negative()).then(|| x.log2())
+);
+unary_folder!(
+    fold_log10,
+    |x| (!x.is_sign_negative()).then(|| x.log10()),
+    |x| (!x.is_sign_negative()).then(|| x.log10())
+);
+unary_folder!(fold_erf, |x| Some(unsafe { erff(x) }), |x| Some(unsafe {
+    erf(x)
+}));
+unary_folder!(fold_erfc, |x| Some(unsafe { erfcf(x) }), |x| Some(unsafe {
+    erfc(x)
+}));
 
 fn fold_absf(
     ctx: &mut Context,
@@ -147,6 +207,66 @@ unary!(
     ErfOp,
     "math.erf",
     "Error function of the specified value.",
+    fold_erf
+);
+unary!(
+    ErfcOp,
+    "math.erfc",
+    "Complementary error function of the specified value (`1 - erf(x)`).",
+    fold_erfc
+);
+unary!(
+    AcoshOp,
+    "math.acosh",
+    "Hyperbolic arcus cosine of the specified value.",
+    fold_acosh
+);
+unary!(
+    AsinhOp,
+    "math.asinh",
+    "Hyperbolic arcus sine of the specified value.",
+    fold_asinh
+);
+unary!(
+    AtanhOp,
+    "math.atanh",
+    "Hyperbolic arcus tangent of the specified value.",
+    fold_atanh
+);
+unary!(
+    CoshOp,
+    "math.cosh",
+    "Hyperbolic cosine of the specified value.",
+    fold_cosh
+);
+unary!(
+    SinhOp,
+    "math.sinh",
+    "Hyperbolic sine of the specified value.",
+    fold_sinh
+);
+unary!(
+    Exp2Op,
+    "math.exp2",
+    "Base-2 exponential of the specified value.",
+    fold_exp2
+);
+unary!(
+    Log2Op,
+    "math.log2",
+    "Base-2 logarithm of the specified value.",
+    fold_log2
+);
+unary!(
+    Log10Op,
+    "math.log10",
+    "Base-10 logarithm of the specified value.",
+    fold_log10
+);
+unary!(
+    CbrtOp,
+    "math.cbrt",
+    "Cube root of the specified value.",
     no_fold
 );
 unary!(
@@ -264,6 +384,156 @@ fn fold_powf(
         _ => None,
     }?;
     Some(vec![FoldResult::Attr(attr)])
+}
+
+/// `f32`/`f64` binary folders by the C library's functions.
+fn fold_binary(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+    f32_fn: fn(f32, f32) -> f32,
+    f64_fn: fn(f64, f64) -> f64,
+) -> Option<Vec<FoldResult>> {
+    let a = fold::consts(ctx, consts.first().copied().flatten()?)?;
+    let b = fold::consts(ctx, consts.get(1).copied().flatten()?)?;
+    ctx.float_kind(a.elem)?;
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let attr = match ctx.int_or_float_bit_width(a.elem)? {
+        32 => fold::map2(ctx, ty, &a, &b, |x, y| {
+            let r = f32_fn(f32::from_bits(x as u32), f32::from_bits(y as u32));
+            Some(u128::from(r.to_bits()))
+        }),
+        64 => fold::map2(ctx, ty, &a, &b, |x, y| {
+            let r = f64_fn(f64::from_bits(x as u64), f64::from_bits(y as u64));
+            Some(u128::from(r.to_bits()))
+        }),
+        _ => None,
+    }?;
+    Some(vec![FoldResult::Attr(attr)])
+}
+
+/// As MLIR: `atan2(0, 0)` folds to NaN.
+fn fold_atan2(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    fold_binary(
+        ctx,
+        op,
+        consts,
+        |y, x| {
+            if y == 0.0 && x == 0.0 {
+                f32::NAN
+            } else {
+                y.atan2(x)
+            }
+        },
+        |y, x| {
+            if y == 0.0 && x == 0.0 {
+                f64::NAN
+            } else {
+                y.atan2(x)
+            }
+        },
+    )
+}
+
+/// The magnitude of the first operand with the sign of the second, for
+/// every float type (on the bits).
+fn fold_copysign(
+    ctx: &mut Context,
+    op: Operation,
+    consts: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    let a = fold::consts(ctx, consts.first().copied().flatten()?)?;
+    let b = fold::consts(ctx, consts.get(1).copied().flatten()?)?;
+    ctx.float_kind(a.elem)?;
+    let sign = 1u128 << (ctx.int_or_float_bit_width(a.elem)? - 1);
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let attr = fold::map2(ctx, ty, &a, &b, |x, y| Some((x & !sign) | (y & sign)))?;
+    Some(vec![FoldResult::Attr(attr)])
+}
+
+/// 2-argument arcus tangent of the specified values: the angle of `(rhs,
+/// lhs)`, in `[-π, π]`.
+#[op("math.atan2",
+     traits(Pure, SameOperandsAndResultType, Elementwise),
+     format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+     fold = fold_atan2)]
+pub struct Atan2Op {
+    lhs: Operand<FloatLike>,
+    rhs: Operand<FloatLike>,
+    #[default = "#arith.fastmath<none>"]
+    fastmath: Attr<FastMathAttr>,
+    result: Result<FloatLike>,
+}
+
+/// The magnitude of `lhs` with the sign of `rhs`.
+#[op("math.copysign",
+     traits(Pure, SameOperandsAndResultType, Elementwise),
+     format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+     fold = fold_copysign)]
+pub struct CopySignOp {
+    lhs: Operand<FloatLike>,
+    rhs: Operand<FloatLike>,
+    #[default = "#arith.fastmath<none>"]
+    fastmath: Attr<FastMathAttr>,
+    result: Result<FloatLike>,
+}
+
+/// Clamps `value` to `[min, max]`.
+#[op(
+    "math.clampf",
+    traits(Pure, SameOperandsAndResultType, Elementwise),
+    format = "$value `to` ` ` `[` $min `,` $max `]` (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+)]
+pub struct ClampFOp {
+    value: Operand<FloatLike>,
+    min: Operand<FloatLike>,
+    max: Operand<FloatLike>,
+    #[default = "#arith.fastmath<none>"]
+    fastmath: Attr<FastMathAttr>,
+    result: Result<FloatLike>,
+}
+
+/// The sine and the cosine of the specified value.
+#[op(
+    "math.sincos",
+    traits(Pure, SameOperandsAndResultShape, Elementwise),
+    all_types_match(operand, sin, cos),
+    format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)",
+    result_names = sincos_names
+)]
+pub struct SincosOp {
+    operand: Operand<FloatLike>,
+    #[default = "#arith.fastmath<none>"]
+    fastmath: Attr<FastMathAttr>,
+    sin: Result<FloatLike>,
+    cos: Result<FloatLike>,
+}
+
+/// `%sin, %cos`, as MLIR names them.
+fn sincos_names(ctx: &Context, op: Operation) -> Vec<(strata_ir::Value, String)> {
+    ctx.results(op)
+        .zip(["sin", "cos"])
+        .map(|(v, n)| (v, n.to_string()))
+        .collect()
+}
+
+/// A float raised to a signed integer power.
+#[op(
+    "math.fpowi",
+    traits(Pure, SameOperandsAndResultShape, Elementwise),
+    all_types_match(lhs, result),
+    format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs) `,` type($rhs)"
+)]
+pub struct FPowIOp {
+    lhs: Operand<FloatLike>,
+    rhs: Operand<SignlessIntegerOrIndexLike>,
+    #[default = "#arith.fastmath<none>"]
+    fastmath: Attr<FastMathAttr>,
+    result: Result<FloatLike>,
 }
 
 /// Fused multiply-add: `a * b + c` with a single rounding.

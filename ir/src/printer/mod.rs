@@ -302,7 +302,17 @@ impl<'c> Printer<'c> {
     fn print_op(&mut self, op: Operation) {
         let ctx = self.ctx;
         let num_results = ctx.num_results(op);
-        if num_results > 0 {
+        if num_results > 1 && self.names.is_named(Value::Result(op, 1)) {
+            // Results named one by one: `%sin, %cos = ...`.
+            for i in 0..num_results as u32 {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.names
+                    .write_value(&mut self.out, Value::Result(op, i), false);
+            }
+            self.out.push_str(" = ");
+        } else if num_results > 0 {
             self.names
                 .write_value(&mut self.out, Value::Result(op, 0), false);
             if num_results > 1 {

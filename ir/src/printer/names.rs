@@ -122,12 +122,16 @@ impl NameState {
                 for op in ctx.block_ops(block) {
                     let n = ctx.num_results(op);
                     let hints = match ctx.op_definition(op).and_then(|d| d.result_names) {
-                        Some(names) if !unique && n == 1 => names(ctx, op),
+                        Some(names) if !unique && n >= 1 => names(ctx, op),
                         _ => Vec::new(),
                     };
-                    if let Some((value, hint)) = hints.into_iter().next() {
-                        let name = used.unique(&hint, &mut next_conflict);
-                        state.named.insert(value, name);
+                    // A name for every result (one, or each of several, as
+                    // `%sin, %cos = math.sincos`); otherwise numbers.
+                    if !hints.is_empty() && hints.len() == n {
+                        for (value, hint) in hints {
+                            let name = used.unique(&hint, &mut next_conflict);
+                            state.named.insert(value, name);
+                        }
                         continue;
                     }
                     if n > 0 {
@@ -149,6 +153,11 @@ impl NameState {
             stack.extend(nested);
         }
         state
+    }
+
+    /// Whether `value` has a name of its own (from its op's result names).
+    pub(crate) fn is_named(&self, value: Value) -> bool {
+        self.named.contains_key(&value)
     }
 
     /// `%N`, `%N#k` or `%argN`.

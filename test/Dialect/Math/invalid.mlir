@@ -122,3 +122,44 @@ func.func @exp_fastmath_property(%a: f32) {
   %0 = "math.exp"(%a) <{fastmath = 1 : i32}> : (f32) -> f32
   return
 }
+
+// -----
+
+// A classification gives i1 in the operand's shape.
+func.func @isnan_result(%x: f32) {
+  // expected-error @+1 {{'math.isnan' op failed to verify that result type has i1 element type and same shape as operands}}
+  %0 = "math.isnan"(%x) : (f32) -> vector<2xi1>
+  return
+}
+
+// -----
+
+func.func @sincos_types(%x: f32) {
+  // expected-error @+1 {{'math.sincos' op failed to verify that all of {operand, sin, cos} have same type}}
+  %0:2 = "math.sincos"(%x) : (f32) -> (f32, f64)
+  return
+}
+
+// -----
+
+func.func @fpowi_shape(%x: f32, %i: vector<2xi32>) {
+  // expected-error @+1 {{'math.fpowi' op requires the same shape for all operands and results}}
+  %0 = "math.fpowi"(%x, %i) : (f32, vector<2xi32>) -> f32
+  return
+}
+
+// -----
+
+func.func @absi_float(%x: f32) {
+  // expected-error @+1 {{'math.absi' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "math.absi"(%x) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @atan2_types(%x: f32, %y: f64) {
+  // expected-error @+1 {{'math.atan2' op requires the same type for all operands and results}}
+  %0 = "math.atan2"(%x, %y) : (f32, f64) -> f32
+  return
+}
