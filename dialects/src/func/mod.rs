@@ -5,6 +5,7 @@
 //! returns against the enclosing function, calls against their callee) in
 //! `verify`.
 
+mod indirect;
 mod ops;
 pub(crate) mod syntax;
 mod verify;
@@ -29,4 +30,6 @@ pub fn function_signature(ctx: &Context, op: Operation) -> Option<(Vec<Type>, Ve
 /// Register the func dialect.
 pub fn register(ctx: &mut Context) {
     strata_ir::ods::register_dialect_ops(ctx, "func");
+    ctx.registry_mut()
+        .register_constant_materializer("func", indirect::materialize_constant);
 }

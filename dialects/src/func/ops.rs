@@ -1,11 +1,15 @@
-//! The `#[op]` declarations of `func`: `func.func`, `func.return` and
-//! `func.call`.
+//! The `#[op]` declarations of `func`: `func.func`, `func.return`,
+//! `func.call`, `func.call_indirect` and `func.constant`.
 
 use strata_ir::ods::constraints::{
     AnyType, DictArrayAttr, FlatSymbolRefAttr, FunctionTypeAttr, StrAttr, UnitAttr,
 };
 use strata_ir::op;
 
+use crate::func::indirect::{
+    call_indirect_patterns, constant_names, fold_constant, parse_call_indirect,
+    print_call_indirect, verify_call_indirect, verify_constant_use,
+};
 use crate::func::syntax::{parse_func, print_func};
 use crate::func::verify::{verify_call, verify_func, verify_return};
 
@@ -53,4 +57,32 @@ pub struct CallOp {
     no_inline: OptionalAttr<UnitAttr>,
     operands: Variadic<AnyType>,
     results: VariadicResult<AnyType>,
+}
+
+/// Indirect call operation: calls the function value `callee` (of function
+/// type) with the operands, whose types and the results' are the callee's.
+#[op("func.call_indirect",
+     traits(Call),
+     parse = parse_call_indirect,
+     print = print_call_indirect,
+     verify_predicates = verify_call_indirect,
+     canonicalize = call_indirect_patterns)]
+pub struct CallIndirectOp {
+    callee: Operand<AnyType>,
+    callee_operands: Variadic<AnyType>,
+    arg_attrs: OptionalAttr<DictArrayAttr>,
+    res_attrs: OptionalAttr<DictArrayAttr>,
+    results: VariadicResult<AnyType>,
+}
+
+/// Constant: the function named by `value` as an SSA value of its type.
+#[op("func.constant",
+     traits(ConstantLike, Pure),
+     format = "attr-dict $value `:` type(results)",
+     fold = fold_constant,
+     result_names = constant_names,
+     verify_symbol_uses = verify_constant_use)]
+pub struct ConstantOp {
+    value: Attr<FlatSymbolRefAttr>,
+    result: Result<AnyType>,
 }
