@@ -22,6 +22,7 @@ const SOURCES: &[(&str, &[&str])] = &[
         &[
             include_str!("../src/arith/mod.rs"),
             include_str!("../src/arith/ops.rs"),
+            include_str!("../src/arith/extended.rs"),
         ],
     ),
     (

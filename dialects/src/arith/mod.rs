@@ -8,6 +8,7 @@
 //! in `crate::arith_patterns`.
 
 mod attrs;
+mod extended;
 mod fold;
 mod ops;
 mod verify;
@@ -15,6 +16,7 @@ mod verify;
 pub(crate) use verify::verify_cmp_result;
 
 pub use attrs::*;
+pub use extended::*;
 pub(crate) use fold::materialize_constant;
 pub use ops::*;
 

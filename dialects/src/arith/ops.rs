@@ -16,8 +16,8 @@ use crate::arith::attrs::{
     CmpFPredicateAttr, CmpIPredicateAttr, FastMathAttr, IntegerOverflowAttr, RoundingModeAttr,
 };
 use crate::arith::fold::{
-    fold_addf, fold_addi, fold_andi, fold_bitcast, fold_ceildivsi, fold_cmpf, fold_cmpi,
-    fold_constant, fold_divf, fold_divsi, fold_divui, fold_extf, fold_extsi, fold_extui,
+    fold_addf, fold_addi, fold_andi, fold_bitcast, fold_ceildivsi, fold_ceildivui, fold_cmpf,
+    fold_cmpi, fold_constant, fold_divf, fold_divsi, fold_divui, fold_extf, fold_extsi, fold_extui,
     fold_floordivsi, fold_fptosi, fold_fptoui, fold_index_cast, fold_index_castui, fold_maximumf,
     fold_maxnumf, fold_maxsi, fold_maxui, fold_minimumf, fold_minnumf, fold_minsi, fold_minui,
     fold_mulf, fold_muli, fold_negf, fold_ori, fold_remf, fold_remsi, fold_remui, fold_select,
@@ -214,6 +214,13 @@ int_binary!(
     "arith.ceildivsi",
     "Signed ceil integer division operation.",
     fold_ceildivsi,
+    [NoMemoryEffect]
+);
+int_binary!(
+    CeilDivUIOp,
+    "arith.ceildivui",
+    "Unsigned ceil integer division operation.",
+    fold_ceildivui,
     [NoMemoryEffect]
 );
 int_binary!(

@@ -45,11 +45,11 @@ macro_rules! classification {
 
         #[doc = $summary]
         #[op($mnemonic,
-                                     traits(Pure, Elementwise),
-                                     format = "$operand attr-dict `:` type($operand)",
-                                     verify_predicates = crate::arith::verify_cmp_result,
-                                     infer = crate::arith::infer_cmp,
-                                     fold = $fold_name)]
+                                             traits(Pure, Elementwise),
+                                             format = "$operand attr-dict `:` type($operand)",
+                                             verify_predicates = crate::arith::verify_cmp_result,
+                                             infer = crate::arith::infer_cmp,
+                                             fold = $fold_name)]
         pub struct $name {
             operand: Operand<FloatLike>,
             #[default = "#arith.fastmath<none>"]

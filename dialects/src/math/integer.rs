@@ -43,9 +43,9 @@ macro_rules! int_unary {
 
         #[doc = $summary]
         #[op($mnemonic,
-                                     traits(Pure, SameOperandsAndResultType, Elementwise),
-                                     format = "$operand attr-dict `:` type($result)",
-                                     fold = $fold_name)]
+                                             traits(Pure, SameOperandsAndResultType, Elementwise),
+                                             format = "$operand attr-dict `:` type($result)",
+                                             fold = $fold_name)]
         pub struct $name {
             operand: Operand<SignlessIntegerOrIndexLike>,
             result: Result<SignlessIntegerOrIndexLike>,

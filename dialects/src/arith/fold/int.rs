@@ -128,6 +128,21 @@ pub(in crate::arith) fn fold_ceildivsi(
     })
 }
 
+/// As MLIR: `x ceildivui 1` is `x`; constants fold unless a divisor is 0.
+pub(in crate::arith) fn fold_ceildivui(
+    ctx: &mut Context,
+    op: Operation,
+    c: &[Option<Attribute>],
+) -> Option<Vec<FoldResult>> {
+    if operand_is(ctx, c, 1, 1) {
+        return Some(vec![lhs(ctx, op)]);
+    }
+    int_binary_fold(ctx, op, c, |a, b| {
+        let q = a.value.checked_div(b.value)?;
+        Some(if a.value % b.value == 0 { q } else { q + 1 })
+    })
+}
+
 pub(in crate::arith) fn fold_floordivsi(
     ctx: &mut Context,
     op: Operation,
