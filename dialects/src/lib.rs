@@ -20,6 +20,7 @@ pub mod nvptx;
 pub mod op_names;
 pub mod scf;
 pub mod tensor;
+pub mod upstream_ops;
 pub mod vector;
 
 use strata_ir::Context;

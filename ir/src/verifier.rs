@@ -75,8 +75,12 @@ impl Verifier<'_> {
                         }
                     }
                 }
+                // As MLIR: the block's terminator is checked on exit, after
+                // the ops in it (their own errors come first).
+                Item::Block(b) if exit => self.verify_block_exit(b)?,
                 Item::Block(b) => {
-                    self.verify_block(b)?;
+                    self.verify_block_entry(b)?;
+                    worklist.push((Item::Block(b), true));
                     let ops: Vec<Operation> = self.ctx.block_ops(b).collect();
                     for (i, &inner) in ops.iter().enumerate() {
                         self.ordinal[inner.index()] = i as u32;
@@ -235,7 +239,9 @@ impl Verifier<'_> {
         }
     }
 
-    fn verify_block(&mut self, block: Block) -> VResult {
+    /// On entering a block: it is not empty (unless it may be), and only its
+    /// last op has successors.
+    fn verify_block_entry(&mut self, block: Block) -> VResult {
         let ctx = self.ctx;
         let Some(last) = ctx.block_last_op(block) else {
             if self.may_be_valid_without_terminator(block) {
@@ -258,6 +264,16 @@ impl Verifier<'_> {
                 .on_op(op));
             }
         }
+        Ok(())
+    }
+
+    /// On leaving a block (its ops verified): it branches within its region
+    /// and ends in a terminator (unless it may do without).
+    fn verify_block_exit(&mut self, block: Block) -> VResult {
+        let ctx = self.ctx;
+        let Some(last) = ctx.block_last_op(block) else {
+            return Ok(());
+        };
         let region = ctx.block_parent_region(block);
         if ctx
             .successors(last)

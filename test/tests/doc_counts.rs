@@ -52,6 +52,23 @@ fn onnx_op_count() {
 }
 
 /// The TOSA ops that import, and those that do not (docs/mlir-interop.md).
+/// MLIR 22's ops of the shared dialects that strata registers
+/// (docs/conformance.md).
+#[test]
+fn core_dialect_coverage() {
+    let mut ctx = strata_ir::Context::new();
+    strata_dialects::register_all(&mut ctx);
+    let (registered, missing) = strata_dialects::upstream_ops::core_coverage(&ctx);
+    let missing: Vec<String> = missing.iter().map(|op| format!("`{op}`")).collect();
+    let total = strata_dialects::upstream_ops::MLIR_CORE_OPS.len();
+    let mut problems = common::check_generated_docs(
+        "core-ops",
+        &format!("{} of {total}", registered.len()),
+    );
+    problems.extend(common::check_generated_docs("core-missing", &missing.join(", ")));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn tosa_coverage() {
     let (converted, missing) = strata_mlir::tosa::coverage();
