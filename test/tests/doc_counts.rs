@@ -61,11 +61,12 @@ fn core_dialect_coverage() {
     let (registered, missing) = strata_dialects::upstream_ops::core_coverage(&ctx);
     let missing: Vec<String> = missing.iter().map(|op| format!("`{op}`")).collect();
     let total = strata_dialects::upstream_ops::MLIR_CORE_OPS.len();
-    let mut problems = common::check_generated_docs(
-        "core-ops",
-        &format!("{} of {total}", registered.len()),
-    );
-    problems.extend(common::check_generated_docs("core-missing", &missing.join(", ")));
+    let mut problems =
+        common::check_generated_docs("core-ops", &format!("{} of {total}", registered.len()));
+    problems.extend(common::check_generated_docs(
+        "core-missing",
+        &missing.join(", "),
+    ));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
