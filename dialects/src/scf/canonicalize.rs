@@ -689,3 +689,33 @@ fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>
     rewriter.replace_op(op, &replacements);
     true
 }
+
+/// `scf.index_switch` on a constant: the matching case's region (or the
+/// default one) replaces it (MLIR's `FoldConstantCase`).
+fn fold_constant_case(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let arg = rewriter.ctx().operand(op, 0);
+    let Some(value) = constant_int(rewriter, arg) else {
+        return false;
+    };
+    let ctx = rewriter.ctx();
+    let cases = crate::scf::index_switch::case_values(ctx, op);
+    let regions = ctx.op_regions(op).to_vec();
+    let taken = match cases.iter().position(|&c| i128::from(c) == value) {
+        Some(i) => regions.get(i + 1),
+        None => regions.first(),
+    };
+    let Some(block) = taken.and_then(|&r| ctx.region_entry_block(r)) else {
+        return false;
+    };
+    let results = inline_block_before(rewriter, block, op, &[]);
+    rewriter.replace_op(op, &results);
+    true
+}
+
+pub(super) fn index_switch_patterns(set: &mut RewritePatternSet) {
+    set.add(FnPattern::new(
+        "scf.index_switch",
+        "FoldConstantCase",
+        fold_constant_case,
+    ));
+}

@@ -8,6 +8,7 @@
 
 mod canonicalize;
 mod control_flow;
+mod index_switch;
 mod ops;
 mod syntax;
 

@@ -1,14 +1,27 @@
 //! The `#[op]` declarations of `scf`: `for`, `if`, `while` and their
 //! terminators `yield` and `condition`.
 
+use strata_ir::attributes::AttrKind;
 use strata_ir::interfaces::RegionBranch;
-use strata_ir::ods::constraints::{AnyType, UnitAttr, I1};
-use strata_ir::{op, type_constraint};
+use strata_ir::ods::constraints::{AnyType, Index, UnitAttr, I1};
+use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
-use crate::scf::canonicalize::{for_patterns, if_patterns};
+attr_constraint!(
+    /// An `i64` dense array (the case values).
+    DenseI64ArrayAttr, "i64 dense array attribute", strata_ir::ods::AttrSyntax::IntArray(|ctx| ctx.integer_type(64)), |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        AttrKind::DenseArray { element, .. }
+            if matches!(ctx.type_kind(*element), TypeKind::Integer { width: 64, .. })
+    )
+);
+
+use crate::scf::canonicalize::{for_patterns, if_patterns, index_switch_patterns};
 use crate::scf::control_flow::{
     for_successors, if_successors, verify_condition, verify_for, verify_for_regions, verify_if,
     verify_if_regions, verify_while_regions, verify_yield, while_successors,
+};
+use crate::scf::index_switch::{
+    index_switch_successors, parse_index_switch, print_index_switch, verify_index_switch,
 };
 use crate::scf::syntax::{parse_for, parse_if, parse_while, print_for, print_if, print_while};
 
@@ -76,6 +89,23 @@ pub struct WhileOp {
     results: VariadicResult<AnyType>,
     before: SizedRegion<1>,
     after: SizedRegion<1>,
+}
+
+/// Switch on an index: runs the region of the case equal to `arg` (the
+/// default region when none is) and yields its values.
+#[op("scf.index_switch",
+     traits(RecursiveMemoryEffects, ImplicitTerminator, SingleBlock),
+     parse = parse_index_switch,
+     print = print_index_switch,
+     verify = verify_index_switch,
+     canonicalize = index_switch_patterns,
+     interfaces(RegionBranch { successors: index_switch_successors }))]
+pub struct IndexSwitchOp {
+    arg: Operand<Index>,
+    cases: Attr<DenseI64ArrayAttr>,
+    results: VariadicResult<AnyType>,
+    defaultRegion: SizedRegion<1>,
+    caseRegions: VariadicRegion,
 }
 
 /// Loop yield and termination operation: the values a region of `scf.for`,

@@ -10,7 +10,7 @@ use crate::scf::ops::{ForOp, YieldOp};
 /// Adds an empty `scf.yield` to each block of `region` that does not end in
 /// a terminator (and a block to an empty region), as
 /// `SingleBlockImplicitTerminator` does.
-fn ensure_terminator(ctx: &mut Context, region: Region, loc: Location) {
+pub(super) fn ensure_terminator(ctx: &mut Context, region: Region, loc: Location) {
     if ctx.region_is_empty(region) {
         let block = ctx.create_block();
         ctx.append_block(region, block);
