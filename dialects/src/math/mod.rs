@@ -52,6 +52,23 @@ macro_rules! unary {
     };
 }
 
+macro_rules! binary {
+    ($name:ident, $mnemonic:tt, $summary:tt, $fold:expr) => {
+        #[doc = $summary]
+        #[op($mnemonic,
+                     traits(Pure, SameOperandsAndResultType, Elementwise),
+                     format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+                     fold = $fold)]
+        pub struct $name {
+            lhs: Operand<FloatLike>,
+            rhs: Operand<FloatLike>,
+            #[default = "#arith.fastmath<none>"]
+            fastmath: Attr<FastMathAttr>,
+            result: Result<FloatLike>,
+        }
+    };
+}
+
 /// Folds a unary op on f32 or f64 constants (scalars, splats or dense
 /// elements) with `f32` / `f64` functions; MLIR folds these for f32 and f64
 /// only.
@@ -350,40 +367,19 @@ unary!(
     fold_acos
 );
 
-/// Floating point raised to the power of another.
-#[op("math.powf",
-     traits(Pure, SameOperandsAndResultType, Elementwise),
-     format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-     fold = fold_powf)]
-pub struct PowFOp {
-    lhs: Operand<FloatLike>,
-    rhs: Operand<FloatLike>,
-    #[default = "#arith.fastmath<none>"]
-    fastmath: Attr<FastMathAttr>,
-    result: Result<FloatLike>,
-}
+binary!(
+    PowFOp,
+    "math.powf",
+    "Floating point raised to the power of another.",
+    fold_powf
+);
 
 fn fold_powf(
     ctx: &mut Context,
     op: Operation,
     consts: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    let a = fold::consts(ctx, consts.first().copied().flatten()?)?;
-    let b = fold::consts(ctx, consts.get(1).copied().flatten()?)?;
-    ctx.float_kind(a.elem)?;
-    let ty = ctx.value_type(ctx.result(op, 0));
-    let attr = match ctx.int_or_float_bit_width(a.elem)? {
-        32 => fold::map2(ctx, ty, &a, &b, |x, y| {
-            let r = f32::from_bits(x as u32).powf(f32::from_bits(y as u32));
-            Some(u128::from(r.to_bits()))
-        }),
-        64 => fold::map2(ctx, ty, &a, &b, |x, y| {
-            let r = f64::from_bits(x as u64).powf(f64::from_bits(y as u64));
-            Some(u128::from(r.to_bits()))
-        }),
-        _ => None,
-    }?;
-    Some(vec![FoldResult::Attr(attr)])
+    fold_binary(ctx, op, consts, f32::powf, f64::powf)
 }
 
 /// `f32`/`f64` binary folders by the C library's functions.
@@ -412,31 +408,36 @@ fn fold_binary(
     Some(vec![FoldResult::Attr(attr)])
 }
 
-/// As MLIR: `atan2(0, 0)` folds to NaN.
+/// As MLIR: `atan2(0, 0)` folds to NaN for every float type (MLIR checks
+/// the zeros before the width); other values fold for f32 and f64 only.
 fn fold_atan2(
     ctx: &mut Context,
     op: Operation,
     consts: &[Option<Attribute>],
 ) -> Option<Vec<FoldResult>> {
-    fold_binary(
-        ctx,
-        op,
-        consts,
-        |y, x| {
-            if y == 0.0 && x == 0.0 {
-                f32::NAN
-            } else {
-                y.atan2(x)
+    use strata_ir::float;
+    let a = fold::consts(ctx, consts.first().copied().flatten()?)?;
+    let b = fold::consts(ctx, consts.get(1).copied().flatten()?)?;
+    let kind = ctx.float_kind(a.elem)?;
+    let nan = float::from_f64(kind, f64::NAN);
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let attr = fold::map2(ctx, ty, &a, &b, |y, x| {
+        if float::is_zero(kind, y) && float::is_zero(kind, x) {
+            return Some(nan);
+        }
+        match kind.bit_width() {
+            32 => {
+                let r = f32::from_bits(y as u32).atan2(f32::from_bits(x as u32));
+                Some(u128::from(r.to_bits()))
             }
-        },
-        |y, x| {
-            if y == 0.0 && x == 0.0 {
-                f64::NAN
-            } else {
-                y.atan2(x)
+            64 => {
+                let r = f64::from_bits(y as u64).atan2(f64::from_bits(x as u64));
+                Some(u128::from(r.to_bits()))
             }
-        },
-    )
+            _ => None,
+        }
+    })?;
+    Some(vec![FoldResult::Attr(attr)])
 }
 
 /// The magnitude of the first operand with the sign of the second, for
@@ -455,32 +456,18 @@ fn fold_copysign(
     Some(vec![FoldResult::Attr(attr)])
 }
 
-/// 2-argument arcus tangent of the specified values: the angle of `(rhs,
-/// lhs)`, in `[-π, π]`.
-#[op("math.atan2",
-     traits(Pure, SameOperandsAndResultType, Elementwise),
-     format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-     fold = fold_atan2)]
-pub struct Atan2Op {
-    lhs: Operand<FloatLike>,
-    rhs: Operand<FloatLike>,
-    #[default = "#arith.fastmath<none>"]
-    fastmath: Attr<FastMathAttr>,
-    result: Result<FloatLike>,
-}
-
-/// The magnitude of `lhs` with the sign of `rhs`.
-#[op("math.copysign",
-     traits(Pure, SameOperandsAndResultType, Elementwise),
-     format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-     fold = fold_copysign)]
-pub struct CopySignOp {
-    lhs: Operand<FloatLike>,
-    rhs: Operand<FloatLike>,
-    #[default = "#arith.fastmath<none>"]
-    fastmath: Attr<FastMathAttr>,
-    result: Result<FloatLike>,
-}
+binary!(
+    Atan2Op,
+    "math.atan2",
+    "2-argument arcus tangent of the specified values: the angle of `(rhs, lhs)`, in `[-π, π]`.",
+    fold_atan2
+);
+binary!(
+    CopySignOp,
+    "math.copysign",
+    "The magnitude of `lhs` with the sign of `rhs`.",
+    fold_copysign
+);
 
 /// Clamps `value` to `[min, max]`.
 #[op(

@@ -1,7 +1,8 @@
 // The folders of the math ops added for MLIR 22 conformance: the CHECK
 // lines are what mlir-opt --canonicalize prints (the C library's results
-// for f32 and f64, no fold for f16, NaN results, logarithms of negative
-// numbers left alone, the integer ops on any width, classifications).
+// for f32 and f64, no fold for f16 but atan2(0, 0), NaN results,
+// logarithms of negative numbers left alone, the integer ops on any width,
+// classifications).
 // RUN: strata-opt %s --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @acosh_f32
@@ -561,8 +562,9 @@ func.func @cbrt_f64() -> (f64, f64, f64, f64, f64, f64) {
 // CHECK-NEXT: %cst_1 = arith.constant 1.5707963267948966 : f64
 // CHECK-NEXT: %cst_2 = arith.constant -3.000000e+00 : f16
 // CHECK-NEXT: %cst_3 = arith.constant 0.000000e+00 : f16
-// CHECK-NEXT: return %cst, %cst_0, %cst_1, %cst_2, %cst_3 : f32, f32, f64, f16, f16
-func.func @binary() -> (f32, f32, f64, f16, f16) {
+// CHECK-NEXT: %cst_4 = arith.constant 0x7E00 : f16
+// CHECK-NEXT: return %cst, %cst_0, %cst_1, %cst_2, %cst_3, %cst_4 : f32, f32, f64, f16, f16, f16
+func.func @binary() -> (f32, f32, f64, f16, f16, f16) {
   %z = arith.constant 0.0 : f32
   %m = arith.constant -2.0 : f32
   %a = math.atan2 %z, %z : f32
@@ -574,7 +576,9 @@ func.func @binary() -> (f32, f32, f64, f16, f16) {
   %n = arith.constant -0.0 : f16
   %d = math.copysign %h, %n : f16
   %e = math.copysign %n, %h : f16
-  return %a, %b, %c, %d, %e : f32, f32, f64, f16, f16
+  %hz = arith.constant 0.0 : f16
+  %g = math.atan2 %hz, %n : f16
+  return %a, %b, %c, %d, %e, %g : f32, f32, f64, f16, f16, f16
 }
 // CHECK-LABEL: func.func @integer
 // CHECK-NEXT: %cst = arith.constant dense<[15, 0]> : vector<2xi16>
