@@ -13,6 +13,7 @@ use strata_ir::{
 };
 
 use super::ops::{ConstantOp, FuncOp};
+use super::verify::lookup_func;
 
 /// The inputs and results of a function type.
 fn signature(ctx: &Context, ty: Type) -> Option<(Vec<Type>, Vec<Type>)> {
@@ -125,19 +126,16 @@ pub(super) fn verify_constant_use(
     let Some(value) = ConstantOp(op).value(ctx) else {
         return Ok(());
     };
-    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(value) else {
-        return Ok(());
-    };
-    let name = String::from_utf8_lossy(root).into_owned();
-    let target = symbols
-        .lookup_nearest(ctx, op, root)
-        .filter(|&o| ctx.op_name_str(o) == FuncOp::NAME);
-    let Some(target) = target else {
-        return Err(Diagnostic::op_error(
-            ctx,
-            op,
-            format!("reference to undefined function '{name}'"),
-        ));
+    let target = match lookup_func(ctx, op, value, symbols) {
+        Ok(Some(target)) => target,
+        Ok(None) => return Ok(()),
+        Err(name) => {
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!("reference to undefined function '{name}'"),
+            ))
+        }
     };
     let ty = FuncOp(target)
         .function_type(ctx)

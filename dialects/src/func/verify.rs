@@ -123,6 +123,25 @@ pub(super) fn verify_return(ctx: &Context, op: Operation) -> Result<(), Diagnost
     Ok(())
 }
 
+/// The `func.func` that `symbol` names as seen from `op`: `Ok(None)` when
+/// `symbol` is no symbol reference, `Err(name)` when no function has the
+/// name (`func.call` and `func.constant` each say so in their words).
+pub(super) fn lookup_func(
+    ctx: &Context,
+    op: Operation,
+    symbol: strata_ir::Attribute,
+    symbols: &strata_ir::symbol_table::SymbolTableCollection,
+) -> Result<Option<Operation>, String> {
+    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(symbol) else {
+        return Ok(None);
+    };
+    symbols
+        .lookup_nearest(ctx, op, root)
+        .filter(|&o| ctx.op_name_str(o) == FuncOp::NAME)
+        .map(Some)
+        .ok_or_else(|| String::from_utf8_lossy(root).into_owned())
+}
+
 pub(super) fn verify_call(
     ctx: &Context,
     op: Operation,
@@ -131,19 +150,16 @@ pub(super) fn verify_call(
     let Some(callee) = CallOp(op).callee(ctx) else {
         return Ok(());
     };
-    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(callee) else {
-        return Ok(());
-    };
-    let name = String::from_utf8_lossy(root).into_owned();
-    let target = symbols
-        .lookup_nearest(ctx, op, root)
-        .filter(|&o| ctx.op_name_str(o) == FuncOp::NAME);
-    let Some(target) = target else {
-        return Err(Diagnostic::op_error(
-            ctx,
-            op,
-            format!("'{name}' does not reference a valid function"),
-        ));
+    let target = match lookup_func(ctx, op, callee, symbols) {
+        Ok(Some(target)) => target,
+        Ok(None) => return Ok(()),
+        Err(name) => {
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!("'{name}' does not reference a valid function"),
+            ))
+        }
     };
     let Some((inputs, results)) = function_signature(ctx, target) else {
         return Ok(());
