@@ -4,7 +4,8 @@ in one run, on the ONNX model tests (directories with model.onnx and
 test_data_set_0/input_*.pb, as the pinned onnx package ships them under
 onnx/backend/test/data/), on the light/ models with random weights that
 the model tests write (target/light-random/NAME: model.onnx, input_0.npy,
-by scripts/randomize-weights.py), and on any other such directory.
+by scripts/randomize-weights.py; kept when the tests run with
+STRATA_KEEP_LIGHT_RANDOM=1), and on any other such directory.
 
 For each model: `strata bench --mode eager` (release build) and
 onnxruntime's in-process session.run (CPU execution provider, one thread,
