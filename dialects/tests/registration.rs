@@ -160,15 +160,19 @@ fn every_declared_op_is_registered_and_nothing_else() {
 fn registering_a_dialect_registers_its_ops_only() {
     let mut ctx = Context::new();
     let count = strata_ir::ods::register_dialect_ops(&mut ctx, "scf");
-    assert_eq!(count, 6);
+    assert_eq!(count, 10);
     let names = registered_names(&ctx, "scf");
     assert_eq!(
         names.into_iter().collect::<Vec<_>>(),
         [
             "scf.condition",
+            "scf.execute_region",
             "scf.for",
             "scf.if",
             "scf.index_switch",
+            "scf.parallel",
+            "scf.reduce",
+            "scf.reduce.return",
             "scf.while",
             "scf.yield"
         ]

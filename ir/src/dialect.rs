@@ -269,6 +269,9 @@ pub struct DialectRegistry {
     ops: Vec<OpDefinition>,
     by_name: FxHashMap<String, usize>,
     dialects: Vec<&'static str>,
+    /// Dialects whose unregistered ops verify (MLIR's
+    /// `allowUnknownOperations`).
+    open_dialects: Vec<&'static str>,
     materializers: FxHashMap<&'static str, MaterializeFn>,
     attr_parsers: FxHashMap<&'static str, AttrParseFn>,
     attr_aliases: FxHashMap<&'static str, AttrAliasFn>,
@@ -290,6 +293,21 @@ impl DialectRegistry {
     /// Remember what a default-value text parses to.
     pub fn cache_default(&mut self, text: &'static str, value: Attribute) {
         self.defaults.insert(text, value);
+    }
+
+    /// Let ops of dialect `name` that are not registered verify, as
+    /// unregistered ops do (MLIR's `Dialect::allowUnknownOperations`; its
+    /// `test` dialect does this).
+    pub fn allow_unknown_operations(&mut self, name: &'static str) {
+        self.register_dialect(name);
+        if !self.open_dialects.contains(&name) {
+            self.open_dialects.push(name);
+        }
+    }
+
+    /// Whether dialect `name` lets its unregistered ops verify.
+    pub fn allows_unknown_operations(&self, name: &str) -> bool {
+        self.open_dialects.contains(&name)
     }
 
     /// Register a dialect namespace.

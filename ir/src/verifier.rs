@@ -153,6 +153,12 @@ impl Verifier<'_> {
                             format!("expects region #{i} to have 0 or 1 blocks"),
                         ));
                     }
+                    let empty = ctx
+                        .region_entry_block(region)
+                        .is_some_and(|b| ctx.block_last_op(b).is_none());
+                    if empty && !traits.no_terminator {
+                        return Err(Diagnostic::op_error(ctx, op, "expects a non-empty block"));
+                    }
                 }
             }
             if let Some(verify) = def.verify {
@@ -208,6 +214,9 @@ impl Verifier<'_> {
         }
         let name = ctx.op_name_str(op);
         let dialect = name.split('.').next().unwrap_or("");
+        if ctx.registry().allows_unknown_operations(dialect) {
+            return Ok(());
+        }
         if ctx.registry().has_dialect(dialect) {
             return Err(Diagnostic::error(
                 ctx.op_loc(op),

@@ -60,6 +60,23 @@ pub(super) fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Dia
             ),
         ));
     }
+    let yield_op = ctx
+        .block_last_op(body)
+        .filter(|&y| ctx.op_name_str(y) == YieldOp::NAME);
+    let yielded: Vec<Value> = yield_op
+        .map(|y| ctx.operands(y).collect())
+        .unwrap_or_default();
+    if !yielded.is_empty() && yielded.len() != iter_args.len() {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "different number of region iter_args and yielded values: {} != {}",
+                iter_args.len(),
+                yielded.len()
+            ),
+        ));
+    }
     for (i, (&init, &arg)) in inits.iter().zip(iter_args).enumerate() {
         let (a, b) = (ctx.value_type(init), ctx.value_type(arg));
         if a != b {
@@ -88,11 +105,7 @@ pub(super) fn verify_for_regions(ctx: &Context, op: Operation) -> Result<(), Dia
             ));
         }
     }
-    if let Some(yield_op) = ctx
-        .block_last_op(body)
-        .filter(|&y| ctx.op_name_str(y) == YieldOp::NAME)
-    {
-        let yielded: Vec<Value> = ctx.operands(yield_op).collect();
+    if let Some(yield_op) = yield_op {
         if yielded.len() != iter_args.len() {
             let iter_types: Vec<Type> = iter_args.iter().map(|&v| ctx.value_type(v)).collect();
             check_edge(ctx, op, yield_op, "Region #0", &yielded, &iter_types)?;
@@ -198,10 +211,16 @@ pub(super) fn verify_if_regions(ctx: &Context, op: Operation) -> Result<(), Diag
     Ok(())
 }
 
-pub(super) fn verify_while_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+/// The terminators of `scf.while`'s regions: `scf.condition` ending
+/// `before` and `scf.yield` ending `after` (MLIR's `WhileOp::verify`, which
+/// runs before the ops inside are verified).
+fn while_terminators(
+    ctx: &Context,
+    op: Operation,
+) -> Result<Option<(Operation, Operation)>, Diagnostic> {
     let regions = ctx.op_regions(op).to_vec();
     let (Some(&before), Some(&after)) = (regions.first(), regions.get(1)) else {
-        return Ok(());
+        return Ok(None);
     };
     let expect_terminator = |region: Region, name: &str, which: &str| {
         let term = terminator(ctx, region);
@@ -222,6 +241,20 @@ pub(super) fn verify_while_regions(ctx: &Context, op: Operation) -> Result<(), D
     };
     let condition = expect_terminator(before, ConditionOp::NAME, "before")?;
     let yield_op = expect_terminator(after, YieldOp::NAME, "after")?;
+    Ok(Some((condition, yield_op)))
+}
+
+pub(super) fn verify_while(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    while_terminators(ctx, op).map(|_| ())
+}
+
+/// The types along `scf.while`'s control-flow edges.
+pub(super) fn verify_while_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let Some((condition, yield_op)) = while_terminators(ctx, op)? else {
+        return Ok(());
+    };
+    let regions = ctx.op_regions(op).to_vec();
+    let (before, after) = (regions[0], regions[1]);
     let block_types = |region: Region| -> Vec<Type> {
         ctx.region_entry_block(region)
             .map(|b| ctx.block_args(b).map(|v| ctx.value_type(v)).collect())

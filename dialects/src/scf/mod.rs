@@ -1,15 +1,19 @@
 //! The `scf` dialect: structured control flow (MLIR's `scf`): `for` loops
-//! with loop-carried values, `if` with results, `while` loops.
+//! with loop-carried values, `if` with results, `while` loops, switches on
+//! an index, regions run once, and parallel loops with reductions.
 //!
 //! As MLIR's `Dialect/SCF/`: the op declarations are in `ops`, their custom
 //! assembly forms in `syntax`, their verifiers and the region-branch
 //! interface (which region control enters next) in `control_flow`, and the
-//! canonicalization patterns in `canonicalize`.
+//! canonicalization patterns in `canonicalize`; `index_switch`,
+//! `execute_region` and `parallel` (with `scf.reduce`) have a file each.
 
 mod canonicalize;
 mod control_flow;
+mod execute_region;
 mod index_switch;
 mod ops;
+mod parallel;
 mod syntax;
 
 pub use ops::*;

@@ -1,5 +1,6 @@
-//! The `#[op]` declarations of `scf`: `for`, `if`, `while` and their
-//! terminators `yield` and `condition`.
+//! The `#[op]` declarations of `scf`: `for`, `if`, `while`,
+//! `index_switch`, `execute_region`, `parallel` and their terminators
+//! `yield`, `condition`, `reduce` and `reduce.return`.
 
 use strata_ir::attributes::AttrKind;
 use strata_ir::interfaces::RegionBranch;
@@ -18,10 +19,17 @@ attr_constraint!(
 use crate::scf::canonicalize::{for_patterns, if_patterns, index_switch_patterns};
 use crate::scf::control_flow::{
     for_successors, if_successors, verify_condition, verify_for, verify_for_regions, verify_if,
-    verify_if_regions, verify_while_regions, verify_yield, while_successors,
+    verify_if_regions, verify_while, verify_while_regions, verify_yield, while_successors,
+};
+use crate::scf::execute_region::{
+    execute_region_successors, parse_execute_region, print_execute_region, verify_execute_region,
 };
 use crate::scf::index_switch::{
     index_switch_successors, parse_index_switch, print_index_switch, verify_index_switch,
+};
+use crate::scf::parallel::{
+    parallel_successors, parse_parallel, print_parallel, verify_parallel, verify_reduce,
+    verify_reduce_regions, verify_reduce_return,
 };
 use crate::scf::syntax::{parse_for, parse_if, parse_while, print_for, print_if, print_while};
 
@@ -82,6 +90,7 @@ pub struct IfOp {
      traits(RecursiveMemoryEffects, SingleBlock),
      parse = parse_while,
      print = print_while,
+     verify = verify_while,
      verify_regions = verify_while_regions,
      interfaces(RegionBranch { successors: while_successors }))]
 pub struct WhileOp {
@@ -106,6 +115,61 @@ pub struct IndexSwitchOp {
     results: VariadicResult<AnyType>,
     defaultRegion: SizedRegion<1>,
     caseRegions: VariadicRegion,
+}
+
+/// Operation that executes its region exactly once. The region may hold
+/// several blocks (branching with `cf`); its `scf.yield`s give the results.
+#[op("scf.execute_region",
+     parse = parse_execute_region,
+     print = print_execute_region,
+     verify = verify_execute_region,
+     interfaces(RegionBranch { successors: execute_region_successors }))]
+pub struct ExecuteRegionOp {
+    results: VariadicResult<AnyType>,
+    region: Region,
+}
+
+/// Parallel for operation.
+///
+/// A loop nest over index ranges (`lowerBound`, `upperBound`, `step`, one
+/// of each per induction variable) whose iterations may run in any order;
+/// the `scf.reduce` terminator combines one value per result, starting
+/// from `initVals`.
+#[op("scf.parallel",
+     traits(RecursiveMemoryEffects, ImplicitTerminator, SingleBlock),
+     parse = parse_parallel,
+     print = print_parallel,
+     verify = verify_parallel,
+     interfaces(RegionBranch { successors: parallel_successors }))]
+pub struct ParallelOp {
+    lowerBound: Variadic<Index>,
+    upperBound: Variadic<Index>,
+    step: Variadic<Index>,
+    initVals: Variadic<AnyType>,
+    results: VariadicResult<AnyType>,
+    region: SizedRegion<1>,
+}
+
+/// Reduce operation for `scf.parallel`: the terminator of its body, with
+/// one operand and one reduction region (two arguments of the operand's
+/// type, ending in `scf.reduce.return`) per result.
+#[op("scf.reduce",
+     traits(Terminator, RecursiveMemoryEffects),
+     format = "(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict",
+     verify = verify_reduce,
+     verify_regions = verify_reduce_regions)]
+pub struct ReduceOp {
+    operands: Variadic<AnyType>,
+    reductions: VariadicRegion<SizedRegion<1>>,
+}
+
+/// Terminator of a reduction region of `scf.reduce`: the combined value.
+#[op("scf.reduce.return",
+     traits(Pure, Terminator),
+     format = "$result attr-dict `:` type($result)",
+     verify = verify_reduce_return)]
+pub struct ReduceReturnOp {
+    result: Operand<AnyType>,
 }
 
 /// Loop yield and termination operation: the values a region of `scf.for`,

@@ -11,6 +11,19 @@ use crate::scf::ops::{ForOp, YieldOp};
 /// a terminator (and a block to an empty region), as
 /// `SingleBlockImplicitTerminator` does.
 pub(super) fn ensure_terminator(ctx: &mut Context, region: Region, loc: Location) {
+    ensure_terminator_with(ctx, region, loc, |ctx, loc| {
+        YieldOp::build(ctx, loc, &[]).op()
+    });
+}
+
+/// [`ensure_terminator`] with the terminator `build` makes (`scf.reduce`
+/// for `scf.parallel`).
+pub(super) fn ensure_terminator_with(
+    ctx: &mut Context,
+    region: Region,
+    loc: Location,
+    build: impl Fn(&mut Context, Location) -> Operation,
+) {
     if ctx.region_is_empty(region) {
         let block = ctx.create_block();
         ctx.append_block(region, block);
@@ -22,8 +35,8 @@ pub(super) fn ensure_terminator(ctx: &mut Context, region: Region, loc: Location
             .and_then(|o| ctx.op_definition(o))
             .is_some_and(|d| d.traits.terminator);
         if !terminated {
-            let yield_op = YieldOp::build(ctx, loc, &[]);
-            ctx.append_op(block, yield_op.op());
+            let terminator = build(ctx, loc);
+            ctx.append_op(block, terminator);
         }
     }
 }

@@ -20,22 +20,27 @@ pub fn verify_op(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
         return Ok(());
     };
     verify_counts(ctx, op, spec)?;
+    verify_attributes(ctx, op, spec)?;
+    verify_value_groups(ctx, op, spec)?;
+    // MLIR's generated verifier checks the predicate traits (`AllTypesMatch`)
+    // after operand and result types and before regions.
+    verify_all_types_match(ctx, op, spec)?;
+    if let Some(verify) = spec.verify_predicates {
+        verify(ctx, op)?;
+    }
+    verify_regions_decl(ctx, op, spec)?;
+    verify_traits(ctx, op, spec)?;
+    if let Some(verify) = spec.verify {
+        verify(ctx, op)?;
+    }
+    // After the op's invariants and its parent (`HasParent`, which strata's
+    // ops check in their own verifier), as mlir-opt 22 reports them.
     if spec.traits.terminator && ctx.op_next(op).is_some() {
         return Err(Diagnostic::op_error(
             ctx,
             op,
             "must be the last operation in the parent block",
         ));
-    }
-    verify_attributes(ctx, op, spec)?;
-    verify_value_groups(ctx, op, spec)?;
-    verify_regions_decl(ctx, op, spec)?;
-    if let Some(verify) = spec.verify_predicates {
-        verify(ctx, op)?;
-    }
-    verify_traits(ctx, op, spec)?;
-    if let Some(verify) = spec.verify {
-        verify(ctx, op)?;
     }
     Ok(())
 }
@@ -273,7 +278,15 @@ fn check_value_type(
 }
 
 fn verify_regions_decl(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
-    for (i, (region, decl)) in ctx.op_regions(op).iter().zip(spec.regions).enumerate() {
+    for (i, region) in ctx.op_regions(op).iter().enumerate() {
+        // A variadic group (the last one) declares every region after it.
+        let Some(decl) = spec
+            .regions
+            .get(i)
+            .or_else(|| spec.regions.last().filter(|d| d.variadic))
+        else {
+            break;
+        };
         if let Some(n) = decl.num_blocks {
             if ctx.region_blocks(*region).count() != n {
                 return Err(Diagnostic::op_error(
@@ -291,7 +304,7 @@ fn verify_regions_decl(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<()
 }
 
 fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
-    if spec.trait_order.is_empty() && spec.all_types_match.is_empty() {
+    if spec.trait_order.is_empty() {
         return Ok(());
     }
     let operand_types = || ctx.operands(op).map(|v| ctx.value_type(v));
@@ -340,6 +353,11 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
             _ => {}
         }
     }
+    Ok(())
+}
+
+/// `AllTypesMatch`: the named operands and results have one type.
+fn verify_all_types_match(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diagnostic> {
     for group in spec.all_types_match {
         let types: Vec<Type> = group
             .iter()

@@ -350,3 +350,23 @@ func.func @while_types(%x: index) {
   }
   return
 }
+
+// -----
+
+// AllTypesMatch is checked before the region's block count.
+func.func @bound_types(%i: index, %n: i32) {
+  // expected-error @+1 {{'scf.for' op failed to verify that all of {lowerBound, upperBound, step} have same type}}
+  "scf.for"(%i, %n, %i) ({}) : (index, i32, index) -> ()
+  return
+}
+
+// -----
+
+func.func @yield_count(%i: index, %x: f32) {
+  // expected-error @+1 {{'scf.for' op different number of region iter_args and yielded values: 2 != 1}}
+  %a, %b = "scf.for"(%i, %i, %i, %x, %x) ({
+  ^bb0(%iv: index, %p: f32, %q: f32):
+    scf.yield %p : f32
+  }) : (index, index, index, f32, f32) -> (f32, f32)
+  return
+}

@@ -146,7 +146,7 @@ pub(super) fn parse_field(field: &syn::Field) -> syn::Result<FieldDecl> {
     let Some(last) = path.path.segments.last() else {
         return Err(syn::Error::new_spanned(&field.ty, "expected a field kind"));
     };
-    let (constraint, num) = match &last.arguments {
+    let (mut constraint, mut num) = match &last.arguments {
         PathArguments::AngleBracketed(args) => match args.args.first() {
             Some(GenericArgument::Type(ty)) => (Some(ty.clone()), None),
             Some(GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
@@ -198,6 +198,13 @@ pub(super) fn parse_field(field: &syn::Field) -> syn::Result<FieldDecl> {
             ))
         }
     };
+    // `VariadicRegion<SizedRegion<N>>`: every region of the group has N blocks.
+    if matches!(kind, FieldKind::Region { variadic: true }) {
+        if let Some(n) = constraint.as_ref().and_then(sized_region_blocks) {
+            num = Some(n?);
+            constraint = None;
+        }
+    }
     let needs_constraint = matches!(
         kind,
         FieldKind::Operand(_) | FieldKind::Result(_) | FieldKind::Attr(_)
@@ -223,6 +230,33 @@ pub(super) fn parse_field(field: &syn::Field) -> syn::Result<FieldDecl> {
         num_blocks: num,
         span: ident.span(),
     })
+}
+
+/// `N` of a `SizedRegion<N>` type, if `ty` is one.
+fn sized_region_blocks(ty: &Type) -> Option<syn::Result<usize>> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "SizedRegion" {
+        return None;
+    }
+    match &last.arguments {
+        PathArguments::AngleBracketed(args) => match args.args.first() {
+            Some(GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            }))) => Some(n.base10_parse::<usize>()),
+            _ => Some(Err(syn::Error::new_spanned(
+                args,
+                "expected SizedRegion<N>",
+            ))),
+        },
+        _ => Some(Err(syn::Error::new_spanned(
+            last,
+            "expected SizedRegion<N>",
+        ))),
+    }
 }
 
 pub(super) fn trait_field(path: &Path) -> syn::Result<Ident> {

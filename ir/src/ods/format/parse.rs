@@ -39,7 +39,8 @@ pub fn parse_with_format(
         all_result_types: None,
         regions_parsed: false,
     };
-    for _ in spec.regions {
+    // A variadic group's regions are made as they are parsed.
+    for _ in spec.regions.iter().filter(|r| !r.variadic) {
         state.regions.push(p.ctx().create_region());
     }
     let operands_pos = p.pos();
@@ -113,6 +114,19 @@ fn parse_element<'a>(
             let value = parse_attr_value(p, attr_spec)?;
             let name = p.ctx().ident(attr_spec.name);
             state.attributes.push((name, value));
+        }
+        Kind::Region(i) if spec.regions[*i].variadic => {
+            // `{...}, {...}`: zero or more, comma-separated.
+            let region = p.ctx().create_region();
+            if p.parse_optional_region(region, &[])? {
+                state.regions.push(region);
+                while p.parse_optional_punct(Punct::Comma) {
+                    let region = p.ctx().create_region();
+                    p.parse_region(region, &[])?;
+                    state.regions.push(region);
+                }
+            }
+            ps.regions_parsed = true;
         }
         Kind::Region(i) => {
             let region = state.regions[*i];

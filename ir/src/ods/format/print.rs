@@ -44,6 +44,14 @@ fn print_elements(
                     print_attr_value(p, attr_spec, value);
                 }
             }
+            Kind::Region(i) if spec.regions[*i].variadic => {
+                for (k, &region) in ctx.op_regions(op).iter().skip(*i).enumerate() {
+                    if k > 0 {
+                        p.write(", ");
+                    }
+                    p.print_region(region, true, true);
+                }
+            }
             Kind::Region(i) => {
                 if let Some(&region) = ctx.op_regions(op).get(*i) {
                     p.print_region(region, true, true);

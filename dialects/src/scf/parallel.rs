@@ -1,0 +1,333 @@
+//! `scf.parallel` and its terminator `scf.reduce` (with `scf.reduce.return`
+//! ending each reduction): a loop nest whose iterations may run in any
+//! order, and the values it reduces. Their custom form, verifiers and region
+//! successors, as MLIR 22 has them:
+//!
+//! ```text
+//! %sum = scf.parallel (%i) = (%lb) to (%ub) step (%c1) init (%zero) -> f32 {
+//!   %x = memref.load %buffer[%i] : memref<?xf32>
+//!   scf.reduce(%x : f32) {
+//!   ^bb0(%lhs: f32, %rhs: f32):
+//!     %s = arith.addf %lhs, %rhs : f32
+//!     scf.reduce.return %s : f32
+//!   }
+//! }
+//! ```
+
+use strata_ir::interfaces::RegionSuccessor;
+use strata_ir::parser::asm::{Delimiter, OpAsmParser, Punct};
+use strata_ir::printer::asm::OpAsmPrinter;
+use strata_ir::printer::type_to_string;
+use strata_ir::{Context, Diagnostic, Operation, OperationState, Type};
+
+use super::ops::{ParallelOp, ReduceOp};
+use super::syntax::ensure_terminator_with;
+
+pub(super) fn parse_parallel(
+    p: &mut OpAsmParser<'_, '_>,
+    state: &mut OperationState,
+) -> Result<(), Diagnostic> {
+    let mut ivs = p.parse_argument_list(Delimiter::Paren, false, false)?;
+    let index = p.ctx().index_type();
+    let bounds = |p: &mut OpAsmParser<'_, '_>, state: &mut OperationState| {
+        let pos = p.pos();
+        let operands = p.parse_operand_list(Delimiter::Paren)?;
+        if operands.len() != ivs.len() {
+            return Err(p.error_at(pos, format!("expected {} operands", ivs.len())));
+        }
+        for operand in operands {
+            state.operands.push(p.resolve_operand(operand, index)?);
+        }
+        Ok::<usize, Diagnostic>(ivs.len())
+    };
+    p.parse_punct(Punct::Equal)?;
+    let lower = bounds(p, state)?;
+    p.parse_keyword("to")?;
+    let upper = bounds(p, state)?;
+    p.parse_keyword("step")?;
+    let steps = bounds(p, state)?;
+    let inits = if p.parse_optional_keyword("init") {
+        p.parse_operand_list(Delimiter::Paren)?
+    } else {
+        Vec::new()
+    };
+    if p.parse_optional_punct(Punct::Arrow) {
+        state.result_types = p.parse_function_result_types()?;
+    }
+    for iv in &mut ivs {
+        iv.ty = Some(index);
+    }
+    let region = p.ctx().create_region();
+    p.parse_region(region, &ivs)?;
+    state.regions.push(region);
+    let sizes = [lower, upper, steps, inits.len()].map(|n| n as i64);
+    let ctx = p.ctx();
+    let element = ctx.integer_type(32);
+    let sizes = ctx.intern_attr(strata_ir::attributes::AttrKind::DenseArray {
+        element,
+        values: sizes.iter().map(|&n| n as u64).collect(),
+    });
+    state
+        .attributes
+        .push((ctx.ident("operandSegmentSizes"), sizes));
+    state.attributes.extend(p.parse_optional_attr_dict()?);
+    let types = state.result_types.clone();
+    if inits.len() != types.len() {
+        let pos = p.name_pos();
+        return Err(p.error_at(
+            pos,
+            format!(
+                "number of operands and types do not match: got {} operands and {} types",
+                inits.len(),
+                types.len()
+            ),
+        ));
+    }
+    for (init, ty) in inits.into_iter().zip(types) {
+        state.operands.push(p.resolve_operand(init, ty)?);
+    }
+    let loc = p.loc(p.name_pos());
+    ensure_terminator_with(p.ctx(), region, loc, |ctx, loc| {
+        ReduceOp::build(ctx, loc, &[], 0).op()
+    });
+    Ok(())
+}
+
+pub(super) fn print_parallel(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
+    let ctx = p.ctx();
+    let parallel = ParallelOp(op);
+    let Some(region) = ctx.op_regions(op).first().copied() else {
+        return;
+    };
+    let ivs: Vec<_> = ctx
+        .region_entry_block(region)
+        .map(|b| ctx.block_args(b).collect())
+        .unwrap_or_default();
+    p.write(" (");
+    p.print_operands(ivs);
+    p.write(") = (");
+    p.print_operands(parallel.lower_bound(ctx));
+    p.write(") to (");
+    p.print_operands(parallel.upper_bound(ctx));
+    p.write(") step (");
+    p.print_operands(parallel.step(ctx));
+    p.write_char(')');
+    let inits: Vec<_> = parallel.init_vals(ctx);
+    if !inits.is_empty() {
+        p.write(" init (");
+        p.print_operands(inits);
+        p.write_char(')');
+    }
+    let types: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    if !types.is_empty() {
+        p.write(" -> ");
+        p.print_result_types(&types);
+    }
+    p.write_char(' ');
+    p.print_region(region, false, true);
+    p.print_optional_attr_dict(op, &["operandSegmentSizes"]);
+}
+
+/// MLIR 22's `ParallelOp::verify`: at least one dimension, positive
+/// constant steps, one index induction variable per dimension, and an
+/// `scf.reduce` with one reduction per result, of its type.
+pub(super) fn verify_parallel(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let parallel = ParallelOp(op);
+    let steps: Vec<_> = parallel.step(ctx);
+    if steps.is_empty() {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "needs at least one tuple element for lowerBound, upperBound and step",
+        ));
+    }
+    if steps
+        .iter()
+        .any(|&s| constant_int(ctx, s).is_some_and(|c| c <= 0))
+    {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "constant step operand must be positive",
+        ));
+    }
+    let Some(region) = ctx.op_regions(op).first().copied() else {
+        return Ok(());
+    };
+    let Some(body) = ctx.region_entry_block(region) else {
+        return Ok(());
+    };
+    let args: Vec<_> = ctx.block_args(body).collect();
+    if args.len() != steps.len() {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "expects the same number of induction variables: {} as bound and step values: {}",
+                args.len(),
+                steps.len()
+            ),
+        ));
+    }
+    if args
+        .iter()
+        .any(|&a| !matches!(ctx.type_kind(ctx.value_type(a)), strata_ir::TypeKind::Index))
+    {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "expects arguments for the induction variable to be of index type",
+        ));
+    }
+    let last = ctx.block_last_op(body);
+    let Some(reduce) = last.filter(|&t| ctx.op_name_str(t) == ReduceOp::NAME) else {
+        let mut diag = Diagnostic::op_error(ctx, op, "expects body to terminate with 'scf.reduce'");
+        if let Some(t) = last {
+            diag = diag.with_note(ctx.op_loc(t), "terminator here");
+        }
+        return Err(diag);
+    };
+    let results = ctx.num_results(op);
+    let reductions = ctx.op_regions(reduce).len();
+    let inits = parallel.init_vals(ctx).len();
+    if results != reductions {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "expects number of results: {results} to be the same as number of reductions: {reductions}"
+            ),
+        ));
+    }
+    if results != inits {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "expects number of results: {results} to be the same as number of initial values: {inits}"
+            ),
+        ));
+    }
+    for (i, (result, operand)) in ctx.results(op).zip(ctx.operands(reduce)).enumerate() {
+        let (want, have) = (ctx.value_type(result), ctx.value_type(operand));
+        if want != have {
+            return Err(Diagnostic::op_error(
+                ctx,
+                reduce,
+                format!(
+                    "expects type of {i}-th reduction operand: '{}' to be the same as the {i}-th result type: '{}'",
+                    type_to_string(ctx, have),
+                    type_to_string(ctx, want)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Entering may run the body or skip it; the body's end goes around again
+/// or out.
+pub(super) fn parallel_successors(
+    _: &Context,
+    _: Operation,
+    _: Option<usize>,
+) -> Vec<RegionSuccessor> {
+    vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
+}
+
+/// `scf.reduce` sits in `scf.parallel` (`HasParent`).
+pub(super) fn verify_reduce(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    expect_parent(ctx, op, ParallelOp::NAME)
+}
+
+/// Each reduction region has two arguments of its operand's type and ends
+/// in `scf.reduce.return`.
+pub(super) fn verify_reduce_regions(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    for (i, (&region, operand)) in ctx.op_regions(op).iter().zip(ctx.operands(op)).enumerate() {
+        let ty = ctx.value_type(operand);
+        let Some(block) = ctx.region_entry_block(region) else {
+            continue;
+        };
+        let Some(last) = ctx.block_last_op(block) else {
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!("{i}-th reduction has an empty body"),
+            ));
+        };
+        let args: Vec<_> = ctx.block_args(block).collect();
+        if args.len() != 2 || args.iter().any(|&a| ctx.value_type(a) != ty) {
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!(
+                    "expected two block arguments with type '{}' in the {i}-th reduction region",
+                    type_to_string(ctx, ty)
+                ),
+            ));
+        }
+        if ctx.op_name_str(last) != "scf.reduce.return" {
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                "reduction bodies must be terminated with an 'scf.reduce.return' op",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `scf.reduce.return` sits in `scf.reduce` and returns the type of the
+/// reduction's arguments.
+pub(super) fn verify_reduce_return(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    expect_parent(ctx, op, ReduceOp::NAME)?;
+    let Some(block) = ctx.op_parent_block(op) else {
+        return Ok(());
+    };
+    let (Some(arg), Some(value)) = (ctx.block_args(block).next(), ctx.operands(op).next()) else {
+        return Ok(());
+    };
+    let (want, have) = (ctx.value_type(arg), ctx.value_type(value));
+    if want != have {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!(
+                "must have type '{}' (the type of the reduction inputs)",
+                type_to_string(ctx, want)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The integer a constant-like op's `value` holds (MLIR's
+/// `getConstantIntValue`, without folding).
+fn constant_int(ctx: &Context, value: strata_ir::Value) -> Option<i128> {
+    let strata_ir::Value::Result(op, 0) = value else {
+        return None;
+    };
+    if !ctx.op_definition(op)?.traits.constant_like {
+        return None;
+    }
+    let attr = strata_ir::ods::inherent_attr(ctx, op, "value")?;
+    match ctx.attr_kind(attr) {
+        strata_ir::AttrKind::Integer { ty, value } => {
+            let width = ctx.int_or_float_bit_width(*ty)?;
+            Some(strata_ir::attributes::sign_extend(*value, width))
+        }
+        _ => None,
+    }
+}
+
+/// `HasParent<"name">`.
+fn expect_parent(ctx: &Context, op: Operation, name: &str) -> Result<(), Diagnostic> {
+    if ctx.op_parent_op(op).map(|p| ctx.op_name_str(p)) != Some(name) {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            format!("expects parent op '{name}'"),
+        ));
+    }
+    Ok(())
+}
