@@ -26,8 +26,8 @@ use crate::arith::fold::{
 };
 use crate::arith::verify::{
     verify_bitcast, verify_cmp_result, verify_constant, verify_index_cast, verify_narrowing_float,
-    verify_narrowing_int, verify_same_shape_cast, verify_select, verify_widening_float,
-    verify_widening_int,
+    verify_narrowing_int, verify_same_shape_cast, verify_same_tensor_dims, verify_select,
+    verify_widening_float, verify_widening_int,
 };
 
 type_constraint!(
@@ -524,6 +524,7 @@ macro_rules! cast_op {
         #[op($mnemonic,
              traits(Pure, SameOperandsAndResultShape, Elementwise),
              format = "$in attr-dict `:` type($in) `to` type($out)",
+             verify_predicates = verify_same_tensor_dims,
              verify = $compatible,
              fold = $fold $(, $key = $val)*)]
         pub struct $name {
@@ -648,6 +649,7 @@ pub struct ExtFOp {
 #[op("arith.truncf",
      traits(Pure, SameOperandsAndResultShape, Elementwise),
      format = "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)",
+     verify_predicates = verify_same_tensor_dims,
      verify = verify_narrowing_float,
      fold = fold_truncf)]
 pub struct TruncFOp {

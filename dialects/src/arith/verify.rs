@@ -50,6 +50,15 @@ pub(super) fn verify_constant(ctx: &Context, op: Operation) -> Result<(), Diagno
             "value must be an integer, float, or elements attribute",
         ));
     }
+    let scalable = matches!(ctx.type_kind(result), TypeKind::Vector { scalable, .. } if scalable.contains(&true));
+    let splat = matches!(ctx.attr_kind(value), AttrKind::DenseElements { data, .. } if data.splat);
+    if scalable && !splat {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "intializing scalable vectors with elements attribute is not supported unless it's a vector splat",
+        ));
+    }
     Ok(())
 }
 
@@ -122,6 +131,26 @@ fn check_cast(
 
 fn width(ctx: &Context, ty: Type) -> u32 {
     ctx.int_or_float_bit_width(ty).unwrap_or(0)
+}
+
+/// `SameInputOutputTensorDims`: a ranked tensor operand and result have the
+/// same dimensions (a type that is not a ranked tensor has none), checked
+/// with the other predicates, before `SameOperandsAndResultShape`.
+pub(super) fn verify_same_tensor_dims(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let dims = |t: Type| match ctx.type_kind(t) {
+        TypeKind::RankedTensor { shape, .. } => shape.as_slice(),
+        _ => &[],
+    };
+    let a = ctx.value_type(ctx.operand(op, 0));
+    let b = ctx.value_type(ctx.result(op, 0));
+    if dims(a) != dims(b) {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "failed to verify that input and output have the same tensor dimensions",
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn verify_widening_int(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {

@@ -327,9 +327,12 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
                 ));
             }
             "same_operands_and_result_shape" => {
-                let mut shapes = all_types().map(|t| ctx.type_kind(t).shape());
-                let first = shapes.next().flatten();
-                if !shapes.all(|s| s == first) {
+                let mut types = operand_types();
+                let Some(first) = types.next() else {
+                    continue;
+                };
+                let mut others = ctx.results(op).map(|v| ctx.value_type(v)).chain(types);
+                if !others.all(|t| compatible_shapes(ctx, t, first)) {
                     return Err(Diagnostic::op_error(
                         ctx,
                         op,
@@ -354,6 +357,41 @@ fn verify_traits(ctx: &Context, op: Operation, spec: &OpSpec) -> Result<(), Diag
         }
     }
     Ok(())
+}
+
+/// MLIR's `verifyCompatibleShape` on two types: both shaped or neither;
+/// an unranked one fits any; ranked ones have one rank, equal static sizes
+/// (a dynamic size fits any), and vectors the same scalable dimensions.
+fn compatible_shapes(ctx: &Context, a: Type, b: Type) -> bool {
+    use crate::types::TypeKind;
+    let shaped = |k: &TypeKind| {
+        matches!(
+            k,
+            TypeKind::RankedTensor { .. }
+                | TypeKind::UnrankedTensor { .. }
+                | TypeKind::MemRef { .. }
+                | TypeKind::UnrankedMemRef { .. }
+                | TypeKind::Vector { .. }
+        )
+    };
+    let (ka, kb) = (ctx.type_kind(a), ctx.type_kind(b));
+    if !shaped(ka) || !shaped(kb) {
+        return shaped(ka) == shaped(kb);
+    }
+    if let (TypeKind::Vector { scalable: sa, .. }, TypeKind::Vector { scalable: sb, .. }) = (ka, kb)
+    {
+        if sa != sb {
+            return false;
+        }
+    }
+    let (Some(da), Some(db)) = (ka.shape(), kb.shape()) else {
+        return true;
+    };
+    da.len() == db.len()
+        && da
+            .iter()
+            .zip(db)
+            .all(|(&x, &y)| x == y || x == crate::types::DYNAMIC || y == crate::types::DYNAMIC)
 }
 
 /// `AllTypesMatch`: the named operands and results have one type.
