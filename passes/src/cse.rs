@@ -21,6 +21,7 @@ use strata_ir::{
 };
 
 use crate::dce::is_trivially_dead;
+use crate::equivalence::Correspondence;
 
 #[pass(
     name = "cse",
@@ -162,7 +163,7 @@ impl Driver {
                     .rev()
                     .flatten()
                     .copied()
-                    .find(|&e| equivalent(ctx, e, op, &mut FxHashMap::default()));
+                    .find(|&e| Correspondence::default().ops(ctx, e, op));
                 match existing {
                     Some(existing) => {
                         let results: Vec<Value> = ctx.results(op).collect();
@@ -261,73 +262,6 @@ fn effect_free(ctx: &Context, op: Operation) -> bool {
             .flat_map(|&r| ctx.region_blocks(r))
             .flat_map(|b| ctx.block_ops(b))
             .all(|inner| effect_free(ctx, inner))
-}
-
-/// Structural equivalence of two ops (MLIR's `OperationEquivalence` with
-/// locations ignored): same name, attributes, result types and regions, and
-/// operands that are identical or correspond inside the compared regions.
-fn equivalent(
-    ctx: &Context,
-    a: Operation,
-    b: Operation,
-    map: &mut FxHashMap<Value, Value>,
-) -> bool {
-    if ctx.op_name(a) != ctx.op_name(b)
-        || ctx.op_properties(a) != ctx.op_properties(b)
-        || ctx.op_attr_dict(a) != ctx.op_attr_dict(b)
-        || ctx.num_operands(a) != ctx.num_operands(b)
-        || ctx.num_results(a) != ctx.num_results(b)
-        || ctx.op_regions(a).len() != ctx.op_regions(b).len()
-        || ctx.num_successors(a) != 0
-        || ctx.num_successors(b) != 0
-    {
-        return false;
-    }
-    let same_operands = ctx
-        .operands(a)
-        .zip(ctx.operands(b))
-        .all(|(x, y)| map.get(&y).copied().unwrap_or(y) == x);
-    let same_types = ctx
-        .results(a)
-        .zip(ctx.results(b))
-        .all(|(x, y)| ctx.value_type(x) == ctx.value_type(y));
-    if !same_operands || !same_types {
-        return false;
-    }
-    for (&ra, &rb) in ctx.op_regions(a).iter().zip(ctx.op_regions(b)) {
-        let (ba, bb): (Vec<_>, Vec<_>) = (
-            ctx.region_blocks(ra).collect(),
-            ctx.region_blocks(rb).collect(),
-        );
-        if ba.len() != bb.len() {
-            return false;
-        }
-        for (&x, &y) in ba.iter().zip(&bb) {
-            if ctx.num_block_args(x) != ctx.num_block_args(y) {
-                return false;
-            }
-            for (p, q) in ctx.block_args(x).zip(ctx.block_args(y)) {
-                if ctx.value_type(p) != ctx.value_type(q) {
-                    return false;
-                }
-                map.insert(q, p);
-            }
-            let (ox, oy): (Vec<_>, Vec<_>) =
-                (ctx.block_ops(x).collect(), ctx.block_ops(y).collect());
-            if ox.len() != oy.len() {
-                return false;
-            }
-            for (&p, &q) in ox.iter().zip(&oy) {
-                if !equivalent(ctx, p, q, map) {
-                    return false;
-                }
-                for (r, s) in ctx.results(p).zip(ctx.results(q)) {
-                    map.insert(s, r);
-                }
-            }
-        }
-    }
-    true
 }
 
 /// Whether `region` has SSA dominance (see the verifier's rules).

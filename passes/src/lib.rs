@@ -8,6 +8,8 @@ mod canonicalize;
 mod conv_layout;
 mod cse;
 mod dce;
+mod duplicate_functions;
+mod equivalence;
 pub mod fusion_chains;
 mod graph;
 mod graph_fold;
@@ -29,6 +31,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::Canonicalize::registration());
     registry.register(cse::Cse::registration());
     registry.register(dce::Dce::registration());
+    registry.register(duplicate_functions::DuplicateFunctionElimination::registration());
     registry.register(fusion_chains::GraphMarkFusionChains::registration());
     registry.register(graph::InferShapes::registration());
     registry.register(graph::GraphVerify::registration());
