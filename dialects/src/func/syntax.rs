@@ -105,7 +105,9 @@ pub(crate) fn parse_func(
     let extra = p.parse_optional_attr_dict_with_keyword()?;
     for (key, _) in &extra {
         let key = p.ctx().ident_str(*key).to_string();
-        if FUNC_INHERENT.contains(&key.as_str()) {
+        // As MLIR: the name, type and visibility come from the signature;
+        // `arg_attrs` and `res_attrs` may be given (the verifier checks them).
+        if FUNC_INHERENT[..3].contains(&key.as_str()) {
             return Err(p.error_at(
                 attrs_pos,
                 format!("'{key}' is an inferred attribute and should not be specified in the explicit attribute dictionary"),
@@ -129,10 +131,18 @@ pub(crate) fn parse_func(
     if let Some(a) = dict_array(ctx, &res_attrs) {
         attributes.push((ctx.ident("res_attrs"), a));
     }
-    attributes.extend(extra);
+    // Attributes the signature gave win over the same names in the dictionary.
+    for (key, value) in extra {
+        if !attributes.iter().any(|(k, _)| *k == key) {
+            attributes.push((key, value));
+        }
+    }
     state.attributes = attributes;
     let body = p.ctx().create_region();
-    p.parse_optional_region(body, &arguments)?;
+    let body_pos = p.pos();
+    if p.parse_optional_region(body, &arguments)? && p.ctx().region_is_empty(body) {
+        return Err(p.error_at(body_pos, "expected non-empty function body"));
+    }
     state.regions.push(body);
     Ok(())
 }

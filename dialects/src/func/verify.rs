@@ -24,11 +24,27 @@ pub(super) fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic
             ));
         }
     }
+    // SymbolOpInterface: a symbol that is not `nested` sits in a symbol table.
+    let nested = ctx.symbol_visibility(op) == Some(b"nested");
+    if !nested
+        && ctx
+            .op_parent_op(op)
+            .is_some_and(|p| !ctx.is_symbol_table(p))
+    {
+        return Err(Diagnostic::op_error(
+            ctx,
+            op,
+            "symbol's parent must have the SymbolTable trait",
+        ));
+    }
+    // FunctionOpInterface: one attribute dictionary per argument and result,
+    // holding dialect attributes only (their names have a `.`).
     for (what, attr, count) in [
         ("argument", FuncOp(op).arg_attrs(ctx), inputs.len()),
         ("result", FuncOp(op).res_attrs(ctx), results.len()),
     ] {
-        let n = dict_items(ctx, attr).len();
+        let dicts = dict_items(ctx, attr);
+        let n = dicts.len();
         if attr.is_some() && n != count {
             return Err(Diagnostic::op_error(
                 ctx,
@@ -36,6 +52,22 @@ pub(super) fn verify_func(ctx: &Context, op: Operation) -> Result<(), Diagnostic
                 format!(
                     "expects {what} attribute array to have the same number of elements as the number of function {what}s, got {n}, but expected {count}"
                 ),
+            ));
+        }
+        if dicts
+            .iter()
+            .flat_map(|&d| ctx.dictionary_entries(d))
+            .any(|&(name, _)| !ctx.ident_str(name).contains('.'))
+        {
+            let plural = if what == "argument" {
+                "arguments"
+            } else {
+                "results"
+            };
+            return Err(Diagnostic::op_error(
+                ctx,
+                op,
+                format!("{plural} may only have dialect attributes"),
             ));
         }
     }
@@ -195,15 +227,22 @@ pub(super) fn verify_call(
     for (i, (value, &want)) in ctx.results(op).zip(&results).enumerate() {
         let have = ctx.value_type(value);
         if have != want {
-            let have_s = strata_ir::printer::type_to_string(ctx, have);
-            let want_s = strata_ir::printer::type_to_string(ctx, want);
+            let list = |types: Vec<Type>| {
+                types
+                    .iter()
+                    .map(|&t| format!("'{}'", strata_ir::printer::type_to_string(ctx, t)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let have_s = list(ctx.results(op).map(|v| ctx.value_type(v)).collect());
+            let want_s = list(results.clone());
             return Err(Diagnostic::op_error(
                 ctx,
                 op,
                 format!("result type mismatch at index {i}"),
             )
-            .with_note(ctx.op_loc(op), format!("      op result types: '{have_s}'"))
-            .with_note(ctx.op_loc(op), format!("function result types: '{want_s}'")));
+            .with_note(ctx.op_loc(op), format!("      op result types: {have_s}"))
+            .with_note(ctx.op_loc(op), format!("function result types: {want_s}")));
         }
     }
     Ok(())

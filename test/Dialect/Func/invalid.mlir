@@ -225,3 +225,48 @@ func.func @attributes_not_dict() attributes [1] {
 func.func @types_then_names(i32, %a: i32) {
   return
 }
+
+// -----
+
+// FunctionOpInterface: argument and result attributes are dialect
+// attributes (their names have a `.`).
+// expected-error @+1 {{'func.func' op arguments may only have dialect attributes}}
+func.func private @plain_arg_attr(i32 {plain = 1 : i64})
+
+// -----
+
+// expected-error @+1 {{'func.func' op results may only have dialect attributes}}
+func.func private @plain_result_attr() -> (i32 {plain})
+
+// -----
+
+// `arg_attrs` may be spelled in the dictionary; its length is checked.
+// expected-error @+1 {{'func.func' op expects argument attribute array to have the same number of elements as the number of function arguments, got 2, but expected 1}}
+func.func private @arg_attrs_count(i32) attributes {arg_attrs = [{}, {}]}
+
+// -----
+
+// expected-error @+1 {{custom op 'func.func' expected non-empty function body}}
+func.func @braces_only() {}
+
+// -----
+
+func.func @outer() {
+  // expected-error @+1 {{'func.func' op symbol's parent must have the SymbolTable trait}}
+  func.func @inner() {
+    return
+  }
+  return
+}
+
+// -----
+
+func.func private @pair() -> (i32, f32)
+
+func.func @call_pair() {
+  // expected-error @+3 {{'func.call' op result type mismatch at index 0}}
+  // expected-note @+2 {{      op result types: 'f32', 'i32'}}
+  // expected-note @+1 {{function result types: 'i32', 'f32'}}
+  %0:2 = call @pair() : () -> (f32, i32)
+  return
+}
