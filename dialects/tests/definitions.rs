@@ -102,12 +102,22 @@ func.func @f(%c: i1, %n: index) {
     let if_op = branch(&ctx, ops[0]).expect("scf.if is a region branch");
     // No else region: entering goes to `then` or straight out.
     assert_eq!(
-        (if_op.successors)(&ctx, ops[0], None),
+        (if_op.successors)(&ctx, ops[0], None, &[]),
         vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
+    );
+    // A known condition selects one: `then`, or straight out.
+    let (yes, no) = (ctx.bool_attr(true), ctx.bool_attr(false));
+    assert_eq!(
+        (if_op.successors)(&ctx, ops[0], None, &[Some(yes)]),
+        vec![RegionSuccessor::Region(0)]
+    );
+    assert_eq!(
+        (if_op.successors)(&ctx, ops[0], None, &[Some(no)]),
+        vec![RegionSuccessor::Parent]
     );
     let for_op = branch(&ctx, ops[1]).expect("scf.for is a region branch");
     assert_eq!(
-        (for_op.successors)(&ctx, ops[1], Some(0)),
+        (for_op.successors)(&ctx, ops[1], Some(0), &[]),
         vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
     );
     assert!(branch(&ctx, ops[2]).is_none(), "func.return is not");

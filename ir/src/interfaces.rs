@@ -13,23 +13,29 @@
 //!
 //! ```
 //! use strata_ir::interfaces::{RegionBranch, RegionSuccessor};
-//! use strata_ir::{Context, Operation};
+//! use strata_ir::{Attribute, Context, Operation, Value};
 //!
-//! fn successors(_: &Context, _: Operation, _: Option<usize>) -> Vec<RegionSuccessor> {
+//! fn successors(_: &Context, _: Operation, _: Option<usize>, _: &[Option<Attribute>]) -> Vec<RegionSuccessor> {
 //!     vec![RegionSuccessor::Parent]
 //! }
+//! let branch = RegionBranch {
+//!     successors,
+//!     entry_operands: |_, _| Vec::<Value>::new(),
+//!     leading_arguments: |_, _, _| 0,
+//! };
 //! let mut ctx = Context::new();
 //! ctx.registry_mut()
-//!     .attach_interface("builtin.module", RegionBranch { successors })
+//!     .attach_interface("builtin.module", branch)
 //!     .expect("builtin.module is registered");
 //! // A name that no op has is an error, not a silent no-op.
 //! assert!(ctx
 //!     .registry_mut()
-//!     .attach_interface("builtin.modul", RegionBranch { successors })
+//!     .attach_interface("builtin.modul", branch)
 //!     .is_err());
 //! ```
 
-use crate::context::{Context, Operation, Type};
+use crate::context::{Attribute, Context, Operation, Type};
+use crate::ir::Value;
 
 /// Result-type inference from a built op (MLIR's `InferTypeOpInterface`,
 /// for ops whose inference needs the op itself: its operands' types and
@@ -47,16 +53,54 @@ pub trait InferResultTypes {
     fn placeholder_type(&self, ctx: &mut Context) -> Type;
 }
 
+/// [`RegionBranch::successors`]: from `None` (entering) or `Some(i)` (the
+/// end of region `i`), given the known constants among the operands.
+pub type RegionSuccessorsFn =
+    fn(&Context, Operation, Option<usize>, &[Option<Attribute>]) -> Vec<RegionSuccessor>;
+
 /// Control flow between an op and its regions (MLIR's
 /// `RegionBranchOpInterface`): from the op itself (`None`: entering it) or
 /// from the end of region `i` (`Some(i)`), where control may go next.
-/// Values flow along each edge: the op's forwarded operands or the
-/// terminator's operands become the successor region's entry arguments or
-/// the op's results.
+/// Values flow along each edge: the op's forwarded operands
+/// ([`entry_operands`](Self::entry_operands)) or the terminator's
+/// ([`RegionTerminator`], all of a `ReturnLike` one's) become the successor
+/// region's entry arguments after its
+/// [`leading_arguments`](Self::leading_arguments), or the op's results.
 #[derive(Clone, Copy)]
 pub struct RegionBranch {
-    /// The successors of a point of the op.
-    pub successors: fn(&Context, Operation, Option<usize>) -> Vec<RegionSuccessor>,
+    /// The successors of a point of the op, given the constant values of
+    /// the op's operands (entering) or of the terminator's operands (from a
+    /// region) where known: `None` for a value not known to be constant
+    /// (a short or empty slice knows nothing).
+    pub successors: RegionSuccessorsFn,
+    /// The operands forwarded on entry, to a region's arguments or (when
+    /// the op may skip its regions) to its results; the others only steer
+    /// control (MLIR's `getEntrySuccessorOperands`).
+    pub entry_operands: fn(&Context, Operation) -> Vec<Value>,
+    /// How many leading entry arguments of region `i` receive no forwarded
+    /// value (a loop's induction variables).
+    pub leading_arguments: fn(&Context, Operation, usize) -> usize,
+}
+
+/// A terminator of a region of a [`RegionBranch`] op that forwards only
+/// some of its operands to the successor (MLIR's
+/// `RegionBranchTerminatorOpInterface`: `scf.condition` forwards all but
+/// its condition). A `ReturnLike` terminator without it forwards all.
+#[derive(Clone, Copy)]
+pub struct RegionTerminator {
+    /// The forwarded operands.
+    pub forwarded: fn(&Context, Operation) -> Vec<Value>,
+}
+
+/// Control flow to successor blocks (MLIR's `BranchOpInterface`).
+#[derive(Clone, Copy)]
+pub struct Branch {
+    /// The operands passed to the arguments of successor `i`.
+    pub successor_operands: fn(&Context, Operation, usize) -> Vec<Value>,
+    /// The successor index the constant values of the operands select
+    /// (`None` in the slice for a value not known to be constant), if they
+    /// decide it (MLIR's `getSuccessorForOperands`).
+    pub taken_successor: fn(&Context, Operation, &[Option<Attribute>]) -> Option<usize>,
 }
 
 /// Where control goes next from a region-branch point.

@@ -19,6 +19,7 @@ mod graph_recurrent;
 mod graph_specialize;
 mod inline;
 mod reconcile_casts;
+mod sccp;
 mod symbol_dce;
 mod tensor_fuse;
 mod tensor_generic;
@@ -43,6 +44,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(graph_specialize::GraphSpecialize::registration());
     registry.register(inline::Inline::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
+    registry.register(sccp::Sccp::registration());
     registry.register(symbol_dce::SymbolDce::registration());
     registry.register(tensor_fuse::TensorFuse::registration());
     registry.register(tensor_generic::TensorGeneralize::registration());

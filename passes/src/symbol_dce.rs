@@ -124,7 +124,7 @@ fn compute_liveness(
 }
 
 /// An op MLIR cannot see into: one region, and no registered dialect.
-fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
+pub(crate) fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
     let name = ctx.op_name_str(op);
     let dialect = name.split_once('.').map_or("", |(d, _)| d);
     ctx.op_regions(op).len() == 1 && !ctx.registry().has_dialect(dialect)
@@ -178,7 +178,7 @@ fn resolve_path(ctx: &Context, table: Operation, reference: Attribute) -> Vec<Op
 }
 
 /// Every symbol reference inside `attr`.
-fn collect_refs(ctx: &Context, attr: Attribute, out: &mut Vec<Attribute>) {
+pub(crate) fn collect_refs(ctx: &Context, attr: Attribute, out: &mut Vec<Attribute>) {
     let mut stack = vec![attr];
     while let Some(a) = stack.pop() {
         match ctx.attr_kind(a) {

@@ -6,7 +6,11 @@ use strata_ir::ods::constraints::{AnyType, StrAttr, I1};
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
 use super::syntax::{parse_switch, print_switch};
-use super::verify::{verify_br, verify_cond_br, verify_switch};
+use super::verify::{
+    br_operands, br_taken, cond_br_operands, cond_br_taken, switch_operands, switch_taken,
+    verify_br, verify_cond_br, verify_switch,
+};
+use strata_ir::interfaces::Branch;
 
 type_constraint!(
     /// An integer of any width and signedness.
@@ -46,7 +50,8 @@ pub struct AssertOp {
 #[op("cf.br",
      traits(Pure, Terminator),
      format = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
-     verify = verify_br)]
+     verify = verify_br,
+     interfaces(Branch { successor_operands: br_operands, taken_successor: br_taken }))]
 pub struct BranchOp {
     destOperands: Variadic<AnyType>,
     dest: Successor,
@@ -59,7 +64,8 @@ pub struct BranchOp {
 #[op("cf.cond_br",
      traits(Pure, Terminator),
      format = "$condition (`weights` `(` $branch_weights^ `)` )? `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
-     verify = verify_cond_br)]
+     verify = verify_cond_br,
+     interfaces(Branch { successor_operands: cond_br_operands, taken_successor: cond_br_taken }))]
 pub struct CondBranchOp {
     condition: Operand<I1>,
     trueDestOperands: Variadic<AnyType>,
@@ -79,7 +85,8 @@ pub struct CondBranchOp {
      traits(Pure, Terminator),
      parse = parse_switch,
      print = print_switch,
-     verify = verify_switch)]
+     verify = verify_switch,
+     interfaces(Branch { successor_operands: switch_operands, taken_successor: switch_taken }))]
 pub struct SwitchOp {
     flag: Operand<AnyInteger>,
     defaultOperands: Variadic<AnyType>,

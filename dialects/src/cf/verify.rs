@@ -1,9 +1,10 @@
 //! The branches' verifiers: each successor gets as many values as it has
 //! block arguments, of their types (MLIR's `BranchOpInterface`, with its
-//! messages, which name no op).
+//! messages, which name no op); and the `Branch` interface: the operands
+//! each successor gets, the successor known operands take.
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::{Context, Diagnostic, Operation, Value};
+use strata_ir::{Attribute, Context, Diagnostic, Operation, Value};
 
 use super::ops::{BranchOp, CondBranchOp, SwitchOp};
 use super::syntax::{case_operand_groups, case_values};
@@ -133,4 +134,75 @@ pub(super) fn verify_switch(ctx: &Context, op: Operation) -> Result<(), Diagnost
         verify_successor(ctx, op, i + 1, group)?;
     }
     Ok(())
+}
+
+/// `cf.br` passes its operands to its one successor, always taken.
+pub(super) fn br_operands(ctx: &Context, op: Operation, _: usize) -> Vec<Value> {
+    BranchOp(op).dest_operands(ctx)
+}
+
+pub(super) fn br_taken(_: &Context, _: Operation, _: &[Option<Attribute>]) -> Option<usize> {
+    Some(0)
+}
+
+/// `cf.cond_br`: successor 0 (true) or 1 (false), with its operand group.
+pub(super) fn cond_br_operands(ctx: &Context, op: Operation, successor: usize) -> Vec<Value> {
+    let branch = CondBranchOp(op);
+    match successor {
+        0 => branch.true_dest_operands(ctx),
+        _ => branch.false_dest_operands(ctx),
+    }
+}
+
+/// A known condition takes one successor.
+pub(super) fn cond_br_taken(
+    ctx: &Context,
+    _: Operation,
+    constants: &[Option<Attribute>],
+) -> Option<usize> {
+    match constants
+        .first()
+        .copied()
+        .flatten()
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::Integer { value, .. }) => Some(if *value & 1 == 1 { 0 } else { 1 }),
+        _ => None,
+    }
+}
+
+/// `cf.switch`: successor 0 is the default, successor `i + 1` case `i`.
+pub(super) fn switch_operands(ctx: &Context, op: Operation, successor: usize) -> Vec<Value> {
+    match successor {
+        0 => SwitchOp(op).default_operands(ctx),
+        i => case_operand_groups(ctx, op)
+            .get(i - 1)
+            .cloned()
+            .unwrap_or_default(),
+    }
+}
+
+/// A known flag takes the case equal to it, or the default.
+pub(super) fn switch_taken(
+    ctx: &Context,
+    op: Operation,
+    constants: &[Option<Attribute>],
+) -> Option<usize> {
+    let Some(AttrKind::Integer { ty, value }) = constants
+        .first()
+        .copied()
+        .flatten()
+        .map(|a| ctx.attr_kind(a))
+    else {
+        return None;
+    };
+    let width = ctx.int_or_float_bit_width(*ty).unwrap_or(64).min(64);
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let flag = (*value as u64) & mask;
+    let case = case_values(ctx, op).iter().position(|&c| c == flag);
+    Some(case.map_or(0, |i| i + 1))
 }

@@ -3,7 +3,7 @@
 //! `RegionBranch` successors of `for`, `if` and `while`.
 
 use strata_ir::interfaces::RegionSuccessor;
-use strata_ir::{Context, Diagnostic, Operation, Region, Type, Value};
+use strata_ir::{AttrKind, Attribute, Context, Diagnostic, Operation, Region, Type, Value};
 
 use crate::scf::ops::{ConditionOp, ForOp, WhileOp, YieldOp};
 use crate::scf::terminator;
@@ -306,44 +306,90 @@ pub(super) fn verify_condition(ctx: &Context, op: Operation) -> Result<(), Diagn
     Ok(())
 }
 
+/// The boolean a known constant holds (`i1` integer attribute).
+pub(super) fn constant_bool(ctx: &Context, value: Option<&Option<Attribute>>) -> Option<bool> {
+    match value.copied().flatten().map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Integer { value, .. }) => Some(*value & 1 == 1),
+        _ => None,
+    }
+}
+
 /// `scf.for`: entering may skip the loop (zero trips) or run the body; the
-/// body's end goes around again or out.
+/// body's end goes around again or out. Forwards its `iter_args`.
 pub(super) fn for_successors(
     _: &Context,
     _: Operation,
-    point: Option<usize>,
+    _: Option<usize>,
+    _: &[Option<Attribute>],
 ) -> Vec<RegionSuccessor> {
-    let _ = point;
     vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
 }
 
-/// `scf.if`: entering goes to either region (an empty `else` means straight
-/// out); each region's end goes out.
+pub(super) fn for_entry_operands(ctx: &Context, op: Operation) -> Vec<Value> {
+    ForOp(op).init_args(ctx)
+}
+
+/// The induction variable receives no forwarded value.
+pub(super) fn one_leading_argument(_: &Context, _: Operation, _: usize) -> usize {
+    1
+}
+
+/// No operand is forwarded (they steer control only).
+pub(super) fn no_entry_operands(_: &Context, _: Operation) -> Vec<Value> {
+    Vec::new()
+}
+
+pub(super) fn no_leading_arguments(_: &Context, _: Operation, _: usize) -> usize {
+    0
+}
+
+/// `scf.if`: entering goes to the region its condition selects, or to
+/// either when it is not known (an empty `else` means straight out); each
+/// region's end goes out.
 pub(super) fn if_successors(
     ctx: &Context,
     op: Operation,
     point: Option<usize>,
+    constants: &[Option<Attribute>],
 ) -> Vec<RegionSuccessor> {
     if point.is_some() {
         return vec![RegionSuccessor::Parent];
     }
-    let mut successors = vec![RegionSuccessor::Region(0)];
-    match ctx.op_regions(op).get(1) {
-        Some(&r) if !ctx.region_is_empty(r) => successors.push(RegionSuccessor::Region(1)),
-        _ => successors.push(RegionSuccessor::Parent),
+    let else_region = match ctx.op_regions(op).get(1) {
+        Some(&r) if !ctx.region_is_empty(r) => RegionSuccessor::Region(1),
+        _ => RegionSuccessor::Parent,
+    };
+    match constant_bool(ctx, constants.first()) {
+        Some(true) => vec![RegionSuccessor::Region(0)],
+        Some(false) => vec![else_region],
+        None => vec![RegionSuccessor::Region(0), else_region],
     }
-    successors
 }
 
 /// `scf.while`: entering runs `before`; its `scf.condition` goes to `after`
-/// or out; `after` goes back to `before`.
+/// or out (only one of them when the condition is known); `after` goes back
+/// to `before`. Forwards all its operands.
 pub(super) fn while_successors(
-    _: &Context,
+    ctx: &Context,
     _: Operation,
     point: Option<usize>,
+    constants: &[Option<Attribute>],
 ) -> Vec<RegionSuccessor> {
     match point {
         None | Some(1) => vec![RegionSuccessor::Region(0)],
-        Some(_) => vec![RegionSuccessor::Region(1), RegionSuccessor::Parent],
+        Some(_) => match constant_bool(ctx, constants.first()) {
+            Some(true) => vec![RegionSuccessor::Region(1)],
+            Some(false) => vec![RegionSuccessor::Parent],
+            None => vec![RegionSuccessor::Region(1), RegionSuccessor::Parent],
+        },
     }
+}
+
+pub(super) fn all_operands(ctx: &Context, op: Operation) -> Vec<Value> {
+    ctx.operands(op).collect()
+}
+
+/// `scf.condition` forwards its operands but the condition.
+pub(super) fn condition_forwarded(ctx: &Context, op: Operation) -> Vec<Value> {
+    ctx.operands(op).skip(1).collect()
 }

@@ -72,6 +72,7 @@ pub(super) fn execute_region_successors(
     _: &Context,
     _: Operation,
     point: Option<usize>,
+    _: &[Option<strata_ir::Attribute>],
 ) -> Vec<RegionSuccessor> {
     match point {
         None => vec![RegionSuccessor::Region(0)],

@@ -17,7 +17,7 @@ use strata_ir::attributes::AttrKind;
 use strata_ir::interfaces::RegionSuccessor;
 use strata_ir::parser::asm::{OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
-use strata_ir::{Context, Diagnostic, Operation, OperationState, Region};
+use strata_ir::{Attribute, Context, Diagnostic, Operation, OperationState, Region};
 
 use super::ops::IndexSwitchOp;
 use super::syntax::ensure_terminator;
@@ -182,14 +182,27 @@ pub(super) fn verify_index_switch(ctx: &Context, op: Operation) -> Result<(), Di
     Ok(())
 }
 
-/// Entering goes to any region; each region's end goes out.
+/// Entering goes to the region of the case equal to a known argument (the
+/// default region when none is), or to any region; each region's end goes
+/// out.
 pub(super) fn index_switch_successors(
     ctx: &Context,
     op: Operation,
     point: Option<usize>,
+    constants: &[Option<Attribute>],
 ) -> Vec<RegionSuccessor> {
     if point.is_some() {
         return vec![RegionSuccessor::Parent];
+    }
+    if let Some(AttrKind::Integer { value, .. }) = constants
+        .first()
+        .copied()
+        .flatten()
+        .map(|a| ctx.attr_kind(a))
+    {
+        let arg = *value as i64;
+        let case = case_values(ctx, op).iter().position(|&c| c == arg);
+        return vec![RegionSuccessor::Region(case.map_or(0, |i| i + 1))];
     }
     (0..ctx.op_regions(op).len())
         .map(RegionSuccessor::Region)

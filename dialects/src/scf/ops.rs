@@ -3,7 +3,7 @@
 //! `yield`, `condition`, `reduce` and `reduce.return`.
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::interfaces::RegionBranch;
+use strata_ir::interfaces::{RegionBranch, RegionTerminator};
 use strata_ir::ods::constraints::{AnyType, Index, UnitAttr, I1};
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
@@ -18,8 +18,10 @@ attr_constraint!(
 
 use crate::scf::canonicalize::{for_patterns, if_patterns, index_switch_patterns};
 use crate::scf::control_flow::{
-    for_successors, if_successors, verify_condition, verify_for, verify_for_regions, verify_if,
-    verify_if_regions, verify_while, verify_while_regions, verify_yield, while_successors,
+    all_operands, condition_forwarded, for_entry_operands, for_successors, if_successors,
+    no_entry_operands, no_leading_arguments, one_leading_argument, verify_condition, verify_for,
+    verify_for_regions, verify_if, verify_if_regions, verify_while, verify_while_regions,
+    verify_yield, while_successors,
 };
 use crate::scf::execute_region::{
     execute_region_successors, parse_execute_region, print_execute_region, verify_execute_region,
@@ -28,8 +30,8 @@ use crate::scf::index_switch::{
     index_switch_successors, parse_index_switch, print_index_switch, verify_index_switch,
 };
 use crate::scf::parallel::{
-    parallel_successors, parse_parallel, print_parallel, verify_parallel, verify_reduce,
-    verify_reduce_regions, verify_reduce_return,
+    parallel_leading_arguments, parallel_successors, parse_parallel, print_parallel,
+    reduce_forwarded, verify_parallel, verify_reduce, verify_reduce_regions, verify_reduce_return,
 };
 use crate::scf::syntax::{parse_for, parse_if, parse_while, print_for, print_if, print_while};
 
@@ -51,7 +53,7 @@ type_constraint!(
      verify = verify_for,
      verify_regions = verify_for_regions,
      canonicalize = for_patterns,
-     interfaces(RegionBranch { successors: for_successors }))]
+     interfaces(RegionBranch { successors: for_successors, entry_operands: for_entry_operands, leading_arguments: one_leading_argument }))]
 pub struct ForOp {
     lowerBound: Operand<AnySignlessIntegerOrIndex>,
     upperBound: Operand<AnySignlessIntegerOrIndex>,
@@ -73,7 +75,7 @@ pub struct ForOp {
      verify = verify_if,
      verify_regions = verify_if_regions,
      canonicalize = if_patterns,
-     interfaces(RegionBranch { successors: if_successors }))]
+     interfaces(RegionBranch { successors: if_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments }))]
 pub struct IfOp {
     condition: Operand<I1>,
     results: VariadicResult<AnyType>,
@@ -92,7 +94,7 @@ pub struct IfOp {
      print = print_while,
      verify = verify_while,
      verify_regions = verify_while_regions,
-     interfaces(RegionBranch { successors: while_successors }))]
+     interfaces(RegionBranch { successors: while_successors, entry_operands: all_operands, leading_arguments: no_leading_arguments }))]
 pub struct WhileOp {
     inits: Variadic<AnyType>,
     results: VariadicResult<AnyType>,
@@ -108,7 +110,7 @@ pub struct WhileOp {
      print = print_index_switch,
      verify = verify_index_switch,
      canonicalize = index_switch_patterns,
-     interfaces(RegionBranch { successors: index_switch_successors }))]
+     interfaces(RegionBranch { successors: index_switch_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments }))]
 pub struct IndexSwitchOp {
     arg: Operand<Index>,
     cases: Attr<DenseI64ArrayAttr>,
@@ -123,7 +125,7 @@ pub struct IndexSwitchOp {
      parse = parse_execute_region,
      print = print_execute_region,
      verify = verify_execute_region,
-     interfaces(RegionBranch { successors: execute_region_successors }))]
+     interfaces(RegionBranch { successors: execute_region_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments }))]
 pub struct ExecuteRegionOp {
     results: VariadicResult<AnyType>,
     region: Region,
@@ -140,7 +142,7 @@ pub struct ExecuteRegionOp {
      parse = parse_parallel,
      print = print_parallel,
      verify = verify_parallel,
-     interfaces(RegionBranch { successors: parallel_successors }))]
+     interfaces(RegionBranch { successors: parallel_successors, entry_operands: no_entry_operands, leading_arguments: parallel_leading_arguments }))]
 pub struct ParallelOp {
     lowerBound: Variadic<Index>,
     upperBound: Variadic<Index>,
@@ -157,7 +159,8 @@ pub struct ParallelOp {
      traits(Terminator, RecursiveMemoryEffects),
      format = "(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict",
      verify = verify_reduce,
-     verify_regions = verify_reduce_regions)]
+     verify_regions = verify_reduce_regions,
+     interfaces(RegionTerminator { forwarded: reduce_forwarded }))]
 pub struct ReduceOp {
     operands: Variadic<AnyType>,
     reductions: VariadicRegion<SizedRegion<1>>,
@@ -187,7 +190,8 @@ pub struct YieldOp {
 #[op("scf.condition",
      traits(Pure, Terminator),
      format = "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
-     verify = verify_condition)]
+     verify = verify_condition,
+     interfaces(RegionTerminator { forwarded: condition_forwarded }))]
 pub struct ConditionOp {
     condition: Operand<I1>,
     args: Variadic<AnyType>,

@@ -231,8 +231,23 @@ pub(super) fn parallel_successors(
     _: &Context,
     _: Operation,
     _: Option<usize>,
+    _: &[Option<strata_ir::Attribute>],
 ) -> Vec<RegionSuccessor> {
     vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
+}
+
+/// The induction variables receive no forwarded value.
+pub(super) fn parallel_leading_arguments(ctx: &Context, op: Operation, _: usize) -> usize {
+    ctx.op_regions(op)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+        .map_or(0, |b| ctx.num_block_args(b))
+}
+
+/// `scf.reduce` forwards nothing to the loop's results (they are its
+/// reductions', which no value carries).
+pub(super) fn reduce_forwarded(_: &Context, _: Operation) -> Vec<strata_ir::Value> {
+    Vec::new()
 }
 
 /// `scf.reduce` sits in `scf.parallel` (`HasParent`).
