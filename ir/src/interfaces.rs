@@ -95,12 +95,16 @@ pub struct RegionTerminator {
 /// Control flow to successor blocks (MLIR's `BranchOpInterface`).
 #[derive(Clone, Copy)]
 pub struct Branch {
-    /// The operands passed to the arguments of successor `i`.
-    pub successor_operands: fn(&Context, Operation, usize) -> Vec<Value>,
+    /// Where, among the op's operands, those passed to the arguments of
+    /// successor `i` are (MLIR's `getSuccessorOperands`).
+    pub successor_operands: fn(&Context, Operation, usize) -> std::ops::Range<usize>,
     /// The successor index the constant values of the operands select
     /// (`None` in the slice for a value not known to be constant), if they
     /// decide it (MLIR's `getSuccessorForOperands`).
     pub taken_successor: fn(&Context, Operation, &[Option<Attribute>]) -> Option<usize>,
+    /// Remove operand `index` of those passed to successor `i` (the
+    /// caller removes the block argument it fed).
+    pub erase_successor_operand: fn(&mut Context, Operation, usize, usize),
 }
 
 /// Where control goes next from a region-branch point.

@@ -628,6 +628,42 @@ impl Context {
         }
     }
 
+    /// Remove operand `index` of `op`; the later operands move down one.
+    pub fn erase_operand(&mut self, op: Operation, index: usize) {
+        let mut values: Vec<Value> = self.operands(op).collect();
+        if index >= values.len() {
+            return;
+        }
+        values.remove(index);
+        self.set_operands(op, &values);
+    }
+
+    /// Remove argument `index` of `block`, which must have no uses; the
+    /// later arguments move down one, and their uses follow them.
+    pub fn erase_block_argument(&mut self, block: Block, index: usize) {
+        let count = self.num_block_args(block);
+        if index >= count || !self.use_empty(Value::Argument(block, index as u32)) {
+            return;
+        }
+        // Unlink the uses of the arguments that move, remove the slot, and
+        // link those uses again to the argument's new position.
+        let mut moved: Vec<(OpOperand, u32)> = Vec::new();
+        for later in index + 1..count {
+            let value = Value::Argument(block, later as u32);
+            let uses: Vec<OpOperand> = self.uses(value).collect();
+            for user in uses {
+                self.unlink_use(user);
+                moved.push((user, later as u32 - 1));
+            }
+        }
+        self.blocks[block.index()].args.remove(index);
+        for (user, new_index) in moved {
+            let value = Value::Argument(block, new_index);
+            self.ops[user.op.index()].operands[user.index as usize].value = value;
+            self.link_use(value, user);
+        }
+    }
+
     /// Make successor `index` of `op` branch to `block`.
     pub fn set_successor(&mut self, op: Operation, index: usize, block: Block) {
         let user = BlockOperand {

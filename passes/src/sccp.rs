@@ -486,7 +486,8 @@ impl Analysis {
             };
             let successors: Vec<Block> = ctx.successors(terminator).collect();
             for (i, _) in successors.iter().enumerate().filter(|(_, &s)| s == block) {
-                let operands = (branch.successor_operands)(ctx, terminator, i);
+                let range = (branch.successor_operands)(ctx, terminator, i);
+                let operands: Vec<Value> = range.map(|j| ctx.operand(terminator, j)).collect();
                 for (k, &arg) in args.iter().enumerate() {
                     match operands.get(k) {
                         Some(&operand) => self.join_from(arg, operand),

@@ -7,8 +7,9 @@ use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
 use super::syntax::{parse_switch, print_switch};
 use super::verify::{
-    br_operands, br_taken, cond_br_operands, cond_br_taken, switch_operands, switch_taken,
-    verify_br, verify_cond_br, verify_switch,
+    br_erase_operand, br_operands, br_taken, cond_br_erase_operand, cond_br_operands,
+    cond_br_taken, switch_erase_operand, switch_operands, switch_taken, verify_br, verify_cond_br,
+    verify_switch,
 };
 use strata_ir::interfaces::Branch;
 
@@ -51,7 +52,7 @@ pub struct AssertOp {
      traits(Pure, Terminator),
      format = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
      verify = verify_br,
-     interfaces(Branch { successor_operands: br_operands, taken_successor: br_taken }))]
+     interfaces(Branch { successor_operands: br_operands, taken_successor: br_taken, erase_successor_operand: br_erase_operand }))]
 pub struct BranchOp {
     destOperands: Variadic<AnyType>,
     dest: Successor,
@@ -65,7 +66,7 @@ pub struct BranchOp {
      traits(Pure, Terminator),
      format = "$condition (`weights` `(` $branch_weights^ `)` )? `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
      verify = verify_cond_br,
-     interfaces(Branch { successor_operands: cond_br_operands, taken_successor: cond_br_taken }))]
+     interfaces(Branch { successor_operands: cond_br_operands, taken_successor: cond_br_taken, erase_successor_operand: cond_br_erase_operand }))]
 pub struct CondBranchOp {
     condition: Operand<I1>,
     trueDestOperands: Variadic<AnyType>,
@@ -86,7 +87,7 @@ pub struct CondBranchOp {
      parse = parse_switch,
      print = print_switch,
      verify = verify_switch,
-     interfaces(Branch { successor_operands: switch_operands, taken_successor: switch_taken }))]
+     interfaces(Branch { successor_operands: switch_operands, taken_successor: switch_taken, erase_successor_operand: switch_erase_operand }))]
 pub struct SwitchOp {
     flag: Operand<AnyInteger>,
     defaultOperands: Variadic<AnyType>,

@@ -40,7 +40,7 @@ fn parse_successor_operands(p: &mut OpAsmParser<'_, '_>) -> Result<Vec<Value>, D
 }
 
 /// An `i32` dense array.
-fn i32_array(ctx: &mut Context, values: &[usize]) -> Attribute {
+pub(super) fn i32_array(ctx: &mut Context, values: &[usize]) -> Attribute {
     let element = ctx.integer_type(32);
     ctx.intern_attr(AttrKind::DenseArray {
         element,

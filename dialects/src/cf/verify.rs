@@ -137,21 +137,29 @@ pub(super) fn verify_switch(ctx: &Context, op: Operation) -> Result<(), Diagnost
 }
 
 /// `cf.br` passes its operands to its one successor, always taken.
-pub(super) fn br_operands(ctx: &Context, op: Operation, _: usize) -> Vec<Value> {
-    BranchOp(op).dest_operands(ctx)
+pub(super) fn br_operands(ctx: &Context, op: Operation, _: usize) -> std::ops::Range<usize> {
+    0..ctx.num_operands(op)
 }
 
 pub(super) fn br_taken(_: &Context, _: Operation, _: &[Option<Attribute>]) -> Option<usize> {
     Some(0)
 }
 
+/// The operand range of group `group` of `op`, sized by
+/// `operandSegmentSizes`.
+fn group_range(ctx: &Context, op: Operation, group: usize) -> std::ops::Range<usize> {
+    let sizes = segment_sizes(ctx, op, "operandSegmentSizes");
+    let start: usize = sizes.iter().take(group).sum();
+    start..start + sizes.get(group).copied().unwrap_or(0)
+}
+
 /// `cf.cond_br`: successor 0 (true) or 1 (false), with its operand group.
-pub(super) fn cond_br_operands(ctx: &Context, op: Operation, successor: usize) -> Vec<Value> {
-    let branch = CondBranchOp(op);
-    match successor {
-        0 => branch.true_dest_operands(ctx),
-        _ => branch.false_dest_operands(ctx),
-    }
+pub(super) fn cond_br_operands(
+    ctx: &Context,
+    op: Operation,
+    successor: usize,
+) -> std::ops::Range<usize> {
+    group_range(ctx, op, 1 + successor.min(1))
 }
 
 /// A known condition takes one successor.
@@ -172,14 +180,18 @@ pub(super) fn cond_br_taken(
 }
 
 /// `cf.switch`: successor 0 is the default, successor `i + 1` case `i`.
-pub(super) fn switch_operands(ctx: &Context, op: Operation, successor: usize) -> Vec<Value> {
-    match successor {
-        0 => SwitchOp(op).default_operands(ctx),
-        i => case_operand_groups(ctx, op)
-            .get(i - 1)
-            .cloned()
-            .unwrap_or_default(),
+pub(super) fn switch_operands(
+    ctx: &Context,
+    op: Operation,
+    successor: usize,
+) -> std::ops::Range<usize> {
+    if successor == 0 {
+        return group_range(ctx, op, 1);
     }
+    let cases = segment_sizes(ctx, op, "case_operand_segments");
+    let base = group_range(ctx, op, 2).start;
+    let start = base + cases.iter().take(successor - 1).sum::<usize>();
+    start..start + cases.get(successor - 1).copied().unwrap_or(0)
 }
 
 /// A known flag takes the case equal to it, or the default.
@@ -205,4 +217,62 @@ pub(super) fn switch_taken(
     let flag = (*value as u64) & mask;
     let case = case_values(ctx, op).iter().position(|&c| c == flag);
     Some(case.map_or(0, |i| i + 1))
+}
+
+/// The `i32` dense array property `name` of `op`, as sizes.
+fn segment_sizes(ctx: &Context, op: Operation, name: &str) -> Vec<usize> {
+    match strata_ir::ods::inherent_attr(ctx, op, name).map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::DenseArray { values, .. }) => {
+            values.iter().map(|&v| v as u32 as usize).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Remove operand `index` of group `group` of `op`'s operands, sized by
+/// `operandSegmentSizes`.
+fn erase_from_group(ctx: &mut Context, op: Operation, group: usize, index: usize) {
+    let mut sizes = segment_sizes(ctx, op, "operandSegmentSizes");
+    if group >= sizes.len() || index >= sizes[group] {
+        return;
+    }
+    let start: usize = sizes[..group].iter().sum();
+    ctx.erase_operand(op, start + index);
+    sizes[group] -= 1;
+    let attr = super::syntax::i32_array(ctx, &sizes);
+    ctx.set_op_property(op, "operandSegmentSizes", attr);
+}
+
+pub(super) fn br_erase_operand(ctx: &mut Context, op: Operation, _: usize, index: usize) {
+    ctx.erase_operand(op, index);
+}
+
+pub(super) fn cond_br_erase_operand(
+    ctx: &mut Context,
+    op: Operation,
+    successor: usize,
+    index: usize,
+) {
+    erase_from_group(ctx, op, 1 + successor.min(1), index);
+}
+
+pub(super) fn switch_erase_operand(
+    ctx: &mut Context,
+    op: Operation,
+    successor: usize,
+    index: usize,
+) {
+    if successor == 0 {
+        return erase_from_group(ctx, op, 1, index);
+    }
+    let mut cases = segment_sizes(ctx, op, "case_operand_segments");
+    let case = successor - 1;
+    if case >= cases.len() || index >= cases[case] {
+        return;
+    }
+    let before: usize = cases[..case].iter().sum();
+    erase_from_group(ctx, op, 2, before + index);
+    cases[case] -= 1;
+    let attr = super::syntax::i32_array(ctx, &cases);
+    ctx.set_op_property(op, "case_operand_segments", attr);
 }

@@ -27,7 +27,7 @@ use crate::rewrite::folder::{
     apply_fold_values, run_fold_hooks, FoldOutcome, Folded, KnownConstant, OperationFolder,
 };
 use crate::rewrite::pattern::FrozenPatternSet;
-use crate::rewrite::region_simplify::{erase_unreachable_blocks, RegionSimplify};
+use crate::rewrite::region_simplify::{erase_unreachable_blocks, run_region_dce, RegionSimplify};
 use crate::rewrite::rewriter::{PatternRewriter, RewriterListener};
 use crate::rewrite::trivially_dead::is_trivially_dead;
 use crate::walk::WalkOrder;
@@ -154,8 +154,10 @@ impl Driver<'_> {
             changed |= rewrote;
             // The worklist is empty here and the next sweep reseeds it, so
             // only the user's listener hears of the erased blocks.
-            let simplified = config.region_simplify != RegionSimplify::Disabled
-                && erase_unreachable_blocks(ctx, &[self.scope], &mut *self.user);
+            let simplified = config.region_simplify != RegionSimplify::Disabled && {
+                let erased = erase_unreachable_blocks(ctx, &[self.scope], &mut *self.user);
+                run_region_dce(ctx, &[self.scope], &mut *self.user) | erased
+            };
             changed |= simplified;
             if !rewrote && !simplified {
                 return Outcome {

@@ -53,6 +53,6 @@ pub use greedy::{
     NON_CONVERGENCE_MESSAGE,
 };
 pub use pattern::{FnPattern, FrozenPatternSet, RewriteFn, RewritePattern, RewritePatternSet};
-pub use region_simplify::{erase_unreachable_blocks, RegionSimplify};
+pub use region_simplify::{erase_unreachable_blocks, run_region_dce, RegionSimplify};
 pub use rewriter::{InsertionPoint, PatternRewriter, RewriterListener};
 pub use trivially_dead::{is_trivially_dead, would_op_be_trivially_dead};
