@@ -4,8 +4,10 @@
 //! As MLIR's `Dialect/ControlFlow/`: the op declarations are in `ops`, the
 //! custom assembly form of `cf.switch` in `syntax`, and the check that each
 //! branch passes its successor the values that block takes (MLIR's
-//! `BranchOpInterface`) and the ops' own rules in `verify`.
+//! `BranchOpInterface`) and the ops' own rules in `verify`, the
+//! canonicalization patterns in `canonicalize`.
 
+mod canonicalize;
 mod ops;
 mod syntax;
 mod verify;

@@ -5,6 +5,7 @@ use strata_ir::attributes::AttrKind;
 use strata_ir::ods::constraints::{AnyType, StrAttr, I1};
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
+use super::canonicalize::{assert_patterns, br_patterns, cond_br_patterns};
 use super::syntax::{parse_switch, print_switch};
 use super::verify::{
     br_erase_operand, br_operands, br_taken, cond_br_erase_operand, cond_br_operands,
@@ -39,7 +40,9 @@ attr_constraint!(
 /// Assert operation with message attribute.
 ///
 /// At run time, aborts with `msg` unless `arg` is true.
-#[op("cf.assert", format = "$arg `,` $msg attr-dict")]
+#[op("cf.assert",
+     format = "$arg `,` $msg attr-dict",
+     canonicalize = assert_patterns)]
 pub struct AssertOp {
     arg: Operand<I1>,
     msg: Attr<StrAttr>,
@@ -52,6 +55,7 @@ pub struct AssertOp {
      traits(Pure, Terminator),
      format = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
      verify = verify_br,
+     canonicalize = br_patterns,
      interfaces(Branch { successor_operands: br_operands, taken_successor: br_taken, erase_successor_operand: br_erase_operand }))]
 pub struct BranchOp {
     destOperands: Variadic<AnyType>,
@@ -66,6 +70,7 @@ pub struct BranchOp {
      traits(Pure, Terminator),
      format = "$condition (`weights` `(` $branch_weights^ `)` )? `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
      verify = verify_cond_br,
+     canonicalize = cond_br_patterns,
      interfaces(Branch { successor_operands: cond_br_operands, taken_successor: cond_br_taken, erase_successor_operand: cond_br_erase_operand }))]
 pub struct CondBranchOp {
     condition: Operand<I1>,
