@@ -708,6 +708,25 @@ impl Context {
         self.regions[region.index()].last_block = Some(block);
     }
 
+    /// Insert detached `block` just before `before`, in `before`'s region.
+    pub fn insert_block_before(&mut self, block: Block, before: Block) {
+        let Some(region) = self.blocks[before.index()].parent else {
+            return;
+        };
+        let prev = self.blocks[before.index()].prev;
+        {
+            let data = &mut self.blocks[block.index()];
+            data.parent = Some(region);
+            data.prev = prev;
+            data.next = Some(before);
+        }
+        self.blocks[before.index()].prev = Some(block);
+        match prev {
+            Some(p) => self.blocks[p.index()].next = Some(block),
+            None => self.regions[region.index()].first_block = Some(block),
+        }
+    }
+
     /// Append detached `op` at the end of `block`.
     pub fn append_op(&mut self, block: Block, op: Operation) {
         let last = self.blocks[block.index()].last_op;

@@ -24,7 +24,8 @@ use crate::scf::control_flow::{
     verify_yield, while_successors,
 };
 use crate::scf::execute_region::{
-    execute_region_successors, parse_execute_region, print_execute_region, verify_execute_region,
+    execute_region_patterns, execute_region_successors, parse_execute_region, print_execute_region,
+    verify_execute_region,
 };
 use crate::scf::index_switch::{
     index_switch_successors, parse_index_switch, print_index_switch, verify_index_switch,
@@ -121,12 +122,16 @@ pub struct IndexSwitchOp {
 
 /// Operation that executes its region exactly once. The region may hold
 /// several blocks (branching with `cf`); its `scf.yield`s give the results.
+/// `no_inline` keeps canonicalization from inlining it into its parent.
 #[op("scf.execute_region",
+     traits(RecursiveMemoryEffects),
      parse = parse_execute_region,
      print = print_execute_region,
      verify = verify_execute_region,
+     canonicalize = execute_region_patterns,
      interfaces(RegionBranch { successors: execute_region_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments }))]
 pub struct ExecuteRegionOp {
+    no_inline: OptionalAttr<UnitAttr>,
     results: VariadicResult<AnyType>,
     region: Region,
 }
