@@ -15,6 +15,7 @@ mod index_switch;
 mod ops;
 mod parallel;
 mod syntax;
+mod while_loop;
 
 pub use ops::*;
 

@@ -35,6 +35,7 @@ use crate::scf::parallel::{
     reduce_forwarded, verify_parallel, verify_reduce, verify_reduce_regions, verify_reduce_return,
 };
 use crate::scf::syntax::{parse_for, parse_if, parse_while, print_for, print_if, print_while};
+use crate::scf::while_loop::while_patterns;
 
 type_constraint!(
     /// A signless integer or index (loop bounds).
@@ -95,6 +96,7 @@ pub struct IfOp {
      print = print_while,
      verify = verify_while,
      verify_regions = verify_while_regions,
+     canonicalize = while_patterns,
      interfaces(RegionBranch { successors: while_successors, entry_operands: all_operands, leading_arguments: no_leading_arguments }))]
 pub struct WhileOp {
     inits: Variadic<AnyType>,
