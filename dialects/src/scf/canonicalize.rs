@@ -596,7 +596,8 @@ pub(super) fn for_patterns(set: &mut RewritePatternSet) {
 /// invariant: uses of them (and of the loop's result) become the initial
 /// value, and the loop drops them; so do values whose result and argument
 /// are both unused (what MLIR's region-branch patterns do to such
-/// `scf.for`s).
+/// `scf.for`s), and duplicates of an earlier value (the same init and the
+/// same yielded value), whose uses become that value's.
 fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let Some(region) = ForOp(op).region(ctx) else {
@@ -627,7 +628,20 @@ fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>
                 || (ctx.use_empty(results[i]) && ctx.use_empty(args[i + 1]))
         })
         .collect();
-    if !forwarded.contains(&true) {
+    // A kept value whose init and yielded value an earlier kept one has too
+    // is that one's duplicate (MLIR's `ForOpIterArgsFolder`).
+    let mut duplicate_of: Vec<Option<usize>> = vec![None; inits.len()];
+    let mut seen: Vec<usize> = Vec::new();
+    for i in (0..inits.len()).filter(|&i| !forwarded[i]) {
+        match seen
+            .iter()
+            .find(|&&j| inits[j] == inits[i] && yielded[j] == yielded[i])
+        {
+            Some(&first) => duplicate_of[i] = Some(first),
+            None => seen.push(i),
+        }
+    }
+    if !forwarded.contains(&true) && duplicate_of.iter().all(Option::is_none) {
         return false;
     }
     let loc = ctx.op_loc(op);
@@ -643,7 +657,15 @@ fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>
         rewriter.replace_all_uses_with(args[i + 1], inits[i]);
         rewriter.replace_all_uses_with(results[i], inits[i]);
     }
-    let kept: Vec<usize> = (0..inits.len()).filter(|&i| !forwarded[i]).collect();
+    // A duplicate's argument is its first's.
+    for (i, first) in duplicate_of.iter().enumerate() {
+        if let Some(first) = *first {
+            rewriter.replace_all_uses_with(args[i + 1], args[first + 1]);
+        }
+    }
+    let kept: Vec<usize> = (0..inits.len())
+        .filter(|&i| !forwarded[i] && duplicate_of[i].is_none())
+        .collect();
     // The new loop, with a new body block taking the old one's ops.
     let ctx = rewriter.ctx_mut();
     let new_region = ctx.create_region();
@@ -676,16 +698,16 @@ fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>
     }
     let kept_yields: Vec<Value> = kept.iter().map(|&i| ctx.operand(yield_op, i)).collect();
     rewriter.modify_op_in_place(yield_op, |ctx| ctx.set_operands(yield_op, &kept_yields));
-    let mut replacements = Vec::new();
-    let mut k = 0;
-    for i in 0..inits.len() {
-        if forwarded[i] {
-            replacements.push(inits[i]);
-        } else {
-            replacements.push(rewriter.ctx().result(new_op, k));
-            k += 1;
-        }
-    }
+    let new_index = |i: usize| kept.iter().position(|&k| k == i);
+    let replacements: Vec<Value> = (0..inits.len())
+        .map(|i| {
+            let source = duplicate_of[i].unwrap_or(i);
+            match new_index(source) {
+                Some(k) if !forwarded[i] => rewriter.ctx().result(new_op, k),
+                _ => inits[i],
+            }
+        })
+        .collect();
     rewriter.replace_op(op, &replacements);
     true
 }
