@@ -1,7 +1,8 @@
 //! Canonicalization patterns of `scf.while`, in MLIR 22's order (those
 //! strata has so far): a value forwarded by `scf.condition` that is the
 //! condition itself is `true` in the `after` region; results that neither
-//! the `after` region nor any user reads are dropped.
+//! the `after` region nor any user reads are dropped; a value forwarded
+//! twice is forwarded once.
 
 use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
 use strata_ir::{Block, Operation, Region, Type, Value};
@@ -18,6 +19,11 @@ pub(super) fn while_patterns(set: &mut RewritePatternSet) {
         "scf.while",
         "WhileUnusedResult",
         unused_result,
+    ));
+    set.add(FnPattern::new(
+        "scf.while",
+        "WhileRemoveDuplicatedResults",
+        duplicated_results,
     ));
 }
 
@@ -67,8 +73,7 @@ fn condition_truth(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
 }
 
 /// MLIR's `WhileUnusedResult`: a result unused outside and whose `after`
-/// argument is unused inside is not forwarded any more; a new `scf.while`
-/// with fewer results takes the regions.
+/// argument is unused inside is not forwarded any more.
 fn unused_result(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let Some((_, after, term)) = parts(rewriter, op) else {
         return false;
@@ -80,27 +85,81 @@ fn unused_result(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     if args.len() != results.len() || forwarded.len() != results.len() {
         return false;
     }
-    let kept: Vec<usize> = (0..results.len())
-        .filter(|&i| !(ctx.use_empty(results[i]) && ctx.use_empty(args[i])))
+    let mut kept = Vec::new();
+    let map: Vec<Option<usize>> = (0..results.len())
+        .map(|i| {
+            if ctx.use_empty(results[i]) && ctx.use_empty(args[i]) {
+                return None;
+            }
+            kept.push(forwarded[i]);
+            Some(kept.len() - 1)
+        })
         .collect();
     if kept.len() == results.len() {
         return false;
     }
+    rebuild(op, rewriter, &kept, &map);
+    true
+}
+
+/// MLIR's `WhileRemoveDuplicatedResults`: a value `scf.condition` forwards
+/// twice is forwarded once, its results and `after` arguments merged.
+fn duplicated_results(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some((_, after, term)) = parts(rewriter, op) else {
+        return false;
+    };
+    let ctx = rewriter.ctx();
+    let forwarded: Vec<Value> = ctx.operands(term).skip(1).collect();
+    if forwarded.len() != ctx.num_results(op) || forwarded.len() != ctx.num_block_args(after) {
+        return false;
+    }
+    let mut unique: Vec<Value> = Vec::new();
+    let map: Vec<Option<usize>> = forwarded
+        .iter()
+        .map(|v| match unique.iter().position(|u| u == v) {
+            Some(k) => Some(k),
+            None => {
+                unique.push(*v);
+                Some(unique.len() - 1)
+            }
+        })
+        .collect();
+    if unique.len() == forwarded.len() {
+        return false;
+    }
+    rebuild(op, rewriter, &unique, &map);
+    true
+}
+
+/// Replace `op` by an `scf.while` whose `scf.condition` forwards
+/// `forwarded`: its `before` region is `op`'s, its `after` block takes one
+/// argument per forwarded value, and old result or `after` argument `i`
+/// becomes new one `map[i]` (`None`: it has no uses).
+fn rebuild(
+    op: Operation,
+    rewriter: &mut PatternRewriter<'_>,
+    forwarded: &[Value],
+    map: &[Option<usize>],
+) {
+    let Some((_, after, term)) = parts(rewriter, op) else {
+        return;
+    };
+    let ctx = rewriter.ctx();
     let loc = ctx.op_loc(op);
     let term_loc = ctx.op_loc(term);
     let condition = ctx.operand(term, 0);
     let inits: Vec<Value> = ctx.operands(op).collect();
-    let types: Vec<Type> = kept.iter().map(|&i| ctx.value_type(results[i])).collect();
-    let new_forwarded: Vec<Value> = kept.iter().map(|&i| forwarded[i]).collect();
+    let types: Vec<Type> = forwarded.iter().map(|&v| ctx.value_type(v)).collect();
+    let results: Vec<Value> = ctx.results(op).collect();
+    let args: Vec<Value> = ctx.block_args(after).collect();
 
-    // The condition forwards only the kept values.
-    let new_term = ConditionOp::build(rewriter.ctx_mut(), term_loc, condition, &new_forwarded);
+    // The condition forwards the new values.
+    let new_term = ConditionOp::build(rewriter.ctx_mut(), term_loc, condition, forwarded);
     rewriter.set_insertion_point(term);
     rewriter.insert(new_term.op());
     rewriter.erase_op(term);
 
-    // A new loop, with the old `before` region and a new `after` block
-    // taking the kept arguments.
+    // A new loop takes the old `before` region and a new `after` block.
     let new_while = WhileOp::build(rewriter.ctx_mut(), loc, &inits, &types);
     rewriter.set_insertion_point(op);
     rewriter.insert(new_while.op());
@@ -110,12 +169,14 @@ fn unused_result(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     move_blocks(ctx, old_regions[0], new_regions[0]);
     let new_after = ctx.create_block();
     ctx.append_block(new_regions[1], new_after);
-    let mut new_args = Vec::with_capacity(kept.len());
+    let mut new_args = Vec::with_capacity(types.len());
     for &ty in &types {
         new_args.push(ctx.add_block_argument(new_after, ty, loc));
     }
-    for (&i, &new_arg) in kept.iter().zip(&new_args) {
-        rewriter.replace_all_uses_with(args[i], new_arg);
+    for (i, &target) in map.iter().enumerate() {
+        if let (Some(k), Some(&arg)) = (target, args.get(i)) {
+            rewriter.replace_all_uses_with(arg, new_args[k]);
+        }
     }
     let ctx = rewriter.ctx_mut();
     let ops: Vec<Operation> = ctx.block_ops(after).collect();
@@ -123,11 +184,12 @@ fn unused_result(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
         ctx.detach_op(inner);
         ctx.append_op(new_after, inner);
     }
-    for (k, &i) in kept.iter().enumerate() {
-        rewriter.replace_all_uses_with(results[i], Value::Result(new_while.op(), k as u32));
+    for (i, &target) in map.iter().enumerate() {
+        if let (Some(k), Some(&result)) = (target, results.get(i)) {
+            rewriter.replace_all_uses_with(result, Value::Result(new_while.op(), k as u32));
+        }
     }
     rewriter.erase_op(op);
-    true
 }
 
 /// Move every block of `from` to the end of `to`.

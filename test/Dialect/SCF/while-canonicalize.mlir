@@ -1,6 +1,6 @@
 // scf.while's canonicalization patterns strata has (MLIR's
-// WhileConditionTruth and WhileUnusedResult). The CHECK lines are mlir-opt
-// 22's output.
+// WhileConditionTruth, WhileUnusedResult and WhileRemoveDuplicatedResults).
+// The CHECK lines are mlir-opt 22's output.
 // RUN: strata-opt %s --allow-unregistered-dialect --canonicalize | FileCheck %s --strict-whitespace
 
 // CHECK: module {
@@ -29,6 +29,18 @@
 // CHECK-NEXT:       scf.yield
 // CHECK-NEXT:     }
 // CHECK-NEXT:     return %0#0 : i32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.func @duplicated() -> (i32, i32) {
+// CHECK-NEXT:     %0 = scf.while : () -> i32 {
+// CHECK-NEXT:       %1 = "test.val"() : () -> i32
+// CHECK-NEXT:       %2 = "test.cond"() : () -> i1
+// CHECK-NEXT:       scf.condition(%2) %1 : i32
+// CHECK-NEXT:     } do {
+// CHECK-NEXT:     ^bb0(%arg0: i32):
+// CHECK-NEXT:       "test.use"(%arg0, %arg0) : (i32, i32) -> ()
+// CHECK-NEXT:       scf.yield
+// CHECK-NEXT:     }
+// CHECK-NEXT:     return %0, %0 : i32, i32
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK-EMPTY:
@@ -60,4 +72,18 @@ func.func @unused(%x: f32) -> i32 {
     scf.yield
   }
   return %r#0 : i32
+}
+
+// A value forwarded twice is forwarded once.
+func.func @duplicated() -> (i32, i32) {
+  %r:2 = scf.while : () -> (i32, i32) {
+    %v = "test.val"() : () -> i32
+    %c = "test.cond"() : () -> i1
+    scf.condition(%c) %v, %v : i32, i32
+  } do {
+  ^bb0(%a: i32, %b: i32):
+    "test.use"(%a, %b) : (i32, i32) -> ()
+    scf.yield
+  }
+  return %r#0, %r#1 : i32, i32
 }
