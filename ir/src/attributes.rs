@@ -129,6 +129,15 @@ impl Context {
         })
     }
 
+    /// The boolean an integer attribute holds (its low bit, as an `i1`
+    /// constant's), or `None` for another attribute.
+    pub fn bool_value(&self, attr: Attribute) -> Option<bool> {
+        match self.attr_kind(attr) {
+            AttrKind::Integer { value, .. } => Some(*value & 1 == 1),
+            _ => None,
+        }
+    }
+
     /// A float attribute from an `f64` value, rounded to the type.
     pub fn float_attr(&mut self, ty: Type, value: f64) -> Attribute {
         let kind = self.float_kind(ty).unwrap_or(FloatKind::F64);

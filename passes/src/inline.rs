@@ -148,7 +148,7 @@ fn enclosing_callable(ctx: &Context, op: Operation) -> Option<Operation> {
 }
 
 /// The callee of `call`, looked up from the nearest symbol table around it.
-fn resolve_callee(ctx: &Context, call: Operation) -> Option<Operation> {
+pub(crate) fn resolve_callee(ctx: &Context, call: Operation) -> Option<Operation> {
     let callee = ctx.op_attr_any(call, "callee")?;
     let mut scope = ctx.op_parent_op(call);
     while let Some(op) = scope {

@@ -35,6 +35,7 @@ use strata_ir::{
     WalkResult,
 };
 
+use crate::inline::resolve_callee;
 use crate::symbol_dce::{collect_refs, is_potentially_unknown_symbol_table};
 
 #[pass(
@@ -237,6 +238,24 @@ impl Analysis {
         }
     }
 
+    /// The ops recorded under `key` in `map` (none when it has none).
+    fn members<K: std::hash::Hash + Eq>(
+        map: &FxHashMap<K, FxHashSet<Operation>>,
+        key: &K,
+    ) -> Vec<Operation> {
+        map.get(key)
+            .map(|set| set.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Join `targets` with `op`'s operands, in order.
+    fn join_operands(&mut self, ctx: &Context, targets: &[Value], op: Operation) {
+        let operands: Vec<Value> = ctx.operands(op).collect();
+        for (&target, &operand) in targets.iter().zip(&operands) {
+            self.join_from(target, operand);
+        }
+    }
+
     fn insert<K: std::hash::Hash + Eq>(
         map: &mut FxHashMap<K, FxHashSet<Operation>>,
         key: K,
@@ -301,12 +320,7 @@ impl Analysis {
                 }
             } else if ctx.num_operands(op) > 0 {
                 let return_like = traits.is_some_and(|t| t.return_like);
-                let calls: Vec<Operation> = self
-                    .callsites
-                    .get(&parent)
-                    .map(|c| c.iter().copied().collect())
-                    .unwrap_or_default();
-                for call in calls {
+                for call in Self::members(&self.callsites, &parent) {
                     if return_like {
                         Self::insert(&mut self.returns, call, op, &mut self.changed);
                     } else if self.open_calls.insert(call) {
@@ -376,7 +390,7 @@ impl Analysis {
     /// Whether `callable` is inside the anchor and has a body (else it is
     /// external).
     fn in_scope(&self, ctx: &Context, callable: Operation) -> bool {
-        is_callable_with_body(ctx, callable) && is_ancestor(ctx, self.top, callable)
+        is_callable_with_body(ctx, callable) && ctx.is_ancestor(self.top, callable)
     }
 
     /// MLIR's `SparseForwardDataFlowAnalysis::visitOperation` with
@@ -390,35 +404,22 @@ impl Analysis {
             self.flow_into(ctx, op, branch, None, &results);
             return;
         }
-        if self.operand_constants(ctx, op).is_none()
-            && !ctx.op_definition(op).is_some_and(|d| d.traits.call)
-        {
-            return;
-        }
         if ctx.op_definition(op).is_some_and(|d| d.traits.call) {
             if self.open_calls.contains(&op) {
                 return self.set_unknown(results);
             }
-            let returns: Vec<Operation> = self
-                .returns
-                .get(&op)
-                .map(|r| r.iter().copied().collect())
-                .unwrap_or_default();
-            for ret in returns {
-                let operands: Vec<Value> = ctx.operands(ret).collect();
-                for (&result, &operand) in results.iter().zip(&operands) {
-                    self.join_from(result, operand);
-                }
+            for ret in Self::members(&self.returns, &op) {
+                self.join_operands(ctx, &results, ret);
             }
             return;
-        }
-        if !ctx.op_regions(op).is_empty() {
-            // A region op is not simulated (folding it might not be out of place).
-            return self.set_unknown(results);
         }
         let Some(constants) = self.operand_constants(ctx, op) else {
             return;
         };
+        if !ctx.op_regions(op).is_empty() {
+            // A region op is not simulated (folding it might not be out of place).
+            return self.set_unknown(results);
+        }
         match simulate_fold(ctx, op, &constants) {
             Some(folded) => {
                 let dialect = dialect_of(ctx, op);
@@ -452,16 +453,8 @@ impl Analysis {
                 if !self.tracked.contains(&parent) || self.open_callables.contains(&parent) {
                     return self.set_unknown(args);
                 }
-                let calls: Vec<Operation> = self
-                    .callsites
-                    .get(&parent)
-                    .map(|c| c.iter().copied().collect())
-                    .unwrap_or_default();
-                for call in calls {
-                    let operands: Vec<Value> = ctx.operands(call).collect();
-                    for (&arg, &operand) in args.iter().zip(&operands) {
-                        self.join_from(arg, operand);
-                    }
+                for call in Self::members(&self.callsites, &parent) {
+                    self.join_operands(ctx, &args, call);
                 }
                 return;
             }
@@ -510,11 +503,7 @@ impl Analysis {
         at: Option<usize>,
         targets: &[Value],
     ) {
-        let arrivals: Vec<Operation> = self
-            .arrivals
-            .get(&(op, at))
-            .map(|a| a.iter().copied().collect())
-            .unwrap_or_default();
+        let arrivals = Self::members(&self.arrivals, &(op, at));
         let leading = at.map_or(0, |i| (branch.leading_arguments)(ctx, op, i));
         for from in arrivals {
             let operands = if from == op {
@@ -612,32 +601,6 @@ fn is_callable_with_body(ctx: &Context, op: Operation) -> bool {
             .op_regions(op)
             .first()
             .is_some_and(|&r| !ctx.region_is_empty(r))
-}
-
-fn is_ancestor(ctx: &Context, ancestor: Operation, mut op: Operation) -> bool {
-    loop {
-        if op == ancestor {
-            return true;
-        }
-        match ctx.op_parent_op(op) {
-            Some(parent) => op = parent,
-            None => return false,
-        }
-    }
-}
-
-/// The callable a call's `callee` names, from the nearest symbol table.
-fn resolve_callee(ctx: &Context, call: Operation) -> Option<Operation> {
-    let callee = ctx.op_attr_any(call, "callee")?;
-    let mut scope = ctx.op_parent_op(call);
-    while let Some(op) = scope {
-        if ctx.is_symbol_table(op) {
-            let target = SymbolTable::lookup_ref(ctx, op, callee)?;
-            return ctx.is_symbol(target).then_some(target);
-        }
-        scope = ctx.op_parent_op(op);
-    }
-    None
 }
 
 /// The op whose region `op` returns from, when `op` is the terminator of

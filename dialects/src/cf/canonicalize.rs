@@ -7,7 +7,7 @@
 //! false in a successor it alone reaches; `cf.assert` on `true` goes.
 
 use strata_ir::rewrite::{constant_value, FnPattern, PatternRewriter, RewritePatternSet};
-use strata_ir::{AttrKind, Block, Operation, Value};
+use strata_ir::{Block, Operation, Value};
 
 use super::ops::{BranchOp, CondBranchOp};
 
@@ -70,10 +70,7 @@ pub(super) fn assert_patterns(set: &mut RewritePatternSet) {
 /// The boolean a constant-like value holds.
 fn constant_bool(rewriter: &mut PatternRewriter<'_>, value: Value) -> Option<bool> {
     let attr = constant_value(rewriter.ctx_mut(), value)?;
-    match rewriter.ctx().attr_kind(attr) {
-        AttrKind::Integer { value, .. } => Some(*value & 1 == 1),
-        _ => None,
-    }
+    rewriter.ctx().bool_value(attr)
 }
 
 /// The blocks that branch to `block`, once per branch edge.
@@ -199,9 +196,15 @@ fn constant_condition(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool
     let Some(taken) = constant_bool(rewriter, condition) else {
         return false;
     };
+    take_side(op, rewriter, taken)
+}
+
+/// Replace `cf.cond_br` `op` by a `cf.br` to its true (or false)
+/// destination, with that destination's operands.
+fn take_side(op: Operation, rewriter: &mut PatternRewriter<'_>, on_true: bool) -> bool {
     let branch = CondBranchOp(op);
     let ctx = rewriter.ctx();
-    let (dest, operands) = if taken {
+    let (dest, operands) = if on_true {
         (branch.true_dest(ctx), branch.true_dest_operands(ctx))
     } else {
         (branch.false_dest(ctx), branch.false_dest_operands(ctx))
@@ -323,19 +326,7 @@ fn same_condition_as_predecessor(op: Operation, rewriter: &mut PatternRewriter<'
     if on_true == on_false {
         return false;
     }
-    let branch = CondBranchOp(op);
-    let (dest, operands) = if on_true {
-        (branch.true_dest(ctx), branch.true_dest_operands(ctx))
-    } else {
-        (branch.false_dest(ctx), branch.false_dest_operands(ctx))
-    };
-    let Some(dest) = dest else {
-        return false;
-    };
-    let loc = ctx.op_loc(op);
-    let new = BranchOp::build(rewriter.ctx_mut(), loc, &operands, dest);
-    replace_with(rewriter, op, new.op());
-    true
+    take_side(op, rewriter, on_true)
 }
 
 /// MLIR's `CondBranchTruthPropagation`: in a successor that only this

@@ -168,15 +168,8 @@ pub(super) fn cond_br_taken(
     _: Operation,
     constants: &[Option<Attribute>],
 ) -> Option<usize> {
-    match constants
-        .first()
-        .copied()
-        .flatten()
-        .map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::Integer { value, .. }) => Some(if *value & 1 == 1 { 0 } else { 1 }),
-        _ => None,
-    }
+    let taken = constants.first().copied().flatten()?;
+    Some(if ctx.bool_value(taken)? { 0 } else { 1 })
 }
 
 /// `cf.switch`: successor 0 is the default, successor `i + 1` case `i`.

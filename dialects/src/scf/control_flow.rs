@@ -3,7 +3,7 @@
 //! `RegionBranch` successors of `for`, `if` and `while`.
 
 use strata_ir::interfaces::RegionSuccessor;
-use strata_ir::{AttrKind, Attribute, Context, Diagnostic, Operation, Region, Type, Value};
+use strata_ir::{Attribute, Context, Diagnostic, Operation, Region, Type, Value};
 
 use crate::scf::ops::{ConditionOp, ForOp, WhileOp, YieldOp};
 use crate::scf::terminator;
@@ -295,12 +295,16 @@ pub(super) fn verify_yield(ctx: &Context, op: Operation) -> Result<(), Diagnosti
 }
 
 pub(super) fn verify_condition(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
-    let parent = ctx.op_parent_op(op).map(|p| ctx.op_name_str(p));
-    if parent != Some(WhileOp::NAME) {
+    expect_parent(ctx, op, WhileOp::NAME)
+}
+
+/// `HasParent<"name">`.
+pub(super) fn expect_parent(ctx: &Context, op: Operation, name: &str) -> Result<(), Diagnostic> {
+    if ctx.op_parent_op(op).map(|p| ctx.op_name_str(p)) != Some(name) {
         return Err(Diagnostic::op_error(
             ctx,
             op,
-            "expects parent op 'scf.while'",
+            format!("expects parent op '{name}'"),
         ));
     }
     Ok(())
@@ -308,15 +312,12 @@ pub(super) fn verify_condition(ctx: &Context, op: Operation) -> Result<(), Diagn
 
 /// The boolean a known constant holds (`i1` integer attribute).
 pub(super) fn constant_bool(ctx: &Context, value: Option<&Option<Attribute>>) -> Option<bool> {
-    match value.copied().flatten().map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::Integer { value, .. }) => Some(*value & 1 == 1),
-        _ => None,
-    }
+    value.copied().flatten().and_then(|a| ctx.bool_value(a))
 }
 
-/// `scf.for`: entering may skip the loop (zero trips) or run the body; the
-/// body's end goes around again or out. Forwards its `iter_args`.
-pub(super) fn for_successors(
+/// `scf.for` and `scf.parallel`: entering may skip the loop (zero trips)
+/// or run the body; the body's end goes around again or out.
+pub(super) fn loop_successors(
     _: &Context,
     _: Operation,
     _: Option<usize>,
@@ -325,6 +326,7 @@ pub(super) fn for_successors(
     vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
 }
 
+/// `scf.for` forwards its `iter_args`.
 pub(super) fn for_entry_operands(ctx: &Context, op: Operation) -> Vec<Value> {
     ForOp(op).init_args(ctx)
 }

@@ -18,7 +18,7 @@ attr_constraint!(
 
 use crate::scf::canonicalize::{for_patterns, if_patterns, index_switch_patterns};
 use crate::scf::control_flow::{
-    all_operands, condition_forwarded, for_entry_operands, for_successors, if_successors,
+    all_operands, condition_forwarded, for_entry_operands, if_successors, loop_successors,
     no_entry_operands, no_leading_arguments, one_leading_argument, verify_condition, verify_for,
     verify_for_regions, verify_if, verify_if_regions, verify_while, verify_while_regions,
     verify_yield, while_successors,
@@ -31,8 +31,8 @@ use crate::scf::index_switch::{
     index_switch_successors, parse_index_switch, print_index_switch, verify_index_switch,
 };
 use crate::scf::parallel::{
-    parallel_leading_arguments, parallel_successors, parse_parallel, print_parallel,
-    reduce_forwarded, verify_parallel, verify_reduce, verify_reduce_regions, verify_reduce_return,
+    parallel_leading_arguments, parse_parallel, print_parallel, reduce_forwarded, verify_parallel,
+    verify_reduce, verify_reduce_regions, verify_reduce_return,
 };
 use crate::scf::syntax::{parse_for, parse_if, parse_while, print_for, print_if, print_while};
 use crate::scf::while_loop::while_patterns;
@@ -55,7 +55,7 @@ type_constraint!(
      verify = verify_for,
      verify_regions = verify_for_regions,
      canonicalize = for_patterns,
-     interfaces(RegionBranch { successors: for_successors, entry_operands: for_entry_operands, leading_arguments: one_leading_argument }))]
+     interfaces(RegionBranch { successors: loop_successors, entry_operands: for_entry_operands, leading_arguments: one_leading_argument }))]
 pub struct ForOp {
     lowerBound: Operand<AnySignlessIntegerOrIndex>,
     upperBound: Operand<AnySignlessIntegerOrIndex>,
@@ -149,7 +149,7 @@ pub struct ExecuteRegionOp {
      parse = parse_parallel,
      print = print_parallel,
      verify = verify_parallel,
-     interfaces(RegionBranch { successors: parallel_successors, entry_operands: no_entry_operands, leading_arguments: parallel_leading_arguments }))]
+     interfaces(RegionBranch { successors: loop_successors, entry_operands: no_entry_operands, leading_arguments: parallel_leading_arguments }))]
 pub struct ParallelOp {
     lowerBound: Variadic<Index>,
     upperBound: Variadic<Index>,

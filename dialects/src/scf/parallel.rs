@@ -14,12 +14,12 @@
 //! }
 //! ```
 
-use strata_ir::interfaces::RegionSuccessor;
 use strata_ir::parser::asm::{Delimiter, OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
 use strata_ir::printer::type_to_string;
 use strata_ir::{Context, Diagnostic, Operation, OperationState, Type};
 
+use super::control_flow::expect_parent;
 use super::ops::{ParallelOp, ReduceOp};
 use super::syntax::ensure_terminator_with;
 
@@ -225,17 +225,6 @@ pub(super) fn verify_parallel(ctx: &Context, op: Operation) -> Result<(), Diagno
     Ok(())
 }
 
-/// Entering may run the body or skip it; the body's end goes around again
-/// or out.
-pub(super) fn parallel_successors(
-    _: &Context,
-    _: Operation,
-    _: Option<usize>,
-    _: &[Option<strata_ir::Attribute>],
-) -> Vec<RegionSuccessor> {
-    vec![RegionSuccessor::Region(0), RegionSuccessor::Parent]
-}
-
 /// The induction variables receive no forwarded value.
 pub(super) fn parallel_leading_arguments(ctx: &Context, op: Operation, _: usize) -> usize {
     ctx.op_regions(op)
@@ -333,16 +322,4 @@ fn constant_int(ctx: &Context, value: strata_ir::Value) -> Option<i128> {
         }
         _ => None,
     }
-}
-
-/// `HasParent<"name">`.
-fn expect_parent(ctx: &Context, op: Operation, name: &str) -> Result<(), Diagnostic> {
-    if ctx.op_parent_op(op).map(|p| ctx.op_name_str(p)) != Some(name) {
-        return Err(Diagnostic::op_error(
-            ctx,
-            op,
-            format!("expects parent op '{name}'"),
-        ));
-    }
-    Ok(())
 }
