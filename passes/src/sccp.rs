@@ -32,11 +32,10 @@ use strata_ir::rewrite::{would_op_be_trivially_dead, OperationFolder, PatternRew
 use strata_ir::symbol_table::SymbolTable;
 use strata_ir::{
     pass, Attribute, Block, Context, Diagnostic, Ident, Operation, Region, Value, WalkOrder,
-    WalkResult,
 };
 
 use crate::inline::resolve_callee;
-use crate::symbol_dce::{collect_refs, is_potentially_unknown_symbol_table};
+use crate::symbol_dce::symbol_uses_by;
 
 #[pass(
     name = "sccp",
@@ -567,30 +566,13 @@ fn symbol_tables(ctx: &Context, op: Operation, visible: bool, out: &mut Vec<(Ope
 }
 
 /// The symbol references in `region` held by ops other than calls, not
-/// entering nested symbol tables; `None` when an op that might be an
-/// unknown symbol table is met.
+/// entering nested symbol tables (their own attributes count); `None` when
+/// an op that might be an unknown symbol table is met.
 fn non_call_symbol_uses(ctx: &Context, region: Region) -> Option<Vec<Attribute>> {
+    let not_call = |o: Operation| !ctx.op_definition(o).is_some_and(|d| d.traits.call);
     let mut refs = Vec::new();
     for op in ctx.region_blocks(region).flat_map(|b| ctx.block_ops(b)) {
-        let walked = ctx.walk(op, WalkOrder::PreOrder, |o| {
-            if is_potentially_unknown_symbol_table(ctx, o) {
-                return WalkResult::Interrupt;
-            }
-            if !ctx.op_definition(o).is_some_and(|d| d.traits.call) {
-                collect_refs(ctx, ctx.op_attr_dict(o), &mut refs);
-                if let Some(props) = ctx.op_properties(o) {
-                    collect_refs(ctx, props, &mut refs);
-                }
-            }
-            if ctx.is_symbol_table(o) && o != op {
-                WalkResult::Skip
-            } else {
-                WalkResult::Advance
-            }
-        });
-        if walked.was_interrupted() {
-            return None;
-        }
+        refs.extend(symbol_uses_by(ctx, op, not_call)?);
     }
     Some(refs)
 }

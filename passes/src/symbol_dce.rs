@@ -124,7 +124,7 @@ fn compute_liveness(
 }
 
 /// An op MLIR cannot see into: one region, and no registered dialect.
-pub(crate) fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
+fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) -> bool {
     let name = ctx.op_name_str(op);
     let dialect = name.split_once('.').map_or("", |(d, _)| d);
     ctx.op_regions(op).len() == 1 && !ctx.registry().has_dialect(dialect)
@@ -134,14 +134,26 @@ pub(crate) fn is_potentially_unknown_symbol_table(ctx: &Context, op: Operation) 
 /// entering nested symbol tables (their uses are scoped to them); `None` when
 /// an op that might be an unknown symbol table is met.
 fn symbol_uses(ctx: &Context, op: Operation) -> Option<Vec<Attribute>> {
+    symbol_uses_by(ctx, op, |_| true)
+}
+
+/// [`symbol_uses`], counting only the references held by the ops `counts`
+/// accepts (the walk still goes into the others).
+pub(crate) fn symbol_uses_by(
+    ctx: &Context,
+    op: Operation,
+    counts: impl Fn(Operation) -> bool,
+) -> Option<Vec<Attribute>> {
     let mut refs = Vec::new();
     let walked = ctx.walk(op, WalkOrder::PreOrder, |o| {
         if is_potentially_unknown_symbol_table(ctx, o) {
             return WalkResult::Interrupt;
         }
-        collect_refs(ctx, ctx.op_attr_dict(o), &mut refs);
-        if let Some(props) = ctx.op_properties(o) {
-            collect_refs(ctx, props, &mut refs);
+        if counts(o) {
+            collect_refs(ctx, ctx.op_attr_dict(o), &mut refs);
+            if let Some(props) = ctx.op_properties(o) {
+                collect_refs(ctx, props, &mut refs);
+            }
         }
         // A symbol table is a scope of its own: its uses are not ours.
         if ctx.is_symbol_table(o) {
@@ -178,7 +190,7 @@ fn resolve_path(ctx: &Context, table: Operation, reference: Attribute) -> Vec<Op
 }
 
 /// Every symbol reference inside `attr`.
-pub(crate) fn collect_refs(ctx: &Context, attr: Attribute, out: &mut Vec<Attribute>) {
+fn collect_refs(ctx: &Context, attr: Attribute, out: &mut Vec<Attribute>) {
     let mut stack = vec![attr];
     while let Some(a) = stack.pop() {
         match ctx.attr_kind(a) {
