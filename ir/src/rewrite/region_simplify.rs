@@ -222,19 +222,12 @@ impl Liveness {
         let successors: Vec<Block> = ctx.successors(op).collect();
         let branch = ctx.op_interface::<Branch>(op).copied();
         for (i, &successor) in successors.iter().enumerate() {
-            let forwarded = match branch {
-                Some(b) => (b.successor_operands)(ctx, op, i).len(),
-                None => 0,
-            };
             // The arguments past the passed operands are produced by the
-            // branch itself (MLIR's produced operands).
+            // branch itself (MLIR's produced operands); a branch that cannot
+            // say what it passes makes them all live.
+            let forwarded = branch.map_or(0, |b| (b.successor_operands)(ctx, op, i).len());
             for arg in ctx.block_args(successor).skip(forwarded) {
                 self.set_value(arg);
-            }
-            if branch.is_none() {
-                for arg in ctx.block_args(successor) {
-                    self.set_value(arg);
-                }
             }
         }
     }
