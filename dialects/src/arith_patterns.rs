@@ -291,7 +291,7 @@ fn is_eq_or_ne(ctx: &Context, predicate: Attribute) -> bool {
 }
 
 /// The predicate with the opposite result (MLIR's `invertPredicate`).
-fn invert_cmpi(predicate: u64) -> Option<u64> {
+pub(crate) fn invert_cmpi(predicate: u64) -> Option<u64> {
     Some(match predicate {
         0 => 1,
         1 => 0,
