@@ -11,6 +11,7 @@
 mod canonicalize;
 mod control_flow;
 mod execute_region;
+mod forall;
 mod index_switch;
 mod ops;
 mod parallel;

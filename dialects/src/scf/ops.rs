@@ -27,6 +27,11 @@ use crate::scf::execute_region::{
     execute_region_patterns, execute_region_successors, parse_execute_region, print_execute_region,
     verify_execute_region,
 };
+use crate::scf::forall::{
+    forall_leading_arguments, forall_patterns, in_parallel_forwarded, parse_forall,
+    parse_in_parallel, print_forall, print_in_parallel, verify_forall, verify_forall_regions,
+    verify_in_parallel,
+};
 use crate::scf::index_switch::{
     index_switch_successors, parse_index_switch, print_index_switch, verify_index_switch,
 };
@@ -156,6 +161,64 @@ pub struct ParallelOp {
     step: Variadic<Index>,
     initVals: Variadic<AnyType>,
     results: VariadicResult<AnyType>,
+    region: SizedRegion<1>,
+}
+
+type_constraint!(
+    /// A ranked tensor (the shared outputs of `scf.forall`).
+    AnyRankedTensor, "ranked tensor of any type values", |ctx, ty| matches!(ctx.type_kind(ty), TypeKind::RankedTensor { .. })
+);
+
+attr_constraint!(
+    /// MLIR's `DeviceMappingArrayAttr`: an array of device mapping
+    /// attributes (`#gpu.thread<x>`, ...). strata has none of them, so only
+    /// the empty array satisfies it.
+    DeviceMappingArrayAttr, "Device Mapping array attribute", strata_ir::ods::AttrSyntax::Generic, |ctx, attr| matches!(
+        ctx.attr_kind(attr),
+        AttrKind::Array(items) if items.is_empty()
+    )
+);
+
+/// Evaluate a block in parallel.
+///
+/// A multi-dimensional loop whose iterations may run in parallel; each
+/// bound is an integer or an index value (`staticLowerBound`, ... hold the
+/// integers, with MLIR's dynamic marker where a value of
+/// `dynamicLowerBound`, ... stands). `outputs` are tensors the iterations
+/// share; the `scf.forall.in_parallel` terminator holds the ops that write
+/// into them.
+#[op("scf.forall",
+     traits(RecursiveMemoryEffects, ImplicitTerminator, SingleBlock),
+     parse = parse_forall,
+     print = print_forall,
+     verify = verify_forall,
+     verify_regions = verify_forall_regions,
+     canonicalize = forall_patterns,
+     interfaces(RegionBranch { successors: loop_successors, entry_operands: no_entry_operands, leading_arguments: forall_leading_arguments }))]
+pub struct ForallOp {
+    dynamicLowerBound: Variadic<Index>,
+    dynamicUpperBound: Variadic<Index>,
+    dynamicStep: Variadic<Index>,
+    staticLowerBound: Attr<DenseI64ArrayAttr>,
+    staticUpperBound: Attr<DenseI64ArrayAttr>,
+    staticStep: Attr<DenseI64ArrayAttr>,
+    outputs: Variadic<AnyRankedTensor>,
+    mapping: OptionalAttr<DeviceMappingArrayAttr>,
+    results: VariadicResult<AnyType>,
+    region: SizedRegion<1>,
+}
+
+/// Terminates a `forall` block.
+///
+/// Its region holds the ops that combine each iteration's values into the
+/// loop's shared outputs (`ParallelCombiningOpInterface` ops).
+#[op("scf.forall.in_parallel",
+     traits(Pure, Terminator, NoTerminator, SingleBlock, GraphRegion),
+     parse = parse_in_parallel,
+     print = print_in_parallel,
+     verify = verify_in_parallel,
+     interfaces(RegionTerminator { forwarded: in_parallel_forwarded }))]
+pub struct InParallelOp {
     region: SizedRegion<1>,
 }
 

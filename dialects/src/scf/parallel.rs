@@ -307,7 +307,7 @@ pub(super) fn verify_reduce_return(ctx: &Context, op: Operation) -> Result<(), D
 
 /// The integer a constant-like op's `value` holds (MLIR's
 /// `getConstantIntValue`, without folding).
-fn constant_int(ctx: &Context, value: strata_ir::Value) -> Option<i128> {
+pub(super) fn constant_int(ctx: &Context, value: strata_ir::Value) -> Option<i128> {
     let strata_ir::Value::Result(op, 0) = value else {
         return None;
     };

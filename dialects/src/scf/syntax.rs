@@ -42,7 +42,7 @@ pub(super) fn ensure_terminator_with(
 }
 
 /// `(%a = %x, %b = %y)`: region arguments and their initial values.
-fn parse_init_list<'a>(
+pub(super) fn parse_init_list<'a>(
     p: &mut OpAsmParser<'_, 'a>,
 ) -> Result<
     (
@@ -67,7 +67,12 @@ fn parse_init_list<'a>(
     Ok((args, inits))
 }
 
-fn print_init_list(p: &mut OpAsmPrinter<'_, '_>, prefix: &str, args: &[Value], inits: &[Value]) {
+pub(super) fn print_init_list(
+    p: &mut OpAsmPrinter<'_, '_>,
+    prefix: &str,
+    args: &[Value],
+    inits: &[Value],
+) {
     if inits.is_empty() {
         return;
     }
