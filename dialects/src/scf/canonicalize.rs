@@ -171,46 +171,87 @@ fn simplify_trivial_loops(op: Operation, rewriter: &mut PatternRewriter<'_>) -> 
         rewriter.replace_op(op, &inits);
         return true;
     }
-    let (Some(l), Some(u)) = (constant_int(rewriter, lb), constant_int(rewriter, ub)) else {
+    let Some(diff) = bounds_difference(rewriter, lb, ub, unsigned) else {
         return false;
     };
-    let width = {
-        let ctx = rewriter.ctx();
-        ctx.int_or_float_bit_width(ctx.value_type(lb)).unwrap_or(64)
-    };
-    let as_unsigned = |v: i128| {
-        if width >= 128 {
-            v
-        } else {
-            v & ((1i128 << width) - 1)
-        }
-    };
-    let (l, u) = if unsigned {
-        (as_unsigned(l), as_unsigned(u))
-    } else {
-        (l, u)
-    };
-    if u <= l {
+    if diff <= 0 {
         rewriter.replace_op(op, &inits);
         return true;
     }
     let Some(s) = constant_int(rewriter, step) else {
         return false;
     };
-    if s <= 0 || u - l > s {
-        return false;
-    }
     let Some(block) = ForOp(op)
         .region(rewriter.ctx())
         .and_then(|r| rewriter.ctx().region_entry_block(r))
     else {
         return false;
     };
+    if diff > s {
+        // A loop that runs more than once, does nothing and yields values
+        // from outside is those values.
+        let ctx = rewriter.ctx();
+        let ops: Vec<Operation> = ctx.block_ops(block).collect();
+        let [yield_op] = ops.as_slice() else {
+            return false;
+        };
+        let yielded: Vec<Value> = ctx.operands(*yield_op).collect();
+        if !yielded.iter().all(|&v| defined_outside(ctx, op, v)) {
+            return false;
+        }
+        rewriter.replace_op(op, &yielded);
+        return true;
+    }
     let mut args = vec![lb];
     args.extend(inits);
     let results = inline_block_before(rewriter, block, op, &args);
     rewriter.replace_op(op, &results);
     true
+}
+
+/// `ub - lb` when it is known (MLIR's `computeUbMinusLb`): both are
+/// constants (compared as unsigned integers for an unsigned loop), or `ub`
+/// is `arith.addi lb, c` for a constant `c`, with the no-wrap flag of the
+/// loop's comparison (`nsw` signed, `nuw` unsigned).
+fn bounds_difference(
+    rewriter: &mut PatternRewriter<'_>,
+    lb: Value,
+    ub: Value,
+    unsigned: bool,
+) -> Option<i128> {
+    if let (Some(l), Some(u)) = (constant_int(rewriter, lb), constant_int(rewriter, ub)) {
+        let width = {
+            let ctx = rewriter.ctx();
+            ctx.int_or_float_bit_width(ctx.value_type(lb)).unwrap_or(64)
+        };
+        let as_unsigned = |v: i128| {
+            if width >= 128 {
+                v
+            } else {
+                v & ((1i128 << width) - 1)
+            }
+        };
+        return Some(if unsigned {
+            as_unsigned(u) - as_unsigned(l)
+        } else {
+            u - l
+        });
+    }
+    let add = rewriter
+        .ctx()
+        .defining_op(ub)
+        .filter(|&d| rewriter.ctx().op_name_str(d) == crate::arith::AddIOp::NAME)?;
+    // The addition must not wrap in the loop's comparison.
+    let ctx = rewriter.ctx();
+    let flags = strata_ir::ods::inherent_attr(ctx, add, "overflowFlags")
+        .and_then(|f| crate::arith::OVERFLOW.value(ctx, f))
+        .unwrap_or(0);
+    let no_wrap = if unsigned { 2 } else { 1 };
+    if flags & no_wrap == 0 || ctx.operand(add, 0) != lb {
+        return None;
+    }
+    let c = ctx.operand(add, 1);
+    constant_int(rewriter, c)
 }
 
 /// `scf.if` without results whose `else` only yields: the `else` region
@@ -290,9 +331,10 @@ fn condition_propagation(op: Operation, rewriter: &mut PatternRewriter<'_>) -> b
     true
 }
 
-/// Two consecutive `scf.if`s on the same condition become one (MLIR's
-/// `CombineIfs`, for the same-condition case): the first one's results used
-/// in the second become the values the first yields on that branch.
+/// Two consecutive `scf.if`s on the same condition, or on a condition and
+/// its negation (`arith.xori %c, true`), become one on the first's
+/// condition, each region running the first's ops, then the second's
+/// matching ones (MLIR's `CombineIfs`).
 fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
     let Some(prev) = ctx
@@ -301,19 +343,31 @@ fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     else {
         return false;
     };
-    let cond = ctx.operand(next, 0);
-    if ctx.operand(prev, 0) != cond {
-        return false;
-    }
+    let (prev_cond, next_cond) = (ctx.operand(prev, 0), ctx.operand(next, 0));
     let block_of = |op: Operation, i: usize| {
         ctx.op_regions(op)
             .get(i)
             .and_then(|&r| ctx.region_entry_block(r))
     };
-    let (Some(prev_then), Some(next_then)) = (block_of(prev, 0), block_of(next, 0)) else {
+    let (Some(prev_then), Some(next_then_block)) = (block_of(prev, 0), block_of(next, 0)) else {
         return false;
     };
-    let (prev_else, next_else) = (block_of(prev, 1), block_of(next, 1));
+    let (prev_else, next_else_block) = (block_of(prev, 1), block_of(next, 1));
+    // The blocks of the second op that run when the first's condition holds
+    // (`next_then`) and when it does not (`next_else`).
+    let (mut next_then, mut next_else) = (None, None);
+    if next_cond == prev_cond {
+        (next_then, next_else) = (Some(next_then_block), next_else_block);
+    }
+    if is_not(ctx, next_cond, prev_cond) || is_not(ctx, prev_cond, next_cond) {
+        next_else = Some(next_then_block);
+        if next_else_block.is_some() {
+            next_then = next_else_block;
+        }
+    }
+    if next_then.is_none() && next_else.is_none() {
+        return false;
+    }
     let yield_of = |block: strata_ir::Block| {
         ctx.block_last_op(block)
             .filter(|&t| ctx.op_name_str(t) == YieldOp::NAME)
@@ -326,10 +380,15 @@ fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
         .and_then(yield_of)
         .map(|y| ctx.operands(y).collect())
         .unwrap_or_default();
-    let next_regions = ctx.op_regions(next).to_vec();
+    let region_of =
+        |block: Option<strata_ir::Block>| block.and_then(|b| ctx.block_parent_region(b));
+    let (then_region, else_region) = (region_of(next_then), region_of(next_else));
     let prev_results: Vec<Value> = ctx.results(prev).collect();
     let next_results: Vec<Value> = ctx.results(next).collect();
-    let within = |user: Operation, region: Region| {
+    let within = |user: Operation, region: Option<Region>| {
+        let Some(region) = region else {
+            return false;
+        };
         let mut current = user;
         loop {
             let Some(r) = ctx
@@ -350,13 +409,16 @@ fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     // Uses of the first results inside the second op take the yielded values.
     let mut rewires = Vec::new();
     for (i, &result) in prev_results.iter().enumerate() {
+        let (Some(&then_value), Some(&else_value)) =
+            (prev_then_values.get(i), prev_else_values.get(i))
+        else {
+            continue;
+        };
         for u in ctx.uses(result) {
-            if within(u.op, next_regions[0]) {
-                rewires.push((u.op, u.index as usize, prev_then_values[i]));
-            } else if next_else.is_some() && within(u.op, next_regions[1]) {
-                if let Some(&v) = prev_else_values.get(i) {
-                    rewires.push((u.op, u.index as usize, v));
-                }
+            if within(u.op, then_region) {
+                rewires.push((u.op, u.index as usize, then_value));
+            } else if within(u.op, else_region) {
+                rewires.push((u.op, u.index as usize, else_value));
             }
         }
     }
@@ -371,38 +433,22 @@ fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
         rewriter.modify_op_in_place(user, |ctx| ctx.set_operand(user, index, value));
     }
     let ctx = rewriter.ctx_mut();
-    // Then: the first op's block, with the second's ops appended.
+    // Then: the first op's block, with the second's matching ops appended.
     let then_region = ctx.create_region();
     ctx.detach_block(prev_then);
     ctx.append_block(then_region, prev_then);
-    let next_then_ops: Vec<Operation> = ctx.block_ops(next_then).collect();
-    let mut then_values = prev_then_values;
-    if let Some((&next_yield, body)) = next_then_ops.split_last() {
-        then_values.extend(ctx.operands(next_yield));
-        for &op in body {
-            ctx.detach_op(op);
-            ctx.insert_op_before(prev_then_yield, op);
-        }
+    if let Some(block) = next_then {
+        append_block_ops(ctx, block, prev_then_yield);
     }
-    ctx.set_operands(prev_then_yield, &then_values);
-    // Else: the first op's else block (with the second's ops appended), or
-    // the second's else block when the first has none.
+    // Else: the first op's else block (with the second's matching ops
+    // appended), or the second's matching block when the first has none.
     let else_region = ctx.create_region();
     match (prev_else, next_else) {
         (Some(pe), next_else) => {
             ctx.detach_block(pe);
             ctx.append_block(else_region, pe);
             if let (Some(ne), Some(pe_yield)) = (next_else, ctx.block_last_op(pe)) {
-                let ops: Vec<Operation> = ctx.block_ops(ne).collect();
-                let mut values: Vec<Value> = ctx.operands(pe_yield).collect();
-                if let Some((&ne_yield, body)) = ops.split_last() {
-                    values.extend(ctx.operands(ne_yield));
-                    for &op in body {
-                        ctx.detach_op(op);
-                        ctx.insert_op_before(pe_yield, op);
-                    }
-                }
-                ctx.set_operands(pe_yield, &values);
+                append_block_ops(ctx, ne, pe_yield);
             }
         }
         (None, Some(ne)) => {
@@ -412,7 +458,7 @@ fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
         (None, None) => {}
     }
     let mut state = OperationState::new(name, loc);
-    state.operands = vec![cond];
+    state.operands = vec![prev_cond];
     state.result_types = result_types;
     state.regions = vec![then_region, else_region];
     let combined = rewriter.create(state);
@@ -423,59 +469,201 @@ fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     true
 }
 
-/// `scf.if %a { scf.if %b { ... } }` (no results, no `else` on either, the
-/// inner op alone in the outer block): one `scf.if` on `%a and %b` (MLIR's
-/// `CombineNestedIfs`, for this case).
+/// `scf.if` on `arith.xori %c, true` with an `else` region: the same op on
+/// `%c` with its regions swapped (MLIR's `IfOp::fold`).
+fn swap_negated_if(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let ctx = rewriter.ctx();
+    let regions = ctx.op_regions(op).to_vec();
+    let [then_region, else_region] = regions.as_slice() else {
+        return false;
+    };
+    let (then_region, else_region) = (*then_region, *else_region);
+    if ctx.region_is_empty(else_region) {
+        return false;
+    }
+    let Some(xor) = ctx
+        .defining_op(ctx.operand(op, 0))
+        .filter(|&d| ctx.op_name_str(d) == crate::arith::XOrIOp::NAME)
+    else {
+        return false;
+    };
+    let (lhs, rhs) = (ctx.operand(xor, 0), ctx.operand(xor, 1));
+    if !is_one(ctx, rhs) {
+        return false;
+    }
+    let (Some(then_block), Some(else_block)) = (
+        ctx.region_entry_block(then_region),
+        ctx.region_entry_block(else_region),
+    ) else {
+        return false;
+    };
+    rewriter.modify_op_in_place(op, |ctx| {
+        ctx.set_operand(op, 0, lhs);
+        ctx.detach_block(then_block);
+        ctx.detach_block(else_block);
+        ctx.append_block(then_region, else_block);
+        ctx.append_block(else_region, then_block);
+    });
+    true
+}
+
+/// Move the ops of `block` but its `scf.yield` before `yield_op`, which
+/// then also yields that yield's values.
+fn append_block_ops(ctx: &mut strata_ir::Context, block: strata_ir::Block, yield_op: Operation) {
+    let ops: Vec<Operation> = ctx.block_ops(block).collect();
+    let mut values: Vec<Value> = ctx.operands(yield_op).collect();
+    if let Some((&last, body)) = ops.split_last() {
+        values.extend(ctx.operands(last));
+        for &op in body {
+            ctx.detach_op(op);
+            ctx.insert_op_before(yield_op, op);
+        }
+    }
+    ctx.set_operands(yield_op, &values);
+}
+
+/// Whether `value` is `arith.xori %of, true` (MLIR's `not` idiom).
+fn is_not(ctx: &strata_ir::Context, value: Value, of: Value) -> bool {
+    let Some(xor) = ctx
+        .defining_op(value)
+        .filter(|&d| ctx.op_name_str(d) == crate::arith::XOrIOp::NAME)
+    else {
+        return false;
+    };
+    ctx.operand(xor, 0) == of && is_one(ctx, ctx.operand(xor, 1))
+}
+
+/// Whether `value` is a constant one (MLIR's `m_One`: an integer, or a
+/// splat of one).
+fn is_one(ctx: &strata_ir::Context, value: Value) -> bool {
+    let Value::Result(op, 0) = value else {
+        return false;
+    };
+    if !ctx
+        .op_definition(op)
+        .is_some_and(|d| d.traits.constant_like)
+    {
+        return false;
+    }
+    let Some(attr) = strata_ir::ods::inherent_attr(ctx, op, "value") else {
+        return false;
+    };
+    match ctx.attr_kind(attr) {
+        strata_ir::AttrKind::Integer { value, .. } => *value == 1,
+        _ => ctx.bool_value(attr) == Some(true),
+    }
+}
+
+/// `scf.if %a { scf.if %b { ... } }`, the inner op alone in the outer
+/// `then` block and each `else` only yielding: one `scf.if` on `%a and %b`
+/// (MLIR's `CombineNestedIfs`). A value the outer op yields from the inner
+/// one must be the one both `else`s yield; any other it yields from outside
+/// becomes an `arith.select` on `%a`.
 fn combine_nested_ifs(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let ctx = rewriter.ctx();
-    let simple = |o: Operation| {
-        ctx.op_name_str(o) == IfOp::NAME
-            && ctx.num_results(o) == 0
-            && ctx
-                .op_regions(o)
-                .get(1)
-                .is_none_or(|&r| ctx.region_is_empty(r))
+    let block_of = |o: Operation, i: usize| {
+        ctx.op_regions(o)
+            .get(i)
+            .and_then(|&r| ctx.region_entry_block(r))
     };
-    if !simple(op) {
+    let only_yields =
+        |block: Option<strata_ir::Block>| block.is_none_or(|b| ctx.block_ops(b).count() == 1);
+    let Some(then_block) = block_of(op, 0) else {
+        return false;
+    };
+    let ops: Vec<Operation> = ctx.block_ops(then_block).collect();
+    let [inner, then_yield] = ops.as_slice() else {
+        return false;
+    };
+    let (inner, then_yield) = (*inner, *then_yield);
+    if ctx.op_name_str(inner) != IfOp::NAME
+        || !only_yields(block_of(op, 1))
+        || !only_yields(block_of(inner, 1))
+    {
         return false;
     }
-    let Some(block) = ctx
-        .op_regions(op)
-        .first()
-        .and_then(|&r| ctx.region_entry_block(r))
-    else {
+    let Some(inner_then) = block_of(inner, 0) else {
         return false;
     };
-    let ops: Vec<Operation> = ctx.block_ops(block).collect();
-    let [inner, _yield] = ops.as_slice() else {
-        return false;
+    let yield_values = |block: Option<strata_ir::Block>| -> Vec<Value> {
+        block
+            .and_then(|b| ctx.block_last_op(b))
+            .map(|y| ctx.operands(y).collect())
+            .unwrap_or_default()
     };
-    let inner = *inner;
-    if !simple(inner) {
-        return false;
+    let mut then_values: Vec<Value> = ctx.operands(then_yield).collect();
+    let else_values = yield_values(block_of(op, 1));
+    let inner_then_values = yield_values(Some(inner_then));
+    let inner_else_values = yield_values(block_of(inner, 1));
+    let then_region = ctx.op_regions(op)[0];
+    let mut selects = Vec::new();
+    for (i, value) in then_values.iter_mut().enumerate() {
+        if let Value::Result(def, k) = *value {
+            if def == inner {
+                let k = k as usize;
+                if inner_else_values.get(k) != else_values.get(i) {
+                    return false;
+                }
+                let Some(&v) = inner_then_values.get(k) else {
+                    return false;
+                };
+                *value = v;
+                continue;
+            }
+        }
+        let region = ctx
+            .value_parent_block(*value)
+            .and_then(|b| ctx.block_parent_region(b));
+        if region == Some(then_region) {
+            return false;
+        }
+        selects.push(i);
     }
     let (outer_cond, inner_cond, loc) = (ctx.operand(op, 0), ctx.operand(inner, 0), ctx.op_loc(op));
-    let Some(inner_block) = ctx
-        .op_regions(inner)
-        .first()
-        .and_then(|&r| ctx.region_entry_block(r))
-    else {
-        return false;
-    };
+    let types: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    let name = ctx.op_name(op);
     let and = crate::arith::AndIOp::build(rewriter.ctx_mut(), loc, outer_cond, inner_cond).op();
     rewriter.insert(and);
     let cond = rewriter.ctx().result(and, 0);
+    let mut results = Vec::new();
+    for &i in &selects {
+        let ty = rewriter.ctx().value_type(then_values[i]);
+        let select = crate::arith::SelectOp::build(
+            rewriter.ctx_mut(),
+            loc,
+            outer_cond,
+            then_values[i],
+            else_values[i],
+            ty,
+        )
+        .op();
+        rewriter.insert(select);
+        results.push((i, rewriter.ctx().result(select, 0)));
+    }
     let ctx = rewriter.ctx_mut();
-    let name = ctx.op_name(op);
-    let then_region = ctx.create_region();
-    ctx.detach_block(inner_block);
-    ctx.append_block(then_region, inner_block);
-    let else_region = ctx.create_region();
+    let new_then = ctx.create_region();
+    ctx.detach_block(inner_then);
+    ctx.append_block(new_then, inner_then);
+    if let Some(old_yield) = ctx.block_last_op(inner_then) {
+        ctx.set_operands(old_yield, &then_values);
+    }
+    let new_else = ctx.create_region();
+    if !else_values.is_empty() {
+        let block = ctx.create_block();
+        ctx.append_block(new_else, block);
+        let new_yield = YieldOp::build(ctx, loc, &else_values).op();
+        ctx.append_op(block, new_yield);
+    }
     let mut state = OperationState::new(name, loc);
     state.operands = vec![cond];
-    state.regions = vec![then_region, else_region];
-    rewriter.create(state);
-    rewriter.erase_op(op);
+    state.result_types = types;
+    state.regions = vec![new_then, new_else];
+    let new_if = rewriter.create(state);
+    let mut replacements: Vec<Value> = rewriter.ctx().results(new_if).collect();
+    for (i, value) in results {
+        replacements[i] = value;
+    }
+    rewriter.replace_op(op, &replacements);
     true
 }
 
@@ -546,6 +734,8 @@ fn remove_unused_if_results(op: Operation, rewriter: &mut PatternRewriter<'_>) -
 /// In MLIR's order (`IfOp::getCanonicalizationPatterns`), which decides
 /// which pattern applies first.
 pub(super) fn if_patterns(set: &mut RewritePatternSet) {
+    // MLIR's `IfOp::fold`, which the canonicalizer tries before the patterns.
+    set.add(FnPattern::new(IfOp::NAME, "IfOpFold", swap_negated_if));
     set.add(FnPattern::new(IfOp::NAME, "CombineIfs", combine_ifs));
     set.add(FnPattern::new(
         IfOp::NAME,
@@ -621,11 +811,15 @@ fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>
     let results: Vec<Value> = ctx.results(op).collect();
     // A value yielded back unchanged is invariant; one whose result and
     // argument are both unused is dead. Either way the loop can drop it.
+    // So is a value that only ever takes values from one source outside
+    // the loop, through a cycle of loop-carried values (`%a` for both
+    // `%x = %a, %y = %a` yielding `%y, %x`).
     let forwarded: Vec<bool> = (0..inits.len())
         .map(|i| {
             yielded[i] == args[i + 1]
                 || yielded[i] == inits[i]
                 || (ctx.use_empty(results[i]) && ctx.use_empty(args[i + 1]))
+                || single_source(ctx, op, &args[1..], &inits, &yielded, i)
         })
         .collect();
     // A kept value whose init and yielded value an earlier kept one has too
@@ -710,6 +904,45 @@ fn forward_invariant_iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>
         .collect();
     rewriter.replace_op(op, &replacements);
     true
+}
+
+/// Whether loop-carried value `i` only ever holds one value from outside
+/// the loop: following its initial and yielded values through the other
+/// loop-carried values (`args`) reaches a single value that is not one of
+/// them, defined outside `op`.
+fn single_source(
+    ctx: &strata_ir::Context,
+    op: Operation,
+    args: &[Value],
+    inits: &[Value],
+    yielded: &[Value],
+    i: usize,
+) -> bool {
+    let mut source = None;
+    let mut seen = vec![false; args.len()];
+    let mut stack = vec![i];
+    while let Some(j) = stack.pop() {
+        if std::mem::replace(&mut seen[j], true) {
+            continue;
+        }
+        for value in [inits[j], yielded[j]] {
+            if let Some(k) = args.iter().position(|&a| a == value) {
+                stack.push(k);
+            } else if source.is_some_and(|s| s != value) {
+                return false;
+            } else {
+                source = Some(value);
+            }
+        }
+    }
+    source.is_some_and(|v| defined_outside(ctx, op, v))
+}
+
+/// Whether `value` is defined outside `op` (MLIR's `isDefinedOutsideOfLoop`).
+fn defined_outside(ctx: &strata_ir::Context, op: Operation, value: Value) -> bool {
+    ctx.value_parent_block(value)
+        .and_then(|b| ctx.block_parent_op(b))
+        .is_none_or(|parent| !ctx.is_ancestor(op, parent))
 }
 
 /// `scf.index_switch` on a constant: the matching case's region (or the

@@ -44,7 +44,7 @@ const ELIDED: [&str; 4] = [
 
 /// One bound of each dimension: an integer, or a value.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mixed {
+pub(super) enum Mixed {
     Static(i64),
     Dynamic(Value),
 }
@@ -87,7 +87,7 @@ fn dense_i64(ctx: &mut Context, values: &[i64]) -> Attribute {
     })
 }
 
-fn dense_i32(ctx: &mut Context, values: &[usize]) -> Attribute {
+pub(super) fn dense_i32(ctx: &mut Context, values: &[usize]) -> Attribute {
     let element = ctx.integer_type(32);
     ctx.intern_attr(AttrKind::DenseArray {
         element,
@@ -640,7 +640,7 @@ fn iter_args(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
 /// The number of iterations of one dimension when it is known (MLIR's
 /// `constantTripCount`): zero when the upper bound is the lower one or
 /// below it.
-fn trip_count(ctx: &Context, lower: Mixed, upper: Mixed, step: Mixed) -> Option<i128> {
+pub(super) fn trip_count(ctx: &Context, lower: Mixed, upper: Mixed, step: Mixed) -> Option<i128> {
     if lower == upper {
         return Some(0);
     }

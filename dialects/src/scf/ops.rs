@@ -36,8 +36,8 @@ use crate::scf::index_switch::{
     index_switch_successors, parse_index_switch, print_index_switch, verify_index_switch,
 };
 use crate::scf::parallel::{
-    parallel_leading_arguments, parse_parallel, print_parallel, reduce_forwarded, verify_parallel,
-    verify_reduce, verify_reduce_regions, verify_reduce_return,
+    parallel_leading_arguments, parallel_patterns, parse_parallel, print_parallel,
+    reduce_forwarded, verify_parallel, verify_reduce, verify_reduce_regions, verify_reduce_return,
 };
 use crate::scf::syntax::{parse_for, parse_if, parse_while, print_for, print_if, print_while};
 use crate::scf::while_loop::while_patterns;
@@ -154,6 +154,7 @@ pub struct ExecuteRegionOp {
      parse = parse_parallel,
      print = print_parallel,
      verify = verify_parallel,
+     canonicalize = parallel_patterns,
      interfaces(RegionBranch { successors: loop_successors, entry_operands: no_entry_operands, leading_arguments: parallel_leading_arguments }))]
 pub struct ParallelOp {
     lowerBound: Variadic<Index>,

@@ -17,9 +17,11 @@
 use strata_ir::parser::asm::{Delimiter, OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
 use strata_ir::printer::type_to_string;
-use strata_ir::{Context, Diagnostic, Operation, OperationState, Type};
+use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
+use strata_ir::{Block, Context, Diagnostic, Operation, OperationState, Type, Value};
 
 use super::control_flow::expect_parent;
+use super::forall::{dense_i32, trip_count, Mixed};
 use super::ops::{ParallelOp, ReduceOp};
 use super::syntax::ensure_terminator_with;
 
@@ -303,6 +305,214 @@ pub(super) fn verify_reduce_return(ctx: &Context, op: Operation) -> Result<(), D
         ));
     }
     Ok(())
+}
+
+/// MLIR's `ParallelOp` canonicalization patterns, in its order.
+pub(super) fn parallel_patterns(set: &mut RewritePatternSet) {
+    set.add(FnPattern::new(
+        ParallelOp::NAME,
+        "ParallelOpSingleOrZeroIterationDimsFolder",
+        single_or_zero_iteration_dims,
+    ));
+    set.add(FnPattern::new(
+        ParallelOp::NAME,
+        "MergeNestedParallelLoops",
+        merge_nested,
+    ));
+}
+
+/// The body block of an `scf.parallel`.
+fn body(ctx: &Context, op: Operation) -> Option<Block> {
+    ctx.op_regions(op)
+        .first()
+        .and_then(|&r| ctx.region_entry_block(r))
+}
+
+/// A new `scf.parallel` before `op` with these bounds and initial values
+/// (`op`'s attributes but the segment sizes) and a body block with its
+/// induction variables but no operation.
+fn build_parallel(
+    rewriter: &mut PatternRewriter<'_>,
+    op: Operation,
+    bounds: [&[Value]; 3],
+    inits: &[Value],
+) -> (Operation, Block) {
+    let ctx = rewriter.ctx_mut();
+    let loc = ctx.op_loc(op);
+    let region = ctx.create_region();
+    let block = ctx.create_block();
+    ctx.append_block(region, block);
+    let index = ctx.index_type();
+    for _ in bounds[0] {
+        ctx.add_block_argument(block, index, loc);
+    }
+    let mut state = OperationState::new(ctx.ident(ParallelOp::NAME), loc);
+    for list in bounds {
+        state.operands.extend_from_slice(list);
+    }
+    state.operands.extend_from_slice(inits);
+    state.result_types = inits.iter().map(|&v| ctx.value_type(v)).collect();
+    let sizes = dense_i32(
+        ctx,
+        &[
+            bounds[0].len(),
+            bounds[1].len(),
+            bounds[2].len(),
+            inits.len(),
+        ],
+    );
+    let mut properties: Vec<_> = ctx
+        .op_properties(op)
+        .map(|p| ctx.dictionary_entries(p).to_vec())
+        .unwrap_or_default();
+    properties.retain(|(name, _)| ctx.ident_str(*name) != "operandSegmentSizes");
+    properties.push((ctx.ident("operandSegmentSizes"), sizes));
+    state.properties = Some(ctx.dictionary_attr(properties));
+    state.attributes = ctx.dictionary_entries(ctx.op_attr_dict(op)).to_vec();
+    state.regions.push(region);
+    let new = ctx.create_operation(state);
+    rewriter.set_insertion_point(op);
+    rewriter.insert(new);
+    (new, block)
+}
+
+/// Move the operations of `from` to the end of `to`.
+fn move_ops(ctx: &mut Context, from: Block, to: Block) {
+    let ops: Vec<Operation> = ctx.block_ops(from).collect();
+    for inner in ops {
+        ctx.detach_op(inner);
+        ctx.append_op(to, inner);
+    }
+}
+
+/// MLIR's `ParallelOpSingleOrZeroIterationDimsFolder`: a loop with a
+/// dimension of no iteration is its initial values; a dimension of one
+/// iteration goes, its induction variable replaced by the lower bound; with
+/// none left, the body and then each reduction run in the loop's place.
+fn single_or_zero_iteration_dims(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let ctx = rewriter.ctx();
+    let parallel = ParallelOp(op);
+    let (lower, upper, step) = (
+        parallel.lower_bound(ctx),
+        parallel.upper_bound(ctx),
+        parallel.step(ctx),
+    );
+    let inits = parallel.init_vals(ctx);
+    let Some(block) = body(ctx, op) else {
+        return false;
+    };
+    let ivs: Vec<Value> = ctx.block_args(block).collect();
+    let mut kept: [Vec<Value>; 3] = Default::default();
+    let mut kept_ivs = Vec::new();
+    let mut single = Vec::new();
+    for (i, ((&lb, &ub), &st)) in lower.iter().zip(&upper).zip(&step).enumerate() {
+        let (l, u, s) = (Mixed::Dynamic(lb), Mixed::Dynamic(ub), Mixed::Dynamic(st));
+        match trip_count(ctx, l, u, s) {
+            Some(0) => {
+                rewriter.replace_op(op, &inits);
+                return true;
+            }
+            Some(1) => single.push((i, lb)),
+            _ => {
+                kept[0].push(lb);
+                kept[1].push(ub);
+                kept[2].push(st);
+                kept_ivs.push(ivs[i]);
+            }
+        }
+    }
+    if single.is_empty() {
+        return false;
+    }
+    for &(i, lb) in &single {
+        rewriter.replace_all_uses_with(ivs[i], lb);
+    }
+    if !kept_ivs.is_empty() {
+        let (new, new_block) = build_parallel(rewriter, op, [&kept[0], &kept[1], &kept[2]], &inits);
+        let new_ivs: Vec<Value> = rewriter.ctx().block_args(new_block).collect();
+        for (&iv, &new_iv) in kept_ivs.iter().zip(&new_ivs) {
+            rewriter.replace_all_uses_with(iv, new_iv);
+        }
+        move_ops(rewriter.ctx_mut(), block, new_block);
+        let results: Vec<Value> = rewriter.ctx().results(new).collect();
+        rewriter.replace_op(op, &results);
+        return true;
+    }
+    // Every dimension runs once: the body, then each reduction combining
+    // the initial value with the body's value.
+    let ops: Vec<Operation> = rewriter.ctx().block_ops(block).collect();
+    let Some((&reduce, body_ops)) = ops.split_last() else {
+        return false;
+    };
+    for &inner in body_ops {
+        rewriter.move_op_before(inner, op);
+    }
+    let ctx = rewriter.ctx();
+    let operands: Vec<Value> = ctx.operands(reduce).collect();
+    let regions = ctx.op_regions(reduce).to_vec();
+    let mut results = Vec::new();
+    for ((&region, &operand), &init) in regions.iter().zip(&operands).zip(&inits) {
+        let Some(reduction) = rewriter.ctx().region_entry_block(region) else {
+            return false;
+        };
+        let args: Vec<Value> = rewriter.ctx().block_args(reduction).collect();
+        if let [lhs, rhs] = args.as_slice() {
+            rewriter.replace_all_uses_with(*lhs, init);
+            rewriter.replace_all_uses_with(*rhs, operand);
+        }
+        let ops: Vec<Operation> = rewriter.ctx().block_ops(reduction).collect();
+        let Some((&ret, reduction_ops)) = ops.split_last() else {
+            return false;
+        };
+        for &inner in reduction_ops {
+            rewriter.move_op_before(inner, op);
+        }
+        results.push(rewriter.ctx().operand(ret, 0));
+    }
+    rewriter.replace_op(op, &results);
+    true
+}
+
+/// MLIR's `MergeNestedParallelLoops`: an `scf.parallel` whose body is only
+/// another one, without reductions and with bounds that do not use the
+/// outer induction variables, becomes one loop over both dimensions.
+fn merge_nested(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let ctx = rewriter.ctx();
+    let Some(outer) = body(ctx, op) else {
+        return false;
+    };
+    let ops: Vec<Operation> = ctx.block_ops(outer).collect();
+    let [inner, _] = ops.as_slice() else {
+        return false;
+    };
+    let inner = *inner;
+    if ctx.op_name_str(inner) != ParallelOp::NAME {
+        return false;
+    }
+    let (o, i) = (ParallelOp(op), ParallelOp(inner));
+    if !o.init_vals(ctx).is_empty() || !i.init_vals(ctx).is_empty() {
+        return false;
+    }
+    let outer_ivs: Vec<Value> = ctx.block_args(outer).collect();
+    let inner_bounds: Vec<Value> = [i.lower_bound(ctx), i.upper_bound(ctx), i.step(ctx)].concat();
+    if outer_ivs.iter().any(|iv| inner_bounds.contains(iv)) {
+        return false;
+    }
+    let Some(inner_body) = body(ctx, inner) else {
+        return false;
+    };
+    let inner_ivs: Vec<Value> = ctx.block_args(inner_body).collect();
+    let lower = [o.lower_bound(ctx), i.lower_bound(ctx)].concat();
+    let upper = [o.upper_bound(ctx), i.upper_bound(ctx)].concat();
+    let step = [o.step(ctx), i.step(ctx)].concat();
+    let (_, block) = build_parallel(rewriter, op, [&lower, &upper, &step], &[]);
+    let new_ivs: Vec<Value> = rewriter.ctx().block_args(block).collect();
+    for (&iv, &new_iv) in outer_ivs.iter().chain(&inner_ivs).zip(&new_ivs) {
+        rewriter.replace_all_uses_with(iv, new_iv);
+    }
+    move_ops(rewriter.ctx_mut(), inner_body, block);
+    rewriter.replace_op(op, &[]);
+    true
 }
 
 /// The integer a constant-like op's `value` holds (MLIR's
