@@ -160,7 +160,7 @@ fn every_declared_op_is_registered_and_nothing_else() {
 fn registering_a_dialect_registers_its_ops_only() {
     let mut ctx = Context::new();
     let count = strata_ir::ods::register_dialect_ops(&mut ctx, "scf");
-    assert_eq!(count, 10);
+    assert_eq!(count, 12);
     let names = registered_names(&ctx, "scf");
     assert_eq!(
         names.into_iter().collect::<Vec<_>>(),
@@ -168,6 +168,8 @@ fn registering_a_dialect_registers_its_ops_only() {
             "scf.condition",
             "scf.execute_region",
             "scf.for",
+            "scf.forall",
+            "scf.forall.in_parallel",
             "scf.if",
             "scf.index_switch",
             "scf.parallel",

@@ -92,6 +92,37 @@ pub struct RegionTerminator {
     pub forwarded: fn(&Context, Operation) -> Vec<Value>,
 }
 
+/// A loop (MLIR's `LoopLikeOpInterface`): the regions that run repeatedly.
+/// `loop-invariant-code-motion` moves an op whose operands come from
+/// outside the loop, and that may run speculatively, to just before it.
+#[derive(Clone, Copy)]
+pub struct LoopLike {
+    /// The regions of the loop's body (both of `scf.while`'s).
+    pub loop_regions: fn(&Context, Operation) -> Vec<crate::Region>,
+}
+
+/// Whether an op may run where its program would not run it (MLIR's
+/// `Speculation::Speculatability`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speculatability {
+    /// Running it could trap or misbehave (a division by a value that may
+    /// be zero).
+    NotSpeculatable,
+    /// It may run anywhere its operands are available.
+    Speculatable,
+    /// It may, when every op in its regions may (`scf.if`).
+    RecursivelySpeculatable,
+}
+
+/// An op whose speculatability depends on the op itself (MLIR's
+/// `ConditionallySpeculatable`); a `Pure` op is always speculatable, an op
+/// with neither is not.
+#[derive(Clone, Copy)]
+pub struct Speculation {
+    /// How far this op may be run speculatively.
+    pub speculatability: fn(&Context, Operation) -> Speculatability,
+}
+
 /// Control flow to successor blocks (MLIR's `BranchOpInterface`).
 #[derive(Clone, Copy)]
 pub struct Branch {

@@ -248,7 +248,7 @@ fn cse_region_candidate(ctx: &Context, op: Operation) -> bool {
 
 /// No memory effects: `Pure`, or `RecursiveMemoryEffects` with only
 /// effect-free ops inside.
-fn effect_free(ctx: &Context, op: Operation) -> bool {
+pub(crate) fn effect_free(ctx: &Context, op: Operation) -> bool {
     let Some(def) = ctx.op_definition(op) else {
         return false;
     };

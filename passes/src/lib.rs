@@ -18,6 +18,7 @@ mod graph_precision;
 mod graph_recurrent;
 mod graph_specialize;
 mod inline;
+mod licm;
 mod reconcile_casts;
 mod sccp;
 mod symbol_dce;
@@ -43,6 +44,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(graph_recurrent::GraphDecomposeRecurrent::registration());
     registry.register(graph_specialize::GraphSpecialize::registration());
     registry.register(inline::Inline::registration());
+    registry.register(licm::LoopInvariantCodeMotion::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(sccp::Sccp::registration());
     registry.register(symbol_dce::SymbolDce::registration());

@@ -2,7 +2,7 @@
 //! each region-branch edge must match in number and type), and the
 //! `RegionBranch` successors of `for`, `if` and `while`.
 
-use strata_ir::interfaces::RegionSuccessor;
+use strata_ir::interfaces::{RegionSuccessor, Speculatability};
 use strata_ir::{Attribute, Context, Diagnostic, Operation, Region, Type, Value};
 
 use crate::scf::ops::{ConditionOp, ForOp, WhileOp, YieldOp};
@@ -394,4 +394,29 @@ pub(super) fn all_operands(ctx: &Context, op: Operation) -> Vec<Value> {
 /// `scf.condition` forwards its operands but the condition.
 pub(super) fn condition_forwarded(ctx: &Context, op: Operation) -> Vec<Value> {
     ctx.operands(op).skip(1).collect()
+}
+
+/// The body of a loop with one region (`LoopLike`).
+pub(super) fn first_region(ctx: &Context, op: Operation) -> Vec<Region> {
+    ctx.op_regions(op).iter().take(1).copied().collect()
+}
+
+/// Both regions of `scf.while`, which run repeatedly (`LoopLike`).
+pub(super) fn all_regions(ctx: &Context, op: Operation) -> Vec<Region> {
+    ctx.op_regions(op).to_vec()
+}
+
+/// MLIR's `ForOp::getSpeculatability`: with a constant step of 1 the loop
+/// ends, so it may run speculatively when its body may; with another step
+/// it might not end.
+pub(super) fn for_speculatability(ctx: &Context, op: Operation) -> Speculatability {
+    match super::parallel::constant_int(ctx, ctx.operand(op, 2)) {
+        Some(1) => Speculatability::RecursivelySpeculatable,
+        _ => Speculatability::NotSpeculatable,
+    }
+}
+
+/// `RecursivelySpeculatable` (`scf.if`).
+pub(super) fn recursively_speculatable(_: &Context, _: Operation) -> Speculatability {
+    Speculatability::RecursivelySpeculatable
 }

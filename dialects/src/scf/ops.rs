@@ -3,7 +3,7 @@
 //! `yield`, `condition`, `reduce` and `reduce.return`.
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::interfaces::{RegionBranch, RegionTerminator};
+use strata_ir::interfaces::{LoopLike, RegionBranch, RegionTerminator, Speculation};
 use strata_ir::ods::constraints::{AnyType, Index, UnitAttr, I1};
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
@@ -18,8 +18,9 @@ attr_constraint!(
 
 use crate::scf::canonicalize::{for_patterns, if_patterns, index_switch_patterns};
 use crate::scf::control_flow::{
-    all_operands, condition_forwarded, for_entry_operands, if_successors, loop_successors,
-    no_entry_operands, no_leading_arguments, one_leading_argument, verify_condition, verify_for,
+    all_operands, all_regions, condition_forwarded, first_region, for_entry_operands,
+    for_speculatability, if_successors, loop_successors, no_entry_operands, no_leading_arguments,
+    one_leading_argument, recursively_speculatable, verify_condition, verify_for,
     verify_for_regions, verify_if, verify_if_regions, verify_while, verify_while_regions,
     verify_yield, while_successors,
 };
@@ -60,7 +61,9 @@ type_constraint!(
      verify = verify_for,
      verify_regions = verify_for_regions,
      canonicalize = for_patterns,
-     interfaces(RegionBranch { successors: loop_successors, entry_operands: for_entry_operands, leading_arguments: one_leading_argument }))]
+     interfaces(RegionBranch { successors: loop_successors, entry_operands: for_entry_operands, leading_arguments: one_leading_argument },
+                LoopLike { loop_regions: first_region },
+                Speculation { speculatability: for_speculatability }))]
 pub struct ForOp {
     lowerBound: Operand<AnySignlessIntegerOrIndex>,
     upperBound: Operand<AnySignlessIntegerOrIndex>,
@@ -82,7 +85,8 @@ pub struct ForOp {
      verify = verify_if,
      verify_regions = verify_if_regions,
      canonicalize = if_patterns,
-     interfaces(RegionBranch { successors: if_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments }))]
+     interfaces(RegionBranch { successors: if_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments },
+                Speculation { speculatability: recursively_speculatable }))]
 pub struct IfOp {
     condition: Operand<I1>,
     results: VariadicResult<AnyType>,
@@ -102,7 +106,8 @@ pub struct IfOp {
      verify = verify_while,
      verify_regions = verify_while_regions,
      canonicalize = while_patterns,
-     interfaces(RegionBranch { successors: while_successors, entry_operands: all_operands, leading_arguments: no_leading_arguments }))]
+     interfaces(RegionBranch { successors: while_successors, entry_operands: all_operands, leading_arguments: no_leading_arguments },
+                LoopLike { loop_regions: all_regions }))]
 pub struct WhileOp {
     inits: Variadic<AnyType>,
     results: VariadicResult<AnyType>,
@@ -155,7 +160,8 @@ pub struct ExecuteRegionOp {
      print = print_parallel,
      verify = verify_parallel,
      canonicalize = parallel_patterns,
-     interfaces(RegionBranch { successors: loop_successors, entry_operands: no_entry_operands, leading_arguments: parallel_leading_arguments }))]
+     interfaces(RegionBranch { successors: loop_successors, entry_operands: no_entry_operands, leading_arguments: parallel_leading_arguments },
+                LoopLike { loop_regions: first_region }))]
 pub struct ParallelOp {
     lowerBound: Variadic<Index>,
     upperBound: Variadic<Index>,
@@ -195,7 +201,8 @@ attr_constraint!(
      verify = verify_forall,
      verify_regions = verify_forall_regions,
      canonicalize = forall_patterns,
-     interfaces(RegionBranch { successors: loop_successors, entry_operands: no_entry_operands, leading_arguments: forall_leading_arguments }))]
+     interfaces(RegionBranch { successors: loop_successors, entry_operands: no_entry_operands, leading_arguments: forall_leading_arguments },
+                LoopLike { loop_regions: first_region }))]
 pub struct ForallOp {
     dynamicLowerBound: Variadic<Index>,
     dynamicUpperBound: Variadic<Index>,
