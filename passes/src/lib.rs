@@ -4,6 +4,7 @@
 //!
 //! Each pass lives in its own file and is registered by [`register_all`].
 
+mod arith_expand;
 mod canonicalize;
 mod conv_layout;
 mod cse;
@@ -30,6 +31,7 @@ use strata_ir::pass::PassRegistry;
 
 /// Register every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
+    registry.register(arith_expand::ArithExpand::registration());
     registry.register(canonicalize::Canonicalize::registration());
     registry.register(cse::Cse::registration());
     registry.register(dce::Dce::registration());
