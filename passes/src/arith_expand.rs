@@ -41,16 +41,19 @@ use strata_ir::{
 pub(crate) struct ArithExpand {
     #[option(
         name = "include-bf16",
+        default = "false",
         description = "Enable the BF16 expansion patterns"
     )]
     include_bf16: bool,
     #[option(
         name = "include-f8e8m0",
+        default = "false",
         description = "Enable the F8E8M0 expansion patterns"
     )]
     include_f8e8m0: bool,
     #[option(
         name = "include-f4e2m1",
+        default = "false",
         description = "Enable the F4E2M1 expansion patterns"
     )]
     include_f4e2m1: bool,
