@@ -22,6 +22,7 @@ mod inline;
 mod licm;
 mod reconcile_casts;
 mod sccp;
+mod scf_lowering;
 mod symbol_dce;
 mod tensor_fuse;
 mod tensor_generic;
@@ -49,6 +50,10 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(licm::LoopInvariantCodeMotion::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(sccp::Sccp::registration());
+    registry.register(scf_lowering::ForallToFor::registration());
+    registry.register(scf_lowering::ForallToParallel::registration());
+    registry.register(scf_lowering::ForToWhile::registration());
+    registry.register(scf_lowering::ParallelToNestedFors::registration());
     registry.register(symbol_dce::SymbolDce::registration());
     registry.register(tensor_fuse::TensorFuse::registration());
     registry.register(tensor_generic::TensorGeneralize::registration());
