@@ -92,6 +92,17 @@ pub struct RegionTerminator {
     pub forwarded: fn(&Context, Operation) -> Vec<Value>,
 }
 
+/// How many times each region of an op runs, at most, each time the op runs
+/// (the upper bounds of MLIR's `getRegionInvocationBounds`), given the
+/// constant values of its operands where known (`None` in the slice: not
+/// known). `control-flow-sink` moves computations into the regions that
+/// run at most once.
+#[derive(Clone, Copy)]
+pub struct RegionInvocationBounds {
+    /// One upper bound per region (`None`: unknown).
+    pub upper_bounds: fn(&Context, Operation, &[Option<Attribute>]) -> Vec<Option<u64>>,
+}
+
 /// A loop (MLIR's `LoopLikeOpInterface`): the regions that run repeatedly.
 /// `loop-invariant-code-motion` moves an op whose operands come from
 /// outside the loop, and that may run speculatively, to just before it.

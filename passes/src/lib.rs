@@ -6,6 +6,7 @@
 
 mod arith_expand;
 mod canonicalize;
+mod control_flow_sink;
 mod conv_layout;
 mod cse;
 mod dce;
@@ -34,6 +35,7 @@ use strata_ir::pass::PassRegistry;
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(arith_expand::ArithExpand::registration());
     registry.register(canonicalize::Canonicalize::registration());
+    registry.register(control_flow_sink::ControlFlowSink::registration());
     registry.register(cse::Cse::registration());
     registry.register(dce::Dce::registration());
     registry.register(duplicate_functions::DuplicateFunctionElimination::registration());

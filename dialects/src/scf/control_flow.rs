@@ -420,3 +420,13 @@ pub(super) fn for_speculatability(ctx: &Context, op: Operation) -> Speculatabili
 pub(super) fn recursively_speculatable(_: &Context, _: Operation) -> Speculatability {
     Speculatability::RecursivelySpeculatable
 }
+
+/// Each region runs at most once per run of the op (`scf.if`,
+/// `scf.index_switch`; MLIR 22 gives `scf.execute_region` no bounds).
+pub(super) fn at_most_once(
+    ctx: &Context,
+    op: Operation,
+    _: &[Option<Attribute>],
+) -> Vec<Option<u64>> {
+    vec![Some(1); ctx.op_regions(op).len()]
+}

@@ -3,7 +3,9 @@
 //! `yield`, `condition`, `reduce` and `reduce.return`.
 
 use strata_ir::attributes::AttrKind;
-use strata_ir::interfaces::{LoopLike, RegionBranch, RegionTerminator, Speculation};
+use strata_ir::interfaces::{
+    LoopLike, RegionBranch, RegionInvocationBounds, RegionTerminator, Speculation,
+};
 use strata_ir::ods::constraints::{AnyType, Index, UnitAttr, I1};
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
@@ -18,7 +20,7 @@ attr_constraint!(
 
 use crate::scf::canonicalize::{for_patterns, if_patterns, index_switch_patterns};
 use crate::scf::control_flow::{
-    all_operands, all_regions, condition_forwarded, first_region, for_entry_operands,
+    all_operands, all_regions, at_most_once, condition_forwarded, first_region, for_entry_operands,
     for_speculatability, if_successors, loop_successors, no_entry_operands, no_leading_arguments,
     one_leading_argument, recursively_speculatable, verify_condition, verify_for,
     verify_for_regions, verify_if, verify_if_regions, verify_while, verify_while_regions,
@@ -86,6 +88,7 @@ pub struct ForOp {
      verify_regions = verify_if_regions,
      canonicalize = if_patterns,
      interfaces(RegionBranch { successors: if_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments },
+                RegionInvocationBounds { upper_bounds: at_most_once },
                 Speculation { speculatability: recursively_speculatable }))]
 pub struct IfOp {
     condition: Operand<I1>,
@@ -123,7 +126,8 @@ pub struct WhileOp {
      print = print_index_switch,
      verify = verify_index_switch,
      canonicalize = index_switch_patterns,
-     interfaces(RegionBranch { successors: index_switch_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments }))]
+     interfaces(RegionBranch { successors: index_switch_successors, entry_operands: no_entry_operands, leading_arguments: no_leading_arguments },
+                RegionInvocationBounds { upper_bounds: at_most_once }))]
 pub struct IndexSwitchOp {
     arg: Operand<Index>,
     cases: Attr<DenseI64ArrayAttr>,
