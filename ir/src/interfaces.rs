@@ -100,8 +100,12 @@ pub struct RegionTerminator {
 #[derive(Clone, Copy)]
 pub struct RegionInvocationBounds {
     /// One upper bound per region (`None`: unknown).
-    pub upper_bounds: fn(&Context, Operation, &[Option<Attribute>]) -> Vec<Option<u64>>,
+    pub upper_bounds: UpperBoundsFn,
 }
+
+/// [`RegionInvocationBounds::upper_bounds`]: given the known constants among
+/// the operands, each region's upper bound.
+pub type UpperBoundsFn = fn(&Context, Operation, &[Option<Attribute>]) -> Vec<Option<u64>>;
 
 /// A loop (MLIR's `LoopLikeOpInterface`): the regions that run repeatedly.
 /// `loop-invariant-code-motion` moves an op whose operands come from
