@@ -21,6 +21,7 @@ mod graph_recurrent;
 mod graph_specialize;
 mod inline;
 mod licm;
+mod math_fusion;
 mod reconcile_casts;
 mod sccp;
 mod scf_lowering;
@@ -50,6 +51,8 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(graph_specialize::GraphSpecialize::registration());
     registry.register(inline::Inline::registration());
     registry.register(licm::LoopInvariantCodeMotion::registration());
+    registry.register(math_fusion::SincosFusion::registration());
+    registry.register(math_fusion::UpliftToFma::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
     registry.register(sccp::Sccp::registration());
     registry.register(scf_lowering::ForallToFor::registration());
