@@ -15,8 +15,9 @@ use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
 use strata_ir::{Attribute, Context, Location, Operation, OperationState, Type, Value};
 
 use crate::arith::{
-    AddIOp, AndIOp, CmpIOp, ConstantOp, DivFOp, ExtSIOp, ExtUIOp, IndexCastOp, IndexCastUIOp,
-    MulFOp, MulIOp, NegFOp, OrIOp, SelectOp, SubIOp, TruncIOp, XOrIOp, CMPI_PREDICATE, OVERFLOW,
+    AddIOp, AndIOp, BitcastOp, CmpIOp, ConstantOp, DivFOp, ExtSIOp, ExtUIOp, IndexCastOp,
+    IndexCastUIOp, MulFOp, MulIOp, NegFOp, OrIOp, SelectOp, SubIOp, TruncIOp, XOrIOp,
+    CMPI_PREDICATE, OVERFLOW,
 };
 use crate::fold::{self, const_int};
 
@@ -154,6 +155,9 @@ pattern! {
 
     /// `index_cast(extsi(x))` is `index_cast(x)`.
     IndexCastOfExtSI: (IndexCastOp (ExtSIOp $x)) => (IndexCastOp $x);
+
+    /// `bitcast(bitcast(x))` is `bitcast(x)`.
+    BitcastOfBitcast: (BitcastOp (BitcastOp $x)) => (BitcastOp $x);
 
     /// `index_castui(extui(x))` is `index_castui(x)`.
     IndexCastUIOfExtUI: (IndexCastUIOp (ExtUIOp $x)) => (IndexCastUIOp $x);
@@ -487,6 +491,10 @@ pub(crate) fn extsi(set: &mut RewritePatternSet) {
 
 pub(crate) fn index_cast(set: &mut RewritePatternSet) {
     set.add(IndexCastOfExtSI);
+}
+
+pub(crate) fn bitcast(set: &mut RewritePatternSet) {
+    set.add(BitcastOfBitcast);
 }
 
 pub(crate) fn index_castui(set: &mut RewritePatternSet) {

@@ -616,7 +616,8 @@ cast_op!(
     BitcastType,
     BitcastType,
     verify_bitcast,
-    fold_bitcast
+    fold_bitcast,
+    canonicalize = crate::arith_patterns::bitcast
 );
 
 /// Integer truncation operation.

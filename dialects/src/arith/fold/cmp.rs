@@ -39,6 +39,37 @@ pub(in crate::arith) fn fold_cmpi(
         let value = matches!(predicate, 0 | 3 | 5 | 7 | 9);
         return attr_result(fold::make_attr(ctx, ty, &[value as u128]));
     }
+    let lhs = ctx.operand(op, 0);
+    let lhs_is_i1 = {
+        let elem = strata_ir::ods::constraints::element_type_or_self(ctx, ctx.value_type(lhs));
+        strata_ir::ods::constraints::is_i1(ctx, elem)
+    };
+    if predicate == 1 && super::operand_is(ctx, c, 1, 0) {
+        // `cmpi ne, ext(x : i1), 0` is `x` (integers and vectors of them).
+        for ext in [crate::arith::ExtSIOp::NAME, crate::arith::ExtUIOp::NAME] {
+            if let Some([x]) = super::defined_by(ctx, lhs, ext).as_deref() {
+                let ty = ctx.value_type(*x);
+                let elem = match ctx.type_kind(ty) {
+                    strata_ir::TypeKind::Vector { element, .. } => *element,
+                    _ => ty,
+                };
+                if matches!(
+                    ctx.type_kind(elem),
+                    strata_ir::TypeKind::Integer { width: 1, .. }
+                ) {
+                    return Some(vec![FoldResult::Value(*x)]);
+                }
+            }
+        }
+        // `cmpi ne, x : i1, false` is `x`.
+        if lhs_is_i1 {
+            return Some(vec![FoldResult::Value(lhs)]);
+        }
+    }
+    // `cmpi eq, x : i1, true` is `x`.
+    if predicate == 0 && lhs_is_i1 && super::operand_is(ctx, c, 1, -1) {
+        return Some(vec![FoldResult::Value(lhs)]);
+    }
     // A constant on the left only: swap the operands and mirror the
     // predicate (in place), so that constants end up on the right.
     if c.first().copied().flatten().is_some() && c.get(1).copied().flatten().is_none() {

@@ -87,6 +87,9 @@ pub(in crate::arith) fn fold_divsi(
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
+    if let Some(v) = div_of_mul(ctx, op, 1) {
+        return Some(vec![FoldResult::Value(v)]);
+    }
     int_binary_fold(ctx, op, c, |a, b| signed_div(a, b).map(|(q, _)| q as u128))
 }
 
@@ -98,7 +101,34 @@ pub(in crate::arith) fn fold_divui(
     if operand_is(ctx, c, 1, 1) {
         return Some(vec![lhs(ctx, op)]);
     }
+    if let Some(v) = div_of_mul(ctx, op, 2) {
+        return Some(vec![FoldResult::Value(v)]);
+    }
     int_binary_fold(ctx, op, c, |a, b| a.value.checked_div(b.value))
+}
+
+/// `(a * b) / b` is `a` (and `(a * b) / a` is `b`) when the product has
+/// the no-wrap flag `flag` of the division (`nsw` 1 for `divsi`, `nuw` 2
+/// for `divui`): MLIR's `foldDivMul`.
+fn div_of_mul(ctx: &Context, op: Operation, flag: u64) -> Option<Value> {
+    let (lhs, rhs) = (ctx.operand(op, 0), ctx.operand(op, 1));
+    let mul = ctx
+        .defining_op(lhs)
+        .filter(|&d| ctx.op_name_str(d) == crate::arith::MulIOp::NAME)?;
+    let flags = strata_ir::ods::inherent_attr(ctx, mul, "overflowFlags")
+        .and_then(|f| crate::arith::OVERFLOW.value(ctx, f))
+        .unwrap_or(0);
+    if flags & flag != flag {
+        return None;
+    }
+    let (a, b) = (ctx.operand(mul, 0), ctx.operand(mul, 1));
+    if a == rhs {
+        Some(b)
+    } else if b == rhs {
+        Some(a)
+    } else {
+        None
+    }
 }
 
 pub(in crate::arith) fn fold_ceildivsi(
