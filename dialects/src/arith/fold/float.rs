@@ -85,7 +85,36 @@ pub(in crate::arith) fn fold_mulf(
     if float_operand(ctx, c, 1).is_some_and(|f| f.value == 1.0) {
         return Some(vec![lhs(ctx, op)]);
     }
+    // `mulf(x, ±0)` is that zero when NaNs and the sign of zero do not
+    // matter (`nnan` and `nsz`), even for a constant `x` (as MLIR 22).
+    let flags = strata_ir::ods::inherent_attr(ctx, op, "fastmath")
+        .and_then(|f| crate::arith::FASTMATH.value(ctx, f))
+        .unwrap_or(0);
+    const NNAN_NSZ: u64 = 2 | 8;
+    if flags & NNAN_NSZ == NNAN_NSZ && is_any_zero(ctx, c, 1) {
+        return Some(vec![FoldResult::Value(ctx.operand(op, 1))]);
+    }
     float_binary_fold(ctx, op, c, |a, b| a * b)
+}
+
+/// Whether operand `index` is a float constant whose every element is +0 or
+/// -0 (MLIR's `m_AnyZeroFloat`).
+fn is_any_zero(ctx: &Context, c: &[Option<Attribute>], index: usize) -> bool {
+    let Some(consts) = operand_consts(ctx, c, index) else {
+        return false;
+    };
+    if !matches!(ctx.type_kind(consts.elem), strata_ir::TypeKind::Float(_)) {
+        return false;
+    }
+    let Some(width) = ctx.int_or_float_bit_width(consts.elem) else {
+        return false;
+    };
+    let magnitude = if width >= 128 {
+        u128::MAX >> 1
+    } else {
+        (1u128 << (width - 1)) - 1
+    };
+    consts.all(|v| v & magnitude == 0)
 }
 
 pub(in crate::arith) fn fold_divf(
