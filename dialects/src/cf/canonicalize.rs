@@ -4,12 +4,16 @@
 //! condition, or to one block with the same operands, becomes a branch; a
 //! conditional branch whose block is reached only by a branch on the same
 //! condition takes the way that one took; the condition is known true or
-//! false in a successor it alone reaches; `cf.assert` on `true` goes.
+//! false in a successor it alone reaches; `cf.assert` on `true` goes; a
+//! `cf.switch` with only a default, on a known flag, or reached through a
+//! switch on the same flag takes the known way, and drops cases that go
+//! where the default goes or cannot happen.
 
 use strata_ir::rewrite::{constant_value, FnPattern, PatternRewriter, RewritePatternSet};
-use strata_ir::{Block, Operation, Value};
+use strata_ir::{Block, Operation, OperationState, TypeKind, Value};
 
-use super::ops::{BranchOp, CondBranchOp};
+use super::ops::{BranchOp, CondBranchOp, SwitchOp};
+use super::syntax::{case_operand_groups, case_values, i32_array};
 
 pub(super) fn br_patterns(set: &mut RewritePatternSet) {
     set.add(FnPattern::new(
@@ -368,4 +372,265 @@ fn propagate_truth(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
         changed = true;
     }
     changed
+}
+
+pub(super) fn switch_patterns(set: &mut RewritePatternSet) {
+    let patterns: [(&'static str, SwitchPattern); 6] = [
+        ("SimplifySwitchWithOnlyDefault", switch_only_default),
+        (
+            "DropSwitchCasesThatMatchDefault",
+            drop_cases_matching_default,
+        ),
+        ("SimplifyConstSwitchValue", constant_switch),
+        ("SimplifyPassThroughSwitch", pass_through_switch),
+        (
+            "SimplifySwitchFromSwitchOnSameCondition",
+            switch_from_case_of_same_switch,
+        ),
+        (
+            "SimplifySwitchFromDefaultSwitchOnSameCondition",
+            switch_from_default_of_same_switch,
+        ),
+    ];
+    for (name, pattern) in patterns {
+        set.add(FnPattern::new(SwitchOp::NAME, name, pattern));
+    }
+}
+
+type SwitchPattern = fn(Operation, &mut PatternRewriter<'_>) -> bool;
+
+/// A `cf.switch` taken apart: its flag, default and cases.
+struct Switch {
+    flag: Value,
+    default: (Block, Vec<Value>),
+    /// Value (zero-extended from the flag's width), destination, operands.
+    cases: Vec<(u64, Block, Vec<Value>)>,
+}
+
+impl Switch {
+    fn of(rewriter: &PatternRewriter<'_>, op: Operation) -> Option<Switch> {
+        let ctx = rewriter.ctx();
+        let switch = SwitchOp(op);
+        let flag = switch.flag(ctx)?;
+        let successors: Vec<Block> = ctx.successors(op).collect();
+        let (&default, dests) = successors.split_first()?;
+        let values = case_values(ctx, op);
+        let groups = case_operand_groups(ctx, op);
+        if values.len() != dests.len() || groups.len() != dests.len() {
+            return None;
+        }
+        let cases = values
+            .into_iter()
+            .zip(dests.iter().copied())
+            .zip(groups)
+            .map(|((v, d), g)| (v, d, g))
+            .collect();
+        Some(Switch {
+            flag,
+            default: (default, switch.default_operands(ctx)),
+            cases,
+        })
+    }
+
+    /// Replace `op` by a `cf.switch` of these parts (MLIR's
+    /// `replaceOpWithNewOp<SwitchOp>`).
+    fn replace(self, rewriter: &mut PatternRewriter<'_>, op: Operation) {
+        let ctx = rewriter.ctx_mut();
+        let loc = ctx.op_loc(op);
+        let flag_type = ctx.value_type(self.flag);
+        let width = ctx.int_or_float_bit_width(flag_type).unwrap_or(64);
+        let mut state = OperationState::new(ctx.ident(SwitchOp::NAME), loc);
+        let mut properties = Vec::new();
+        if !self.cases.is_empty() {
+            let ty = ctx.intern_type(TypeKind::Vector {
+                shape: vec![self.cases.len() as i64],
+                scalable: vec![false],
+                element: flag_type,
+            });
+            let bytes = width.div_ceil(8) as usize;
+            let raw: Vec<u8> = self
+                .cases
+                .iter()
+                .flat_map(|(v, _, _)| v.to_le_bytes().into_iter().take(bytes))
+                .collect();
+            if let Some(attr) = ctx.dense_elements_attr(ty, raw) {
+                properties.push((ctx.ident("case_values"), attr));
+            }
+        }
+        let segments: Vec<usize> = self.cases.iter().map(|(_, _, o)| o.len()).collect();
+        let segments = i32_array(ctx, &segments);
+        properties.push((ctx.ident("case_operand_segments"), segments));
+        let case_operands: usize = self.cases.iter().map(|(_, _, o)| o.len()).sum();
+        let sizes = i32_array(ctx, &[1, self.default.1.len(), case_operands]);
+        properties.push((ctx.ident("operandSegmentSizes"), sizes));
+        state.properties = Some(ctx.dictionary_attr(properties));
+        state.operands.push(self.flag);
+        state.operands.extend(self.default.1.iter().copied());
+        state.successors.push(self.default.0);
+        for (_, dest, operands) in self.cases {
+            state.operands.extend(operands);
+            state.successors.push(dest);
+        }
+        let new = ctx.create_operation(state);
+        replace_with(rewriter, op, new);
+    }
+}
+
+/// Replace `op` by `cf.br dest(operands)`.
+fn branch_to(rewriter: &mut PatternRewriter<'_>, op: Operation, dest: Block, operands: &[Value]) {
+    let loc = rewriter.ctx().op_loc(op);
+    let branch = BranchOp::build(rewriter.ctx_mut(), loc, operands, dest);
+    replace_with(rewriter, op, branch.op());
+}
+
+/// MLIR's `simplifySwitchWithOnlyDefault`.
+fn switch_only_default(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some(switch) = Switch::of(rewriter, op) else {
+        return false;
+    };
+    if !switch.cases.is_empty() {
+        return false;
+    }
+    branch_to(rewriter, op, switch.default.0, &switch.default.1);
+    true
+}
+
+/// MLIR's `dropSwitchCasesThatMatchDefault`: a case that goes where the
+/// default goes, with the same operands, is dropped.
+fn drop_cases_matching_default(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some(mut switch) = Switch::of(rewriter, op) else {
+        return false;
+    };
+    let before = switch.cases.len();
+    let default = switch.default.clone();
+    switch
+        .cases
+        .retain(|(_, dest, operands)| !(*dest == default.0 && *operands == default.1));
+    if switch.cases.len() == before {
+        return false;
+    }
+    switch.replace(rewriter, op);
+    true
+}
+
+/// Replace `op` by a branch to the case of `value`, or to the default
+/// (MLIR's `foldSwitch`).
+fn fold_switch(rewriter: &mut PatternRewriter<'_>, op: Operation, switch: Switch, value: u64) {
+    let (dest, operands) = match switch.cases.into_iter().find(|(v, _, _)| *v == value) {
+        Some((_, dest, operands)) => (dest, operands),
+        None => switch.default,
+    };
+    branch_to(rewriter, op, dest, &operands);
+}
+
+/// MLIR's `simplifyConstSwitchValue`.
+fn constant_switch(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some(switch) = Switch::of(rewriter, op) else {
+        return false;
+    };
+    let Some(attr) = constant_value(rewriter.ctx_mut(), switch.flag) else {
+        return false;
+    };
+    let ctx = rewriter.ctx();
+    let Some(strata_ir::AttrKind::Integer { ty, value }) = Some(ctx.attr_kind(attr)) else {
+        return false;
+    };
+    let width = ctx.int_or_float_bit_width(*ty).unwrap_or(64).min(64);
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let value = (*value as u64) & mask;
+    fold_switch(rewriter, op, switch, value);
+    true
+}
+
+/// MLIR's `simplifyPassThroughSwitch`: each destination collapsed when it
+/// only branches on.
+fn pass_through_switch(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some(mut switch) = Switch::of(rewriter, op) else {
+        return false;
+    };
+    let mut changed = false;
+    for (_, dest, operands) in switch.cases.iter_mut() {
+        if let Some((next, passed)) = collapse(rewriter, *dest, operands) {
+            (*dest, *operands) = (next, passed);
+            changed = true;
+        }
+    }
+    if let Some((next, passed)) = collapse(rewriter, switch.default.0, &switch.default.1) {
+        switch.default = (next, passed);
+        changed = true;
+    }
+    if !changed {
+        return false;
+    }
+    switch.replace(rewriter, op);
+    true
+}
+
+/// The `cf.switch` on the same flag that ends the only predecessor (one
+/// edge) of `op`'s block, with that block.
+fn predecessor_switch(
+    rewriter: &PatternRewriter<'_>,
+    op: Operation,
+    flag: Value,
+) -> Option<(Switch, Block)> {
+    let block = block_of(rewriter, op)?;
+    let [pred] = predecessors(rewriter, block)[..] else {
+        return None;
+    };
+    if rewriter.ctx().op_name_str(pred) != SwitchOp::NAME {
+        return None;
+    }
+    let pred_switch = Switch::of(rewriter, pred)?;
+    (pred_switch.flag == flag).then_some((pred_switch, block))
+}
+
+/// MLIR's `simplifySwitchFromSwitchOnSameCondition`: reached through a case
+/// of a switch on the same flag, the flag is that case's value.
+fn switch_from_case_of_same_switch(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some(switch) = Switch::of(rewriter, op) else {
+        return false;
+    };
+    let Some((pred, block)) = predecessor_switch(rewriter, op, switch.flag) else {
+        return false;
+    };
+    if pred.default.0 == block {
+        return false;
+    }
+    match pred.cases.iter().find(|(_, dest, _)| *dest == block) {
+        Some(&(value, _, _)) => fold_switch(rewriter, op, switch, value),
+        None => branch_to(rewriter, op, switch.default.0, &switch.default.1),
+    }
+    true
+}
+
+/// MLIR's `simplifySwitchFromDefaultSwitchOnSameCondition`: reached through
+/// the default of a switch on the same flag, the cases that switch sends
+/// elsewhere cannot happen.
+fn switch_from_default_of_same_switch(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
+    let Some(mut switch) = Switch::of(rewriter, op) else {
+        return false;
+    };
+    let Some((pred, block)) = predecessor_switch(rewriter, op, switch.flag) else {
+        return false;
+    };
+    if pred.default.0 != block {
+        return false;
+    }
+    let impossible: Vec<u64> = pred
+        .cases
+        .iter()
+        .filter(|(_, dest, _)| *dest != block)
+        .map(|(v, _, _)| *v)
+        .collect();
+    let before = switch.cases.len();
+    switch.cases.retain(|(v, _, _)| !impossible.contains(v));
+    if switch.cases.len() == before {
+        return false;
+    }
+    switch.replace(rewriter, op);
+    true
 }

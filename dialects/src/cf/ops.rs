@@ -5,7 +5,7 @@ use strata_ir::attributes::AttrKind;
 use strata_ir::ods::constraints::{AnyType, StrAttr, I1};
 use strata_ir::{attr_constraint, op, type_constraint, TypeKind};
 
-use super::canonicalize::{assert_patterns, br_patterns, cond_br_patterns};
+use super::canonicalize::{assert_patterns, br_patterns, cond_br_patterns, switch_patterns};
 use super::syntax::{parse_switch, print_switch};
 use super::verify::{
     br_erase_operand, br_operands, br_taken, cond_br_erase_operand, cond_br_operands,
@@ -92,6 +92,7 @@ pub struct CondBranchOp {
      parse = parse_switch,
      print = print_switch,
      verify = verify_switch,
+     canonicalize = switch_patterns,
      interfaces(Branch { successor_operands: switch_operands, taken_successor: switch_taken, erase_successor_operand: switch_erase_operand }))]
 pub struct SwitchOp {
     flag: Operand<AnyInteger>,
