@@ -226,9 +226,7 @@
 
 // -----
 
-// mlir-opt: "failed to verify 'elementType': VectorElementTypeInterface
-// instance", at 'vector'.
-// expected-error @+1 {{vector elements must be int/index/float type but got 'tensor<i32>'}}
+// expected-error @+1 {{failed to verify 'elementType': VectorElementTypeInterface instance}}
 "foo.op"() : () -> vector<4xtensor<i32>>
 
 // -----

@@ -463,12 +463,13 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RSquare, "']'")?;
         }
         let mut offset = 0;
-        if self.consume_if(Tok::Comma) {
+        if !self.consume_if(Tok::Greater) {
+            self.expect(Tok::Comma, "','")?;
             self.expect_keyword("offset", "expected 'offset' after comma")?;
             self.expect(Tok::Colon, "':' after 'offset'")?;
             offset = self.parse_optional_dynamic_int()?;
+            self.expect(Tok::Greater, "'>'")?;
         }
-        self.expect(Tok::Greater, "'>'")?;
         Ok(self.ctx.intern_attr(AttrKind::Strided {
             strides: strides.into(),
             offset,

@@ -110,7 +110,11 @@ impl<'a> Parser<'a> {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(self.wrong_token("expected non-function type"));
         }
-        let width = digits.parse::<u64>().unwrap_or(u64::MAX);
+        // A width that does not fit 32 bits is invalid; a larger one than
+        // MLIR's limit is refused with the limit (as MLIR's parser).
+        let Ok(width) = digits.parse::<u32>().map(u64::from) else {
+            return Err(self.error_here("invalid integer width"));
+        };
         if width > MAX_INT_WIDTH {
             return Err(self.error_here(format!(
                 "integer bitwidth is limited to {MAX_INT_WIDTH} bits"
@@ -377,6 +381,10 @@ impl<'a> Parser<'a> {
         let mut memory_space = None;
         if !self.consume_if(Tok::Greater) {
             self.expect(Tok::Comma, "',' or '>' in memref type")?;
+            // MLIR's `parseCommaSeparatedListUntil` without an empty list.
+            if self.is(Tok::Greater) {
+                return Err(self.wrong_token("expected list element"));
+            }
             loop {
                 let attr = self.parse_attribute(None)?;
                 let is_layout = matches!(
@@ -410,6 +418,13 @@ impl<'a> Parser<'a> {
         // An affine-map layout takes one dimension per memref dimension; the
         // identity map is the default layout and is not stored, as in MLIR.
         if let Some(l) = layout {
+            if let crate::attributes::AttrKind::Strided { strides, .. } = self.ctx.attr_kind(l) {
+                if strides.len() != shape.len() {
+                    return Err(
+                        self.error_at(start, "expected the number of strides to match the rank")
+                    );
+                }
+            }
             if let crate::attributes::AttrKind::AffineMap(map) = self.ctx.attr_kind(l) {
                 if map.num_dims as usize != shape.len() {
                     return Err(self.error_at(
@@ -467,24 +482,27 @@ impl<'a> Parser<'a> {
         let mut shape = Vec::new();
         let mut scalable = Vec::new();
         self.parse_dimension_list(&mut shape, Some(&mut scalable))?;
-        let elem_pos = self.tok.start;
         let element = self.parse_type()?;
         self.expect(Tok::Greater, "'>' in vector type")?;
         if shape.iter().any(|&d| d <= 0) {
-            let bad = shape.iter().find(|&&d| d <= 0).copied().unwrap_or(0);
+            let sizes: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
             return Err(self.error_at(
                 start,
-                format!("vector types must have positive constant sizes but got {bad}"),
+                format!(
+                    "vector types must have positive constant sizes but got {}",
+                    sizes.join(", ")
+                ),
             ));
         }
+        // MLIR 22 checks the element type through `VectorElementTypeInterface`
+        // (integers, index and floats), at the vector type.
         if !matches!(
             self.ctx.type_kind(element),
             TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)
         ) {
-            let printed = crate::printer::type_to_string(self.ctx, element);
             return Err(self.error_at(
-                elem_pos,
-                format!("vector elements must be int/index/float type but got '{printed}'"),
+                start,
+                "failed to verify 'elementType': VectorElementTypeInterface instance",
             ));
         }
         Ok(self.ctx.intern_type(TypeKind::Vector {
