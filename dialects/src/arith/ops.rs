@@ -27,7 +27,7 @@ use crate::arith::fold::{
 use crate::arith::verify::{
     verify_bitcast, verify_cmp_result, verify_constant, verify_index_cast, verify_narrowing_float,
     verify_narrowing_int, verify_same_shape_cast, verify_same_tensor_dims, verify_select,
-    verify_widening_float, verify_widening_int,
+    verify_select_condition, verify_widening_float, verify_widening_int,
 };
 
 type_constraint!(
@@ -471,6 +471,7 @@ pub(crate) fn infer_cmp(ctx: &mut Context, state: &OperationState) -> Result<Vec
      parse = parse_select,
      print = print_select,
      verify_predicates = verify_select,
+     verify = verify_select_condition,
      canonicalize = crate::arith_patterns::select,
      fold = fold_select)]
 pub struct SelectOp {

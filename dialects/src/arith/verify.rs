@@ -72,7 +72,9 @@ pub(crate) fn verify_cmp_result(ctx: &Context, op: Operation) -> Result<(), Diag
             == std::mem::discriminant(ctx.type_kind(result))
         || (ctx.type_kind(lhs).shape().is_none() && ctx.type_kind(result).shape().is_none());
     let element = element_type_or_self(ctx, result);
-    if !same_shape || !strata_ir::ods::constraints::is_i1(ctx, element) {
+    // `getI1SameShape` keeps a tensor's encoding.
+    let same_encoding = tensor_encoding(ctx, lhs) == tensor_encoding(ctx, result);
+    if !same_shape || !same_encoding || !strata_ir::ods::constraints::is_i1(ctx, element) {
         return Err(Diagnostic::op_error(
             ctx,
             op,
@@ -98,10 +100,84 @@ pub(super) fn verify_select(ctx: &Context, op: Operation) -> Result<(), Diagnost
     Ok(())
 }
 
+/// MLIR 22's `SelectOp::verify`, after the traits: a shaped condition is
+/// exactly the result's shape of `i1` (its encoding too).
+pub(super) fn verify_select_condition(ctx: &Context, op: Operation) -> Result<(), Diagnostic> {
+    let cond = ctx.value_type(ctx.operand(op, 0));
+    let result = ctx.value_type(ctx.result(op, 0));
+    if !strata_ir::ods::constraints::is_i1(ctx, cond) {
+        if let Some(expected) = i1_same_shape_string(ctx, result) {
+            let got = strata_ir::printer::type_to_string(ctx, cond);
+            if expected != got {
+                return Err(Diagnostic::op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "expected condition type to have the same shape as the result type, expected '{expected}', but got '{got}'"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The encoding of a ranked tensor type.
+fn tensor_encoding(ctx: &Context, ty: Type) -> Option<strata_ir::Attribute> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
+    }
+}
+
+/// The text of `ty`'s shape with `i1` elements (MLIR's `getI1SameShape`)
+/// for a vector or tensor.
+fn i1_same_shape_string(ctx: &Context, ty: Type) -> Option<String> {
+    let dims = |shape: &[i64], scalable: Option<&[bool]>| -> String {
+        shape
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| {
+                let text = if d == strata_ir::types::DYNAMIC {
+                    "?".to_string()
+                } else {
+                    d.to_string()
+                };
+                if scalable.is_some_and(|s| s.get(i) == Some(&true)) {
+                    format!("[{text}]x")
+                } else {
+                    format!("{text}x")
+                }
+            })
+            .collect()
+    };
+    Some(match ctx.type_kind(ty) {
+        TypeKind::Vector {
+            shape, scalable, ..
+        } => format!("vector<{}i1>", dims(shape, Some(scalable))),
+        TypeKind::RankedTensor {
+            shape, encoding, ..
+        } => match encoding {
+            Some(e) => format!(
+                "tensor<{}i1, {}>",
+                dims(shape, None),
+                strata_ir::printer::attribute_to_string(ctx, *e)
+            ),
+            None => format!("tensor<{}i1>", dims(shape, None)),
+        },
+        TypeKind::UnrankedTensor { .. } => "tensor<*xi1>".to_string(),
+        _ => return None,
+    })
+}
+
 /// The in/out types of a cast with the container kinds and shapes compared.
 fn cast_types(ctx: &Context, op: Operation) -> Option<(Type, Type)> {
     let a = ctx.value_type(ctx.operand(op, 0));
     let b = ctx.value_type(ctx.result(op, 0));
+    // Tensors of different encodings are not cast compatible.
+    if tensor_encoding(ctx, a) != tensor_encoding(ctx, b) {
+        return None;
+    }
     let same_container = std::mem::discriminant(ctx.type_kind(a))
         == std::mem::discriminant(ctx.type_kind(b))
         || (ctx.type_kind(a).element_type().is_none() && ctx.type_kind(b).element_type().is_none());

@@ -433,7 +433,11 @@ impl<'a> Parser<'a> {
         }
         let op = match self.tok.kind {
             Tok::String => self.parse_generic_operation()?,
-            Tok::BareId => self.parse_custom_operation()?,
+            // MLIR's lexer reads `i32`, `si8`, `ui16` as integer types, not
+            // as names.
+            Tok::BareId if !is_integer_type_spelling(self.spelling()) => {
+                self.parse_custom_operation()?
+            }
             _ => return Err(self.wrong_token("expected operation name in quotes")),
         };
         if !result_ids.is_empty() {
@@ -769,4 +773,15 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether `word` is an integer type keyword (`i32`, `si8`, `ui16`), which
+/// MLIR's lexer makes a type token.
+fn is_integer_type_spelling(word: &str) -> bool {
+    let digits = word
+        .strip_prefix("si")
+        .or_else(|| word.strip_prefix("ui"))
+        .or_else(|| word.strip_prefix('i'))
+        .unwrap_or("");
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
