@@ -323,7 +323,7 @@ attr_constraint!(
 );
 attr_constraint!(
     /// A string attribute.
-    StrAttr, "string attribute", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::String { .. }),
+    StrAttr, "string attribute", AttrSyntax::Kind(is_string_attr), |ctx, attr| is_string_attr(ctx, attr),
     value: String = |ctx, attr| match ctx.attr_kind(attr) {
         AttrKind::String { value, .. } => Some(String::from_utf8_lossy(value).into_owned()),
         _ => None,
@@ -331,8 +331,19 @@ attr_constraint!(
 );
 attr_constraint!(
     /// A symbol reference without nested references.
-    FlatSymbolRefAttr, "flat symbol reference attribute", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::SymbolRef { nested, .. } if nested.is_empty())
+    FlatSymbolRefAttr, "flat symbol reference attribute", AttrSyntax::Kind(is_flat_symbol_ref), |ctx, attr| is_flat_symbol_ref(ctx, attr)
 );
+
+/// Whether `attr` is a string (MLIR's `StringAttr` storage).
+pub fn is_string_attr(ctx: &Context, attr: Attribute) -> bool {
+    matches!(ctx.attr_kind(attr), AttrKind::String { .. })
+}
+
+/// Whether `attr` is a symbol reference without nested references (MLIR's
+/// `FlatSymbolRefAttr` storage).
+pub fn is_flat_symbol_ref(ctx: &Context, attr: Attribute) -> bool {
+    matches!(ctx.attr_kind(attr), AttrKind::SymbolRef { nested, .. } if nested.is_empty())
+}
 attr_constraint!(
     /// A type attribute holding a function type.
     FunctionTypeAttr, "type attribute of function type", AttrSyntax::Generic, |ctx, attr| matches!(ctx.attr_kind(attr), AttrKind::Type(t) if matches!(ctx.type_kind(*t), TypeKind::Function { .. }))

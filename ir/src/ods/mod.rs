@@ -74,6 +74,11 @@ pub enum AttrSyntax {
     /// `[1, 99]` for `array<i32: 1, 99>` (MLIR's `DenseI32ArrayAttr` in
     /// an assembly format).
     IntArray(fn(&mut Context) -> Type),
+    /// As any attribute, of the kind the check accepts (MLIR's storage
+    /// class: `StringAttr`, `FlatSymbolRefAttr`): another kind is "invalid
+    /// kind of attribute specified" when parsed, and an invalid property
+    /// in the generic form.
+    Kind(fn(&Context, Attribute) -> bool),
 }
 
 /// A constraint on an attribute.
@@ -498,7 +503,10 @@ pub fn check_properties(ctx: &Context, spec: &OpSpec, props: Attribute) -> Resul
         };
         let typed = matches!(
             attr.constraint.syntax,
-            AttrSyntax::Keyword(_) | AttrSyntax::Stripped(_) | AttrSyntax::IntArray(_)
+            AttrSyntax::Keyword(_)
+                | AttrSyntax::Stripped(_)
+                | AttrSyntax::IntArray(_)
+                | AttrSyntax::Kind(_)
         );
         if typed && !(attr.constraint.check)(ctx, value) {
             return Err(format!(

@@ -303,6 +303,14 @@ fn parse_attr_value(
     }
     match constraint.syntax {
         AttrSyntax::Generic => p.parse_attribute(None),
+        AttrSyntax::Kind(is_kind) => {
+            let pos = p.pos();
+            let attr = p.parse_attribute(None)?;
+            if !is_kind(p.ctx(), attr) {
+                return Err(p.error_at(pos, "invalid kind of attribute specified"));
+            }
+            Ok(attr)
+        }
         AttrSyntax::Typed(ty) => {
             let ty = ty(p.ctx());
             p.parse_attribute(Some(ty))

@@ -116,7 +116,7 @@ fn print_elements(
 fn print_attr_value(p: &mut OpAsmPrinter<'_, '_>, spec: &crate::ods::AttrSpec, value: Attribute) {
     let ctx = p.ctx();
     match spec.constraint.syntax {
-        AttrSyntax::Generic => p.print_attribute(value),
+        AttrSyntax::Generic | AttrSyntax::Kind(_) => p.print_attribute(value),
         AttrSyntax::Typed(_) => p.print_attribute_without_type(value),
         AttrSyntax::IntArray(_) => match ctx.attr_kind(value) {
             crate::attributes::AttrKind::DenseArray { element, values } => {
