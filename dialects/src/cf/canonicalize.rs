@@ -404,7 +404,7 @@ struct Switch {
     flag: Value,
     default: (Block, Vec<Value>),
     /// Value (zero-extended from the flag's width), destination, operands.
-    cases: Vec<(u64, Block, Vec<Value>)>,
+    cases: Vec<(u128, Block, Vec<Value>)>,
 }
 
 impl Switch {
@@ -451,7 +451,12 @@ impl Switch {
             let raw: Vec<u8> = self
                 .cases
                 .iter()
-                .flat_map(|(v, _, _)| v.to_le_bytes().into_iter().take(bytes))
+                .flat_map(|(v, _, _)| {
+                    let mut b = v.to_le_bytes().to_vec();
+                    b.resize(bytes.max(16), 0);
+                    b.truncate(bytes);
+                    b
+                })
                 .collect();
             if let Some(attr) = ctx.dense_elements_attr(ty, raw) {
                 properties.push((ctx.ident("case_values"), attr));
@@ -515,7 +520,7 @@ fn drop_cases_matching_default(op: Operation, rewriter: &mut PatternRewriter<'_>
 
 /// Replace `op` by a branch to the case of `value`, or to the default
 /// (MLIR's `foldSwitch`).
-fn fold_switch(rewriter: &mut PatternRewriter<'_>, op: Operation, switch: Switch, value: u64) {
+fn fold_switch(rewriter: &mut PatternRewriter<'_>, op: Operation, switch: Switch, value: u128) {
     let (dest, operands) = match switch.cases.into_iter().find(|(v, _, _)| *v == value) {
         Some((_, dest, operands)) => (dest, operands),
         None => switch.default,
@@ -532,16 +537,10 @@ fn constant_switch(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
         return false;
     };
     let ctx = rewriter.ctx();
-    let Some(strata_ir::AttrKind::Integer { ty, value }) = Some(ctx.attr_kind(attr)) else {
+    let strata_ir::AttrKind::Integer { ty, value } = *ctx.attr_kind(attr) else {
         return false;
     };
-    let width = ctx.int_or_float_bit_width(*ty).unwrap_or(64).min(64);
-    let mask = if width == 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    };
-    let value = (*value as u64) & mask;
+    let value = super::verify::int_bits(ctx, ty, value);
     fold_switch(rewriter, op, switch, value);
     true
 }
@@ -620,7 +619,7 @@ fn switch_from_default_of_same_switch(op: Operation, rewriter: &mut PatternRewri
     if pred.default.0 != block {
         return false;
     }
-    let impossible: Vec<u64> = pred
+    let impossible: Vec<u128> = pred
         .cases
         .iter()
         .filter(|(_, dest, _)| *dest != block)

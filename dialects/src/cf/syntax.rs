@@ -58,8 +58,8 @@ pub(super) fn parse_switch(
     let flag_type = p.parse_type()?;
     let flag = p.resolve_operand(flag, flag_type)?;
     let width = match p.ctx().type_kind(flag_type) {
-        TypeKind::Integer { width, .. } if *width <= 64 => *width,
-        _ => return Err(p.error_at(flag_pos, "expected an integer type of at most 64 bits")),
+        TypeKind::Integer { width, .. } => *width,
+        _ => return Err(p.error_at(flag_pos, "expected an integer type")),
     };
     p.parse_punct(Punct::Comma)?;
     p.parse_punct(Punct::LSquare)?;
@@ -71,17 +71,19 @@ pub(super) fn parse_switch(
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     while p.parse_optional_punct(Punct::Comma) {
         let pos = p.pos();
-        let Some(value) = p.parse_optional_integer()? else {
-            return Err(p.error("expected integer value"));
+        // A literal past 128 bits is as "too large" as one past 64.
+        let value = match p.parse_optional_integer() {
+            Ok(Some(value)) => value,
+            Ok(None) => return Err(p.error("expected integer value")),
+            Err(diag) if diag.message.contains("too large") => {
+                return Err(p.error_at(pos, "integer value too large"))
+            }
+            Err(diag) => return Err(diag),
         };
         let value = i64::try_from(value).map_err(|_| p.error_at(pos, "integer value too large"))?;
-        // Truncated to the flag's width, as APInt(width, value) does.
-        let mask = if width == 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
-        values.push(value as u64 & mask);
+        // Truncated (or sign-extended) to the flag's width, as MLIR's
+        // APInt of the value is.
+        values.push(value);
         p.parse_punct(Punct::Colon)?;
         dests.push(p.parse_successor()?);
         let operands = parse_successor_operands(p)?;
@@ -97,11 +99,7 @@ pub(super) fn parse_switch(
             scalable: vec![false],
             element: flag_type,
         });
-        let bytes = width.div_ceil(8) as usize;
-        let raw: Vec<u8> = values
-            .iter()
-            .flat_map(|v| v.to_le_bytes().into_iter().take(bytes))
-            .collect();
+        let raw: Vec<u8> = values.iter().flat_map(|&v| int_bytes(v, width)).collect();
         let attr = ctx.dense_elements_attr(ty, raw).ok_or_else(|| {
             Diagnostic::error(state.loc, "case values that do not fit their type")
         })?;
@@ -139,8 +137,8 @@ fn print_successor_and_operands(
     }
 }
 
-/// The case values, zero-extended from their width.
-pub(super) fn case_values(ctx: &Context, op: Operation) -> Vec<u64> {
+/// The case values, zero-extended from their width (the low 128 bits).
+pub(super) fn case_values(ctx: &Context, op: Operation) -> Vec<u128> {
     let Some(attr) = SwitchOp(op).case_values(ctx) else {
         return Vec::new();
     };
@@ -152,22 +150,22 @@ pub(super) fn case_values(ctx: &Context, op: Operation) -> Vec<u64> {
     let width = kind
         .element_type()
         .and_then(|e| ctx.int_or_float_bit_width(e))
-        .unwrap_or(64)
-        .min(64);
+        .unwrap_or(64);
     let bytes = width.div_ceil(8) as usize;
-    let mask = if width == 64 {
-        u64::MAX
+    let kept = bytes.min(16);
+    let mask = if width >= 128 {
+        u128::MAX
     } else {
-        (1u64 << width) - 1
+        (1u128 << width) - 1
     };
     (0..count.max(0) as usize)
         .map(|i| {
             let i = if data.splat { 0 } else { i };
-            let mut buf = [0u8; 8];
-            if let Some(b) = data.raw.get(i * bytes..(i + 1) * bytes) {
-                buf[..bytes].copy_from_slice(b);
+            let mut buf = [0u8; 16];
+            if let Some(b) = data.raw.get(i * bytes..i * bytes + kept) {
+                buf[..kept].copy_from_slice(b);
             }
-            u64::from_le_bytes(buf) & mask
+            u128::from_le_bytes(buf) & mask
         })
         .collect()
 }
@@ -215,7 +213,10 @@ pub(super) fn print_switch(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
     for (i, value) in values.iter().enumerate() {
         p.write_char(',');
         p.print_newline(0);
-        p.write(&format!("  {value}: "));
+        // MLIR prints `getLimitedValue()`: a value past 64 bits as the
+        // largest 64-bit one.
+        let shown = u64::try_from(*value).unwrap_or(u64::MAX);
+        p.write(&format!("  {shown}: "));
         if let Some(&dest) = successors.get(i + 1) {
             print_successor_and_operands(p, dest, groups.get(i).map_or(&[], |g| g.as_slice()));
         }
@@ -225,4 +226,21 @@ pub(super) fn print_switch(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
     }
     p.write_char(']');
     p.print_optional_attr_dict(op, SPELLED);
+}
+
+/// The little-endian bytes of `value` sign-extended (or truncated) to an
+/// integer of `width` bits, as a dense elements attribute stores it.
+pub(super) fn int_bytes(value: i64, width: u32) -> Vec<u8> {
+    let bytes = width.div_ceil(8) as usize;
+    let fill = if value < 0 { 0xFF } else { 0 };
+    let mut out: Vec<u8> = (value as i128).to_le_bytes().to_vec();
+    out.resize(bytes.max(16), fill);
+    out.truncate(bytes);
+    // Clear the bits past the width in the last byte.
+    if width % 8 != 0 {
+        if let Some(last) = out.last_mut() {
+            *last &= (1u8 << (width % 8)) - 1;
+        }
+    }
+    out
 }

@@ -201,13 +201,7 @@ pub(super) fn switch_taken(
     else {
         return None;
     };
-    let width = ctx.int_or_float_bit_width(*ty).unwrap_or(64).min(64);
-    let mask = if width == 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    };
-    let flag = (*value as u64) & mask;
+    let flag = int_bits(ctx, *ty, *value);
     let case = case_values(ctx, op).iter().position(|&c| c == flag);
     Some(case.map_or(0, |i| i + 1))
 }
@@ -268,4 +262,15 @@ pub(super) fn switch_erase_operand(
     cases[case] -= 1;
     let attr = super::syntax::i32_array(ctx, &cases);
     ctx.set_op_property(op, "case_operand_segments", attr);
+}
+
+/// An integer attribute's value as the low `width` bits (at most 128) of
+/// its type, zero-extended: how `case_values` reads case values.
+pub(super) fn int_bits(ctx: &Context, ty: strata_ir::Type, value: u128) -> u128 {
+    let width = ctx.int_or_float_bit_width(ty).unwrap_or(64);
+    if width >= 128 {
+        value
+    } else {
+        value & ((1u128 << width) - 1)
+    }
 }
