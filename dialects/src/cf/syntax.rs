@@ -237,7 +237,7 @@ pub(super) fn int_bytes(value: i64, width: u32) -> Vec<u8> {
     out.resize(bytes.max(16), fill);
     out.truncate(bytes);
     // Clear the bits past the width in the last byte.
-    if width % 8 != 0 {
+    if !width.is_multiple_of(8) {
         if let Some(last) = out.last_mut() {
             *last &= (1u8 << (width % 8)) - 1;
         }
