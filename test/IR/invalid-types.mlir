@@ -215,8 +215,7 @@
 
 // -----
 
-// mlir-opt: "vector types must have positive constant sizes but got 0".
-// expected-error @+1 {{vector types must have positive constant sizes}}
+// expected-error @+1 {{vector types must have positive constant sizes but got 0}}
 "foo.op"() : () -> vector<0xi32>
 
 // -----
