@@ -120,6 +120,26 @@ impl Context {
         self.intern_attr(AttrKind::Integer { ty, value })
     }
 
+    /// `array<i64: values...>`, each value stored as its bits, as the
+    /// parser stores them.
+    pub fn dense_i64_array(&mut self, values: &[i64]) -> Attribute {
+        let element = self.integer_type(64);
+        self.intern_attr(AttrKind::DenseArray {
+            element,
+            values: values.iter().map(|&v| v as u64).collect(),
+        })
+    }
+
+    /// `array<i32: sizes...>`: the sizes of an op's operand groups
+    /// (`operandSegmentSizes`, `case_operand_segments`).
+    pub fn segment_sizes_attr(&mut self, sizes: &[usize]) -> Attribute {
+        let element = self.integer_type(32);
+        self.intern_attr(AttrKind::DenseArray {
+            element,
+            values: sizes.iter().map(|&v| v as u64).collect(),
+        })
+    }
+
     /// `true` / `false` (`i1` integer attributes).
     pub fn bool_attr(&mut self, value: bool) -> Attribute {
         let i1 = self.integer_type(1);

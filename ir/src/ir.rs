@@ -481,6 +481,27 @@ impl Context {
         self.first_use(value).is_none()
     }
 
+    /// The region holding `op`, if it is in a block.
+    pub fn op_parent_region(&self, op: Operation) -> Option<Region> {
+        self.block_parent_region(self.op_parent_block(op)?)
+    }
+
+    /// Whether `op` is in `region`, directly or nested in ops there.
+    pub fn region_contains(&self, region: Region, mut op: Operation) -> bool {
+        loop {
+            let Some(parent_region) = self.op_parent_region(op) else {
+                return false;
+            };
+            if parent_region == region {
+                return true;
+            }
+            match self.region_parent_op(parent_region) {
+                Some(parent) => op = parent,
+                None => return false,
+            }
+        }
+    }
+
     /// Whether `ancestor` is `op` or contains it (through regions).
     pub fn is_ancestor(&self, ancestor: Operation, mut op: Operation) -> bool {
         loop {

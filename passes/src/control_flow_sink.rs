@@ -83,7 +83,7 @@ fn sink_into(ctx: &mut Context, region: Region) -> u64 {
             let Some(def) = ctx.defining_op(value) else {
                 continue;
             };
-            if parent_region(ctx, def) == Some(region) {
+            if ctx.op_parent_region(def) == Some(region) {
                 continue;
             }
             if !all_users_inside(ctx, def, region) || !effect_free(ctx, def) {
@@ -101,34 +101,9 @@ fn sink_into(ctx: &mut Context, region: Region) -> u64 {
     sunk
 }
 
-fn parent_region(ctx: &Context, op: Operation) -> Option<Region> {
-    ctx.op_parent_block(op)
-        .and_then(|b| ctx.block_parent_region(b))
-}
-
 /// Whether every user of `op`'s results is inside `region` (at any depth):
 /// the region's entry block dominates their blocks.
 fn all_users_inside(ctx: &Context, op: Operation, region: Region) -> bool {
-    let Some(parent) = ctx.region_parent_op(region) else {
-        return false;
-    };
-    ctx.results(op).all(|result| {
-        ctx.uses(result).all(|u| {
-            u.op != parent
-                && ctx.is_ancestor(parent, u.op)
-                && enclosing_region_at(ctx, u.op, parent) == Some(region)
-        })
-    })
-}
-
-/// The region of `ancestor` that contains `op`.
-fn enclosing_region_at(ctx: &Context, mut op: Operation, ancestor: Operation) -> Option<Region> {
-    loop {
-        let region = parent_region(ctx, op)?;
-        let parent = ctx.region_parent_op(region)?;
-        if parent == ancestor {
-            return Some(region);
-        }
-        op = parent;
-    }
+    ctx.results(op)
+        .all(|result| ctx.uses(result).all(|u| ctx.region_contains(region, u.op)))
 }

@@ -63,7 +63,7 @@ fn hoist_from(ctx: &mut Context, loop_op: Operation, region: Region) -> u64 {
     let mut moved = 0;
     while let Some(op) = worklist.pop_front() {
         // Skip ops already moved.
-        if parent_region(ctx, op) != Some(region) {
+        if ctx.op_parent_region(op) != Some(region) {
             continue;
         }
         if !effect_free(ctx, op) || !is_speculatable(ctx, op) || !can_be_hoisted(ctx, op, loop_op) {
@@ -75,18 +75,13 @@ fn hoist_from(ctx: &mut Context, loop_op: Operation, region: Region) -> u64 {
         let results: Vec<Value> = ctx.results(op).collect();
         for result in results {
             for user in ctx.uses(result).map(|u| u.op).collect::<Vec<_>>() {
-                if parent_region(ctx, user) == Some(region) {
+                if ctx.op_parent_region(user) == Some(region) {
                     worklist.push_back(user);
                 }
             }
         }
     }
     moved
-}
-
-fn parent_region(ctx: &Context, op: Operation) -> Option<Region> {
-    ctx.op_parent_block(op)
-        .and_then(|b| ctx.block_parent_region(b))
 }
 
 /// Whether `op` is not a terminator and every value it and the ops in its

@@ -88,7 +88,7 @@ impl Pass for ForallToParallel {
                 state.operands.extend_from_slice(list);
             }
             let n = bounds[0].len();
-            let sizes = dense_i32(ctx, &[n, n, n, 0]);
+            let sizes = ctx.segment_sizes_attr(&[n, n, n, 0]);
             let mut properties = vec![(ctx.ident("operandSegmentSizes"), sizes)];
             if let Some(mapping) = strata_ir::ods::inherent_attr(ctx, forall, "mapping") {
                 properties.push((ctx.ident("mapping"), mapping));
@@ -175,14 +175,6 @@ fn ops_named(ctx: &Context, root: Operation, name: &str) -> Vec<Operation> {
         .into_iter()
         .filter(|&o| ctx.op_name_str(o) == name)
         .collect()
-}
-
-fn dense_i32(ctx: &mut Context, values: &[usize]) -> strata_ir::Attribute {
-    let element = ctx.integer_type(32);
-    ctx.intern_attr(AttrKind::DenseArray {
-        element,
-        values: values.iter().map(|&v| v as u64).collect(),
-    })
 }
 
 /// The bounds of an `scf.forall` as values (lower, upper, step; static ones

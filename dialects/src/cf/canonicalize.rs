@@ -13,7 +13,7 @@ use strata_ir::rewrite::{constant_value, FnPattern, PatternRewriter, RewritePatt
 use strata_ir::{Block, Operation, OperationState, TypeKind, Value};
 
 use super::ops::{BranchOp, CondBranchOp, SwitchOp};
-use super::syntax::{case_operand_groups, case_values, i32_array};
+use super::syntax::{case_operand_groups, case_values};
 
 pub(super) fn br_patterns(set: &mut RewritePatternSet) {
     set.add(FnPattern::new(
@@ -463,10 +463,10 @@ impl Switch {
             }
         }
         let segments: Vec<usize> = self.cases.iter().map(|(_, _, o)| o.len()).collect();
-        let segments = i32_array(ctx, &segments);
+        let segments = ctx.segment_sizes_attr(&segments);
         properties.push((ctx.ident("case_operand_segments"), segments));
         let case_operands: usize = self.cases.iter().map(|(_, _, o)| o.len()).sum();
-        let sizes = i32_array(ctx, &[1, self.default.1.len(), case_operands]);
+        let sizes = ctx.segment_sizes_attr(&[1, self.default.1.len(), case_operands]);
         properties.push((ctx.ident("operandSegmentSizes"), sizes));
         state.properties = Some(ctx.dictionary_attr(properties));
         state.operands.push(self.flag);

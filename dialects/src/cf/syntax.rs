@@ -16,7 +16,7 @@
 use strata_ir::attributes::AttrKind;
 use strata_ir::parser::asm::{Delimiter, OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
-use strata_ir::{Attribute, Context, Diagnostic, Operation, OperationState, TypeKind, Value};
+use strata_ir::{Context, Diagnostic, Operation, OperationState, TypeKind, Value};
 
 use super::ops::SwitchOp;
 
@@ -40,14 +40,6 @@ fn parse_successor_operands(p: &mut OpAsmParser<'_, '_>) -> Result<Vec<Value>, D
 }
 
 /// An `i32` dense array.
-pub(super) fn i32_array(ctx: &mut Context, values: &[usize]) -> Attribute {
-    let element = ctx.integer_type(32);
-    ctx.intern_attr(AttrKind::DenseArray {
-        element,
-        values: values.iter().map(|&v| v as u64).collect(),
-    })
-}
-
 pub(super) fn parse_switch(
     p: &mut OpAsmParser<'_, '_>,
     state: &mut OperationState,
@@ -105,11 +97,11 @@ pub(super) fn parse_switch(
         })?;
         state.attributes.push((ctx.ident("case_values"), attr));
     }
-    let segments_attr = i32_array(ctx, &segments);
+    let segments_attr = ctx.segment_sizes_attr(&segments);
     state
         .attributes
         .push((ctx.ident("case_operand_segments"), segments_attr));
-    let sizes = i32_array(ctx, &[1, default_operands.len(), case_operands.len()]);
+    let sizes = ctx.segment_sizes_attr(&[1, default_operands.len(), case_operands.len()]);
     state
         .attributes
         .push((ctx.ident("operandSegmentSizes"), sizes));

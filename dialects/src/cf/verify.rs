@@ -226,7 +226,7 @@ fn erase_from_group(ctx: &mut Context, op: Operation, group: usize, index: usize
     let start: usize = sizes[..group].iter().sum();
     ctx.erase_operand(op, start + index);
     sizes[group] -= 1;
-    let attr = super::syntax::i32_array(ctx, &sizes);
+    let attr = ctx.segment_sizes_attr(&sizes);
     ctx.set_op_property(op, "operandSegmentSizes", attr);
 }
 
@@ -260,7 +260,7 @@ pub(super) fn switch_erase_operand(
     let before: usize = cases[..case].iter().sum();
     erase_from_group(ctx, op, 2, before + index);
     cases[case] -= 1;
-    let attr = super::syntax::i32_array(ctx, &cases);
+    let attr = ctx.segment_sizes_attr(&cases);
     ctx.set_op_property(op, "case_operand_segments", attr);
 }
 

@@ -3,7 +3,7 @@
 
 use strata_ir::parser::asm::{Delimiter, OpAsmParser, Punct};
 use strata_ir::printer::asm::OpAsmPrinter;
-use strata_ir::{AttrKind, Context, Diagnostic, Operation, OperationState, Type};
+use strata_ir::{Context, Diagnostic, Operation, OperationState, Type};
 
 use crate::kernel::types::{element_of, pointee, shaped_like};
 
@@ -20,11 +20,8 @@ pub(crate) fn print_kernel_func(p: &mut OpAsmPrinter<'_, '_>, op: Operation) {
 
 /// `array<i32: sizes...>` for `operandSegmentSizes`.
 pub fn segment_sizes(ctx: &mut Context, sizes: &[u64]) -> strata_ir::Attribute {
-    let element = ctx.integer_type(32);
-    ctx.intern_attr(AttrKind::DenseArray {
-        element,
-        values: sizes.into(),
-    })
+    let sizes: Vec<usize> = sizes.iter().map(|&n| n as usize).collect();
+    ctx.segment_sizes_attr(&sizes)
 }
 
 /// The mask type for pointers of type `ptr`: `i1` shaped as them.

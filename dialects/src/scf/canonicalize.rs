@@ -386,25 +386,7 @@ fn combine_ifs(next: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
     let prev_results: Vec<Value> = ctx.results(prev).collect();
     let next_results: Vec<Value> = ctx.results(next).collect();
     let within = |user: Operation, region: Option<Region>| {
-        let Some(region) = region else {
-            return false;
-        };
-        let mut current = user;
-        loop {
-            let Some(r) = ctx
-                .op_parent_block(current)
-                .and_then(|b| ctx.block_parent_region(b))
-            else {
-                return false;
-            };
-            if r == region {
-                return true;
-            }
-            match ctx.region_parent_op(r) {
-                Some(parent) => current = parent,
-                None => return false,
-            }
-        }
+        region.is_some_and(|r| ctx.region_contains(r, user))
     };
     // Uses of the first results inside the second op take the yielded values.
     let mut rewires = Vec::new();

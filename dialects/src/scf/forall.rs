@@ -79,22 +79,6 @@ fn parse_index_list<'a>(
     Ok((values, statics))
 }
 
-fn dense_i64(ctx: &mut Context, values: &[i64]) -> Attribute {
-    let element = ctx.integer_type(64);
-    ctx.intern_attr(AttrKind::DenseArray {
-        element,
-        values: values.iter().map(|&v| v as u64).collect(),
-    })
-}
-
-pub(super) fn dense_i32(ctx: &mut Context, values: &[usize]) -> Attribute {
-    let element = ctx.integer_type(32);
-    ctx.intern_attr(AttrKind::DenseArray {
-        element,
-        values: values.iter().map(|&v| v as u64).collect(),
-    })
-}
-
 /// The integers of an `i64` dense array attribute.
 fn dense_values(ctx: &Context, attr: Option<Attribute>) -> Vec<i64> {
     match attr.map(|a| ctx.attr_kind(a)) {
@@ -173,10 +157,10 @@ pub(super) fn parse_forall(
 
     let ctx = p.ctx();
     for ((name, _), (_, statics)) in BOUNDS.iter().zip([&lower, &upper, &step]) {
-        let attr = dense_i64(ctx, statics);
+        let attr = ctx.dense_i64_array(statics);
         state.attributes.push((ctx.ident(name), attr));
     }
-    let sizes = dense_i32(ctx, &sizes);
+    let sizes = ctx.segment_sizes_attr(&sizes);
     state
         .attributes
         .push((ctx.ident("operandSegmentSizes"), sizes));
@@ -495,11 +479,11 @@ fn bound_parts(
             }
         }
         sizes.push(statics.iter().filter(|&&s| s == DYNAMIC).count());
-        attrs.push((*attr, dense_i64(ctx, &statics)));
+        attrs.push((*attr, ctx.dense_i64_array(&statics)));
     }
     sizes.push(outs.len());
     operands.extend_from_slice(outs);
-    attrs.push(("operandSegmentSizes", dense_i32(ctx, &sizes)));
+    attrs.push(("operandSegmentSizes", ctx.segment_sizes_attr(&sizes)));
     (operands, attrs)
 }
 

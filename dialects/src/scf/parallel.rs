@@ -21,7 +21,7 @@ use strata_ir::rewrite::{FnPattern, PatternRewriter, RewritePatternSet};
 use strata_ir::{Block, Context, Diagnostic, Operation, OperationState, Type, Value};
 
 use super::control_flow::expect_parent;
-use super::forall::{dense_i32, trip_count, Mixed};
+use super::forall::{trip_count, Mixed};
 use super::ops::{ParallelOp, ReduceOp};
 use super::syntax::ensure_terminator_with;
 
@@ -62,13 +62,8 @@ pub(super) fn parse_parallel(
     let region = p.ctx().create_region();
     p.parse_region(region, &ivs)?;
     state.regions.push(region);
-    let sizes = [lower, upper, steps, inits.len()].map(|n| n as i64);
     let ctx = p.ctx();
-    let element = ctx.integer_type(32);
-    let sizes = ctx.intern_attr(strata_ir::attributes::AttrKind::DenseArray {
-        element,
-        values: sizes.iter().map(|&n| n as u64).collect(),
-    });
+    let sizes = ctx.segment_sizes_attr(&[lower, upper, steps, inits.len()]);
     state
         .attributes
         .push((ctx.ident("operandSegmentSizes"), sizes));
@@ -352,15 +347,12 @@ fn build_parallel(
     }
     state.operands.extend_from_slice(inits);
     state.result_types = inits.iter().map(|&v| ctx.value_type(v)).collect();
-    let sizes = dense_i32(
-        ctx,
-        &[
-            bounds[0].len(),
-            bounds[1].len(),
-            bounds[2].len(),
-            inits.len(),
-        ],
-    );
+    let sizes = ctx.segment_sizes_attr(&[
+        bounds[0].len(),
+        bounds[1].len(),
+        bounds[2].len(),
+        inits.len(),
+    ]);
     let mut properties: Vec<_> = ctx
         .op_properties(op)
         .map(|p| ctx.dictionary_entries(p).to_vec())

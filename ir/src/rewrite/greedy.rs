@@ -269,7 +269,7 @@ impl Driver<'_> {
         let mut current = op;
         loop {
             self.worklist.push(current);
-            match parent_region(ctx, current) {
+            match ctx.op_parent_region(current) {
                 Some(region) if region != self.scope => match ctx.region_parent_op(region) {
                     Some(parent) => current = parent,
                     None => return,
@@ -281,7 +281,7 @@ impl Driver<'_> {
 
     fn in_scope(&self, ctx: &Context, mut op: Operation) -> bool {
         loop {
-            let Some(region) = parent_region(ctx, op) else {
+            let Some(region) = ctx.op_parent_region(op) else {
                 return false;
             };
             if region == self.scope {
@@ -471,8 +471,4 @@ fn replace_with_fold_results(
 fn is_constant_like(ctx: &Context, op: Operation) -> bool {
     ctx.op_definition(op)
         .is_some_and(|d| d.traits.constant_like)
-}
-
-fn parent_region(ctx: &Context, op: Operation) -> Option<Region> {
-    ctx.block_parent_region(ctx.op_parent_block(op)?)
 }

@@ -3,7 +3,7 @@
 //! format leaves out taken from the op's traits or result-type inference,
 //! and the operands, attributes and regions stored in the state.
 
-use crate::context::{Attribute, Context, Type};
+use crate::context::{Attribute, Type};
 use crate::diagnostics::Diagnostic;
 use crate::ir::OperationState;
 use crate::ods::constraints::EnumSpec;
@@ -484,25 +484,20 @@ fn finish_parse<'a>(
         };
         let pos = uses.first().map_or(operands_pos, |u| u.pos());
         let values = p.resolve_operands(uses, types, pos)?;
-        segment_sizes.push(values.len() as u64);
+        segment_sizes.push(values.len());
         state.operands.extend(values);
     }
     if spec.operand_segments() {
-        let attr = segment_attr(p.ctx(), &segment_sizes);
+        let attr = p.ctx().segment_sizes_attr(&segment_sizes);
         let name = p.ctx().ident("operandSegmentSizes");
         state.attributes.push((name, attr));
     }
     // Result types.
     if ps.result_types.iter().all(Option::is_some) {
-        let sizes: Vec<u64> = ps
-            .result_types
-            .iter()
-            .flatten()
-            .map(|t| t.len() as u64)
-            .collect();
+        let sizes: Vec<usize> = ps.result_types.iter().flatten().map(Vec::len).collect();
         state.result_types = ps.result_types.into_iter().flatten().flatten().collect();
         if spec.result_segments() {
-            let attr = segment_attr(p.ctx(), &sizes);
+            let attr = p.ctx().segment_sizes_attr(&sizes);
             let name = p.ctx().ident("resultSegmentSizes");
             state.attributes.push((name, attr));
         }
@@ -568,12 +563,4 @@ fn distribute_results(spec: &OpSpec, ps: &mut ParseState<'_>, all: Vec<Type>) {
         ps.result_types[i] = Some(rest[..take].to_vec());
         rest = &rest[take..];
     }
-}
-
-fn segment_attr(ctx: &mut Context, sizes: &[u64]) -> Attribute {
-    let element = ctx.integer_type(32);
-    ctx.intern_attr(crate::AttrKind::DenseArray {
-        element,
-        values: sizes.into(),
-    })
 }
