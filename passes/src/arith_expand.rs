@@ -20,7 +20,7 @@
 //! The expansions are the ones MLIR 22 writes, op for op, so that the
 //! output is the same as `mlir-opt --arith-expand`'s.
 
-use strata_dialects::arith::{CMPF_PREDICATE, CMPI_PREDICATE};
+use strata_dialects::arith::{i1_like, shaped_like, CMPF_PREDICATE, CMPI_PREDICATE};
 use strata_dialects::fold::make_attr;
 use strata_ir::float::FloatKind;
 use strata_ir::ods::constraints::element_type_or_self;
@@ -236,34 +236,6 @@ fn width_mask(width: u32) -> u128 {
         u128::MAX
     } else {
         (1u128 << width) - 1
-    }
-}
-
-/// `i1`, shaped as `ty`.
-fn i1_like(ctx: &mut Context, ty: Type) -> Type {
-    let i1 = ctx.integer_type(1);
-    shaped_like(ctx, ty, i1)
-}
-
-/// `element`, shaped as `like` (a vector or tensor), or `element` alone.
-fn shaped_like(ctx: &mut Context, like: Type, element: Type) -> Type {
-    match ctx.type_kind(like).clone() {
-        TypeKind::Vector {
-            shape, scalable, ..
-        } => ctx.intern_type(TypeKind::Vector {
-            shape,
-            scalable,
-            element,
-        }),
-        TypeKind::RankedTensor {
-            shape, encoding, ..
-        } => ctx.intern_type(TypeKind::RankedTensor {
-            shape,
-            element,
-            encoding,
-        }),
-        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { element }),
-        _ => element,
     }
 }
 

@@ -40,8 +40,10 @@ impl Pass for ControlFlowSink {
             .collect();
         let mut sunk = 0;
         for (branch, bounds) in branches {
-            let constants: Vec<Option<Attribute>> =
-                ctx.operands(branch).map(|v| constant_of(ctx, v)).collect();
+            let constants: Vec<Option<Attribute>> = ctx
+                .operands(branch)
+                .map(|v| strata_ir::rewrite::constant_attr(ctx, v))
+                .collect();
             let upper = (bounds.upper_bounds)(ctx, branch, &constants);
             let regions: Vec<Region> = ctx.op_regions(branch).to_vec();
             for (region, bound) in regions.into_iter().zip(upper) {
@@ -53,17 +55,6 @@ impl Pass for ControlFlowSink {
         stats.add("num-sunk", "Number of operations sunk", sunk);
         Ok(())
     }
-}
-
-/// The attribute of a constant-like op's result (MLIR's `m_Constant`).
-fn constant_of(ctx: &Context, value: Value) -> Option<Attribute> {
-    let Value::Result(op, 0) = value else {
-        return None;
-    };
-    if !ctx.op_definition(op)?.traits.constant_like {
-        return None;
-    }
-    strata_ir::ods::inherent_attr(ctx, op, "value")
 }
 
 /// Sink what can be sunk into `region` (MLIR's `Sinker::sinkRegion`); the

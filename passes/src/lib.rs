@@ -32,6 +32,23 @@ mod test_passes;
 
 use strata_ir::pass::PassRegistry;
 
+/// Apply one pattern to `op`'s regions with the greedy driver (its default
+/// configuration: folding, constant hoisting, region simplification), as
+/// MLIR's passes that call `applyPatternsGreedily` with one pattern do;
+/// whether the driver converged does not matter, as there.
+pub(crate) fn run_pattern_greedily(
+    ctx: &mut strata_ir::Context,
+    op: strata_ir::Operation,
+    pattern: strata_ir::rewrite::FnPattern,
+) -> Result<(), strata_ir::Diagnostic> {
+    let mut set = strata_ir::rewrite::RewritePatternSet::new();
+    set.add(pattern);
+    let patterns = set.freeze(ctx);
+    let config = strata_ir::rewrite::GreedyConfig::default();
+    let _ = strata_ir::rewrite::apply_patterns_greedily(ctx, op, &patterns, &config);
+    Ok(())
+}
+
 /// Register every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(arith_expand::ArithExpand::registration());

@@ -10,9 +10,7 @@
 
 use strata_dialects::arith::FASTMATH;
 use strata_ir::pass::{Pass, Statistics};
-use strata_ir::rewrite::{
-    apply_patterns_greedily, FnPattern, GreedyConfig, PatternRewriter, RewritePatternSet,
-};
+use strata_ir::rewrite::{FnPattern, PatternRewriter};
 use strata_ir::{
     pass, Attribute, Context, Diagnostic, Operation, OperationState, Value, WalkOrder,
 };
@@ -31,7 +29,7 @@ impl Pass for UpliftToFma {
         op: Operation,
         _: &mut Statistics,
     ) -> Result<(), Diagnostic> {
-        run_greedily(
+        crate::run_pattern_greedily(
             ctx,
             op,
             FnPattern::new("arith.addf", "UpliftFma", uplift_fma),
@@ -53,21 +51,12 @@ impl Pass for SincosFusion {
         op: Operation,
         _: &mut Statistics,
     ) -> Result<(), Diagnostic> {
-        run_greedily(
+        crate::run_pattern_greedily(
             ctx,
             op,
             FnPattern::new("math.sin", "SincosFusionPattern", fuse_sincos),
         )
     }
-}
-
-fn run_greedily(ctx: &mut Context, op: Operation, pattern: FnPattern) -> Result<(), Diagnostic> {
-    let mut set = RewritePatternSet::new();
-    set.add(pattern);
-    let patterns = set.freeze(ctx);
-    // As MLIR: the driver's convergence does not matter.
-    let _ = apply_patterns_greedily(ctx, op, &patterns, &GreedyConfig::default());
-    Ok(())
 }
 
 /// The fast-math flags of `op` (0 without the attribute).

@@ -19,9 +19,7 @@
 use strata_dialects::arith::CMPI_PREDICATE;
 use strata_dialects::scf::{ForOp, ForallOp, ParallelOp, WhileOp};
 use strata_ir::pass::{Pass, Statistics};
-use strata_ir::rewrite::{
-    apply_patterns_greedily, FnPattern, GreedyConfig, PatternRewriter, RewritePatternSet,
-};
+use strata_ir::rewrite::{FnPattern, PatternRewriter};
 use strata_ir::types::DYNAMIC;
 use strata_ir::{
     pass, AttrKind, Block, Context, Diagnostic, Location, Operation, OperationState, Type, Value,
@@ -44,12 +42,7 @@ impl Pass for ForallToFor {
     ) -> Result<(), Diagnostic> {
         for forall in ops_named(ctx, op, ForallOp::NAME) {
             let (bounds, body) = forall_parts(ctx, forall)?;
-            let ivs = build_loop_nest(ctx, forall, &bounds);
-            let innermost = ivs.last().and_then(|&iv| ctx.value_parent_block(iv));
-            if let Some(block) = innermost {
-                inline_body(ctx, body, block, &ivs);
-            }
-            ctx.erase_op(forall);
+            replace_by_loop_nest(ctx, forall, &bounds, body);
         }
         Ok(())
     }
@@ -131,12 +124,7 @@ impl Pass for ParallelToNestedFors {
             else {
                 continue;
             };
-            let ivs = build_loop_nest(ctx, parallel, &bounds);
-            let innermost = ivs.last().and_then(|&iv| ctx.value_parent_block(iv));
-            if let Some(block) = innermost {
-                inline_body(ctx, body, block, &ivs);
-            }
-            ctx.erase_op(parallel);
+            replace_by_loop_nest(ctx, parallel, &bounds, body);
         }
         Ok(())
     }
@@ -156,16 +144,11 @@ impl Pass for ForToWhile {
         op: Operation,
         _: &mut Statistics,
     ) -> Result<(), Diagnostic> {
-        let mut set = RewritePatternSet::new();
-        set.add(FnPattern::new(
-            ForOp::NAME,
-            "ForLoopLoweringPattern",
-            for_to_while,
-        ));
-        let patterns = set.freeze(ctx);
-        // As MLIR: the greedy driver's result (convergence) does not matter.
-        let _ = apply_patterns_greedily(ctx, op, &patterns, &GreedyConfig::default());
-        Ok(())
+        crate::run_pattern_greedily(
+            ctx,
+            op,
+            FnPattern::new(ForOp::NAME, "ForLoopLoweringPattern", for_to_while),
+        )
     }
 }
 
@@ -240,6 +223,16 @@ fn forall_parts(
         }
     }
     Ok((bounds, body))
+}
+
+/// Replace `op` by a nest of `scf.for`s over `bounds` running `body` (its
+/// terminator left out) with the nest's induction variables.
+fn replace_by_loop_nest(ctx: &mut Context, op: Operation, bounds: &[Vec<Value>; 3], body: Block) {
+    let ivs = build_loop_nest(ctx, op, bounds);
+    if let Some(innermost) = ivs.last().and_then(|&iv| ctx.value_parent_block(iv)) {
+        inline_body(ctx, body, innermost, &ivs);
+    }
+    ctx.erase_op(op);
 }
 
 /// MLIR's `buildLoopNest` without loop-carried values: one `scf.for` per

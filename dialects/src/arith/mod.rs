@@ -51,13 +51,7 @@ type SpeculatabilityFn = fn(&Context, Operation) -> Speculatability;
 /// The elements of the constant `value` (a constant-like op's `value`),
 /// when it is one.
 fn constant_elements(ctx: &Context, value: Value) -> Option<(Vec<u128>, u32)> {
-    let Value::Result(op, 0) = value else {
-        return None;
-    };
-    if !ctx.op_definition(op)?.traits.constant_like {
-        return None;
-    }
-    let attr = strata_ir::ods::inherent_attr(ctx, op, "value")?;
+    let attr = strata_ir::rewrite::constant_attr(ctx, value)?;
     let consts = crate::fold::consts(ctx, attr)?;
     let width = ctx.int_or_float_bit_width(consts.elem)?;
     Some((consts.values, width))

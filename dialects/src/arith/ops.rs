@@ -428,29 +428,33 @@ pub struct CmpFOp {
     result: Result<BoolLike>,
 }
 
-/// `i1` shaped like `ty`.
-fn i1_like(ctx: &mut Context, ty: Type) -> Type {
-    let i1 = ctx.integer_type(1);
-    match ctx.type_kind(ty).clone() {
+/// `element` in the shape of `like` (a vector or tensor, MLIR's
+/// `ShapedType::clone`), or `element` itself when `like` is a scalar.
+pub fn shaped_like(ctx: &mut Context, like: Type, element: Type) -> Type {
+    match ctx.type_kind(like).clone() {
         TypeKind::Vector {
             shape, scalable, ..
         } => ctx.intern_type(TypeKind::Vector {
             shape,
             scalable,
-            element: i1,
+            element,
         }),
         TypeKind::RankedTensor {
             shape, encoding, ..
         } => ctx.intern_type(TypeKind::RankedTensor {
             shape,
-            element: i1,
+            element,
             encoding,
         }),
-        TypeKind::UnrankedTensor { .. } => {
-            ctx.intern_type(TypeKind::UnrankedTensor { element: i1 })
-        }
-        _ => i1,
+        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { element }),
+        _ => element,
     }
+}
+
+/// `i1` shaped like `ty` (MLIR's `getI1SameShape`).
+pub fn i1_like(ctx: &mut Context, ty: Type) -> Type {
+    let i1 = ctx.integer_type(1);
+    shaped_like(ctx, ty, i1)
 }
 
 /// The result of a comparison (or a float classification): `i1` in the

@@ -518,16 +518,7 @@ fn is_not(ctx: &strata_ir::Context, value: Value, of: Value) -> bool {
 /// Whether `value` is a constant one (MLIR's `m_One`: an integer, or a
 /// splat of one).
 fn is_one(ctx: &strata_ir::Context, value: Value) -> bool {
-    let Value::Result(op, 0) = value else {
-        return false;
-    };
-    if !ctx
-        .op_definition(op)
-        .is_some_and(|d| d.traits.constant_like)
-    {
-        return false;
-    }
-    let Some(attr) = strata_ir::ods::inherent_attr(ctx, op, "value") else {
+    let Some(attr) = strata_ir::rewrite::constant_attr(ctx, value) else {
         return false;
     };
     match ctx.attr_kind(attr) {

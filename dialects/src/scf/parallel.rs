@@ -510,13 +510,7 @@ fn merge_nested(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool {
 /// The integer a constant-like op's `value` holds (MLIR's
 /// `getConstantIntValue`, without folding).
 pub(super) fn constant_int(ctx: &Context, value: strata_ir::Value) -> Option<i128> {
-    let strata_ir::Value::Result(op, 0) = value else {
-        return None;
-    };
-    if !ctx.op_definition(op)?.traits.constant_like {
-        return None;
-    }
-    let attr = strata_ir::ods::inherent_attr(ctx, op, "value")?;
+    let attr = strata_ir::rewrite::constant_attr(ctx, value)?;
     match ctx.attr_kind(attr) {
         strata_ir::AttrKind::Integer { ty, value } => {
             let width = ctx.int_or_float_bit_width(*ty)?;

@@ -433,6 +433,18 @@ pub fn constant_value(ctx: &mut Context, value: Value) -> Option<Attribute> {
     }
 }
 
+/// The `value` attribute of a constant-like op that defines `value`,
+/// without folding (for callers that only read the IR).
+pub fn constant_attr(ctx: &Context, value: Value) -> Option<Attribute> {
+    let Value::Result(op, 0) = value else {
+        return None;
+    };
+    if !ctx.op_definition(op)?.traits.constant_like {
+        return None;
+    }
+    crate::ods::inherent_attr(ctx, op, "value")
+}
+
 /// The region folded constants of ops in `block` go to: the closest one
 /// whose parent op is isolated from above, unregistered, or top-level.
 pub fn insertion_region(ctx: &Context, mut block: Block) -> Option<Region> {

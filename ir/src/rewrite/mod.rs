@@ -47,7 +47,9 @@ mod region_simplify;
 mod rewriter;
 mod trivially_dead;
 
-pub use folder::{constant_value, insertion_region, FoldOutcome, KnownConstant, OperationFolder};
+pub use folder::{
+    constant_attr, constant_value, insertion_region, FoldOutcome, KnownConstant, OperationFolder,
+};
 pub use greedy::{
     apply_patterns_greedily, apply_patterns_greedily_with_listener, GreedyConfig,
     NON_CONVERGENCE_MESSAGE,
