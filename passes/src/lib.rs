@@ -4,6 +4,7 @@
 //!
 //! Each pass lives in its own file and is registered by [`register_all`].
 
+mod arith_emulate_floats;
 mod arith_expand;
 mod canonicalize;
 mod control_flow_sink;
@@ -51,6 +52,7 @@ pub(crate) fn run_pattern_greedily(
 
 /// Register every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
+    registry.register(arith_emulate_floats::EmulateUnsupportedFloats::registration());
     registry.register(arith_expand::ArithExpand::registration());
     registry.register(canonicalize::Canonicalize::registration());
     registry.register(control_flow_sink::ControlFlowSink::registration());
