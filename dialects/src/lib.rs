@@ -20,6 +20,7 @@ pub mod nvptx;
 pub mod op_names;
 pub mod scf;
 pub mod tensor;
+pub mod ub;
 pub mod upstream_ops;
 pub mod vector;
 
@@ -37,4 +38,5 @@ pub fn register_all(ctx: &mut Context) {
     kernel::register(ctx);
     nvptx::register(ctx);
     vector::register(ctx);
+    ub::register(ctx);
 }

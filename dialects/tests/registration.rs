@@ -72,6 +72,7 @@ const SOURCES: &[(&str, &[&str])] = &[
         ],
     ),
     ("vector", &[include_str!("../src/vector/mod.rs")]),
+    ("ub", &[include_str!("../src/ub.rs")]),
 ];
 
 /// The first string literal in `text`, if any.

@@ -24,6 +24,7 @@ mod inline;
 mod licm;
 mod math_fusion;
 mod reconcile_casts;
+mod remove_dead_values;
 mod sccp;
 mod scf_lowering;
 mod symbol_dce;
@@ -73,6 +74,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(math_fusion::SincosFusion::registration());
     registry.register(math_fusion::UpliftToFma::registration());
     registry.register(reconcile_casts::ReconcileUnrealizedCasts::registration());
+    registry.register(remove_dead_values::RemoveDeadValues::registration());
     registry.register(sccp::Sccp::registration());
     registry.register(scf_lowering::ForallToFor::registration());
     registry.register(scf_lowering::ForallToParallel::registration());

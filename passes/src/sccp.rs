@@ -126,52 +126,11 @@ impl Analysis {
         analysis
     }
 
-    /// MLIR's `initializeSymbolCallables`: in every symbol table under the
-    /// anchor, the callables with a body; those that are public, or nested
-    /// in a table whose uses are not all visible, or named by something
-    /// other than a call, may have unseen callers.
+    /// MLIR's `initializeSymbolCallables` (see [`symbol_callables`]).
     fn init_symbol_callables(&mut self, ctx: &Context) {
-        let mut tables = Vec::new();
-        let top_visible = ctx.op_parent_block(self.top).is_none();
-        symbol_tables(ctx, self.top, top_visible, &mut tables);
-        for (table, all_uses_visible) in tables {
-            let Some(region) = ctx.op_regions(table).first().copied() else {
-                continue;
-            };
-            let mut found = false;
-            for op in ctx.region_blocks(region).flat_map(|b| ctx.block_ops(b)) {
-                if !is_callable_with_body(ctx, op) || !ctx.is_symbol(op) {
-                    continue;
-                }
-                self.tracked.insert(op);
-                let visibility = ctx.symbol_visibility(op);
-                let public = visibility.is_none_or(|v| v == b"public");
-                let nested = visibility == Some(b"nested");
-                if public || (!all_uses_visible && nested) {
-                    self.open_callables.insert(op);
-                }
-                found = true;
-            }
-            if !found {
-                continue;
-            }
-            match non_call_symbol_uses(ctx, region) {
-                Some(uses) => {
-                    for reference in uses {
-                        if let Some(symbol) = SymbolTable::lookup_ref(ctx, self.top, reference) {
-                            self.open_callables.insert(symbol);
-                        }
-                    }
-                }
-                None => {
-                    for op in ctx.collect_ops(self.top, WalkOrder::PreOrder) {
-                        if is_callable_with_body(ctx, op) {
-                            self.open_callables.insert(op);
-                        }
-                    }
-                }
-            }
-        }
+        let (tracked, open) = symbol_callables(ctx, self.top);
+        self.tracked = tracked;
+        self.open_callables = open;
     }
 
     /// Visit every op and block until nothing changes.
@@ -529,6 +488,60 @@ impl Analysis {
             }
         }
     }
+}
+
+/// MLIR's `initializeSymbolCallables`: in every symbol table under `top`,
+/// the callables with a body (the first set); those that are public, or
+/// nested in a table whose uses are not all visible, or named by something
+/// other than a call, may have unseen callers (the second set).
+pub(crate) fn symbol_callables(
+    ctx: &Context,
+    top: Operation,
+) -> (FxHashSet<Operation>, FxHashSet<Operation>) {
+    let mut tracked = FxHashSet::default();
+    let mut open = FxHashSet::default();
+    let mut tables = Vec::new();
+    let top_visible = ctx.op_parent_block(top).is_none();
+    symbol_tables(ctx, top, top_visible, &mut tables);
+    for (table, all_uses_visible) in tables {
+        let Some(region) = ctx.op_regions(table).first().copied() else {
+            continue;
+        };
+        let mut found = false;
+        for op in ctx.region_blocks(region).flat_map(|b| ctx.block_ops(b)) {
+            if !is_callable_with_body(ctx, op) || !ctx.is_symbol(op) {
+                continue;
+            }
+            tracked.insert(op);
+            let visibility = ctx.symbol_visibility(op);
+            let public = visibility.is_none_or(|v| v == b"public");
+            let nested = visibility == Some(b"nested");
+            if public || (!all_uses_visible && nested) {
+                open.insert(op);
+            }
+            found = true;
+        }
+        if !found {
+            continue;
+        }
+        match non_call_symbol_uses(ctx, region) {
+            Some(uses) => {
+                for reference in uses {
+                    if let Some(symbol) = SymbolTable::lookup_ref(ctx, top, reference) {
+                        open.insert(symbol);
+                    }
+                }
+            }
+            None => {
+                for op in ctx.collect_ops(top, WalkOrder::PreOrder) {
+                    if is_callable_with_body(ctx, op) {
+                        open.insert(op);
+                    }
+                }
+            }
+        }
+    }
+    (tracked, open)
 }
 
 /// The ops (pre-order) and blocks under `region`.

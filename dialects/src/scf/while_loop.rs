@@ -344,6 +344,7 @@ fn align_before_args(op: Operation, rewriter: &mut PatternRewriter<'_>) -> bool 
     let mut plan = Plan::keep(ctx, op, after);
     plan.after = position.into_iter().map(Slot::New).collect();
     plan.forwarded = Some(args);
+    plan.merge = true;
     rebuild(op, rewriter, plan);
     true
 }
@@ -369,6 +370,10 @@ struct Plan {
     after: Vec<Slot>,
     yielded: Option<Vec<Value>>,
     forwarded: Option<Vec<Value>>,
+    /// Move the ops of both blocks one by one, telling the rewriter's
+    /// listener of each (MLIR's `mergeBlocks`, as `WhileOpAlignBeforeArgs`
+    /// does; the other patterns move whole regions silently).
+    merge: bool,
 }
 
 impl Plan {
@@ -380,6 +385,7 @@ impl Plan {
             after: (0..ctx.num_block_args(after)).map(Slot::New).collect(),
             yielded: None,
             forwarded: None,
+            merge: false,
         }
     }
 }
@@ -427,10 +433,11 @@ fn rebuild(op: Operation, rewriter: &mut PatternRewriter<'_>, plan: Plan) {
         before,
         new_regions[0],
         &init_types,
-        &plan.before,
+        (&plan.before, plan.merge),
         loc,
     );
-    move_block(rewriter, after, new_regions[1], &types, &plan.after, loc);
+    let after_slots = (&plan.after[..], plan.merge);
+    move_block(rewriter, after, new_regions[1], &types, after_slots, loc);
     for (&result, &slot) in results.iter().zip(&plan.after) {
         if let Some(value) = slot_value(slot, |k| Value::Result(new_while.op(), k as u32)) {
             rewriter.replace_all_uses_with(result, value);
@@ -456,7 +463,7 @@ fn move_block(
     block: Block,
     region: Region,
     types: &[Type],
-    slots: &[Slot],
+    (slots, merge): (&[Slot], bool),
     loc: strata_ir::Location,
 ) {
     let ctx = rewriter.ctx_mut();
@@ -482,10 +489,14 @@ fn move_block(
             rewriter.replace_all_uses_with(arg, value);
         }
     }
-    let ctx = rewriter.ctx_mut();
-    let ops: Vec<Operation> = ctx.block_ops(block).collect();
+    let ops: Vec<Operation> = rewriter.ctx().block_ops(block).collect();
+    rewriter.set_insertion_point_to_end(new_block);
     for inner in ops {
-        ctx.detach_op(inner);
-        ctx.append_op(new_block, inner);
+        rewriter.ctx_mut().detach_op(inner);
+        if merge {
+            rewriter.insert(inner);
+        } else {
+            rewriter.ctx_mut().append_op(new_block, inner);
+        }
     }
 }

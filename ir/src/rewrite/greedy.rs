@@ -342,6 +342,96 @@ impl RewriterListener for Driver<'_> {
     }
 }
 
+/// Rewrite only `ops`, and the ops the rewrites create, with `patterns`
+/// (MLIR's `applyOpPatternsGreedily` under its `ExistingAndNewOps`
+/// strictness): each op popped is erased if trivially dead, else folded
+/// (when `config.fold`), else rewritten by the first matching pattern; ops
+/// the rewrites insert or modify join the worklist when they are new or
+/// among `ops`, and nothing else is touched (no constant merging, no
+/// region simplification). `ops` are visited in order when
+/// `config.top_down`. Returns whether the IR changed.
+pub fn apply_op_patterns_greedily(
+    ctx: &mut Context,
+    ops: &[Operation],
+    patterns: &FrozenPatternSet,
+    config: &GreedyConfig,
+) -> bool {
+    let mut driver = StrictDriver {
+        allowed: ops.iter().copied().collect(),
+        worklist: Worklist::default(),
+    };
+    for &op in ops {
+        driver.worklist.push(op);
+    }
+    if config.top_down {
+        driver.worklist.reverse();
+    }
+    let mut changed = false;
+    let mut num_rewrites: u64 = 0;
+    while config.max_num_rewrites.is_none_or(|max| num_rewrites < max) {
+        let Some(op) = driver.worklist.pop() else {
+            break;
+        };
+        if is_trivially_dead(ctx, op) {
+            PatternRewriter::with_listener(ctx, &mut driver).erase_op(op);
+            changed = true;
+            continue;
+        }
+        let fold = config.fold && !is_constant_like(ctx, op);
+        let name = ctx.op_name(op);
+        let mut rewriter = PatternRewriter::with_listener(ctx, &mut driver);
+        if fold && fold_op(&mut rewriter, op) {
+            changed = true;
+            continue;
+        }
+        for pattern in patterns.patterns_for(name) {
+            rewriter.set_insertion_point(op);
+            if pattern.match_and_rewrite(op, &mut rewriter) {
+                changed = true;
+                num_rewrites += 1;
+                break;
+            }
+        }
+    }
+    changed
+}
+
+/// The listener of [`apply_op_patterns_greedily`]: the ops allowed on the
+/// worklist (the given ones and those created since) and the worklist.
+struct StrictDriver {
+    allowed: rustc_hash::FxHashSet<Operation>,
+    worklist: Worklist,
+}
+
+impl StrictDriver {
+    fn add(&mut self, op: Operation) {
+        if self.allowed.contains(&op) {
+            self.worklist.push(op);
+        }
+    }
+}
+
+impl RewriterListener for StrictDriver {
+    fn notify_operation_inserted(&mut self, _: &Context, op: Operation) {
+        self.allowed.insert(op);
+        self.worklist.push(op);
+    }
+
+    fn notify_operation_modified(&mut self, _: &Context, op: Operation) {
+        self.add(op);
+    }
+
+    fn notify_operation_erased(&mut self, ctx: &Context, op: Operation) {
+        for operand in ctx.operands(op) {
+            if let Value::Result(def, _) = operand {
+                self.add(def);
+            }
+        }
+        self.worklist.remove(op);
+        self.allowed.remove(&op);
+    }
+}
+
 /// Ops to visit, without duplicates, with O(1) removal: erased entries are
 /// left as holes. Positions are indexed by the op's arena index.
 #[derive(Default)]

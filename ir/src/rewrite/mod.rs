@@ -51,10 +51,10 @@ pub use folder::{
     constant_attr, constant_value, insertion_region, FoldOutcome, KnownConstant, OperationFolder,
 };
 pub use greedy::{
-    apply_patterns_greedily, apply_patterns_greedily_with_listener, GreedyConfig,
-    NON_CONVERGENCE_MESSAGE,
+    apply_op_patterns_greedily, apply_patterns_greedily, apply_patterns_greedily_with_listener,
+    GreedyConfig, NON_CONVERGENCE_MESSAGE,
 };
 pub use pattern::{FnPattern, FrozenPatternSet, RewriteFn, RewritePattern, RewritePatternSet};
 pub use region_simplify::{erase_unreachable_blocks, run_region_dce, RegionSimplify};
 pub use rewriter::{InsertionPoint, PatternRewriter, RewriterListener};
-pub use trivially_dead::{is_trivially_dead, would_op_be_trivially_dead};
+pub use trivially_dead::{is_memory_effect_free, is_trivially_dead, would_op_be_trivially_dead};

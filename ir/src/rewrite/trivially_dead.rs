@@ -42,3 +42,23 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: Operation) -> bool {
     })
     .was_interrupted()
 }
+
+/// Whether `op` has no memory effects at all (MLIR's `isMemoryEffectFree`):
+/// a registered op that is `Pure` or `NoMemoryEffect`, or
+/// `RecursiveMemoryEffects` with only such ops nested in its regions.
+/// Unlike [`would_op_be_trivially_dead`], terminators and symbols may be
+/// effect free; unregistered ops never are.
+pub fn is_memory_effect_free(ctx: &Context, op: Operation) -> bool {
+    let free = |current: Operation| {
+        ctx.op_definition(current)
+            .is_some_and(|d| d.traits.memory_effect_free() || d.traits.recursive_memory_effects)
+    };
+    !ctx.walk(op, WalkOrder::PreOrder, |current| {
+        if free(current) {
+            WalkResult::Advance
+        } else {
+            WalkResult::Interrupt
+        }
+    })
+    .was_interrupted()
+}
