@@ -15,6 +15,7 @@
 // DIALECTS-NEXT: scf
 // DIALECTS-NEXT: tensor
 // DIALECTS-NEXT: test
+// DIALECTS-NEXT: ub
 // DIALECTS-NEXT: vector
 
 // OPS: arith.addf Floating point addition operation.
@@ -27,5 +28,6 @@
 // OPS: scf.while
 // OPS: tensor.contract A contraction: matrix product, batched matrix product, or any sum of products whose operands are read through projected permutations.
 // OPS: tensor.map Elementwise computation over an iteration domain, reading each input through an affine indexing map.
+// OPS: ub.poison Poisoned constant operation.
 
-// SHOW: Available Dialects: arith,builtin,cf,func,graph,kernel,math,nvptx,scf,tensor,test,vector
+// SHOW: Available Dialects: arith,builtin,cf,func,graph,kernel,math,nvptx,scf,tensor,test,ub,vector

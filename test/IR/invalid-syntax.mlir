@@ -487,7 +487,7 @@
 // Custom operations.
 
 // expected-error @+2 {{Dialect `foo' not found for custom op 'foo.bar'}}
-// expected-note @+1 {{Available dialects: arith, builtin, cf, func, graph, kernel, math, nvptx, scf, tensor, test, vector ; for more info on dialect registration see}}
+// expected-note @+1 {{Available dialects: arith, builtin, cf, func, graph, kernel, math, nvptx, scf, tensor, test, ub, vector ; for more info on dialect registration see}}
 foo.bar
 
 // -----

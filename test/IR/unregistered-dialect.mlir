@@ -50,7 +50,7 @@
 // -----
 
 // SPLIT:      unregistered-dialect.mlir:[[@LINE+2]]:1: error: Dialect `foo' not found for custom op 'foo.bar'
-// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:1: note: Available dialects: arith, builtin, cf, func, graph, kernel, math, nvptx, scf, tensor, test, vector ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management
+// SPLIT:      unregistered-dialect.mlir:[[@LINE+1]]:1: note: Available dialects: arith, builtin, cf, func, graph, kernel, math, nvptx, scf, tensor, test, ub, vector ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management
 foo.bar
 
 // -----
